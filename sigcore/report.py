@@ -1,0 +1,61 @@
+"""Plain-language reports of a result: the verdict sentence a paper can quote, and the CLI's summary."""
+
+from __future__ import annotations
+
+from .result import Result
+
+TEST_NAMES = {
+    "bootstrap": "paired bootstrap",
+    "permutation": "approximate randomisation",
+    "t": "paired t-test",
+    "z": "paired z-test",
+    "wilcoxon": "Wilcoxon signed-rank test",
+    "sign": "sign test",
+    "mcnemar": "McNemar's test",
+}
+
+_H1 = {"greater": "{a} is better than {b}", "less": "{b} is better than {a}", "two-sided": "{a} and {b} differ"}
+
+
+def number(x: float) -> str:
+    """Four significant digits, no exponent for the magnitudes scores have."""
+    return f"{x:.2e}" if x != 0 and abs(x) < 1e-4 else f"{x:.4g}"
+
+
+def method(res: Result) -> str:
+    """'paired bootstrap, b = 10,000, seed 0' and the like."""
+    name = "exact permutation test" if res.exact else TEST_NAMES[res.test]
+    if res.compat:
+        name += f" ({res.compat}-compatible)"
+    if res.distribution is None or res.exact:
+        return name
+    return f"{name}, b = {res.n_resamples:,}, seed {res.seed}"
+
+
+def verdict(res: Result, *, alpha: float = 0.05, a: str = "A", b: str = "B") -> str:
+    """One sentence: who wins by how much, the interval, p, the method, and the decision at alpha."""
+    level = f"{res.confidence_level:.0%}".replace(".0%", "%")
+    ci = f"{level} CI {number(res.ci_low)} to {number(res.ci_high)}"
+    where = f"{res.p_text}, {method(res)}"
+    if not res.significant(alpha):
+        h1 = _H1[res.alternative].format(a=a, b=b)
+        return (f"No significant evidence that {h1}: delta = {number(res.delta)} {res.metric} ({ci}); "
+                f"{where}: not significant at alpha = {alpha:g}.")
+    winner, loser = (a, b) if res.delta > 0 else (b, a)
+    return (f"{winner} beats {loser} by {number(abs(res.delta))} {res.metric} ({ci}); "
+            f"{where}: significant at alpha = {alpha:g}.")
+
+
+def summary(res: Result, *, alpha: float = 0.05, a: str = "A", b: str = "B") -> str:
+    """The command line's short report."""
+    level = f"{res.confidence_level:.0%}"
+    lines = [
+        f"{res.metric}: {a} = {number(res.score_a)} [{number(res.ci_a[0])}, {number(res.ci_a[1])}], "
+        f"{b} = {number(res.score_b)} [{number(res.ci_b[0])}, {number(res.ci_b[1])}]  ({res.n_items:,} items)",
+        f"delta = {number(res.delta)}, {level} CI [{number(res.ci_low)}, {number(res.ci_high)}] ({res.ci_method})",
+        f"{method(res)}, H1: {_H1[res.alternative].format(a=a, b=b)}: {res.p_text}"
+        + (f" (Monte-Carlo error {number(res.mc_error)})" if res.mc_error else ""),
+        verdict(res, alpha=alpha, a=a, b=b),
+        f"signature: {res.signature}",
+    ]
+    return "\n".join(lines)

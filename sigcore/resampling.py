@@ -1,0 +1,143 @@
+"""Paired bootstrap and permutation engines over per-item sufficient statistics.
+
+A resample is a vector of item weights ``w``; each system's totals are ``w @ S`` and the metric scores
+them all in one vectorised call. Items whose paired rows (A's row, B's row) are identical form a
+*pattern*; when there are few patterns (accuracy has at most four) the engine draws per-pattern counts
+directly, which has exactly the distribution of resampling items:
+
+- bootstrap (Efron & Tibshirani 1993): pattern counts ~ Multinomial(n, m / n);
+- permutation / approximate randomisation (Noreen 1989): swaps per pattern ~ Binomial(m_k, 1/2).
+
+Otherwise it draws items and multiplies a count matrix by ``S`` (BLAS), a few rows at a time so that
+memory stays bounded whatever n is.
+
+Resamples are drawn in chunks of :data:`CHUNK`; chunk ``j`` uses its own generator seeded from child
+``j`` of ``SeedSequence(seed)``, so a caller that streams in blocks of any size sees exactly the
+numbers of a caller that asks for everything at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Iterator
+
+import numpy as np
+
+CHUNK = 1_000
+_MAX_CELLS = 1 << 22  # largest (rows x items) count matrix built at once: 32 MiB of float64
+
+
+@dataclass(frozen=True)
+class PairedStats:
+    """Both systems' sufficient statistics, grouped into distinct paired rows with multiplicities."""
+
+    rows_a: np.ndarray  # (k, s)
+    rows_b: np.ndarray  # (k, s)
+    counts: np.ndarray  # (k,) items sharing each paired row
+    n: int
+
+    @classmethod
+    def from_items(cls, stats_a: np.ndarray, stats_b: np.ndarray) -> PairedStats:
+        s = stats_a.shape[1]
+        rows, counts = np.unique(np.hstack([stats_a, stats_b]), axis=0, return_counts=True)
+        return cls(rows[:, :s], rows[:, s:], counts, len(stats_a))
+
+    @property
+    def compressed(self) -> bool:
+        """Whether drawing per-pattern counts beats drawing items (binomial draws cost more than integers)."""
+        return len(self.counts) * 8 <= self.n
+
+    def totals(self) -> tuple[np.ndarray, np.ndarray]:
+        return self.counts @ self.rows_a, self.counts @ self.rows_b
+
+    def items(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per-item rows again (in pattern order, which the item-level draws do not care about)."""
+        return np.repeat(self.rows_a, self.counts, axis=0), np.repeat(self.rows_b, self.counts, axis=0)
+
+    def discordant(self) -> PairedStats:
+        """Only the patterns where A's and B's rows differ: swapping the others changes nothing."""
+        keep = np.any(self.rows_a != self.rows_b, axis=1)
+        return PairedStats(self.rows_a[keep], self.rows_b[keep], self.counts[keep], int(self.counts[keep].sum()))
+
+
+def chunk_sizes(n_resamples: int) -> list[int]:
+    full, rest = divmod(n_resamples, CHUNK)
+    return [CHUNK] * full + ([rest] if rest else [])
+
+
+def _generators(seed: int, n_resamples: int) -> Iterator[tuple[np.random.Generator, int]]:
+    sizes = chunk_sizes(n_resamples)
+    children = np.random.SeedSequence(seed).spawn(len(sizes))
+    for child, size in zip(children, sizes):
+        yield np.random.default_rng(child), size
+
+
+def _item_rows(n: int, size: int) -> list[int]:
+    """Split a chunk into sub-batches whose count matrices stay under the memory bound."""
+    step = max(1, min(size, _MAX_CELLS // max(n, 1)))
+    return [min(step, size - start) for start in range(0, size, step)]
+
+
+def bootstrap(paired: PairedStats, n_resamples: int, seed: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """Yield (totals_a, totals_b) of paired bootstrap resamples, one chunk at a time.
+
+    Both systems are resampled with the same item counts: that is what makes the bootstrap paired.
+    """
+    if paired.compressed:
+        p = paired.counts / paired.n
+        for rng, size in _generators(seed, n_resamples):
+            w = rng.multinomial(paired.n, p, size=size).astype(np.float64)
+            yield w @ paired.rows_a, w @ paired.rows_b
+        return
+    items_a, items_b = paired.items()
+    n = paired.n
+    for rng, size in _generators(seed, n_resamples):
+        parts_a, parts_b = [], []
+        for rows in _item_rows(n, size):
+            idx = rng.integers(0, n, size=(rows, n)) + (np.arange(rows) * n)[:, None]
+            w = np.bincount(idx.ravel(), minlength=rows * n).reshape(rows, n).astype(np.float64)
+            parts_a.append(w @ items_a)
+            parts_b.append(w @ items_b)
+        yield np.vstack(parts_a), np.vstack(parts_b)
+
+
+def permutation(paired: PairedStats, n_resamples: int, seed: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """Yield (totals_a, totals_b) with each item's A and B rows swapped with probability 1/2."""
+    base_a, base_b = paired.totals()
+    moving = paired.discordant()
+    if moving.compressed:
+        diff = moving.rows_b - moving.rows_a
+        for rng, size in _generators(seed, n_resamples):
+            shift = rng.binomial(moving.counts, 0.5, size=(size, len(moving.counts))).astype(np.float64) @ diff
+            yield base_a + shift, base_b - shift
+        return
+    items_a, items_b = moving.items()
+    diff = items_b - items_a
+    for rng, size in _generators(seed, n_resamples):
+        shift = np.vstack([rng.integers(0, 2, size=(rows, moving.n)).astype(np.float64) @ diff
+                           for rows in _item_rows(moving.n, size)])
+        yield base_a + shift, base_b - shift
+
+
+def exact_permutation_size(paired: PairedStats) -> int:
+    """How many distinct swap assignments matter: 2 ** (items whose rows differ)."""
+    return 2 ** paired.discordant().n
+
+
+def exact_permutation(paired: PairedStats) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """Yield the totals of all 2^n' swap assignments of the n' discordant items (Fisher's exact null)."""
+    base_a, base_b = paired.totals()
+    items_a, items_b = paired.discordant().items()
+    diff = items_b - items_a
+    n = len(diff)
+    for start in range(0, 2 ** n, CHUNK):
+        codes = np.arange(start, min(start + CHUNK, 2 ** n))
+        swaps = ((codes[:, None] >> np.arange(n)) & 1).astype(np.float64)
+        shift = swaps @ diff
+        yield base_a + shift, base_b - shift
+
+
+def jackknife_deltas(paired: PairedStats, score: Callable[[np.ndarray], np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Leave-one-item-out deltas, one per pattern, with how many items each stands for (for BCa)."""
+    total_a, total_b = paired.totals()
+    return score(total_a - paired.rows_a) - score(total_b - paired.rows_b), paired.counts

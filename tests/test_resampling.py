@@ -1,0 +1,102 @@
+import itertools
+
+import numpy as np
+import pytest
+import scipy.stats
+
+from sigcore import resampling
+from sigcore.resampling import PairedStats
+
+
+def accuracy_rows(rng, n, p_a=0.7, p_b=0.6):
+    """Per-item [correct, 1] rows for two systems."""
+    a = (rng.random(n) < p_a).astype(float)
+    b = (rng.random(n) < p_b).astype(float)
+    return np.c_[a, np.ones(n)], np.c_[b, np.ones(n)]
+
+
+def uncompressed(stats_a, stats_b):
+    """The same data without pattern grouping: every item its own pattern."""
+    return PairedStats(stats_a, stats_b, np.ones(len(stats_a), dtype=int), len(stats_a))
+
+
+def deltas(chunks):
+    return np.concatenate([a[:, 0] / a[:, 1] - b[:, 0] / b[:, 1] for a, b in chunks])
+
+
+def test_patterns_group_identical_paired_rows():
+    sa, sb = accuracy_rows(np.random.default_rng(0), 500)
+    paired = PairedStats.from_items(sa, sb)
+    assert len(paired.counts) <= 4 and paired.counts.sum() == 500 and paired.compressed
+    np.testing.assert_array_equal(paired.totals()[0], sa.sum(0))
+    np.testing.assert_array_equal(paired.totals()[1], sb.sum(0))
+    assert not uncompressed(sa, sb).compressed
+
+
+@pytest.mark.parametrize("engine", [resampling.bootstrap, resampling.permutation])
+def test_pattern_draws_have_the_distribution_of_item_draws(engine):
+    sa, sb = accuracy_rows(np.random.default_rng(1), 400)
+    fast = deltas(engine(PairedStats.from_items(sa, sb), 20_000, seed=2))
+    plain = deltas(engine(uncompressed(sa, sb), 20_000, seed=3))
+    se = np.sqrt(fast.var() / len(fast) + plain.var() / len(plain))
+    assert abs(fast.mean() - plain.mean()) < 4 * se
+    assert fast.std() == pytest.approx(plain.std(), rel=0.03)  # sd of an sd estimate at b=20k is ~0.5%
+    assert scipy.stats.cramervonmises_2samp(fast, plain).pvalue > 0.001
+
+
+def test_bootstrap_resamples_have_n_items_and_are_paired():
+    sa, sb = accuracy_rows(np.random.default_rng(4), 300)
+    for paired in (PairedStats.from_items(sa, sb), uncompressed(sa, sb)):
+        for ta, tb in resampling.bootstrap(paired, 1_500, seed=0):
+            assert np.all(ta[:, 1] == 300) and np.all(tb[:, 1] == 300)
+
+
+def test_identical_systems_resample_to_zero_delta():
+    sa, _ = accuracy_rows(np.random.default_rng(5), 200)
+    for engine in (resampling.bootstrap, resampling.permutation):
+        for paired in (PairedStats.from_items(sa, sa), uncompressed(sa, sa)):
+            assert np.all(deltas(engine(paired, 2_000, seed=0)) == 0)
+
+
+def test_chunks_are_seeded_independently_and_reproducibly():
+    sa, sb = accuracy_rows(np.random.default_rng(6), 100)
+    paired = PairedStats.from_items(sa, sb)
+    sizes = [len(a) for a, _ in resampling.bootstrap(paired, 2_500, seed=0)]
+    assert sizes == [1_000, 1_000, 500]
+    first = deltas(resampling.bootstrap(paired, 2_500, seed=0))
+    np.testing.assert_array_equal(first, deltas(resampling.bootstrap(paired, 2_500, seed=0)))
+    # A longer run starts with the shorter one's resamples: chunk j depends on (seed, j) only.
+    np.testing.assert_array_equal(first, deltas(resampling.bootstrap(paired, 4_000, seed=0))[:2_500])
+    assert not np.array_equal(first, deltas(resampling.bootstrap(paired, 2_500, seed=1)))
+
+
+def test_item_path_keeps_count_matrices_bounded():
+    rows = resampling._item_rows(1_000_000, resampling.CHUNK)
+    assert sum(rows) == resampling.CHUNK
+    assert max(rows) * 1_000_000 <= resampling._MAX_CELLS
+
+
+def test_exact_permutation_enumerates_every_swap_of_discordant_items():
+    rng = np.random.default_rng(7)
+    sa, sb = np.c_[rng.random(6), np.ones(6)], np.c_[rng.random(6), np.ones(6)]
+    sb[0] = sa[0]  # an item where the systems agree: swapping it changes nothing
+    paired = PairedStats.from_items(sa, sb)
+    assert resampling.exact_permutation_size(paired) == 2**5
+    got = np.sort(deltas(resampling.exact_permutation(paired)))
+    brute = []
+    for swaps in itertools.product([False, True], repeat=5):
+        a, b = sa.copy(), sb.copy()
+        idx = np.flatnonzero(swaps) + 1
+        a[idx], b[idx] = sb[idx], sa[idx]
+        brute.append(a[:, 0].mean() - b[:, 0].mean())
+    np.testing.assert_allclose(got, np.sort(brute), atol=1e-12)
+
+
+def test_jackknife_matches_leaving_each_item_out():
+    rng = np.random.default_rng(8)
+    sa, sb = accuracy_rows(rng, 30)
+    def score(t):
+        return t[..., 0] / t[..., 1]
+    jack, weights = resampling.jackknife_deltas(PairedStats.from_items(sa, sb), score)
+    brute = [score(np.delete(sa, i, 0).sum(0)) - score(np.delete(sb, i, 0).sum(0)) for i in range(30)]
+    np.testing.assert_allclose(np.sort(np.repeat(jack, weights)), np.sort(brute), atol=1e-12)
