@@ -1,0 +1,376 @@
+"""Metrics as per-item sufficient statistics and a vectorised score function.
+
+A metric turns each item's (gold, prediction) into a short row of numbers. Column sums of those rows
+are all the metric needs, so a resample is a re-weighted sum (``w @ S``) followed by one vectorised call
+``score(totals)`` that accepts any shape ``(..., s)`` and returns ``(...)`` (the idea of sacrebleu's
+sufficient statistics; Berg-Kirkpatrick et al. 2012 for the paired bootstrap it serves).
+
+Precision, recall and the F1 family follow scikit-learn's definitions with ``zero_division=0``; span F1
+follows conlleval (Tjong Kim Sang & Buchholz 2000) and seqeval's default mode, see :mod:`sigcore.spans`.
+Whenever a denominator is zero (a resample can have no positives at all) the score is 0, never nan.
+
+Use :func:`prepare` with a name from :data:`METRICS`.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from .errors import InputError, SettingsError
+from .spans import match_counts, sentence_entities
+from .translation import prepare_bleu, prepare_chrf
+
+Score = Callable[[np.ndarray], np.ndarray]
+Prepared = tuple[list[np.ndarray], Score, dict[str, Any]]
+_POSITIVE_NAMES = ("1", "true", "yes", "pos", "positive")
+
+
+@dataclass(frozen=True)
+class Metric:
+    """One metric: what it is, which tests fit it, and how to get its statistics.
+
+    ``decomposable``: the score is the mean of per-item values, and ``score`` applied to one item's row
+    gives that item's value (so per-item tests, t/z/Wilcoxon/sign, apply).
+    ``binary``: those per-item values are 0/1 correctness (so McNemar applies).
+    ``prepare(gold, systems, **options)`` returns ``(stats, score, resolved_options)``: one float64 array
+    of shape ``(n, s)`` per system (same ``s`` for all), the score function, and the options actually
+    used (JSON-safe, defaults filled in) for the signature.
+    """
+
+    name: str
+    description: str
+    prepare: Callable[..., tuple[list[np.ndarray], Score, dict[str, Any]]] = field(repr=False)
+    decomposable: bool = False
+    binary: bool = False
+    needs_gold: bool = True
+
+
+def _ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
+    """numerator / denominator elementwise, 0 where the denominator is 0."""
+    numerator, denominator = np.broadcast_arrays(np.asarray(numerator, float), np.asarray(denominator, float))
+    return np.divide(numerator, denominator, out=np.zeros(numerator.shape), where=denominator != 0)
+
+
+def _f1(t: Any) -> np.ndarray:
+    """F1 from (..., 3) columns [tp, fp, fn]: 2tp / (2tp + fp + fn)."""
+    t = np.asarray(t, float)
+    return _ratio(2 * t[..., 0], 2 * t[..., 0] + t[..., 1] + t[..., 2])
+
+
+def _options(metric: str, given: dict[str, Any], defaults: dict[str, Any]) -> dict[str, Any]:
+    """Defaults overridden by ``given``; an option the metric does not know is refused, not ignored."""
+    unknown = sorted(set(given) - set(defaults))
+    if unknown:
+        valid = ", ".join(defaults) if defaults else "none"
+        raise SettingsError(f"{metric} has no option {unknown[0]!r}", hint=f"Valid options: {valid}.")
+    return {**defaults, **given}
+
+
+def _plain(value: Any) -> Any:
+    """A label as a JSON-safe Python value (numpy scalars unwrapped; other objects as text)."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    return value if value is None or isinstance(value, (str, int, float, bool)) else str(value)
+
+
+def _as_list(values: Any) -> list:
+    """A plain list; numpy arrays become Python values (so labels print and serialise plainly)."""
+    return values.tolist() if isinstance(values, np.ndarray) else list(values)
+
+
+def _check(metric: str, gold: Any, systems: Any, needs_gold: bool = True) -> tuple[list | None, list[list]]:
+    """Validate shapes shared by every metric: 2+ systems, each as long as gold, at least one item."""
+    if needs_gold and gold is None:
+        raise InputError(f"{metric} needs gold labels (references) and none were given",
+                         hint="Give the gold column or file, or use the 'mean' metric for per-item scores.")
+    if isinstance(systems, (str, bytes)) or not isinstance(systems, (Sequence, np.ndarray)):
+        raise InputError("systems must be a list of prediction lists, one per system")
+    systems = [_as_list(system) for system in systems]
+    if len(systems) < 2:
+        raise InputError(f"a paired comparison needs at least 2 systems, got {len(systems)}",
+                         hint="Give the outputs of system A and system B on the same test set.")
+    gold = None if gold is None else _as_list(gold)
+    reference, name = (gold, "gold") if gold is not None else (systems[0], "system 1")
+    for k, system in enumerate(systems, start=1):
+        if len(system) != len(reference):
+            raise InputError(f"system {k} has {len(system)} items but {name} has {len(reference)}",
+                             hint="Every system must have exactly one output per test item, in the same order.")
+    if not reference:
+        raise InputError("the test set is empty", hint="Give at least one item.")
+    return gold, systems
+
+
+def _check_label_kinds(gold: list, systems: list[list]) -> None:
+    """Refuse gold 1/0 against predictions "1"/"0": compared as given, nothing would ever match."""
+    def kinds(values: list) -> set[str]:
+        return {"text" if isinstance(v, str) else "number" if isinstance(v, (numbers.Number, np.bool_))
+                else "other" for v in values}
+    gold_kinds = kinds(gold)
+    for k, system in enumerate(systems, start=1):
+        kinds_k = kinds(system)
+        if not gold_kinds & kinds_k:
+            raise InputError(f"gold labels are {'/'.join(sorted(gold_kinds))} but system {k}'s are "
+                             f"{'/'.join(sorted(kinds_k))}, so no prediction can equal its gold label",
+                             hint="Read both as text or both as numbers.")
+
+
+def _label_set(gold: list, systems: list[list]) -> list:
+    """The sorted union of gold and every system's labels."""
+    try:
+        labels = set(gold).union(*systems)
+    except TypeError:  # a list or dict is not a label
+        raise InputError("labels must be single values such as 1 or 'pos', not lists",
+                         hint="Multi-label items are not supported; give one label per item.") from None
+    try:
+        return sorted(labels)
+    except TypeError:  # mixed kinds (e.g. 1 and "1") do not order; order by text instead
+        return sorted(labels, key=lambda label: (type(label).__name__, str(label)))
+
+
+def _share(t: Any) -> np.ndarray:
+    """Score of rows [value, 1]: the mean value."""
+    t = np.asarray(t, float)
+    return _ratio(t[..., 0], t[..., 1])
+
+
+def _rows(values: Sequence[float]) -> np.ndarray:
+    """Rows [value, 1] of decomposable metrics."""
+    return np.column_stack([np.asarray(values, float), np.ones(len(values))])
+
+
+def prepare_accuracy(gold: Sequence, systems: Sequence[Sequence], **options: Any) -> Prepared:
+    """Accuracy: share of items whose prediction equals the gold label. Rows ``[correct, 1]``.
+
+    Labels are compared as given, with Python's ``==`` (so ``1 == 1.0`` but ``1 != "1"``); gold numbers
+    against predicted text is refused as an input error rather than scored 0.
+    """
+    _options("accuracy", options, {})
+    gold, systems = _check("accuracy", gold, systems)
+    _check_label_kinds(gold, systems)
+    stats = [_rows([bool(g == p) for g, p in zip(gold, system)]) for system in systems]
+    return stats, _share, {}
+
+
+def _normalise(value: Any, who: str, item: int, options: dict[str, bool]) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        raise InputError(f"{who} has no value for item {item}", line=item,
+                         hint="Give an output for every item (an empty string is allowed).")
+    text = value if isinstance(value, str) else str(_plain(value))
+    if options["lowercase"]:
+        text = text.lower()
+    if options["ignore_punctuation"]:
+        text = "".join(c for c in text if not unicodedata.category(c).startswith("P"))
+    return " ".join(text.split()) if options["strip"] else text
+
+
+def prepare_exact_match(gold: Sequence, systems: Sequence[Sequence], **options: Any) -> Prepared:
+    """Exact match: share of outputs equal to the reference after normalisation. Rows ``[match, 1]``.
+
+    Options: ``strip`` (default True) trims and collapses runs of whitespace; ``lowercase`` (False);
+    ``ignore_punctuation`` (False) drops Unicode punctuation. Non-text values are compared as text.
+    """
+    resolved = _options("exact_match", options, {"strip": True, "lowercase": False, "ignore_punctuation": False})
+    for name, value in resolved.items():
+        if not isinstance(value, (bool, np.bool_)):
+            raise SettingsError(f"exact_match option {name!r} must be true or false, not {value!r}")
+    resolved = {name: bool(value) for name, value in resolved.items()}
+    gold, systems = _check("exact_match", gold, systems)
+    gold = [_normalise(g, "gold", i, resolved) for i, g in enumerate(gold, start=1)]
+    stats = [_rows([g == _normalise(p, f"system {k}", i, resolved) for i, (g, p) in enumerate(zip(gold, system), 1)])
+             for k, system in enumerate(systems, start=1)]
+    return stats, _share, resolved
+
+
+def _positive_label(metric: str, labels: list, given: Any) -> Any:
+    """The positive class: as given, else 1, else the one label named like "yes"/"pos" of exactly two."""
+    shown = ", ".join(repr(label) for label in labels)
+    if given is not None:
+        found = [label for label in labels if label == given]
+        if not found:
+            raise InputError(f"positive_label {given!r} does not occur in gold or predictions",
+                             hint=f"The labels are: {shown}.")
+        return found[0]
+    if len(labels) <= 2:
+        ones = [label for label in labels if not isinstance(label, str) and label == 1]
+        named = [label for label in labels if isinstance(label, str) and label.strip().lower() in _POSITIVE_NAMES]
+        if ones:
+            return ones[0]
+        if len(labels) == 2 and len(named) == 1:
+            return named[0]
+    raise SettingsError(f"{metric} needs to know which label is the positive class",
+                        hint=f"Set positive_label to one of: {shown}"
+                             + (" (or use macro_f1 / micro_f1 for several classes)." if len(labels) > 2 else "."))
+
+
+def _binary_rows(gold: list, system: list, positive: Any) -> np.ndarray:
+    true = np.array([g == positive for g in gold], dtype=bool)
+    guess = np.array([p == positive for p in system], dtype=bool)
+    return np.column_stack([true & guess, ~true & guess, true & ~guess]).astype(np.float64)
+
+
+def _precision(t: Any) -> np.ndarray:
+    t = np.asarray(t, float)
+    return _ratio(t[..., 0], t[..., 0] + t[..., 1])
+
+
+def _recall(t: Any) -> np.ndarray:
+    t = np.asarray(t, float)
+    return _ratio(t[..., 0], t[..., 0] + t[..., 2])
+
+
+def _binary(metric: str, score: Score) -> Callable[..., Prepared]:
+    def prepare(gold: Sequence, systems: Sequence[Sequence], **options: Any) -> Prepared:
+        resolved = _options(metric, options, {"positive_label": None})
+        gold, systems = _check(metric, gold, systems)
+        _check_label_kinds(gold, systems)
+        labels = _label_set(gold, systems)
+        positive = _positive_label(metric, labels, resolved["positive_label"])
+        stats = [_binary_rows(gold, system, positive) for system in systems]
+        return stats, score, {"positive_label": _plain(positive)}
+
+    prepare.__name__ = f"prepare_{metric}"
+    prepare.__doc__ = (
+        f"Binary {metric} of the positive class (scikit-learn's ``{metric}_score``, zero_division=0). "
+        "Rows ``[tp, fp, fn]``.\n\n    ``positive_label`` defaults to 1 when it occurs, else to the one of "
+        "exactly two labels spelled 1/true/yes/pos/positive (any case). With more than two labels it is "
+        "required and the score is one-vs-rest for that label.")
+    return prepare
+
+
+def _per_class(t: Any) -> np.ndarray:
+    t = np.asarray(t, float)
+    return t.reshape(t.shape[:-1] + (t.shape[-1] // 3, 3))
+
+
+def _macro_f1(t: Any) -> np.ndarray:
+    return _f1(_per_class(t)).mean(axis=-1)
+
+
+def _micro_f1(t: Any) -> np.ndarray:
+    return _f1(_per_class(t).sum(axis=-2))
+
+
+def _weighted_f1(t: Any) -> np.ndarray:
+    classes = _per_class(t)
+    support = classes[..., 0] + classes[..., 2]
+    return _ratio((support * _f1(classes)).sum(axis=-1), support.sum(axis=-1))
+
+
+def _class_rows(gold: list, system: list, index: dict) -> np.ndarray:
+    """One-hot per-class (tp, fp, fn); a label outside ``index`` adds nothing (as scikit-learn's labels=)."""
+    n, k = len(gold), len(index)
+    rows = np.zeros((n, k, 3))
+    g = np.array([index.get(label, -1) for label in gold], dtype=int)
+    p = np.array([index.get(label, -1) for label in system], dtype=int)
+    for column, cls, keep in ((0, g, (g == p) & (g >= 0)), (1, p, (g != p) & (p >= 0)), (2, g, (g != p) & (g >= 0))):
+        rows[np.flatnonzero(keep), cls[keep], column] = 1
+    return rows.reshape(n, 3 * k)
+
+
+def _multiclass(metric: str, score: Score, average: str) -> Callable[..., Prepared]:
+    def prepare(gold: Sequence, systems: Sequence[Sequence], **options: Any) -> Prepared:
+        resolved = _options(metric, options, {"labels": None})
+        gold, systems = _check(metric, gold, systems)
+        _check_label_kinds(gold, systems)
+        seen = _label_set(gold, systems)
+        labels = resolved["labels"]
+        if labels is None:
+            labels = seen
+        else:
+            if isinstance(labels, (str, bytes)) or not isinstance(labels, (Sequence, np.ndarray)) or not len(labels):
+                raise SettingsError(f"{metric} option 'labels' must be a non-empty list of labels, not {labels!r}")
+            labels = list(labels)
+            if len(set(labels)) != len(labels):
+                raise SettingsError(f"{metric} option 'labels' lists a label twice: {labels!r}")
+            missing = [label for label in labels if label not in seen]
+            if missing:
+                raise InputError(f"label {missing[0]!r} in 'labels' occurs in neither gold nor predictions",
+                                 hint=f"The labels are: {', '.join(map(repr, seen))}.")
+        index = {label: i for i, label in enumerate(labels)}
+        stats = [_class_rows(gold, system, index) for system in systems]
+        return stats, score, {"labels": [_plain(label) for label in labels]}
+
+    prepare.__name__ = f"prepare_{metric}"
+    prepare.__doc__ = (
+        f"{average.capitalize()}-averaged F1 over classes (scikit-learn's ``f1_score(average='{average}', "
+        "zero_division=0)``). Rows are one-hot (tp, fp, fn) per class, 3K columns.\n\n    ``labels`` "
+        "defaults to the sorted union of gold and ALL systems' predictions, the same set for every system, "
+        "so both are averaged over the same classes; a class one system never predicts counts as F1 0.")
+    return prepare
+
+
+def prepare_span_f1(gold: Sequence, systems: Sequence[Sequence], **options: Any) -> Prepared:
+    """Entity-level (chunk) F1 over BIO / IOB1 / BIOES tags, as conlleval and seqeval's default mode.
+
+    Gold and each system are lists of sentences, each a list of tags. Rows per sentence ``[tp, fp, fn]``,
+    a predicted chunk counting as a tp when the same (type, start, end) is in gold; score
+    ``2tp / (2tp + fp + fn)`` (micro-averaged over all chunk types).
+    """
+    _options("span_f1", options, {})
+    gold, systems = _check("span_f1", gold, systems)
+    true = sentence_entities(gold, "gold")
+    stats = []
+    for k, system in enumerate(systems, start=1):
+        guessed = sentence_entities(system, f"system {k}")
+        for i, (reference, sentence) in enumerate(zip(gold, system), start=1):
+            if len(sentence) != len(reference):
+                raise InputError(f"sentence {i} has {len(sentence)} tags in system {k} but {len(reference)} in gold",
+                                 line=i, hint="Each predicted sentence must tag the same tokens as gold.")
+        stats.append(match_counts(true, guessed))
+    return stats, _f1, {}
+
+
+def _number(value: Any, k: int, item: int) -> float:
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        number = math.nan
+    if not math.isfinite(number):
+        raise InputError(f"system {k} has {value!r} for item {item}, not a finite number", line=item,
+                         hint="The 'mean' metric needs one numeric score per item (e.g. 0.73).")
+    return number
+
+
+def prepare_mean(gold: Sequence | None, systems: Sequence[Sequence], **options: Any) -> Prepared:
+    """Mean of per-item scores the user already computed (e.g. BERTScore, a judge's rating). Rows ``[score, 1]``.
+
+    Gold is not needed (and ignored apart from its length, when given). Numeric text such as "0.5" is read
+    as a number; anything non-numeric, nan or infinite is refused.
+    """
+    _options("mean", options, {})
+    _, systems = _check("mean", gold, systems, needs_gold=False)
+    stats = [_rows([_number(value, k, i) for i, value in enumerate(system, start=1)])
+             for k, system in enumerate(systems, start=1)]
+    return stats, _share, {}
+
+
+METRICS: dict[str, Metric] = {metric.name: metric for metric in [
+    Metric("accuracy", "Share of items whose prediction equals the gold label", prepare_accuracy,
+           decomposable=True, binary=True),
+    Metric("exact_match", "Share of outputs identical to the reference after normalisation", prepare_exact_match,
+           decomposable=True, binary=True),
+    Metric("precision", "Precision of the positive class (binary)", _binary("precision", _precision)),
+    Metric("recall", "Recall of the positive class (binary)", _binary("recall", _recall)),
+    Metric("f1", "F1 of the positive class (binary)", _binary("f1", _f1)),
+    Metric("macro_f1", "Unweighted mean of per-class F1 (multiclass)", _multiclass("macro_f1", _macro_f1, "macro")),
+    Metric("micro_f1", "F1 of pooled per-class counts (multiclass)", _multiclass("micro_f1", _micro_f1, "micro")),
+    Metric("weighted_f1", "Per-class F1 weighted by gold support (multiclass)",
+           _multiclass("weighted_f1", _weighted_f1, "weighted")),
+    Metric("span_f1", "Entity-level F1 over BIO/BIOES tags (conlleval, seqeval)", prepare_span_f1),
+    Metric("bleu", "Corpus BLEU (sacrebleu), 0-100", prepare_bleu),
+    Metric("chrf", "Corpus chrF (sacrebleu), 0-100", prepare_chrf),
+    Metric("mean", "Mean of given per-item scores", prepare_mean, decomposable=True, needs_gold=False),
+]}
+
+
+def prepare(name: str, gold: Sequence | None, systems: Sequence[Sequence], **options: Any) -> Prepared:
+    """Per-item statistics, score function and resolved options of metric ``name`` for every system."""
+    if name not in METRICS:
+        raise SettingsError(f"unknown metric {name!r}", hint=f"Valid metrics: {', '.join(METRICS)}.")
+    return METRICS[name].prepare(gold, systems, **options)
