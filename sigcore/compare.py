@@ -154,6 +154,23 @@ _CLOSED_FORM = {
 }
 
 
+def _extreme(d: np.ndarray, test: str, alternative: str, delta: float, tol: float, compat: str | None) -> np.ndarray:
+    if compat == "sacrebleu":  # Moses / MultEval: |.| statistics, strict '>'
+        stat = np.abs(d) - np.abs(d).mean() if test == "bootstrap" else np.abs(d)
+        return stat > abs(delta)
+    return (_BOOTSTRAP_TAIL if test == "bootstrap" else _PERMUTATION_TAIL)[alternative](d, delta, tol)
+
+
+def counted(res: Result) -> np.ndarray:
+    """Which values of ``res.distribution`` the p-value counts as at least as extreme as delta(x)."""
+    return _extreme(res.distribution, res.test, res.alternative, res.delta, _tolerance(res.score_a, res.score_b),
+                    res.compat)
+
+
+def _tolerance(score_a: float, score_b: float) -> float:
+    return _TIE * max(abs(score_a), abs(score_b), np.finfo(float).tiny)
+
+
 @dataclass
 class _Run:
     metric: str
@@ -173,7 +190,7 @@ class _Run:
         total_a, total_b = self.paired.totals()
         self.score_a, self.score_b = float(self.score(total_a)), float(self.score(total_b))
         self.delta = self.score_a - self.score_b
-        self.tol = _TIE * max(abs(self.score_a), abs(self.score_b), np.finfo(float).tiny)
+        self.tol = _tolerance(self.score_a, self.score_b)
 
     def signature(self, n_resamples: int | None, exact: bool = False, ci: str = "") -> str:
         parts = [f"test:{self.test}" + ("-exact" if exact else ""), f"alternative:{self.alternative}"]
@@ -234,16 +251,11 @@ class _Run:
     def _resampled_result(self, sa, sb, exact, ci, done) -> Result:
         d = sa - sb
         b = len(d)
-        if self.compat == "sacrebleu":  # Moses / MultEval: strict '>', +1 smoothing, |.| statistics
-            stat = np.abs(d) - np.abs(d).mean() if self.test == "bootstrap" else np.abs(d)
-            count = int(np.sum(stat > abs(self.delta)))
-            p, floor = (count + 1) / (b + 1), 1 / (b + 1)
-        elif self.test == "bootstrap":
-            count = int(np.sum(_BOOTSTRAP_TAIL[self.alternative](d, self.delta, self.tol)))
+        count = int(np.sum(_extreme(d, self.test, self.alternative, self.delta, self.tol, self.compat)))
+        if exact or (self.test == "bootstrap" and self.compat is None):
             p, floor = count / b, 1 / b
-        else:
-            count = int(np.sum(_PERMUTATION_TAIL[self.alternative](d, self.delta, self.tol)))
-            p, floor = ((count / b, 1 / b) if exact else ((count + 1) / (b + 1), 1 / (b + 1)))
+        else:  # approximate randomisation and sacrebleu's definitions add one (the observed assignment)
+            p, floor = (count + 1) / (b + 1), 1 / (b + 1)
         method, (low, high), ci_a, ci_b = ci if ci is not None else self._intervals(sa, sb)
         bootstrap = self.test == "bootstrap"
         return Result(

@@ -1,0 +1,64 @@
+"""The app in a real headless Chromium (Debian's, driven by Playwright; no browser download)."""
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+pytestmark = pytest.mark.browser
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def app_url():
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
+         "--server.address", "127.0.0.1", "--server.headless", "true"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(120):
+            try:
+                urllib.request.urlopen(url + "/_stcore/health", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.5)
+        else:
+            raise RuntimeError("streamlit did not start: " + proc.stdout.read1().decode(errors="replace"))
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
+def test_default_comparison_renders_histogram_and_verdict(app_url, tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    assert os.path.exists(CHROMIUM), "install Debian's chromium (see .ci/run)"
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+            "--disable-sync", "--no-first-run"])
+        page = browser.new_page(viewport={"width": 1280, "height": 1000})
+        page.goto(app_url)
+        page.wait_for_selector(".js-plotly-plot .bars", timeout=60_000)
+        page.get_by_text("No significant evidence that A is better than B").wait_for(timeout=30_000)
+        assert page.locator(".js-plotly-plot .shapelayer path").count() == 2  # δ(x) and 2·δ(x)
+        assert "2·δ(x) = 0.4" in page.locator(".js-plotly-plot").inner_text()
+        page.screenshot(path=tmp_path / "compare.png", full_page=True)
+        browser.close()
+    assert (tmp_path / "compare.png").stat().st_size > 10_000
