@@ -16,7 +16,7 @@ import sys
 
 from . import ALTERNATIVES, METRICS, TESTS, compare, report
 from .compare import COMPAT
-from .errors import SigcoreError
+from .errors import InputError, SigcoreError
 from .inputs import column, read_lines, read_table
 
 
@@ -60,11 +60,23 @@ def _load(args) -> tuple[list | None, list, list, tuple[str, str]]:
         gold = column(table, args.gold, files[0], "gold") if args.gold else None
         return gold, column(table, args.a, files[0], "A"), column(table, args.b, files[0], "B"), (args.a, args.b)
     if len(files) == 2 and not METRICS[args.metric].needs_gold:
-        return None, read_lines(files[0]), read_lines(files[1]), tuple(files)
+        sys_a, sys_b = _read_same_length(files)
+        return None, sys_a, sys_b, tuple(files)
     if len(files) == 3:
-        return read_lines(files[0]), read_lines(files[1]), read_lines(files[2]), tuple(files[1:])
+        gold, sys_a, sys_b = _read_same_length(files)
+        return gold, sys_a, sys_b, tuple(files[1:])
     raise SigcoreError(f"got {len(files)} files", hint="Give one table, or GOLD A B text files "
                        "(A B alone with --metric mean).")
+
+
+def _read_same_length(files: list[str]) -> list[list[str]]:
+    """Plain-text files, one item per line; a file with another number of lines is named."""
+    texts = [read_lines(file) for file in files]
+    for file, lines in zip(files[1:], texts[1:]):
+        if len(lines) != len(texts[0]):
+            raise InputError(f"has {len(lines)} lines but {files[0]} has {len(texts[0])}", file=file,
+                             hint="Every file needs one line per item, for the same items in the same order.")
+    return texts
 
 
 def _compare(args) -> int:

@@ -232,10 +232,8 @@ class _Run:
                 mark = min(mark + block, total)
 
     def _bootstrap_interval(self, n_resamples: int) -> tuple[str, tuple, tuple, tuple]:
-        parts = list(resampling.bootstrap(self.paired, n_resamples, self.seed))
-        sa = self.score(np.vstack([a for a, _ in parts]))
-        sb = self.score(np.vstack([b for _, b in parts]))
-        return self._intervals(sa, sb)
+        scores = [(self.score(a), self.score(b)) for a, b in resampling.bootstrap(self.paired, n_resamples, self.seed)]
+        return self._intervals(np.concatenate([a for a, _ in scores]), np.concatenate([b for _, b in scores]))
 
     def _intervals(self, sa: np.ndarray, sb: np.ndarray) -> tuple[str, tuple, tuple, tuple]:
         level = self.confidence_level

@@ -17,6 +17,8 @@ import pandas as pd
 
 from .errors import InputError
 
+_BOM = b"\xef\xbb\xbf"
+
 
 def read_bytes(path: str | Path) -> bytes:
     try:
@@ -30,17 +32,24 @@ def read_bytes(path: str | Path) -> bytes:
 
 
 def decode(data: bytes, name: str) -> str:
-    """UTF-8 text without a BOM; binary or mis-encoded input is refused with its place."""
+    """UTF-8 text without a BOM; binary or mis-encoded input is refused with its place.
+
+    The place of a bad byte is its line and its column in characters (as an editor shows it), not counting
+    the BOM.
+    """
+    if data.startswith(_BOM):
+        data = data[len(_BOM):]
     if not data.strip():
         raise InputError("the file is empty", file=name, hint="Give one output per line.")
     if b"\x00" in data[:8192]:
         raise InputError("the file is binary, not text", file=name,
                          hint="Give a UTF-8 text file (one output per line) or a CSV/TSV table.")
     try:
-        return data.decode("utf-8-sig")
+        return data.decode("utf-8")
     except UnicodeDecodeError as e:
         line = data.count(b"\n", 0, e.start) + 1
-        column = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
+        line_start = data.rfind(b"\n", 0, e.start) + 1
+        column = len(data[line_start:e.start].decode("utf-8")) + 1  # valid: the first bad byte is e.start
         raise InputError(f"byte 0x{data[e.start]:02x} is not valid UTF-8", file=name, line=line,
                          column=column, hint="Save the file as UTF-8.") from None
 
@@ -62,6 +71,10 @@ def read_table(path: str | Path) -> pd.DataFrame:
     try:
         table = pd.read_csv(io.StringIO(text), sep=sep, dtype=str, keep_default_na=False)
     except pd.errors.ParserError as e:
+        quote = re.search(r"EOF inside string starting at row (\d+)", str(e))
+        if quote:  # pandas counts rows from 0, the header included
+            raise InputError("a quoted field is never closed", file=name, line=int(quote.group(1)) + 1,
+                             hint='Close the quote, or write a literal " inside a quoted field as "".') from None
         found = re.search(r"line (\d+), saw (\d+)", str(e))
         line = int(found.group(1)) if found else None
         raise InputError(f"a row has more fields than the header{f' ({found.group(2)})' if found else ''}",

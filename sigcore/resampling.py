@@ -72,9 +72,9 @@ def _generators(seed: int, n_resamples: int) -> Iterator[tuple[np.random.Generat
         yield np.random.default_rng(child), size
 
 
-def _item_rows(n: int, size: int) -> list[int]:
-    """Split a chunk into sub-batches whose count matrices stay under the memory bound."""
-    step = max(1, min(size, _MAX_CELLS // max(n, 1)))
+def _rows(width: int, size: int) -> list[int]:
+    """Split a chunk into sub-batches whose (rows x width) count matrices stay under the memory bound."""
+    step = max(1, min(size, _MAX_CELLS // max(width, 1)))
     return [min(step, size - start) for start in range(0, size, step)]
 
 
@@ -84,16 +84,16 @@ def bootstrap(paired: PairedStats, n_resamples: int, seed: int) -> Iterator[tupl
     Both systems are resampled with the same item counts: that is what makes the bootstrap paired.
     """
     if paired.compressed:
-        p = paired.counts / paired.n
+        p, k = paired.counts / paired.n, len(paired.counts)
         for rng, size in _generators(seed, n_resamples):
-            w = rng.multinomial(paired.n, p, size=size).astype(np.float64)
+            w = np.vstack([rng.multinomial(paired.n, p, size=rows) for rows in _rows(k, size)]).astype(np.float64)
             yield w @ paired.rows_a, w @ paired.rows_b
         return
     items_a, items_b = paired.items()
     n = paired.n
     for rng, size in _generators(seed, n_resamples):
         parts_a, parts_b = [], []
-        for rows in _item_rows(n, size):
+        for rows in _rows(n, size):
             idx = rng.integers(0, n, size=(rows, n)) + (np.arange(rows) * n)[:, None]
             w = np.bincount(idx.ravel(), minlength=rows * n).reshape(rows, n).astype(np.float64)
             parts_a.append(w @ items_a)
@@ -108,14 +108,16 @@ def permutation(paired: PairedStats, n_resamples: int, seed: int) -> Iterator[tu
     if moving.compressed:
         diff = moving.rows_b - moving.rows_a
         for rng, size in _generators(seed, n_resamples):
-            shift = rng.binomial(moving.counts, 0.5, size=(size, len(moving.counts))).astype(np.float64) @ diff
+            k = len(moving.counts)
+            shift = np.vstack([rng.binomial(moving.counts, 0.5, size=(rows, k)).astype(np.float64) @ diff
+                               for rows in _rows(k, size)])
             yield base_a + shift, base_b - shift
         return
     items_a, items_b = moving.items()
     diff = items_b - items_a
     for rng, size in _generators(seed, n_resamples):
         shift = np.vstack([rng.integers(0, 2, size=(rows, moving.n)).astype(np.float64) @ diff
-                           for rows in _item_rows(moving.n, size)])
+                           for rows in _rows(moving.n, size)])
         yield base_a + shift, base_b - shift
 
 

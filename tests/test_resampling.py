@@ -70,8 +70,8 @@ def test_chunks_are_seeded_independently_and_reproducibly():
     assert not np.array_equal(first, deltas(resampling.bootstrap(paired, 2_500, seed=1)))
 
 
-def test_item_path_keeps_count_matrices_bounded():
-    rows = resampling._item_rows(1_000_000, resampling.CHUNK)
+def test_count_matrices_stay_bounded():
+    rows = resampling._rows(1_000_000, resampling.CHUNK)
     assert sum(rows) == resampling.CHUNK
     assert max(rows) * 1_000_000 <= resampling._MAX_CELLS
 

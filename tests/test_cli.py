@@ -1,0 +1,341 @@
+"""The command line: python -m sigcore compare | metrics | tests."""
+
+import csv
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import sacrebleu
+
+import sigcore
+from sigcore.__main__ import main
+
+ROOT = Path(__file__).resolve().parents[1]
+SLP3 = ROOT / "sample_data" / "slp3_fig4_11.csv"
+TABLE_ARGS = [str(SLP3), "--gold", "gold", "--a", "A", "--b", "B"]
+
+REFS = ["the cat sat on the mat today", "a quick brown fox jumps over the lazy dog",
+        "we went to the market to buy some fresh bread", "it is raining in the north this morning",
+        "she reads a book every single night"]
+HYP_A = ["the cat sat on the mat", "a quick brown fox jumps over a lazy dog",
+         "we went to the market to buy fresh bread", "it is raining in the north this morning",
+         "she reads one book every night"]
+HYP_B = ["a cat is on the mat", "the brown fox jumped over the dog",
+         "we go to market for bread", "raining in north this morning",
+         "she is reading books at night"]
+
+
+def slp3_columns():
+    with open(SLP3, newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    return [r["gold"] for r in rows], [r["A"] for r in rows], [r["B"] for r in rows]
+
+
+def run_json(capsys, argv):
+    assert main(["compare", *argv, "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    return json.loads(out)
+
+
+def run_error(capsys, argv):
+    """Run main, expect exit 2 and exactly one 'error:' line on stderr; return that line."""
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert "Traceback" not in err
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("error: ")
+    return lines[0]
+
+
+def write_lines(path, lines, newline="\n", bom=False, final=True):
+    text = newline.join(lines) + (newline if final else "")
+    path.write_bytes((b"\xef\xbb\xbf" if bom else b"") + text.encode("utf-8"))
+    return str(path)
+
+
+# --- the table form on SLP3 Figure 4.11 -------------------------------------------------------------------
+
+def test_human_report_on_slp3_table(capsys):
+    assert main(["compare", *TABLE_ARGS, "--resamples", "2000"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    lines = out.splitlines()
+    assert len(lines) == 5
+    assert lines[0].startswith("accuracy: A = 0.7 [") and ", B = 0.5 [" in lines[0]
+    assert "(10 items)" in lines[0]
+    assert lines[1].startswith("delta = 0.2, 95% CI [")
+    res = sigcore.compare(*slp3_columns(), n_resamples=2000)
+    assert f"H1: A is better than B: {res.p_text}" in lines[2]
+    assert "paired bootstrap, b = 2,000, seed 0" in lines[2]
+    assert lines[3].startswith("No significant evidence that A is better than B: delta = 0.2 accuracy")
+    assert lines[3].endswith("not significant at alpha = 0.05.")
+    assert lines[4] == f"signature: {res.signature}"
+    assert lines[4].startswith("signature: test:bootstrap|alternative:greater|resamples:2000|seed:0|")
+
+
+def test_alpha_changes_only_the_verdict(capsys):
+    assert main(["compare", *TABLE_ARGS, "--resamples", "2000", "--alpha", "0.5"]) == 0
+    out = capsys.readouterr().out
+    assert "A beats B by 0.2 accuracy" in out
+    assert "significant at alpha = 0.5." in out and "No significant evidence" not in out
+
+
+@pytest.mark.parametrize("test", ["bootstrap", "permutation", "mcnemar"])
+def test_json_p_value_equals_the_api(capsys, test):
+    got = run_json(capsys, [*TABLE_ARGS, "--test", test, "--resamples", "3000"])
+    res = sigcore.compare(*slp3_columns(), test=test, n_resamples=3000)
+    assert got["test"] == test
+    assert got["p_value"] == res.p_value
+    assert (got["score_a"], got["score_b"]) == (0.7, 0.5)
+    assert got["delta"] == res.delta
+    assert got["signature"] == res.signature
+    assert got["n_items"] == 10
+
+
+def test_json_mcnemar_is_the_exact_binomial(capsys):
+    # 3 documents only A gets right, 1 only B: P(X >= 3 | n = 4, 1/2) = 5/16
+    assert run_json(capsys, [*TABLE_ARGS, "--test", "mcnemar"])["p_value"] == 5 / 16
+
+
+def test_json_options_reach_the_result(capsys):
+    argv = [*TABLE_ARGS, "--resamples", "1234", "--alternative", "two-sided", "--seed", "7",
+            "--confidence", "0.9", "--ci-method", "bca", "--test", "bootstrap"]
+    got = run_json(capsys, argv)
+    assert got["n_resamples"] == 1234
+    assert got["alternative"] == "two-sided"
+    assert got["seed"] == 7
+    assert got["confidence_level"] == 0.9
+    assert got["ci_method"] == "bootstrap-bca"
+    assert got["test"] == "bootstrap"
+    res = sigcore.compare(*slp3_columns(), n_resamples=1234, alternative="two-sided", seed=7,
+                          confidence_level=0.9, ci_method="bca")
+    assert (got["p_value"], got["ci_low"], got["ci_high"]) == (res.p_value, res.ci_low, res.ci_high)
+    assert "resamples:1234|seed:7" in got["signature"] and "ci:bootstrap-bca@0.9" in got["signature"]
+
+
+def test_seed_changes_the_resamples(capsys):
+    p0 = run_json(capsys, [*TABLE_ARGS, "--resamples", "500", "--seed", "0"])["p_value"]
+    p1 = run_json(capsys, [*TABLE_ARGS, "--resamples", "500", "--seed", "1"])["p_value"]
+    assert p0 == sigcore.compare(*slp3_columns(), n_resamples=500, seed=0).p_value
+    assert p1 == sigcore.compare(*slp3_columns(), n_resamples=500, seed=1).p_value
+    assert p0 != p1
+
+
+def test_default_alternative_is_greater_and_less_flips_it(capsys):
+    assert run_json(capsys, [*TABLE_ARGS, "--test", "mcnemar"])["alternative"] == "greater"
+    less = run_json(capsys, [*TABLE_ARGS, "--test", "mcnemar", "--alternative", "less"])
+    assert less["alternative"] == "less"
+    assert less["p_value"] == 15 / 16  # P(X <= 3 | n = 4, 1/2)
+
+
+# --- three plain-text files ------------------------------------------------------------------------------
+
+def test_bleu_from_text_files_equals_sacrebleu(tmp_path, capsys):
+    gold = write_lines(tmp_path / "ref.txt", REFS)
+    a = write_lines(tmp_path / "a.txt", HYP_A)
+    b = write_lines(tmp_path / "b.txt", HYP_B)
+    got = run_json(capsys, [gold, a, b, "--metric", "bleu", "--tokenize", "none", "--resamples", "500"])
+    assert got["score_a"] == pytest.approx(sacrebleu.corpus_bleu(HYP_A, [REFS], tokenize="none").score,
+                                           rel=1e-12)
+    assert got["score_b"] == pytest.approx(sacrebleu.corpus_bleu(HYP_B, [REFS], tokenize="none").score,
+                                           rel=1e-12)
+    assert got["score_a"] > got["score_b"] > 0
+    assert got["options"]["tokenize"] == "none"
+    assert "tokenize=none" in got["signature"]
+    assert got["alternative"] == "greater"
+
+
+def test_crlf_and_bom_files_read_like_lf_files(tmp_path, capsys):
+    args = ["--metric", "bleu", "--tokenize", "none", "--resamples", "300", "--seed", "3"]
+    plain = [write_lines(tmp_path / f"{n}.txt", lines) for n, lines in (("r", REFS), ("a", HYP_A), ("b", HYP_B))]
+    odd = [write_lines(tmp_path / "r_crlf.txt", REFS, newline="\r\n"),
+           write_lines(tmp_path / "a_bom.txt", HYP_A, bom=True),
+           write_lines(tmp_path / "b_both.txt", HYP_B, newline="\r\n", bom=True, final=False)]
+    want = run_json(capsys, [*plain, *args])
+    got = run_json(capsys, [*odd, *args])
+    for key in ("score_a", "score_b", "delta", "p_value", "ci_low", "ci_high", "n_items", "signature"):
+        assert got[key] == want[key], key
+
+
+def test_compat_sacrebleu_defaults_to_two_sided(tmp_path, capsys):
+    files = [write_lines(tmp_path / f"{n}.txt", lines) for n, lines in (("r", REFS), ("a", HYP_A), ("b", HYP_B))]
+    got = run_json(capsys, [*files, "--metric", "bleu", "--compat", "sacrebleu", "--resamples", "300"])
+    assert got["alternative"] == "two-sided"
+    assert got["compat"] == "sacrebleu"
+    assert "compat:sacrebleu" in got["signature"]
+    res = sigcore.compare(REFS, HYP_A, HYP_B, metric="bleu", compat="sacrebleu", alternative="two-sided",
+                          n_resamples=300)
+    assert got["p_value"] == res.p_value
+
+
+def test_text_files_human_report_names_the_files(tmp_path, capsys):
+    gold = write_lines(tmp_path / "gold.txt", ["x", "y", "x", "y"])
+    a = write_lines(tmp_path / "a.txt", ["x", "y", "x", "x"])
+    b = write_lines(tmp_path / "b.txt", ["x", "x", "y", "y"])
+    assert main(["compare", gold, a, b, "--resamples", "200"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith(f"accuracy: A ({a}) = 0.75 [")
+    assert f"B ({b}) = 0.5 [" in first
+
+
+# --- two files of per-item numbers ---------------------------------------------------------------------------
+
+def test_mean_metric_from_two_files(tmp_path, capsys):
+    a_scores, b_scores = ["0.5", "1", "0.25", "0.75"], ["0.25", "0.5", "0", "0.25"]
+    a = write_lines(tmp_path / "a.txt", a_scores)
+    b = write_lines(tmp_path / "b.txt", b_scores, newline="\r\n")
+    got = run_json(capsys, [a, b, "--metric", "mean", "--test", "t"])
+    assert (got["score_a"], got["score_b"]) == (0.625, 0.25)
+    assert got["test"] == "t" and got["n_items"] == 4
+    res = sigcore.compare(None, [float(x) for x in a_scores], [float(x) for x in b_scores],
+                          metric="mean", test="t")
+    assert got["p_value"] == pytest.approx(res.p_value, rel=1e-12)
+    assert 0 < got["p_value"] < 0.05
+
+
+# --- metrics and tests ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("command, table", [("metrics", sigcore.METRICS), ("tests", sigcore.TESTS)])
+def test_listing_names_everything(capsys, command, table):
+    assert main([command]) == 0
+    out = capsys.readouterr().out
+    names = [line.split()[0] for line in out.splitlines()]
+    assert names == list(table)
+    for line, entry in zip(out.splitlines(), table.values()):
+        assert line.endswith(entry.description)
+
+
+# --- errors: exit 2, one line, the file and place, no traceback ------------------------------------------
+
+def test_missing_file(tmp_path, capsys):
+    missing = str(tmp_path / "nope.csv")
+    line = run_error(capsys, ["compare", missing, "--gold", "g", "--a", "a", "--b", "b"])
+    assert line.startswith(f"error: {missing}: file not found.")
+
+
+def test_empty_file(tmp_path, capsys):
+    (tmp_path / "empty.txt").write_bytes(b"")
+    a = write_lines(tmp_path / "a.txt", ["x"])
+    line = run_error(capsys, ["compare", str(tmp_path / "empty.txt"), a, a])
+    assert line.startswith(f"error: {tmp_path / 'empty.txt'}: the file is empty.")
+
+
+def test_binary_file(tmp_path, capsys):
+    (tmp_path / "b.bin").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+    gold = write_lines(tmp_path / "gold.txt", ["x"])
+    line = run_error(capsys, ["compare", gold, gold, str(tmp_path / "b.bin")])
+    assert line.startswith(f"error: {tmp_path / 'b.bin'}: the file is binary, not text.")
+
+
+def test_invalid_utf8_names_line_and_column(tmp_path, capsys):
+    bad = tmp_path / "a.txt"
+    bad.write_bytes(b"good line\nfin\xc3\xa9 \xff x\nlast\n")  # "finé " is 5 characters (6 bytes)
+    gold = write_lines(tmp_path / "gold.txt", ["x", "y", "z"])
+    line = run_error(capsys, ["compare", gold, str(bad), gold])
+    assert line == f"error: {bad}, line 2, column 6: byte 0xff is not valid UTF-8. Save the file as UTF-8."
+
+
+def test_unknown_column_lists_the_columns(capsys):
+    line = run_error(capsys, ["compare", str(SLP3), "--gold", "gold", "--a", "A", "--b", "C"])
+    assert line == (f"error: {SLP3}, line 1: no column 'C' for B. The columns are: doc, gold, A, B.")
+
+
+@pytest.mark.parametrize("flags", [[], ["--a", "A", "--b", "B"], ["--gold", "gold", "--a", "A"]])
+def test_table_without_column_flags(capsys, flags):
+    line = run_error(capsys, ["compare", str(SLP3), *flags])
+    assert line == (f"error: {SLP3}: a table needs --gold, --a and --b to name its columns. "
+                    "The columns are: doc, gold, A, B.")
+
+
+def test_header_only_table(tmp_path, capsys):
+    path = tmp_path / "t.csv"
+    path.write_text("gold,A,B\n")
+    line = run_error(capsys, ["compare", str(path), "--gold", "gold", "--a", "A", "--b", "B"])
+    assert line.startswith(f"error: {path}, line 2: the table has a header but no rows")
+
+
+def test_row_with_too_many_fields(tmp_path, capsys):
+    path = tmp_path / "t.csv"
+    path.write_text("gold,A,B\npos,pos,neg\nneg,neg,neg\nneg,1,000,neg\n")
+    line = run_error(capsys, ["compare", str(path), "--gold", "gold", "--a", "A", "--b", "B"])
+    assert line.startswith(f"error: {path}, line 4: a row has more fields than the header (4).")
+
+
+def test_unclosed_quote_in_table(tmp_path, capsys):
+    path = tmp_path / "t.csv"
+    path.write_text('gold,A,B\npos,"pos,neg\nneg,neg,neg\n')
+    line = run_error(capsys, ["compare", str(path), "--gold", "gold", "--a", "A", "--b", "B"])
+    assert line.startswith(f"error: {path}, line 2: a quoted field is never closed.")
+
+
+def test_lengths_differ_names_both_files(tmp_path, capsys):
+    gold = write_lines(tmp_path / "gold.txt", ["x", "y", "z"])
+    a = write_lines(tmp_path / "a.txt", ["x", "y", "z"])
+    b = write_lines(tmp_path / "b.txt", ["x", "y"])
+    line = run_error(capsys, ["compare", gold, a, b])
+    assert line.startswith(f"error: {b}: has 2 lines but {gold} has 3.")
+
+
+def test_lengths_differ_with_mean(tmp_path, capsys):
+    a = write_lines(tmp_path / "a.txt", ["1", "0", "1"])
+    b = write_lines(tmp_path / "b.txt", ["1", "0", "1", "1"])
+    line = run_error(capsys, ["compare", a, b, "--metric", "mean"])
+    assert line.startswith(f"error: {b}: has 4 lines but {a} has 3.")
+
+
+@pytest.mark.parametrize("n, extra", [(2, []), (4, []), (1, ["--metric", "mean"])])
+def test_wrong_number_of_files(tmp_path, capsys, n, extra):
+    files = [write_lines(tmp_path / f"f{i}.txt", ["1", "0"]) for i in range(n)]
+    line = run_error(capsys, ["compare", *files, *extra])
+    if n == 1:  # one file is a table, and it has no --a/--b
+        assert "a table needs --gold, --a and --b" in line
+    else:
+        assert line.startswith(f"error: got {n} files. Give one table, or GOLD A B text files")
+
+
+def test_test_that_does_not_fit_the_metric(capsys):
+    line = run_error(capsys, ["compare", *TABLE_ARGS, "--metric", "macro_f1", "--test", "t"])
+    assert "the t test needs a metric that is a mean of per-item values, and macro_f1 is not one" in line
+    assert line.endswith(f"Tests that fit macro_f1: {', '.join(sigcore.tests_for('macro_f1'))}.")
+    assert sigcore.tests_for("macro_f1") == ["bootstrap", "permutation"]
+
+
+def test_zero_resamples(capsys):
+    line = run_error(capsys, ["compare", *TABLE_ARGS, "--resamples", "0"])
+    assert line == "error: `n_resamples` must be a positive integer, not 0."
+
+
+def test_compat_with_one_sided_alternative_is_refused(capsys):
+    line = run_error(capsys, ["compare", *TABLE_ARGS, "--compat", "sacrebleu", "--alternative", "greater"])
+    assert "compat='sacrebleu'" in line and "two-sided" in line
+
+
+# --- the real entry point --------------------------------------------------------------------------------
+
+def run_module(*args):
+    return subprocess.run([sys.executable, "-m", "sigcore", *args], capture_output=True, text=True,
+                          cwd=ROOT, timeout=60)
+
+
+def test_module_entry_point_reports(tmp_path):
+    proc = run_module("compare", *TABLE_ARGS, "--resamples", "1000")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    assert "No significant evidence that A is better than B" in proc.stdout
+    assert proc.stdout.splitlines()[-1].startswith("signature: test:bootstrap|")
+
+
+def test_module_entry_point_error_has_no_traceback(tmp_path):
+    bad = tmp_path / "gold.txt"
+    bad.write_bytes(b"ok\n\xfe\n")
+    proc = run_module("compare", str(bad), str(bad), str(bad))
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert "Traceback" not in proc.stderr
+    assert proc.stderr.splitlines() == [f"error: {bad}, line 2, column 1: byte 0xfe is not valid UTF-8. "
+                                        "Save the file as UTF-8."]
