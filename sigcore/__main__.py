@@ -40,7 +40,8 @@ def _parser() -> argparse.ArgumentParser:
                      help="H1: greater = A better (default), less = B better, two-sided = they differ")
     cmp.add_argument("--seed", type=int, default=0)
     cmp.add_argument("--confidence", type=float, default=0.95, help="confidence level of the intervals")
-    cmp.add_argument("--ci-method", default="percentile", choices=["percentile", "bca"])
+    cmp.add_argument("--ci-method", default="percentile", choices=["percentile", "bca", "none"],
+                     help="interval of delta; none skips the extra bootstrap some tests need for it")
     cmp.add_argument("--compat", choices=COMPAT, help="reproduce another tool's two-sided definitions")
     cmp.add_argument("--alpha", type=float, default=0.05, help="significance level of the verdict")
     cmp.add_argument("--tokenize", help="BLEU tokenizer (sacrebleu's names: 13a, none, intl, ...)")
@@ -85,7 +86,7 @@ def _compare(args) -> int:
     alternative = args.alternative or ("two-sided" if args.compat else "greater")
     res = compare(gold, sys_a, sys_b, metric=args.metric, test=args.test, n_resamples=args.resamples,
                   alternative=alternative, confidence_level=args.confidence, seed=args.seed,
-                  compat=args.compat, ci_method=args.ci_method, **options)
+                  compat=args.compat, ci_method=None if args.ci_method == "none" else args.ci_method, **options)
     if args.json:
         print(json.dumps(res.to_dict(), indent=2))
     else:

@@ -66,11 +66,13 @@ def tests_for(metric: str) -> list[str]:
 def compare(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metric: str = "accuracy",
             test: str = "bootstrap", n_resamples: int = 10_000, alternative: str = "greater",
             confidence_level: float = 0.95, seed: int | None = 0, compat: str | None = None,
-            ci_method: str = "percentile", **metric_options: Any) -> Result:
+            ci_method: str | None = "percentile", **metric_options: Any) -> Result:
     """Test whether system A beats system B on the same items.
 
     ``alternative``: "greater" (H1: A is better), "less" (B is better) or "two-sided" (they differ).
-    ``ci_method``: "percentile" or "bca" for the bootstrap interval of delta.
+    ``ci_method``: "percentile" or "bca" for the bootstrap interval of delta; ``None`` skips the bootstrap
+    interval (the fields are nan) where a test would need extra resamples for it, for simulations that only
+    need p.
     Extra keywords are metric options (``tokenize="none"``, ``positive_label=1``...).
     """
     *_, last = stream(gold, sys_a, sys_b, metric=metric, test=test, n_resamples=n_resamples,
@@ -83,7 +85,7 @@ def compare(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metric: 
 def stream(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metric: str = "accuracy",
            test: str = "bootstrap", n_resamples: int = 10_000, alternative: str = "greater",
            confidence_level: float = 0.95, seed: int | None = 0, compat: str | None = None,
-           ci_method: str = "percentile", block: int = 1_000, **metric_options: Any) -> Iterator[Result]:
+           ci_method: str | None = "percentile", block: int = 1_000, **metric_options: Any) -> Iterator[Result]:
     """Like :func:`compare`, but yield a partial result after every ``block`` resamples.
 
     The last result equals ``compare`` with the same arguments exactly, whatever ``block`` is.
@@ -122,8 +124,8 @@ def _check_settings(metric, test, n_resamples, alternative, confidence_level, se
                             hint="For a 95% interval pass 0.95.")
     if seed is not None and (not _is_int(seed) or seed < 0):
         raise SettingsError(f"`seed` must be a non-negative integer or None, not {seed!r}")
-    if ci_method not in ("percentile", "bca"):
-        raise SettingsError(f"`ci_method` must be 'percentile' or 'bca', not {ci_method!r}")
+    if ci_method not in ("percentile", "bca", None):
+        raise SettingsError(f"`ci_method` must be 'percentile', 'bca' or None, not {ci_method!r}")
     if compat is not None:
         if compat not in COMPAT:
             raise SettingsError(f"unknown compat mode {compat!r}", hint=f"Choose one of: {', '.join(COMPAT)}.")
@@ -179,7 +181,7 @@ class _Run:
     confidence_level: float
     seed: int
     compat: str | None
-    ci_method: str
+    ci_method: str | None
     options: dict[str, Any]
     paired: PairedStats
     stats: list[np.ndarray]
@@ -232,12 +234,16 @@ class _Run:
                 mark = min(mark + block, total)
 
     def _bootstrap_interval(self, n_resamples: int) -> tuple[str, tuple, tuple, tuple]:
+        if self.ci_method is None:
+            return "none", (math.nan, math.nan), (math.nan, math.nan), (math.nan, math.nan)
         scores = [(self.score(a), self.score(b)) for a, b in resampling.bootstrap(self.paired, n_resamples, self.seed)]
         return self._intervals(np.concatenate([a for a, _ in scores]), np.concatenate([b for _, b in scores]))
 
     def _intervals(self, sa: np.ndarray, sb: np.ndarray) -> tuple[str, tuple, tuple, tuple]:
         level = self.confidence_level
         d = sa - sb
+        if self.ci_method is None:
+            return self._bootstrap_interval(0)
         if self.ci_method == "bca":
             jack, weights = resampling.jackknife_deltas(self.paired, self.score)
             ci = intervals.bca(d, self.delta, jack, weights, level)

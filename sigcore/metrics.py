@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 import numpy as np
+import pandas as pd
 
 from .errors import InputError, SettingsError
 from .spans import match_counts, sentence_entities
@@ -79,9 +80,11 @@ def _plain(value: Any) -> Any:
     return value if value is None or isinstance(value, (str, int, float, bool)) else str(value)
 
 
-def _as_list(values: Any) -> list:
-    """A plain list; numpy arrays become Python values (so labels print and serialise plainly)."""
-    return values.tolist() if isinstance(values, np.ndarray) else list(values)
+def _as_list(values: Any) -> list | np.ndarray:
+    """A plain list (labels print and serialise plainly), except 1-D numeric arrays, kept for speed."""
+    if isinstance(values, np.ndarray):
+        return values if values.ndim == 1 and values.dtype.kind in "biuf" else values.tolist()
+    return list(values)
 
 
 def _check(metric: str, gold: Any, systems: Any, needs_gold: bool = True) -> tuple[list | None, list[list]]:
@@ -101,23 +104,38 @@ def _check(metric: str, gold: Any, systems: Any, needs_gold: bool = True) -> tup
         if len(system) != len(reference):
             raise InputError(f"system {k} has {len(system)} items but {name} has {len(reference)}",
                              hint="Every system must have exactly one output per test item, in the same order.")
-    if not reference:
+    if len(reference) == 0:
         raise InputError("the test set is empty", hint="Give at least one item.")
     return gold, systems
 
 
+_KINDS = {"string": "text", "integer": "number", "floating": "number", "mixed-integer-float": "number",
+          "boolean": "number", "decimal": "number"}
+
+
 def _check_label_kinds(gold: list, systems: list[list]) -> None:
     """Refuse gold 1/0 against predictions "1"/"0": compared as given, nothing would ever match."""
-    def kinds(values: list) -> set[str]:
-        return {"text" if isinstance(v, str) else "number" if isinstance(v, (numbers.Number, np.bool_))
-                else "other" for v in values}
-    gold_kinds = kinds(gold)
+    gold_kind = _KINDS.get(pd.api.types.infer_dtype(gold, skipna=True))
     for k, system in enumerate(systems, start=1):
-        kinds_k = kinds(system)
-        if not gold_kinds & kinds_k:
-            raise InputError(f"gold labels are {'/'.join(sorted(gold_kinds))} but system {k}'s are "
-                             f"{'/'.join(sorted(kinds_k))}, so no prediction can equal its gold label",
-                             hint="Read both as text or both as numbers.")
+        kind = _KINDS.get(pd.api.types.infer_dtype(system, skipna=True))
+        if gold_kind and kind and kind != gold_kind:
+            raise InputError(f"gold labels are {gold_kind} but system {k}'s are {kind}, so no prediction can "
+                             "equal its gold label", hint="Read both as text or both as numbers.")
+
+
+def _encode(gold: list, systems: list[list]) -> tuple[list, np.ndarray, list[np.ndarray]]:
+    """The sorted label set, and every label as its index in it (labels equal under ``==`` share one)."""
+    n = len(gold)
+    if all(isinstance(x, np.ndarray) for x in (gold, *systems)):  # numeric arrays: np.unique sorts and codes
+        labels, codes = np.unique(np.concatenate([gold, *systems]), return_inverse=True)
+        return labels.tolist(), codes[:n], [codes[n * (k + 1):n * (k + 2)] for k in range(len(systems))]
+    gold, systems = list(gold), [list(system) for system in systems]
+    codes, uniques = pd.factorize(np.array(gold + [label for system in systems for label in system], dtype=object),
+                                  use_na_sentinel=False)
+    labels = _label_set(list(uniques), [])
+    index = {label: i for i, label in enumerate(labels)}
+    codes = np.array([index[u] for u in uniques], dtype=np.intp)[codes]
+    return labels, codes[:n], [codes[n * (k + 1):n * (k + 2)] for k in range(len(systems))]
 
 
 def _label_set(gold: list, systems: list[list]) -> list:
@@ -153,8 +171,8 @@ def prepare_accuracy(gold: Sequence, systems: Sequence[Sequence], **options: Any
     _options("accuracy", options, {})
     gold, systems = _check("accuracy", gold, systems)
     _check_label_kinds(gold, systems)
-    stats = [_rows([bool(g == p) for g, p in zip(gold, system)]) for system in systems]
-    return stats, _share, {}
+    _, gold, systems = _encode(gold, systems)
+    return [_rows(system == gold) for system in systems], _share, {}
 
 
 def _normalise(value: Any, who: str, item: int, options: dict[str, bool]) -> str:
@@ -208,9 +226,8 @@ def _positive_label(metric: str, labels: list, given: Any) -> Any:
                              + (" (or use macro_f1 / micro_f1 for several classes)." if len(labels) > 2 else "."))
 
 
-def _binary_rows(gold: list, system: list, positive: Any) -> np.ndarray:
-    true = np.array([g == positive for g in gold], dtype=bool)
-    guess = np.array([p == positive for p in system], dtype=bool)
+def _binary_rows(gold: np.ndarray, system: np.ndarray, positive: int) -> np.ndarray:
+    true, guess = gold == positive, system == positive
     return np.column_stack([true & guess, ~true & guess, true & ~guess]).astype(np.float64)
 
 
@@ -229,9 +246,9 @@ def _binary(metric: str, score: Score) -> Callable[..., Prepared]:
         resolved = _options(metric, options, {"positive_label": None})
         gold, systems = _check(metric, gold, systems)
         _check_label_kinds(gold, systems)
-        labels = _label_set(gold, systems)
+        labels, gold, systems = _encode(gold, systems)
         positive = _positive_label(metric, labels, resolved["positive_label"])
-        stats = [_binary_rows(gold, system, positive) for system in systems]
+        stats = [_binary_rows(gold, system, labels.index(positive)) for system in systems]
         return stats, score, {"positive_label": _plain(positive)}
 
     prepare.__name__ = f"prepare_{metric}"
@@ -262,12 +279,10 @@ def _weighted_f1(t: Any) -> np.ndarray:
     return _ratio((support * _f1(classes)).sum(axis=-1), support.sum(axis=-1))
 
 
-def _class_rows(gold: list, system: list, index: dict) -> np.ndarray:
-    """One-hot per-class (tp, fp, fn); a label outside ``index`` adds nothing (as scikit-learn's labels=)."""
-    n, k = len(gold), len(index)
+def _class_rows(g: np.ndarray, p: np.ndarray, k: int) -> np.ndarray:
+    """One-hot per-class (tp, fp, fn) over k classes; a code of -1 (a label not counted) adds nothing."""
+    n = len(g)
     rows = np.zeros((n, k, 3))
-    g = np.array([index.get(label, -1) for label in gold], dtype=int)
-    p = np.array([index.get(label, -1) for label in system], dtype=int)
     for column, cls, keep in ((0, g, (g == p) & (g >= 0)), (1, p, (g != p) & (p >= 0)), (2, g, (g != p) & (g >= 0))):
         rows[np.flatnonzero(keep), cls[keep], column] = 1
     return rows.reshape(n, 3 * k)
@@ -278,7 +293,7 @@ def _multiclass(metric: str, score: Score, average: str) -> Callable[..., Prepar
         resolved = _options(metric, options, {"labels": None})
         gold, systems = _check(metric, gold, systems)
         _check_label_kinds(gold, systems)
-        seen = _label_set(gold, systems)
+        seen, gold, systems = _encode(gold, systems)
         labels = resolved["labels"]
         if labels is None:
             labels = seen
@@ -292,8 +307,9 @@ def _multiclass(metric: str, score: Score, average: str) -> Callable[..., Prepar
             if missing:
                 raise InputError(f"label {missing[0]!r} in 'labels' occurs in neither gold nor predictions",
                                  hint=f"The labels are: {', '.join(map(repr, seen))}.")
-        index = {label: i for i, label in enumerate(labels)}
-        stats = [_class_rows(gold, system, index) for system in systems]
+        index = {label: i for i, label in enumerate(labels)}  # codes of the labels counted, -1 for the others
+        position = np.array([index.get(label, -1) for label in seen], dtype=np.intp)
+        stats = [_class_rows(position[gold], position[system], len(labels)) for system in systems]
         return stats, score, {"labels": [_plain(label) for label in labels]}
 
     prepare.__name__ = f"prepare_{metric}"

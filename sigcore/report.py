@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from .result import Result
 
 TEST_NAMES = {
@@ -34,28 +36,37 @@ def method(res: Result) -> str:
 
 def verdict(res: Result, *, alpha: float = 0.05, a: str = "A", b: str = "B") -> str:
     """One sentence: who wins by how much, the interval, p, the method, and the decision at alpha."""
-    level = f"{res.confidence_level:.0%}".replace(".0%", "%")
-    ci = f"{level} CI {number(res.ci_low)} to {number(res.ci_high)}"
+    ci = "" if math.isnan(res.ci_low) else f" ({level(res)} CI {number(res.ci_low)} to {number(res.ci_high)})"
     where = f"{res.p_text}, {method(res)}"
     if not res.significant(alpha):
         h1 = _H1[res.alternative].format(a=a, b=b)
-        return (f"No significant evidence that {h1}: delta = {number(res.delta)} {res.metric} ({ci}); "
+        return (f"No significant evidence that {h1}: delta = {number(res.delta)} {res.metric}{ci}; "
                 f"{where}: not significant at alpha = {alpha:g}.")
     winner, loser = (a, b) if res.delta > 0 else (b, a)
-    return (f"{winner} beats {loser} by {number(abs(res.delta))} {res.metric} ({ci}); "
+    return (f"{winner} beats {loser} by {number(abs(res.delta))} {res.metric}{ci}; "
             f"{where}: significant at alpha = {alpha:g}.")
+
+
+def level(res: Result) -> str:
+    """95%, 99%, 99.9%."""
+    return f"{res.confidence_level * 100:g}%"
 
 
 def summary(res: Result, *, alpha: float = 0.05, a: str = "A", b: str = "B") -> str:
     """The command line's short report."""
-    level = f"{res.confidence_level:.0%}"
     lines = [
-        f"{res.metric}: {a} = {number(res.score_a)} [{number(res.ci_a[0])}, {number(res.ci_a[1])}], "
-        f"{b} = {number(res.score_b)} [{number(res.ci_b[0])}, {number(res.ci_b[1])}]  ({res.n_items:,} items)",
-        f"delta = {number(res.delta)}, {level} CI [{number(res.ci_low)}, {number(res.ci_high)}] ({res.ci_method})",
+        f"{res.metric}: {a} = {number(res.score_a)}{_bracket(res.ci_a)}, "
+        f"{b} = {number(res.score_b)}{_bracket(res.ci_b)}  ({res.n_items:,} items)",
+        f"delta = {number(res.delta)}"
+        + ("" if math.isnan(res.ci_low) else f", {level(res)} CI{_bracket((res.ci_low, res.ci_high))} ({res.ci_method})"),
         f"{method(res)}, H1: {_H1[res.alternative].format(a=a, b=b)}: {res.p_text}"
         + (f" (Monte-Carlo error {number(res.mc_error)})" if res.mc_error else ""),
         verdict(res, alpha=alpha, a=a, b=b),
         f"signature: {res.signature}",
     ]
     return "\n".join(lines)
+
+
+def _bracket(interval: tuple[float, float]) -> str:
+    low, high = interval
+    return "" if math.isnan(low) else f" [{number(low)}, {number(high)}]"

@@ -19,6 +19,10 @@ numbers of a caller that asks for everything at once.
 from __future__ import annotations
 
 from dataclasses import dataclass
+import functools
+import os
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
 from typing import Callable, Iterator
 
 import numpy as np
@@ -39,7 +43,7 @@ class PairedStats:
     @classmethod
     def from_items(cls, stats_a: np.ndarray, stats_b: np.ndarray) -> PairedStats:
         s = stats_a.shape[1]
-        rows, counts = np.unique(np.hstack([stats_a, stats_b]), axis=0, return_counts=True)
+        rows, counts = _unique_rows(np.hstack([stats_a, stats_b]))
         return cls(rows[:, :s], rows[:, s:], counts, len(stats_a))
 
     @property
@@ -60,16 +64,53 @@ class PairedStats:
         return PairedStats(self.rows_a[keep], self.rows_b[keep], self.counts[keep], int(self.counts[keep].sum()))
 
 
+def _unique_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct rows and their counts, in a canonical order.
+
+    Sorting one random projection per row is much faster than ``np.unique(axis=0)``'s lexicographic sort;
+    the grouping is then verified exactly, and a collision falls back to the lexicographic sort.
+    """
+    keys = rows @ np.random.default_rng(0).uniform(1, 2, size=rows.shape[1])
+    _, first, inverse, counts = np.unique(keys, return_index=True, return_inverse=True, return_counts=True)
+    distinct = rows[first]
+    if np.array_equal(distinct[inverse], rows):
+        return distinct, counts
+    return np.unique(rows, axis=0, return_counts=True)
+
+
 def chunk_sizes(n_resamples: int) -> list[int]:
     full, rest = divmod(n_resamples, CHUNK)
     return [CHUNK] * full + ([rest] if rest else [])
 
 
-def _generators(seed: int, n_resamples: int) -> Iterator[tuple[np.random.Generator, int]]:
+Draw = Callable[[np.random.Generator, int], tuple[np.ndarray, np.ndarray]]
+_WORKERS = os.cpu_count() or 1
+
+
+@functools.cache
+def _pool() -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(_WORKERS, thread_name_prefix="sigcore-resampling")
+
+
+def _chunks(draw: Draw, seed: int, n_resamples: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """Yield ``draw(rng, size)`` for each chunk, in order, computing a few chunks ahead on every core.
+
+    numpy's generators release the GIL, and chunk j always uses child j of ``SeedSequence(seed)``, so
+    the result does not depend on which thread drew what.
+    """
     sizes = chunk_sizes(n_resamples)
-    children = np.random.SeedSequence(seed).spawn(len(sizes))
-    for child, size in zip(children, sizes):
-        yield np.random.default_rng(child), size
+    tasks = zip(np.random.SeedSequence(seed).spawn(len(sizes)), sizes)
+    if len(sizes) == 1 or _WORKERS == 1:
+        for child, size in tasks:
+            yield draw(np.random.default_rng(child), size)
+        return
+    pending: deque = deque()
+    for child, size in tasks:
+        pending.append(_pool().submit(draw, np.random.default_rng(child), size))
+        if len(pending) > 2 * _WORKERS:
+            yield pending.popleft().result()
+    while pending:
+        yield pending.popleft().result()
 
 
 def _rows(width: int, size: int) -> list[int]:
@@ -85,20 +126,23 @@ def bootstrap(paired: PairedStats, n_resamples: int, seed: int) -> Iterator[tupl
     """
     if paired.compressed:
         p, k = paired.counts / paired.n, len(paired.counts)
-        for rng, size in _generators(seed, n_resamples):
+
+        def draw(rng, size):
             w = np.vstack([rng.multinomial(paired.n, p, size=rows) for rows in _rows(k, size)]).astype(np.float64)
-            yield w @ paired.rows_a, w @ paired.rows_b
-        return
-    items_a, items_b = paired.items()
-    n = paired.n
-    for rng, size in _generators(seed, n_resamples):
-        parts_a, parts_b = [], []
-        for rows in _rows(n, size):
-            idx = rng.integers(0, n, size=(rows, n)) + (np.arange(rows) * n)[:, None]
-            w = np.bincount(idx.ravel(), minlength=rows * n).reshape(rows, n).astype(np.float64)
-            parts_a.append(w @ items_a)
-            parts_b.append(w @ items_b)
-        yield np.vstack(parts_a), np.vstack(parts_b)
+            return w @ paired.rows_a, w @ paired.rows_b
+    else:
+        items_a, items_b = paired.items()
+        n = paired.n
+
+        def draw(rng, size):
+            parts_a, parts_b = [], []
+            for rows in _rows(n, size):
+                idx = rng.integers(0, n, size=(rows, n)) + (np.arange(rows) * n)[:, None]
+                w = np.bincount(idx.ravel(), minlength=rows * n).reshape(rows, n).astype(np.float64)
+                parts_a.append(w @ items_a)
+                parts_b.append(w @ items_b)
+            return np.vstack(parts_a), np.vstack(parts_b)
+    return _chunks(draw, seed, n_resamples)
 
 
 def permutation(paired: PairedStats, n_resamples: int, seed: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
@@ -107,18 +151,28 @@ def permutation(paired: PairedStats, n_resamples: int, seed: int) -> Iterator[tu
     moving = paired.discordant()
     if moving.compressed:
         diff = moving.rows_b - moving.rows_a
-        for rng, size in _generators(seed, n_resamples):
-            k = len(moving.counts)
-            shift = np.vstack([rng.binomial(moving.counts, 0.5, size=(rows, k)).astype(np.float64) @ diff
-                               for rows in _rows(k, size)])
-            yield base_a + shift, base_b - shift
-        return
-    items_a, items_b = moving.items()
-    diff = items_b - items_a
-    for rng, size in _generators(seed, n_resamples):
-        shift = np.vstack([rng.integers(0, 2, size=(rows, moving.n)).astype(np.float64) @ diff
-                           for rows in _rows(moving.n, size)])
-        yield base_a + shift, base_b - shift
+
+        def swapped(rng, size):
+            return np.vstack([_swaps(rng, moving.counts, rows) @ diff for rows in _rows(len(diff), size)])
+    else:
+        items_a, items_b = moving.items()
+        diff = items_b - items_a
+
+        def swapped(rng, size):
+            return np.vstack([rng.integers(0, 2, size=(rows, moving.n)).astype(np.float64) @ diff
+                              for rows in _rows(moving.n, size)])
+
+    def draw(rng, size):
+        shift = swapped(rng, size)
+        return base_a + shift, base_b - shift
+    return _chunks(draw, seed, n_resamples)
+
+
+def _swaps(rng: np.random.Generator, counts: np.ndarray, rows: int) -> np.ndarray:
+    """Swapped items per pattern, Binomial(m_k, 1/2), shape (rows, k)."""
+    if 0 < len(counts) <= 16:  # one scalar call per pattern is faster than broadcasting over few patterns
+        return np.column_stack([rng.binomial(m, 0.5, size=rows) for m in counts]).astype(np.float64)
+    return rng.binomial(counts, 0.5, size=(rows, len(counts))).astype(np.float64)
 
 
 def exact_permutation_size(paired: PairedStats) -> int:

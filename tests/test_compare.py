@@ -191,7 +191,7 @@ def test_result_is_json_safe_and_reports_tiny_p_as_below_the_floor():
     (dict(alternative="bigger"), r"`alternative` must be one of greater, less, two-sided"),
     (dict(confidence_level=95), r"`confidence_level` must be between 0 and 1.*0.95"),
     (dict(seed=-1), r"`seed` must be a non-negative integer"),
-    (dict(ci_method="basic"), r"`ci_method` must be 'percentile' or 'bca'"),
+    (dict(ci_method="basic"), r"`ci_method` must be 'percentile', 'bca' or None"),
     (dict(compat="moses"), r"unknown compat mode 'moses'"),
     (dict(compat="sacrebleu"), r"two-sided.*alternative='two-sided'"),
 ])
@@ -210,3 +210,12 @@ def test_registries_describe_every_entry_in_one_line():
         assert all(entry.description and "\n" not in entry.description for entry in registry.values())
     assert set(sigcore.METRICS) >= {"accuracy", "exact_match", "precision", "recall", "f1", "macro_f1",
                                     "micro_f1", "weighted_f1", "bleu", "chrf", "span_f1", "mean"}
+
+
+def test_skipping_the_interval_leaves_p_unchanged():
+    gold, a, b = noisy_pair()
+    full = compare(gold, a, b, test="permutation")
+    bare = compare(gold, a, b, test="permutation", ci_method=None)
+    assert bare.p_value == full.p_value and bare.ci_method == "none"
+    assert all(math.isnan(x) for x in (bare.ci_low, bare.ci_high, *bare.ci_a, *bare.ci_b))
+    assert "CI" not in sigcore.report.verdict(bare) and "CI" in sigcore.report.verdict(full)
