@@ -1,24 +1,133 @@
-"""Reading system outputs from files: plain text (one output per line) and CSV/TSV tables.
+"""Reading system outputs from files and uploads: CSV/TSV, JSON lines, JSON, plain text, CoNLL, lm-eval.
 
-Decisions: files are UTF-8 (a leading byte-order mark is dropped); lines are split on "\\n" only and a
-trailing "\\r" is dropped, so CRLF files read like LF files, but other whitespace is kept (it can matter
-to BLEU); a final newline does not make an extra empty item. Every problem raises
-:class:`~sigcore.errors.InputError` naming the file, line and column.
+``read(source)`` takes a path or the bytes of an upload (never written to disk) and returns a :class:`Table`:
+one row per item, and the 1-based line of the file where each row starts (for messages). Decisions:
+
+- gzip is recognised by its magic bytes and decompressed in memory up to ``MAX_BYTES`` (2 GiB); a ``.gz``
+  suffix is dropped before the extension is looked at.
+- Text is UTF-8 (a BOM is dropped); a UTF-16 BOM means UTF-16; other bytes that are not UTF-8 are refused
+  with their line and column, unless the caller declares ``encoding=``. NUL bytes in the first 8 KiB
+  (outside UTF-16/32) mean a binary file; a file of whitespace only is empty. Both are refused.
+- The format is ``format=`` if given, else the extension, else sniffed from the content (see ``_sniff``).
+- CSV/TSV: a header row with non-empty, distinct names is required; every cell is text, as written
+  (``007``, ``NA`` and trailing spaces are kept: whitespace can matter to BLEU; comparing labels is a
+  later step's concern). A ``.csv`` file may use ``,`` ``;`` or tab: the one that splits the header into
+  the most fields (ties: ``,``). Empty lines are skipped; a line of spaces is a row; lines end at "\\n"
+  (a lone "\\r" must be quoted). A row with too many or too few fields is refused with its physical line,
+  counted even across quoted newlines.
+- JSON lines / JSON: each record is an object; values keep their JSON types (numbers stay numbers, nested
+  lists stay lists). The columns are the union of the keys, and a record that lacks one is refused, naming
+  the line and the key (a missing value is more likely a bug than a meaningful gap). A ``.json`` file is an
+  array of objects, or an object of equal-length arrays ``{"gold": [...], "A": [...]}`` (one column each).
+- Text: one column ``text``, one row per line, as :func:`read_lines`.
+- CoNLL and lm-eval files go to ``sigcore.conll.parse`` and ``sigcore.lmeval.parse``.
+
+Every problem raises :class:`~sigcore.errors.InputError` (bad arguments: ``SettingsError``) naming the
+file, line and column where it has a place, with a hint to fix it.
 """
 
 from __future__ import annotations
 
+import codecs
 import csv
+import importlib
 import io
+import itertools
+import json
+import os
 import re
+import sys
+import zlib
+from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
-from .errors import InputError
+from .errors import InputError, SettingsError
 
+FORMATS = {
+    "csv": "comma- (or semicolon-) separated table with a header row",
+    "tsv": "tab-separated table with a header row",
+    "jsonl": "JSON lines: one JSON object per line",
+    "json": "a JSON array of objects, or an object of equal-length arrays",
+    "text": "plain text, one item per line",
+    "conll": "CoNLL columns: one token per line, tags in the last column, a blank line between sentences",
+    "lm-eval": "lm-evaluation-harness samples_*.jsonl",
+}
+_EXTENSIONS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl",
+               ".json": "json", ".txt": "text", **dict.fromkeys((".conll", ".bio", ".iob", ".iob2", ".bioes"), "conll")}
+MAX_BYTES = 2 * 1024**3  # decompressed size limit of a gzip file
 _BOM = b"\xef\xbb\xbf"
+_NO_ROWS = "Give one row per item below the header row."
+_WIDE = ("utf-16", "utf-32")  # codec names whose text has NUL bytes
+_TAG = re.compile(r"O|[BIESLU]-\S+")
+_WS = re.compile(r"[ \t\n\r]*")
+_FIRST_ARRAY = re.compile(r'[ \t\n\r]*\{[ \t\n\r]*"(?:[^"\\]|\\.)*"[ \t\n\r]*:[ \t\n\r]*\[')
 
+
+@dataclass(frozen=True, eq=False)  # eq=False: comparing DataFrames has no single truth value
+class Table:
+    name: str            # the file name shown in messages
+    format: str          # a key of FORMATS
+    frame: pd.DataFrame  # one row per item (per sentence for CoNLL); column names are str
+    lines: np.ndarray    # int64, the 1-based line where each row starts
+
+
+def read(source: str | os.PathLike | bytes, *, name: str | None = None, format: str | None = None,
+         encoding: str | None = None) -> Table:
+    """Read a path, or the bytes of an upload (then ``name`` gives its extension and its name in messages)."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        if name is None:
+            raise SettingsError("`name` is required when reading bytes", hint="Pass the upload's file name.")
+        data = bytes(source)
+    else:
+        name = name or str(source)
+        data = read_bytes(source)
+    if format is not None and format not in FORMATS:
+        raise SettingsError(f"unknown format {format!r}", hint=f"The formats are: {', '.join(FORMATS)}.")
+    if data[:2] == b"\x1f\x8b":
+        data = _gunzip(data, name)
+    text = decode(data, name, encoding)
+    base = Path(name).name.lower().removesuffix(".gz")
+    fmt = format or ("lm-eval" if base.startswith("samples_") and base.endswith(".jsonl") else
+                     _EXTENSIONS.get(Path(base).suffix) or _sniff(text))
+    if fmt in ("csv", "tsv"):
+        frame, lines = _read_delimited(text, name, "\t" if fmt == "tsv" else _header_sep(text))
+    elif fmt == "jsonl":
+        frame, lines = _read_jsonl(text, name)
+    elif fmt == "json":
+        frame, lines = _read_json(text, name)
+    elif fmt == "text":
+        items = _split_lines(text)
+        frame, lines = pd.DataFrame({"text": items}, dtype=str), np.arange(1, len(items) + 1)
+    else:  # imported here: the parsers live in their own modules and load only when needed
+        frame, lines = importlib.import_module(f"sigcore.{fmt.replace('-', '')}").parse(text, name)
+    return Table(name, fmt, frame, np.asarray(lines, dtype=np.int64))
+
+
+def write(frame: pd.DataFrame, format: str) -> bytes:
+    """UTF-8 bytes that :func:`read` reads back as the same frame (csv, tsv, jsonl, json; text for a
+    single ``text`` column without newlines)."""
+    if format in ("csv", "tsv"):
+        sep = "," if format == "csv" else "\t"
+        out = frame.to_csv(sep=sep, index=False, lineterminator="\n")
+        if "\r" in out or any(c in str(h) for h in frame.columns for c in ";\t"):
+            # csv leaves a lone \r unquoted; a quoted header keeps ; and tab from looking like separators
+            out = frame.to_csv(sep=sep, index=False, lineterminator="\n", quoting=csv.QUOTE_ALL)
+        return out.encode("utf-8")
+    if format in ("jsonl", "json"):
+        rows = [json.dumps(r, ensure_ascii=False, default=_native) for r in frame.to_dict("records")]
+        body = "\n".join(rows) if format == "jsonl" else "[\n" + ",\n".join(rows) + "\n]"
+        return (body + "\n").encode("utf-8")
+    if format == "text":
+        if list(frame.columns) != ["text"] or frame["text"].str.contains("\n").any():
+            raise SettingsError("text needs one column named 'text' without newlines in its cells")
+        return ("\n".join(frame["text"]) + "\n").encode("utf-8")
+    raise SettingsError(f"cannot write format {format!r}", hint="Write csv, tsv, jsonl, json or text.")
+
+
+# --- bytes to text ---------------------------------------------------------------------------------------
 
 def read_bytes(path: str | Path) -> bytes:
     try:
@@ -31,57 +140,323 @@ def read_bytes(path: str | Path) -> bytes:
         raise InputError(f"cannot be read ({e.strerror})", file=str(path)) from None
 
 
-def decode(data: bytes, name: str) -> str:
-    """UTF-8 text without a BOM; binary or mis-encoded input is refused with its place.
+def _gunzip(data: bytes, name: str) -> bytes:
+    """All members of a gzip file, refusing more than MAX_BYTES before they are all in memory."""
+    out: list[bytes] = []
+    size = 0
+    try:
+        while data[:2] == b"\x1f\x8b":  # concatenated members; trailing padding is ignored
+            member = zlib.decompressobj(wbits=31)
+            out.append(member.decompress(data, MAX_BYTES + 1 - size))
+            size += len(out[-1])
+            if size > MAX_BYTES:
+                raise InputError(f"decompresses to more than {MAX_BYTES / 1024**3:g} GiB", file=name,
+                                 hint="Split the file, or give fewer items.")
+            if not member.eof:
+                raise InputError("the gzip file is truncated", file=name, hint="Compress the file again.")
+            data = member.unused_data
+    except zlib.error as e:
+        raise InputError(f"is not a valid gzip file ({e})", file=name, hint="Compress the file again.") from None
+    return b"".join(out)
 
-    The place of a bad byte is its line and its column in characters (as an editor shows it), not counting
-    the BOM.
-    """
-    if data.startswith(_BOM):
+
+def decode(data: bytes, name: str, encoding: str | None = None) -> str:
+    """Text without a BOM: UTF-8 unless a UTF-16 BOM or ``encoding`` says otherwise; binary, empty or
+    mis-encoded input is refused with its place (line, and column in characters as an editor shows it)."""
+    if encoding is None and data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        encoding = "utf-16"
+    try:
+        codec = codecs.lookup(encoding or "utf-8").name
+    except LookupError:
+        raise SettingsError(f"unknown encoding {encoding!r}", hint="Use a Python codec name, such as "
+                            "'utf-8', 'latin-1' or 'cp1252'.") from None
+    wide = codec.startswith(_WIDE)
+    if codec == "utf-8" and data.startswith(_BOM):
         data = data[len(_BOM):]
-    if not data.strip():
+    if not wide and (not data or data.isspace()):  # isspace: no copy of a large file
         raise InputError("the file is empty", file=name, hint="Give one output per line.")
-    if b"\x00" in data[:8192]:
+    if not wide and b"\x00" in data[:8192]:
         raise InputError("the file is binary, not text", file=name,
                          hint="Give a UTF-8 text file (one output per line) or a CSV/TSV table.")
     try:
-        return data.decode("utf-8")
+        text = data.decode(codec).removeprefix("\ufeff")
     except UnicodeDecodeError as e:
-        line = data.count(b"\n", 0, e.start) + 1
-        line_start = data.rfind(b"\n", 0, e.start) + 1
-        column = len(data[line_start:e.start].decode("utf-8")) + 1  # valid: the first bad byte is e.start
-        raise InputError(f"byte 0x{data[e.start]:02x} is not valid UTF-8", file=name, line=line,
-                         column=column, hint="Save the file as UTF-8.") from None
+        before = data[:e.start].decode(codec, "replace")
+        column = len(before) - before.rfind("\n")  # valid: the first bad byte is e.start
+        label = "UTF-8" if codec == "utf-8" else encoding
+        raise InputError(f"byte 0x{data[e.start]:02x} is not valid {label}", file=name,
+                         line=before.count("\n") + 1, column=column,
+                         hint="Save the file as UTF-8." if encoding is None else
+                         "Declare the encoding the file was saved in.") from None
+    if wide and not text.strip():
+        raise InputError("the file is empty", file=name, hint="Give one output per line.")
+    return text
 
 
-def read_lines(path: str | Path) -> list[str]:
-    """One item per line."""
-    text = decode(read_bytes(path), str(path))
+# --- the formats -----------------------------------------------------------------------------------------
+
+def _split_lines(text: str) -> list[str]:
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()
     return [line[:-1] if line.endswith("\r") else line for line in lines]
 
 
-def read_table(path: str | Path) -> pd.DataFrame:
-    """A CSV or TSV table with a header row, every cell read as text (labels stay as written)."""
-    name = str(path)
-    text = decode(read_bytes(path), name)
-    sep = {".tsv": "\t", ".csv": ","}.get(Path(name).suffix.lower()) or _sniff(text)
+def _header_sep(text: str) -> str:
+    """The one of , ; tab that splits the header into the most fields (ties: ","), parsed strictly so
+    that a quoted name cannot look like more fields."""
+    def fields(sep: str) -> int:
+        try:
+            return len(next((r for r in csv.reader(io.StringIO(text[:65536], newline=""), delimiter=sep,
+                                                   strict=True) if r), []))
+        except csv.Error:
+            return -1
+    return max(",;\t", key=fields)
+
+
+def _check_header(header: list[str], name: str, line: int) -> None:
+    for i, field in enumerate(header, 1):
+        if not field.strip():
+            raise InputError(f"column {i} has no name", file=name, line=line, column=i,
+                             hint="Give every column a name in the header row (the first row).")
+        if field in header[:i - 1]:
+            raise InputError(f"column {i} has the same name as column {header.index(field) + 1} ({field!r})",
+                             file=name, line=line, column=i, hint="Give every column a different name.")
+
+
+def _bad_row(name: str, line: int, n: int, header: list[str], sep: str) -> InputError:
+    if n > len(header):
+        return InputError(f"a row has more fields than the header ({n})", file=name, line=line,
+                          hint=f"Quote fields that contain the separator {sep!r}.")
+    return InputError(f"a row has fewer fields than the header ({n}, not {len(header)})", file=name, line=line,
+                      hint=f"Give every row one field per column, separated by {sep!r} (a field may be empty).")
+
+
+def _read_delimited(text: str, name: str, sep: str) -> tuple[pd.DataFrame, np.ndarray]:
+    """numpy finds the records and counts their fields (a newline or separator after an even number of
+    quotes is outside quoted fields), pandas' C parser reads the cells; files whose quotes are not all at
+    field boundaries go to Python's csv module instead."""
+    data = text.encode("utf-8")
+    raw, d = np.frombuffer(data, np.uint8), ord(sep)
+    quotes = np.flatnonzero(raw == 34)
+    opening, closing = quotes[0::2], quotes[1::2]
+    before, after = raw[np.maximum(opening - 1, 0)], raw[np.minimum(closing + 1, len(raw) - 1)]
+    if (text.count("\r") != text.count("\r\n")  # a lone \r breaks a line for pandas only
+            or not np.all((opening == 0) | (before == d) | (before == 10) | (before == 34))
+            or not np.all((closing == len(raw) - 1) | (after == d) | (after == 10) | (after == 13) | (after == 34))):
+        return _read_quoted(text, name, sep)
+    breaks = np.flatnonzero(raw == 10)
+    ends = breaks[np.searchsorted(quotes, breaks) % 2 == 0]
+    starts = np.r_[0, ends + 1]
+    starts = starts[starts < len(raw)]
+    stops = np.r_[starts[1:] - 1, len(raw) - (raw[-1] == 10)]
+    empty = (stops == starts) | ((stops == starts + 1) & (raw[np.minimum(starts, len(raw) - 1)] == 13))
+    lines = np.searchsorted(breaks, starts) + 1  # physical line of each record's start
+    if len(quotes) % 2:
+        record = np.searchsorted(starts, quotes[-1], "right") - 1
+        raise InputError("a quoted field is never closed", file=name, line=int(lines[record]),
+                         hint='Close the quote, or write a literal " inside a quoted field as "".')
+    seps = np.flatnonzero(raw == d)
+    seps = seps[np.searchsorted(quotes, seps) % 2 == 0]
+    fields = np.bincount(np.searchsorted(starts, seps, "right") - 1, minlength=len(starts)) + 1
+    first = int(np.argmin(empty))  # the header: decode() refused files with no non-empty line
+    header = next(csv.reader([data[starts[first]:stops[first]].decode("utf-8").removesuffix("\r")], delimiter=sep))
+    _check_header(header, name, int(lines[first]))
+    rows = first + 1 + np.flatnonzero(~empty[first + 1:])
+    bad = rows[fields[rows] != len(header)]
+    if bad.size:
+        raise _bad_row(name, int(lines[bad[0]]), int(fields[bad[0]]), header, sep)
+    if not rows.size:
+        raise InputError("the table has a header but no rows", file=name, line=int(lines[first]) + 1 +
+                         data.count(b"\n", starts[first], stops[first]), hint=_NO_ROWS)
+    frame = pd.read_csv(io.BytesIO(data[starts[first]:] if first else data), sep=sep, header=0, names=header,
+                        dtype=str, na_filter=False, skip_blank_lines=False, index_col=False)
+    if len(frame) != len(starts) - first - 1:  # pandas saw other records: trust the csv module
+        return _read_quoted(text, name, sep)
+    if len(rows) != len(frame):  # empty lines became rows of "" (pandas skips lines of spaces too)
+        frame = frame[~empty[first + 1:]].reset_index(drop=True)
+    return frame, lines[rows]
+
+
+def _read_quoted(text: str, name: str, sep: str) -> tuple[pd.DataFrame, np.ndarray]:
+    """Python's csv module, which knows where each record starts even when quoted fields span lines."""
+    limit = csv.field_size_limit(sys.maxsize)  # a long document in one cell is legitimate
     try:
-        table = pd.read_csv(io.StringIO(text), sep=sep, dtype=str, keep_default_na=False)
-    except pd.errors.ParserError as e:
-        quote = re.search(r"EOF inside string starting at row (\d+)", str(e))
-        if quote:  # pandas counts rows from 0, the header included
-            raise InputError("a quoted field is never closed", file=name, line=int(quote.group(1)) + 1,
-                             hint='Close the quote, or write a literal " inside a quoted field as "".') from None
-        found = re.search(r"line (\d+), saw (\d+)", str(e))
-        line = int(found.group(1)) if found else None
-        raise InputError(f"a row has more fields than the header{f' ({found.group(2)})' if found else ''}",
-                         file=name, line=line, hint="Quote fields that contain the separator.") from None
-    if table.empty:
-        raise InputError("the table has a header but no rows", file=name, line=2)
-    return table
+        reader = csv.reader(io.StringIO(text, newline="\n"), delimiter=sep)  # lines end at \n only
+        header, rows, lines, bad, end = None, [], [], None, 0
+        for record in reader:
+            start, end = end + 1, reader.line_num
+            if not record:
+                continue
+            if header is None:
+                header, head_line = record, start
+            else:
+                rows.append(record)
+                lines.append(start)
+                if bad is None and len(record) != len(header):
+                    bad = len(rows) - 1
+    except csv.Error as e:
+        raise InputError(f"cannot be read as a table ({str(e).split(' - ')[0]})", file=name, line=reader.line_num,
+                         hint="End lines with \\n or \\r\\n, and quote fields that hold a \\r.") from None
+    finally:
+        csv.field_size_limit(limit)
+    _check_header(header, name, head_line)
+    if rows and bad in (None, len(rows) - 1) and text.count('"') % 2 and _unclosed(text, lines[-1], sep):
+        raise InputError("a quoted field is never closed", file=name, line=lines[-1],
+                         hint='Close the quote, or write a literal " inside a quoted field as "".')
+    if bad is not None:
+        raise _bad_row(name, lines[bad], len(rows[bad]), header, sep)
+    if not rows:
+        raise InputError("the table has a header but no rows", file=name, line=end + 1, hint=_NO_ROWS)
+    return pd.DataFrame(dict(zip(header, map(list, zip(*rows)))), dtype=str), np.array(lines)
+
+
+def _unclosed(text: str, line: int, sep: str) -> bool:
+    """Whether the record that starts at ``line`` runs into the end of the file inside quotes."""
+    breaks = itertools.islice(re.finditer("\n", text), line - 2, None)
+    tail = text[next(breaks).end():] if line > 1 else text
+    try:
+        list(csv.reader(io.StringIO(tail, newline="\n"), delimiter=sep, strict=True))
+    except csv.Error as e:
+        return "unexpected end of data" in str(e)
+    return False
+
+
+def _read_jsonl(text: str, name: str) -> tuple[pd.DataFrame, np.ndarray]:
+    raw = text.split("\n")
+    numbers = [i for i, line in enumerate(raw, 1) if line.strip()]
+    body = [raw[i - 1] for i in numbers]
+    try:  # one parse of the whole file is several times faster than a parse per line
+        records = json.loads("[" + ",".join(body) + "]")
+    except ValueError:
+        records = []
+    if len(records) != len(body):  # something is wrong: find the line
+        for number, line in zip(numbers, body):
+            try:
+                json.loads(line)
+            except json.JSONDecodeError as e:
+                raise InputError(f"not valid JSON ({e.msg})", file=name, line=number, column=e.colno,
+                                 hint='Write one JSON object per line, e.g. {"gold": "pos", "A": "neg"}.') from None
+    return _records(records, numbers, name), np.array(numbers)
+
+
+def _records(records: list, lines: list[int], name: str) -> pd.DataFrame:
+    for record, line in zip(records, lines):
+        if type(record) is not dict:
+            raise InputError(f"a record is a JSON {type(record).__name__}, not an object", file=name, line=line,
+                             hint='Give each item as an object with one key per column, e.g. {"gold": "pos"}.')
+    keys = list(dict.fromkeys(k for r in records for k in r))
+    if not keys:
+        raise InputError("the records have no keys", file=name, line=lines[0] if lines else None)
+    if any(len(r) != len(keys) for r in records):
+        line, key = next((line, k) for r, line in zip(records, lines) for k in keys if k not in r)
+        raise InputError(f"the record has no key {key!r}", file=name, line=line,
+                         hint=f"Every record needs every key ({', '.join(keys)}); use null for a missing value.")
+    return pd.DataFrame({k: [r[k] for r in records] for k in keys})
+
+
+def _read_json(text: str, name: str) -> tuple[pd.DataFrame, np.ndarray]:
+    try:
+        data = json.loads(text)
+        if isinstance(data, list):  # scanned again to know where each record starts
+            lines = _lines_of(text, _json_array(text, _WS.match(text).end())[1])
+            return _records(data, lines, name), np.array(lines)
+    except json.JSONDecodeError as e:
+        raise InputError(f"not valid JSON ({e.msg})", file=name, line=e.lineno, column=e.colno,
+                         hint="Check the JSON with a validator; lines and columns count from 1.") from None
+    if not isinstance(data, dict) or not data or not all(isinstance(v, list) for v in data.values()):
+        raise InputError("a JSON file must hold an array of objects, or an object of arrays", file=name, line=1,
+                         hint='Write [{"gold": "pos", "A": "neg"}, ...] or {"gold": [...], "A": [...]}.')
+    first, n = next(iter(data)), len(next(iter(data.values())))
+    for key, values in data.items():
+        if len(values) != n:
+            raise InputError(f"column {key!r} has {len(values)} values, not {n} like {first!r}", file=name,
+                             hint="Give every column one value per item.")
+    start = _FIRST_ARRAY.match(text).end() - 1  # rows start on their lines in the first array
+    return pd.DataFrame(data), np.array(_lines_of(text, _json_array(text, start)[1]))
+
+
+def _json_array(text: str, pos: int) -> tuple[list, list[int]]:
+    """The values of the valid JSON array at ``pos``, and the offset where each starts."""
+    decoder, values, starts = json.JSONDecoder(), [], []
+    pos = _WS.match(text, pos + 1).end()
+    while not text.startswith("]", pos):
+        value, end = decoder.raw_decode(text, pos)
+        values.append(value)
+        starts.append(pos)
+        pos = _WS.match(text, end).end()
+        pos = _WS.match(text, pos + 1).end() if text.startswith(",", pos) else pos
+    return values, starts
+
+
+def _lines_of(text: str, offsets: list[int]) -> list[int]:
+    """1-based lines of increasing character offsets, in one pass over the text."""
+    lines, line, prev = [], 1, 0
+    for offset in offsets:
+        line += text.count("\n", prev, offset)
+        lines.append(line)
+        prev = offset
+    return lines
+
+
+def _native(value):  # numpy scalars in a frame are not JSON serialisable
+    return value.item() if isinstance(value, np.generic) else str(value)
+
+
+# --- detection from content ------------------------------------------------------------------------------
+
+def _sniff(text: str) -> str:
+    """JSON (``[`` or a ``{`` that is not one object per line), JSON lines (lm-eval when the records have
+    ``doc_id`` and ``filtered_resps``), CoNLL (whitespace columns, blank lines between sentences, tags such
+    as O, B-X, I-X, E-X, S-X in the last column), CSV/TSV (``csv.Sniffer`` finds ``,`` ``;`` or tab, every
+    row has the header's number of fields, at least two, and the header's names are distinct and
+    non-empty and not all numbers), else text. Only the first 64 KiB are looked at."""
+    head = text[:65536]
+    lines = _split_lines(head)
+    if len(text) > len(head) and len(lines) > 1:
+        lines.pop()  # it may be cut
+    filled = [line for line in lines if line.strip()]
+    if head.lstrip().startswith("["):
+        return "json"
+    if head.lstrip().startswith("{"):
+        try:
+            records = [json.loads(line) for line in filled[:20]]
+        except ValueError:
+            return "json"
+        if all(type(r) is dict for r in records):
+            return "lm-eval" if {"doc_id", "filtered_resps"} <= records[0].keys() else "jsonl"
+        return "json"
+    tokens = [line.split() for line in filled if not line.startswith("#")]
+    inner = lines[lines.index(filled[0]):len(lines) - lines[::-1].index(filled[-1])]
+    if (tokens and len({len(t) for t in tokens}) == 1 and len(tokens[0]) >= 2 and len(inner) > len(filled)
+            and all(_TAG.fullmatch(t[-1]) for t in tokens)):
+        return "conll"
+    try:
+        sep = csv.Sniffer().sniff(head[:8192].rsplit("\n", 1)[0] if "\n" in head else head, ",;\t").delimiter
+    except csv.Error:
+        return "text"
+    records = [r for r in itertools.islice(csv.reader(io.StringIO("\n".join(lines), newline=""),
+                                                       delimiter=sep), 50) if r]
+    header = records[0] if records else []
+    if (len(records) >= 2 and len(header) >= 2 and all(len(r) == len(header) for r in records)
+            and all(h.strip() for h in header) and len(set(header)) == len(header)
+            and not all(re.fullmatch(r"\s*[-+.\d]+\s*", h) for h in header)):
+        return "tsv" if sep == "\t" else "csv"
+    return "text"
+
+
+# --- the command line's helpers --------------------------------------------------------------------------
+
+def read_lines(path: str | Path) -> list[str]:
+    """One item per line."""
+    return _split_lines(decode(read_bytes(path), str(path)))
+
+
+def read_table(path: str | Path) -> pd.DataFrame:
+    """A table by its extension (csv, tsv, jsonl, json); any other file is read as CSV, its separator
+    taken from the header."""
+    fmt = _EXTENSIONS.get(Path(str(path).lower().removesuffix(".gz")).suffix)
+    return read(path, format=fmt if fmt in ("csv", "tsv", "jsonl", "json") else "csv").frame
 
 
 def column(table: pd.DataFrame, name: str, file: str, role: str) -> list[str]:
@@ -89,10 +464,3 @@ def column(table: pd.DataFrame, name: str, file: str, role: str) -> list[str]:
         raise InputError(f"no column {name!r} for {role}", file=file, line=1,
                          hint=f"The columns are: {', '.join(map(str, table.columns))}.")
     return table[name].tolist()
-
-
-def _sniff(text: str) -> str:
-    try:
-        return csv.Sniffer().sniff(text[:4096], delimiters=",;\t").delimiter
-    except csv.Error:
-        return ","
