@@ -1,0 +1,163 @@
+"""Per-sample logs of EleutherAI's lm-evaluation-harness (``lm_eval --log_samples``), one row per document.
+
+The harness (Gao et al., "A framework for few-shot language model evaluation", EleutherAI, v0.4.x) writes
+``samples_<task>_<date>.jsonl``: one JSON object per document and filter, with ``doc_id``, ``doc``,
+``target``, ``arguments``, ``resps``, ``filtered_resps``, ``filter`` and ``metrics`` (0.4.3 and later),
+the ``*_hash`` fields, and each per-sample metric as a top-level field (``"exact_match": 1.0``). Its
+``sanitize_list`` writes every leaf of ``resps``/``filtered_resps`` as a string (``["-1.2", "False"]``) and
+newer versions write ``str(target)``; both the typed and the stringified forms are read here.
+
+The frame has the columns ``doc_id`` (as in the file), ``filter`` (``"none"`` when absent), ``target``,
+``prediction`` and one float column per per-sample metric (see :func:`metric_fields`):
+
+- ``target`` as text: strings as they are, numbers and booleans by ``str``, lists and objects as JSON
+  (``'["a", "b"]'``), null as ``""``.
+- ``prediction``: for log-likelihood outputs (``filtered_resps`` a list of ``[loglikelihood, is_greedy]``
+  pairs, one per choice) the index of the most likely choice, first on ties, as text (``"2"``) -- the
+  harness's own ``np.argmax``, so ``prediction == target`` reproduces ``acc`` when the target is the
+  answer's index. (A target given as the answer's text, or a list of gold indices, is kept as given; use
+  the ``acc`` column then. A single-continuation task such as LAMBADA always predicts ``"0"``.)
+  For generation tasks the first answer of the first request (``[" Paris"] -> " Paris"``), whitespace kept.
+- Metrics: the names in the record's ``metrics`` list, or, in older files without it, every numeric or
+  boolean top-level field that is not metadata. Booleans become 0.0/1.0. A listed metric whose values
+  are lists (BLEU, chrF, F1 store ``[reference, prediction]`` for the corpus-level score) has no
+  per-sample value and is left out; score ``target``/``prediction`` with sigcore's own metric instead.
+  Every record must have the same metrics.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+
+from .errors import InputError
+
+FIXED = ("doc_id", "filter", "target", "prediction")
+# Top-level fields that describe the sample rather than score it (lm-eval and its common forks).
+_METADATA = frozenset({"doc_id", "doc", "target", "arguments", "resps", "filtered_resps", "filter", "metrics",
+                       "task", "task_name", "task_alias", "split", "input", "success", "token_counts"})
+_FIX = "Give the samples_<task>_<date>.jsonl file that lm_eval --log_samples writes, unchanged."
+
+
+def metric_fields(frame: pd.DataFrame) -> list[str]:
+    """The per-sample metric columns of a frame from :func:`parse`, in file order."""
+    return [str(column) for column in frame.columns if column not in FIXED]
+
+
+def _text(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (list, dict)):
+        return json.dumps(value, ensure_ascii=False)
+    return str(value)
+
+
+def _loglikelihoods(responses: object) -> np.ndarray | None:
+    """The choices' log-likelihoods if ``responses`` is a list of ``[loglikelihood, is_greedy]`` pairs."""
+    if not isinstance(responses, list) or not responses:
+        return None
+    values = []
+    for pair in responses:
+        if not (isinstance(pair, list) and len(pair) == 2 and not isinstance(pair[0], bool)
+                and (isinstance(pair[1], bool) or pair[1] in ("True", "False"))):
+            return None
+        try:
+            values.append(float(pair[0]))
+        except (TypeError, ValueError):
+            return None
+    return np.asarray(values)
+
+
+def _prediction(responses: object) -> str:
+    loglikelihoods = _loglikelihoods(responses)
+    if loglikelihoods is not None:
+        return str(int(np.argmax(loglikelihoods)))  # the harness's acc: argmax, so the first of tied maxima
+    while isinstance(responses, list) and responses:
+        responses = responses[0]  # first request, then its first answer when repeats were kept
+    return "" if isinstance(responses, list) else _text(responses)
+
+
+def _metric_names(record: dict, name: str, number: int) -> list[str]:
+    if "metrics" not in record:
+        return [key for key, value in record.items() if key not in _METADATA and not key.endswith("_hash")
+                and isinstance(value, (bool, int, float))]
+    names = record["metrics"]
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise InputError("the 'metrics' field is not a list of metric names", file=name, line=number,
+                         column="metrics", hint=_FIX)
+    for metric in names:
+        if metric not in record:
+            raise InputError(f"the record lists metric {metric!r} but has no {metric!r} field", file=name,
+                             line=number, column=metric, hint=_FIX)
+        if metric in FIXED:
+            raise InputError(f"a metric cannot be named {metric!r}", file=name, line=number, column=metric,
+                             hint=f"Rename the metric; {', '.join(FIXED)} are the frame's own columns.")
+    return [m for m in names if not isinstance(record[m], list)]
+
+
+def _score(record: dict, metric: str, name: str, number: int) -> float:
+    value = record[metric]
+    if not isinstance(value, (bool, int, float)):
+        raise InputError(f"metric {metric!r} is {_text(value)[:40]!r}, not a number", file=name, line=number,
+                         column=metric, hint="Per-sample metrics must be numbers or true/false.")
+    return float(value)
+
+
+def parse(text: str, name: str) -> tuple[pd.DataFrame, np.ndarray]:
+    """One row per (doc_id, filter) record of an lm-eval samples file, in file order, and the int64 array
+    of each record's 1-based line."""
+    columns: dict[str, list] = {column: [] for column in FIXED}
+    lines: list[int] = []
+    seen: dict[tuple, int] = {}
+    metrics: list[str] | None = None
+    for number, raw in enumerate(text.split("\n"), start=1):
+        if not raw.strip():
+            continue
+        try:
+            record = json.loads(raw)
+        except json.JSONDecodeError as error:
+            raise InputError(f"not valid JSON ({error.msg})", file=name, line=number, column=error.colno,
+                             hint="Give one JSON object per line, as lm_eval --log_samples writes them.") from None
+        if not isinstance(record, dict):
+            raise InputError("the line is not a JSON object", file=name, line=number, column=1, hint=_FIX)
+        for field in ("doc_id", "target", "filtered_resps"):
+            if field not in record:
+                raise InputError(f"the record has no {field!r} field", file=name, line=number, column=field,
+                                 hint=_FIX)
+        doc_id, filter_ = record["doc_id"], record.get("filter", "none")
+        if isinstance(doc_id, bool) or not isinstance(doc_id, (int, str)):
+            raise InputError(f"doc_id {_text(doc_id)[:40]!r} is not a number or a string", file=name,
+                             line=number, column="doc_id", hint=_FIX)
+        if not isinstance(filter_, str):
+            raise InputError("the 'filter' field is not a string", file=name, line=number, column="filter",
+                             hint=_FIX)
+        if (doc_id, filter_) in seen:
+            raise InputError(f"doc_id {doc_id!r} with filter {filter_!r} appears twice, on lines "
+                             f"{seen[doc_id, filter_]} and {number}", file=name, line=number, column="doc_id",
+                             hint="Give one run of one task per file; files joined from several runs repeat documents.")
+        seen[doc_id, filter_] = number
+        names = _metric_names(record, name, number)
+        if metrics is None:
+            metrics = names
+            columns.update({metric: [] for metric in metrics})
+        elif set(names) != set(metrics):
+            odd = sorted(set(names) ^ set(metrics))[0]
+            what = f"no metric {odd!r}, which the record on line {lines[0]} has" if odd in metrics else \
+                f"metric {odd!r}, which the record on line {lines[0]} does not have"
+            raise InputError(f"the record has {what}", file=name, line=number, column=odd,
+                             hint="Give one task per file; every record must have the same metrics.")
+        for column, value in zip(FIXED, (doc_id, filter_, _text(record["target"]),
+                                         _prediction(record["filtered_resps"]))):
+            columns[column].append(value)
+        for metric in metrics:
+            columns[metric].append(_score(record, metric, name, number))
+        lines.append(number)
+    if not lines:
+        raise InputError("the file has no records", file=name, hint=_FIX)
+    frame = pd.DataFrame({column: np.asarray(values, dtype=np.float64) if column not in FIXED else values
+                          for column, values in columns.items()})
+    return frame, np.asarray(lines, dtype=np.int64)

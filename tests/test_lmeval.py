@@ -1,0 +1,175 @@
+"""Tests of sigcore.lmeval: lm-evaluation-harness ``--log_samples`` files, built here as lm-eval 0.4.x writes them."""
+
+import json
+
+import numpy as np
+import pytest
+
+from sigcore import lmeval
+from sigcore.errors import InputError
+
+HASHES = {"doc_hash": "3f1c", "prompt_hash": "9ab2", "target_hash": "77d0"}
+
+
+def generation(doc_id, question, answer, response, filter_="none"):
+    """A generate_until record (nq_open style): sanitize_list turned resps into strings."""
+    return {"doc_id": doc_id, "doc": {"question": question, "answer": [answer]}, "target": answer,
+            "arguments": {"gen_args_0": {"arg_0": f"Q: {question}?\nA:", "arg_1": {"until": ["\n"]}}},
+            "resps": [[response]], "filtered_resps": [response.strip()], "filter": filter_,
+            "metrics": ["exact_match"], **HASHES, "exact_match": float(response.strip() == answer)}
+
+
+def multiple_choice(doc_id, loglikelihoods, gold, lengths=(5, 9, 7, 12), stringify=True):
+    """A four-choice loglikelihood record (arc_easy style) with acc and acc_norm as the harness computes them."""
+    pairs = [[str(ll) if stringify else ll, "False" if stringify else False] for ll in loglikelihoods]
+    acc = float(np.argmax(loglikelihoods) == gold)
+    acc_norm = float(np.argmax(np.asarray(loglikelihoods) / np.asarray(lengths)) == gold)
+    return {"doc_id": doc_id, "doc": {"question": "Which is a mammal?", "choices": ["cat", "eel", "ant", "owl"]},
+            "target": gold, "arguments": {f"gen_args_{i}": {"arg_0": "Question: ...", "arg_1": " x"} for i in range(4)},
+            "resps": [[pair] for pair in pairs], "filtered_resps": pairs, "filter": "none",
+            "metrics": ["acc", "acc_norm"], **HASHES, "acc": acc, "acc_norm": acc_norm}
+
+
+def jsonl(*records, newline="\n"):
+    return "".join(json.dumps(r, ensure_ascii=False) + newline for r in records)
+
+
+MC_RECORDS = [
+    multiple_choice(0, [-4.1, -1.2, -7.3, -9.0], 1),
+    multiple_choice(1, [-2.0, -1.9, -0.4, -3.3], 0),
+    multiple_choice(2, [-6.5, -8.0, -5.5, -4.0], 3),
+    multiple_choice(3, [-1.0, -1.0, -2.0, -3.0], 1),  # a tie: np.argmax takes choice 0, so acc is 0
+    multiple_choice(4, [-3.0, -2.5, -2.9, -8.8], 2),
+    multiple_choice(5, [-0.7, -3.0, -2.2, -1.1], 0),
+]
+
+
+def test_generation_task():
+    text = jsonl(generation(0, "capital of France", "Paris", " Paris"),
+                 generation(1, "largest planet", "Jupiter", " Saturn\n"),
+                 generation(2, "author of Hamlet", "William Shakespeare", " William Shakespeare"))
+    frame, lines = lmeval.parse(text, "samples_nq_open_2024-05-01T10-00-00.jsonl")
+    assert list(frame.columns) == ["doc_id", "filter", "target", "prediction", "exact_match"]
+    assert frame["doc_id"].tolist() == [0, 1, 2] and frame["filter"].tolist() == ["none"] * 3
+    assert frame["prediction"].tolist() == ["Paris", "Saturn", "William Shakespeare"]
+    assert frame["exact_match"].dtype == np.float64 and frame["exact_match"].tolist() == [1.0, 0.0, 1.0]
+    assert lmeval.metric_fields(frame) == ["exact_match"]
+    assert lines.dtype == np.int64 and lines.tolist() == [1, 2, 3]
+    assert ((frame["prediction"] == frame["target"]).astype(float) == frame["exact_match"]).all()
+
+
+@pytest.mark.parametrize("stringify", [True, False])
+def test_multiple_choice_prediction_reproduces_acc(stringify):
+    records = [multiple_choice(r["doc_id"], [float(p[0]) for p in r["filtered_resps"]], r["target"],
+                               stringify=stringify) for r in MC_RECORDS]
+    frame, _ = lmeval.parse(jsonl(*records), "samples_arc_easy.jsonl")
+    assert lmeval.metric_fields(frame) == ["acc", "acc_norm"]
+    assert frame["prediction"].tolist() == ["1", "2", "3", "0", "1", "0"]
+    assert frame["target"].tolist() == ["1", "0", "3", "1", "2", "0"]
+    assert frame["acc"].tolist() == [1.0, 0.0, 1.0, 0.0, 0.0, 1.0]
+    assert (frame["prediction"] == frame["target"]).mean() == pytest.approx(frame["acc"].mean())
+    assert frame["acc_norm"].tolist() != frame["acc"].tolist()  # the fixture tells the two apart
+
+
+def test_target_written_as_text_by_newer_versions():
+    record = MC_RECORDS[0] | {"target": "1"}
+    frame, _ = lmeval.parse(jsonl(record), "f")
+    assert frame["target"].tolist() == frame["prediction"].tolist() == ["1"]
+
+
+def test_two_filters_give_one_row_per_doc_and_filter():
+    records = []
+    for doc_id, (strict, flexible, gold) in enumerate([("[invalid]", "72", "72"), ("10", "10", "10"),
+                                                        ("[invalid]", "5", "6")]):
+        for filter_, answer in (("strict-match", strict), ("flexible-extract", flexible)):
+            records.append(generation(doc_id, "Natalia sold clips", gold, " " + answer, filter_))
+    frame, lines = lmeval.parse(jsonl(*records), "samples_gsm8k.jsonl")
+    assert frame["filter"].tolist() == ["strict-match", "flexible-extract"] * 3
+    assert frame["doc_id"].tolist() == [0, 0, 1, 1, 2, 2]
+    assert frame["prediction"].tolist() == ["[invalid]", "72", "10", "10", "[invalid]", "5"]
+    assert frame.groupby("filter", sort=False)["exact_match"].mean().tolist() == pytest.approx([1 / 3, 2 / 3])
+    assert lines.tolist() == [1, 2, 3, 4, 5, 6]
+
+
+def test_crlf_and_blank_lines():
+    text = "\r\n" + jsonl(*MC_RECORDS[:2], newline="\r\n") + "\r\n  \r\n" + jsonl(MC_RECORDS[2], newline="\r\n")
+    frame, lines = lmeval.parse(text, "f")
+    assert frame["doc_id"].tolist() == [0, 1, 2] and lines.tolist() == [2, 3, 6]
+
+
+def test_older_files_without_metrics_and_filter_fields():
+    record = {k: v for k, v in generation(0, "q", "a", " a").items() if k not in ("metrics", "filter")}
+    record |= {"task_name": "nq_open", "bleu_hash": "x", "success": True, "perfect": True, "note": "n/a"}
+    frame, _ = lmeval.parse(jsonl(record), "f")
+    assert frame["filter"].tolist() == ["none"]
+    assert lmeval.metric_fields(frame) == ["exact_match", "perfect"]  # booleans count, metadata does not
+    assert frame["perfect"].tolist() == [1.0]
+
+
+def test_corpus_level_metrics_are_left_out():
+    record = generation(0, "Hallo Welt", "Hello world", " Hello world") | {"metrics": ["bleu", "exact_match"],
+                                                                         "bleu": ["Hello world", "Hello world"]}
+    frame, _ = lmeval.parse(jsonl(record), "samples_wmt16.jsonl")
+    assert lmeval.metric_fields(frame) == ["exact_match"]
+
+
+@pytest.mark.parametrize("target, text", [(None, ""), (["a", "b"], '["a", "b"]'), (True, "True"), (2.5, "2.5")])
+def test_target_rendering(target, text):
+    frame, _ = lmeval.parse(jsonl(generation(0, "q", "a", " a") | {"target": target}), "f")
+    assert frame["target"].tolist() == [text]
+
+
+@pytest.mark.parametrize("responses, text", [([["first", "second"]], "first"), ([], ""), ([[]], ""),
+                                             ([17], "17"), ([["-1.0", "maybe"]], "-1.0")])
+def test_generation_prediction_rendering(responses, text):
+    frame, _ = lmeval.parse(jsonl(generation(0, "q", "a", " a") | {"filtered_resps": responses}), "f")
+    assert frame["prediction"].tolist() == [text]
+
+
+GOOD = jsonl(generation(0, "q", "a", " a"))
+
+
+@pytest.mark.parametrize("line, what, column", [
+    ('{"doc_id": 1, "target": "a",', r"not valid JSON \(Expecting property name", 29),
+    ("doc_id: 1", r"not valid JSON \(Expecting value", 1),
+    ("[1, 2]", "the line is not a JSON object", 1),
+    (json.dumps({"target": "a", "filtered_resps": []}), "the record has no 'doc_id' field", "doc_id"),
+    (json.dumps({"doc_id": 1, "filtered_resps": []}), "the record has no 'target' field", "target"),
+    (json.dumps({"doc_id": 1, "target": "a", "resps": []}), "the record has no 'filtered_resps' field",
+     "filtered_resps"),
+    (json.dumps(generation(1, "q", "a", " a") | {"exact_match": "yes"}),
+     "metric 'exact_match' is 'yes', not a number", "exact_match"),
+    (json.dumps(generation(1, "q", "a", " a") | {"exact_match": None}),
+     "metric 'exact_match' is '', not a number", "exact_match"),
+    (json.dumps({k: v for k, v in generation(1, "q", "a", " a").items() if k != "exact_match"}),
+     "the record lists metric 'exact_match' but has no 'exact_match' field", "exact_match"),
+    (json.dumps(generation(1, "q", "a", " a") | {"metrics": "exact_match"}), "not a list of metric names",
+     "metrics"),
+    (json.dumps(generation(1, "q", "a", " a") | {"metrics": ["exact_match", "f1"], "f1": 0.5}),
+     "the record has metric 'f1', which the record on line 1 does not have", "f1"),
+    (json.dumps(generation(1, "q", "a", " a") | {"metrics": []}),
+     "the record has no metric 'exact_match', which the record on line 1 has", "exact_match"),
+    (json.dumps(generation([1], "q", "a", " a")), r"doc_id '\[1\]' is not a number or a string", "doc_id"),
+    (json.dumps(generation(1, "q", "a", " a", filter_=3)), "the 'filter' field is not a string", "filter"),
+    (json.dumps(generation(0, "q", "a", " b")), "doc_id 0 with filter 'none' appears twice, on lines 1 and 3",
+     "doc_id"),
+])
+def test_errors_name_their_place(line, what, column):
+    with pytest.raises(InputError, match=what) as info:
+        lmeval.parse(GOOD + "\n" + line + "\n", "samples_x.jsonl")
+    error = info.value
+    assert (error.file, error.line, error.column) == ("samples_x.jsonl", 3, column)
+    assert error.hint
+
+
+def test_metric_named_like_a_frame_column():
+    with pytest.raises(InputError, match="a metric cannot be named 'prediction'") as info:
+        lmeval.parse(jsonl(generation(0, "q", "a", " a") | {"metrics": ["prediction"], "prediction": 1.0}), "f")
+    assert (info.value.line, info.value.column) == (1, "prediction")
+
+
+@pytest.mark.parametrize("text", ["", "\n", " \r\n\r\n"])
+def test_no_records(text):
+    with pytest.raises(InputError, match="the file has no records") as info:
+        lmeval.parse(text, "samples_x.jsonl")
+    assert info.value.file == "samples_x.jsonl" and "log_samples" in info.value.hint
