@@ -1,9 +1,12 @@
 """The command line: python -m sigcore compare ...
 
-  python -m sigcore compare TABLE --gold COL --a COL --b COL [options]   one CSV/TSV table
-  python -m sigcore compare GOLD_FILE A_FILE B_FILE [options]             plain text, one output per line
-  python -m sigcore compare A_FILE B_FILE --metric mean                    per-item scores, no gold
-  python -m sigcore metrics | tests                                        what exists
+  python -m sigcore compare TABLE [--gold COL --a COL --b COL] [options]   one table (CSV, TSV, JSON lines,
+                                                                            JSON, CoNLL); roles guessed
+  python -m sigcore compare GOLD_FILE A_FILE B_FILE [options]               gold + one file per system
+  python -m sigcore compare A.conll B.conll --metric span_f1                CoNLL files that carry gold
+  python -m sigcore compare samples_A.jsonl samples_B.jsonl --metric acc     lm-evaluation-harness logs
+  python -m sigcore compare A_SCORES B_SCORES --metric mean                  per-item scores, no gold
+  python -m sigcore metrics | tests                                          what exists
 
 Bad input exits with status 2 and one line saying what, where and how to fix it; never a traceback.
 """
@@ -13,11 +16,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
-from . import ALTERNATIVES, METRICS, TESTS, compare, report
+from . import ALTERNATIVES, METRICS, TESTS, align, compare, report
 from .compare import COMPAT
 from .errors import InputError, SigcoreError
-from .inputs import column, read_lines, read_table
+from .inputs import FORMATS, read
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -29,11 +33,18 @@ def _parser() -> argparse.ArgumentParser:
     cmp = commands.add_parser("compare", help="test A against B",
                               description="Test whether system A beats system B on the same items.")
     cmp.add_argument("files", nargs="+", metavar="FILE",
-                     help="one table (with --gold/--a/--b), or GOLD A B text files, or A B for --metric mean")
-    cmp.add_argument("--gold", help="table column with the gold labels or references")
-    cmp.add_argument("--a", help="table column with system A's outputs")
-    cmp.add_argument("--b", help="table column with system B's outputs")
-    cmp.add_argument("--metric", default="accuracy", choices=list(METRICS))
+                     help="one table; or GOLD A B files; or two CoNLL files or lm-eval sample logs; .gz is fine")
+    cmp.add_argument("--gold", help="table column with the gold labels or references (default: guessed)")
+    cmp.add_argument("--a", help="table column with system A's outputs (default: the first system column)")
+    cmp.add_argument("--b", help="table column with system B's outputs (default: the second)")
+    cmp.add_argument("--id", help="id column: align files by it (a table's is guessed)")
+    cmp.add_argument("--group", help="table column with the document/group of each item")
+    cmp.add_argument("--drop-unmatched", action="store_true",
+                     help="compare the items whose ids are in every file instead of stopping")
+    cmp.add_argument("--format", choices=list(FORMATS), help="file format (default: from extension and content)")
+    cmp.add_argument("--encoding", help="text encoding when not UTF-8 (e.g. latin-1)")
+    cmp.add_argument("--metric", default="accuracy",
+                     help=f"one of {', '.join(METRICS)}; or a per-item score field of the files (lm-eval: acc)")
     cmp.add_argument("--test", default="bootstrap", choices=list(TESTS))
     cmp.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples or permutations (b)")
     cmp.add_argument("--alternative", choices=ALTERNATIVES,
@@ -50,48 +61,37 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _load(args) -> tuple[list | None, list, list, tuple[str, str]]:
-    files = args.files
-    if len(files) == 1:
-        table = read_table(files[0])
-        missing = [flag for flag in ("a", "b") if getattr(args, flag) is None]
-        if missing or (args.gold is None and METRICS[args.metric].needs_gold):
-            raise SigcoreError("a table needs --gold, --a and --b to name its columns",
-                               file=files[0], hint=f"The columns are: {', '.join(map(str, table.columns))}.")
-        gold = column(table, args.gold, files[0], "gold") if args.gold else None
-        return gold, column(table, args.a, files[0], "A"), column(table, args.b, files[0], "B"), (args.a, args.b)
-    if len(files) == 2 and not METRICS[args.metric].needs_gold:
-        sys_a, sys_b = _read_same_length(files)
-        return None, sys_a, sys_b, tuple(files)
-    if len(files) == 3:
-        gold, sys_a, sys_b = _read_same_length(files)
-        return gold, sys_a, sys_b, tuple(files[1:])
-    raise SigcoreError(f"got {len(files)} files", hint="Give one table, or GOLD A B text files "
-                       "(A B alone with --metric mean).")
-
-
-def _read_same_length(files: list[str]) -> list[list[str]]:
-    """Plain-text files, one item per line; a file with another number of lines is named."""
-    texts = [read_lines(file) for file in files]
-    for file, lines in zip(files[1:], texts[1:]):
-        if len(lines) != len(texts[0]):
-            raise InputError(f"has {len(lines)} lines but {files[0]} has {len(texts[0])}", file=file,
-                             hint="Every file needs one line per item, for the same items in the same order.")
-    return texts
+def _load(args) -> align.Aligned:
+    tables = [read(path, format=args.format, encoding=args.encoding) for path in args.files]
+    return align.load(tables, gold=args.gold, a=args.a, b=args.b, id=args.id, group=args.group,
+                      on_unmatched="drop" if args.drop_unmatched else "stop")
 
 
 def _compare(args) -> int:
-    gold, sys_a, sys_b, (name_a, name_b) = _load(args)
+    data = _load(args)
+    gold, sys_a, sys_b, metric = data.gold, data.a, data.b, args.metric
+    if metric not in METRICS and metric in data.scores:  # a per-item score field, e.g. lm-eval's acc
+        gold, sys_a, sys_b, metric = align.score_inputs(data, metric)
+    elif metric not in METRICS:
+        fields = f" or the per-item scores in these files: {', '.join(data.scores)}" if data.scores else ""
+        raise SigcoreError(f"unknown metric {metric!r}", hint=f"Choose one of: {', '.join(METRICS)}{fields}.")
     options = {k: v for k, v in (("tokenize", args.tokenize), ("positive_label", args.positive_label)) if v}
     alternative = args.alternative or ("two-sided" if args.compat else "greater")
-    res = compare(gold, sys_a, sys_b, metric=args.metric, test=args.test, n_resamples=args.resamples,
-                  alternative=alternative, confidence_level=args.confidence, seed=args.seed,
-                  compat=args.compat, ci_method=None if args.ci_method == "none" else args.ci_method, **options)
+    try:
+        res = compare(gold, sys_a, sys_b, metric=metric, test=args.test, n_resamples=args.resamples,
+                      alternative=alternative, confidence_level=args.confidence, seed=args.seed,
+                      compat=args.compat, ci_method=None if args.ci_method == "none" else args.ci_method,
+                      **options)
+    except InputError as e:
+        raise data.locate(e) from None
     if args.json:
-        print(json.dumps(res.to_dict(), indent=2))
-    else:
-        a, b = (name if name == role else f"{role} ({name})" for name, role in ((name_a, "A"), (name_b, "B")))
-        print(report.summary(res, alpha=args.alpha, a=a, b=b))
+        print(json.dumps({**res.to_dict(), "a_name": data.a_name, "b_name": data.b_name, "notes": list(data.notes)},
+                         indent=2))
+        return 0
+    for note in data.notes:
+        print(f"note: {note}")
+    a, b = (role if name == role else f"{role} ({Path(name).name})" for name, role in ((data.a_name, "A"), (data.b_name, "B")))
+    print(report.summary(res, alpha=args.alpha, a=a, b=b))
     return 0
 
 
@@ -107,6 +107,10 @@ def main(argv: list[str] | None = None) -> int:
     except SigcoreError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    except Exception as e:  # a bug, not the user's fault: still one line, and how to report it
+        print(f"error: sigcore failed unexpectedly ({type(e).__name__}: {e}). Please report it with the command "
+              "you ran.", file=sys.stderr)
+        return 3
 
 
 if __name__ == "__main__":

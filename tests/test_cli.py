@@ -179,8 +179,8 @@ def test_text_files_human_report_names_the_files(tmp_path, capsys):
     b = write_lines(tmp_path / "b.txt", ["x", "x", "y", "y"])
     assert main(["compare", gold, a, b, "--resamples", "200"]) == 0
     first = capsys.readouterr().out.splitlines()[0]
-    assert first.startswith(f"accuracy: A ({a}) = 0.75 [")
-    assert f"B ({b}) = 0.5 [" in first
+    assert first.startswith("accuracy: A (a.txt) = 0.75 [")  # the file's name; errors give the whole path
+    assert "B (b.txt) = 0.5 [" in first
 
 
 # --- two files of per-item numbers ---------------------------------------------------------------------------
@@ -246,10 +246,10 @@ def test_unknown_column_lists_the_columns(capsys):
 
 
 @pytest.mark.parametrize("flags", [[], ["--a", "A", "--b", "B"], ["--gold", "gold", "--a", "A"]])
-def test_table_without_column_flags(capsys, flags):
-    line = run_error(capsys, ["compare", str(SLP3), *flags])
-    assert line == (f"error: {SLP3}: a table needs --gold, --a and --b to name its columns. "
-                    "The columns are: doc, gold, A, B.")
+def test_table_roles_are_guessed_when_not_given(capsys, flags):
+    assert main(["compare", str(SLP3), "--json", *flags]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["a_name"], out["b_name"], out["score_a"], out["score_b"]) == ("A", "B", 0.7, 0.5)
 
 
 def test_header_only_table(tmp_path, capsys):
@@ -278,24 +278,24 @@ def test_lengths_differ_names_both_files(tmp_path, capsys):
     a = write_lines(tmp_path / "a.txt", ["x", "y", "z"])
     b = write_lines(tmp_path / "b.txt", ["x", "y"])
     line = run_error(capsys, ["compare", gold, a, b])
-    assert line.startswith(f"error: {b}: has 2 lines but {gold} has 3.")
+    assert line.startswith(f"error: {b}, line 2: has 2 items but {gold} has 3.")
 
 
 def test_lengths_differ_with_mean(tmp_path, capsys):
     a = write_lines(tmp_path / "a.txt", ["1", "0", "1"])
     b = write_lines(tmp_path / "b.txt", ["1", "0", "1", "1"])
     line = run_error(capsys, ["compare", a, b, "--metric", "mean"])
-    assert line.startswith(f"error: {b}: has 4 lines but {a} has 3.")
+    assert line.startswith(f"error: {a}, line 3: has 3 items but {b} has 4.")
 
 
-@pytest.mark.parametrize("n, extra", [(2, []), (4, []), (1, ["--metric", "mean"])])
-def test_wrong_number_of_files(tmp_path, capsys, n, extra):
+@pytest.mark.parametrize("n, extra, message", [
+    (2, [], "accuracy needs gold labels (references) and none were given"),
+    (4, [], "got 4 files. Give one table; or GOLD A B files"),
+    (1, ["--metric", "mean"], "the table needs two system columns to compare"),
+])
+def test_wrong_number_of_files(tmp_path, capsys, n, extra, message):
     files = [write_lines(tmp_path / f"f{i}.txt", ["1", "0"]) for i in range(n)]
-    line = run_error(capsys, ["compare", *files, *extra])
-    if n == 1:  # one file is a table, and it has no --a/--b
-        assert "a table needs --gold, --a and --b" in line
-    else:
-        assert line.startswith(f"error: got {n} files. Give one table, or GOLD A B text files")
+    assert message in run_error(capsys, ["compare", *files, *extra])
 
 
 def test_test_that_does_not_fit_the_metric(capsys):

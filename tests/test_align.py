@@ -1,0 +1,128 @@
+"""Pairing outputs item by item: guessed roles, alignment by id, and the decisions on blanks and kinds."""
+
+import json
+
+import numpy as np
+import pytest
+
+import sigcore
+from sigcore import InputError, align
+from sigcore.inputs import read
+
+
+def table(name: str, text: str):
+    return read(text.encode(), name=name)
+
+
+def test_roles_are_guessed_from_column_names():
+    t = table("t.csv", "Doc ID,text,Gold Label,bert,roberta,document\n1,good film,pos,pos,neg,d1\n2,bad,neg,neg,neg,d1\n")
+    mapping = align.guess_mapping(t.frame)
+    assert mapping == align.Mapping(gold="Gold Label", systems=("bert", "roberta"), id="Doc ID", group="document",
+                                    ignored=("text",))
+    data = align.from_table(t)
+    assert (data.gold, data.a, data.b, data.a_name, data.b_name) == (["pos", "neg"], ["pos", "neg"], ["neg", "neg"],
+                                                                     "bert", "roberta")
+    assert data.ids == ["1", "2"] and data.groups == ["d1", "d1"]
+
+
+def test_a_column_that_is_not_unique_is_not_taken_for_the_id():
+    t = table("t.csv", "id,gold,A,B\n1,x,x,y\n1,y,y,y\n")
+    assert align.guess_mapping(t.frame).id is None
+
+
+def test_overrides_win_over_the_guess():
+    t = table("t.csv", "label,A,B,C\nx,x,y,x\n")
+    data = align.load([t], a="C", b="A")
+    assert (data.a_name, data.b_name, data.a, data.b) == ("C", "A", ["x"], ["x"])
+
+
+def test_files_with_ids_are_aligned_by_id_in_gold_order():
+    gold = table("gold.csv", "id,label\nq1,a\nq2,b\nq3,c\n")
+    a = table("a.csv", "id,prediction\nq3,c\nq1,a\nq2,x\n")
+    b = table("b.csv", "id,prediction\nq2,b\nq3,x\nq1,a\n")
+    data = align.from_files(gold, a, b, id="id")
+    assert data.ids == ["q1", "q2", "q3"]
+    assert (data.gold, data.a, data.b) == (["a", "b", "c"], ["a", "x", "c"], ["a", "b", "x"])
+    assert data.sources["b"][1].tolist() == [4, 2, 3]  # the line each aligned item came from
+
+
+def test_unmatched_ids_stop_with_their_place_or_are_dropped_with_a_note():
+    gold = table("gold.csv", "id,label\nq1,a\nq2,b\nq3,c\n")
+    a = table("a.csv", "id,prediction\nq1,a\nq2,b\nq3,c\n")
+    b = table("b.csv", "id,prediction\nq1,a\nq3,c\nq9,z\n")
+    with pytest.raises(InputError, match=r"1 of its ids are not in every file \(the first is 'q2'\)") as info:
+        align.from_files(gold, a, b, id="id")
+    assert (info.value.file, info.value.line) == ("gold.csv", 3)
+    data = align.from_files(gold, a, b, id="id", on_unmatched="drop")
+    assert data.ids == ["q1", "q3"] and data.b == ["a", "c"]
+    assert any("dropped 1 items of b.csv" in note for note in data.notes)
+
+
+def test_blank_predictions_count_as_wrong_and_are_reported():
+    t = table("t.csv", "gold,A,B\nx,x,\ny,,y\nz,z,z\n")
+    data = align.from_table(t)
+    assert data.a == ["x", "", "z"] and data.b == ["", "y", "z"]
+    assert data.notes == ("t.csv column 'A' has 1 blank outputs (line 3); they count as wrong answers",
+                          "t.csv column 'B' has 1 blank outputs (line 2); they count as wrong answers")
+    assert sigcore.compare(data.gold, data.a, data.b).score_a == pytest.approx(2 / 3)
+
+
+def test_numbers_against_text_are_compared_as_text_with_a_note():
+    gold = read(b'{"label": 1}\n{"label": 0}\n', name="gold.jsonl")
+    a = read(b'{"pred": "1"}\n{"pred": "1"}\n', name="a.jsonl")
+    b = read(b'{"pred": 1.0}\n{"pred": 0}\n', name="b.jsonl")
+    data = align.from_files(gold, a, b)
+    assert data.gold == ["1", "0"] and data.a == ["1", "1"] and data.b == ["1", "0"]
+    assert "compared as text" in data.notes[0]
+
+
+def test_engine_errors_are_readdressed_to_the_file_line():
+    t = table("scores.csv", "id,sys1,sys2\n1,0.5,0.25\n2,0.5,oops\n")
+    data = align.from_table(t)
+    with pytest.raises(InputError) as info:
+        sigcore.compare(None, data.a, data.b, metric="mean")
+    located = data.locate(info.value)
+    assert (located.file, located.line) == ("scores.csv", 3) and "oops" in str(located)
+
+
+def test_lm_eval_logs_pair_by_doc_id_and_expose_per_item_scores():
+    def record(doc, target, pred, acc):
+        return json.dumps({"doc_id": doc, "doc": {}, "target": target, "arguments": [], "resps": [[pred]],
+                           "filtered_resps": [pred], "filter": "none", "metrics": ["exact_match"],
+                           "doc_hash": "h", "prompt_hash": "h", "target_hash": "h", "exact_match": acc})
+    a = read("\n".join([record(0, "4", "4", 1.0), record(1, "9", "8", 0.0)]).encode(), name="samples_a.jsonl")
+    b = read("\n".join([record(1, "9", "9", 1.0), record(0, "4", "4", 1.0)]).encode(), name="samples_b.jsonl")
+    data = align.load([a, b])
+    assert data.ids == [0, 1] and data.gold == ["4", "9"] and data.a == ["4", "8"] and data.b == ["4", "9"]
+    gold, sys_a, sys_b, metric = align.score_inputs(data, "exact_match")
+    assert metric == "accuracy" and sys_a == [1, 0] and sys_b == [1, 1]
+    assert sigcore.compare(gold, sys_a, sys_b, test="mcnemar").score_a == 0.5
+
+
+def test_lm_eval_logs_of_different_tasks_are_refused():
+    def record(doc, target):
+        return json.dumps({"doc_id": doc, "target": target, "filtered_resps": ["x"], "filter": "none",
+                           "metrics": ["acc"], "acc": 1.0})
+    a = read(record(0, "4").encode(), name="samples_a.jsonl")
+    b = read(record(0, "5").encode(), name="samples_b.jsonl")
+    with pytest.raises(InputError, match="has target '4' here but '5' in samples_b.jsonl"):
+        align.load([a, b])
+
+
+def test_two_conll_files_that_carry_gold_must_agree_on_it():
+    a = read(b"# tokens gold pred\nJohn B-PER B-PER\nlives O O\n\nParis B-LOC B-LOC\n", name="a.conll")
+    b = read(b"# tokens gold pred\nJohn B-PER O\nlives O O\n\nParis B-LOC B-ORG\n", name="b.conll")
+    data = align.load([a, b])
+    assert data.gold == [["B-PER", "O"], ["B-LOC"]] and data.b == [["O", "O"], ["B-ORG"]]
+    assert sigcore.compare(data.gold, data.a, data.b, metric="span_f1").score_a == 1.0
+    c = read(b"# tokens gold pred\nJohn B-PER O\nlives O O\n\nParis B-ORG B-ORG\n", name="c.conll")
+    with pytest.raises(InputError, match="sentence 2 has other tokens or gold tags") as info:
+        align.load([a, c])
+    assert (info.value.file, info.value.line) == ("c.conll", 5)
+
+
+def test_sample_data_loads_and_compares():
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1] / "sample_data"
+    data = align.load([read(root / "classification.csv")])
+    assert data.n > 100 and np.isfinite(sigcore.compare(data.gold, data.a, data.b).p_value)
