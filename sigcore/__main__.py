@@ -85,9 +85,12 @@ def _compare(args) -> int:
     except InputError as e:
         raise data.locate(e) from None
     if args.json:
-        print(json.dumps({**res.to_dict(), "a_name": data.a_name, "b_name": data.b_name, "notes": list(data.notes)},
-                         indent=2))
+        print(json.dumps({**res.to_dict(), "a_name": data.a_name, "b_name": data.b_name, "columns": data.columns,
+                          "notes": list(data.notes)}, indent=2))
         return 0
+    if data.columns:
+        print("columns: " + ", ".join(f"{role} = {name!r}" for role, name in data.columns.items())
+              + " (guessed from the names where not given; change with --gold, --a, --b, --id, --group)")
     for note in data.notes:
         print(f"note: {note}")
     a, b = (role if name == role else f"{role} ({Path(name).name})" for name, role in ((data.a_name, "A"), (data.b_name, "B")))

@@ -60,6 +60,7 @@ class Aligned:
     scores: dict[str, tuple[list, list]] = field(default_factory=dict)  # per-item score fields (lm-eval)
     sources: dict[str, tuple[str, np.ndarray]] = field(default_factory=dict, repr=False)  # role -> file, lines
     notes: tuple[str, ...] = ()
+    columns: dict[str, str] = field(default_factory=dict)  # role -> column, for a single table
 
     @property
     def n(self) -> int:
@@ -134,10 +135,11 @@ def from_table(table, mapping: Mapping | None = None, *, a: str | None = None, b
     if mapping.id is not None:
         _no_duplicates(frame[mapping.id].tolist(), table.name, table.lines)
     sources = {role: (table.name, table.lines) for role in ("gold", "a", "b")}
+    roles = {"gold": mapping.gold, "A": a, "B": b, "id": mapping.id, "group": mapping.group}
     return Aligned(gold, values[0], values[1], str(a), str(b),
                    ids=frame[mapping.id].tolist() if mapping.id else None,
                    groups=frame[mapping.group].tolist() if mapping.group else None,
-                   sources=sources, notes=tuple(notes))
+                   sources=sources, notes=tuple(notes), columns={k: str(v) for k, v in roles.items() if v is not None})
 
 
 def from_files(gold, a, b, *, id: str | None = None, on_unmatched: str = "stop") -> Aligned:

@@ -92,6 +92,8 @@ def read(source: str | os.PathLike | bytes, *, name: str | None = None, format: 
     base = Path(name).name.lower().removesuffix(".gz")
     fmt = format or ("lm-eval" if base.startswith("samples_") and base.endswith(".jsonl") else
                      _EXTENSIONS.get(Path(base).suffix) or _sniff(text))
+    if format is None and fmt == "jsonl" and _sniff(text) == "lm-eval":  # a renamed samples_*.jsonl
+        fmt = "lm-eval"
     if fmt in ("csv", "tsv"):
         frame, lines = _read_delimited(text, name, "\t" if fmt == "tsv" else _header_sep(text))
     elif fmt == "jsonl":

@@ -124,7 +124,10 @@ def _check_label_kinds(gold: list, systems: list[list]) -> None:
 
 
 def _encode(gold: list, systems: list[list]) -> tuple[list, np.ndarray, list[np.ndarray]]:
-    """The sorted label set, and every label as its index in it (labels equal under ``==`` share one)."""
+    """The sorted label set, and every label as its index in it (labels equal under ``==`` share one).
+
+    Text labels are compared without surrounding whitespace: "pos " from a hand-edited file is "pos".
+    """
     n = len(gold)
     if all(isinstance(x, np.ndarray) for x in (gold, *systems)):  # numeric arrays: np.unique sorts and codes
         labels, codes = np.unique(np.concatenate([gold, *systems]), return_inverse=True)
@@ -132,7 +135,8 @@ def _encode(gold: list, systems: list[list]) -> tuple[list, np.ndarray, list[np.
     gold, systems = list(gold), [list(system) for system in systems]
     codes, uniques = pd.factorize(np.array(gold + [label for system in systems for label in system], dtype=object),
                                   use_na_sentinel=False)
-    labels = _label_set(list(uniques), [])
+    uniques = [u.strip() if isinstance(u, str) else u for u in uniques]
+    labels = _label_set(uniques, [])
     index = {label: i for i, label in enumerate(labels)}
     codes = np.array([index[u] for u in uniques], dtype=np.intp)[codes]
     return labels, codes[:n], [codes[n * (k + 1):n * (k + 2)] for k in range(len(systems))]

@@ -1,6 +1,7 @@
 """The command line: python -m sigcore compare | metrics | tests."""
 
 import csv
+import gzip
 import json
 import subprocess
 import sys
@@ -64,7 +65,8 @@ def test_human_report_on_slp3_table(capsys):
     assert main(["compare", *TABLE_ARGS, "--resamples", "2000"]) == 0
     out, err = capsys.readouterr()
     assert err == ""
-    lines = out.splitlines()
+    columns, *lines = out.splitlines()
+    assert columns.startswith("columns: gold = 'gold', A = 'A', B = 'B', id = 'doc' (guessed")
     assert len(lines) == 5
     assert lines[0].startswith("accuracy: A = 0.7 [") and ", B = 0.5 [" in lines[0]
     assert "(10 items)" in lines[0]
@@ -339,3 +341,32 @@ def test_module_entry_point_error_has_no_traceback(tmp_path):
     assert "Traceback" not in proc.stderr
     assert proc.stderr.splitlines() == [f"error: {bad}, line 2, column 1: byte 0xfe is not valid UTF-8. "
                                         "Save the file as UTF-8."]
+
+
+# --- every input format, as the sample data and its gzip-compressed copies ------------------------------------
+
+SAMPLES = Path(__file__).resolve().parents[1] / "sample_data"
+FORMAT_CASES = [
+    (["classification.csv", "--a", "svm_rbf", "--b", "naive_bayes"], "accuracy"),
+    (["ner.conll", "--metric", "span_f1"], "span_f1"),
+    (["mt/newstest2017.ref.de", "mt/uedin-nmt.de", "mt/LIUM-NMT.de", "--metric", "bleu"], "bleu"),
+    (["lm_eval/samples_arc_easy_model-a.jsonl", "lm_eval/samples_arc_easy_model-b.jsonl", "--metric", "acc"],
+     "accuracy"),
+    (["per_item_scores.csv", "--metric", "mean", "--test", "t"], "mean"),
+]
+
+
+@pytest.mark.parametrize("gz", [False, True])
+@pytest.mark.parametrize("args, metric", FORMAT_CASES, ids=[c[0][0] for c in FORMAT_CASES])
+def test_every_format_works_on_the_command_line(tmp_path, capsys, args, metric, gz):
+    files = [a for a in args if not a.startswith("--") and "." in a and (SAMPLES / a).exists()]
+    paths = {}
+    for name in files:
+        data = (SAMPLES / name).read_bytes()
+        target = tmp_path / (name.replace("/", "_") + (".gz" if gz else ""))
+        target.write_bytes(gzip.compress(data) if gz else data)
+        paths[name] = str(target)
+    argv = ["compare", *[paths.get(a, a) for a in args], "--resamples", "500", "--json"]
+    assert main(argv) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["metric"] == metric and out["n_items"] > 100 and 0 <= out["p_value"] <= 1

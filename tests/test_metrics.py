@@ -244,3 +244,11 @@ def test_error_locations():
     with pytest.raises(InputError) as info:
         prepare("span_f1", [["O"], ["O"]], [[["O"], ["O"]], [["O"], ["O", "O"]]])
     assert info.value.line == 2
+
+
+def test_text_labels_are_compared_without_surrounding_whitespace():
+    gold, a, b = ["pos", "neg ", "pos"], [" pos", "neg", "neg\t"], ["pos", "pos", "pos"]
+    stats, score, _ = prepare("accuracy", gold, [a, b])
+    assert score(stats[0].sum(0)) == pytest.approx(2 / 3)
+    _, _, options = prepare("macro_f1", gold, [a, b])
+    assert options["labels"] == ["neg", "pos"]
