@@ -1,28 +1,29 @@
-"""Compare two systems on a sample from sample_data/ (the full upload page comes with the dashboard issue)."""
+"""Compare two systems: data, settings, a live paired bootstrap, and the verdict."""
 
-from pathlib import Path
-
-import pandas as pd
 import streamlit as st
 
-import sigcore
-from sigcore.figures import delta_histogram
-from sigcore.inputs import read_table
-from sigcore.report import verdict
-
-SAMPLE = Path(__file__).resolve().parents[1] / "sample_data" / "slp3_fig4_11.csv"
+from ui import data as data_ui
+from ui import run, verdict
 
 st.title("Does system A really beat system B?")
-st.caption("Paired bootstrap on the SLP3 Figure 4.11 example: 10 documents, A right on 7, B on 5.")
+st.caption("Paired significance tests for NLP/ML systems: the paired bootstrap of Berg-Kirkpatrick et al. (2012) "
+           "as in Jurafsky & Martin, SLP3 §4.11, approximate randomisation, and the classic paired tests.")
 
-table = read_table(SAMPLE)
-res = sigcore.compare(table["gold"], table["A"], table["B"], metric="accuracy", test="bootstrap", seed=0)
+st.subheader("1 · Data")
+pick, preview = st.columns([2, 3], gap="large")
+with pick:
+    files, roles = data_ui.choose_files()
+with preview:
+    data = data_ui.load(files, roles, mapping_area=pick)
+if data is None:
+    st.stop()
 
-st.text(verdict(res))  # st.text: nothing here is rendered as Markdown or HTML
-st.plotly_chart(delta_histogram(res), width="stretch")
-st.dataframe(pd.DataFrame({
-    "system": ["A", "B", "A − B"],
-    "accuracy": [res.score_a, res.score_b, res.delta],
-    f"{res.confidence_level:.0%} CI": [f"{lo:.3f} to {hi:.3f}" for lo, hi in (res.ci_a, res.ci_b, (res.ci_low, res.ci_high))],
-}), hide_index=True)
-st.code(res.signature, language=None)
+st.subheader("2 · Settings")
+settings = run.settings(data)
+
+st.subheader("3 · Run")
+result = run.live(data, settings, run.run_key(files, data, settings))
+
+if result is not None:
+    st.subheader("4 · Verdict")
+    verdict.show(result, data.a_name, data.b_name)

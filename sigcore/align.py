@@ -345,3 +345,23 @@ def score_inputs(aligned: Aligned, name: str) -> tuple[list | None, list, list, 
     if all(v in (0, 1) for v in a + b):
         return [1] * len(a), [int(v) for v in a], [int(v) for v in b], "accuracy"
     return None, a, b, "mean"
+
+
+def suggest_metrics(aligned: Aligned) -> list[str]:
+    """The metrics that fit these data, the most natural first, then any per-item score fields.
+
+    Tag sequences: span F1. Per-item numbers without gold: the mean. Multi-word text (translations,
+    generations): BLEU, chrF, exact match. Labels: accuracy and the F1 family (binary P/R/F1 with two labels).
+    """
+    fields = list(aligned.scores)
+    if aligned.gold is None:
+        return ["mean"] + fields
+    sample = [v for v in aligned.gold[:200] if v is not None]
+    if sample and all(isinstance(v, (list, tuple)) for v in sample):
+        return ["span_f1"]
+    texts = [v for v in sample if isinstance(v, str)]
+    if texts and sum(len(v.split()) > 2 for v in texts) > len(texts) / 2:
+        return ["bleu", "chrf", "exact_match"] + fields
+    labels = {str(v).strip() for v in list(aligned.gold) + list(aligned.a) + list(aligned.b)}
+    binary = ["f1", "precision", "recall"] if len(labels) == 2 else []
+    return ["accuracy", "macro_f1", "micro_f1", "weighted_f1", *binary, "exact_match"] + fields

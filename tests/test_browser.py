@@ -53,12 +53,14 @@ def test_default_comparison_renders_histogram_and_verdict(app_url, tmp_path):
         browser = p.chromium.launch(executable_path=CHROMIUM, args=[
             "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
             "--disable-sync", "--no-first-run"])
-        page = browser.new_page(viewport={"width": 1280, "height": 1000})
+        page = browser.new_page(viewport={"width": 1280, "height": 2000})
         page.goto(app_url)
-        page.wait_for_selector(".js-plotly-plot .bars", timeout=60_000)
-        page.get_by_text("No significant evidence that A is better than B").wait_for(timeout=30_000)
-        assert page.locator(".js-plotly-plot .shapelayer path").count() == 2  # δ(x) and 2·δ(x)
-        assert "2·δ(x) = 0.4" in page.locator(".js-plotly-plot").inner_text()
+        page.get_by_role("button", name="Run").click()
+        page.get_by_text("No significant evidence that A is better than B").wait_for(timeout=60_000)
+        plot = page.locator(".js-plotly-plot")
+        plot.locator(".bars").first.wait_for(timeout=30_000)
+        assert plot.locator(".shapelayer path").count() == 2  # δ(x) and 2·δ(x)
+        assert "2·δ(x) = 0.4" in plot.inner_text() and "δ(x) = 0.2" in plot.inner_text()
         page.screenshot(path=tmp_path / "compare.png", full_page=True)
         browser.close()
     assert (tmp_path / "compare.png").stat().st_size > 10_000

@@ -1,0 +1,232 @@
+"""Exports of a result for a paper, a README or a spreadsheet: Markdown, LaTeX, CSV, JSON and static figures.
+
+Pure functions (no Streamlit), shared by the app's download buttons and the command line. User text (system
+names, metric) is escaped for the target format, so a name like ``<img src=x onerror=alert(1)>`` stays that
+text; CSV cells that a spreadsheet would run as a formula are neutralised (OWASP, "CSV Injection").
+"""
+
+from __future__ import annotations
+
+import csv
+import importlib.util
+import io
+import json
+import math
+import re
+from dataclasses import replace
+from typing import Any
+
+import pandas as pd
+
+from .errors import SettingsError
+from .report import level, number, verdict
+from .result import Result
+
+PAPER_COLUMN = dict(width=480, height=320)  # a one-column figure (3.3 in) at ~2x for crispness
+FORMATS = ("png", "svg", "pdf")
+MINUS = "\u2212"  # the difference row is "A − B", as in the figures
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~:$&])")  # ~ (GFM), : and $ (Streamlit) on top of CommonMark's
+_LATEX_SPECIAL = {
+    "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}",
+    "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+    # not specials, but OT1 prints < > | as other glyphs, and a row starting with [ is read as \\[<length>]
+    "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}", "[": "{[}", "]": "{]}",
+}
+_LATEX_RE = re.compile("|".join(re.escape(c) for c in _LATEX_SPECIAL))
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_PLAIN_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
+# placeholders for user text while the sentence around it is converted (NUL never occurs in the sentence)
+_A, _B, _METRIC, _P = "\x00a\x00", "\x00b\x00", "\x00m\x00", "\x00p\x00"
+
+
+# ---------------------------------------------------------------- tables
+
+
+def scores_table(res: Result, *, a: str = "A", b: str = "B") -> pd.DataFrame:
+    """Rows A, B and A − B with their score and interval: what the page shows and the exports write.
+
+    The A − B interval is the interval of the difference (``ci_low``, ``ci_high``), not one built from the
+    systems' own intervals. Intervals a test does not give are nan.
+    """
+    rows = [(res.score_a, *res.ci_a), (res.score_b, *res.ci_b), (res.delta, res.ci_low, res.ci_high)]
+    index = pd.Index([a, b, f"{a} {MINUS} {b}"], name="system", dtype=object)
+    return pd.DataFrame(rows, index=index, columns=["score", "ci_low", "ci_high"], dtype=float)
+
+
+def verdict_markdown(res: Result, *, alpha: float = 0.05, a: str = "A", b: str = "B") -> str:
+    """A Markdown block: the verdict sentence, a table of A, B and A − B, and the signature in a code span."""
+    sentence = verdict(replace(res, metric=md_escape(res.metric)), alpha=alpha, a=md_escape(a), b=md_escape(b))
+    lines = [sentence, "", f"| System | {md_escape(res.metric)} | {level(res)} CI |", "|---|---:|:---:|"]
+    for name, (score, low, high) in scores_table(res, a=a, b=b).iterrows():
+        lines.append(f"| {md_escape(name)} | {number(score)} | {_interval(low, high)} |")
+    lines += ["", f"Signature: {_code_span(res.signature)}"]
+    return "\n".join(lines) + "\n"
+
+
+def verdict_latex(res: Result, *, alpha: float = 0.05, a: str = "A", b: str = "B") -> str:
+    r"""A LaTeX ``table`` (needs ``\usepackage{booktabs}``): System | metric | CI, the verdict as caption.
+
+    Negative numbers are written with ``\textminus{}`` everywhere (table and caption); p and numbers in
+    scientific notation are set in math mode (``$p = 0.0012$``, ``$p < 10^{-4}$``).
+    """
+    sentence = verdict(replace(res, metric=_METRIC), alpha=alpha, a=_A, b=_B)
+    sentence = sentence.replace(f"; {res.p_text}, ", f"; {_P}, ", 1)
+    sentence = _latex_numbers(latex_escape(sentence))
+    sentence = sentence.replace(r"delta = ", r"$\delta$ = ").replace(r"alpha = ", r"$\alpha$ = ")
+    for token, text in ((_A, a), (_B, b), (_METRIC, res.metric), (_P, _latex_p(res))):
+        sentence = sentence.replace(token, text if token == _P else latex_escape(text))
+    names = [latex_escape(a), latex_escape(b), f"{latex_escape(a)} \\textminus{{}} {latex_escape(b)}"]
+    rows = [f"    {name} & {_latex_number(score)} & {_latex_interval(low, high)} \\\\"
+            for name, (score, low, high) in zip(names, scores_table(res, a=a, b=b).itertuples(index=False))]
+    lines = [
+        r"% needs \usepackage{booktabs}",
+        r"\begin{table}[t]",
+        r"  \centering",
+        f"  \\caption{{{sentence}}}",
+        r"  \begin{tabular}{lrc}",
+        r"    \toprule",
+        f"    System & {latex_escape(res.metric)} & {latex_escape(level(res))} CI \\\\",
+        r"    \midrule",
+        *rows[:2],
+        r"    \midrule",
+        rows[2],
+        r"    \bottomrule",
+        r"  \end{tabular}",
+        f"  % signature: {_one_line(res.signature)}",
+        r"\end{table}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def md_escape(text: str) -> str:
+    """User text as literal Markdown: every character Markdown could read as markup gets a backslash.
+
+    Newlines become spaces (a table cell or a sentence is one line).
+    """
+    return _MD_SPECIAL.sub(r"\\\1", _one_line(text))
+
+
+def latex_escape(text: str) -> str:
+    r"""User text as literal LaTeX text: ``\ & % $ # _ { } ~ ^`` (and ``< > | [ ]``) escaped."""
+    return _LATEX_RE.sub(lambda m: _LATEX_SPECIAL[m.group()], _one_line(text))
+
+
+def _interval(low: float, high: float) -> str:
+    return "—" if math.isnan(low) or math.isnan(high) else f"[{number(low)}, {number(high)}]"
+
+
+def _latex_interval(low: float, high: float) -> str:
+    return "---" if math.isnan(low) or math.isnan(high) else f"[{_latex_number(low)}, {_latex_number(high)}]"
+
+
+def _latex_number(x: float) -> str:
+    return _latex_numbers(number(x))
+
+
+def _latex_numbers(text: str) -> str:
+    """A real minus for every negative number: ``\\textminus{}`` in text, math mode for scientific notation."""
+    text = re.sub(r"(?<![\w.])(-?\d+(?:\.\d+)?)e([+-]\d+)",
+                  lambda m: f"${m.group(1)} \\times 10^{{{int(m.group(2))}}}$", text)
+    return re.sub(r"(?<![\w.{^$])-(?=\d)", r"\\textminus{}", text)  # math mode has its own minus
+
+
+def _latex_p(res: Result) -> str:
+    """p as math: $p = 0.0012$, $p < 10^{-4}$, $p = 2.5 \\times 10^{-5}$ (the rounding of ``Result.p_text``)."""
+    name, op, value = res.p_text.split(" ")
+    v = float(value)
+    if 0 < v < 1e-3:
+        mantissa, exponent = f"{v:.1e}".split("e")
+        mantissa = mantissa.rstrip("0").rstrip(".")
+        value = f"10^{{{int(exponent)}}}" if mantissa == "1" else f"{mantissa} \\times 10^{{{int(exponent)}}}"
+    return f"${name} {op} {value}$"
+
+
+def _code_span(text: str) -> str:
+    """A Markdown code span whose fence is longer than any run of backticks inside (CommonMark §6.1)."""
+    text = _one_line(text)
+    fence = "`" * (max((len(run) for run in re.findall("`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def _one_line(text: Any) -> str:
+    return re.sub(r"[\r\n]+", " ", str(text))
+
+
+# ---------------------------------------------------------------- CSV and JSON
+
+
+def safe_cell(value: Any) -> Any:
+    """A cell a spreadsheet will not run as a formula (OWASP CSV injection): text starting with
+    ``= + - @``, tab or carriage return gets a leading single quote.
+
+    Numbers are left alone, and so is text that is a plain number (``"-0.25"``, ``"+1"``, ``"1e-5"``), so
+    the data stay numbers; ``"-1+cmd"`` or ``"-inf"`` are not plain numbers and are neutralised.
+    """
+    if isinstance(value, str) and value.startswith(_FORMULA_START) and not _PLAIN_NUMBER.fullmatch(value):
+        return "'" + value
+    return value
+
+
+def table_csv(frame: pd.DataFrame) -> bytes:
+    """UTF-8 CSV of a table (with its index unless it is the default 0..n-1), every text cell made safe."""
+    frame = frame.map(safe_cell)
+    frame.columns = frame.columns.map(safe_cell)
+    keep_index = not isinstance(frame.index, pd.RangeIndex) or frame.index.name is not None
+    if keep_index:
+        frame.index = frame.index.map(safe_cell)
+        frame.index.name = safe_cell(frame.index.name)
+    return frame.to_csv(index=keep_index, lineterminator="\n").encode("utf-8")
+
+
+def deltas_csv(res: Result) -> bytes:
+    """UTF-8 CSV of the resampled delta(x^(i)): header ``resample,delta_x_i``, then ``i,value`` with i from 1.
+
+    Values are written with ``repr`` (shortest round-trip form), so reading them back gives the same floats.
+    """
+    if res.distribution is None:
+        raise ValueError(f"the {res.test} test is closed-form and has no resampled delta(x^(i)) to export; "
+                         "choose the bootstrap or permutation test for a distribution")
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["resample", "delta_x_i"])
+    writer.writerows((i, repr(v)) for i, v in enumerate(res.distribution.tolist(), start=1))
+    return out.getvalue().encode("utf-8")
+
+
+def result_json(res: Result, *, distribution: bool = False, **extra: Any) -> str:
+    """The result as indented JSON; ``extra`` keys (system names, file names...) are added, and win on a clash."""
+    return json.dumps(res.to_dict(distribution=distribution) | extra, indent=2)
+
+
+# ---------------------------------------------------------------- figures
+
+_NO_BROWSER = ("Install Debian's chromium (apt-get install chromium), or set BROWSER_PATH to a Chrome or "
+               "Chromium executable.")
+
+
+def figure_image(fig: Any, fmt: str, *, width: int = PAPER_COLUMN["width"], height: int = PAPER_COLUMN["height"],
+                 scale: float = 2) -> bytes:
+    """A static PNG, SVG or PDF of a plotly figure, rendered by kaleido in a headless Chromium.
+
+    Raises :class:`SettingsError` with how to fix it when kaleido or the browser is missing or cannot start.
+    """
+    if fmt not in FORMATS:
+        raise SettingsError(f"`fmt` must be one of {', '.join(FORMATS)}, not {fmt!r}")
+    if importlib.util.find_spec("kaleido") is None:
+        raise SettingsError("static images need the kaleido package",
+                            hint=f"Install it (pip install kaleido==1.5.0). {_NO_BROWSER}")
+    from kaleido.errors import BrowserClosedError, BrowserFailedError, ChromeNotFoundError
+
+    try:
+        return fig.to_image(format=fmt, width=width, height=height, scale=scale)
+    except (BrowserFailedError, BrowserClosedError) as exc:
+        raise SettingsError(f"the browser that renders static images failed ({exc.args[0] if exc.args else exc})",
+                            hint=_NO_BROWSER) from exc
+    except RuntimeError as exc:
+        # plotly turns kaleido's ChromeNotFoundError into a bare RuntimeError raised while handling it
+        if isinstance(exc.__context__, ChromeNotFoundError):
+            raise SettingsError("static images need Chrome or Chromium, and none was found",
+                                hint=_NO_BROWSER) from exc
+        raise

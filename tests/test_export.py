@@ -1,0 +1,238 @@
+"""Exports: Markdown and LaTeX that keep hostile names literal, safe CSV, JSON, and real kaleido renders."""
+
+import io
+import json
+import math
+import re
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import sigcore
+from sigcore import export
+from sigcore.errors import SettingsError
+from sigcore.figures import delta_histogram
+from sigcore.report import number
+from sigcore.result import Result
+
+HOSTILE_A, HOSTILE_B = "<img src=x onerror=alert(1)>", "**x**"
+
+
+def _result(**changes) -> Result:
+    """A hand-made bootstrap result with round numbers, so expected strings can be written out in full."""
+    fields = dict(
+        metric="accuracy", test="bootstrap", alternative="greater", score_a=0.75, score_b=0.7, delta=0.05,
+        p_value=0.0012, ci_low=-0.02, ci_high=0.12, confidence_level=0.95, ci_method="bootstrap-percentile",
+        ci_a=(0.7, 0.8), ci_b=(0.65, 0.75), n_items=100, n_resamples=10_000, seed=0, mc_error=0.0003,
+        p_floor=1e-4, distribution=np.array([0.01, -0.03, 0.1]), threshold=0.1,
+        signature="test:bootstrap|resamples:10000|seed:0|metric:accuracy")
+    return Result(**(fields | changes))
+
+
+@pytest.fixture(scope="module")
+def real():
+    """A real paired bootstrap on 200 items (the same draw every run)."""
+    rng = np.random.default_rng(0)
+    gold = rng.integers(0, 2, 200)
+    sys_a = np.where(rng.random(200) < 0.8, gold, 1 - gold)
+    sys_b = np.where(rng.random(200) < 0.7, gold, 1 - gold)
+    return sigcore.compare(gold.tolist(), sys_a.tolist(), sys_b.tolist(), n_resamples=2_000, seed=0)
+
+
+# ---------------------------------------------------------------- Markdown
+
+
+def test_markdown_escapes_hostile_names_exactly():
+    assert export.verdict_markdown(_result(), a=HOSTILE_A, b=HOSTILE_B) == (
+        r"\<img src=x onerror=alert\(1\)\> beats \*\*x\*\* by 0.05 accuracy (95% CI -0.02 to 0.12); "
+        "p = 0.0012, paired bootstrap, b = 10,000, seed 0: significant at alpha = 0.05.\n"
+        "\n"
+        "| System | accuracy | 95% CI |\n"
+        "|---|---:|:---:|\n"
+        r"| \<img src=x onerror=alert\(1\)\> | 0.75 | [0.7, 0.8] |" "\n"
+        r"| \*\*x\*\* | 0.7 | [0.65, 0.75] |" "\n"
+        r"| \<img src=x onerror=alert\(1\)\> − \*\*x\*\* | 0.05 | [-0.02, 0.12] |" "\n"
+        "\n"
+        "Signature: `test:bootstrap|resamples:10000|seed:0|metric:accuracy`\n")
+
+
+@pytest.mark.parametrize("name, escaped", [
+    ("a|b", r"a\|b"), ("`rm`", r"\`rm\`"), ("[x](javascript:y)", r"\[x\]\(javascript\:y\)"),
+    ("# head\n- item", r"\# head \- item"), ("$x$ ~y~ _z_", r"\$x\$ \~y\~ \_z\_"), ("a & b", r"a \& b"),
+])
+def test_markdown_escape_cases(name, escaped):
+    assert export.md_escape(name) == escaped
+
+
+def test_markdown_escapes_the_metric_and_fences_backticks_in_the_signature():
+    res = _result(metric="f1_<b>", signature="label=`a``")
+    text = export.verdict_markdown(res)
+    assert r"0.05 f1\_\<b\> (95% CI" in text and r"| System | f1\_\<b\> | 95% CI |" in text
+    assert text.endswith("Signature: ``` label=`a`` ```\n")  # CommonMark strips the padding spaces
+
+
+def test_markdown_numbers_are_the_results_fields(real):
+    rows = [line.split(" | ") for line in export.verdict_markdown(real).splitlines() if line.startswith("| ")][1:]
+    expected = [(real.score_a, *real.ci_a), (real.score_b, *real.ci_b), (real.delta, real.ci_low, real.ci_high)]
+    assert len(rows) == 3
+    for (_, score, interval), (value, low, high) in zip(rows, expected):
+        assert score == number(value) and float(score) == pytest.approx(value, rel=5e-4)  # 4 significant digits
+        assert interval.rstrip(" |") == f"[{number(low)}, {number(high)}]"
+
+
+def test_markdown_dash_for_a_missing_interval():
+    res = _result(test="sign", ci_low=math.nan, ci_high=math.nan, ci_a=(math.nan, math.nan),
+                  ci_b=(math.nan, math.nan), distribution=None, threshold=None)
+    text = export.verdict_markdown(res)
+    assert "| A | 0.75 | — |" in text and "| A − B | 0.05 | — |" in text and "CI -" not in text
+
+
+# ---------------------------------------------------------------- LaTeX
+
+
+def test_latex_escapes_hostile_names_exactly():
+    res = _result(signature="test:bootstrap|metric:accuracy\n\\end{table}")
+    assert export.verdict_latex(res, a="A_1 & 50%", b="[b]^~$#{}\\") == (
+        "% needs \\usepackage{booktabs}\n"
+        "\\begin{table}[t]\n"
+        "  \\centering\n"
+        "  \\caption{A\\_1 \\& 50\\% beats {[}b{]}\\textasciicircum{}\\textasciitilde{}\\$\\#\\{\\}\\textbackslash{} "
+        "by 0.05 accuracy (95\\% CI \\textminus{}0.02 to 0.12); $p = 0.0012$, paired bootstrap, b = 10,000, "
+        "seed 0: significant at $\\alpha$ = 0.05.}\n"
+        "  \\begin{tabular}{lrc}\n"
+        "    \\toprule\n"
+        "    System & accuracy & 95\\% CI \\\\\n"
+        "    \\midrule\n"
+        "    A\\_1 \\& 50\\% & 0.75 & [0.7, 0.8] \\\\\n"
+        "    {[}b{]}\\textasciicircum{}\\textasciitilde{}\\$\\#\\{\\}\\textbackslash{} & 0.7 & [0.65, 0.75] \\\\\n"
+        "    \\midrule\n"
+        "    A\\_1 \\& 50\\% \\textminus{} {[}b{]}\\textasciicircum{}\\textasciitilde{}\\$\\#\\{\\}\\textbackslash{} "
+        "& 0.05 & [\\textminus{}0.02, 0.12] \\\\\n"
+        "    \\bottomrule\n"
+        "  \\end{tabular}\n"
+        "  % signature: test:bootstrap|metric:accuracy \\end{table}\n"  # a newline cannot end the comment
+        "\\end{table}\n")
+
+
+@pytest.mark.parametrize("p_value, p_floor, math_p", [
+    (0.0, 1e-4, "$p < 10^{-4}$"), (0.0, 2.5e-5, r"$p < 2.5 \times 10^{-5}$"),
+    (0.00012, 1e-4, r"$p = 1.2 \times 10^{-4}$"),
+    (0.0012, 1e-4, "$p = 0.0012$"), (0.3, 1e-4, "$p = 0.3$"),
+])
+def test_latex_p_value_in_math_mode(p_value, p_floor, math_p):
+    assert f"; {math_p}, paired bootstrap" in export.verdict_latex(_result(p_value=p_value, p_floor=p_floor))
+
+
+def test_latex_tiny_and_negative_numbers():
+    res = _result(metric="a_b", delta=-2.5e-5, score_a=0.5, score_b=0.500025, ci_low=-3e-5, ci_high=1e-5,
+                  p_value=0.6, alternative="two-sided")
+    text = export.verdict_latex(res)
+    assert r"$\delta$ = $-2.50 \times 10^{-5}$ a\_b" in text
+    assert r"& $-2.50 \times 10^{-5}$ & [$-3.00 \times 10^{-5}$, $1.00 \times 10^{-5}$] \\" in text
+    body = text.split("% signature")[0]
+    assert re.search(r"(?<![{$])-\d", body) is None  # every minus is \textminus{} or inside math
+
+
+# ---------------------------------------------------------------- tables and CSV
+
+
+def test_scores_table(real):
+    frame = export.scores_table(real, a="ours", b="base")
+    assert list(frame.index) == ["ours", "base", "ours − base"]
+    assert list(frame.columns) == ["score", "ci_low", "ci_high"]
+    assert frame.loc["ours"].tolist() == [real.score_a, *real.ci_a]
+    assert frame.loc["ours − base"].tolist() == [real.delta, real.ci_low, real.ci_high]
+    assert len(export.scores_table(real, a="same", b="same")) == 3  # same names still give three rows
+
+
+@pytest.mark.parametrize("value, safe", [
+    ("=SUM(A1)", "'=SUM(A1)"), ("-cmd", "'-cmd"), ("@x", "'@x"), ("\tx", "'\tx"), ("\rx", "'\rx"),
+    ("+1+cmd|' /C calc'!A0", "'+1+cmd|' /C calc'!A0"), ("-1+1", "'-1+1"), ("-inf", "'-inf"),
+    ("+1", "+1"), ("-0.25", "-0.25"), ("-1e-05", "-1e-05"),  # text that is a plain number stays a number
+    (-0.25, -0.25), (-3, -3), ("ok", "ok"), (None, None),
+])
+def test_safe_cell(value, safe):
+    assert export.safe_cell(value) == safe
+
+
+def test_table_csv_neutralises_text_and_keeps_numbers():
+    frame = pd.DataFrame({"name": ["=SUM(A1)", "@x", "fine"], "value": [-0.25, 0.5, -1.0]})
+    assert export.table_csv(frame) == b"name,value\n'=SUM(A1),-0.25\n'@x,0.5\nfine,-1.0\n"
+    back = pd.read_csv(io.BytesIO(export.table_csv(frame)))
+    assert back["value"].tolist() == [-0.25, 0.5, -1.0]
+
+
+def test_table_csv_of_scores_neutralises_system_names(real):
+    text = export.table_csv(export.scores_table(real, a="=cmd", b="-x")).decode()
+    assert text.splitlines()[:3] == ["system,score,ci_low,ci_high", f"'=cmd,{real.score_a!r},{real.ci_a[0]!r},"
+                                     f"{real.ci_a[1]!r}", f"'-x,{real.score_b!r},{real.ci_b[0]!r},{real.ci_b[1]!r}"]
+    back = pd.read_csv(io.BytesIO(text.encode()), index_col="system")
+    assert back.loc["'=cmd − -x", "ci_low"] == real.ci_low < 0
+
+
+def test_deltas_csv_round_trip(real):
+    data = export.deltas_csv(real)
+    assert data.startswith(b"resample,delta_x_i\n1,")
+    back = pd.read_csv(io.BytesIO(data))
+    assert back.columns.tolist() == ["resample", "delta_x_i"]
+    assert back["resample"].tolist() == list(range(1, real.n_resamples + 1))
+    assert np.array_equal(back["delta_x_i"].to_numpy(), real.distribution)  # exact, not approximate
+
+
+def test_deltas_csv_refuses_closed_form():
+    with pytest.raises(ValueError, match="sign test is closed-form .* choose the bootstrap or permutation"):
+        export.deltas_csv(_result(test="sign", distribution=None, threshold=None))
+
+
+def test_result_json(real):
+    data = json.loads(export.result_json(real, a="ours", b="base"))
+    assert data["signature"] == real.signature and data["p_value"] == real.p_value and data["a"] == "ours"
+    assert "distribution" not in data
+    assert json.loads(export.result_json(real, distribution=True))["distribution"] == real.distribution.tolist()
+
+
+# ---------------------------------------------------------------- figures (real kaleido + Chromium, ~3 s each)
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_png_svg_and_pdf_of_the_histogram(real):
+    fig = delta_histogram(real)
+    png = export.figure_image(fig, "png")
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")
+    assert int.from_bytes(png[16:20], "big") == 2 * export.PAPER_COLUMN["width"]  # IHDR width at scale 2
+    svg = export.figure_image(fig, "svg").decode("utf-8")
+    assert "<svg" in svg and "δ(x)" in svg
+    assert export.figure_image(fig, "pdf").startswith(b"%PDF-")
+
+
+def test_unknown_format():
+    with pytest.raises(SettingsError, match="`fmt` must be one of png, svg, pdf, not 'jpg'"):
+        export.figure_image(None, "jpg")
+
+
+def test_missing_chrome_says_how_to_install_it(monkeypatch, real):
+    monkeypatch.setenv("BROWSER_PATH", "/nonexistent/chromium")
+    with pytest.raises(SettingsError, match=r"none was found.*apt-get install chromium") as info:
+        export.figure_image(delta_histogram(real), "png")
+    assert "apt-get install chromium" in info.value.hint
+
+
+def test_broken_browser_says_how_to_install_it(monkeypatch, real):
+    monkeypatch.setenv("BROWSER_PATH", "/bin/false")  # exists, but dies at once
+    with pytest.raises(SettingsError, match=r"browser .* failed.*apt-get install chromium"):
+        export.figure_image(delta_histogram(real), "svg")
+
+
+def test_missing_kaleido(monkeypatch, real):
+    monkeypatch.setitem(sys.modules, "kaleido", None)
+    with pytest.raises(SettingsError, match=r"kaleido package.*pip install kaleido==1\.5\.0.*apt-get install chromium"):
+        export.figure_image(delta_histogram(real), "pdf")
+
+
+def test_markdown_and_latex_of_a_real_result_keep_p_and_signature(real):
+    md, tex = export.verdict_markdown(real, a="ours", b="base"), export.verdict_latex(real, a="ours", b="base")
+    assert real.p_text in md and f"`{real.signature}`" in md
+    assert f"% signature: {real.signature}" in tex

@@ -1,0 +1,112 @@
+"""The data section of the Compare page: a sample or uploads, the column roles, and a preview.
+
+Uploads stay in memory (Streamlit's ``UploadedFile`` bytes, parsed by ``sigcore.inputs.read``) and are never
+written to disk. Parsing is cached on the bytes, so changing a setting does not parse again.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import streamlit as st
+
+from sigcore import SigcoreError, align
+from sigcore.inputs import read
+
+from .safe import md
+
+SAMPLE_DIR = Path(__file__).resolve().parents[1] / "sample_data"
+# name shown -> (files, column roles)
+SAMPLES = {
+    "SLP3 Figure 4.11: 10 documents, A .70 vs B .50": (["slp3_fig4_11.csv"], {}),
+    "Digit classifiers (scikit-learn): SVM vs logistic regression": (["classification.csv"], {"a": "svm_rbf", "b": "logreg"}),
+    "Digit classifiers (scikit-learn): decision tree vs naive Bayes": (["classification.csv"], {"a": "tree", "b": "naive_bayes"}),
+    "Named entities (CoNLL, synthetic): span F1": (["ner.conll"], {}),
+    "WMT17 English-German, 500 segments: BLEU": (["mt/newstest2017.ref.de", "mt/uedin-nmt.de", "mt/LIUM-NMT.de"], {}),
+    "lm-evaluation-harness logs (simulated ARC-Easy)": (["lm_eval/samples_arc_easy_model-a.jsonl",
+                                                         "lm_eval/samples_arc_easy_model-b.jsonl"], {}),
+    "Per-item scores (sentence chrF)": (["per_item_scores.csv"], {}),
+}
+NONE = "(none)"
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def _parse(data: bytes, name: str):
+    return read(data, name=name)
+
+
+def _tables(files: list[tuple[str, bytes]]):
+    return [_parse(data, name) for name, data in files]
+
+
+def choose_files() -> tuple[list[tuple[str, bytes]], dict]:
+    """A sample (the default, so the page works at once) or the user's uploads, as (name, bytes) pairs."""
+    source = st.radio("Data", ["Sample", "Upload"], horizontal=True, label_visibility="collapsed")
+    if source == "Sample":
+        name = st.selectbox("Sample", list(SAMPLES), help="Small real-looking cases; see sample_data/README.md.")
+        files, roles = SAMPLES[name]
+        return [(Path(f).name, (SAMPLE_DIR / f).read_bytes()) for f in files], roles
+    uploads = st.file_uploader(
+        "System outputs", accept_multiple_files=True,
+        help="One table (CSV, TSV, JSON lines, JSON, CoNLL) with gold and system columns; or a gold file and one "
+             "file per system (gold first); or two CoNLL files that carry gold; or two lm-evaluation-harness "
+             "samples_*.jsonl logs. Gzip is fine. Nothing is stored.")
+    files = [(u.name, u.getvalue()) for u in uploads or []]
+    if len(files) == 3:  # let the user say which file is which
+        names = [n for n, _ in files]
+        cols = st.columns(3)
+        picked = [c.selectbox(role, names, index=i, key=f"file_{role}") for i, (c, role) in
+                  enumerate(zip(cols, ["Gold file", "System A file", "System B file"]))]
+        files = [next(f for f in files if f[0] == p) for p in picked]
+    return files, {}
+
+
+def load(files: list[tuple[str, bytes]], roles: dict, mapping_area) -> align.Aligned | None:
+    """Parse and pair the files (column roles chosen in ``mapping_area``); show problems and return None."""
+    if not files:
+        st.info("Upload files to compare, or choose a sample.")
+        return None
+    try:
+        tables = _tables(files)
+        if len(tables) == 1:
+            with mapping_area:
+                roles = {**roles, **_mapping_widgets(tables[0], roles)}
+        data = align.load(tables, **roles)
+    except SigcoreError as e:
+        st.error(md(str(e)), icon="⚠️")
+        return None
+    _preview(data, tables)
+    return data
+
+
+def _mapping_widgets(table, roles: dict) -> dict:
+    """Select boxes for the column roles of a single table, starting from the guess."""
+    guess = align.guess_mapping(table.frame)
+    columns = [str(c) for c in table.frame.columns]
+    systems = [s for s in guess.systems if s != guess.gold]
+    start = {"gold": guess.gold, "a": roles.get("a") or (systems[0] if systems else None),
+             "b": roles.get("b") or (systems[1] if len(systems) > 1 else None), "id": guess.id, "group": guess.group}
+    chosen = {}
+    cols = st.columns(3) + st.columns(3)[:2]
+    for col, (role, label) in zip(cols, [("gold", "Gold"), ("a", "System A"), ("b", "System B"), ("id", "Id"),
+                                         ("group", "Group")]):
+        options = [NONE] + columns
+        value = col.selectbox(label, options, index=options.index(start[role]) if start[role] in options else 0,
+                              key=f"role_{role}_{table.name}")
+        chosen[role] = None if value == NONE else value
+    return chosen
+
+
+def _preview(data: align.Aligned, tables) -> None:
+    st.caption(f"{data.n:,} items · " + " · ".join(f"{md(t.name)} ({t.format})" for t in tables))
+    for note in data.notes:
+        st.warning(md(note))
+    head = pd.DataFrame({"gold": _short(data.gold), f"A: {data.a_name}": _short(data.a),
+                         f"B: {data.b_name}": _short(data.b)}) if data.gold is not None else \
+        pd.DataFrame({f"A: {data.a_name}": _short(data.a), f"B: {data.b_name}": _short(data.b)})
+    st.dataframe(head, hide_index=True, height=212)  # cells are text, never HTML
+
+
+def _short(values, rows: int = 5) -> list[str]:
+    return [" ".join(map(str, v)) if isinstance(v, (list, tuple)) else str(v) for v in list(values)[:rows]]
