@@ -9,6 +9,8 @@ PAGES = [  # adding a page is one line here
 ]
 
 with st.sidebar:
+    for page in PAGES:
+        st.page_link(page)
     st.markdown("**sigcore** tests whether one NLP/ML system really beats another on the same test set, "
                 "and shows why: the bootstrap distribution of δ(x⁽ⁱ⁾) builds up as you watch.")
     st.caption("Every number comes from the `sigcore` engine, which the command line (`python -m sigcore`) "
