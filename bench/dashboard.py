@@ -35,6 +35,7 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # sigcore and ui, as `streamlit run app.py` finds them
 RESULTS = ROOT / "bench" / "results"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 N_ITEMS, B, REPEATS = 10_000, 10_000, 3
@@ -46,17 +47,23 @@ OBSERVE = """() => {
   if (window.__obs) window.__obs.disconnect();
   const progress = () => { const e = document.querySelector('[data-testid="stProgress"]');
                            return e ? e.innerText.trim() : null; };
-  const title = () => { const e = document.querySelector('.js-plotly-plot .gtitle');
-                        return e && document.querySelector('.js-plotly-plot .bars') ? e.textContent : null; };
+  // the histogram drawn by this run: a plot with bars whose element is not stale (left from the last run)
+  const title = () => {
+    for (const e of document.querySelectorAll('.js-plotly-plot')) {
+      const c = e.closest('[data-testid="stElementContainer"]'), t = e.querySelector('.gtitle');
+      if (c && c.getAttribute('data-stale') === 'false' && t && e.querySelector('.bars .point')) return t.textContent;
+    }
+    return null; };
   const rec = window.__bench = {t0: null, progress: [], plot: []};
   let p = progress(), t = title();
   window.__obs = new MutationObserver(() => {
     const now = performance.now();
     const p2 = progress(), t2 = title();
     if (p2 !== p) { p = p2; if (p2) rec.progress.push([now, p2]); }
-    if (t2 !== t) { t = t2; if (t2) rec.plot.push([now, t2]); }
+    if (t2 !== t) { t = t2; rec.plot.push([now, t2]); }  // null: no histogram of this run on the page
   });
-  window.__obs.observe(document.body, {subtree: true, childList: true, characterData: true});
+  window.__obs.observe(document.body, {subtree: true, childList: true, characterData: true, attributes: true,
+                                      attributeFilter: ['data-stale']});
 }"""
 CLICK_RUN = """() => {
   const run = [...document.querySelectorAll('[data-testid="stButton"] button')]
@@ -125,8 +132,16 @@ def open_upload(browser, url: str, csv: bytes):
 def open_bleu(browser, url: str):
     page = browser.new_page(viewport={"width": 1280, "height": 2000})
     page.goto(url)
-    page.get_by_test_id("stSelectbox").first.click()
-    page.get_by_role("option", name=BLEU_SAMPLE).click()
+    page.get_by_text("10 items").wait_for(timeout=60_000)  # the default sample is in
+    option = page.get_by_role("option", name=BLEU_SAMPLE)
+    for _ in range(5):  # a click while the page still settles may not open the list
+        page.get_by_test_id("stSelectbox").first.click()
+        try:
+            option.wait_for(timeout=3_000)
+            break
+        except Exception:
+            page.keyboard.press("Escape")
+    option.click()
     page.get_by_text("500 items").wait_for(timeout=60_000)
     page.get_by_role("button", name="Run", exact=True).wait_for(timeout=60_000)
     page.get_by_text("BLEU tokenizer").wait_for(timeout=60_000)
@@ -137,7 +152,7 @@ def one_run(page, shots: str | None = None) -> dict:
     page.evaluate(OBSERVE)
     page.evaluate(CLICK_RUN)
     if shots:
-        page.wait_for_function("() => window.__bench.plot.length >= 5", polling="raf", timeout=60_000)
+        page.wait_for_function("() => window.__bench.progress.length >= 5", polling="raf", timeout=60_000)
         page.screenshot(path=RESULTS / f"{shots}_frame5.png", full_page=True)
     page.wait_for_function(DONE, arg=LAST, polling="raf", timeout=120_000)
     t_done = page.evaluate("performance.now()")
@@ -145,14 +160,19 @@ def one_run(page, shots: str | None = None) -> dict:
         page.screenshot(path=RESULTS / f"{shots}_end.png", full_page=True)
     rec = page.evaluate("window.__bench")
     t0 = rec["t0"]
-    prog, plot = rec["progress"], rec["plot"]
+    prog, states = rec["progress"], rec["plot"]
+    plot = [(t, s) for t, s in states if s]
     last = next((t for t, s in prog if s == LAST), math.nan)
     last_plot = next((t for t, s in plot if s.endswith(f"b = {B:,}")), math.nan)
+    # time with no histogram of this run shown, between its first and its last frame
+    blank = sum(t2 - t1 for (t1, s), (t2, _) in zip(states, states[1:])
+                if s is None and plot and plot[0][0] <= t1 < last_plot)
     return {"first plot": (plot[0][0] - t0) / 1e3 if plot else math.nan,
             "first progress": (prog[0][0] - t0) / 1e3 if prog else math.nan,
             "last progress": (last - t0) / 1e3,
             "last plot": (last_plot - t0) / 1e3,
             "verdict": (t_done - t0) / 1e3,
+            "blank": blank / 1e3, "blanks": sum(1 for t, s in states if s is None and plot and plot[0][0] <= t < last_plot),
             "frames": len({s for _, s in prog}),
             "plot frames": len({s.rsplit("b = ", 1)[-1] for _, s in plot}),
             "texts": [s for _, s in prog]}
@@ -160,72 +180,88 @@ def one_run(page, shots: str | None = None) -> dict:
 
 def report(name: str, runs: list[dict]) -> None:
     print(f"\n{name}: {len(runs)} runs")
-    print(f"  {'figure':<36}{'min':>8}{'median':>8}{'max':>8}   runs")
+    print(f"  {'figure':<42}{'min':>8}{'median':>8}{'max':>8}   runs")
     for key, label in [("first plot", "first histogram frame (s)"), ("first progress", "first progress text (s)"),
                        ("last plot", "last histogram frame, b = 10,000 (s)"),
                        ("last progress", "last progress text (s)"),
                        ("verdict", "verdict seen, script done (s)"),
+                       ("blank", "histogram missing, 1st to last frame (s)"),
+                       ("blanks", "times the histogram went blank"),
                        ("frames", "distinct progress texts"), ("plot frames", "distinct histogram frames")]:
         xs = [r[key] for r in runs]
-        fmt = "{:8.0f}" if key.endswith("frames") else "{:8.2f}"
-        print(f"  {label:<36}" + "".join(fmt.format(f(xs)) for f in (min, statistics.median, max))
+        fmt = "{:8.0f}" if key.endswith(("frames", "blanks")) else "{:8.2f}"
+        print(f"  {label:<42}" + "".join(fmt.format(f(xs)) for f in (min, statistics.median, max))
               + "   " + ", ".join(fmt.format(x).strip() for x in xs))
     print("  progress texts of the last run: " + " | ".join(t.removeprefix("b = ").removesuffix(f" of {B:,}")
                                                           for t in runs[-1]["texts"]))
 
 
 def python_side(csv: bytes) -> None:
-    """Per frame: one block of sigcore.stream, delta_histogram, and the figure's serialisation."""
+    """Per frame, the page's own code (``ui.run._animate``) with stand-ins for the Streamlit elements: one block
+    of sigcore.stream, delta_histogram, and the figure's serialisation as ``st.plotly_chart`` does it."""
     import plotly.io
     import plotly.tools
 
     import sigcore
     from sigcore import align
-    from sigcore.figures import delta_histogram, histogram_edges
     from sigcore.inputs import read
-
-    sys.path.insert(0, str(ROOT))
+    from ui import run as ui_run
     from ui.data import SAMPLE_DIR, SAMPLES
-    from ui.run import _inputs
 
+    clock = {"stream": 0.0, "histogram": 0.0, "to_json": 0.0, "first": None, "frames": 0}
+
+    def timed_stream(*args, **kwargs):
+        t = time.perf_counter()
+        for partial in real_stream(*args, **kwargs):
+            now = time.perf_counter()
+            clock["stream"] += now - t
+            clock["first"] = clock["first"] if clock["first"] is not None else now - t
+            yield partial
+            t = time.perf_counter()
+
+    def timed_histogram(*args, **kwargs):
+        t = time.perf_counter()
+        fig = real_histogram(*args, **kwargs)
+        clock["histogram"] += time.perf_counter() - t
+        return fig
+
+    class Chart:  # what st.plotly_chart does with the figure before sending it
+        def plotly_chart(self, fig, config=None):
+            t = time.perf_counter()
+            plotly.io.to_json(plotly.tools.return_figure_from_figure_or_data(fig, validate_figure=True),
+                              validate=False)
+            clock["to_json"] += time.perf_counter() - t
+            clock["frames"] += 1
+
+        def progress(self, *args, **kwargs): pass
+        def text(self, *args, **kwargs): pass
+        def caption(self, *args, **kwargs): pass
+
+    real_stream, real_histogram = sigcore.stream, ui_run.delta_histogram
     files, roles = SAMPLES[BLEU_SAMPLE]
-    cases = [("accuracy, n = 10^4", [read(csv, name="bench.csv")], {}, "accuracy", {}),
+    cases = [("accuracy, n = 10^4", [read(csv, name="bench.csv")], {}, "accuracy", ()),
              ("BLEU, WMT17 500 segments", [read((SAMPLE_DIR / f).read_bytes(), name=Path(f).name) for f in files],
-              roles, "bleu", {"tokenize": "13a"})]
-    print("\nPython side alone (no Streamlit, no browser), block = 400 (25 frames), best of 3 runs, seconds:")
-    print(f"  {'case':<26}{'prepare+1st block':>18}{'per block':>11}{'histogram':>11}{'to_json':>9}"
-          f"{'total':>8}")
-    for name, tables, kw, metric, options in cases:
-        data = align.load(tables, **kw)
-        gold, a, b, metric = _inputs(data, metric)
-        best = None
-        for _ in range(3):
-            first = blocks = hist = ser = 0.0
-            edges = None
-            t_all = t = time.perf_counter()
-            it = sigcore.stream(gold, a, b, metric=metric, test="bootstrap", n_resamples=B, seed=0,
-                                block=math.ceil(B / 25), **options)
-            k = 0
-            for partial in it:
-                t1 = time.perf_counter()
-                if k == 0:
-                    first = t1 - t
-                else:
-                    blocks += t1 - t
-                if edges is None:
-                    edges = histogram_edges(partial.distribution, (partial.delta, partial.threshold, 0.0), pad=0.3)
-                fig = delta_histogram(partial, edges=edges)
-                t2 = time.perf_counter()
-                fig = plotly.tools.return_figure_from_figure_or_data(fig, validate_figure=True)
-                plotly.io.to_json(fig, validate=False)
+              roles, "bleu", (("tokenize", "13a"),))]
+    print("\nPython side alone (ui.run._animate without Streamlit or a browser), best of 3 runs, seconds:")
+    print(f"  {'case':<26}{'1st block':>10}{'per block':>11}{'histogram':>11}{'to_json':>9}{'total':>8}")
+    ui_run.sigcore.stream, ui_run.delta_histogram = timed_stream, timed_histogram
+    try:
+        for name, tables, kw, metric, options in cases:
+            data = align.load(tables, **kw)
+            settings = ui_run.Settings(metric, "bootstrap", "greater", B, 0, 0.95, "As fast as possible", options)
+            best = None
+            for _ in range(3):
+                clock.update(stream=0.0, histogram=0.0, to_json=0.0, first=None, frames=0)
                 t = time.perf_counter()
-                hist += t2 - t1
-                ser += t - t2
-                k += 1
-            row = (first, blocks / max(k - 1, 1), hist / k, ser / k, time.perf_counter() - t_all)
-            best = row if best is None or row[-1] < best[-1] else best
-        print(f"  {name:<26}{best[0]:18.3f}{best[1]:11.4f}{best[2]:11.4f}{best[3]:9.4f}{best[4]:8.2f}"
-              f"   ({k} frames)")
+                ui_run._animate(data, settings, {"edges": None, "result": None}, Chart(), Chart(), Chart())
+                k = clock["frames"]
+                row = (clock["first"], (clock["stream"] - clock["first"]) / max(k - 1, 1), clock["histogram"] / k,
+                       clock["to_json"] / k, time.perf_counter() - t, k)
+                best = row if best is None or row[4] < best[4] else best
+            print(f"  {name:<26}{best[0]:10.3f}{best[1]:11.4f}{best[2]:11.4f}{best[3]:9.4f}{best[4]:8.2f}"
+                  f"   ({best[5]} frames)")
+    finally:
+        ui_run.sigcore.stream, ui_run.delta_histogram = real_stream, real_histogram
 
 
 def main() -> None:

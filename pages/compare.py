@@ -22,8 +22,9 @@ st.subheader("2 · Settings")
 settings = run.settings(data)
 
 st.subheader("3 · Run")
-result = run.live(data, settings, run.run_key(files, data, settings))
+result, verdict_slot = run.live(data, settings, run.run_key(files, data, settings))
 
 if result is not None:
-    st.subheader("4 · Verdict")
-    verdict.show(result, data.a_name, data.b_name)
+    with verdict_slot.container():
+        st.subheader("4 · Verdict")
+        verdict.show(result, data.a_name, data.b_name)

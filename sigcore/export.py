@@ -19,7 +19,7 @@ from typing import Any
 import pandas as pd
 
 from .errors import SettingsError
-from .report import level, number, verdict
+from .report import level, number, scale_of, verdict
 from .result import Result
 
 PAPER_COLUMN = dict(width=480, height=320)  # a one-column figure (3.3 in) at ~2x for crispness
@@ -59,7 +59,7 @@ def verdict_markdown(res: Result, *, alpha: float = 0.05, a: str = "A", b: str =
     sentence = verdict(replace(res, metric=md_escape(res.metric)), alpha=alpha, a=md_escape(a), b=md_escape(b))
     lines = [sentence, "", f"| System | {md_escape(res.metric)} | {level(res)} CI |", "|---|---:|:---:|"]
     for name, (score, low, high) in scores_table(res, a=a, b=b).iterrows():
-        lines.append(f"| {md_escape(name)} | {number(score)} | {_interval(low, high)} |")
+        lines.append(f"| {md_escape(name)} | {number(score, scale_of(res))} | {_interval(low, high, scale_of(res))} |")
     lines += ["", f"Signature: {_code_span(res.signature)}"]
     return "\n".join(lines) + "\n"
 
@@ -77,7 +77,7 @@ def verdict_latex(res: Result, *, alpha: float = 0.05, a: str = "A", b: str = "B
     for token, text in ((_A, a), (_B, b), (_METRIC, res.metric), (_P, _latex_p(res))):
         sentence = sentence.replace(token, text if token == _P else latex_escape(text))
     names = [latex_escape(a), latex_escape(b), f"{latex_escape(a)} \\textminus{{}} {latex_escape(b)}"]
-    rows = [f"    {name} & {_latex_number(score)} & {_latex_interval(low, high)} \\\\"
+    rows = [f"    {name} & {_latex_number(score, scale_of(res))} & {_latex_interval(low, high, scale_of(res))} \\\\"
             for name, (score, low, high) in zip(names, scores_table(res, a=a, b=b).itertuples(index=False))]
     lines = [
         r"% needs \usepackage{booktabs}",
@@ -112,16 +112,17 @@ def latex_escape(text: str) -> str:
     return _LATEX_RE.sub(lambda m: _LATEX_SPECIAL[m.group()], _one_line(text))
 
 
-def _interval(low: float, high: float) -> str:
-    return "—" if math.isnan(low) or math.isnan(high) else f"[{number(low)}, {number(high)}]"
+def _interval(low: float, high: float, scale: float) -> str:
+    return "—" if math.isnan(low) or math.isnan(high) else f"[{number(low, scale)}, {number(high, scale)}]"
 
 
-def _latex_interval(low: float, high: float) -> str:
-    return "---" if math.isnan(low) or math.isnan(high) else f"[{_latex_number(low)}, {_latex_number(high)}]"
+def _latex_interval(low: float, high: float, scale: float) -> str:
+    return ("---" if math.isnan(low) or math.isnan(high) else
+            f"[{_latex_number(low, scale)}, {_latex_number(high, scale)}]")
 
 
-def _latex_number(x: float) -> str:
-    return _latex_numbers(number(x))
+def _latex_number(x: float, scale: float) -> str:
+    return _latex_numbers(number(x, scale))
 
 
 def _latex_numbers(text: str) -> str:

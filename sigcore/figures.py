@@ -17,27 +17,38 @@ TAIL, BODY, MARK = "#c0392b", "#9aa5b1", "#1f3a5f"
 _MAX_BARS = 60
 
 
-def histogram_edges(values: np.ndarray, marks: tuple[float, ...] = (), *, pad: float = 0.0) -> np.ndarray:
+def histogram_edges(values: np.ndarray, marks: tuple[float, ...] = (), *,
+                    cover: tuple[float, float] | None = None) -> np.ndarray:
     """Fixed bin edges: one bar per value on a lattice (accuracy on n items), else equal-width bins.
 
     ``marks`` (delta(x), 2·delta(x)) are kept inside the range so the lines are always on the chart;
-    ``pad`` widens the range by that share of it on each side, for a live chart whose later resamples
-    may fall outside the first block's range.
+    ``cover`` is a range to include as well, for a live chart whose later resamples may fall outside the
+    first block's values (see :func:`live_edges`).
     """
     points = np.unique(np.round(np.concatenate([values, marks]), 10))  # float noise is not a new value
-    if len(points) == 1:
+    if len(points) == 1 and cover is None:
         return points[0] + np.array([-0.5, 0.5]) * max(abs(points[0]), 1e-3)
-    step = np.min(np.diff(points))
-    low, high = points[0] - pad * (points[-1] - points[0]), points[-1] + pad * (points[-1] - points[0])
-    if (points[-1] - points[0]) / step <= _MAX_BARS:  # a lattice: centre a bar on each possible value
+    low, high = min(points[0], cover[0]) if cover else points[0], max(points[-1], cover[1]) if cover else points[-1]
+    step = np.min(np.diff(points)) if len(points) > 1 else (high - low) / _MAX_BARS
+    if (high - low) / step <= _MAX_BARS:  # a lattice: centre a bar on each possible value
         first = points[0] - np.ceil((points[0] - low) / step) * step
         last = points[-1] + np.ceil((high - points[-1]) / step) * step
         return first + (np.arange(int(round((last - first) / step)) + 2) - 0.5) * step
     return np.linspace(low, high, _MAX_BARS + 1)
 
 
+def live_edges(values: np.ndarray, marks: tuple[float, ...] = ()) -> np.ndarray:
+    """Edges for a chart that will keep growing: the first values' mean ± 4 standard deviations, so nearly
+    all later resamples fall inside (the rare one beyond is drawn in the end bar) and the axis never moves."""
+    centre, spread = float(np.mean(values)), float(np.std(values))
+    return histogram_edges(values, marks, cover=(centre - 4 * spread, centre + 4 * spread))
+
+
 def delta_histogram(res: Result, *, edges: np.ndarray | None = None, title: str | None = None) -> go.Figure:
-    """The distribution of delta(x^(i)) with delta(x), 2·delta(x) and the counted tail marked."""
+    """The distribution of delta(x^(i)) with delta(x), 2·delta(x) and the counted tail marked.
+
+    Built from plain dicts (no template, no add_vline), since a live chart rebuilds it for every frame.
+    """
     if res.distribution is None:
         raise ValueError(f"the {res.test} test has no resampled distribution to draw")
     bootstrap = res.test == "bootstrap" and res.compat is None
@@ -46,23 +57,34 @@ def delta_histogram(res: Result, *, edges: np.ndarray | None = None, title: str 
     values = np.clip(res.distribution, edges[0], edges[-1])  # values past a fixed range pile up at its ends
     tail = counted(res)
     centres, widths = (edges[:-1] + edges[1:]) / 2, np.diff(edges)
-    fig = go.Figure()
-    for name, mask, colour in (("not counted", ~tail, BODY), ("counted in p", tail, TAIL)):
-        counts, _ = np.histogram(values[mask], bins=edges)
-        fig.add_bar(x=centres, y=counts, width=widths, name=name, marker_color=colour, marker_line_width=0)
-    label = dict(size=13, color=MARK)
-    fig.add_vline(x=res.delta, line_color=MARK, line_width=3, annotation_text=f"δ(x) = {number(res.delta)}",
-                  annotation_position="top left", annotation_font=label)
+    bars = [dict(type="bar", x=centres, y=np.histogram(values[mask], bins=edges)[0], width=widths, name=name,
+                 marker=dict(color=colour, line=dict(width=0)))
+            for name, mask, colour in (("not counted", ~tail, BODY), ("counted in p", tail, TAIL))]
+    marks = [(res.delta, f"δ(x) = {number(res.delta)}", MARK, "solid", "right")]
     if bootstrap:
-        fig.add_vline(x=res.threshold, line_color="black", line_dash="dash", line_width=3,
-                      annotation_text=f"2·δ(x) = {number(res.threshold)}", annotation_position="top right",
-                      annotation_font=label | dict(color="black"))
+        marks.append((res.threshold, f"2·δ(x) = {number(res.threshold)}", "black", "dash", "left"))
     what = "δ(x⁽ⁱ⁾) on bootstrap resamples x⁽ⁱ⁾" if bootstrap else "δ under H0 (A and B swapped per item)"
-    fig.update_layout(
-        barmode="stack", bargap=0, template="simple_white", height=380, margin=dict(l=60, r=20, t=70, b=60),
-        title=title or f"{TEST_NAMES[res.test]}: {res.p_text}, b = {res.n_resamples:,}",
-        xaxis_title=f"{what}  ({res.metric}, A − B)", yaxis_title="resamples",
-        xaxis_range=[edges[0], edges[-1]], legend=dict(orientation="h", y=1.02, x=1, xanchor="right",
-                                                       yanchor="bottom"),
+    layout = dict(
+        barmode="stack", bargap=0, height=380, margin=dict(l=60, r=20, t=80, b=60), plot_bgcolor="white",
+        title=dict(text=title or f"{TEST_NAMES[res.test]}: {res.p_text}, b = {res.n_resamples:,}"),
+        xaxis=dict(title=dict(text=f"{what}  ({res.metric}, A − B)"), range=[edges[0], edges[-1]],
+                   showline=True, linecolor="black", ticks="outside"),
+        yaxis=dict(title=dict(text="resamples"), showline=True, linecolor="black", ticks="outside",
+                   rangemode="tozero"),
+        legend=dict(orientation="h", y=1.12, x=1, xanchor="right", yanchor="bottom"),
+        shapes=[dict(type="line", xref="x", yref="paper", x0=x, x1=x, y0=0, y1=1,
+                     line=dict(color=colour, width=3, dash=dash)) for x, _, colour, dash, _ in marks],
+        annotations=[dict(xref="x", yref="paper", x=x, y=1, text=text, showarrow=False, yanchor="bottom",
+                          xanchor=side, xshift=-4 if side == "right" else 4, font=dict(size=13, color=colour))
+                     for x, text, colour, _, side in marks],
     )
-    return fig
+    return go.Figure(dict(data=bars, layout=layout))
+
+
+def empty_histogram(message: str) -> go.Figure:
+    """The chart's frame before the first run (so the page's chart library is loaded before Run is pressed)."""
+    return go.Figure(dict(data=[], layout=dict(
+        height=380, margin=dict(l=60, r=20, t=80, b=60), plot_bgcolor="white",
+        xaxis=dict(visible=False), yaxis=dict(visible=False),
+        annotations=[dict(text=message, showarrow=False, xref="paper", yref="paper", x=0.5, y=0.5,
+                          font=dict(size=15, color=MARK))])))

@@ -19,9 +19,19 @@ TEST_NAMES = {
 _H1 = {"greater": "{a} is better than {b}", "less": "{b} is better than {a}", "two-sided": "{a} and {b} differ"}
 
 
-def number(x: float) -> str:
-    """Four significant digits, no exponent for the magnitudes scores have."""
+def number(x: float, scale: float | None = None) -> str:
+    """Four significant digits; with ``scale`` (the size of the scores), the decimals the scores need, so
+    that a difference and its interval line up: 0.0150 (0.0000 to 0.0300) for accuracy, 1.22 (-0.00 to 2.39)
+    for BLEU."""
+    if 1e-3 <= abs(scale or 0) < 1e6 and math.isfinite(x):  # outside that, scientific notation reads better
+        text = f"{x:.{max(0, 3 - math.floor(math.log10(abs(scale))))}f}"
+        return text.lstrip("-") if float(text) == 0 else text
     return f"{x:.2e}" if x != 0 and abs(x) < 1e-4 else f"{x:.4g}"
+
+
+def scale_of(res: Result) -> float:
+    """The size of the scores, which sets how many decimals a report prints."""
+    return max(abs(res.score_a), abs(res.score_b))
 
 
 def method(res: Result) -> str:
@@ -36,14 +46,16 @@ def method(res: Result) -> str:
 
 def verdict(res: Result, *, alpha: float = 0.05, a: str = "A", b: str = "B") -> str:
     """One sentence: who wins by how much, the interval, p, the method, and the decision at alpha."""
-    ci = "" if math.isnan(res.ci_low) else f" ({level(res)} CI {number(res.ci_low)} to {number(res.ci_high)})"
+    scale = scale_of(res)
+    ci = ("" if math.isnan(res.ci_low) else
+          f" ({level(res)} CI {number(res.ci_low, scale)} to {number(res.ci_high, scale)})")
     where = f"{res.p_text}, {method(res)}"
     if not res.significant(alpha):
         h1 = _H1[res.alternative].format(a=a, b=b)
-        return (f"No significant evidence that {h1}: delta = {number(res.delta)} {res.metric}{ci}; "
+        return (f"No significant evidence that {h1}: delta = {number(res.delta, scale)} {res.metric}{ci}; "
                 f"{where}: not significant at alpha = {alpha:g}.")
     winner, loser = (a, b) if res.delta > 0 else (b, a)
-    return (f"{winner} beats {loser} by {number(abs(res.delta))} {res.metric}{ci}; "
+    return (f"{winner} beats {loser} by {number(abs(res.delta), scale)} {res.metric}{ci}; "
             f"{where}: significant at alpha = {alpha:g}.")
 
 
@@ -54,11 +66,13 @@ def level(res: Result) -> str:
 
 def summary(res: Result, *, alpha: float = 0.05, a: str = "A", b: str = "B") -> str:
     """The command line's short report."""
+    scale = scale_of(res)
     lines = [
-        f"{res.metric}: {a} = {number(res.score_a)}{_bracket(res.ci_a)}, "
-        f"{b} = {number(res.score_b)}{_bracket(res.ci_b)}  ({res.n_items:,} items)",
-        f"delta = {number(res.delta)}"
-        + ("" if math.isnan(res.ci_low) else f", {level(res)} CI{_bracket((res.ci_low, res.ci_high))} ({res.ci_method})"),
+        f"{res.metric}: {a} = {number(res.score_a, scale)}{_bracket(res.ci_a, scale)}, "
+        f"{b} = {number(res.score_b, scale)}{_bracket(res.ci_b, scale)}  ({res.n_items:,} items)",
+        f"delta = {number(res.delta, scale)}" + ("" if math.isnan(res.ci_low) else
+                                                  f", {level(res)} CI{_bracket((res.ci_low, res.ci_high), scale)} "
+                                                  f"({res.ci_method})"),
         f"{method(res)}, H1: {_H1[res.alternative].format(a=a, b=b)}: {res.p_text}"
         + (f" (Monte-Carlo error {number(res.mc_error)})" if res.mc_error else ""),
         verdict(res, alpha=alpha, a=a, b=b),
@@ -67,6 +81,6 @@ def summary(res: Result, *, alpha: float = 0.05, a: str = "A", b: str = "B") -> 
     return "\n".join(lines)
 
 
-def _bracket(interval: tuple[float, float]) -> str:
+def _bracket(interval: tuple[float, float], scale: float) -> str:
     low, high = interval
-    return "" if math.isnan(low) else f" [{number(low)}, {number(high)}]"
+    return "" if math.isnan(low) else f" [{number(low, scale)}, {number(high, scale)}]"

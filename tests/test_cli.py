@@ -68,13 +68,13 @@ def test_human_report_on_slp3_table(capsys):
     columns, *lines = out.splitlines()
     assert columns.startswith("columns: gold = 'gold', A = 'A', B = 'B', id = 'doc' (guessed")
     assert len(lines) == 5
-    assert lines[0].startswith("accuracy: A = 0.7 [") and ", B = 0.5 [" in lines[0]
+    assert lines[0].startswith("accuracy: A = 0.7000 [") and ", B = 0.5000 [" in lines[0]
     assert "(10 items)" in lines[0]
-    assert lines[1].startswith("delta = 0.2, 95% CI [")
+    assert lines[1].startswith("delta = 0.2000, 95% CI [")
     res = sigcore.compare(*slp3_columns(), n_resamples=2000)
     assert f"H1: A is better than B: {res.p_text}" in lines[2]
     assert "paired bootstrap, b = 2,000, seed 0" in lines[2]
-    assert lines[3].startswith("No significant evidence that A is better than B: delta = 0.2 accuracy")
+    assert lines[3].startswith("No significant evidence that A is better than B: delta = 0.2000 accuracy")
     assert lines[3].endswith("not significant at alpha = 0.05.")
     assert lines[4] == f"signature: {res.signature}"
     assert lines[4].startswith("signature: test:bootstrap|alternative:greater|resamples:2000|seed:0|")
@@ -83,7 +83,7 @@ def test_human_report_on_slp3_table(capsys):
 def test_alpha_changes_only_the_verdict(capsys):
     assert main(["compare", *TABLE_ARGS, "--resamples", "2000", "--alpha", "0.5"]) == 0
     out = capsys.readouterr().out
-    assert "A beats B by 0.2 accuracy" in out
+    assert "A beats B by 0.2000 accuracy" in out
     assert "significant at alpha = 0.5." in out and "No significant evidence" not in out
 
 
@@ -181,8 +181,8 @@ def test_text_files_human_report_names_the_files(tmp_path, capsys):
     b = write_lines(tmp_path / "b.txt", ["x", "x", "y", "y"])
     assert main(["compare", gold, a, b, "--resamples", "200"]) == 0
     first = capsys.readouterr().out.splitlines()[0]
-    assert first.startswith("accuracy: A (a.txt) = 0.75 [")  # the file's name; errors give the whole path
-    assert "B (b.txt) = 0.5 [" in first
+    assert first.startswith("accuracy: A (a.txt) = 0.7500 [")  # the file's name; errors give the whole path
+    assert "B (b.txt) = 0.5000 [" in first
 
 
 # --- two files of per-item numbers ---------------------------------------------------------------------------

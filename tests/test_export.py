@@ -46,14 +46,14 @@ def real():
 
 def test_markdown_escapes_hostile_names_exactly():
     assert export.verdict_markdown(_result(), a=HOSTILE_A, b=HOSTILE_B) == (
-        r"\<img src=x onerror=alert\(1\)\> beats \*\*x\*\* by 0.05 accuracy (95% CI -0.02 to 0.12); "
+        r"\<img src=x onerror=alert\(1\)\> beats \*\*x\*\* by 0.0500 accuracy (95% CI -0.0200 to 0.1200); "
         "p = 0.0012, paired bootstrap, b = 10,000, seed 0: significant at alpha = 0.05.\n"
         "\n"
         "| System | accuracy | 95% CI |\n"
         "|---|---:|:---:|\n"
-        r"| \<img src=x onerror=alert\(1\)\> | 0.75 | [0.7, 0.8] |" "\n"
-        r"| \*\*x\*\* | 0.7 | [0.65, 0.75] |" "\n"
-        r"| \<img src=x onerror=alert\(1\)\> − \*\*x\*\* | 0.05 | [-0.02, 0.12] |" "\n"
+        r"| \<img src=x onerror=alert\(1\)\> | 0.7500 | [0.7000, 0.8000] |" "\n"
+        r"| \*\*x\*\* | 0.7000 | [0.6500, 0.7500] |" "\n"
+        r"| \<img src=x onerror=alert\(1\)\> − \*\*x\*\* | 0.0500 | [-0.0200, 0.1200] |" "\n"
         "\n"
         "Signature: `test:bootstrap|resamples:10000|seed:0|metric:accuracy`\n")
 
@@ -69,7 +69,7 @@ def test_markdown_escape_cases(name, escaped):
 def test_markdown_escapes_the_metric_and_fences_backticks_in_the_signature():
     res = _result(metric="f1_<b>", signature="label=`a``")
     text = export.verdict_markdown(res)
-    assert r"0.05 f1\_\<b\> (95% CI" in text and r"| System | f1\_\<b\> | 95% CI |" in text
+    assert r"0.0500 f1\_\<b\> (95% CI" in text and r"| System | f1\_\<b\> | 95% CI |" in text
     assert text.endswith("Signature: ``` label=`a`` ```\n")  # CommonMark strips the padding spaces
 
 
@@ -77,16 +77,17 @@ def test_markdown_numbers_are_the_results_fields(real):
     rows = [line.split(" | ") for line in export.verdict_markdown(real).splitlines() if line.startswith("| ")][1:]
     expected = [(real.score_a, *real.ci_a), (real.score_b, *real.ci_b), (real.delta, real.ci_low, real.ci_high)]
     assert len(rows) == 3
+    scale = max(abs(real.score_a), abs(real.score_b))
     for (_, score, interval), (value, low, high) in zip(rows, expected):
-        assert score == number(value) and float(score) == pytest.approx(value, rel=5e-4)  # 4 significant digits
-        assert interval.rstrip(" |") == f"[{number(low)}, {number(high)}]"
+        assert score == number(value, scale) and float(score) == pytest.approx(value, abs=5e-5)  # 4 decimals
+        assert interval.rstrip(" |") == f"[{number(low, scale)}, {number(high, scale)}]"
 
 
 def test_markdown_dash_for_a_missing_interval():
     res = _result(test="sign", ci_low=math.nan, ci_high=math.nan, ci_a=(math.nan, math.nan),
                   ci_b=(math.nan, math.nan), distribution=None, threshold=None)
     text = export.verdict_markdown(res)
-    assert "| A | 0.75 | — |" in text and "| A − B | 0.05 | — |" in text and "CI -" not in text
+    assert "| A | 0.7500 | — |" in text and "| A − B | 0.0500 | — |" in text and "CI -" not in text
 
 
 # ---------------------------------------------------------------- LaTeX
@@ -99,17 +100,17 @@ def test_latex_escapes_hostile_names_exactly():
         "\\begin{table}[t]\n"
         "  \\centering\n"
         "  \\caption{A\\_1 \\& 50\\% beats {[}b{]}\\textasciicircum{}\\textasciitilde{}\\$\\#\\{\\}\\textbackslash{} "
-        "by 0.05 accuracy (95\\% CI \\textminus{}0.02 to 0.12); $p = 0.0012$, paired bootstrap, b = 10,000, "
+        "by 0.0500 accuracy (95\\% CI \\textminus{}0.0200 to 0.1200); $p = 0.0012$, paired bootstrap, b = 10,000, "
         "seed 0: significant at $\\alpha$ = 0.05.}\n"
         "  \\begin{tabular}{lrc}\n"
         "    \\toprule\n"
         "    System & accuracy & 95\\% CI \\\\\n"
         "    \\midrule\n"
-        "    A\\_1 \\& 50\\% & 0.75 & [0.7, 0.8] \\\\\n"
-        "    {[}b{]}\\textasciicircum{}\\textasciitilde{}\\$\\#\\{\\}\\textbackslash{} & 0.7 & [0.65, 0.75] \\\\\n"
+        "    A\\_1 \\& 50\\% & 0.7500 & [0.7000, 0.8000] \\\\\n"
+        "    {[}b{]}\\textasciicircum{}\\textasciitilde{}\\$\\#\\{\\}\\textbackslash{} & 0.7000 & [0.6500, 0.7500] \\\\\n"
         "    \\midrule\n"
         "    A\\_1 \\& 50\\% \\textminus{} {[}b{]}\\textasciicircum{}\\textasciitilde{}\\$\\#\\{\\}\\textbackslash{} "
-        "& 0.05 & [\\textminus{}0.02, 0.12] \\\\\n"
+        "& 0.0500 & [\\textminus{}0.0200, 0.1200] \\\\\n"
         "    \\bottomrule\n"
         "  \\end{tabular}\n"
         "  % signature: test:bootstrap|metric:accuracy \\end{table}\n"  # a newline cannot end the comment
@@ -126,7 +127,7 @@ def test_latex_p_value_in_math_mode(p_value, p_floor, math_p):
 
 
 def test_latex_tiny_and_negative_numbers():
-    res = _result(metric="a_b", delta=-2.5e-5, score_a=0.5, score_b=0.500025, ci_low=-3e-5, ci_high=1e-5,
+    res = _result(metric="a_b", delta=-2.5e-5, score_a=0.0, score_b=2.5e-5, ci_low=-3e-5, ci_high=1e-5,
                   p_value=0.6, alternative="two-sided")
     text = export.verdict_latex(res)
     assert r"$\delta$ = $-2.50 \times 10^{-5}$ a\_b" in text

@@ -15,7 +15,7 @@ import streamlit as st
 
 import sigcore
 from sigcore import SigcoreError, align
-from sigcore.figures import delta_histogram, histogram_edges
+from sigcore.figures import delta_histogram, empty_histogram, live_edges
 
 from .safe import md
 
@@ -28,6 +28,7 @@ WHY = {"bootstrap": "recommended: fits any metric and gives the interval of the 
        "t": "fast and classic, assumes roughly normal per-item differences",
        "z": "normal approximation for large n", "wilcoxon": "rank test on per-item differences",
        "sign": "counts only which system wins each item", "mcnemar": "the classic test for paired right/wrong"}
+MIN_FRAME = 0.08  # seconds a frame stays up, so the browser draws every frame instead of skipping to the last
 CHART = {"displaylogo": False, "toImageButtonOptions": {"format": "svg", "filename": "delta_histogram",
                                                         "width": 480, "height": 320}}
 
@@ -82,13 +83,17 @@ def run_key(files: list[tuple[str, bytes]], data: align.Aligned, s: Settings) ->
     return h.hexdigest()
 
 
-def live(data: align.Aligned, s: Settings, key: str) -> sigcore.Result | None:
-    """Run and Stop buttons, the growing histogram, progress and the running p; returns the result shown."""
+def live(data: align.Aligned, s: Settings, key: str):
+    """Run and Stop buttons, the growing histogram, progress and the running p.
+
+    Returns the result shown (or None) and an empty slot below for the verdict, so that a new run clears the
+    old verdict at once instead of leaving it faded on the page while the histogram grows.
+    """
     state = st.session_state
     left, right, _ = st.columns([1, 1, 4])
     start = left.button("Run", type="primary", width="stretch")
     stop = right.button("Stop", width="stretch", help="Keep what has been drawn so far.")
-    chart, progress, status = st.empty(), st.empty(), st.empty()
+    chart, progress, status, verdict_slot = st.empty(), st.empty(), st.empty(), st.empty()
     last = state.get("run")
     if start:
         last = state["run"] = {"key": key, "result": None, "edges": None, "stopped": False}
@@ -97,34 +102,36 @@ def live(data: align.Aligned, s: Settings, key: str) -> sigcore.Result | None:
         except SigcoreError as e:
             state["run"] = None
             st.error(md(str(data.locate(e) if isinstance(e, sigcore.InputError) else e)), icon="⚠️")
-            return None
-        return last["result"]
-    if last is None or last["result"] is None:
-        st.caption("Press Run to resample.")
-        return None
-    if last["key"] != key:
-        st.info("The data or settings changed since the last run: press Run to test again.")
-        return None
+            return None, verdict_slot
+        return last["result"], verdict_slot
+    if last is None or last["result"] is None or last["key"] != key:
+        chart.plotly_chart(empty_histogram("Press Run: the distribution of δ(x⁽ⁱ⁾) builds up here"), config=CHART)
+        if last is not None and last["key"] != key:
+            st.info("The data or settings changed since the last run: press Run to test again.")
+        return None, verdict_slot
     if stop and not last["result"].done:
         last["stopped"] = True
     res = last["result"]
     _draw(res, last["edges"], chart, progress, status, stopped=last["stopped"] or not res.done, total=s.n_resamples)
-    return res
+    return res, verdict_slot
 
 
 def _animate(data, s: Settings, last: dict, chart, progress, status) -> None:
     gold, a, b, metric = _inputs(data, s.metric)
     per_frame, pause = SPEEDS[s.speed]
     block = per_frame or max(1, math.ceil(s.n_resamples / 25))
+    shown = time.perf_counter()
     for partial in sigcore.stream(gold, a, b, metric=metric, test=s.test, n_resamples=s.n_resamples,
                                   alternative=s.alternative, confidence_level=s.confidence_level, seed=s.seed,
                                   block=block, **dict(s.options)):
-        if partial.distribution is not None and last["edges"] is None:  # fix the axis once the first block is in
-            last["edges"] = histogram_edges(partial.distribution, (partial.delta, partial.threshold, 0.0), pad=0.3)
+        values = partial.distribution
+        if values is not None and last["edges"] is None and len(values) >= min(100, s.n_resamples):
+            last["edges"] = live_edges(values, (partial.delta, partial.threshold, 0.0))  # fixed from now on
         last["result"] = partial
         _draw(partial, last["edges"], chart, progress, status, stopped=False, total=s.n_resamples)
-        if pause and not partial.done:
-            time.sleep(pause)
+        if not partial.done:
+            time.sleep(max(pause, MIN_FRAME - (time.perf_counter() - shown), 0.0))
+        shown = time.perf_counter()
 
 
 def _draw(res: sigcore.Result, edges, chart, progress, status, *, stopped: bool, total: int) -> None:

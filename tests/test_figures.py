@@ -1,0 +1,44 @@
+"""Figures: bins, lines and the counted tail come from the same rules as the p-value."""
+
+import numpy as np
+import pytest
+
+import sigcore
+from sigcore.compare import counted
+from sigcore.figures import delta_histogram, histogram_edges, live_edges
+
+GOLD, A, B = [1] * 10, [1, 1, 1, 1, 1, 1, 1, 0, 0, 0], [1, 1, 1, 1, 0, 0, 0, 1, 0, 0]
+
+
+def test_lattice_values_get_one_bar_each_centred_on_the_value():
+    edges = histogram_edges(np.array([0.1, 0.2, 0.3 + 1e-16]), (0.2, 0.4))
+    np.testing.assert_allclose(edges, [0.05, 0.15, 0.25, 0.35, 0.45])
+
+
+def test_live_edges_cover_four_standard_deviations_and_the_marks():
+    values = np.random.default_rng(0).normal(1.0, 0.5, size=200)
+    edges = live_edges(values, (1.0, 2.0, 0.0))
+    assert edges[0] <= values.mean() - 4 * values.std() and edges[-1] >= values.mean() + 4 * values.std()
+    assert edges[0] <= 0.0 and len(edges) == 61
+
+
+def test_histogram_bars_add_up_and_the_red_ones_are_what_p_counts():
+    res = sigcore.compare(GOLD, A, B, n_resamples=2_000)
+    fig = delta_histogram(res)
+    body, tail = (np.asarray(trace.y) for trace in fig.data)
+    assert body.sum() + tail.sum() == 2_000
+    assert tail.sum() == counted(res).sum() == round(res.p_value * 2_000)
+    assert [shape.x0 for shape in fig.layout.shapes] == pytest.approx([res.delta, res.threshold])
+
+
+def test_permutation_histogram_marks_delta_only_and_closed_form_has_none():
+    res = sigcore.compare(GOLD, A, B, test="permutation", n_resamples=2_000)
+    assert [shape.x0 for shape in delta_histogram(res).layout.shapes] == pytest.approx([res.delta])
+    with pytest.raises(ValueError, match="no resampled distribution"):
+        delta_histogram(sigcore.compare(GOLD, A, B, test="t"))
+
+
+def test_values_outside_a_fixed_range_pile_up_in_the_end_bars():
+    res = sigcore.compare(GOLD, A, B, n_resamples=1_000)
+    fig = delta_histogram(res, edges=np.array([0.05, 0.15, 0.25, 0.35]))
+    assert sum(np.asarray(trace.y).sum() for trace in fig.data) == 1_000
