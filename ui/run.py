@@ -28,7 +28,7 @@ WHY = {"bootstrap": "recommended: fits any metric and gives the interval of the 
        "t": "fast and classic, assumes roughly normal per-item differences",
        "z": "normal approximation for large n", "wilcoxon": "rank test on per-item differences",
        "sign": "counts only which system wins each item", "mcnemar": "the classic test for paired right/wrong"}
-MIN_FRAME = 0.08  # seconds a frame stays up, so the browser draws every frame instead of skipping to the last
+MIN_FRAME = 0.1  # seconds a frame stays up, so the browser draws every frame instead of skipping to the last
 CHART = {"displaylogo": False, "toImageButtonOptions": {"format": "svg", "filename": "delta_histogram",
                                                         "width": 480, "height": 320}}
 
