@@ -218,11 +218,12 @@ def figure_image(fig: Any, fmt: str, *, width: int = PAPER_COLUMN["width"], heig
     if importlib.util.find_spec("kaleido") is None:
         raise SettingsError("static images need the kaleido package",
                             hint=f"Install it (pip install kaleido==1.5.0). {_NO_BROWSER}")
+    from choreographer.errors import ChannelClosedError
     from kaleido.errors import BrowserClosedError, BrowserFailedError, ChromeNotFoundError
 
     try:
         return fig.to_image(format=fmt, width=width, height=height, scale=scale)
-    except (BrowserFailedError, BrowserClosedError) as exc:
+    except (BrowserFailedError, BrowserClosedError, ChannelClosedError) as exc:  # a browser that dies at once
         raise SettingsError(f"the browser that renders static images failed ({exc.args[0] if exc.args else exc})",
                             hint=_NO_BROWSER) from exc
     except RuntimeError as exc:
