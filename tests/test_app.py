@@ -113,3 +113,16 @@ def test_every_sample_runs(sample):
     next(n for n in at.number_input if n.label == "Resamples b").set_value(500).run()
     run(at)
     assert not at.exception and not at.error and verdict_of(at)
+
+
+def test_binary_metrics_ask_for_the_positive_class():
+    at = app()
+    next(s for s in at.selectbox if s.label == "Metric").set_value("f1").run()
+    positive = next(s for s in at.selectbox if s.label == "Positive class")
+    assert positive.options == ["pos", "neg"]
+    positive.set_value("neg").run()
+    run(at)
+    table = read(ROOT / "sample_data" / "slp3_fig4_11.csv").frame
+    res = sigcore.compare(table["gold"].tolist(), table["A"].tolist(), table["B"].tolist(), metric="f1",
+                          positive_label="neg")
+    assert verdict_of(at) == md(report.verdict(res)) and "positive_label=neg" in at.code[0].value

@@ -49,7 +49,7 @@ def settings(data: align.Aligned) -> Settings:
     metrics = align.suggest_metrics(data)
     c1, c2, c3 = st.columns(3)
     metric = c1.selectbox("Metric", metrics, help="Only the metrics that fit these data.")
-    fitting = sigcore.tests_for(_engine_metric(data, metric))
+    fitting = sigcore.tests_for(_inputs(data, metric)[3])
     test = c2.selectbox("Test", fitting, format_func=lambda t: t if t != fitting[0] else f"{t} (recommended)")
     c2.caption(WHY[test])
     alternative = ALTERNATIVES[c3.radio("H1", list(ALTERNATIVES), help="The alternative hypothesis.")]
@@ -61,11 +61,11 @@ def settings(data: align.Aligned) -> Settings:
     options = ()
     if metric == "bleu":
         options = (("tokenize", st.selectbox("BLEU tokenizer", ["13a", "none", "intl", "char"])),)
+    elif metric in ("f1", "precision", "recall"):
+        labels = {str(v).strip(): v.strip() if isinstance(v, str) else v for v in data.gold}  # shown -> as given
+        shown = sorted(labels, key=lambda v: (v.lower() not in ("1", "pos", "positive", "yes", "true"), v))
+        options = (("positive_label", labels[st.selectbox("Positive class", shown)]),)
     return Settings(metric, test, alternative, int(n), int(seed), float(level), speed, options)
-
-
-def _engine_metric(data: align.Aligned, metric: str) -> str:
-    return align.score_inputs(data, metric)[3] if metric in data.scores else metric
 
 
 def _inputs(data: align.Aligned, metric: str):
