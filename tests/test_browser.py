@@ -45,7 +45,9 @@ def app_url():
         proc.wait(timeout=20)
 
 
-def test_default_comparison_renders_histogram_and_verdict(app_url, tmp_path):
+@pytest.fixture
+def page(app_url):
+    """A fresh page of the app in Debian's headless Chromium (flags as this machine's closed network needs)."""
     from playwright.sync_api import sync_playwright
 
     assert os.path.exists(CHROMIUM), "install Debian's chromium (see .ci/run)"
@@ -55,40 +57,35 @@ def test_default_comparison_renders_histogram_and_verdict(app_url, tmp_path):
             "--disable-sync", "--no-first-run"])
         page = browser.new_page(viewport={"width": 1280, "height": 2000})
         page.goto(app_url)
-        page.get_by_role("button", name="Run").click()
-        page.get_by_text("No significant evidence that A is better than B").wait_for(timeout=60_000)
-        plot = page.locator(".js-plotly-plot")
-        plot.locator(".bars").first.wait_for(timeout=30_000)
-        assert plot.locator(".shapelayer path").count() == 2  # δ(x) and 2·δ(x)
-        assert "2·δ(x) = 0.4" in plot.inner_text() and "δ(x) = 0.2" in plot.inner_text()
-        page.screenshot(path=tmp_path / "compare.png", full_page=True)
+        yield page
         browser.close()
+
+
+def test_default_comparison_renders_histogram_and_verdict(page, tmp_path):
+    page.get_by_role("button", name="Run").click()
+    page.get_by_text("No significant evidence that A is better than B").wait_for(timeout=60_000)
+    plot = page.locator(".js-plotly-plot")
+    plot.locator(".bars").first.wait_for(timeout=30_000)
+    assert plot.locator(".shapelayer path").count() == 2  # δ(x) and 2·δ(x)
+    assert "2·δ(x) = 0.4" in plot.inner_text() and "δ(x) = 0.2" in plot.inner_text()
+    page.screenshot(path=tmp_path / "compare.png", full_page=True)
     assert (tmp_path / "compare.png").stat().st_size > 10_000
 
 
-def test_stop_keeps_what_was_drawn(app_url, tmp_path):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-            "--disable-sync", "--no-first-run"])
-        page = browser.new_page(viewport={"width": 1280, "height": 2000})
-        page.goto(app_url)
-        page.get_by_text("10 items").first.wait_for(timeout=60_000)
-        page.locator("[data-testid=stSelectbox]").filter(has_text="Animation").locator("input").click()
-        page.get_by_role("option", name="10 per frame").click()
-        page.get_by_role("button", name="Run").click()
-        page.wait_for_function("""() => {  // a few frames into the animation
-            const bar = document.querySelector('[data-testid=stProgress]');
-            const m = bar && bar.innerText.match(/b = ([\\d,]+) of/);
-            return m && parseInt(m[1].replace(/,/g, '')) >= 50;
-        }""", timeout=60_000)
-        page.screenshot(path=tmp_path / "mid_animation.png", full_page=True)
-        page.locator("[data-testid=stButton]").get_by_role("button", name="Stop").click()
-        page.get_by_text("(stopped)").wait_for(timeout=30_000)
-        stopped = page.get_by_text("stopped after").inner_text()
-        assert "resamples)" in stopped and "10,000 resamples" not in stopped
-        assert page.locator(".js-plotly-plot .bars").count() > 0  # the histogram drawn so far stays
-        page.screenshot(path=tmp_path / "stopped.png", full_page=True)
-        browser.close()
+def test_stop_keeps_what_was_drawn(page, tmp_path):
+    page.get_by_text("10 items").first.wait_for(timeout=60_000)
+    page.locator("[data-testid=stSelectbox]").filter(has_text="Animation").locator("input").click()
+    page.get_by_role("option", name="10 per frame").click()
+    page.get_by_role("button", name="Run").click()
+    page.wait_for_function("""() => {  // a few frames into the animation
+        const bar = document.querySelector('[data-testid=stProgress]');
+        const m = bar && bar.innerText.match(/b = ([\\d,]+) of/);
+        return m && parseInt(m[1].replace(/,/g, '')) >= 50;
+    }""", timeout=60_000)
+    page.screenshot(path=tmp_path / "mid_animation.png", full_page=True)
+    page.locator("[data-testid=stButton]").get_by_role("button", name="Stop").click()
+    page.get_by_text("(stopped)").wait_for(timeout=30_000)
+    stopped = page.get_by_text("stopped after").inner_text()
+    assert "resamples)" in stopped and "10,000 resamples" not in stopped
+    assert page.locator(".js-plotly-plot .bars").count() > 0  # the histogram drawn so far stays
+    page.screenshot(path=tmp_path / "stopped.png", full_page=True)
