@@ -64,7 +64,7 @@ def page(app_url):
 def test_default_comparison_renders_histogram_and_verdict(page, tmp_path):
     page.get_by_role("button", name="Run").click()
     page.get_by_text("No significant evidence that A is better than B").wait_for(timeout=60_000)
-    plot = page.locator(".js-plotly-plot")
+    plot = page.locator(".js-plotly-plot", has_text="2·δ(x) = 0.4")  # the histogram, not the empty chart before it
     plot.locator(".bars").first.wait_for(timeout=30_000)
     assert plot.locator(".shapelayer path").count() == 2  # δ(x) and 2·δ(x)
     assert "2·δ(x) = 0.4" in plot.inner_text() and "δ(x) = 0.2" in plot.inner_text()
