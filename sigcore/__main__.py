@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -110,6 +111,9 @@ def main(argv: list[str] | None = None) -> int:
     except SigcoreError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader stopped reading (python -m sigcore ... | head): nothing went wrong
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # so the exit flush does not fail
+        return 0
     except Exception as e:  # a bug, not the user's fault: still one line, and how to report it
         print(f"error: sigcore failed unexpectedly ({type(e).__name__}: {e}). Please report it with the command "
               "you ran.", file=sys.stderr)

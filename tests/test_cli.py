@@ -370,3 +370,4 @@ def test_every_format_works_on_the_command_line(tmp_path, capsys, args, metric, 
     assert main(argv) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["metric"] == metric and out["n_items"] > 100 and 0 <= out["p_value"] <= 1
+
