@@ -45,15 +45,14 @@ LAST = f"b = {B:,} of {B:,}"
 # Installed before each click: records (time, text) whenever the progress text or the plot title changes.
 OBSERVE = """() => {
   if (window.__obs) window.__obs.disconnect();
-  const progress = () => { const e = document.querySelector('[data-testid="stProgress"]');
-                           return e ? e.innerText.trim() : null; };
-  // the histogram drawn by this run: a plot with bars whose element is not stale (left from the last run)
-  const title = () => {
-    for (const e of document.querySelectorAll('.js-plotly-plot')) {
-      const c = e.closest('[data-testid="stElementContainer"]'), t = e.querySelector('.gtitle');
-      if (c && c.getAttribute('data-stale') === 'false' && t && e.querySelector('.bars .point')) return t.textContent;
-    }
-    return null; };
+  // the live chart is a component: a same-origin iframe that plays the frames with Plotly.react
+  const chart = () => { const f = document.querySelector('iframe[title*="live_chart"]');
+                        return f && f.contentDocument && f.contentDocument.body ? f.contentDocument : null; };
+  const progress = () => { const d = chart(), e = d && d.getElementById('count');
+                           return e && e.textContent ? e.textContent.trim() : null; };
+  const title = () => { const d = chart(), e = d && d.querySelector('.js-plotly-plot');
+                        const t = e && e.querySelector('.gtitle');
+                        return t && e.querySelector('.bars .point') ? t.textContent : null; };
   const rec = window.__bench = {t0: null, progress: [], plot: []};
   let p = progress(), t = title();
   window.__obs = new MutationObserver(() => {
@@ -62,8 +61,9 @@ OBSERVE = """() => {
     if (p2 !== p) { p = p2; if (p2) rec.progress.push([now, p2]); }
     if (t2 !== t) { t = t2; rec.plot.push([now, t2]); }  // null: no histogram of this run on the page
   });
-  window.__obs.observe(document.body, {subtree: true, childList: true, characterData: true, attributes: true,
-                                      attributeFilter: ['data-stale']});
+  const watch = {subtree: true, childList: true, characterData: true, attributes: true};
+  window.__obs.observe(document.body, {...watch, attributeFilter: ['data-stale']});
+  if (chart()) window.__obs.observe(chart().body, watch);
 }"""
 CLICK_RUN = """() => {
   const run = [...document.querySelectorAll('[data-testid="stButton"] button')]
@@ -149,6 +149,7 @@ def open_bleu(browser, url: str):
 
 
 def one_run(page, shots: str | None = None) -> dict:
+    page.frame_locator("iframe[title*=live_chart]").locator(".js-plotly-plot").wait_for(timeout=60_000)
     page.evaluate(OBSERVE)
     page.evaluate(CLICK_RUN)
     if shots:

@@ -44,6 +44,21 @@ def live_edges(values: np.ndarray, marks: tuple[float, ...] = ()) -> np.ndarray:
     return histogram_edges(values, marks, cover=(centre - 4 * spread, centre + 4 * spread))
 
 
+def chart_title(res: Result) -> str:
+    return f"{TEST_NAMES[res.test]}: {res.p_text}, b = {res.n_resamples:,}"
+
+
+def histogram_frames(partials: list[Result], edges: np.ndarray) -> list[tuple[list[int], list[int]]]:
+    """The bar heights (not counted, counted in p) of :func:`delta_histogram` for each partial result of a
+    stream, so that a chart can play the run without rebuilding the figure."""
+    frames = []
+    for res in partials:
+        values, tail = np.clip(res.distribution, edges[0], edges[-1]), counted(res)
+        frames.append((np.histogram(values[~tail], bins=edges)[0].tolist(),
+                       np.histogram(values[tail], bins=edges)[0].tolist()))
+    return frames
+
+
 def delta_histogram(res: Result, *, edges: np.ndarray | None = None, title: str | None = None) -> go.Figure:
     """The distribution of delta(x^(i)) with delta(x), 2·delta(x) and the counted tail marked.
 
@@ -66,7 +81,7 @@ def delta_histogram(res: Result, *, edges: np.ndarray | None = None, title: str 
     what = "δ(x⁽ⁱ⁾) on bootstrap resamples x⁽ⁱ⁾" if bootstrap else "δ under H0 (A and B swapped per item)"
     layout = dict(
         barmode="stack", bargap=0, height=380, margin=dict(l=60, r=20, t=80, b=60), plot_bgcolor="white",
-        title=dict(text=title or f"{TEST_NAMES[res.test]}: {res.p_text}, b = {res.n_resamples:,}"),
+        title=dict(text=title or chart_title(res)),
         xaxis=dict(title=dict(text=f"{what}  ({res.metric}, A − B)"), range=[edges[0], edges[-1]],
                    showline=True, linecolor="black", ticks="outside"),
         yaxis=dict(title=dict(text="resamples"), showline=True, linecolor="black", ticks="outside",

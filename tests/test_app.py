@@ -1,5 +1,6 @@
 """The Compare page driven through streamlit.testing: every number it shows equals sigcore's."""
 
+import json
 from pathlib import Path
 
 import pytest
@@ -48,7 +49,10 @@ def test_opens_on_a_sample_and_runs_it():
     res = sigcore.compare(table["gold"].tolist(), table["A"].tolist(), table["B"].tolist())
     assert verdict_of(at) == md(report.verdict(res))
     assert at.code[0].value == res.signature
-    assert at.get("plotly_chart") and f"running p = {res.p_value:.4f}" in at.text[0].value
+    chart = at.get("component_instance")[0].proto  # the live chart: the frames the browser will play
+    frames = json.loads(chart.json_args)["frames"]
+    assert len(frames) == 25 and f"running p = {res.p_value:.4f}" in frames[-1][5]
+    assert sum(frames[-1][1]) == round(res.p_value * 10_000)  # the red bars are the resamples p counts
 
 
 def test_upload_a_table_change_mapping_metric_and_test():

@@ -1,6 +1,7 @@
 """The app in a real headless Chromium (Debian's, driven by Playwright; no browser download)."""
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -64,8 +65,10 @@ def page(app_url):
 def test_default_comparison_renders_histogram_and_verdict(page, tmp_path):
     page.get_by_role("button", name="Run").click()
     page.get_by_text("No significant evidence that A is better than B").wait_for(timeout=60_000)
-    plot = page.locator(".js-plotly-plot", has_text="2·δ(x) = 0.4")  # the histogram, not the empty chart before it
+    chart = page.frame_locator("iframe[title*=live_chart]")  # the live chart component
+    plot = chart.locator(".js-plotly-plot")
     plot.locator(".bars").first.wait_for(timeout=30_000)
+    assert chart.get_by_text("b = 10,000 of 10,000").is_visible()
     assert plot.locator(".shapelayer path").count() == 2  # δ(x) and 2·δ(x)
     assert "2·δ(x) = 0.4" in plot.inner_text() and "δ(x) = 0.2" in plot.inner_text()
     page.screenshot(path=tmp_path / "compare.png", full_page=True)
@@ -77,15 +80,17 @@ def test_stop_keeps_what_was_drawn(page, tmp_path):
     page.locator("[data-testid=stSelectbox]").filter(has_text="Animation").locator("input").click()
     page.get_by_role("option", name="10 per frame").click()
     page.get_by_role("button", name="Run").click()
-    page.wait_for_function("""() => {  // a few frames into the animation
-        const bar = document.querySelector('[data-testid=stProgress]');
-        const m = bar && bar.innerText.match(/b = ([\\d,]+) of/);
-        return m && parseInt(m[1].replace(/,/g, '')) >= 50;
-    }""", timeout=60_000)
+    chart = page.frame_locator("iframe[title*=live_chart]")
+    count = chart.locator("#count")
+    count.wait_for(timeout=60_000)
+    for _ in range(600):  # a few frames into the animation
+        if re.match(r"b = ([5-9]\d|\d{3,}) of", count.inner_text()):
+            break
+        time.sleep(0.05)
     page.screenshot(path=tmp_path / "mid_animation.png", full_page=True)
-    page.locator("[data-testid=stButton]").get_by_role("button", name="Stop").click()
-    page.get_by_text("(stopped)").wait_for(timeout=30_000)
-    stopped = page.get_by_text("stopped after").inner_text()
+    chart.get_by_role("button", name="Stop").click()
+    chart.get_by_text("(stopped)").wait_for(timeout=30_000)
+    stopped = page.get_by_text("stopped after").inner_text(timeout=30_000)
     assert "resamples)" in stopped and "10,000 resamples" not in stopped
-    assert page.locator(".js-plotly-plot .bars").count() > 0  # the histogram drawn so far stays
+    assert chart.locator(".js-plotly-plot .bars").count() > 0  # the histogram drawn so far stays
     page.screenshot(path=tmp_path / "stopped.png", full_page=True)

@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import hashlib
 import math
-import time
+import uuid
 from dataclasses import asdict, dataclass
 
 import streamlit as st
+from streamlit import config
 
 import sigcore
 from sigcore import SigcoreError, align
-from sigcore.figures import delta_histogram, empty_histogram, live_edges
+from sigcore.figures import chart_title, delta_histogram, empty_histogram, histogram_frames, live_edges
 
+from .live_chart import live_chart
 from .safe import md
 
 ALTERNATIVES = {"A better than B": "greater", "B better than A": "less", "A and B differ": "two-sided"}
@@ -28,7 +30,8 @@ WHY = {"bootstrap": "recommended: fits any metric and gives the interval of the 
        "t": "fast and classic, assumes roughly normal per-item differences",
        "z": "normal approximation for large n", "wilcoxon": "rank test on per-item differences",
        "sign": "counts only which system wins each item", "mcnemar": "the classic test for paired right/wrong"}
-MIN_FRAME = 0.1  # seconds a frame stays up, so the browser draws every frame instead of skipping to the last
+MIN_FRAME = 0.1  # seconds a frame stays up at full speed: 25 frames in 2.5 s, each one seen
+CHART_KEY = "live-histogram"
 CHART = {"displaylogo": False, "toImageButtonOptions": {"format": "svg", "filename": "delta_histogram",
                                                         "width": 480, "height": 320}}
 
@@ -84,63 +87,63 @@ def run_key(files: list[tuple[str, bytes]], data: align.Aligned, s: Settings) ->
 
 
 def live(data: align.Aligned, s: Settings, key: str):
-    """Run and Stop buttons, the growing histogram, progress and the running p.
+    """The Run button and the live histogram with its progress, running p and Stop.
 
-    Returns the result shown (or None) and an empty slot below for the verdict, so that a new run clears the
-    old verdict at once instead of leaving it faded on the page while the histogram grows.
+    Run resamples the whole run at once (it is fast), then the chart plays it frame by frame in the browser
+    (``ui.live_chart``) and reports how far it got. Returns the result shown at the end of the play (the
+    whole run, or the partial one at Stop), or None, and an empty slot below for the verdict, so that a new
+    run clears the old verdict at once.
     """
     state = st.session_state
-    left, right, _ = st.columns([1, 1, 4])
-    start = left.button("Run", type="primary", width="stretch")
-    stop = right.button("Stop", width="stretch", help="Keep what has been drawn so far.")
-    chart, progress, status, verdict_slot = st.empty(), st.empty(), st.empty(), st.empty()
     last = state.get("run")
-    if start:
-        last = state["run"] = {"key": key, "result": None, "edges": None, "stopped": False}
+    if st.button("Run", type="primary"):
         try:
-            _animate(data, s, last, chart, progress, status)
+            with st.spinner("Resampling..."):
+                partials = list(_stream(data, s))
         except SigcoreError as e:
-            state["run"] = None
             st.error(md(str(data.locate(e) if isinstance(e, sigcore.InputError) else e)), icon="⚠️")
-            return None, verdict_slot
-        return last["result"], verdict_slot
-    if last is None or last["result"] is None or last["key"] != key:
-        chart.plotly_chart(empty_histogram("Press Run: the distribution of δ(x⁽ⁱ⁾) builds up here"), config=CHART)
-        if last is not None and last["key"] != key:
-            st.info("The data or settings changed since the last run: press Run to test again.")
-        return None, verdict_slot
-    if stop and not last["result"].done:
-        last["stopped"] = True
-    res = last["result"]
-    _draw(res, last["edges"], chart, progress, status, stopped=last["stopped"] or not res.done, total=s.n_resamples)
-    return res, verdict_slot
+            partials = None
+        last = state["run"] = None if partials is None else {"key": key, "id": uuid.uuid4().hex,
+                                                             "partials": partials, "shown": None}
+    fresh = last is not None and last["key"] == key
+    if not fresh:
+        live_chart(empty_histogram("Press Run: the distribution of δ(x⁽ⁱ⁾) builds up here"), [], run="idle",
+                   shown=0, interval=1, config=CHART, key=CHART_KEY)  # loads the chart's page before Run
+    elif last["partials"][-1].distribution is None:
+        live_chart(empty_histogram("A closed-form test: nothing to resample"), [], run=last["id"], shown=0,
+                   interval=1, config=CHART, key=CHART_KEY)
+        last["shown"] = 1
+    else:
+        figure, frames = _frames(last["partials"], s)
+        played = live_chart(figure, frames, run=last["id"], shown=last["shown"],
+                            interval=max(SPEEDS[s.speed][1], MIN_FRAME), config=CHART, key=CHART_KEY)
+        if played and played["run"] == last["id"]:
+            last["shown"] = played["shown"]
+        if config.get_option("global.appTest"):  # AppTest has no browser to play the frames
+            last["shown"] = len(frames)
+    verdict_slot = st.empty()
+    if last is not None and not fresh:
+        st.info("The data or settings changed since the last run: press Run to test again.")
+    shown = last["shown"] if fresh else None
+    return (last["partials"][shown - 1] if shown else None), verdict_slot
 
 
-def _animate(data, s: Settings, last: dict, chart, progress, status) -> None:
+def _stream(data: align.Aligned, s: Settings):
     gold, a, b, metric = _inputs(data, s.metric)
-    per_frame, pause = SPEEDS[s.speed]
-    block = per_frame or max(1, math.ceil(s.n_resamples / 25))
-    shown = time.perf_counter()
-    for partial in sigcore.stream(gold, a, b, metric=metric, test=s.test, n_resamples=s.n_resamples,
-                                  alternative=s.alternative, confidence_level=s.confidence_level, seed=s.seed,
-                                  block=block, **dict(s.options)):
-        values = partial.distribution
-        if values is not None and last["edges"] is None and len(values) >= min(100, s.n_resamples):
-            last["edges"] = live_edges(values, (partial.delta, partial.threshold, 0.0))  # fixed from now on
-        last["result"] = partial
-        _draw(partial, last["edges"], chart, progress, status, stopped=False, total=s.n_resamples)
-        if not partial.done:
-            time.sleep(max(pause, MIN_FRAME - (time.perf_counter() - shown), 0.0))
-        shown = time.perf_counter()
+    block = SPEEDS[s.speed][0] or max(1, math.ceil(s.n_resamples / 25))
+    return sigcore.stream(gold, a, b, metric=metric, test=s.test, n_resamples=s.n_resamples,
+                          alternative=s.alternative, confidence_level=s.confidence_level, seed=s.seed,
+                          block=block, **dict(s.options))
 
 
-def _draw(res: sigcore.Result, edges, chart, progress, status, *, stopped: bool, total: int) -> None:
-    if res.distribution is None:
-        status.caption("A closed-form test: no resampling to draw.")
-        return
-    chart.plotly_chart(delta_histogram(res, edges=edges), config=CHART)
-    done = res.n_resamples if res.exact else total
-    progress.progress(min(res.n_resamples / done, 1.0), text=f"b = {res.n_resamples:,} of {done:,}"
-                      + (" (stopped)" if stopped else ""))
-    status.text(f"running p = {res.p_value:.4f} ± {res.mc_error:.4f} (Monte-Carlo error) after "
-                f"{res.n_resamples:,} resamples")
+def _frames(partials: list[sigcore.Result], s: Settings):
+    """The chart of the whole run and, per partial result, its bar heights, title, progress and texts."""
+    first = next((r for r in partials if len(r.distribution) >= min(100, s.n_resamples)), partials[-1])
+    edges = live_edges(first.distribution, (first.delta, first.threshold, 0.0))  # the axis never moves
+    frames = []
+    for res, (body, tail) in zip(partials, histogram_frames(partials, edges)):
+        total = res.n_resamples if res.exact else s.n_resamples
+        frames.append([body, tail, chart_title(res), res.n_resamples / total, f"b = {res.n_resamples:,} of {total:,}",
+                       f"running p = {res.p_value:.4f} ± {res.mc_error:.4f} (Monte-Carlo error) after "
+                       f"{res.n_resamples:,} resamples"])
+    return delta_histogram(partials[-1], edges=edges), frames

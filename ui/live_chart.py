@@ -1,0 +1,43 @@
+"""The live histogram: a component whose page plays a run's frames with ``Plotly.react``.
+
+Streamlit 1.67 gives every ``st.plotly_chart`` an id derived from its content, so a chart redrawn per frame
+is mounted again each time and blinks. Resampling is fast, so the page computes the whole run (or up to
+Stop) first and sends the bar heights of every frame at once; the component's page plays them in place and
+reports back how many it showed. Plotly's JavaScript is the installed plotly package's, copied once next to
+the page (nothing is fetched from the network).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from pathlib import Path
+
+import plotly
+import plotly.graph_objects as go
+import streamlit.components.v1 as components
+
+_PAGE = Path(__file__).with_name("live_chart") / "index.html"
+
+
+def _folder() -> Path:
+    folder = Path(tempfile.gettempdir()) / f"sigcore-live-chart-{plotly.__version__}"
+    folder.mkdir(exist_ok=True)
+    if not (folder / "plotly.min.js").exists():
+        shutil.copyfile(Path(plotly.__file__).parent / "package_data" / "plotly.min.js", folder / "plotly.min.js")
+    shutil.copyfile(_PAGE, folder / "index.html")
+    return folder
+
+
+_component = components.declare_component("sigcore_live_chart", path=str(_folder()))
+
+
+def live_chart(figure: go.Figure, frames: list, *, run: str, shown: int | None, interval: float, config: dict,
+               key: str) -> dict | None:
+    """Play ``frames`` (bar heights, title, progress, texts) on ``figure``; ``shown`` = already played.
+
+    Returns ``{"run": run, "shown": k}`` once the page has played the run to its end or to Stop.
+    """
+    return _component(figure=figure.to_json(), frames=frames, run=run, shown=shown, interval=int(interval * 1000),
+                      config=json.dumps(config), key=key, default=None)
