@@ -1,0 +1,70 @@
+"""Teaching numbers: the exact bootstrap p, simulated null p-values and power."""
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+import scipy.stats
+
+import sigcore
+from sigcore import SettingsError, teaching
+
+SLP3_A = [1, 1, 1, 1, 1, 1, 1, 0, 0, 0]
+SLP3_B = [1, 1, 1, 1, 0, 0, 0, 1, 0, 0]
+
+
+def test_slp3_figure_4_11_exact_p():
+    assert teaching.exact_bootstrap_p(SLP3_A, SLP3_B) == pytest.approx(0.21362616, abs=1e-8)
+
+
+@pytest.mark.parametrize("alternative", sigcore.ALTERNATIVES)
+def test_exact_p_equals_brute_force_over_every_resample(alternative):
+    rng = np.random.default_rng(0)
+    a, b = rng.integers(0, 2, 6), rng.integers(0, 2, 6)
+    delta = (a.sum() - b.sum()) / 6
+    hits = 0
+    for idx in itertools.product(range(6), repeat=6):  # all 6^6 equally likely resamples
+        d = (a[list(idx)].sum() - b[list(idx)].sum()) / 6
+        hits += {"greater": d >= 2 * delta - 1e-12, "less": d <= 2 * delta + 1e-12,
+                 "two-sided": abs(d - delta) >= abs(delta) - 1e-12}[alternative]
+    assert teaching.exact_bootstrap_p(a, b, alternative=alternative) == pytest.approx(hits / 6**6, abs=1e-12)
+
+
+def test_monte_carlo_bootstrap_converges_to_the_exact_p():
+    rng = np.random.default_rng(1)
+    a, b = teaching.paired_outcomes(60, 0.75, 0.65, 0.8, rng)
+    exact = teaching.exact_bootstrap_p(a, b)
+    res = sigcore.compare([1] * 60, a, b, n_resamples=20_000)
+    assert abs(res.p_value - exact) < 4 * math.sqrt(exact * (1 - exact) / 20_000)
+
+
+def test_identical_systems_have_exact_p_one():
+    assert teaching.exact_bootstrap_p(SLP3_A, SLP3_A) == 1.0
+
+
+def test_simulated_outcomes_have_the_asked_accuracies_and_agreement():
+    a, b = teaching.paired_outcomes(200_000, 0.8, 0.7, 0.85, np.random.default_rng(2))
+    assert a.mean() == pytest.approx(0.8, abs=0.005) and b.mean() == pytest.approx(0.7, abs=0.005)
+    assert np.mean(a == b) == pytest.approx(0.85, abs=0.005)
+
+
+@pytest.mark.parametrize("test", ["bootstrap", "permutation"])
+def test_null_p_values_reject_about_alpha(test):
+    p = teaching.null_p_values(200, 0.7, 0.8, test=test, n_sims=300, n_resamples=500, seed=3)
+    low, high = scipy.stats.binom.ppf([0.001, 0.999], 300, 0.05)
+    assert low <= np.sum(p < 0.05) <= high
+
+
+def test_power_grows_with_the_test_set_and_is_alpha_without_a_difference():
+    curve = teaching.power([50, 400, 2000], 0.75, 0.70, 0.85, n_sims=100, n_resamples=500, seed=4)
+    assert curve[0] < curve[1] < curve[2] and curve[2] > 0.9 and curve[0] < 0.5
+    flat = teaching.power([300], 0.7, 0.7, 0.85, n_sims=300, n_resamples=500, seed=5)
+    assert flat[0] <= scipy.stats.binom.ppf(0.999, 300, 0.05) / 300
+
+
+def test_impossible_settings_are_refused():
+    with pytest.raises(SettingsError, match="agree on 0.99 of the items"):
+        teaching.paired_outcomes(10, 0.9, 0.7, 0.99, np.random.default_rng(0))
+    with pytest.raises(SettingsError, match="equally long"):
+        teaching.exact_bootstrap_p([1, 0], [1])
