@@ -15,7 +15,6 @@ Use :func:`prepare` with a name from :data:`METRICS`.
 from __future__ import annotations
 
 import math
-import numbers
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence

@@ -1,6 +1,5 @@
 import numpy as np
 import pytest
-import scipy.stats
 from scipy.stats import _resampling as scipy_resampling
 
 from sigcore import intervals
