@@ -51,12 +51,13 @@ def chart_title(res: Result) -> str:
 def histogram_frames(partials: list[Result], edges: np.ndarray) -> list[tuple[list[int], list[int]]]:
     """The bar heights (not counted, counted in p) of :func:`delta_histogram` for each partial result of a
     stream, so that a chart can play the run without rebuilding the figure."""
-    frames = []
-    for res in partials:
-        values, tail = np.clip(res.distribution, edges[0], edges[-1]), counted(res)
-        frames.append((np.histogram(values[~tail], bins=edges)[0].tolist(),
-                       np.histogram(values[tail], bins=edges)[0].tolist()))
-    return frames
+    return [tuple(heights.tolist() for heights in _bar_heights(res, edges)) for res in partials]
+
+
+def _bar_heights(res: Result, edges: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Resamples per bin, not counted and counted in p; values past a fixed range pile up at its ends."""
+    values, tail = np.clip(res.distribution, edges[0], edges[-1]), counted(res)
+    return np.histogram(values[~tail], bins=edges)[0], np.histogram(values[tail], bins=edges)[0]
 
 
 def delta_histogram(res: Result, *, edges: np.ndarray | None = None, title: str | None = None) -> go.Figure:
@@ -69,12 +70,10 @@ def delta_histogram(res: Result, *, edges: np.ndarray | None = None, title: str 
     bootstrap = res.test == "bootstrap" and res.compat is None
     if edges is None:
         edges = histogram_edges(res.distribution, (res.delta, res.threshold, 0.0))
-    values = np.clip(res.distribution, edges[0], edges[-1])  # values past a fixed range pile up at its ends
-    tail = counted(res)
     centres, widths = (edges[:-1] + edges[1:]) / 2, np.diff(edges)
-    bars = [dict(type="bar", x=centres, y=np.histogram(values[mask], bins=edges)[0], width=widths, name=name,
+    bars = [dict(type="bar", x=centres, y=heights, width=widths, name=name,
                  marker=dict(color=colour, line=dict(width=0)))
-            for name, mask, colour in (("not counted", ~tail, BODY), ("counted in p", tail, TAIL))]
+            for heights, name, colour in zip(_bar_heights(res, edges), ("not counted", "counted in p"), (BODY, TAIL))]
     marks = [(res.delta, f"δ(x) = {number(res.delta)}", MARK, "solid", "right")]
     if bootstrap:
         marks.append((res.threshold, f"2·δ(x) = {number(res.threshold)}", "black", "dash", "left"))

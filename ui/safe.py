@@ -1,10 +1,5 @@
 """Showing user text in Streamlit without it ever being read as Markdown or HTML."""
 
-import re
+from sigcore.export import md_escape
 
-_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~:$])")
-
-
-def md(text: str) -> str:
-    """``text`` escaped for st.markdown/st.error/st.caption: a file named ``<img src=x>`` stays that text."""
-    return _SPECIAL.sub(r"\\\1", str(text)).replace("\n", "  \n")
+md = md_escape  # one escaper for the page and the exports: a file named <img src=x> stays that text
