@@ -54,10 +54,8 @@ class Result:
     @property
     def p_text(self) -> str:
         """The p-value as a paper should print it: never "p = 0" for a resampling test."""
-        if self.p_value < self.p_floor or (self.p_value == 0 and self.p_floor > 0):
-            return f"p < {_short(self.p_floor)}"
-        if self.p_value == 0:
-            return "p < 1e-300"
+        if self.p_value == 0:  # resampling: below the smallest p b resamples can give; closed form: underflow
+            return f"p < {_short(self.p_floor)}" if self.p_floor > 0 else "p < 1e-300"
         return f"p = {_short(self.p_value)}"
 
     def to_dict(self, *, distribution: bool = False) -> dict[str, Any]:
