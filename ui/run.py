@@ -31,6 +31,7 @@ WHY = {"bootstrap": "recommended: fits any metric and gives the interval of the 
        "z": "normal approximation for large n", "wilcoxon": "rank test on per-item differences",
        "sign": "counts only which system wins each item", "mcnemar": "the classic test for paired right/wrong"}
 MIN_FRAME = 0.1  # seconds a frame stays up at full speed: 25 frames in 2.5 s, each one seen
+MAX_FRAMES = 500  # a run is computed before it is played: at slow speeds, large b gets b / 500 per frame
 CHART_KEY = "live-histogram"
 CHART = {"displaylogo": False, "toImageButtonOptions": {"format": "svg", "filename": "delta_histogram",
                                                         "width": 480, "height": 320}}
@@ -60,7 +61,8 @@ def settings(data: align.Aligned) -> Settings:
     n = c4.number_input("Resamples b", 100, 1_000_000, 10_000, step=1_000)
     seed = c5.number_input("Seed", 0, 2**31 - 1, 0)
     level = c6.selectbox("Confidence level", [0.90, 0.95, 0.99], index=1, format_func=lambda x: f"{x:.0%}")
-    speed = c7.selectbox("Animation", list(SPEEDS), index=len(SPEEDS) - 1)
+    speed = c7.selectbox("Animation", list(SPEEDS), index=len(SPEEDS) - 1,
+                         help=f"At most {MAX_FRAMES} frames: with a larger b, each frame adds b / {MAX_FRAMES}.")
     options = ()
     if metric == "bleu":
         options = (("tokenize", st.selectbox("BLEU tokenizer", ["13a", "none", "intl", "char"])),)
@@ -130,7 +132,7 @@ def live(data: align.Aligned, s: Settings, key: str):
 
 def _stream(data: align.Aligned, s: Settings):
     gold, a, b, metric = _inputs(data, s.metric)
-    block = SPEEDS[s.speed][0] or max(1, math.ceil(s.n_resamples / 25))
+    block = max(SPEEDS[s.speed][0] or 1, math.ceil(s.n_resamples / (MAX_FRAMES if SPEEDS[s.speed][0] else 25)))
     return sigcore.stream(gold, a, b, metric=metric, test=s.test, n_resamples=s.n_resamples,
                           alternative=s.alternative, confidence_level=s.confidence_level, seed=s.seed,
                           block=block, **dict(s.options))
