@@ -11,6 +11,8 @@ agreement rate (the share of items where both are right or both wrong).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from scipy.stats import multinomial
 
@@ -18,13 +20,37 @@ from .compare import ALTERNATIVES, compare
 from .errors import SettingsError
 
 _TIE = 1e-12  # delta values are multiples of 1/n: this only absorbs float noise
+_BLOCK = 1_000  # test sets per seeded block, so drawing 1, then 10, then 100 gives the same x^(i) as 111 at once
+
+
+@dataclass(frozen=True)
+class Draws:
+    """Bootstrap test sets x^(start+1) ... x^(stop) of Figure 4.11, one row each."""
+
+    start: int
+    documents: np.ndarray  # (draws, n) indices into x, with repeats
+    score_a: np.ndarray  # accuracy of A on each x^(i)
+    score_b: np.ndarray
+    delta: np.ndarray  # delta(x^(i))
+    counted: np.ndarray  # delta(x^(i)) >= 2·delta(x): what s counts in eq. 4.48
+
+
+def draw_test_sets(a_correct, b_correct, stop: int, *, start: int = 0, seed: int = 0) -> Draws:
+    """The paired bootstrap document by document, as Figure 4.12 writes it (the engine draws pattern counts
+    instead, from the same distribution): each x^(i) takes n documents of x at random with replacement."""
+    a, b = _right_wrong(a_correct, b_correct)
+    n, blocks = len(a), range(start // _BLOCK, -(-stop // _BLOCK))
+    drawn = np.concatenate([np.random.default_rng([seed, k]).integers(0, n, size=(_BLOCK, n)) for k in blocks]
+                           or [np.empty((0, n), dtype=int)])
+    documents = drawn[start - blocks.start * _BLOCK: stop - blocks.start * _BLOCK]
+    score_a, score_b = a[documents].mean(axis=1), b[documents].mean(axis=1)
+    delta = score_a - score_b
+    return Draws(start, documents, score_a, score_b, delta, delta >= 2 * (a.mean() - b.mean()) - _TIE)
 
 
 def exact_bootstrap_p(a_correct, b_correct, *, alternative: str = "greater") -> float:
     """The paired bootstrap p of Berg-Kirkpatrick et al. (2012) for right/wrong items, by enumeration (O(n^2))."""
-    a, b = np.asarray(a_correct, dtype=bool), np.asarray(b_correct, dtype=bool)
-    if a.shape != b.shape or a.ndim != 1 or not len(a):
-        raise SettingsError("a_correct and b_correct must be two equally long, non-empty lists of right/wrong")
+    a, b = _right_wrong(a_correct, b_correct)
     if alternative not in ALTERNATIVES:
         raise SettingsError(f"`alternative` must be one of {', '.join(ALTERNATIVES)}, not {alternative!r}")
     n, only_a, only_b = len(a), int(np.sum(a & ~b)), int(np.sum(~a & b))
@@ -59,6 +85,13 @@ def power(ns, accuracy_a: float, accuracy_b: float, agreement: float, *, test: s
     (Card et al. 2020: small test sets rarely detect small true differences)."""
     return np.array([np.mean(_simulate(n, accuracy_a, accuracy_b, agreement, test, n_sims, n_resamples, "greater",
                                        seed + i) < alpha) for i, n in enumerate(ns)])
+
+
+def _right_wrong(a_correct, b_correct) -> tuple[np.ndarray, np.ndarray]:
+    a, b = np.asarray(a_correct, dtype=bool), np.asarray(b_correct, dtype=bool)
+    if a.shape != b.shape or a.ndim != 1 or not len(a):
+        raise SettingsError("a_correct and b_correct must be two equally long, non-empty lists of right/wrong")
+    return a, b
 
 
 def _cells(accuracy_a: float, accuracy_b: float, agreement: float) -> np.ndarray:

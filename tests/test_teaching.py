@@ -68,3 +68,36 @@ def test_impossible_settings_are_refused():
         teaching.paired_outcomes(10, 0.9, 0.7, 0.99, np.random.default_rng(0))
     with pytest.raises(SettingsError, match="equally long"):
         teaching.exact_bootstrap_p([1, 0], [1])
+
+
+def test_drawn_test_sets_do_not_depend_on_how_many_are_drawn_at_a_time():
+    whole = teaching.draw_test_sets(SLP3_A, SLP3_B, 2_111, seed=3)
+    parts = [teaching.draw_test_sets(SLP3_A, SLP3_B, stop, start=start, seed=3)
+             for start, stop in [(0, 1), (1, 11), (11, 111), (111, 2_111)]]
+    assert [p.start for p in parts] == [0, 1, 11, 111]
+    for field in ("documents", "score_a", "score_b", "delta", "counted"):
+        assert np.array_equal(getattr(whole, field), np.concatenate([getattr(p, field) for p in parts]))
+    assert not np.array_equal(whole.documents, teaching.draw_test_sets(SLP3_A, SLP3_B, 2_111, seed=4).documents)
+
+
+def test_each_drawn_test_set_is_scored_like_figure_4_11():
+    draws = teaching.draw_test_sets(SLP3_A, SLP3_B, 500, seed=0)
+    a, b = np.array(SLP3_A), np.array(SLP3_B)
+    assert draws.documents.shape == (500, 10) and draws.documents.min() == 0 and draws.documents.max() == 9
+    for row, sa, sb, d, c in zip(draws.documents, draws.score_a, draws.score_b, draws.delta, draws.counted):
+        assert (sa, sb) == (a[row].sum() / 10, b[row].sum() / 10)
+        assert d == pytest.approx(sa - sb) and c == (round(d * 10) >= 4)  # 2·δ(x) = 0.4
+    # documents are drawn uniformly with replacement: every one equally often
+    counts = np.bincount(teaching.draw_test_sets(SLP3_A, SLP3_B, 10_000).documents.ravel(), minlength=10)
+    assert scipy.stats.chisquare(counts).pvalue > 1e-4
+
+
+def test_share_of_counted_draws_converges_to_the_exact_p():
+    draws = teaching.draw_test_sets(SLP3_A, SLP3_B, 40_000, seed=7)
+    exact = teaching.exact_bootstrap_p(SLP3_A, SLP3_B)
+    assert abs(draws.counted.mean() - exact) < 4 * math.sqrt(exact * (1 - exact) / 40_000)
+
+
+def test_drawing_needs_two_equally_long_lists():
+    with pytest.raises(SettingsError, match="equally long"):
+        teaching.draw_test_sets([1, 0, 1], [1, 0], 5)
