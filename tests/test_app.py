@@ -51,8 +51,8 @@ def test_opens_on_a_sample_and_runs_it():
     assert at.code[0].value == res.signature
     chart = at.get("component_instance")[0].proto  # the live chart: the frames the browser will play
     frames = json.loads(chart.json_args)["frames"]
-    assert len(frames) == 25 and f"running p = {res.p_value:.4f}" in frames[-1][5]
-    assert sum(frames[-1][1]) == round(res.p_value * 10_000)  # the red bars are the resamples p counts
+    assert len(frames) == 25 and f"running p = {res.p_value:.4f}" in frames[-1]["texts"]["status"]
+    assert sum(frames[-1]["y"][1]) == round(res.p_value * 10_000)  # the red bars are the resamples p counts
 
 
 def test_upload_a_table_change_mapping_metric_and_test():

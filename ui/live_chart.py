@@ -33,11 +33,20 @@ def _folder() -> Path:
 _component = components.declare_component("sigcore_live_chart", path=str(_folder()))
 
 
-def live_chart(figure: go.Figure, frames: list, *, run: str, shown: int | None, interval: float, config: dict,
-               key: str) -> dict | None:
-    """Play ``frames`` (bar heights, title, progress, texts) on ``figure``; ``shown`` = already played.
+def frame(y: list, progress: float, texts: dict, *, title: str | None = None, lines: tuple[int, int] | None = None,
+          rows: list | None = None) -> dict:
+    """One frame: the y of the figure's first traces, the progress (0 to 1), texts by element id ("count",
+    "status"), and optionally the title, the pseudo-code lines to highlight and the table's rows
+    (``{"cells": [...], "marked": bool}``; a cell is a text or [note, text])."""
+    return {"y": y, "progress": progress, "texts": texts, "title": title, "lines": lines, "rows": rows}
+
+
+def live_chart(figure: go.Figure, frames: list[dict], *, run: str, shown: int | None, interval: float,
+               config: dict, key: str, code: list[str] | None = None, header: list | None = None) -> dict | None:
+    """Play ``frames`` (see :func:`frame`) on ``figure``; ``shown`` = already played. ``code`` is pseudo-code
+    shown beside the chart, ``header`` the head of a table of rows below it.
 
     Returns ``{"run": run, "shown": k}`` once the page has played the run to its end or to Stop.
     """
     return _component(figure=figure.to_json(), frames=frames, run=run, shown=shown, interval=int(interval * 1000),
-                      config=json.dumps(config), key=key, default=None)
+                      config=json.dumps(config), code=code, header=header, key=key, default=None)

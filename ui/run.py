@@ -18,7 +18,7 @@ import sigcore
 from sigcore import SigcoreError, align
 from sigcore.figures import chart_title, delta_histogram, empty_histogram, histogram_frames, live_edges
 
-from .live_chart import live_chart
+from .live_chart import frame, live_chart
 from .safe import md
 
 ALTERNATIVES = {"A better than B": "greater", "B better than A": "less", "A and B differ": "two-sided"}
@@ -145,7 +145,8 @@ def _frames(partials: list[sigcore.Result], s: Settings):
     frames = []
     for res, (body, tail) in zip(partials, histogram_frames(partials, edges)):
         total = res.n_resamples if res.exact else s.n_resamples
-        frames.append([body, tail, chart_title(res), res.n_resamples / total, f"b = {res.n_resamples:,} of {total:,}",
-                       f"running p = {res.p_value:.4f} ± {res.mc_error:.4f} (Monte-Carlo error) after "
-                       f"{res.n_resamples:,} resamples"])
+        frames.append(frame([body, tail], res.n_resamples / total, {
+            "count": f"b = {res.n_resamples:,} of {total:,}",
+            "status": f"running p = {res.p_value:.4f} ± {res.mc_error:.4f} (Monte-Carlo error) after "
+                      f"{res.n_resamples:,} resamples"}, title=chart_title(res)))
     return delta_histogram(partials[-1], edges=edges), frames
