@@ -1,0 +1,64 @@
+"""Multiple-comparison corrections: statsmodels' numbers, in the order given, monotone and capped at 1."""
+
+import numpy as np
+import pytest
+from statsmodels.stats.multitest import multipletests
+
+from sigcore import SettingsError
+from sigcore.multiple import METHODS, adjust
+
+STATSMODELS = {"bonferroni": "bonferroni", "holm": "holm", "hochberg": "simes-hochberg", "bh": "fdr_bh"}
+RNG = np.random.default_rng(0)
+FAMILIES = {
+    "uniform": RNG.uniform(size=12),
+    "small and large": np.r_[RNG.uniform(0, 0.01, 5), RNG.uniform(0.2, 1, 5)],
+    "ties": np.array([0.04, 0.01, 0.04, 0.2, 0.01, 0.04, 0.9, 0.2]),
+    "zeros and ones": np.array([0.0, 1.0, 0.0, 0.5, 1.0]),
+    "one test": np.array([0.03]),
+}
+
+
+def test_every_method_is_checked_against_statsmodels():
+    assert set(STATSMODELS) == set(METHODS)
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("family", FAMILIES)
+def test_equals_statsmodels_in_the_input_order(method, family):
+    p = FAMILIES[family]
+    expected = multipletests(p, method=STATSMODELS[method])[1]  # returned in the input order
+    np.testing.assert_allclose(adjust(p, method), expected, rtol=1e-12, atol=0)
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_adjusted_p_follow_the_order_of_p_and_stay_in_range(method):
+    p = np.random.default_rng(1).uniform(size=50) ** 3
+    adjusted = adjust(list(p), method)
+    order = np.argsort(p)
+    assert np.all(np.diff(adjusted[order]) >= 0)  # a smaller p never gets a larger adjusted p
+    assert np.all(adjusted >= p) and np.all(adjusted <= 1)
+
+
+def test_holm_by_hand():
+    # sorted: 0.01·3 = 0.03, 0.02·2 = 0.04, 0.04·1 = 0.04; input order 0.04, 0.01, 0.02
+    np.testing.assert_allclose(adjust([0.04, 0.01, 0.02]), [0.04, 0.03, 0.04])
+    np.testing.assert_allclose(adjust([0.5, 0.3, 0.02], "bonferroni"), [1.0, 0.9, 0.06])
+
+
+@pytest.mark.parametrize("p_values, message", [
+    ([], "non-empty"),
+    ([[0.1, 0.2]], "flat list"),
+    (0.3, "flat list"),
+    ([0.1, float("nan")], "number 2 is nan"),
+    ([0.1, 0.2, 1.5], "number 3 is 1.5"),
+    ([-0.01], "number 1 is -0.01"),
+    (["0.1", "low"], "numbers between 0 and 1"),
+])
+def test_bad_p_values_are_refused(p_values, message):
+    with pytest.raises(SettingsError, match=message):
+        adjust(p_values)
+
+
+def test_unknown_method_is_refused_with_the_choices():
+    with pytest.raises(SettingsError, match=r"unknown correction 'sidak'.*bonferroni, holm, hochberg, bh"):
+        adjust([0.1], "sidak")
