@@ -35,6 +35,12 @@ class Draws:
     counted: np.ndarray  # delta(x^(i)) >= 2·delta(x): what s counts in eq. 4.48
 
 
+def accuracies(a_correct, b_correct) -> tuple[float, float, float]:
+    """A%, B% and delta(x) = A% - B% on the test set x, as in Figure 4.11."""
+    a, b = _right_wrong(a_correct, b_correct)
+    return float(a.mean()), float(b.mean()), float(a.mean() - b.mean())
+
+
 def draw_test_sets(a_correct, b_correct, stop: int, *, start: int = 0, seed: int = 0) -> Draws:
     """The paired bootstrap document by document, as Figure 4.12 writes it (the engine draws pattern counts
     instead, from the same distribution): each x^(i) takes n documents of x at random with replacement."""
@@ -68,7 +74,7 @@ def exact_bootstrap_p(a_correct, b_correct, *, alternative: str = "greater") -> 
 def paired_outcomes(n: int, accuracy_a: float, accuracy_b: float, agreement: float,
                     rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """One simulated test set: per item, whether A and whether B is right."""
-    cells = _cells(accuracy_a, accuracy_b, agreement)
+    cells = outcome_probabilities(accuracy_a, accuracy_b, agreement)
     kind = rng.choice(4, size=n, p=cells)  # 0: both right, 1: only A, 2: only B, 3: both wrong
     return np.isin(kind, (0, 1)).astype(int), np.isin(kind, (0, 2)).astype(int)
 
@@ -94,7 +100,8 @@ def _right_wrong(a_correct, b_correct) -> tuple[np.ndarray, np.ndarray]:
     return a, b
 
 
-def _cells(accuracy_a: float, accuracy_b: float, agreement: float) -> np.ndarray:
+def outcome_probabilities(accuracy_a: float, accuracy_b: float, agreement: float) -> np.ndarray:
+    """Per item, the chance of (both right, only A, only B, both wrong) for these accuracies and agreement."""
     only_a = (1 - agreement + accuracy_a - accuracy_b) / 2
     only_b = (1 - agreement - accuracy_a + accuracy_b) / 2
     cells = np.array([accuracy_a - only_a, only_a, only_b, 1 - accuracy_a - only_b])

@@ -1,0 +1,216 @@
+"""Common mistakes with significance tests, each a small simulation where the truth is known (SLP3 §4.11).
+
+1. Many comparisons: with k systems no better than the baseline, the chance that at least one looks significant
+   grows like 1 − (1 − α)^k; Holm's correction (Holm 1979) keeps it at most α.
+2. Peeking: testing as items come in and stopping at the first p < α is wrong more often than α
+   (Armitage, McPherson & Rowe 1969).
+3. "Not significant" is not "equal": a small test set usually misses a small real difference, while the
+   interval of δ still contains it (Card et al. 2020, "With Little Power Comes Great Responsibility").
+4. One-sided or two-sided: on the same data the one-sided p is about half the two-sided one, so picking the
+   side after seeing δ(x) doubles the false positives.
+Test sets are right/wrong items drawn as in :mod:`sigcore.teaching`; every p, δ and interval comes from
+:func:`sigcore.compare`; :mod:`sigcore.pitfall_figures` draws them. Peeking, not_significant and one_sided draw
+their test sets first, as ``simulate_test_sets(..., np.random.default_rng(seed))``, so any one can be looked at again.
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+
+from .compare import compare
+from .errors import SettingsError
+from .multiple import adjust
+from .result import Result
+from .teaching import outcome_probabilities, paired_outcomes
+
+_SEEDS = 2**32  # compare() seeds are drawn per test, so no two tests share their resamples
+
+
+@dataclass(frozen=True)
+class ManyComparisons:
+    """Experiments with one baseline and k systems just as good: how often is at least one "significant"?"""
+
+    k: np.ndarray  # 1, 2, ... k_max systems compared with the baseline
+    alpha: float
+    uncorrected: np.ndarray  # share of experiments with some p < α among the first k systems
+    holm: np.ndarray  # the same with Holm-adjusted p-values
+    independent: np.ndarray  # 1 − (1 − α)^k: the rate if the k tests were independent and exactly of size α
+    n_sims: int
+
+
+@dataclass(frozen=True)
+class Peeking:
+    """Experiments under H0, tested after every few items and stopped at the first p < α."""
+
+    alpha: float
+    step: int
+    looks: np.ndarray  # the test-set sizes at which the test is run: step, 2·step, ... n_max
+    stopped_at: np.ndarray  # per experiment, the size where p first fell below α; 0 if it never did
+    p_once: np.ndarray  # per experiment, p of one test on all items
+    example: int  # an experiment that peeking made "significant" though testing once did not (else 0)
+    trajectory: np.ndarray  # p of the example at each look
+
+    @property
+    def peeking(self) -> float:
+        return float(np.mean(self.stopped_at > 0))
+
+    @property
+    def once(self) -> float:
+        return float(np.mean(self.p_once < self.alpha))
+
+
+@dataclass(frozen=True)
+class NotSignificant:
+    """Test sets on which A is truly better by ``true_delta``: two-sided p and the (1 − α) interval of δ on each."""
+
+    alpha: float
+    true_delta: float
+    delta: np.ndarray
+    ci_low: np.ndarray
+    ci_high: np.ndarray
+    p_value: np.ndarray
+
+    @property
+    def significant(self) -> np.ndarray:
+        return self.p_value < self.alpha
+
+    def contains(self, value: float) -> np.ndarray:
+        """Whether each interval contains ``value``: the true difference, or 0 (no difference)."""
+        return (self.ci_low <= value) & (value <= self.ci_high)
+
+    @property
+    def power(self) -> float:
+        return float(np.mean(self.significant))
+
+
+@dataclass(frozen=True)
+class OneSided:
+    """Test sets under H0, each tested with H1 "A better", "B better" and "they differ", all on the same resamples."""
+
+    alpha: float
+    delta: np.ndarray
+    p_greater: np.ndarray
+    p_less: np.ndarray
+    p_two_sided: np.ndarray
+
+    @property
+    def p_chosen(self) -> np.ndarray:
+        """The one-sided p in the direction δ(x) points to: the side picked after seeing the data."""
+        return np.where(self.delta >= 0, self.p_greater, self.p_less)
+
+    @property
+    def example(self) -> int:
+        """A test set that the side picked afterwards makes "significant" and the two-sided test does not (else 0)."""
+        return int(np.argmax((self.p_chosen < self.alpha) & (self.p_two_sided >= self.alpha)))
+
+    def rates(self) -> dict[str, float]:
+        """Share of test sets with p < α, for each way of choosing H1."""
+        return {side: float(np.mean(p < self.alpha)) for side, p in (
+            ("two-sided", self.p_two_sided), ("one-sided, side fixed in advance", self.p_greater),
+            ("one-sided, side chosen after seeing δ(x)", self.p_chosen))}
+
+
+def simulate_test_sets(n_sets: int, n: int, accuracy_a: float, accuracy_b: float, agreement: float,
+                       rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """``n_sets`` test sets of ``n`` items, one per row: whether A and whether B is right on each item."""
+    a, b = paired_outcomes(n_sets * n, accuracy_a, accuracy_b, agreement, rng)
+    return a.reshape(n_sets, n), b.reshape(n_sets, n)
+
+
+def many_comparisons(k_max: int = 10, *, n: int = 1_000, accuracy: float = 0.7, agreement: float = 0.9,
+                     alpha: float = 0.05, alternative: str = "two-sided", test: str = "bootstrap",
+                     n_resamples: int = 1_000, n_sims: int = 120, seed: int = 0) -> ManyComparisons:
+    """Family-wise error of k tests against one baseline, uncorrected and with Holm's correction, for k ≤ ``k_max``.
+
+    Each system agrees with the baseline on a share ``agreement`` of the items. Sharing the baseline makes the
+    k tests positively dependent, which keeps the uncorrected rate a little under 1 − (1 − α)^k.
+    """
+    _check(alpha, k_max=k_max, n=n, n_sims=n_sims)
+    rng = np.random.default_rng(seed)
+    both, only_system, only_baseline, neither = outcome_probabilities(accuracy, accuracy, agreement)
+    baseline_right = rng.random((n_sims, 1, n)) < accuracy
+    # each system is right with the probability the cells give, knowing whether the baseline was
+    right = np.where(baseline_right, both / (both + only_baseline), only_system / (only_system + neither))
+    systems = (rng.random((n_sims, k_max, n)) < right).astype(int)
+    baseline = baseline_right[:, 0].astype(int)
+    seeds = rng.integers(_SEEDS, size=(n_sims, k_max))
+    p = np.array([[_test(systems[s, j], baseline[s], seed=seeds[s, j], alternative=alternative, test=test,
+                         n_resamples=n_resamples).p_value for j in range(k_max)] for s in range(n_sims)])
+    k = np.arange(1, k_max + 1)
+    uncorrected = np.maximum.accumulate(p < alpha, axis=1).mean(axis=0)  # any p < α among the first k
+    holm = np.array([np.mean([np.any(adjust(row[:j]) < alpha) for row in p]) for j in k])
+    return ManyComparisons(k, alpha, uncorrected, holm, 1 - (1 - alpha) ** k, n_sims)
+
+
+def peeking(n_max: int = 500, step: int = 50, *, accuracy: float = 0.7, agreement: float = 0.85,
+            alpha: float = 0.05, alternative: str = "greater", test: str = "bootstrap", n_resamples: int = 1_000,
+            n_sims: int = 120, seed: int = 0) -> Peeking:
+    """Test after every ``step`` items up to ``n_max`` and stop at the first p < α, on experiments where H0 holds."""
+    _check(alpha, n_max=n_max, step=step, n_sims=n_sims)
+    rng = np.random.default_rng(seed)
+    a, b = simulate_test_sets(n_sims, n_max, accuracy, accuracy, agreement, rng)
+    seeds = rng.integers(_SEEDS, size=n_sims)
+    looks = np.unique(np.r_[np.arange(step, n_max, step), n_max])
+
+    def p_at(s: int, n: int) -> float:  # one experiment keeps one seed, so its p moves only with the items
+        return _test(a[s, :n], b[s, :n], seed=seeds[s], alternative=alternative, test=test,
+                     n_resamples=n_resamples).p_value
+
+    stopped_at, p_once = np.zeros(n_sims, dtype=int), np.empty(n_sims)
+    for s in range(n_sims):
+        for n in looks:
+            p = p_at(s, n)
+            if p < alpha:
+                stopped_at[s] = n
+                break
+        p_once[s] = p if n == n_max else p_at(s, n_max)
+    example = int(np.argmax((stopped_at > 0) & (p_once >= alpha)))
+    return Peeking(alpha, step, looks, stopped_at, p_once, example, np.array([p_at(example, n) for n in looks]))
+
+
+def not_significant(n: int = 100, accuracy_a: float = 0.75, accuracy_b: float = 0.70, *, agreement: float = 0.85,
+                    alpha: float = 0.05, test: str = "bootstrap", n_resamples: int = 1_000, n_sims: int = 30,
+                    seed: int = 0) -> NotSignificant:
+    """Two-sided tests and (1 − α) intervals of δ on test sets where A is truly better by ``accuracy_a − accuracy_b``."""
+    _check(alpha, n=n, n_sims=n_sims)
+    rng = np.random.default_rng(seed)
+    a, b = simulate_test_sets(n_sims, n, accuracy_a, accuracy_b, agreement, rng)
+    seeds = rng.integers(_SEEDS, size=n_sims)
+    results = [_test(a[s], b[s], seed=seeds[s], alternative="two-sided", test=test, n_resamples=n_resamples,
+                     confidence_level=1 - alpha, ci_method="percentile") for s in range(n_sims)]
+    return NotSignificant(alpha, accuracy_a - accuracy_b, *(_field(results, name) for name in
+                                                            ("delta", "ci_low", "ci_high", "p_value")))
+
+
+def one_sided(n: int = 200, *, accuracy: float = 0.7, agreement: float = 0.85, alpha: float = 0.05,
+              test: str = "bootstrap", n_resamples: int = 1_000, n_sims: int = 250, seed: int = 0) -> OneSided:
+    """One test set after another where H0 holds, each tested three ways with the same seed (same resamples)."""
+    _check(alpha, n=n, n_sims=n_sims)
+    rng = np.random.default_rng(seed)
+    a, b = simulate_test_sets(n_sims, n, accuracy, accuracy, agreement, rng)
+    seeds = rng.integers(_SEEDS, size=n_sims)
+    results = {alternative: [_test(a[s], b[s], seed=seeds[s], alternative=alternative, test=test,
+                                   n_resamples=n_resamples) for s in range(n_sims)]
+               for alternative in ("greater", "less", "two-sided")}
+    return OneSided(alpha, _field(results["two-sided"], "delta"),
+                    *(_field(results[alternative], "p_value") for alternative in ("greater", "less", "two-sided")))
+
+
+def _test(a: np.ndarray, b: np.ndarray, *, seed: int, ci_method: str | None = None, **settings) -> Result:
+    """A against B on right/wrong items: the gold answer is 1, so an item is right where an output is 1."""
+    return compare(np.ones(len(a), dtype=int), a, b, seed=int(seed), ci_method=ci_method, **settings)
+
+
+def _field(results: list[Result], name: str) -> np.ndarray:
+    return np.array([getattr(res, name) for res in results])
+
+
+def _check(alpha: float, **counts: int) -> None:
+    if not isinstance(alpha, numbers.Real) or not 0 < alpha < 1:
+        raise SettingsError(f"`alpha` must be between 0 and 1, not {alpha!r}", hint="The usual level is 0.05.")
+    for name, value in counts.items():
+        if not isinstance(value, numbers.Integral) or value < 1:
+            raise SettingsError(f"`{name}` must be a positive integer, not {value!r}")

@@ -1,0 +1,133 @@
+"""The Classroom's "Common mistakes": four ways to misuse a significance test, each a live simulation.
+
+Widgets, words and layout only: every number comes from :mod:`sigcore.pitfalls`, every figure from
+:mod:`sigcore.pitfall_figures`. Simulations are cached on their settings, so moving a widget back is instant.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from sigcore import pitfall_figures, pitfalls
+
+from .figure import show
+
+ALPHAS = (0.01, 0.05, 0.10)
+_CACHE = dict(max_entries=32, show_spinner="Simulating test sets…")
+_many_comparisons = st.cache_data(pitfalls.many_comparisons, **_CACHE)
+_peeking = st.cache_data(pitfalls.peeking, **_CACHE)
+_not_significant = st.cache_data(pitfalls.not_significant, **_CACHE)
+_one_sided = st.cache_data(pitfalls.one_sided, **_CACHE)
+
+
+def section() -> None:
+    st.markdown(
+        "Each tab is an experiment where we **know the truth**: we simulate many test sets, run the paired "
+        "bootstrap on each, and count how often the conclusion is wrong. Remember what the test promises: if A and "
+        "B are really equally good (H0), p < α happens on only a share α of test sets, usually 1 in 20. Each "
+        "mistake below quietly breaks that promise.")
+    tabs = st.tabs(["Many comparisons", "Peeking", "“Not significant” ≠ “equal”", "One-sided or two-sided"])
+    for tab, demo in zip(tabs, (_many, _peek, _absence, _sides)):
+        with tab:
+            demo()
+
+
+def _alpha(column, key: str) -> float:
+    return column.select_slider("α", ALPHAS, value=0.05, key=key)
+
+
+def _share(x: float) -> str:
+    return f"{x:.0%}"
+
+
+def _many() -> None:
+    st.markdown(
+        "You try 10 new systems, test each against the baseline, and report the one that wins “significantly”. "
+        "But every test has a chance α of a false alarm, and with k tests the chance of **at least one** grows "
+        "fast: about 1 − (1 − α)ᵏ, or 40% for 10 tests at α = 0.05. Here every system is exactly as good as the "
+        "baseline, so each “significant” result is a false alarm.\n\n"
+        "**Do instead**: correct the p-values for the number of tests. Holm's method multiplies the smallest p by "
+        "k, the next by k − 1, and so on; then the chance of any false alarm stays at most α "
+        "(`sigcore.multiple.adjust`).")
+    c1, c2 = st.columns(2)
+    k = c1.slider("Systems compared with the baseline, k", 2, 15, 10, key="pit-k")
+    alpha = _alpha(c2, "pit-k-alpha")
+    res = _many_comparisons(k, alpha=alpha)
+    show(pitfall_figures.many_comparisons(res), "many_comparisons")
+    m1, m2, m3 = st.columns(3)
+    m1.metric(f"Some p < α among {k}, no correction", _share(res.uncorrected[-1]))
+    m2.metric("With Holm's correction", _share(res.holm[-1]))
+    m3.metric("1 − (1 − α)ᵏ", _share(res.independent[-1]))
+    st.caption(f"{res.n_sims} simulated experiments, each a baseline and {k} systems right on 70% of 1,000 items "
+               "(each agreeing with the baseline on 90% of them), tested two-sided with the paired bootstrap, "
+               "b = 1,000. The rate stays a little below the formula, which assumes independent tests that are "
+               "each wrong exactly α of the time: these tests share the baseline, so they are a little alike, "
+               "and the bootstrap on right/wrong items is slightly cautious.")
+
+
+def _peek() -> None:
+    st.markdown(
+        "You test on the first items, then on more, and stop as soon as p < α: the result you hoped for. But "
+        "luck moves p up and down as items come in, and every look is one more chance for it to dip below α. "
+        "Here A and B are equally good, so every stop is a false alarm.\n\n"
+        "**Do instead**: fix the size of the test set before you look, and test once.")
+    c1, c2 = st.columns(2)
+    step = c1.select_slider("Test after every … items", (25, 50, 100, 250), value=50, key="pit-step")
+    alpha = _alpha(c2, "pit-peek-alpha")
+    res = _peeking(step=step, alpha=alpha)
+    show(pitfall_figures.peeking(res), "peeking")
+    m1, m2 = st.columns(2)
+    m1.metric("“Significant” with peeking", _share(res.peeking))
+    m2.metric(f"Testing once at n = {res.looks[-1]}", _share(res.once))
+    st.caption(f"{len(res.p_once)} simulated experiments of up to {res.looks[-1]} items, on which A and B are both "
+               "right on 70% of items; one-sided paired bootstrap (H1: A is better), b = 1,000. The line follows "
+               "one of them" + (", stopped by peeking though one test on all items finds nothing."
+                                 if res.stopped_at[res.example] else "."))
+
+
+def _absence() -> None:
+    st.markdown(
+        "Here A **is** better: right on 75% of items against 70% for B. Yet on small test sets most tests say "
+        "“not significant”. That does not mean A and B are equal. Look at the intervals: nearly all contain the "
+        "true difference, and most contain 0 as well. The data cannot tell the two apart. **Absence of evidence "
+        "is not evidence of absence.**\n\n"
+        "**Do instead**: report the interval of δ with p. A wide interval says the test set is too small to "
+        "conclude either way (see the power section above).")
+    c1, c2 = st.columns(2)
+    n = c1.select_slider("Items per test set, n", (50, 100, 200, 500, 1_000), value=100, key="pit-n")
+    gap = c2.select_slider("True advantage of A", (0.02, 0.05, 0.10), value=0.05, key="pit-gap",
+                           format_func=lambda x: f"{x:.0%} points")
+    res = _not_significant(n, 0.75, 0.75 - gap)
+    show(pitfall_figures.not_significant(res), "not_significant")
+    missed, covers = ~res.significant, res.contains(res.true_delta)
+    m1, m2, m3 = st.columns(3)
+    m1.metric("Significant (the power)", _share(res.power))
+    m2.metric("Intervals containing the true δ", _share(covers.mean()))
+    m3.metric("Not significant, yet containing the true δ", f"{(covers & missed).sum()} of {missed.sum()}")
+    st.caption(f"{len(res.delta)} simulated test sets of {n} items, A and B agreeing on 85% of them; two-sided "
+               "paired bootstrap with its 95% percentile interval, b = 1,000.")
+
+
+def _sides() -> None:
+    st.markdown(
+        "A one-sided test asks only “is A better?”, so it counts one tail of the distribution: on the same data "
+        "its p is about **half** the two-sided p. That is fair when the side was chosen **before** seeing the "
+        "data. Choosing it afterwards (“B came out ahead, so let us test whether B is better”) lets both tails "
+        "count and **doubles** the false alarms: about 2·α instead of α. Here A and B are equally good.\n\n"
+        "**Do instead**: write down H1 before you run the test; when in doubt, test two-sided.")
+    c1, c2 = st.columns(2)
+    n = c1.select_slider("Items per test set, n", (50, 100, 200, 500, 1_000), value=200, key="pit-side-n")
+    alpha = _alpha(c2, "pit-side-alpha")
+    res = _one_sided(n, alpha=alpha)
+    show(pitfall_figures.one_sided(res), "one_sided")
+    for column, (side, rate) in zip(st.columns(3), res.rates().items()):
+        column.metric(f"p < α, {side}", _share(rate))
+    i = res.example
+    ahead = "A" if res.delta[i] >= 0 else "B"
+    st.markdown(f"**The same data, two p-values.** On test set {i + 1}, δ(x) = {res.delta[i]:+.3f}, so the side "
+                f"picked afterwards is “{ahead} is better”:")
+    m1, m2 = st.columns(2)
+    m1.metric("One-sided p, side picked after seeing δ(x)", f"{res.p_chosen[i]:.3f}")
+    m2.metric("Two-sided p", f"{res.p_two_sided[i]:.3f}")
+    st.caption(f"{len(res.delta)} simulated test sets of {n} items on which A and B are both right on 70% of "
+               "items, each tested three ways with the same bootstrap resamples, b = 1,000.")
