@@ -1,0 +1,109 @@
+"""Classroom figures: bars, lines, tails and titles show exactly the numbers sigcore computed."""
+
+import numpy as np
+import pytest
+import scipy.stats
+
+import sigcore
+from sigcore.compare import counted
+from sigcore.figures import MARK, TAIL
+from sigcore.lesson_figures import p_value_histogram, power_curve, rejection_rate, smallest_n, three_tests
+
+SLP3_A = [1, 1, 1, 1, 1, 1, 1, 0, 0, 0]
+SLP3_B = [1, 1, 1, 1, 0, 0, 0, 1, 0, 0]
+P_VALUES = np.r_[np.random.default_rng(0).uniform(size=997), 0.0, 0.05, 1.0]  # both ends and an edge
+
+
+def results(a, b, alternative="greater"):
+    return [sigcore.compare([1] * len(a), a, b, test=test, n_resamples=2_000, alternative=alternative,
+                            ci_method=None) for test in ("bootstrap", "permutation", "t")]
+
+
+@pytest.mark.parametrize("alpha", [0.01, 0.05, 0.10])
+def test_p_value_bars_are_numpy_histogram_with_the_part_below_alpha_red(alpha):
+    fig = p_value_histogram(P_VALUES, alpha)
+    tail, body = fig.data
+    expected, edges = np.histogram(P_VALUES, bins=20, range=(0, 1))
+    np.testing.assert_array_equal(np.asarray(tail.y) + np.asarray(body.y), expected)
+    np.testing.assert_array_equal(tail.y, np.histogram(P_VALUES[P_VALUES < alpha], bins=edges)[0])
+    assert tail.marker.color == TAIL and sum(tail.y) == np.sum(P_VALUES < alpha)
+    assert f"{rejection_rate(P_VALUES, alpha):.1%} have p < α = {alpha:g}" in fig.layout.title.text
+
+
+def test_uniform_line_is_the_count_per_bar_if_every_p_were_equally_likely():
+    fig = p_value_histogram(P_VALUES, 0.05, test="permutation")
+    flat = next(s for s in fig.layout.shapes if s.yref == "y")
+    assert flat.y0 == flat.y1 == len(P_VALUES) / 20
+    assert "Approximate randomisation, 1,000 test sets" in fig.layout.title.text
+
+
+def test_rejection_rate_counts_p_strictly_below_alpha_as_significant_does():
+    assert rejection_rate([0.01, 0.05, 0.2, 0.04], 0.05) == 0.5
+
+
+def test_power_curve_draws_each_point_on_a_log_axis_with_the_80_percent_line():
+    ns, power = [25, 100, 400, 1_600], [0.1, 0.35, 0.795, 0.99]
+    fig = power_curve(ns, power)
+    (curve,) = fig.data
+    assert list(curve.x) == ns and list(curve.y) == power and list(curve.text) == ["10%", "35%", "79.5%", "99%"]
+    assert fig.layout.xaxis.type == "log"
+    (target,) = fig.layout.shapes
+    assert target.y0 == target.y1 == 0.8 and target.line.dash == "dash"
+    assert "n = 1,600 is the smallest here with 80% power" in fig.layout.title.text
+
+
+def test_smallest_n_is_the_first_size_reaching_the_target_or_none():
+    assert smallest_n([50, 100, 200], [0.5, 0.8, 0.9]) == 100
+    assert smallest_n([50, 100], [0.5, 0.7]) is None
+    assert "no n here reaches 80% power" in power_curve([50, 100], [0.5, 0.7]).layout.title.text
+
+
+def test_three_panels_are_titled_with_the_p_of_each_test():
+    res = results(SLP3_A, SLP3_B)
+    titles = [a.text for a in three_tests(*res).layout.annotations if a.text.startswith("<b>")]
+    assert titles == [f"<b>{name}</b><br>{r.p_text}" for name, r in
+                      zip(("Paired bootstrap", "Exact permutation test", "Paired t-test"), res)]
+    assert res[2].p_text == "p = 0.1717"  # scipy.stats.ttest_rel(A, B, alternative="greater")
+
+
+def test_red_bars_are_the_resamples_and_permutations_each_p_counts():
+    bootstrap, permutation, _ = res = results(SLP3_A * 3, SLP3_B * 3)
+    bars = [trace for trace in three_tests(*res).data if trace.type == "bar"]
+    for r, (body, tail), axis in zip((bootstrap, permutation), (bars[:2], bars[2:]), ("x", "x2")):
+        assert body.xaxis == tail.xaxis == axis and tail.marker.color == TAIL
+        assert sum(body.y) + sum(tail.y) == len(r.distribution)
+        assert sum(tail.y) == counted(r).sum()
+
+
+def test_marks_are_delta_and_twice_delta_for_the_bootstrap_and_delta_for_permutation():
+    bootstrap, permutation, t = res = results(SLP3_A, SLP3_B)
+    lines = [(s.xref, s.x0) for s in three_tests(*res).layout.shapes]
+    assert [ref for ref, _ in lines] == ["x", "x", "x2", "x3"]
+    assert [x for _, x in lines] == pytest.approx([bootstrap.delta, bootstrap.threshold, permutation.delta,
+                                                   t.statistic])
+    assert bootstrap.threshold == pytest.approx(0.4)
+
+
+@pytest.mark.parametrize("alternative", sigcore.ALTERNATIVES)
+def test_t_panel_is_students_density_with_n_minus_1_df_and_its_shaded_tail_is_p(alternative):
+    *_, t = res = results(SLP3_A * 2, SLP3_B * 2, alternative)
+    density, *tails = [trace for trace in three_tests(*res).data if trace.type == "scatter"]
+    np.testing.assert_allclose(density.y, scipy.stats.t.pdf(np.asarray(density.x), 19), rtol=1e-12)
+    assert all(tail.fillcolor == TAIL and tail.xaxis == "x3" for tail in tails)
+    shaded = sum(np.trapezoid(tail.y, tail.x) for tail in tails)
+    assert shaded == pytest.approx(t.p_value, abs=2e-3)  # beyond the drawn range the area is < 1e-3
+    assert density.line.color == MARK
+
+
+def test_constant_and_zero_differences_draw_without_a_t_line():
+    constant = results([1] * 10, [0] * 10)
+    labels = [a.text for a in three_tests(*constant).layout.annotations]
+    assert "t = ∞: no spread in the differences" in labels
+    same = three_tests(*results(SLP3_A, SLP3_A))
+    assert "<b>Paired t-test</b><br>p = 1" in [a.text for a in same.layout.annotations]
+
+
+def test_panels_must_come_in_order():
+    bootstrap, permutation, t = results(SLP3_A, SLP3_B)
+    with pytest.raises(ValueError, match="in that order"):
+        three_tests(permutation, bootstrap, t)

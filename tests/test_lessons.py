@@ -1,0 +1,85 @@
+"""The Classroom's three sections driven through streamlit.testing: every number they show equals sigcore's."""
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import sigcore
+from sigcore import SettingsError, lesson_figures, teaching
+from ui import lessons
+from ui.safe import md
+
+SLP3_A = [1, 1, 1, 1, 1, 1, 1, 0, 0, 0]
+SLP3_B = [1, 1, 1, 1, 0, 0, 0, 1, 0, 0]
+
+
+def section(call: str, state: dict | None = None) -> AppTest:
+    """Run one section on its own, with widgets preset through session state (to skip slow defaults)."""
+    at = AppTest.from_string(f"from ui import lessons\nlessons.{call}", default_timeout=60)
+    for key, value in (state or {}).items():
+        at.session_state[key] = value
+    return at.run()
+
+
+def metrics(at: AppTest) -> dict[str, str]:
+    assert not at.exception and not at.error
+    return {m.label: m.value for m in at.metric}
+
+
+def false_alarms(test: str, n: int, n_sims: int, alpha: float) -> str:
+    p = teaching.null_p_values(n, lessons.NULL_ACCURACY, lessons.NULL_AGREEMENT, test=test, n_sims=n_sims, seed=0)
+    return f"{lesson_figures.rejection_rate(p, alpha):.1%}"
+
+
+def three_p_texts(a, b, copies):
+    return [sigcore.compare([1] * len(a) * copies, a * copies, b * copies, test=test,
+                            n_resamples=lessons.RESAMPLES, ci_method=None).p_text for test in lessons.THREE]
+
+
+def test_p_values_shows_sigcore_share_of_false_alarms_and_follows_the_widgets():
+    at = section("p_values()", {"pv-test": "mcnemar", "pv-n": 100, "pv-sims": 200})
+    shown = metrics(at)
+    assert shown["Test sets where H0 is true"] == "200"
+    assert shown["Share with p < α (false alarms)"] == false_alarms("mcnemar", 100, 200, 0.05)
+    at.select_slider(key="pv-alpha").set_value(0.10).run()
+    assert metrics(at)["Share with p < α (false alarms)"] == false_alarms("mcnemar", 100, 200, 0.10)
+    at.selectbox(key="pv-test").set_value("permutation").run()
+    assert metrics(at)["Share with p < α (false alarms)"] == false_alarms("permutation", 100, 200, 0.10)
+    assert metrics(at)["What α promises"] == "at most 10%"
+
+
+def test_impossible_power_setting_shows_the_message_and_hint_not_a_traceback():
+    at = section("power()", {"power-agreement": 0.99})
+    assert not at.exception and not at.metric
+    with pytest.raises(SettingsError) as refused:
+        teaching.power(lessons.POWER_NS, 0.75, 0.70, 0.99)
+    assert [e.value for e in at.error] == [md(str(refused.value))]
+    assert "agree on 0.99" in refused.value.what and "at most 1 - |accuracy_a - accuracy_b|" in refused.value.hint
+
+
+def test_three_tests_table_shows_compare_p_and_the_p_values_shrink_together_with_copies():
+    at = section(f"three_tests({[bool(v) for v in SLP3_A]}, {[bool(v) for v in SLP3_B]})")  # as the walk-through
+    assert metrics(at) == {"Documents, n": "10", "δ(x) = accuracy of A − accuracy of B": "0.2"}
+    assert at.dataframe[0].value["p"].tolist() == three_p_texts(SLP3_A, SLP3_B, 1)
+    at.select_slider(key="three-copies").set_value(20).run()
+    assert metrics(at) == {"Documents, n": "200", "δ(x) = accuracy of A − accuracy of B": "0.2"}
+    assert at.dataframe[0].value["p"].tolist() == three_p_texts(SLP3_A, SLP3_B, 20) == [
+        "p < 0.0001", "p = 0.0001", "p = 2.4e-06"]
+
+
+@pytest.mark.parametrize("a, b, p", [(SLP3_A, SLP3_A, ["p = 1"] * 3),  # δ(x) = 0: no test is "significant"
+                                     ([1] * 10, [0] * 10, ["p < 0.0001", "p = 0.00098", "p < 1e-300"])])
+def test_three_tests_without_spread_in_the_differences_show_gracefully(a, b, p):
+    at = section(f"three_tests({a}, {b})")
+    assert not at.exception and not at.error
+    assert at.dataframe[0].value["p"].tolist() == three_p_texts(a, b, 1) == p
+
+
+@pytest.mark.slow
+def test_default_settings_show_sigcore_numbers():
+    shown = metrics(section("p_values()"))
+    assert shown["Share with p < α (false alarms)"] == false_alarms("bootstrap", 200, 1_000, 0.05)
+    shown = metrics(section("power()"))
+    curve = teaching.power(lessons.POWER_NS, 0.75, 0.70, 0.85, n_sims=lessons.POWER_SIMS,
+                           n_resamples=lessons.POWER_RESAMPLES, seed=0)
+    assert shown["Smallest n with 80% power"] == f"{lesson_figures.smallest_n(lessons.POWER_NS, curve):,}"
+    assert shown["Power with n = 200"] == f"{curve[lessons.POWER_NS.index(200)]:.1%}"

@@ -1,0 +1,147 @@
+"""Three Classroom sections beyond SLP3 Figures 4.11/4.12: what a p-value means, power, and three tests side by side.
+
+Each section goes under a heading the page writes. Widgets, words and layout only: every number comes from
+``sigcore`` (simulations in :mod:`sigcore.teaching`, tests from :func:`sigcore.compare`, figures from
+:mod:`sigcore.lesson_figures`). Simulations are cached on their settings, so moving a widget back is instant.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import sigcore
+from sigcore import SigcoreError, lesson_figures, teaching
+from sigcore.report import TEST_NAMES, number
+
+from .figure import show
+from .safe import md
+
+NULL_TESTS = ("bootstrap", "permutation", "t", "mcnemar")
+NULL_ACCURACY, NULL_AGREEMENT = 0.7, 0.8  # both systems right on 70% of items, agreeing on 80% of them
+POWER_NS = (25, 50, 100, 200, 400, 800, 1_600, 3_200)
+POWER_SIMS, POWER_RESAMPLES = 200, 1_000  # 8 sizes × 200 test sets × b = 1,000: about 2 s
+TARGET = 0.8
+TYPICAL_N = 200  # a small but common test-set size
+COPIES = (1, 2, 5, 10, 20)
+RESAMPLES = 10_000
+THREE = ("bootstrap", "permutation", "t")
+HOW = {"bootstrap": "share of resamples with δ(x⁽ⁱ⁾) ≥ 2·δ(x)",
+       "permutation": "share of A ⇄ B swaps with δ ≥ δ(x)",
+       "t": "area of Student's t beyond the observed t"}
+
+
+@st.cache_data(max_entries=64, show_spinner="Simulating test sets where H0 is true…")
+def _null_p_values(test: str, n: int, n_sims: int) -> np.ndarray:
+    return teaching.null_p_values(n, NULL_ACCURACY, NULL_AGREEMENT, test=test, n_sims=n_sims, seed=0)
+
+
+@st.cache_data(max_entries=64, show_spinner="Simulating test sets of each size…")
+def _power(accuracy_a: float, accuracy_b: float, agreement: float) -> np.ndarray:
+    return teaching.power(POWER_NS, accuracy_a, accuracy_b, agreement, n_sims=POWER_SIMS,
+                          n_resamples=POWER_RESAMPLES, seed=0)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _three(a_correct: tuple, b_correct: tuple, copies: int) -> list[sigcore.Result]:
+    a, b = list(a_correct) * copies, list(b_correct) * copies  # the same proportions, more documents
+    return [sigcore.compare([1] * len(a), a, b, test=test, n_resamples=RESAMPLES, ci_method=None)
+            for test in THREE]
+
+
+def p_values() -> None:
+    """What a p-value means: under H0, p is uniform, so p < α happens in a share α of test sets."""
+    st.markdown(
+        "Suppose A and B are **equally good** in truth: that is H0. On any one test set x, luck still puts one "
+        "of them ahead, so δ(x) is rarely exactly 0. The **p-value** asks: *if H0 were true, how often would "
+        "luck alone give a δ(x) at least as large as the one we saw?* We reject H0, and say A is better, "
+        "when p < α.\n\n"
+        f"Here we check that promise. We simulate many test sets of n items on which A and B are both right on "
+        f"{NULL_ACCURACY:.0%} of items (agreeing on {NULL_AGREEMENT:.0%}), run the test on each, and draw the "
+        "p-values. When H0 is true every p is about equally likely, so the bars are about **flat**, and about a "
+        "share **α** of the test sets falls below α. Those are **false alarms**: at α = 0.05, about one test "
+        "set in 20 makes a worthless difference look significant. That, and nothing more, is what α promises.")
+    c1, c2, c3, c4 = st.columns(4)
+    test = c1.selectbox("Test", NULL_TESTS, format_func=lambda t: TEST_NAMES[t], key="pv-test")
+    n = c2.select_slider("Items per test set, n", (50, 100, 200, 500, 1_000), value=200, key="pv-n")
+    n_sims = c3.select_slider("Test sets", (200, 500, 1_000, 2_000), value=1_000, key="pv-sims")
+    alpha = c4.select_slider("α", (0.01, 0.05, 0.10), value=0.05, key="pv-alpha")
+    p = _null_p_values(test, n, n_sims)
+    show(lesson_figures.p_value_histogram(p, alpha, test=test), "p_values_under_h0")
+    m1, m2, m3 = st.columns(3)
+    m1.metric("Test sets where H0 is true", f"{len(p):,}")
+    m2.metric("Share with p < α (false alarms)", f"{lesson_figures.rejection_rate(p, alpha):.1%}")
+    m3.metric("What α promises", f"at most {alpha:.0%}")
+    st.caption("Tests on counts (McNemar's exact test, or any test on a small n) can give only a few distinct "
+               "p-values, so their share of false alarms is often a little below α: they are conservative.")
+
+
+def power() -> None:
+    """Power and test-set size: how often a real difference is detected, after Card et al. (2020)."""
+    st.markdown(
+        "A p-value guards against false alarms. **Power** is the other side: when A *really* is better (H1 is "
+        "true), how often does the test say so, p < α = 0.05? It grows with the true difference, with how often "
+        "the systems agree (only items where exactly one of them is right move δ(x)), and above all with the "
+        "size n of the test set.\n\n"
+        "Card et al. (2020), *With Little Power Comes Great Responsibility* (EMNLP), found that many NLP test "
+        "sets are too small to detect the improvements papers claim. An underpowered experiment usually misses "
+        "a real gain, and when it does find one, it tends to overstate its size. The usual target is 80% power: "
+        "pick n so that a difference you care about is found at least 4 times in 5.")
+    c1, c2, c3 = st.columns(3)
+    accuracy_a = c1.slider("Accuracy of A (in truth)", 0.50, 0.99, 0.75, 0.01, key="power-a")
+    accuracy_b = c2.slider("Accuracy of B (in truth)", 0.50, 0.99, 0.70, 0.01, key="power-b")
+    agreement = c3.slider("Agreement: share of items both get right or both get wrong", 0.50, 1.00, 0.85, 0.01,
+                          key="power-agreement")
+    try:
+        curve = _power(accuracy_a, accuracy_b, agreement)
+    except SigcoreError as err:
+        st.error(md(str(err)))
+        return
+    if accuracy_a <= accuracy_b:
+        st.warning("A is not better than B here, so there is no true advantage to detect: the curve shows how "
+                   "often the test wrongly says A is better.")
+    title = (f"Power of the paired bootstrap at α = 0.05: A right on {accuracy_a:.0%}, B on {accuracy_b:.0%}, "
+             f"agreeing on {agreement:.0%}")
+    show(lesson_figures.power_curve(POWER_NS, curve, target=TARGET, title=title), "power_curve")
+    enough = lesson_figures.smallest_n(POWER_NS, curve, TARGET)
+    m1, m2 = st.columns(2)
+    m1.metric(f"Smallest n with {TARGET:.0%} power",
+              f"{enough:,}" if enough is not None else f"more than {POWER_NS[-1]:,}")
+    m2.metric(f"Power with n = {TYPICAL_N}", f"{curve[POWER_NS.index(TYPICAL_N)]:.1%}")
+    st.caption(f"Each point: {POWER_SIMS} simulated test sets of that size, each tested with the paired bootstrap "
+               f"(b = {POWER_RESAMPLES:,}). Power is the share with p < 0.05.")
+
+
+def three_tests(a_correct: Sequence[int], b_correct: Sequence[int]) -> None:
+    """The same right/wrong data tested three ways; with more documents the three p-values agree."""
+    st.markdown(
+        "The paired bootstrap is not the only way to get a p-value. On the same documents:\n"
+        "- **Paired bootstrap**: draw b resamples x⁽ⁱ⁾ of the test set; p is the share with "
+        "δ(x⁽ⁱ⁾) ≥ 2·δ(x) (the resamples are centred on δ(x), not on 0, hence the 2).\n"
+        "- **Permutation (approximate randomisation)**: if H0 holds, the names A and B are interchangeable on "
+        "each document. Swap them at random per document; p is the share of swaps with δ ≥ δ(x).\n"
+        "- **Paired t-test**: assumes the per-document differences are roughly normal, turns δ(x) into "
+        "t = δ(x) / its standard error, and reads p from Student's t with n − 1 degrees of freedom.\n\n"
+        f"On {len(a_correct)} documents they disagree: each makes different assumptions, and so few "
+        "right/wrong answers are far from normal. Copy the test set to give it more documents: δ(x) stays the "
+        "same, but the evidence grows, so every p shrinks and the three come together. (Copying is only for the "
+        "lesson: a real test set needs new, independent documents.)")
+    copies = st.select_slider("Copies of the test set", COPIES, value=1, key="three-copies")
+    try:
+        results = _three(tuple(a_correct), tuple(b_correct), copies)
+    except SigcoreError as err:
+        st.error(md(str(err)))
+        return
+    show(lesson_figures.three_tests(*results), "three_tests")
+    m1, m2 = st.columns(2)
+    m1.metric("Documents, n", f"{results[0].n_items:,}")
+    m2.metric("δ(x) = accuracy of A − accuracy of B", number(results[0].delta))
+    st.dataframe(pd.DataFrame({
+        "test": [TEST_NAMES[res.test] for res in results],
+        "p counts": [HOW[res.test] for res in results],
+        "p": [res.p_text if math.isfinite(res.p_value) else "undefined" for res in results],
+    }), hide_index=True)
