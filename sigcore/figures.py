@@ -86,13 +86,58 @@ def delta_histogram(res: Result, *, edges: np.ndarray | None = None, title: str 
         yaxis=dict(title=dict(text="resamples"), showline=True, linecolor="black", ticks="outside",
                    rangemode="tozero"),
         legend=dict(orientation="h", y=1.12, x=1, xanchor="right", yanchor="bottom"),
-        shapes=[dict(type="line", xref="x", yref="paper", x0=x, x1=x, y0=0, y1=1,
-                     line=dict(color=colour, width=3, dash=dash)) for x, _, colour, dash, _ in marks],
-        annotations=[dict(xref="x", yref="paper", x=x, y=1, text=text, showarrow=False, yanchor="bottom",
-                          xanchor=side, xshift=-4 if side == "right" else 4, font=dict(size=13, color=colour))
-                     for x, text, colour, _, side in marks],
+        **_lines(marks),
     )
     return go.Figure(dict(data=bars, layout=layout))
+
+
+def _lines(marks: list[tuple], axis: str = "x") -> dict:
+    """Vertical lines (x, label, colour, dash, side of the label) across a panel, labelled at its top."""
+    return dict(shapes=[dict(type="line", xref=axis, yref="paper", x0=x, x1=x, y0=0, y1=1,
+                             line=dict(color=colour, width=3, dash=dash)) for x, _, colour, dash, _ in marks],
+                annotations=[dict(xref=axis, yref="paper", x=x, y=1, text=text, showarrow=False, yanchor="bottom",
+                                  xanchor=side, xshift=-4 if side == "right" else 4, font=dict(size=13, color=colour))
+                             for x, text, colour, _, side in marks])
+
+
+def walkthrough_heights(delta: np.ndarray, counted: np.ndarray, n: int) -> tuple[list[int], list[int]]:
+    """Bar heights of :func:`walkthrough_histogram`: test sets per possible value k/n, not counted and counted."""
+    k = np.rint(np.asarray(delta) * n).astype(int) + n
+    return (np.bincount(k[~counted], minlength=2 * n + 1).tolist(),
+            np.bincount(k[counted], minlength=2 * n + 1).tolist())
+
+
+def walkthrough_histogram(n: int, delta: float, *, shifted: bool = False) -> go.Figure:
+    """Figure 4.11's histogram of delta(x^(i)) on n documents, one bar per possible value k/n (heights from
+    :func:`walkthrough_heights`, so a live chart can fill them). With ``shifted``, beside it the same bars
+    moved by -delta(x): the distribution under H0, centred on 0, where delta(x) itself is the threshold,
+    which is why the unshifted test compares delta(x^(i)) with 2·delta(x)."""
+    values = np.arange(-n, n + 1) / n
+    panels = [(values, "x", [(delta, f"δ(x) = {delta:.2f}", MARK, "solid", "right"),
+                             (2 * delta, f"2·δ(x) = {2 * delta:.2f}", "black", "dash", "left")],
+               "δ(x⁽ⁱ⁾): how much better A does than B on x⁽ⁱ⁾")]
+    if shifted:
+        panels.append((values - delta, "x2", [(0, "H0: 0", MARK, "dot", "right"),
+                                              (delta, f"δ(x) = {delta:.2f}", "black", "dash", "left")],
+                       "δ(x⁽ⁱ⁾) − δ(x): the same, shifted to centre on H0"))
+    data, shapes, annotations, layout = [], [], [], {}
+    for i, (x, axis, marks, title) in enumerate(panels):
+        data += [dict(type="bar", x=x, y=[0] * len(x), width=1 / n, name=name, xaxis=axis, showlegend=not i,
+                      marker=dict(color=colour, line=dict(width=0)))
+                 for name, colour in (("not counted", BODY), ("counted in s: δ(x⁽ⁱ⁾) ≥ 2·δ(x)", TAIL))]
+        lines = _lines(marks, axis)
+        shapes += lines["shapes"]
+        annotations += lines["annotations"]
+        suffix = axis[1:]
+        layout[f"xaxis{suffix}"] = dict(title=dict(text=title), range=[x[0] - 1 / n, x[-1] + 1 / n],
+                                        domain=[0, 1] if not shifted else [0.55 * i, 0.45 + 0.55 * i],
+                                        showline=True, linecolor="black", ticks="outside", anchor="y")
+    return go.Figure(dict(data=data, layout=dict(
+        barmode="stack", bargap=0, height=380, margin=dict(l=60, r=20, t=80, b=60), plot_bgcolor="white",
+        yaxis=dict(title=dict(text="test sets x⁽ⁱ⁾"), showline=True, linecolor="black", ticks="outside",
+                   rangemode="tozero"),
+        legend=dict(orientation="h", y=1.12, x=1, xanchor="right", yanchor="bottom"),
+        shapes=shapes, annotations=annotations, **layout)))
 
 
 def empty_histogram(message: str) -> go.Figure:

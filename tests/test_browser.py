@@ -94,3 +94,23 @@ def test_stop_keeps_what_was_drawn(page, tmp_path):
     assert "resamples)" in stopped and "10,000 resamples" not in stopped
     assert chart.locator(".js-plotly-plot .bars").count() > 0  # the histogram drawn so far stays
     page.screenshot(path=tmp_path / "stopped.png", full_page=True)
+
+
+def test_classroom_draws_a_test_set_line_by_line(page, app_url, tmp_path):
+    page.goto(app_url + "/classroom")
+    page.get_by_role("button", name="Draw x⁽¹⁾").click(timeout=60_000)
+    chart = page.frame_locator("iframe[title*=live_chart]")
+    count = chart.locator("#count")
+    for _ in range(200):  # mid-animation: Figure 4.12's inner loop, drawing documents one by one
+        if "j = 4" in count.inner_text(timeout=30_000):
+            break
+        time.sleep(0.05)
+    page.screenshot(path=tmp_path / "classroom_mid_animation.png", full_page=True)
+    assert chart.locator("#code div.now").first.inner_text().strip().startswith("for j = 1 to n")
+    assert chart.locator("tbody tr").last.inner_text().startswith("x⁽¹⁾")
+    chart.locator("#code div.now", has_text="p-value(x) ≈ s / b").wait_for(timeout=30_000)  # the last frame
+    assert re.search(r"s / b = [01] / 1 = ", chart.locator("#status").inner_text())
+    assert chart.locator(".js-plotly-plot .bars path").count() > 0
+    page.get_by_role("button", name="Draw x⁽²⁾").wait_for(timeout=30_000)
+    page.screenshot(path=tmp_path / "classroom_drawn.png", full_page=True)
+    assert (tmp_path / "classroom_drawn.png").stat().st_size > 10_000

@@ -1,0 +1,112 @@
+"""The Classroom page driven through streamlit.testing: the walk-through of SLP3 Figures 4.11 and 4.12, with
+every number checked against sigcore."""
+
+import base64
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from sigcore import teaching
+from sigcore.figures import walkthrough_heights
+from ui.walkthrough import N, PRESETS, textbook_number
+
+ROOT = Path(__file__).resolve().parents[1]
+TEXTBOOK = PRESETS["Textbook: A .70, B .50"]
+
+
+@pytest.fixture(scope="module")
+def opened() -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run()
+    return at.switch_page("app_pages/classroom.py").run()
+
+
+def fresh() -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run()
+    return at.switch_page("app_pages/classroom.py").run()
+
+
+def chart(at: AppTest) -> dict:
+    args = json.loads(next(c for c in at.get("component_instance") if "walk-chart" in c.proto.id).proto.json_args)
+    args["figure"] = json.loads(args["figure"])
+    return args
+
+
+def values(array) -> np.ndarray:
+    """A trace's numbers, which plotly sends as base64 typed arrays."""
+    if isinstance(array, dict):
+        return np.frombuffer(base64.b64decode(array["bdata"]), dtype=array["dtype"])
+    return np.asarray(array)
+
+
+def metrics(at: AppTest) -> list[str]:
+    return [m.value for m in at.metric[:4]]
+
+
+def click(at: AppTest, label: str) -> AppTest:
+    return next(b for b in at.button if b.label == label).click().run()
+
+
+def expected_metrics(a, b) -> list[str]:
+    score_a, score_b, delta = teaching.accuracies(a, b)
+    return [textbook_number(score_a), textbook_number(score_b), textbook_number(delta),
+            f"{teaching.exact_bootstrap_p(a, b):.4f}"]
+
+
+def test_opens_on_the_textbook_test_set(opened):
+    at = opened
+    assert not at.exception and not at.error
+    assert metrics(at) == [".70", ".50", ".20", "0.2136"] == expected_metrics(*TEXTBOOK)
+    args = chart(at)
+    assert len(args["frames"]) == 1 and args["frames"][0]["texts"]["count"] == "b = 0"
+    assert args["code"][7] == "    s ← s + 1 if δ(x⁽ⁱ⁾) ≥ 2·δ(x)"
+
+
+def test_walk_through_edit_draw_one_draw_100_shift():
+    at = fresh()
+    at.checkbox(key="doc-4-A").uncheck().run()  # document 5: A is now wrong too
+    a, b = list(TEXTBOOK[0]), list(TEXTBOOK[1])
+    a[4] = False
+    assert metrics(at) == expected_metrics(a, b) == [".60", ".50", ".10", metrics(at)[3]]
+
+    click(at, "Draw x⁽¹⁾")
+    assert not at.exception
+    x = teaching.draw_test_sets(a, b, 1, seed=0)
+    last = chart(at)["frames"][-1]
+    drawn = last["rows"][-1]["cells"]
+    assert drawn[0] == "x⁽¹⁾" and [c[0] for c in drawn[1:N + 1]] == [f"d{d + 1}" for d in x.documents[0]]
+    assert drawn[N + 1:N + 4] == [textbook_number(v) for v in (x.score_a[0], x.score_b[0], x.delta[0])]
+    assert last["texts"]["count"] == "b = 1"
+    assert any(b.label == "Draw x⁽²⁾" for b in at.button)
+
+    click(at, "Draw 100")
+    x = teaching.draw_test_sets(a, b, 101, seed=0)
+    last = chart(at)["frames"][-1]
+    s = int(x.counted.sum())
+    assert f"s / b = {s} / 101 = {s / 101:.4f}" in last["texts"]["status"]
+    assert last["y"] == list(walkthrough_heights(x.delta, x.counted, N))
+    assert last["rows"][-1]["cells"][0] == "x⁽¹⁰¹⁾"
+
+    at.toggle(key="walk-shift").set_value(True).run()
+    args = chart(at)
+    data = args["figure"]["data"]
+    assert len(data) == 4 and values(data[2]["x"])[N] == pytest.approx(-0.1)  # 0 shifted by -δ(x)
+    assert args["frames"][-1]["y"][2:] == args["frames"][-1]["y"][:2]
+    assert "δ(x⁽ⁱ⁾) ≥ 2·δ(x)" in at.info[0].value
+
+    click(at, "Reset")
+    assert chart(at)["frames"][-1]["texts"]["count"] == "b = 0"
+
+
+def test_presets_and_seed():
+    at = fresh()
+    click(at, "A clearly better")
+    assert metrics(at) == expected_metrics(*PRESETS["A clearly better"]) == [".90", ".40", ".50", metrics(at)[3]]
+    click(at, "No difference")
+    assert metrics(at)[2] == ".00"
+    at.number_input(key="walk-seed").set_value(7).run()
+    click(at, "Draw 10")
+    x = teaching.draw_test_sets(*PRESETS["No difference"], 10, seed=7)
+    assert chart(at)["frames"][-1]["rows"][-1]["cells"][N + 3] == textbook_number(x.delta[9])

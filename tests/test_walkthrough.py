@@ -1,0 +1,80 @@
+"""The frames of the classroom walk-through: what the chart, the pseudo-code and the table show, step by step."""
+
+import numpy as np
+import pytest
+
+from sigcore import teaching
+from sigcore.figures import walkthrough_heights
+from ui import walkthrough as w
+
+A, B = w.PRESETS["Textbook: A .70, B .50"]
+
+
+def frames_of(start, stop, speed, *, shifted=False):
+    x = teaching.draw_test_sets(A, B, stop, seed=0)
+    detailed, _, max_frames = w.SPEEDS[speed]
+    return x, *w.play(A, B, x, start, detailed=detailed, max_frames=max_frames, shifted=shifted)
+
+
+def test_textbook_preset_is_the_sample_data_of_figure_4_11():
+    assert teaching.accuracies(A, B) == pytest.approx((0.7, 0.5, 0.2))
+    both, only_a = sum(a and b for a, b in zip(A, B)), sum(a and not b for a, b in zip(A, B))
+    assert (both, only_a, sum(b and not a for a, b in zip(A, B))) == (4, 3, 1)
+
+
+def test_first_draw_line_by_line_follows_figure_4_12():
+    x, frames, drawn = frames_of(0, 1, "Line by line (Figure 4.12)")
+    n = w.N
+    assert [f["lines"] for f in frames] == ([(1, 1), (2, 2), (3, 3)] + [(4, 5)] * n + [(6, 6), (7, 7), (8, 8)])
+    assert drawn == [0] * (n + 4) + [1, 1]
+    for j in range(1, n + 1):  # x^(1) fills one document at a time
+        row = frames[2 + j]["rows"][-1]["cells"]
+        assert [cell[0] for cell in row[1:1 + j]] == [f"d{d + 1}" for d in x.documents[0][:j]]
+        assert row[1 + j:] == [""] * (n - j + 4)
+    scored = frames[n + 3]["rows"][-1]["cells"]  # "Calculate δ(x^(i))": its scores appear
+    assert scored[-4:-1] == [w.textbook_number(v) for v in (x.score_a[0], x.score_b[0], x.delta[0])]
+    assert sum(map(sum, frames[n + 3]["y"])) == 0 and sum(map(sum, frames[n + 4]["y"])) == 1  # counted at line 7
+
+
+def test_a_batch_adds_to_the_histogram_and_fills_in_eq_4_48():
+    x, frames, drawn = frames_of(1, 10_001, "Fast")
+    assert len(frames) <= w.SPEEDS["Fast"][2] + 1 and drawn[-1] == 10_001 and np.all(np.diff(drawn) >= 0)
+    body, tail = walkthrough_heights(x.delta, x.counted, w.N)
+    last = frames[-1]
+    assert last["y"] == [body, tail] and sum(tail) == x.counted.sum() and last["lines"] == (8, 8)
+    s = int(x.counted.sum())
+    assert f"s / b = {s:,} / 10,001 = {s / 10_001:.4f}" in last["texts"]["status"]
+    assert f"exact p, over all 10¹⁰ equally likely x⁽ⁱ⁾ = {teaching.exact_bootstrap_p(A, B):.4f}" in \
+        last["texts"]["status"]
+    assert last["texts"]["count"] == "b = 10,001" and last["progress"] == 1
+
+
+def test_table_shows_x_then_the_last_test_sets_drawn():
+    x, frames, _ = frames_of(0, 100, "One x⁽ⁱ⁾ per frame")
+    rows = frames[-1]["rows"]
+    assert rows[0]["cells"][0] == "x" and rows[0]["cells"][-4:] == [".70", ".50", ".20", ""]
+    assert rows[1]["cells"] == ["⋮"]
+    assert [r["cells"][0] for r in rows[2:]] == ["x⁽⁹⁶⁾", "x⁽⁹⁷⁾", "x⁽⁹⁸⁾", "x⁽⁹⁹⁾", "x⁽¹⁰⁰⁾"]
+    for i, row in zip(range(95, 100), rows[2:]):
+        assert row["marked"] == bool(x.counted[i]) and row["cells"][-1] == ("✓" if x.counted[i] else "")
+        assert [c[1] for c in row["cells"][1:11]] == [("✓" if A[d] else "✗") + ("✓" if B[d] else "✗")
+                                                      for d in x.documents[i]]
+
+
+def test_slow_speeds_play_each_test_set_and_cap_the_frames():
+    _, frames, drawn = frames_of(0, 100, "One x⁽ⁱ⁾ per frame")
+    assert drawn == list(range(1, 101)) + [100]
+    _, frames, _ = frames_of(5, 15, "Line by line (Figure 4.12)")
+    assert len(frames) == 10 * (w.N + 3) + 1  # ten short enough to show line by line
+    _, frames, drawn = frames_of(5, 10_005, "Line by line (Figure 4.12)")
+    assert len(frames) <= (w.N + 3) + w.SPEEDS["Line by line (Figure 4.12)"][2] + 1 and drawn[-1] == 10_005
+
+
+def test_shifted_view_draws_the_same_bars_twice():
+    _, frames, _ = frames_of(0, 50, "Fast", shifted=True)
+    assert frames[-1]["y"][:2] == frames[-1]["y"][2:]
+
+
+def test_textbook_numbers():
+    assert [w.textbook_number(v) for v in (0.7, -0.2, 0.0, 1.0)] == [".70", "-.20", ".00", "1.00"]
+    assert w.sup(102) == "¹⁰²"

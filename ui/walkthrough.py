@@ -1,0 +1,219 @@
+"""The walk-through of SLP3 Figures 4.11 and 4.12: the test set x of 10 documents, the bootstrap test sets
+x^(i) drawn from it, their histogram, and eq. 4.48 with the counts filled in.
+
+Every number comes from ``sigcore.teaching``. The draws are a pure function of (x, seed, b), so the page keeps
+only how many were drawn; a batch of draws is played by ``ui.live_chart`` at the speed the teacher chose.
+"""
+
+from __future__ import annotations
+
+import math
+import uuid
+
+import streamlit as st
+from streamlit import config
+
+from sigcore import teaching
+from sigcore.figures import walkthrough_heights, walkthrough_histogram
+from sigcore.inputs import read
+
+from .data import SAMPLE_DIR
+from .figure import config as figure_config
+from .live_chart import frame, live_chart
+
+N = 10
+LAST_ROWS = 5  # drawn test sets shown under x, like the figure's rows
+# label -> (each x^(i) line by line?, seconds per frame, frames at most for the rest of a batch)
+SPEEDS = {"Line by line (Figure 4.12)": (True, 0.25, 100), "One x⁽ⁱ⁾ per frame": (False, 0.25, 100),
+          "Fast": (False, 0.08, 40)}
+DETAILED_MAX = 300  # frames: past this, only a batch's first x^(i) is shown line by line
+CODE = [  # Figure 4.12
+    "function BOOTSTRAP(test set x, num of samples b) returns p-value(x)",
+    "  Calculate δ(x)   # how much better does A do than B on x",
+    "  s = 0",
+    "  for i = 1 to b do",
+    "    for j = 1 to n do   # draw a bootstrap sample x⁽ⁱ⁾ of size n",
+    "      Select a member of x at random and add it to x⁽ⁱ⁾",
+    "    Calculate δ(x⁽ⁱ⁾)   # how much better does A do than B on x⁽ⁱ⁾",
+    "    s ← s + 1 if δ(x⁽ⁱ⁾) ≥ 2·δ(x)",
+    "  p-value(x) ≈ s / b   # on what % of the b samples did A beat expectations?",
+    "  return p-value(x)",
+]
+FOR_I, SELECT, DELTA_I, COUNT, P = 3, 5, 6, 7, 8  # lines of CODE
+HEADER = [""] + [str(j) for j in range(1, N + 1)] + ["A%", "B%", "δ()", "counted in s"]
+
+
+def _textbook() -> tuple[list[bool], list[bool]]:
+    t = read(SAMPLE_DIR / "slp3_fig4_11.csv").frame
+    return (t["A"] == t["gold"]).tolist(), (t["B"] == t["gold"]).tolist()
+
+
+def _pattern(both: int, only_a: int, only_b: int) -> tuple[list[bool], list[bool]]:
+    a = [True] * both + [True] * only_a + [False] * only_b + [False] * (N - both - only_a - only_b)
+    b = [True] * both + [False] * only_a + [True] * only_b + [False] * (N - both - only_a - only_b)
+    return a, b
+
+
+PRESETS = {"Textbook: A .70, B .50": _textbook(), "A clearly better": _pattern(4, 5, 0),
+           "No difference": _pattern(4, 2, 2)}
+
+
+def sup(i: int) -> str:
+    return str(i).translate(str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹"))
+
+
+def textbook_number(v: float) -> str:
+    """.70 and -.20, as the figure writes them."""
+    return f"{v:.2f}".replace("0.", ".", 1)
+
+
+def test_set() -> tuple[list[bool], list[bool]]:
+    """The editable grid of the 10 documents (A right? B right?), with presets; returns x."""
+    for j, (a, b) in enumerate(zip(*PRESETS["Textbook: A .70, B .50"])):
+        st.session_state.setdefault(f"doc-{j}-A", a)
+        st.session_state.setdefault(f"doc-{j}-B", b)
+    presets = st.columns(len(PRESETS))
+    for col, (name, (a, b)) in zip(presets, PRESETS.items()):
+        col.button(name, on_click=_set, args=(a, b), width="stretch")
+    st.caption("Tick A or B where that system got the document right.")
+    for j, col in enumerate(st.columns(N)):
+        col.markdown(f"**document {j + 1}**")
+        col.checkbox("A", key=f"doc-{j}-A")
+        col.checkbox("B", key=f"doc-{j}-B")
+    return [st.session_state[f"doc-{j}-A"] for j in range(N)], [st.session_state[f"doc-{j}-B"] for j in range(N)]
+
+
+def _set(a: list[bool], b: list[bool]) -> None:
+    for j in range(N):
+        st.session_state[f"doc-{j}-A"], st.session_state[f"doc-{j}-B"] = a[j], b[j]
+
+
+def scores(a: list[bool], b: list[bool]) -> None:
+    score_a, score_b, delta = teaching.accuracies(a, b)
+    c1, c2, c3, c4 = st.columns(4)
+    c1.metric("A%: accuracy of A on x", textbook_number(score_a))
+    c2.metric("B%: accuracy of B on x", textbook_number(score_b))
+    c3.metric("δ(x) = A% − B%", textbook_number(delta))
+    c4.metric("Exact p (all 10¹⁰ equally likely x⁽ⁱ⁾)", f"{teaching.exact_bootstrap_p(a, b):.4f}",
+              help="Enumerated by sigcore.teaching.exact_bootstrap_p: the value s / b converges to as b grows.")
+
+
+def draws(a: list[bool], b: list[bool]) -> None:
+    """The draw buttons, the speed, the "Why 2·δ?" toggle and the chart that plays each batch."""
+    ss = st.session_state
+    state = ss.setdefault("walk", {"x": None, "seed": None, "b": 0, "batch": None})
+    seed, shifted, speed = ss.get("walk-seed", 0), ss.get("walk-shift", False), ss.get("walk-speed", next(iter(SPEEDS)))
+    if state["x"] != (a, b) or state["seed"] != seed:  # a new test set or seed: start again
+        state.update(x=(a, b), seed=seed, b=0, batch=None)
+    batch = state["batch"] or {"id": f"idle-{hash((tuple(a), tuple(b), seed))}", "start": 0, "stop": 0,
+                               "speed": speed, "shown": 1}
+    detailed, interval, max_frames = SPEEDS[batch["speed"]]
+    x = teaching.draw_test_sets(a, b, batch["stop"], seed=seed)
+    frames, drawn = play(a, b, x, batch["start"], detailed=detailed, max_frames=max_frames, shifted=shifted)
+    run, played = f"{batch['id']}-{shifted}", ss.get("walk-chart")
+    if state["batch"] and batch["shown"] is None:
+        if played and played["run"] == run:  # the browser has played it, to the end or to Stop
+            batch["shown"] = played["shown"]
+            state["b"] = drawn[played["shown"] - 1]  # Stop keeps the test sets drawn so far
+        elif config.get_option("global.appTest"):  # AppTest has no browser to play the frames
+            batch["shown"] = len(frames)
+
+    c1, c2, c3, c4, c5, c6 = st.columns([1.2, 1, 1, 1, 1, 2.4])
+    for col, k, label in [(c1, 1, f"Draw x⁽{sup(state['b'] + 1)}⁾"), (c2, 10, "Draw 10"), (c3, 100, "Draw 100"),
+                          (c4, 10_000, "Draw 10,000")]:
+        col.button(label, type="primary" if k == 1 else "secondary", width="stretch", on_click=_draw, args=(k,),
+                   key=f"walk-draw-{k}")  # a key keeps the button when its label names the next x^(i)
+    c5.button("Reset", width="stretch", on_click=state.update, kwargs={"b": 0, "batch": None})
+    c6.selectbox("Speed", list(SPEEDS), label_visibility="collapsed", key="walk-speed")
+    c7, c8 = st.columns([3, 1])
+    c7.toggle("Why 2·δ(x)? Show the distribution shifted by −δ(x), centred on H0", key="walk-shift")
+    c8.number_input("Seed", 0, 2**31 - 1, 0, key="walk-seed")
+    live_chart(walkthrough_histogram(N, teaching.accuracies(a, b)[2], shifted=shifted), frames, run=run,
+               shown=batch["shown"], interval=interval, config=figure_config("bootstrap_histogram"), code=CODE,
+               header=HEADER, key="walk-chart")
+    if shifted:
+        st.info("Under H0, A is no better than B, so δ would centre on 0. But the x⁽ⁱ⁾ are drawn from x, where A "
+                "is ahead by δ(x), so their δ(x⁽ⁱ⁾) centre on δ(x). Shifting them by −δ(x) gives a distribution "
+                "centred on 0, H0's, and asks how often it reaches δ(x): δ(x⁽ⁱ⁾) − δ(x) ≥ δ(x), which is "
+                "δ(x⁽ⁱ⁾) ≥ 2·δ(x). The same red bars on both sides.")
+
+
+def _draw(k: int) -> None:
+    """Before the page runs again, so the buttons already name the next x^(i)."""
+    state = st.session_state["walk"]
+    state["batch"] = {"id": uuid.uuid4().hex, "start": state["b"], "stop": state["b"] + k,
+                      "speed": st.session_state.get("walk-speed", next(iter(SPEEDS))), "shown": None}
+    state["b"] += k
+
+
+def play(a: list[bool], b: list[bool], x: teaching.Draws, start: int, *, detailed: bool, max_frames: int,
+         shifted: bool = False) -> tuple[list[dict], list[int]]:
+    """The frames of drawing x^(start+1) ... x^(b), given ``x`` = all draws up to b, and b after each frame.
+
+    Line by line, each x^(i) takes n + 3 frames (Figure 4.12's loop, one document at a time); otherwise each
+    frame adds a block of test sets, at most ``max_frames`` of them.
+    """
+    stop = len(x.delta)
+    delta = teaching.accuracies(a, b)[2]
+    exact = teaching.exact_bootstrap_p(a, b)
+    frames, drawn = [], []
+
+    def add(c: int, lines: tuple[int, int], partial: list | None = None, note: str = "") -> None:
+        """A frame after c test sets, with x^(c+1) half drawn (``partial`` documents) if any."""
+        body, tail = walkthrough_heights(x.delta[:c], x.counted[:c], N)
+        s = int(x.counted[:c].sum())
+        p = (f"s / b = {s:,} / {c:,} = {s / c:.4f} ± {math.sqrt(s / c * (1 - s / c) / c):.4f}" if c else
+             "s / b, once test sets are drawn")
+        status = (f"p-value(x) = (1/b) · Σᵢ 𝟙(δ(x⁽ⁱ⁾) ≥ 2·δ(x)) ≈ {p}   (eq. 4.48)\n"
+                  f"exact p, over all 10¹⁰ equally likely x⁽ⁱ⁾ = {exact:.4f}")
+        rows = _rows(a, b, x, c, partial, scored=lines[0] == DELTA_I)
+        frames.append(frame([body, tail] * (1 + shifted), (c - start) / max(stop - start, 1),
+                            {"count": f"b = {c:,}{note}", "status": status}, lines=lines, rows=rows))
+        drawn.append(c)
+
+    if stop == start:  # nothing drawn in this batch: x alone
+        add(stop, (0, 0))
+        return frames, drawn
+    one_by_one = 1
+    if detailed and start == 0:
+        add(0, (1, 1), note=f" · δ(x) = {textbook_number(delta)}")
+        add(0, (2, 2))
+    if detailed:
+        one_by_one = stop - start if (stop - start) * (N + 3) <= DETAILED_MAX else 1
+        for i in range(start, start + one_by_one):
+            add(i, (FOR_I, FOR_I), [], f" · i = {i + 1}")
+            for j in range(1, N + 1):
+                add(i, (FOR_I + 1, SELECT), x.documents[i][:j].tolist(), f" · i = {i + 1}, j = {j}")
+            add(i, (DELTA_I, DELTA_I), x.documents[i].tolist(), f" · i = {i + 1}")
+            add(i + 1, (COUNT, COUNT))
+    else:
+        one_by_one = 0
+    rest = stop - start - one_by_one
+    block = max(1, math.ceil(rest / max_frames)) if rest else 1
+    for c in range(start + one_by_one + block, stop + block, block):
+        add(min(c, stop), (FOR_I, COUNT))
+    add(stop, (P, P))
+    return frames, drawn
+
+
+def _rows(a: list[bool], b: list[bool], x: teaching.Draws, c: int, partial: list | None, *,
+          scored: bool) -> list[dict]:
+    """x, then the last drawn x^(i) (and the one being drawn, document by document)."""
+    def marks(j: int) -> list:
+        return [f"d{j + 1}", ("✓" if a[j] else "✗") + ("✓" if b[j] else "✗")]
+
+    score_a, score_b, delta = teaching.accuracies(a, b)
+    rows = [{"cells": ["x"] + [marks(j) for j in range(N)] + [textbook_number(v) for v in (score_a, score_b, delta)]
+             + [""], "marked": False}]
+    first = max(0, c - LAST_ROWS + (partial is not None))
+    if first > 0:
+        rows.append({"cells": ["⋮"], "marked": False})
+    for i in range(first, c):
+        rows.append({"cells": [f"x⁽{sup(i + 1)}⁾"] + [marks(j) for j in x.documents[i]]
+                     + [textbook_number(v) for v in (x.score_a[i], x.score_b[i], x.delta[i])]
+                     + ["✓" if x.counted[i] else ""], "marked": bool(x.counted[i])})
+    if partial is not None:  # x^(c+1), being drawn: its scores appear at "Calculate δ(x^(i))"
+        rows.append({"cells": [f"x⁽{sup(c + 1)}⁾"] + [marks(j) for j in partial] + [""] * (N - len(partial))
+                     + ([textbook_number(v) for v in (x.score_a[c], x.score_b[c], x.delta[c])] if scored else
+                        ["", "", ""]) + [""], "marked": False})
+    return rows
