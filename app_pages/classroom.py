@@ -13,7 +13,6 @@ st.markdown(
     "Jurafsky & Martin's *Speech and Language Processing*, §4.11) estimates it by drawing new test sets from x.")
 
 st.subheader("1 · The test set x")
-st.caption("Click a box to change whether a system got a document right; A%, B% and δ(x) follow.")
 a, b = walkthrough.test_set()
 walkthrough.scores(a, b)
 

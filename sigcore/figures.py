@@ -115,11 +115,11 @@ def walkthrough_histogram(n: int, delta: float, *, shifted: bool = False) -> go.
     values = np.arange(-n, n + 1) / n
     panels = [(values, "x", [(delta, f"δ(x) = {delta:.2f}", MARK, "solid", "right"),
                              (2 * delta, f"2·δ(x) = {2 * delta:.2f}", "black", "dash", "left")],
-               "δ(x⁽ⁱ⁾): how much better A does than B on x⁽ⁱ⁾")]
+               "δ(x⁽ⁱ⁾) = A% − B% on x⁽ⁱ⁾")]
     if shifted:
         panels.append((values - delta, "x2", [(0, "H0: 0", MARK, "dot", "right"),
                                               (delta, f"δ(x) = {delta:.2f}", "black", "dash", "left")],
-                       "δ(x⁽ⁱ⁾) − δ(x): the same, shifted to centre on H0"))
+                       "δ(x⁽ⁱ⁾) − δ(x): shifted to centre on H0"))
     data, shapes, annotations, layout = [], [], [], {}
     for i, (x, axis, marks, title) in enumerate(panels):
         data += [dict(type="bar", x=x, y=[0] * len(x), width=1 / n, name=name, xaxis=axis, showlegend=not i,

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from ui.walkthrough import sup
+
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 pytestmark = pytest.mark.browser
@@ -111,6 +113,15 @@ def test_classroom_draws_a_test_set_line_by_line(page, app_url, tmp_path):
     chart.locator("#code div.now", has_text="p-value(x) ≈ s / b").wait_for(timeout=30_000)  # the last frame
     assert re.search(r"s / b = [01] / 1 = ", chart.locator("#status").inner_text())
     assert chart.locator(".js-plotly-plot .bars path").count() > 0
-    page.get_by_role("button", name="Draw x⁽²⁾").wait_for(timeout=30_000)
     page.screenshot(path=tmp_path / "classroom_drawn.png", full_page=True)
     assert (tmp_path / "classroom_drawn.png").stat().st_size > 10_000
+
+    page.get_by_role("button", name="Draw 100").click()  # x⁽²⁾ line by line, then one x⁽ⁱ⁾ per frame
+    for _ in range(400):
+        if re.fullmatch(r"b = (2\d|3\d)", count.inner_text()):
+            break
+        time.sleep(0.05)
+    chart.get_by_role("button", name="Stop").click()
+    stopped = int(re.search(r"b = (\d+) \(stopped\)", count.inner_text()).group(1))
+    assert 20 <= stopped < 101
+    page.get_by_role("button", name=f"Draw x⁽{sup(stopped + 1)}⁾").wait_for(timeout=30_000)  # Stop kept b

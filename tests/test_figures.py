@@ -5,7 +5,9 @@ import pytest
 
 import sigcore
 from sigcore.compare import counted
-from sigcore.figures import delta_histogram, histogram_edges, live_edges
+from sigcore import teaching
+from sigcore.figures import (delta_histogram, histogram_edges, live_edges, walkthrough_heights,
+                             walkthrough_histogram)
 
 GOLD, A, B = [1] * 10, [1, 1, 1, 1, 1, 1, 1, 0, 0, 0], [1, 1, 1, 1, 0, 0, 0, 1, 0, 0]
 
@@ -42,3 +44,21 @@ def test_values_outside_a_fixed_range_pile_up_in_the_end_bars():
     res = sigcore.compare(GOLD, A, B, n_resamples=1_000)
     fig = delta_histogram(res, edges=np.array([0.05, 0.15, 0.25, 0.35]))
     assert sum(np.asarray(trace.y).sum() for trace in fig.data) == 1_000
+
+
+def test_walkthrough_bars_count_the_drawn_test_sets_per_possible_value():
+    draws = teaching.draw_test_sets([1] * 7 + [0] * 3, [1] * 4 + [0] * 3 + [1, 0, 0], 2_000, seed=1)
+    body, tail = walkthrough_heights(draws.delta, draws.counted, 10)
+    edges = (np.arange(-10, 12) - 0.5) / 10  # one bar per k/10, k = -10 ... 10
+    assert np.array_equal(np.add(body, tail), np.histogram(draws.delta, bins=edges)[0])
+    assert sum(tail) == draws.counted.sum() and not any(tail[:14]) and not any(body[14:])  # tail: δ ≥ 0.4
+
+
+def test_walkthrough_histogram_and_its_shifted_twin():
+    fig = walkthrough_histogram(10, 0.2)
+    assert len(fig.data) == 2 and np.allclose(fig.data[0].x, np.arange(-10, 11) / 10)
+    assert [s.x0 for s in fig.layout.shapes] == [0.2, 0.4]  # δ(x), 2·δ(x)
+    fig = walkthrough_histogram(10, 0.2, shifted=True)
+    assert len(fig.data) == 4 and [t.xaxis for t in fig.data] == ["x", "x", "x2", "x2"]
+    assert np.allclose(fig.data[2].x, np.arange(-10, 11) / 10 - 0.2)
+    assert [(s.xref, s.x0) for s in fig.layout.shapes[2:]] == [("x2", 0), ("x2", 0.2)]  # H0's 0; δ(x) the threshold

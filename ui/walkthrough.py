@@ -19,6 +19,7 @@ from sigcore.inputs import read
 
 from .data import SAMPLE_DIR
 from .figure import config as figure_config
+from .figure import download
 from .live_chart import frame, live_chart
 
 N = 10
@@ -75,7 +76,7 @@ def test_set() -> tuple[list[bool], list[bool]]:
     presets = st.columns(len(PRESETS))
     for col, (name, (a, b)) in zip(presets, PRESETS.items()):
         col.button(name, on_click=_set, args=(a, b), width="stretch")
-    st.caption("Tick A or B where that system got the document right.")
+    st.caption("Tick A or B where that system got the document right; A%, B% and δ(x) follow.")
     for j, col in enumerate(st.columns(N)):
         col.markdown(f"**document {j + 1}**")
         col.checkbox("A", key=f"doc-{j}-A")
@@ -128,9 +129,12 @@ def draws(a: list[bool], b: list[bool]) -> None:
     c7, c8 = st.columns([3, 1])
     c7.toggle("Why 2·δ(x)? Show the distribution shifted by −δ(x), centred on H0", key="walk-shift")
     c8.number_input("Seed", 0, 2**31 - 1, 0, key="walk-seed")
-    live_chart(walkthrough_histogram(N, teaching.accuracies(a, b)[2], shifted=shifted), frames, run=run,
-               shown=batch["shown"], interval=interval, config=figure_config("bootstrap_histogram"), code=CODE,
-               header=HEADER, key="walk-chart")
+    figure = walkthrough_histogram(N, teaching.accuracies(a, b)[2], shifted=shifted)
+    live_chart(figure, frames, run=run, shown=batch["shown"], interval=interval,
+               config=figure_config("bootstrap_histogram"), code=CODE, header=HEADER, key="walk-chart")
+    for trace, y in zip(figure.data, frames[(batch["shown"] or len(frames)) - 1]["y"]):  # as on screen, for slides
+        trace.y = y
+    download(figure, "bootstrap_histogram")
     if shifted:
         st.info("Under H0, A is no better than B, so δ would centre on 0. But the x⁽ⁱ⁾ are drawn from x, where A "
                 "is ahead by δ(x), so their δ(x⁽ⁱ⁾) centre on δ(x). Shifting them by −δ(x) gives a distribution "
@@ -174,11 +178,11 @@ def play(a: list[bool], b: list[bool], x: teaching.Draws, start: int, *, detaile
     if stop == start:  # nothing drawn in this batch: x alone
         add(stop, (0, 0))
         return frames, drawn
-    one_by_one = 1
-    if detailed and start == 0:
-        add(0, (1, 1), note=f" · δ(x) = {textbook_number(delta)}")
-        add(0, (2, 2))
+    one_by_one = 0  # test sets shown line by line
     if detailed:
+        if start == 0:
+            add(0, (1, 1), note=f" · δ(x) = {textbook_number(delta)}")
+            add(0, (2, 2))
         one_by_one = stop - start if (stop - start) * (N + 3) <= DETAILED_MAX else 1
         for i in range(start, start + one_by_one):
             add(i, (FOR_I, FOR_I), [], f" · i = {i + 1}")
@@ -186,8 +190,6 @@ def play(a: list[bool], b: list[bool], x: teaching.Draws, start: int, *, detaile
                 add(i, (FOR_I + 1, SELECT), x.documents[i][:j].tolist(), f" · i = {i + 1}, j = {j}")
             add(i, (DELTA_I, DELTA_I), x.documents[i].tolist(), f" · i = {i + 1}")
             add(i + 1, (COUNT, COUNT))
-    else:
-        one_by_one = 0
     rest = stop - start - one_by_one
     block = max(1, math.ceil(rest / max_frames)) if rest else 1
     for c in range(start + one_by_one + block, stop + block, block):
