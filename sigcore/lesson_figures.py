@@ -19,6 +19,7 @@ from .compare import counted
 from .figures import BODY, MARK, TAIL, histogram_edges
 from .report import TEST_NAMES, number
 from .result import Result
+from .teaching import rejection_rate, smallest_n
 
 HEIGHT = 340
 _BINS = 20
@@ -30,16 +31,6 @@ _T_TAILS = {
     "less": lambda t: [(-math.inf, t)],
     "two-sided": lambda t: [(-math.inf, -abs(t)), (abs(t), math.inf)],
 }
-
-
-def rejection_rate(p_values, alpha: float) -> float:
-    """The share of p-values below ``alpha``: under H0, the false-alarm rate, about ``alpha`` for a calibrated test."""
-    return float(np.mean(np.asarray(p_values) < alpha))
-
-
-def smallest_n(ns, power, target: float = 0.8) -> int | None:
-    """The smallest test-set size in ``ns`` whose power reaches ``target``; None if none does."""
-    return min((int(n) for n, p in zip(ns, power) if p >= target), default=None)
 
 
 def p_value_histogram(p_values, alpha: float, *, test: str | None = None) -> go.Figure:

@@ -93,6 +93,16 @@ def power(ns, accuracy_a: float, accuracy_b: float, agreement: float, *, test: s
                                        seed + i) < alpha) for i, n in enumerate(ns)])
 
 
+def rejection_rate(p_values, alpha: float) -> float:
+    """The share of p-values below ``alpha``: under H0, the false-alarm rate, about ``alpha`` for a calibrated test."""
+    return float(np.mean(np.asarray(p_values) < alpha))
+
+
+def smallest_n(ns, power, target: float = 0.8) -> int | None:
+    """The smallest test-set size in ``ns`` whose power reaches ``target``; None if none does."""
+    return min((int(n) for n, p in zip(ns, power) if p >= target), default=None)
+
+
 def _right_wrong(a_correct, b_correct) -> tuple[np.ndarray, np.ndarray]:
     a, b = np.asarray(a_correct, dtype=bool), np.asarray(b_correct, dtype=bool)
     if a.shape != b.shape or a.ndim != 1 or not len(a):

@@ -5,9 +5,10 @@ import pytest
 import scipy.stats
 
 import sigcore
+from sigcore import teaching
 from sigcore.compare import counted
 from sigcore.figures import MARK, TAIL
-from sigcore.lesson_figures import p_value_histogram, power_curve, rejection_rate, smallest_n, three_tests
+from sigcore.lesson_figures import p_value_histogram, power_curve, three_tests
 
 SLP3_A = [1, 1, 1, 1, 1, 1, 1, 0, 0, 0]
 SLP3_B = [1, 1, 1, 1, 0, 0, 0, 1, 0, 0]
@@ -27,7 +28,7 @@ def test_p_value_bars_are_numpy_histogram_with_the_part_below_alpha_red(alpha):
     np.testing.assert_array_equal(np.asarray(tail.y) + np.asarray(body.y), expected)
     np.testing.assert_array_equal(tail.y, np.histogram(P_VALUES[P_VALUES < alpha], bins=edges)[0])
     assert tail.marker.color == TAIL and sum(tail.y) == np.sum(P_VALUES < alpha)
-    assert f"{rejection_rate(P_VALUES, alpha):.1%} have p < α = {alpha:g}" in fig.layout.title.text
+    assert f"{teaching.rejection_rate(P_VALUES, alpha):.1%} have p < α = {alpha:g}" in fig.layout.title.text
 
 
 def test_uniform_line_is_the_count_per_bar_if_every_p_were_equally_likely():
@@ -35,10 +36,6 @@ def test_uniform_line_is_the_count_per_bar_if_every_p_were_equally_likely():
     flat = next(s for s in fig.layout.shapes if s.yref == "y")
     assert flat.y0 == flat.y1 == len(P_VALUES) / 20
     assert "Approximate randomisation, 1,000 test sets" in fig.layout.title.text
-
-
-def test_rejection_rate_counts_p_strictly_below_alpha_as_significant_does():
-    assert rejection_rate([0.01, 0.05, 0.2, 0.04], 0.05) == 0.5
 
 
 def test_power_curve_draws_each_point_on_a_log_axis_with_the_80_percent_line():
@@ -50,12 +47,6 @@ def test_power_curve_draws_each_point_on_a_log_axis_with_the_80_percent_line():
     (target,) = fig.layout.shapes
     assert target.y0 == target.y1 == 0.8 and target.line.dash == "dash"
     assert "n = 1,600 is the smallest here with 80% power" in fig.layout.title.text
-
-
-def test_smallest_n_is_the_first_size_reaching_the_target_or_none():
-    assert smallest_n([50, 100, 200], [0.5, 0.8, 0.9]) == 100
-    assert smallest_n([50, 100], [0.5, 0.7]) is None
-    assert "no n here reaches 80% power" in power_curve([50, 100], [0.5, 0.7]).layout.title.text
 
 
 def test_three_panels_are_titled_with_the_p_of_each_test():
@@ -107,3 +98,7 @@ def test_panels_must_come_in_order():
     bootstrap, permutation, t = results(SLP3_A, SLP3_B)
     with pytest.raises(ValueError, match="in that order"):
         three_tests(permutation, bootstrap, t)
+
+
+def test_power_curve_says_when_no_size_reaches_the_target():
+    assert "no n here reaches 80% power" in power_curve([50, 100], [0.5, 0.7]).layout.title.text

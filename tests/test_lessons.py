@@ -4,7 +4,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import sigcore
-from sigcore import SettingsError, lesson_figures, teaching
+from sigcore import SettingsError, teaching
 from ui import lessons
 from ui.safe import md
 
@@ -27,7 +27,7 @@ def metrics(at: AppTest) -> dict[str, str]:
 
 def false_alarms(test: str, n: int, n_sims: int, alpha: float) -> str:
     p = teaching.null_p_values(n, lessons.NULL_ACCURACY, lessons.NULL_AGREEMENT, test=test, n_sims=n_sims, seed=0)
-    return f"{lesson_figures.rejection_rate(p, alpha):.1%}"
+    return f"{teaching.rejection_rate(p, alpha):.1%}"
 
 
 def three_p_texts(a, b, copies):
@@ -81,5 +81,5 @@ def test_default_settings_show_sigcore_numbers():
     shown = metrics(section("power()"))
     curve = teaching.power(lessons.POWER_NS, 0.75, 0.70, 0.85, n_sims=lessons.POWER_SIMS,
                            n_resamples=lessons.POWER_RESAMPLES, seed=0)
-    assert shown["Smallest n with 80% power"] == f"{lesson_figures.smallest_n(lessons.POWER_NS, curve):,}"
+    assert shown["Smallest n with 80% power"] == f"{teaching.smallest_n(lessons.POWER_NS, curve):,}"
     assert shown["Power with n = 200"] == f"{curve[lessons.POWER_NS.index(200)]:.1%}"

@@ -101,3 +101,12 @@ def test_share_of_counted_draws_converges_to_the_exact_p():
 def test_drawing_needs_two_equally_long_lists():
     with pytest.raises(SettingsError, match="equally long"):
         teaching.draw_test_sets([1, 0, 1], [1, 0], 5)
+
+
+def test_rejection_rate_counts_p_strictly_below_alpha_as_significant_does():
+    assert teaching.rejection_rate([0.01, 0.05, 0.2, 0.04], 0.05) == 0.5
+
+
+def test_smallest_n_is_the_first_size_reaching_the_target_or_none():
+    assert teaching.smallest_n([50, 100, 200], [0.5, 0.8, 0.9]) == 100
+    assert teaching.smallest_n([50, 100], [0.5, 0.7]) is None

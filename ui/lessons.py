@@ -74,7 +74,7 @@ def p_values() -> None:
     show(lesson_figures.p_value_histogram(p, alpha, test=test), "p_values_under_h0")
     m1, m2, m3 = st.columns(3)
     m1.metric("Test sets where H0 is true", f"{len(p):,}")
-    m2.metric("Share with p < α (false alarms)", f"{lesson_figures.rejection_rate(p, alpha):.1%}")
+    m2.metric("Share with p < α (false alarms)", f"{teaching.rejection_rate(p, alpha):.1%}")
     m3.metric("What α promises", f"at most {alpha:.0%}")
     st.caption("Tests on counts (McNemar's exact test, or any test on a small n) can give only a few distinct "
                "p-values, so their share of false alarms is often a little below α: they are conservative.")
@@ -107,7 +107,7 @@ def power() -> None:
     title = (f"Power of the paired bootstrap at α = 0.05: A right on {accuracy_a:.0%}, B on {accuracy_b:.0%}, "
              f"agreeing on {agreement:.0%}")
     show(lesson_figures.power_curve(POWER_NS, curve, target=TARGET, title=title), "power_curve")
-    enough = lesson_figures.smallest_n(POWER_NS, curve, TARGET)
+    enough = teaching.smallest_n(POWER_NS, curve, TARGET)
     m1, m2 = st.columns(2)
     m1.metric(f"Smallest n with {TARGET:.0%} power",
               f"{enough:,}" if enough is not None else f"more than {POWER_NS[-1]:,}")
