@@ -135,7 +135,7 @@ def walkthrough_histogram(n: int, delta: float, *, shifted: bool = False) -> go.
     return go.Figure(dict(data=data, layout=dict(
         barmode="stack", bargap=0, height=380, margin=dict(l=60, r=20, t=80, b=60), plot_bgcolor="white",
         yaxis=dict(title=dict(text="test sets x⁽ⁱ⁾"), showline=True, linecolor="black", ticks="outside",
-                   rangemode="tozero"),
+                   rangemode="tozero", autorangeoptions=dict(include=[5])),  # whole-number ticks from the first x⁽ⁱ⁾
         legend=dict(orientation="h", y=1.12, x=1, xanchor="right", yanchor="bottom"),
         shapes=shapes, annotations=annotations, **layout)))
 

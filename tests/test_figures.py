@@ -58,6 +58,7 @@ def test_walkthrough_histogram_and_its_shifted_twin():
     fig = walkthrough_histogram(10, 0.2)
     assert len(fig.data) == 2 and np.allclose(fig.data[0].x, np.arange(-10, 11) / 10)
     assert [s.x0 for s in fig.layout.shapes] == [0.2, 0.4]  # δ(x), 2·δ(x)
+    assert fig.layout.yaxis.autorangeoptions.include == (5,)  # one test set is a bar of 1 on whole-number ticks
     fig = walkthrough_histogram(10, 0.2, shifted=True)
     assert len(fig.data) == 4 and [t.xaxis for t in fig.data] == ["x", "x", "x2", "x2"]
     assert np.allclose(fig.data[2].x, np.arange(-10, 11) / 10 - 0.2)
