@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import numbers
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
@@ -278,7 +279,9 @@ class _Run:
         if self.test in ("t", "z"):  # the interval that goes with the test
             normal = self.test == "z"
             method = "normal" if normal else "t"
-            (low, high), ci_a, ci_b = (_mean_interval(v, self.confidence_level, normal) for v in (va - vb, va, vb))
+            low, high = _mean_interval(va - vb, self.confidence_level, normal)
+            own = _wilson_interval if METRICS[self.metric].binary else partial(_mean_interval, normal=normal)
+            ci_a, ci_b = (own(v, self.confidence_level) for v in (va, vb))
         else:  # rank and count tests have no interval of the mean: use the bootstrap's
             method, (low, high), ci_a, ci_b = self._bootstrap_interval(self.n_resamples)
         resampled = method.startswith("bootstrap")
@@ -291,6 +294,15 @@ class _Run:
             distribution=None, threshold=None, signature=self.signature(self.n_resamples if resampled else None,
                                                                         ci=method),
             statistic=float(out.statistic), options=self.options)
+
+
+def _wilson_interval(x: np.ndarray, level: float) -> tuple[float, float]:
+    """Wilson's score interval of a share of right items: inside [0, 1], unlike a t interval near 0 or 1."""
+    n, share = len(x), float(np.mean(x))
+    z = scipy.stats.norm.ppf((1 + level) / 2)
+    centre = (share + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n))
+    return max(0.0, centre - half), min(1.0, centre + half)  # the clip only absorbs float noise at 0 and 1
 
 
 def _mean_interval(x: np.ndarray, level: float, normal: bool) -> tuple[float, float]:

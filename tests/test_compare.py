@@ -5,6 +5,7 @@ import math
 import numpy as np
 import pytest
 import scipy.stats
+from statsmodels.stats.proportion import proportion_confint
 
 import sigcore
 from sigcore import SettingsError, compare, stream
@@ -219,3 +220,16 @@ def test_skipping_the_interval_leaves_p_unchanged():
     assert bare.p_value == full.p_value and bare.ci_method == "none"
     assert all(math.isnan(x) for x in (bare.ci_low, bare.ci_high, *bare.ci_a, *bare.ci_b))
     assert "CI" not in sigcore.report.verdict(bare) and "CI" in sigcore.report.verdict(full)
+
+
+@pytest.mark.parametrize("test", ["t", "z"])
+def test_own_accuracy_interval_with_t_and_z_is_wilsons_and_stays_in_0_1(test):
+    gold = [1] * 40
+    a, b = [1] * 39 + [0], [1] * 40  # accuracies .975 and 1: a t interval would pass 1, or shrink to a point
+    res = sigcore.compare(gold, a, b, test=test, confidence_level=0.9)
+    for interval, right in ((res.ci_a, 39), (res.ci_b, 40)):
+        assert interval == pytest.approx(proportion_confint(right, 40, alpha=0.1, method="wilson"), abs=1e-12)
+        assert 0 <= interval[0] < interval[1] <= 1
+    per_item = sigcore.compare(None, [0.2, 0.5, 0.9, 0.4], [0.1, 0.5, 0.7, 0.4], metric="mean", test="t")
+    assert per_item.ci_a == pytest.approx(scipy.stats.t.interval(0.95, 3, loc=0.5, scale=scipy.stats.sem(
+        [0.2, 0.5, 0.9, 0.4])))  # scores that are not right/wrong keep the t interval
