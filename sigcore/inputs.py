@@ -3,11 +3,8 @@
 ``read(source)`` takes a path or the bytes of an upload (never written to disk) and returns a :class:`Table`:
 one row per item, and the 1-based line of the file where each row starts (for messages). Decisions:
 
-- gzip is recognised by its magic bytes and decompressed in memory up to ``MAX_BYTES`` (2 GiB); a ``.gz``
-  suffix is dropped before the extension is looked at.
-- Text is UTF-8 (a BOM is dropped); a UTF-16 BOM means UTF-16; other bytes that are not UTF-8 are refused
-  with their line and column, unless the caller declares ``encoding=``. NUL bytes in the first 8 KiB
-  (outside UTF-16/32) mean a binary file; a file of whitespace only is empty. Both are refused.
+- Bytes become text in :mod:`sigcore.decoding` (gzip, BOMs, declared encodings; binary, empty and
+  mis-encoded files refused with their place); a ``.gz`` suffix is dropped before the extension is looked at.
 - The format is ``format=`` if given, else the extension, else sniffed from the content (see ``_sniff``).
 - CSV/TSV: a header row with non-empty, distinct names is required; every cell is text, as written
   (``007``, ``NA`` and trailing spaces are kept: whitespace can matter to BLEU; comparing labels is a
@@ -28,7 +25,6 @@ file, line and column where it has a place, with a hint to fix it.
 
 from __future__ import annotations
 
-import codecs
 import csv
 import importlib
 import io
@@ -37,13 +33,13 @@ import json
 import os
 import re
 import sys
-import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from .decoding import decode, gunzip, read_bytes
 from .errors import InputError, SettingsError
 
 FORMATS = {
@@ -57,10 +53,7 @@ FORMATS = {
 }
 _EXTENSIONS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl",
                ".json": "json", ".txt": "text", **dict.fromkeys((".conll", ".bio", ".iob", ".iob2", ".bioes"), "conll")}
-MAX_BYTES = 2 * 1024**3  # decompressed size limit of a gzip file
-_BOM = b"\xef\xbb\xbf"
 _NO_ROWS = "Give one row per item below the header row."
-_WIDE = ("utf-16", "utf-32")  # codec names whose text has NUL bytes
 _TAG = re.compile(r"O|[BIESLU]-\S+")
 _WS = re.compile(r"[ \t\n\r]*")
 _FIRST_ARRAY = re.compile(r'[ \t\n\r]*\{[ \t\n\r]*"(?:[^"\\]|\\.)*"[ \t\n\r]*:[ \t\n\r]*\[')
@@ -87,7 +80,7 @@ def read(source: str | os.PathLike | bytes, *, name: str | None = None, format: 
     if format is not None and format not in FORMATS:
         raise SettingsError(f"unknown format {format!r}", hint=f"The formats are: {', '.join(FORMATS)}.")
     if data[:2] == b"\x1f\x8b":
-        data = _gunzip(data, name)
+        data = gunzip(data, name)
     text = decode(data, name, encoding)
     base = Path(name).name.lower().removesuffix(".gz")
     fmt = format or ("lm-eval" if base.startswith("samples_") and base.endswith(".jsonl") else
@@ -127,72 +120,6 @@ def write(frame: pd.DataFrame, format: str) -> bytes:
             raise SettingsError("text needs one column named 'text' without newlines in its cells")
         return ("\n".join(frame["text"]) + "\n").encode("utf-8")
     raise SettingsError(f"cannot write format {format!r}", hint="Write csv, tsv, jsonl, json or text.")
-
-
-# --- bytes to text ---------------------------------------------------------------------------------------
-
-def read_bytes(path: str | Path) -> bytes:
-    try:
-        return Path(path).read_bytes()
-    except FileNotFoundError:
-        raise InputError("file not found", file=str(path), hint="Check the path.") from None
-    except IsADirectoryError:
-        raise InputError("is a folder, not a file", file=str(path)) from None
-    except OSError as e:
-        raise InputError(f"cannot be read ({e.strerror})", file=str(path)) from None
-
-
-def _gunzip(data: bytes, name: str) -> bytes:
-    """All members of a gzip file, refusing more than MAX_BYTES before they are all in memory."""
-    out: list[bytes] = []
-    size = 0
-    try:
-        while data[:2] == b"\x1f\x8b":  # concatenated members; trailing padding is ignored
-            member = zlib.decompressobj(wbits=31)
-            out.append(member.decompress(data, MAX_BYTES + 1 - size))
-            size += len(out[-1])
-            if size > MAX_BYTES:
-                raise InputError(f"decompresses to more than {MAX_BYTES / 1024**3:g} GiB", file=name,
-                                 hint="Split the file, or give fewer items.")
-            if not member.eof:
-                raise InputError("the gzip file is truncated", file=name, hint="Compress the file again.")
-            data = member.unused_data
-    except zlib.error as e:
-        raise InputError(f"is not a valid gzip file ({e})", file=name, hint="Compress the file again.") from None
-    return b"".join(out)
-
-
-def decode(data: bytes, name: str, encoding: str | None = None) -> str:
-    """Text without a BOM: UTF-8 unless a UTF-16 BOM or ``encoding`` says otherwise; binary, empty or
-    mis-encoded input is refused with its place (line, and column in characters as an editor shows it)."""
-    if encoding is None and data[:2] in (b"\xff\xfe", b"\xfe\xff"):
-        encoding = "utf-16"
-    try:
-        codec = codecs.lookup(encoding or "utf-8").name
-    except LookupError:
-        raise SettingsError(f"unknown encoding {encoding!r}", hint="Use a Python codec name, such as "
-                            "'utf-8', 'latin-1' or 'cp1252'.") from None
-    wide = codec.startswith(_WIDE)
-    if codec == "utf-8" and data.startswith(_BOM):
-        data = data[len(_BOM):]
-    if not wide and (not data or data.isspace()):  # isspace: no copy of a large file
-        raise InputError("the file is empty", file=name, hint="Give one output per line.")
-    if not wide and b"\x00" in data[:8192]:
-        raise InputError("the file is binary, not text", file=name,
-                         hint="Give a UTF-8 text file (one output per line) or a CSV/TSV table.")
-    try:
-        text = data.decode(codec).removeprefix("\ufeff")
-    except UnicodeDecodeError as e:
-        before = data[:e.start].decode(codec, "replace")
-        column = len(before) - before.rfind("\n")  # valid: the first bad byte is e.start
-        label = "UTF-8" if codec == "utf-8" else encoding
-        raise InputError(f"byte 0x{data[e.start]:02x} is not valid {label}", file=name,
-                         line=before.count("\n") + 1, column=column,
-                         hint="Save the file as UTF-8." if encoding is None else
-                         "Declare the encoding the file was saved in.") from None
-    if wide and not text.strip():
-        raise InputError("the file is empty", file=name, hint="Give one output per line.")
-    return text
 
 
 # --- the formats -----------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sigcore import InputError, SettingsError
-from sigcore.inputs import FORMATS, column, decode, read, read_bytes, read_lines, read_table, write
+from sigcore.inputs import FORMATS, column, read, read_lines, read_table, write
 
 BOM = b"\xef\xbb\xbf"
 
@@ -74,57 +74,11 @@ def test_missing_file_names_the_file(tmp_path):
     assert (info.value.line, info.value.column) == (None, None)
 
 
-def test_folder_is_refused(tmp_path):
-    with pytest.raises(InputError) as info:
-        read_bytes(tmp_path)
-    assert info.value.file == str(tmp_path)
-    assert "folder" in info.value.what
-
-
-# --- decode: empty, binary, invalid UTF-8 with its place ---------------------------------------------------
-
-@pytest.mark.parametrize("data", [b"", b"\n\n", b"  \r\n", BOM, BOM + b"\n"])
-def test_empty_files_are_refused(data):
-    with pytest.raises(InputError) as info:
-        decode(data, "empty.txt")
-    assert info.value.file == "empty.txt"
-    assert info.value.what == "the file is empty"
-
-
-def test_binary_file_is_refused():
-    with pytest.raises(InputError) as info:
-        decode(b"PK\x03\x04\x00\x00abc\n", "model.bin")
-    assert info.value.file == "model.bin"
-    assert "binary" in info.value.what
-
-
-@pytest.mark.parametrize("data, line, column, byte", [
-    (b"\xff first line\n", 1, 1, 0xFF),
-    (b"ok\nab\xffc\n", 2, 3, 0xFF),
-    (b"a\r\nb\r\nxy\xc3(\r\n", 3, 3, 0xC3),             # CRLF: the \r belongs to the line before
-    (b"x\n\xc3\xa9\xc3\xa9\xff\n", 2, 3, 0xFF),        # columns count characters, not bytes: "éé" is 2
-    (BOM + b"ab\xff\n", 1, 3, 0xFF),                    # the BOM is not a column
-    (BOM + b"a\n\xff\n", 2, 1, 0xFF),                   # ... nor does it shift the line
-    (b"line 1\nline 2\nline 3 \xe2\x82", 3, 8, 0xE2),   # truncated sequence at the end
-])
-def test_invalid_utf8_reports_line_column_and_byte(data, line, column, byte):
-    with pytest.raises(InputError) as info:
-        decode(data, "bad.txt")
-    e = info.value
-    assert (e.file, e.line, e.column) == ("bad.txt", line, column)
-    assert e.what == f"byte 0x{byte:02x} is not valid UTF-8"
-    assert str(e).startswith(f"bad.txt, line {line}, column {column}: ")
-
-
 def test_invalid_utf8_through_read_lines_names_the_path(tmp_path):
     path = put(tmp_path, "latin1.txt", "ok\nstill ok\ncafé\n".encode("latin-1"))
     with pytest.raises(InputError) as info:
         read_lines(path)
     assert (info.value.file, info.value.line, info.value.column) == (str(path), 3, 4)
-
-
-def test_decode_drops_one_bom_only():
-    assert decode(BOM + b"x\n", "f") == "x\n"
 
 
 # --- read_table ---------------------------------------------------------------------------------------
@@ -454,7 +408,7 @@ def test_gzip_refusals(monkeypatch):
     assert info.value.file == "x.txt.gz"
     with pytest.raises(InputError, match="not a valid gzip file"):
         read(b"\x1f\x8b\x08\x00garbage-garbage", name="x.gz")
-    monkeypatch.setattr("sigcore.inputs.MAX_BYTES", 1000)
+    monkeypatch.setattr("sigcore.decoding.MAX_BYTES", 1000)
     with pytest.raises(InputError, match="decompresses to more than") as info:
         read(gzip.compress(b"x\n" * 1000), name="big.txt.gz")
     assert info.value.file == "big.txt.gz"

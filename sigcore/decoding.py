@@ -1,0 +1,83 @@
+"""From the bytes of a file or an upload to text, refusing what is not text with its place.
+
+- gzip is recognised by its magic bytes and decompressed in memory up to ``MAX_BYTES`` (2 GiB).
+- Text is UTF-8 (a BOM is dropped); a UTF-16 BOM means UTF-16; other bytes that are not UTF-8 are refused
+  with their line and column, unless the caller declares ``encoding=``. NUL bytes in the first 8 KiB
+  (outside UTF-16/32) mean a binary file; a file of whitespace only is empty. Both are refused.
+"""
+
+from __future__ import annotations
+
+import codecs
+import zlib
+from pathlib import Path
+
+from .errors import InputError, SettingsError
+
+MAX_BYTES = 2 * 1024**3  # decompressed size limit of a gzip file
+_BOM = b"\xef\xbb\xbf"
+_WIDE = ("utf-16", "utf-32")  # codec names whose text has NUL bytes
+
+
+def read_bytes(path: str | Path) -> bytes:
+    try:
+        return Path(path).read_bytes()
+    except FileNotFoundError:
+        raise InputError("file not found", file=str(path), hint="Check the path.") from None
+    except IsADirectoryError:
+        raise InputError("is a folder, not a file", file=str(path)) from None
+    except OSError as e:
+        raise InputError(f"cannot be read ({e.strerror})", file=str(path)) from None
+
+
+def gunzip(data: bytes, name: str) -> bytes:
+    """All members of a gzip file, refusing more than MAX_BYTES before they are all in memory."""
+    out: list[bytes] = []
+    size = 0
+    try:
+        while data[:2] == b"\x1f\x8b":  # concatenated members; trailing padding is ignored
+            member = zlib.decompressobj(wbits=31)
+            out.append(member.decompress(data, MAX_BYTES + 1 - size))
+            size += len(out[-1])
+            if size > MAX_BYTES:
+                raise InputError(f"decompresses to more than {MAX_BYTES / 1024**3:g} GiB", file=name,
+                                 hint="Split the file, or give fewer items.")
+            if not member.eof:
+                raise InputError("the gzip file is truncated", file=name, hint="Compress the file again.")
+            data = member.unused_data
+    except zlib.error as e:
+        raise InputError(f"is not a valid gzip file ({e})", file=name, hint="Compress the file again.") from None
+    return b"".join(out)
+
+
+def decode(data: bytes, name: str, encoding: str | None = None) -> str:
+    """Text without a BOM: UTF-8 unless a UTF-16 BOM or ``encoding`` says otherwise; binary, empty or
+    mis-encoded input is refused with its place (line, and column in characters as an editor shows it)."""
+    if encoding is None and data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        encoding = "utf-16"
+    try:
+        codec = codecs.lookup(encoding or "utf-8").name
+    except LookupError:
+        raise SettingsError(f"unknown encoding {encoding!r}", hint="Use a Python codec name, such as "
+                            "'utf-8', 'latin-1' or 'cp1252'.") from None
+    wide = codec.startswith(_WIDE)
+    if codec == "utf-8" and data.startswith(_BOM):
+        data = data[len(_BOM):]
+    if not wide and (not data or data.isspace()):  # isspace: no copy of a large file
+        raise InputError("the file is empty", file=name, hint="Give one output per line.")
+    if not wide and b"\x00" in data[:8192]:
+        raise InputError("the file is binary, not text", file=name,
+                         hint="Give a UTF-8 text file (one output per line) or a CSV/TSV table.")
+    try:
+        text = data.decode(codec).removeprefix("\ufeff")
+    except UnicodeDecodeError as e:
+        before = data[:e.start].decode(codec, "replace")
+        column = len(before) - before.rfind("\n")  # valid: the first bad byte is e.start
+        label = "UTF-8" if codec == "utf-8" else encoding
+        raise InputError(f"byte 0x{data[e.start]:02x} is not valid {label}", file=name,
+                         line=before.count("\n") + 1, column=column,
+                         hint="Save the file as UTF-8." if encoding is None else
+                         "Declare the encoding the file was saved in.") from None
+    if wide and not text.strip():
+        raise InputError("the file is empty", file=name, hint="Give one output per line.")
+    return text
