@@ -93,11 +93,16 @@ def stream(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metric: s
     Settings and data are checked before the first resample, when ``stream`` is called.
     """
     _check_settings(metric, test, n_resamples, alternative, confidence_level, seed, compat, ci_method, block)
-    stats, score, options = prepare(metric, gold, [sys_a, sys_b], **metric_options)
+    if METRICS[metric].patterns is not None:  # wide rows: built per group of identical items, never per item
+        (rows_a, rows_b), counts, score, options = METRICS[metric].patterns(gold, [sys_a, sys_b], **metric_options)
+        stats, paired = None, PairedStats.from_patterns(rows_a, rows_b, counts)
+    else:
+        stats, score, options = prepare(metric, gold, [sys_a, sys_b], **metric_options)
+        paired = PairedStats.from_items(*stats)
     if seed is None:  # a fresh seed, recorded so that the run can be reproduced
         seed = int(np.random.SeedSequence().entropy % 2**63)
-    run = _Run(metric, test, alternative, confidence_level, int(seed), compat, ci_method, options,
-               PairedStats.from_items(*stats), stats, score, n_resamples)
+    run = _Run(metric, test, alternative, confidence_level, int(seed), compat, ci_method, options, paired, stats,
+               score, n_resamples)
     if test in ("bootstrap", "permutation"):
         return run.resampled(block)
     return iter([run.closed_form()])
@@ -185,7 +190,7 @@ class _Run:
     ci_method: str | None
     options: dict[str, Any]
     paired: PairedStats
-    stats: list[np.ndarray]
+    stats: list[np.ndarray] | None  # per item, for the closed-form tests of decomposable metrics
     score: Callable[[np.ndarray], np.ndarray]
     n_resamples: int
 

@@ -28,6 +28,7 @@ from .translation import prepare_bleu, prepare_chrf
 
 Score = Callable[[np.ndarray], np.ndarray]
 Prepared = tuple[list[np.ndarray], Score, dict[str, Any]]
+Patterns = tuple[list[np.ndarray], np.ndarray, Score, dict[str, Any]]  # rows per system, items per row, ...
 _POSITIVE_NAMES = ("1", "true", "yes", "pos", "positive")
 
 
@@ -41,14 +42,17 @@ class Metric:
     ``prepare(gold, systems, **options)`` returns ``(stats, score, resolved_options)``: one float64 array
     of shape ``(n, s)`` per system (same ``s`` for all), the score function, and the options actually
     used (JSON-safe, defaults filled in) for the signature.
+    ``patterns``, where rows are wide, gives the same statistics without a row per item: ``(rows, counts,
+    score, resolved_options)``, rows per system for groups of ``counts`` identical items.
     """
 
     name: str
     description: str
-    prepare: Callable[..., tuple[list[np.ndarray], Score, dict[str, Any]]] = field(repr=False)
+    prepare: Callable[..., Prepared] = field(repr=False)
     decomposable: bool = False
     binary: bool = False
     needs_gold: bool = True
+    patterns: Callable[..., Patterns] | None = field(default=None, repr=False)
 
 
 def _ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
@@ -291,8 +295,9 @@ def _class_rows(g: np.ndarray, p: np.ndarray, k: int) -> np.ndarray:
     return rows.reshape(n, 3 * k)
 
 
-def _multiclass(metric: str, score: Score, average: str) -> Callable[..., Prepared]:
-    def prepare(gold: Sequence, systems: Sequence[Sequence], **options: Any) -> Prepared:
+def _multiclass(metric: str, score: Score, average: str) -> dict[str, Callable[..., Any]]:
+    def codes(gold: Sequence, systems: Sequence[Sequence], options: dict[str, Any]):
+        """Gold and every system as codes of the labels counted (-1 for the others), and the resolved options."""
         resolved = _options(metric, options, {"labels": None})
         gold, systems = _check(metric, gold, systems)
         _check_label_kinds(gold, systems)
@@ -310,10 +315,22 @@ def _multiclass(metric: str, score: Score, average: str) -> Callable[..., Prepar
             if missing:
                 raise InputError(f"label {missing[0]!r} in 'labels' occurs in neither gold nor predictions",
                                  hint=f"The labels are: {', '.join(map(repr, seen))}.")
-        index = {label: i for i, label in enumerate(labels)}  # codes of the labels counted, -1 for the others
+        index = {label: i for i, label in enumerate(labels)}
         position = np.array([index.get(label, -1) for label in seen], dtype=np.intp)
-        stats = [_class_rows(position[gold], position[system], len(labels)) for system in systems]
-        return stats, score, {"labels": [_plain(label) for label in labels]}
+        used = {"labels": [_plain(label) for label in labels]}
+        return position[gold], [position[system] for system in systems], len(labels), used
+
+    def prepare(gold: Sequence, systems: Sequence[Sequence], **options: Any) -> Prepared:
+        g, predictions, k, resolved = codes(gold, systems, options)
+        return [_class_rows(g, p, k) for p in predictions], score, resolved
+
+    def patterns(gold: Sequence, systems: Sequence[Sequence], **options: Any) -> Patterns:
+        """Items grouped by (gold, each prediction) first: rows for each distinct group, not each item, since
+        a row has 3K columns (K = 1,000 classes and 10^5 items would be 2.4 GB of rows per system)."""
+        g, predictions, k, resolved = codes(gold, systems, options)
+        groups, counts = np.unique(np.column_stack([g, *predictions]), axis=0, return_counts=True)
+        rows = [_class_rows(groups[:, 0], groups[:, j], k) for j in range(1, len(predictions) + 1)]
+        return rows, counts, score, resolved
 
     prepare.__name__ = f"prepare_{metric}"
     prepare.__doc__ = (
@@ -321,7 +338,7 @@ def _multiclass(metric: str, score: Score, average: str) -> Callable[..., Prepar
         "zero_division=0)``). Rows are one-hot (tp, fp, fn) per class, 3K columns.\n\n    ``labels`` "
         "defaults to the sorted union of gold and ALL systems' predictions, the same set for every system, "
         "so both are averaged over the same classes; a class one system never predicts counts as F1 0.")
-    return prepare
+    return {"prepare": prepare, "patterns": patterns}
 
 
 def prepare_span_f1(gold: Sequence, systems: Sequence[Sequence], **options: Any) -> Prepared:
@@ -377,10 +394,10 @@ METRICS: dict[str, Metric] = {metric.name: metric for metric in [
     Metric("precision", "Precision of the positive class (binary)", _binary("precision", _precision)),
     Metric("recall", "Recall of the positive class (binary)", _binary("recall", _recall)),
     Metric("f1", "F1 of the positive class (binary)", _binary("f1", _f1)),
-    Metric("macro_f1", "Unweighted mean of per-class F1 (multiclass)", _multiclass("macro_f1", _macro_f1, "macro")),
-    Metric("micro_f1", "F1 of pooled per-class counts (multiclass)", _multiclass("micro_f1", _micro_f1, "micro")),
+    Metric("macro_f1", "Unweighted mean of per-class F1 (multiclass)", **_multiclass("macro_f1", _macro_f1, "macro")),
+    Metric("micro_f1", "F1 of pooled per-class counts (multiclass)", **_multiclass("micro_f1", _micro_f1, "micro")),
     Metric("weighted_f1", "Per-class F1 weighted by gold support (multiclass)",
-           _multiclass("weighted_f1", _weighted_f1, "weighted")),
+           **_multiclass("weighted_f1", _weighted_f1, "weighted")),
     Metric("span_f1", "Entity-level F1 over BIO/BIOES tags (conlleval, seqeval)", prepare_span_f1),
     Metric("bleu", "Corpus BLEU (sacrebleu), 0-100", prepare_bleu),
     Metric("chrf", "Corpus chrF (sacrebleu), 0-100", prepare_chrf),

@@ -42,9 +42,14 @@ class PairedStats:
 
     @classmethod
     def from_items(cls, stats_a: np.ndarray, stats_b: np.ndarray) -> PairedStats:
-        s = stats_a.shape[1]
-        rows, counts = _unique_rows(np.hstack([stats_a, stats_b]))
-        return cls(rows[:, :s], rows[:, s:], counts, len(stats_a))
+        return cls.from_patterns(stats_a, stats_b, np.ones(len(stats_a), dtype=np.int64))
+
+    @classmethod
+    def from_patterns(cls, rows_a: np.ndarray, rows_b: np.ndarray, counts: np.ndarray) -> PairedStats:
+        """Rows that stand for ``counts`` items each (a metric may group items before building wide rows);
+        the same patterns, in the same order, as :meth:`from_items` on the items they stand for."""
+        distinct_a, distinct_b, counts = _unique_pairs(rows_a, rows_b, counts)
+        return cls(distinct_a, distinct_b, counts, int(counts.sum()))
 
     @property
     def compressed(self) -> bool:
@@ -53,6 +58,13 @@ class PairedStats:
 
     def totals(self) -> tuple[np.ndarray, np.ndarray]:
         return self.counts @ self.rows_a, self.counts @ self.rows_b
+
+    def per_pattern(self, weights: np.ndarray) -> np.ndarray:
+        """Per-item weights ``(rows, n)``, items in pattern order, summed per pattern ``(rows, k)``: the same
+        totals ``w @ rows`` as per-item rows would give, without building a row per item."""
+        if len(self.counts) == self.n:
+            return weights
+        return np.add.reduceat(weights, np.r_[0, np.cumsum(self.counts)[:-1]], axis=1)
 
     def items(self) -> tuple[np.ndarray, np.ndarray]:
         """Per-item rows again (in pattern order, which the item-level draws do not care about)."""
@@ -64,18 +76,25 @@ class PairedStats:
         return PairedStats(self.rows_a[keep], self.rows_b[keep], self.counts[keep], int(self.counts[keep].sum()))
 
 
-def _unique_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Distinct rows and their counts, in a canonical order.
+def _unique_pairs(rows_a: np.ndarray, rows_b: np.ndarray, weights: np.ndarray):
+    """Distinct (row of A, row of B) pairs and their summed weights, in a canonical order.
 
-    Sorting one random projection per row is much faster than ``np.unique(axis=0)``'s lexicographic sort;
-    the grouping is then verified exactly, and a collision falls back to the lexicographic sort.
+    Sorting one random projection per pair is much faster than ``np.unique(axis=0)``'s lexicographic sort;
+    the grouping is then verified exactly (block by block, so wide rows are never copied whole), and a
+    collision falls back to the lexicographic sort.
     """
-    keys = rows @ np.random.default_rng(0).uniform(1, 2, size=rows.shape[1])
-    _, first, inverse, counts = np.unique(keys, return_index=True, return_inverse=True, return_counts=True)
-    distinct = rows[first]
-    if np.array_equal(distinct[inverse], rows):
-        return distinct, counts
-    return np.unique(rows, axis=0, return_counts=True)
+    s = rows_a.shape[1]
+    projection = np.random.default_rng(0).uniform(1, 2, size=2 * s)
+    _, first, inverse = np.unique(rows_a @ projection[:s] + rows_b @ projection[s:], return_index=True,
+                                  return_inverse=True)
+    distinct = rows_a[first], rows_b[first]
+    block = max(1, _MAX_CELLS // max(s, 1))
+    if not all(np.array_equal(kept[inverse[i:i + block]], rows[i:i + block])
+               for kept, rows in zip(distinct, (rows_a, rows_b)) for i in range(0, len(rows), block)):
+        both, inverse = np.unique(np.hstack([rows_a, rows_b]), axis=0, return_inverse=True)
+        distinct = both[:, :s], both[:, s:]
+    counts = np.bincount(inverse.ravel(), weights=weights, minlength=len(distinct[0])).astype(np.int64)
+    return *distinct, counts
 
 
 def chunk_sizes(n_resamples: int) -> list[int]:
@@ -131,16 +150,16 @@ def bootstrap(paired: PairedStats, n_resamples: int, seed: int) -> Iterator[tupl
             w = np.vstack([rng.multinomial(paired.n, p, size=rows) for rows in _rows(k, size)]).astype(np.float64)
             return w @ paired.rows_a, w @ paired.rows_b
     else:
-        items_a, items_b = paired.items()
         n = paired.n
 
         def draw(rng, size):
             parts_a, parts_b = [], []
             for rows in _rows(n, size):
                 idx = rng.integers(0, n, size=(rows, n)) + (np.arange(rows) * n)[:, None]
-                w = np.bincount(idx.ravel(), minlength=rows * n).reshape(rows, n).astype(np.float64)
-                parts_a.append(w @ items_a)
-                parts_b.append(w @ items_b)
+                w = paired.per_pattern(np.bincount(idx.ravel(), minlength=rows * n).reshape(rows, n)
+                                       .astype(np.float64))
+                parts_a.append(w @ paired.rows_a)
+                parts_b.append(w @ paired.rows_b)
             return np.vstack(parts_a), np.vstack(parts_b)
     return _chunks(draw, seed, n_resamples)
 
@@ -155,11 +174,10 @@ def permutation(paired: PairedStats, n_resamples: int, seed: int) -> Iterator[tu
         def swapped(rng, size):
             return np.vstack([_swaps(rng, moving.counts, rows) @ diff for rows in _rows(len(diff), size)])
     else:
-        items_a, items_b = moving.items()
-        diff = items_b - items_a
+        diff = moving.rows_b - moving.rows_a
 
         def swapped(rng, size):
-            return np.vstack([rng.integers(0, 2, size=(rows, moving.n)).astype(np.float64) @ diff
+            return np.vstack([moving.per_pattern(rng.integers(0, 2, size=(rows, moving.n)).astype(np.float64)) @ diff
                               for rows in _rows(moving.n, size)])
 
     def draw(rng, size):

@@ -10,6 +10,7 @@ from sklearn import metrics as sk
 
 from sigcore.errors import InputError, SettingsError
 from sigcore.metrics import METRICS, Metric, prepare
+from sigcore.resampling import PairedStats
 
 TOL = 1e-9  # all references are exact rational formulas; only float rounding separates us
 LABEL_METRICS = ["accuracy", "precision", "recall", "f1", "macro_f1", "micro_f1", "weighted_f1"]
@@ -252,3 +253,17 @@ def test_text_labels_are_compared_without_surrounding_whitespace():
     assert score(stats[0].sum(0)) == pytest.approx(2 / 3)
     _, _, options = prepare("macro_f1", gold, [a, b])
     assert options["labels"] == ["neg", "pos"]
+
+
+@pytest.mark.parametrize("name", ["macro_f1", "micro_f1", "weighted_f1"])
+@pytest.mark.parametrize("options", [{}, {"labels": ["b", "c"]}])
+def test_multiclass_groups_items_before_building_their_wide_rows(name, options):
+    rng = np.random.default_rng(11)
+    gold, a, b = (list(rng.choice(list("abcd"), 500)) for _ in range(3))
+    stats, score, resolved = prepare(name, gold, [a, b], **options)
+    rows, counts, grouped_score, grouped_resolved = METRICS[name].patterns(gold, [a, b], **options)
+    assert grouped_resolved == resolved and grouped_score is score
+    assert len(counts) <= 4**3 < stats[0].shape[0] and counts.sum() == 500  # one row per (gold, A, B), not per item
+    items, groups = PairedStats.from_items(*stats), PairedStats.from_patterns(*rows, counts)
+    for field in ("rows_a", "rows_b", "counts"):
+        np.testing.assert_array_equal(getattr(items, field), getattr(groups, field))

@@ -100,3 +100,43 @@ def test_jackknife_matches_leaving_each_item_out():
     jack, weights = resampling.jackknife_deltas(PairedStats.from_items(sa, sb), score)
     brute = [score(np.delete(sa, i, 0).sum(0)) - score(np.delete(sb, i, 0).sum(0)) for i in range(30)]
     np.testing.assert_allclose(np.sort(np.repeat(jack, weights)), np.sort(brute), atol=1e-12)
+
+
+def grouped(stats_a, stats_b):
+    """The same items as rows of groups (some repeated, as a metric's groups may merge) with their sizes."""
+    pairs, inverse = np.unique(np.hstack([stats_a, stats_b]), axis=0, return_inverse=True)
+    counts = np.bincount(inverse.ravel())
+    s = stats_a.shape[1]
+    return pairs[:, :s], pairs[:, s:], counts
+
+
+def mixed_rows(rng, n, k=40):
+    """Items drawn from k distinct paired rows: more patterns than the compressed path takes for small n."""
+    table_a, table_b = rng.integers(0, 3, size=(k, 4)).astype(float), rng.integers(0, 3, size=(k, 4)).astype(float)
+    which = rng.integers(0, k, n)
+    return table_a[which], table_b[which]
+
+
+def test_groups_of_items_give_the_patterns_of_the_items_themselves():
+    sa, sb = mixed_rows(np.random.default_rng(9), 300)
+    ra, rb, counts = grouped(sa, sb)
+    split = len(counts) // 2  # a group given twice, as two groups of the same rows
+    ra, rb = np.vstack([ra, ra[:split]]), np.vstack([rb, rb[:split]])
+    counts = np.r_[counts[:split] - 1, counts[split:], np.ones(split, dtype=int)]
+    keep = counts > 0
+    items, groups = PairedStats.from_items(sa, sb), PairedStats.from_patterns(ra[keep], rb[keep], counts[keep])
+    for field in ("rows_a", "rows_b", "counts"):
+        np.testing.assert_array_equal(getattr(items, field), getattr(groups, field))  # same order too
+    assert groups.n == 300
+
+
+@pytest.mark.parametrize("engine", [resampling.bootstrap, resampling.permutation])
+def test_item_draws_are_summed_per_pattern_without_changing_a_resample(engine):
+    sa, sb = mixed_rows(np.random.default_rng(10), 200)  # 40 patterns x 8 > 200 items: item-level draws
+    paired = PairedStats.from_items(sa, sb)
+    assert not paired.compressed and len(paired.counts) < paired.n
+    items_a, items_b = paired.items()
+    per_item = PairedStats(items_a, items_b, np.ones(paired.n, dtype=int), paired.n)  # one row per item
+    for (ga, gb), (ia, ib) in zip(engine(paired, 2_500, seed=4), engine(per_item, 2_500, seed=4)):
+        np.testing.assert_array_equal(ga, ia)
+        np.testing.assert_array_equal(gb, ib)
