@@ -198,71 +198,37 @@ def report(name: str, runs: list[dict]) -> None:
 
 
 def python_side(csv: bytes) -> None:
-    """Per frame, the page's own code (``ui.run._animate``) with stand-ins for the Streamlit elements: one block
-    of sigcore.stream, delta_histogram, and the figure's serialisation as ``st.plotly_chart`` does it."""
-    import plotly.io
-    import plotly.tools
+    """What Run costs on the page's side before the browser plays anything: the whole run from
+    ``sigcore.stream`` (``ui.run._stream``), the chart and its frames (``ui.run._frames``), and the JSON the
+    live chart component is sent."""
+    import json
 
-    import sigcore
     from sigcore import align
     from sigcore.inputs import read
     from ui import run as ui_run
     from ui.data import SAMPLE_DIR, SAMPLES
 
-    clock = {"stream": 0.0, "histogram": 0.0, "to_json": 0.0, "first": None, "frames": 0}
-
-    def timed_stream(*args, **kwargs):
-        t = time.perf_counter()
-        for partial in real_stream(*args, **kwargs):
-            now = time.perf_counter()
-            clock["stream"] += now - t
-            clock["first"] = clock["first"] if clock["first"] is not None else now - t
-            yield partial
-            t = time.perf_counter()
-
-    def timed_histogram(*args, **kwargs):
-        t = time.perf_counter()
-        fig = real_histogram(*args, **kwargs)
-        clock["histogram"] += time.perf_counter() - t
-        return fig
-
-    class Chart:  # what st.plotly_chart does with the figure before sending it
-        def plotly_chart(self, fig, config=None):
-            t = time.perf_counter()
-            plotly.io.to_json(plotly.tools.return_figure_from_figure_or_data(fig, validate_figure=True),
-                              validate=False)
-            clock["to_json"] += time.perf_counter() - t
-            clock["frames"] += 1
-
-        def progress(self, *args, **kwargs): pass
-        def text(self, *args, **kwargs): pass
-        def caption(self, *args, **kwargs): pass
-
-    real_stream, real_histogram = sigcore.stream, ui_run.delta_histogram
     files, roles = SAMPLES[BLEU_SAMPLE]
     cases = [("accuracy, n = 10^4", [read(csv, name="bench.csv")], {}, "accuracy", ()),
              ("BLEU, WMT17 500 segments", [read((SAMPLE_DIR / f).read_bytes(), name=Path(f).name) for f in files],
               roles, "bleu", (("tokenize", "13a"),))]
-    print("\nPython side alone (ui.run._animate without Streamlit or a browser), best of 3 runs, seconds:")
-    print(f"  {'case':<26}{'1st block':>10}{'per block':>11}{'histogram':>11}{'to_json':>9}{'total':>8}")
-    ui_run.sigcore.stream, ui_run.delta_histogram = timed_stream, timed_histogram
-    try:
-        for name, tables, kw, metric, options in cases:
-            data = align.load(tables, **kw)
-            settings = ui_run.Settings(metric, "bootstrap", "greater", B, 0, 0.95, "As fast as possible", options)
-            best = None
-            for _ in range(3):
-                clock.update(stream=0.0, histogram=0.0, to_json=0.0, first=None, frames=0)
-                t = time.perf_counter()
-                ui_run._animate(data, settings, {"edges": None, "result": None}, Chart(), Chart(), Chart())
-                k = clock["frames"]
-                row = (clock["first"], (clock["stream"] - clock["first"]) / max(k - 1, 1), clock["histogram"] / k,
-                       clock["to_json"] / k, time.perf_counter() - t, k)
-                best = row if best is None or row[4] < best[4] else best
-            print(f"  {name:<26}{best[0]:10.3f}{best[1]:11.4f}{best[2]:11.4f}{best[3]:9.4f}{best[4]:8.2f}"
-                  f"   ({best[5]} frames)")
-    finally:
-        ui_run.sigcore.stream, ui_run.delta_histogram = real_stream, real_histogram
+    print("\nPython side alone (ui.run without Streamlit or a browser), best of 3 runs, seconds:")
+    print(f"  {'case':<26}{'resample':>10}{'frames':>9}{'to_json':>9}{'total':>8}")
+    for name, tables, kw, metric, options in cases:
+        data = align.load(tables, **kw)
+        settings = ui_run.Settings(metric, "bootstrap", "greater", B, 0, 0.95, "As fast as possible", options)
+        best = None
+        for _ in range(3):
+            t0 = time.perf_counter()
+            partials = list(ui_run._stream(data, settings))
+            t1 = time.perf_counter()
+            figure, frames = ui_run._frames(partials, settings)
+            t2 = time.perf_counter()
+            figure.to_json(), json.dumps(frames)
+            t3 = time.perf_counter()
+            row = (t1 - t0, t2 - t1, t3 - t2, t3 - t0, len(frames))
+            best = row if best is None or row[3] < best[3] else best
+        print(f"  {name:<26}{best[0]:10.3f}{best[1]:9.3f}{best[2]:9.3f}{best[3]:8.2f}   ({best[4]} frames)")
 
 
 def main() -> None:
