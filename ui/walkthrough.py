@@ -136,10 +136,10 @@ def draws(a: list[bool], b: list[bool]) -> None:
         trace.y = y
     download(figure, "bootstrap_histogram")
     if shifted:
-        st.info("Under H0, A is no better than B, so δ would centre on 0. But the x⁽ⁱ⁾ are drawn from x, where A "
-                "is ahead by δ(x), so their δ(x⁽ⁱ⁾) centre on δ(x). Shifting them by −δ(x) gives a distribution "
-                "centred on 0, H0's, and asks how often it reaches δ(x): δ(x⁽ⁱ⁾) − δ(x) ≥ δ(x), which is "
-                "δ(x⁽ⁱ⁾) ≥ 2·δ(x). The same red bars on both sides.")
+        st.info(f"Under H0, A is no better than B, so δ would centre on 0. But the x⁽ⁱ⁾ are drawn from x, whose "
+                f"δ(x) is {textbook_number(teaching.accuracies(a, b)[2])}, so their δ(x⁽ⁱ⁾) centre on δ(x), not on "
+                "0. Shifting them by −δ(x) centres them on 0, as H0 would, and asks how often they reach δ(x): "
+                "δ(x⁽ⁱ⁾) − δ(x) ≥ δ(x), which is δ(x⁽ⁱ⁾) ≥ 2·δ(x). The same red bars on both sides.")
 
 
 def _draw(k: int) -> None:
