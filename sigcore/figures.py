@@ -14,6 +14,8 @@ from .report import TEST_NAMES, number
 from .result import Result
 
 TAIL, BODY, MARK = "#c0392b", "#9aa5b1", "#1f3a5f"
+AXIS = dict(showline=True, linecolor="black", ticks="outside")  # every figure's axes
+SLIDE_HEIGHT = 340  # pixels of the Classroom's figures
 _MAX_BARS = 60
 
 
@@ -82,8 +84,8 @@ def delta_histogram(res: Result, *, edges: np.ndarray | None = None, title: str 
         barmode="stack", bargap=0, height=380, margin=dict(l=60, r=20, t=80, b=60), plot_bgcolor="white",
         title=dict(text=title or chart_title(res)),
         xaxis=dict(title=dict(text=f"{what}  ({res.metric}, A − B)"), range=[edges[0], edges[-1]],
-                   showline=True, linecolor="black", ticks="outside"),
-        yaxis=dict(title=dict(text="resamples"), showline=True, linecolor="black", ticks="outside",
+                   **AXIS),
+        yaxis=dict(title=dict(text="resamples"), **AXIS,
                    rangemode="tozero"),
         legend=dict(orientation="h", y=1.12, x=1, xanchor="right", yanchor="bottom"),
         **_lines(marks),
@@ -131,11 +133,11 @@ def walkthrough_histogram(n: int, delta: float, *, shifted: bool = False) -> go.
         suffix = axis[1:]
         layout[f"xaxis{suffix}"] = dict(title=dict(text=title), range=[x[0] - 1 / n, x[-1] + 1 / n],
                                         domain=[0, 1] if not shifted else [0.55 * i, 0.45 + 0.55 * i],
-                                        showline=True, linecolor="black", ticks="outside", anchor="y")
+                                        anchor="y", **AXIS)
     return go.Figure(dict(data=data, layout=dict(
         barmode="stack", bargap=0, height=380, margin=dict(l=60, r=20, t=80, b=60), plot_bgcolor="white",
-        yaxis=dict(title=dict(text="test sets x⁽ⁱ⁾"), showline=True, linecolor="black", ticks="outside",
-                   rangemode="tozero", autorangeoptions=dict(include=[5])),  # whole-number ticks from the first x⁽ⁱ⁾
+        yaxis=dict(title=dict(text="test sets x⁽ⁱ⁾"), rangemode="tozero", **AXIS,
+                   autorangeoptions=dict(include=[5])),  # whole-number ticks from the first x⁽ⁱ⁾ on
         legend=dict(orientation="h", y=1.12, x=1, xanchor="right", yanchor="bottom"),
         shapes=shapes, annotations=annotations, **layout)))
 

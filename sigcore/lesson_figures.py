@@ -16,15 +16,13 @@ import plotly.graph_objects as go
 import scipy.stats
 
 from .compare import counted
-from .figures import BODY, MARK, TAIL, histogram_edges
+from .figures import AXIS, BODY, MARK, SLIDE_HEIGHT, TAIL, histogram_edges
 from .report import TEST_NAMES, number
 from .result import Result
 from .teaching import rejection_rate, smallest_n
 
-HEIGHT = 340
 _BINS = 20
-_AXIS = dict(showline=True, linecolor="black", ticks="outside")
-_LAYOUT = dict(height=HEIGHT, margin=dict(l=60, r=20, t=70, b=55), plot_bgcolor="white", bargap=0)
+_LAYOUT = dict(height=SLIDE_HEIGHT, margin=dict(l=60, r=20, t=70, b=55), plot_bgcolor="white", bargap=0)
 # x ranges of the t density counted in p, per alternative (ties at t itself count, as everywhere in sigcore)
 _T_TAILS = {
     "greater": lambda t: [(t, math.inf)],
@@ -51,8 +49,8 @@ def p_value_histogram(p_values, alpha: float, *, test: str | None = None) -> go.
         _LAYOUT, barmode="stack",
         title=dict(text=f"p-values when H0 is true<br><sup>{who}{len(p):,} test sets: "
                         f"{rejection_rate(p, alpha):.1%} have p < α = {alpha:g}</sup>"),
-        xaxis=dict(_AXIS, title=dict(text="p-value"), range=[0, 1], dtick=0.1),
-        yaxis=dict(_AXIS, title=dict(text="test sets"), rangemode="tozero"),
+        xaxis=dict(AXIS, title=dict(text="p-value"), range=[0, 1], dtick=0.1),
+        yaxis=dict(AXIS, title=dict(text="test sets"), rangemode="tozero"),
         legend=dict(orientation="h", y=1.02, x=1, xanchor="right", yanchor="bottom"),
         shapes=[dict(type="line", xref="paper", yref="y", x0=0, x1=1, y0=flat, y1=flat,
                      line=dict(color=MARK, width=2, dash="dash")),
@@ -80,9 +78,9 @@ def power_curve(ns, power, *, target: float = 0.8, title: str = "Power: how ofte
     layout = dict(
         _LAYOUT, showlegend=False,
         title=dict(text=f"{title}<br><sup>{verdict}</sup>"),
-        xaxis=dict(_AXIS, type="log", title=dict(text="test-set size n (items, log scale)"),
+        xaxis=dict(AXIS, type="log", title=dict(text="test-set size n (items, log scale)"),
                    tickvals=ns, ticktext=[f"{n:,}" for n in ns]),
-        yaxis=dict(_AXIS, title=dict(text="power: share with p < α"), range=[0, 1.08], tickformat=".0%"),
+        yaxis=dict(AXIS, title=dict(text="power: share with p < α"), range=[0, 1.08], tickformat=".0%"),
         shapes=[dict(type="line", xref="paper", yref="y", x0=0, x1=1, y0=target, y1=target,
                      line=dict(color=TAIL, width=2, dash="dash"))],
         annotations=[dict(xref="paper", yref="y", x=1, y=target, text=f"{target:.0%}: the usual target",
@@ -147,8 +145,8 @@ def _resampled_panel(res: Result, k: int, what: str, unit: str):
     if bootstrap:
         marks.append(_mark(res.threshold, f"2·δ(x) = {number(res.threshold)}", "black", "dash", k, "left"))
     pad = 0.05 * (edges[-1] - edges[0])  # a line on the last edge stays off the axis
-    axes = (dict(_AXIS, title=dict(text=what), range=[edges[0] - pad, edges[-1] + pad]),
-            dict(_AXIS, title=dict(text=unit), rangemode="tozero"))
+    axes = (dict(AXIS, title=dict(text=what), range=[edges[0] - pad, edges[-1] + pad]),
+            dict(AXIS, title=dict(text=unit), rangemode="tozero"))
     return bars, axes, [s for s, _ in marks], [_panel_title(res, k)] + [a for _, a in marks]
 
 
@@ -175,6 +173,6 @@ def _t_panel(res: Result, k: int):
         label = "t undefined" if math.isnan(stat) else f"t = {'−' * (stat < 0)}∞: no spread in the differences"
         shapes, note = [], dict(xref=f"x{_ref(k)} domain", yref="paper", x=1, y=0.98, xanchor="right",
                                 text=label, showarrow=False, font=dict(size=12))
-    axes = (dict(_AXIS, title=dict(text=f"t under H0, {df} df"), range=[-reach, reach]),
-            dict(_AXIS, title=dict(text="density"), rangemode="tozero"))
+    axes = (dict(AXIS, title=dict(text=f"t under H0, {df} df"), range=[-reach, reach]),
+            dict(AXIS, title=dict(text="density"), rangemode="tozero"))
     return [density] + tails, axes, shapes, [_panel_title(res, k), note]

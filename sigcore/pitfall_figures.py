@@ -9,11 +9,9 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from .figures import BODY, MARK, TAIL
+from .figures import AXIS, BODY, MARK, SLIDE_HEIGHT, TAIL
 from .pitfalls import ManyComparisons, NotSignificant, OneSided, Peeking
 
-HEIGHT = 340
-_AXIS = dict(showline=True, linecolor="black", ticks="outside")
 _INSIDE = dict(x=0.01, y=0.99, xanchor="left", yanchor="top", bgcolor="rgba(255,255,255,0.8)")
 _ABOVE = dict(orientation="h", x=1, y=1.02, xanchor="right", yanchor="bottom")
 
@@ -95,9 +93,9 @@ def _figure(data: list[dict], title: str, subtitle: str, xaxis: dict, yaxis: dic
             lines: list[tuple[dict, dict]], legend: dict = _INSIDE) -> go.Figure:
     """A slide-sized figure; ``lines`` are (shape, annotation) pairs from :func:`_hline` and :func:`_vline`."""
     return go.Figure(dict(data=data, layout=dict(
-        height=HEIGHT, margin=dict(l=60, r=70, t=70, b=55), plot_bgcolor="white",
-        title=dict(text=f"{title}<br><sup>{subtitle}</sup>"), xaxis=dict(_AXIS, **xaxis),
-        yaxis=dict(_AXIS, **yaxis), legend=legend,
+        height=SLIDE_HEIGHT, margin=dict(l=60, r=70, t=70, b=55), plot_bgcolor="white",
+        title=dict(text=f"{title}<br><sup>{subtitle}</sup>"), xaxis=dict(AXIS, **xaxis),
+        yaxis=dict(AXIS, **yaxis), legend=legend,
         shapes=[shape for shape, _ in lines], annotations=[note for _, note in lines])))
 
 
