@@ -8,9 +8,9 @@ import streamlit as st
 from sigcore import export
 
 
-def config(name: str) -> dict:
-    """Plotly's camera button saves SVG (vector, for slides) under ``name``."""
-    return {"displaylogo": False, "toImageButtonOptions": {"format": "svg", "filename": name}}
+def config(name: str, **size: int) -> dict:
+    """Plotly's camera button saves SVG (vector, for slides) under ``name``, at ``width`` and ``height`` if given."""
+    return {"displaylogo": False, "toImageButtonOptions": {"format": "svg", "filename": name, **size}}
 
 
 SLIDE = {"width": 960, "height": 400}  # pixels of an SVG for a 16:9 slide; a figure's own height wins

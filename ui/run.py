@@ -15,9 +15,10 @@ import streamlit as st
 from streamlit import config
 
 import sigcore
-from sigcore import SigcoreError, align
+from sigcore import SigcoreError, align, export
 from sigcore.figures import chart_title, delta_histogram, empty_histogram, histogram_frames, live_edges
 
+from .figure import config as figure_config
 from .live_chart import frame, live_chart
 from .safe import md
 
@@ -33,8 +34,7 @@ WHY = {"bootstrap": "recommended: fits any metric and gives the interval of the 
 MIN_FRAME = 0.1  # seconds a frame stays up at full speed: 25 frames in 2.5 s, each one seen
 MAX_FRAMES = 500  # a run is computed before it is played: at slow speeds, large b gets b / 500 per frame
 CHART_KEY = "live-histogram"
-CHART = {"displaylogo": False, "toImageButtonOptions": {"format": "svg", "filename": "delta_histogram",
-                                                        "width": 480, "height": 320}}
+CHART = figure_config("delta_histogram", **export.PAPER_COLUMN)  # the camera saves what the SVG download does
 
 
 @dataclass(frozen=True)
