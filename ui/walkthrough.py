@@ -18,8 +18,7 @@ from sigcore.figures import walkthrough_heights, walkthrough_histogram
 from sigcore.inputs import read
 
 from .data import SAMPLE_DIR
-from .figure import config as figure_config
-from .figure import download
+from .figure import config as figure_config, download
 from .live_chart import frame, live_chart
 
 N = 10
