@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 from pathlib import Path
@@ -51,15 +52,33 @@ def _parser() -> argparse.ArgumentParser:
     cmp.add_argument("--alternative", choices=ALTERNATIVES,
                      help="H1: greater = A better (default), less = B better, two-sided = they differ")
     cmp.add_argument("--seed", type=int, default=0)
-    cmp.add_argument("--confidence", type=float, default=0.95, help="confidence level of the intervals")
-    cmp.add_argument("--ci-method", default="percentile", choices=["percentile", "bca", "none"],
-                     help="interval of delta; none skips the extra bootstrap some tests need for it")
+    cmp.add_argument("--alpha", type=_level("--alpha"), default=0.05,
+                     help="significance level: reject H0 when p <= alpha (default 0.05)")
+    cmp.add_argument("--confidence", type=_level("--confidence"),
+                     help="confidence level of the intervals (default: 1 - alpha, so they agree with the test)")
+    cmp.add_argument("--ci-method", default="basic", choices=["basic", "percentile", "bca", "none"],
+                     help="bootstrap interval of delta: basic (the bootstrap test's dual), percentile, bca; none "
+                          "skips the extra bootstrap the permutation test needs for it")
+    cmp.add_argument("--chi-square", action="store_true",
+                     help="McNemar's chi-square with continuity correction instead of the exact binomial test")
     cmp.add_argument("--compat", choices=COMPAT, help="reproduce another tool's two-sided definitions")
-    cmp.add_argument("--alpha", type=float, default=0.05, help="significance level of the verdict")
     cmp.add_argument("--tokenize", help="BLEU tokenizer (sacrebleu's names: 13a, none, intl, ...)")
     cmp.add_argument("--positive-label", help="the positive class for precision, recall and f1")
     cmp.add_argument("--json", action="store_true", help="print the result as JSON")
     return parser
+
+
+def _level(flag: str):
+    """An argparse type for a level strictly between 0 and 1 (alpha, confidence)."""
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not 0 < value < 1:
+            raise argparse.ArgumentTypeError(f"{flag} must be a number strictly between 0 and 1, not {text!r}")
+        return value
+    return parse
 
 
 def _load(args) -> align.Aligned:
@@ -80,9 +99,9 @@ def _compare(args) -> int:
     alternative = args.alternative or ("two-sided" if args.compat else "greater")
     try:
         res = compare(gold, sys_a, sys_b, metric=metric, test=args.test, n_resamples=args.resamples,
-                      alternative=alternative, confidence_level=args.confidence, seed=args.seed,
-                      compat=args.compat, ci_method=None if args.ci_method == "none" else args.ci_method,
-                      **options)
+                      alternative=alternative, alpha=args.alpha, confidence_level=args.confidence, seed=args.seed,
+                      groups=data.groups, compat=args.compat, exact=not args.chi_square,
+                      ci_method=None if args.ci_method == "none" else args.ci_method, **options)
     except InputError as e:
         raise data.locate(e) from None
     if args.json:
@@ -95,7 +114,7 @@ def _compare(args) -> int:
     for note in data.notes:
         print(f"note: {note}")
     a, b = (role if name == role else f"{role} ({Path(name).name})" for name, role in ((data.a_name, "A"), (data.b_name, "B")))
-    print(report.summary(res, alpha=args.alpha, a=a, b=b))
+    print(report.summary(res, a=a, b=b))
     return 0
 
 

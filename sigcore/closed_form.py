@@ -14,6 +14,11 @@ is the contract of DESIGN.md for the cases where those libraries return nan or r
   returns for that input, and what near-constant differences (float noise) tend to anyway.
 - "greater" means A is better (d = a - b > 0, or A wins more discordant pairs), "less" the opposite;
   swapping A and B turns one into the other with the same p.
+- Each test reports what it measures, with the interval that goes with its side (one-sided: a bound):
+  t/z the mean difference (t / normal interval); Wilcoxon the Hodges-Lehmann pseudo-median of the non-zero
+  differences (the interval that inverts the signed-rank test); sign test and McNemar A's share of the
+  decided items or discordant pairs (Clopper-Pearson, the exact binomial test's dual).
+- Differences within a relative 1e-9 of the values are zero: 0.1 + 0.2 against 0.3 is a tie, not a win.
 - McNemar with ``exact=False``: chi2 = max(|b - c| - 1, 0)^2 / (b + c) for "two-sided" (statsmodels'
   ``mcnemar(exact=False, correction=True)``, except that b == c gives chi2 = 0 and p = 1 where
   statsmodels' correction overshoots zero); one-sided tests use the signed continuity-corrected
@@ -24,12 +29,13 @@ from __future__ import annotations
 
 import math
 import numbers
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 import numpy as np
 from scipy import stats
 
+from sigcore import intervals
 from sigcore.errors import InputError, SettingsError
 
 ALTERNATIVES = ("greater", "less", "two-sided")
@@ -52,19 +58,28 @@ _FLOORS: dict[str, Callable[[float], float]] = {
 class ClosedFormResult:
     """Outcome of one closed-form test.
 
-    ``ci_low``/``ci_high``: two-sided interval of the mean difference at ``confidence_level`` (t and z
-    only, else None). ``p_floor``: the smallest p this test can give for these n (0.0 when asymptotic).
+    ``estimate`` is what the test measures (mean difference; pseudo-median; A's share of the decided items),
+    with its interval ``ci_low``/``ci_high`` at ``confidence_level`` on the test's side (an open end is
+    ``inf`` for a difference, 1 or 0 for a share). ``p_floor``: the smallest p this test can give for these
+    n (0.0 when asymptotic, and ``exact`` is False). ``wins``/``losses``: the items (pairs) A and B each win, for the count tests.
     """
 
     statistic: float
     p_value: float
-    ci_low: float | None
-    ci_high: float | None
+    ci_low: float
+    ci_high: float
     p_floor: float
+    estimate: float = math.nan
+    wins: int | None = None
+    losses: int | None = None
+    exact: bool = True  # p from the exact null distribution, not an asymptotic one
 
     def __repr__(self) -> str:
-        ci = "" if self.ci_low is None else f", ci=[{self.ci_low:.4g}, {self.ci_high:.4g}]"
-        return f"ClosedFormResult(statistic={self.statistic:.4g}, p_value={self.p_value:.4g}{ci})"
+        return (f"ClosedFormResult(statistic={self.statistic:.4g}, p_value={self.p_value:.4g}, "
+                f"estimate={self.estimate:.4g}, ci=[{self.ci_low:.4g}, {self.ci_high:.4g}])")
+
+
+TIE = 1e-9  # relative difference under which two per-item values are equal (float noise)
 
 
 def _check_alternative(alternative: str) -> str:
@@ -107,47 +122,49 @@ def _paired_values(a, b, names: tuple[str, str] = ("a", "b"), min_n: int = 1) ->
     return arrays[0], arrays[1]
 
 
-def _mean_test(a, b, alternative: str, confidence_level: float):
+def differences(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """a - b per item, with float noise (|a - b| within 1e-9 of the values) set to 0."""
+    d = a - b
+    d[np.abs(d) <= TIE * np.maximum(np.abs(a), np.abs(b))] = 0.0
+    return d
+
+
+def _mean_test(a, b, alternative: str, confidence_level: float, normal: bool) -> ClosedFormResult | np.ndarray:
     """Shared part of t and z: validation, d = a - b, and the degenerate zero-variance results."""
     _check_alternative(alternative)
     level = _check_confidence(confidence_level)
     x, y = _paired_values(a, b, min_n=2)  # a standard deviation needs two items
-    d = x - y
+    d = differences(x, y)
     if np.ptp(d) > 0:
-        return d, level, None
+        return d
     c = float(d[0])
+    low, high = intervals.mean_interval(d, level, alternative, normal=normal)
     if c == 0:  # identical systems: no evidence either way
-        return d, level, ClosedFormResult(0.0, 1.0, 0.0, 0.0, 0.0)
+        return ClosedFormResult(0.0, 1.0, low, high, 0.0, 0.0, exact=False)
     statistic = math.copysign(math.inf, c)  # the limit of mean/se as the spread goes to 0
     # any continuous null has tails 0 and 1 at +-inf, so the normal one stands in for t's
-    return d, level, ClosedFormResult(statistic, _TAILS[alternative](stats.norm, statistic), c, c, 0.0)
-
-
-def _interval(d: np.ndarray, quantile: Callable[[float], float], level: float) -> tuple[float, float]:
-    mean, se = float(d.mean()), float(d.std(ddof=1) / math.sqrt(d.size))
-    half = float(quantile((1 + level) / 2)) * se
-    return mean - half, mean + half
+    return ClosedFormResult(statistic, _TAILS[alternative](stats.norm, statistic), low, high, 0.0, c, exact=False)
 
 
 def paired_t(a, b, *, alternative: str = "greater", confidence_level: float = 0.95) -> ClosedFormResult:
-    """Paired t-test of mean(a - b) = 0 (Student 1908), equal to ``scipy.stats.ttest_rel``."""
-    d, level, degenerate = _mean_test(a, b, alternative, confidence_level)
-    if degenerate is not None:
-        return degenerate
+    """Paired t-test of mean(a - b) = 0 (Student 1908), equal to ``scipy.stats.ttest_rel``; the t interval of
+    the mean difference on the test's side."""
+    d = _mean_test(a, b, alternative, confidence_level, normal=False)
+    if isinstance(d, ClosedFormResult):
+        return d
     res = stats.ttest_rel(d, np.zeros_like(d), alternative=alternative)
-    # the interval is two-sided whatever the test's alternative
-    low, high = _interval(d, lambda q: stats.t.ppf(q, d.size - 1), level)
-    return ClosedFormResult(float(res.statistic), float(res.pvalue), low, high, 0.0)
+    low, high = intervals.mean_interval(d, confidence_level, alternative)
+    return ClosedFormResult(float(res.statistic), float(res.pvalue), low, high, 0.0, float(d.mean()), exact=False)
 
 
 def paired_z(a, b, *, alternative: str = "greater", confidence_level: float = 0.95) -> ClosedFormResult:
     """Large-sample z-test z = mean(d) / (sd(d) / sqrt(n)) with a normal tail (statsmodels ``ztest``)."""
-    d, level, degenerate = _mean_test(a, b, alternative, confidence_level)
-    if degenerate is not None:
-        return degenerate
+    d = _mean_test(a, b, alternative, confidence_level, normal=True)
+    if isinstance(d, ClosedFormResult):
+        return d
     z = float(d.mean() / (d.std(ddof=1) / math.sqrt(d.size)))
-    low, high = _interval(d, stats.norm.ppf, level)
-    return ClosedFormResult(z, _TAILS[alternative](stats.norm, z), low, high, 0.0)
+    low, high = intervals.mean_interval(d, confidence_level, alternative, normal=True)
+    return ClosedFormResult(z, _TAILS[alternative](stats.norm, z), low, high, 0.0, float(d.mean()), exact=False)
 
 
 def _signed_rank_tails(nonzero: np.ndarray) -> tuple[float, float]:
@@ -174,57 +191,136 @@ _DISCRETE: dict[str, Callable[[float, float], float]] = {
 }
 
 
-def wilcoxon(a, b, *, alternative: str = "greater") -> ClosedFormResult:
+def wilcoxon(a, b, *, alternative: str = "greater", confidence_level: float = 0.95) -> ClosedFormResult:
     """Wilcoxon signed-rank test (Wilcoxon 1945), equal to ``scipy.stats.wilcoxon`` with its defaults.
 
     Zero differences are dropped (``zero_method='wilcox'``). Like scipy's ``method='auto'``: the exact
     null distribution without ties or zeros for n <= 50, or all sign flips with ties or zeros for
-    n <= 13; else the normal approximation with continuity correction. ``statistic`` is scipy's:
-    R+ one-sided, min(R+, R-) two-sided.
+    n <= 13; else the normal approximation, without continuity correction (scipy's default). ``statistic``
+    is scipy's: R+ one-sided, min(R+, R-) two-sided. ``estimate`` is the Hodges-Lehmann pseudo-median of the
+    non-zero differences, with the interval that inverts the signed-rank test (Walsh averages' order
+    statistics; exact without ties).
     """
     _check_alternative(alternative)
+    level = _check_confidence(confidence_level)
     x, y = _paired_values(a, b)
-    d = x - y
+    d = differences(x, y)
     nonzero = d[d != 0]
     if nonzero.size == 0:  # identical systems: scipy returns nan or raises here
-        return ClosedFormResult(0.0, 1.0, None, None, 1.0)
+        lower, upper = intervals.tails(level, alternative)
+        return ClosedFormResult(0.0, 1.0, -math.inf if lower is None else 0.0, math.inf if upper is None else 0.0,
+                                1.0, 0.0)
+    estimate, (low, high) = hodges_lehmann(nonzero, level, alternative)
     clean = nonzero.size == d.size and np.unique(np.abs(nonzero)).size == nonzero.size
     if d.size > 50 or not (clean or d.size <= 13):
         res = stats.wilcoxon(d, alternative=alternative, zero_method="wilcox", method="asymptotic")
-        return ClosedFormResult(float(res.statistic), float(res.pvalue), None, None, 0.0)
+        return ClosedFormResult(float(res.statistic), float(res.pvalue), low, high, 0.0, estimate, exact=False)
     ranks = stats.rankdata(np.abs(nonzero))
     r_plus = float(ranks[nonzero > 0].sum())
     r_minus = float(ranks.sum()) - r_plus
     statistic = min(r_plus, r_minus) if alternative == "two-sided" else r_plus
     p = _DISCRETE[alternative](*_signed_rank_tails(nonzero))
     p_floor = _FLOORS[alternative](0.5 ** nonzero.size)  # only the all-same-sign flip is that extreme
-    return ClosedFormResult(statistic, p, None, None, p_floor)
+    return ClosedFormResult(statistic, p, low, high, p_floor, estimate)
 
 
-def _binomial(wins: int, losses: int, alternative: str) -> ClosedFormResult:
-    """Exact binomial test of A's share of the decided pairs against 1/2; ``statistic`` = wins."""
+def hodges_lehmann(d: np.ndarray, confidence_level: float, alternative: str) -> tuple[float, tuple[float, float]]:
+    """The Hodges-Lehmann pseudo-median of ``d`` (the median of its Walsh averages (d_i + d_j) / 2, i <= j)
+    and the interval that inverts the signed-rank test: Walsh averages C + 1 and N - C in order, C from the
+    exact null of R+ (m <= 50) or its normal approximation (Hollander & Wolfe 1999, §3.2)."""
+    m = d.size
+    walsh = _Walsh(np.sort(d))
+    estimate = (walsh.order((walsh.n + 1) // 2) + walsh.order(walsh.n // 2 + 1)) / 2
+    lower, upper = intervals.tails(confidence_level, alternative)
+    bounds = []
+    for tail, side in ((lower, -1), (upper, 1)):
+        if tail is None:
+            bounds.append(side * math.inf)
+            continue
+        c = _critical_rank(m, tail)  # P(R+ <= c) <= tail under H0
+        bounds.append(side * math.inf if c < 0 else walsh.order(c + 1 if side < 0 else walsh.n - c))
+    return float(estimate), (bounds[0], bounds[1])
+
+
+def _critical_rank(m: int, tail: float) -> int:
+    """The largest c with P(R+ <= c) <= tail for m non-zero differences without ties (-1 if none)."""
+    if m <= 50:
+        counts = np.zeros(m * (m + 1) // 2 + 1)
+        counts[0] = 1.0
+        for r in range(1, m + 1):
+            counts[r:] = counts[r:] + counts[:-r].copy()
+        cdf = np.cumsum(counts) / 2.0 ** m
+        return int(np.searchsorted(cdf, tail * (1 + 1e-12), side="right")) - 1
+    n = m * (m + 1) / 2
+    return math.floor(n / 2 - float(stats.norm.isf(tail)) * math.sqrt(m * (m + 1) * (2 * m + 1) / 24))
+
+
+class _Walsh:
+    """Order statistics of the Walsh averages (d_i + d_j) / 2, i <= j, of sorted ``d`` without listing all
+    m(m+1)/2 of them: distinct values with multiplicities when there are few, else bisection on a count."""
+
+    def __init__(self, d: np.ndarray):
+        self.d, self.n = d, d.size * (d.size + 1) // 2
+        values, counts = np.unique(d, return_counts=True)
+        self.table = None
+        if values.size <= 2_000:  # e.g. differences of right/wrong items: at most 3 distinct values
+            i, j = np.triu_indices(values.size)
+            weight = np.where(i == j, counts[i] * (counts[i] + 1) // 2, counts[i] * counts[j])
+            averages = (values[i] + values[j]) / 2
+            order = np.argsort(averages, kind="stable")
+            self.table = averages[order], np.cumsum(weight[order])
+
+    def order(self, rank: int) -> float:
+        """The rank-th smallest Walsh average (1-based)."""
+        if self.table is not None:
+            averages, cumulative = self.table
+            return float(averages[np.searchsorted(cumulative, rank)])
+        low, high = float(self.d[0]), float(self.d[-1])
+        for _ in range(200):  # bisection to adjacent floats
+            mid = (low + high) / 2
+            if mid in (low, high):
+                break
+            if self._at_most(mid) >= rank:
+                high = mid
+            else:
+                low = mid
+        return high
+
+    def _at_most(self, t: float) -> int:
+        """How many Walsh averages are <= t."""
+        j = np.searchsorted(self.d, 2 * t - self.d, side="right")
+        return int(np.maximum(j - np.arange(self.d.size), 0).sum())
+
+
+def _binomial(wins: int, losses: int, alternative: str, level: float) -> ClosedFormResult:
+    """Exact binomial test of A's share of the decided pairs against 1/2; ``statistic`` = wins, ``estimate``
+    = wins / (wins + losses) with its Clopper-Pearson interval."""
     n = wins + losses
     if n == 0:  # nothing decided: scipy's binomtest refuses n = 0
-        return ClosedFormResult(0.0, 1.0, None, None, 1.0)
+        return ClosedFormResult(0.0, 1.0, *intervals.clopper_pearson(0, 0, level, alternative), 1.0, 0.5, 0, 0)
     p = stats.binomtest(wins, n, 0.5, alternative=alternative).pvalue
-    return ClosedFormResult(float(wins), float(p), None, None, _FLOORS[alternative](0.5 ** n))
+    return ClosedFormResult(float(wins), float(p), *intervals.clopper_pearson(wins, n, level, alternative),
+                            _FLOORS[alternative](0.5 ** n), wins / n, wins, losses)
 
 
-def sign_test(a, b, *, alternative: str = "greater") -> ClosedFormResult:
+def sign_test(a, b, *, alternative: str = "greater", confidence_level: float = 0.95) -> ClosedFormResult:
     """Sign test: exact binomial on the non-zero differences; ``statistic`` is the number of A wins."""
     _check_alternative(alternative)
-    x, y = _paired_values(a, b)
-    return _binomial(int((x > y).sum()), int((x < y).sum()), alternative)
+    level = _check_confidence(confidence_level)
+    d = differences(*_paired_values(a, b))
+    return _binomial(int((d > 0).sum()), int((d < 0).sum()), alternative, level)
 
 
-def mcnemar(a_correct, b_correct, *, alternative: str = "greater", exact: bool = True) -> ClosedFormResult:
+def mcnemar(a_correct, b_correct, *, alternative: str = "greater", exact: bool = True,
+            confidence_level: float = 0.95) -> ClosedFormResult:
     """McNemar's test (McNemar 1947) on the discordant pairs b (only A right) and c (only B right).
 
     ``exact=True``: binomial test of b out of b + c against 1/2; ``statistic`` = b.
     ``exact=False``: continuity-corrected chi-square (two-sided) or signed z (one-sided), see the module
-    docstring; ``p_floor`` is then 0.
+    docstring; ``p_floor`` is then 0. Either way ``estimate`` = b / (b + c) with its Clopper-Pearson interval.
     """
     _check_alternative(alternative)
+    level = _check_confidence(confidence_level)
     if not isinstance(exact, (bool, np.bool_)):
         raise SettingsError(f"`exact` must be True or False, not {exact!r}")
     names = ("a_correct", "b_correct")
@@ -235,9 +331,11 @@ def mcnemar(a_correct, b_correct, *, alternative: str = "greater", exact: bool =
             raise InputError(f"`{name}` must be binary correctness (0/1 or True/False), found {bad:g}",
                              hint="McNemar's test needs right/wrong per item; use another test for scores.")
     b, c = int((x > y).sum()), int((x < y).sum())
+    exact_result = _binomial(b, c, alternative, level)
     if exact or b + c == 0:
-        return _binomial(b, c, alternative)
+        return exact_result
     z = math.copysign(max(abs(b - c) - 1, 0), b - c) / math.sqrt(b + c)
+    statistic, p = z, _TAILS[alternative](stats.norm, z)
     if alternative == "two-sided":  # report the chi-square users know; same p as the two-sided z
-        return ClosedFormResult(z * z, float(stats.chi2.sf(z * z, 1)), None, None, 0.0)
-    return ClosedFormResult(z, _TAILS[alternative](stats.norm, z), None, None, 0.0)
+        statistic, p = z * z, float(stats.chi2.sf(z * z, 1))
+    return replace(exact_result, statistic=statistic, p_value=p, p_floor=0.0, exact=False)

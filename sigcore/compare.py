@@ -3,10 +3,12 @@
 The statistical contract (DESIGN.md): with delta = M(A, x) - M(B, x) and delta_i its value on resample i,
 - paired bootstrap (Berg-Kirkpatrick et al. 2012; SLP3 §4.11, eq. 4.48), "greater":
   p = #{delta_i >= 2·delta} / b; "less": #{delta_i <= 2·delta} / b; "two-sided": #{|delta_i - delta| >= |delta|} / b;
+  with no such resample, p < 1/b (reported as 1/b); its interval is the dual basic bootstrap interval;
 - permutation / approximate randomisation (Noreen 1989):
   p = (#{delta_perm >= delta} + 1) / (R + 1), exact enumeration when 2^n' <= R (n' items where A and B differ);
 - closed-form tests on per-item values (t, z, Wilcoxon, sign, McNemar).
-Ties count as extreme, within a relative tolerance, so identical systems always get p = 1.
+Ties count as extreme, within a relative tolerance, so identical systems always get p = 1. With ``groups``,
+whole groups (documents) are resampled or swapped: the cluster bootstrap (Field & Welsh 2007).
 ``compat="sacrebleu"`` reproduces sacrebleu's (and Moses' / MultEval's) two-sided definitions instead.
 """
 
@@ -15,20 +17,23 @@ from __future__ import annotations
 import math
 import numbers
 from dataclasses import dataclass
-from functools import partial
 from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
-import scipy.stats
+import pandas as pd
+import scipy.sparse
 
 from . import __version__, closed_form, intervals, resampling
-from .errors import SettingsError
+from .errors import InputError, SettingsError
 from .metrics import METRICS, Metric, prepare
 from .resampling import PairedStats
-from .result import Result
+from .result import Result, tie
 
 ALTERNATIVES = ("greater", "less", "two-sided")
-_TIE = 1e-9  # relative tolerance under which two deltas count as equal (float noise, not a difference)
+RESAMPLING = ("bootstrap", "permutation")
+SMALL_SAMPLE = 30  # items (groups; discordant pairs for right/wrong items) below which exact tests are recommended
+Z_MIN_ITEMS = 50  # the z-test's normal tail with the sample SD: 6.1% false alarms at n = 30 for alpha = 5%
+CI_METHODS = ("basic", "percentile", "bca")
 
 
 @dataclass(frozen=True)
@@ -37,6 +42,7 @@ class Test:
     description: str
     fits: Callable[[Metric], bool]
     needs: str  # what a metric must be for the test to fit, for the refusal message
+    estimand: str = "delta"
 
 
 TESTS: dict[str, Test] = {t.name: t for t in [
@@ -46,73 +52,132 @@ TESTS: dict[str, Test] = {t.name: t for t in [
          lambda m: True, "any metric"),
     Test("t", "Paired t-test on per-item scores (Student 1908)", lambda m: m.decomposable,
          "a metric that is a mean of per-item values"),
-    Test("z", "Paired z-test on per-item scores (normal approximation, large n)", lambda m: m.decomposable,
-         "a metric that is a mean of per-item values"),
+    Test("z", f"Paired z-test on per-item scores (normal approximation, n >= {Z_MIN_ITEMS})",
+         lambda m: m.decomposable, "a metric that is a mean of per-item values"),
     Test("wilcoxon", "Wilcoxon signed-rank test on per-item score differences", lambda m: m.decomposable,
-         "a metric that is a mean of per-item values"),
+         "a metric that is a mean of per-item values", "pseudo_median"),
     Test("sign", "Sign test: exact binomial on the items where A and B differ", lambda m: m.decomposable,
-         "a metric that is a mean of per-item values"),
+         "a metric that is a mean of per-item values", "share_won"),
     Test("mcnemar", "McNemar's test: exact binomial on discordant right/wrong pairs", lambda m: m.binary,
-         "a metric of per-item right/wrong (accuracy, exact_match)"),
+         "a metric of per-item right/wrong (accuracy, exact_match)", "share_discordant"),
 ]}
 
 COMPAT = ("sacrebleu",)
 
 
-def tests_for(metric: str) -> list[str]:
-    """The tests that fit a metric, recommended first."""
-    return [name for name, t in TESTS.items() if t.fits(METRICS[metric])]
+def tests_for(metric: str, *, n_items: int | None = None, n_differing: int | None = None,
+              grouped: bool = False) -> list[str]:
+    """The tests that fit a metric (and, when given, the data's size), recommended first.
+
+    ``n_items``: items, or groups when ``grouped``; ``n_differing``: items where A and B differ (for
+    right/wrong items, the discordant pairs). Grouped items take the resampling tests only; the z-test needs
+    ``Z_MIN_ITEMS``; below ``SMALL_SAMPLE`` (discordant pairs for right/wrong items, else items) the exact
+    McNemar test (right/wrong items) or the permutation test (exact when 2^n' <= b) comes first.
+    """
+    m = METRICS[metric]
+    names = [name for name, t in TESTS.items() if t.fits(m) and (name in RESAMPLING or not grouped)]
+    if n_items is not None and n_items < Z_MIN_ITEMS:
+        names.remove("z") if "z" in names else None
+    size = n_differing if m.binary and n_differing is not None else n_items
+    if size is not None and size < SMALL_SAMPLE:
+        first = "mcnemar" if "mcnemar" in names else "permutation"
+        names = [first] + [name for name in names if name != first]
+    return names
 
 
 def compare(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metric: str = "accuracy",
-            test: str = "bootstrap", n_resamples: int = 10_000, alternative: str = "greater",
-            confidence_level: float = 0.95, seed: int | None = 0, compat: str | None = None,
-            ci_method: str | None = "percentile", **metric_options: Any) -> Result:
+            test: str = "bootstrap", n_resamples: int = 10_000, alternative: str = "greater", alpha: float = 0.05,
+            confidence_level: float | None = None, seed: int | None = 0, groups: Sequence | None = None,
+            compat: str | None = None, ci_method: str | None = "basic", exact: bool = True,
+            **metric_options: Any) -> Result:
     """Test whether system A beats system B on the same items.
 
     ``alternative``: "greater" (H1: A is better), "less" (B is better) or "two-sided" (they differ).
-    ``ci_method``: "percentile" or "bca" for the bootstrap interval of delta; ``None`` skips the bootstrap
-    interval (the fields are nan) where a test would need extra resamples for it, for simulations that only
-    need p.
+    ``alpha``: the significance level; H0 is rejected when p <= alpha. ``confidence_level`` defaults to
+    1 - alpha, so that the interval agrees with the test; one-sided tests get a one-sided bound.
+    ``groups``: the group (document) of each item; the resampling tests then draw or swap whole groups.
+    ``ci_method``: "basic" (the bootstrap test's dual), "percentile" or "bca" for the bootstrap interval of
+    delta; ``None`` skips it (the fields are nan), for simulations that only need p.
+    ``exact``: McNemar's exact binomial test (True) or its chi-square with continuity correction (False).
     Extra keywords are metric options (``tokenize="none"``, ``positive_label=1``...).
     """
     *_, last = stream(gold, sys_a, sys_b, metric=metric, test=test, n_resamples=n_resamples,
-                      alternative=alternative, confidence_level=confidence_level, seed=seed, compat=compat,
-                      ci_method=ci_method, block=max(int(n_resamples), 1) if _is_int(n_resamples) else 1,
-                      **metric_options)
+                      alternative=alternative, alpha=alpha, confidence_level=confidence_level, seed=seed,
+                      groups=groups, compat=compat, ci_method=ci_method, exact=exact,
+                      block=max(int(n_resamples), 1) if _is_int(n_resamples) else 1, **metric_options)
     return last
 
 
 def stream(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metric: str = "accuracy",
-           test: str = "bootstrap", n_resamples: int = 10_000, alternative: str = "greater",
-           confidence_level: float = 0.95, seed: int | None = 0, compat: str | None = None,
-           ci_method: str | None = "percentile", block: int = 1_000, **metric_options: Any) -> Iterator[Result]:
+           test: str = "bootstrap", n_resamples: int = 10_000, alternative: str = "greater", alpha: float = 0.05,
+           confidence_level: float | None = None, seed: int | None = 0, groups: Sequence | None = None,
+           compat: str | None = None, ci_method: str | None = "basic", exact: bool = True, block: int = 1_000,
+           **metric_options: Any) -> Iterator[Result]:
     """Like :func:`compare`, but yield a partial result after every ``block`` resamples.
 
     The last result equals ``compare`` with the same arguments exactly, whatever ``block`` is.
     Settings and data are checked before the first resample, when ``stream`` is called.
     """
-    _check_settings(metric, test, n_resamples, alternative, confidence_level, seed, compat, ci_method, block)
+    _check_settings(metric, test, n_resamples, alternative, alpha, confidence_level, seed, compat, ci_method,
+                    exact, block, groups)
     if METRICS[metric].patterns is not None:  # wide rows: built per group of identical items, never per item
-        (rows_a, rows_b), counts, score, options = METRICS[metric].patterns(gold, [sys_a, sys_b], **metric_options)
-        stats, paired = None, PairedStats.from_patterns(rows_a, rows_b, counts)
+        (rows_a, rows_b), inverse, score, options = METRICS[metric].patterns(gold, [sys_a, sys_b], **metric_options)
+        stats, n_items = None, len(inverse)
+        if groups is None:
+            paired = PairedStats.from_patterns(rows_a, rows_b, np.bincount(inverse, minlength=len(rows_a)))
+        else:
+            members = _members(groups, n_items, columns=inverse, width=len(rows_a))
+            paired = PairedStats.from_items(members @ rows_a, members @ rows_b)
     else:
         stats, score, options = prepare(metric, gold, [sys_a, sys_b], **metric_options)
-        paired = PairedStats.from_items(*stats)
+        n_items = len(stats[0])
+        if groups is None:
+            paired = PairedStats.from_items(*stats)
+        else:
+            members = _members(groups, n_items)
+            paired = PairedStats.from_items(members @ stats[0], members @ stats[1])
+    if test == "z" and n_items < Z_MIN_ITEMS:
+        raise SettingsError(f"the z-test needs at least {Z_MIN_ITEMS} items (it takes the sample SD for the "
+                            f"known one), got {n_items}", hint="Use the t-test, or an exact test for few items.")
     if seed is None:  # a fresh seed, recorded so that the run can be reproduced
         seed = int(np.random.SeedSequence().entropy % 2**63)
-    run = _Run(metric, test, alternative, confidence_level, int(seed), compat, ci_method, options, paired, stats,
-               score, n_resamples)
-    if test in ("bootstrap", "permutation"):
+    level = 1 - alpha if confidence_level is None else confidence_level
+    run = _Run(metric, test, alternative, alpha, level, 1 - level if confidence_level is not None else alpha,
+               int(seed), compat, ci_method, exact, options, paired, stats, score, n_resamples, n_items,
+               None if groups is None else paired.n)
+    if test in RESAMPLING:
         return run.resampled(block)
     return iter([run.closed_form()])
+
+
+def _members(groups: Sequence, n_items: int, *, columns: np.ndarray | None = None,
+             width: int | None = None) -> scipy.sparse.csr_matrix:
+    """The (groups x items) membership matrix (or groups x patterns, counting items) that sums rows per group,
+    groups in order of their first item."""
+    if isinstance(groups, (str, bytes)) or not isinstance(groups, (Sequence, np.ndarray, pd.Series)):
+        raise InputError("`groups` must be a list with the group (document) of each item")
+    if len(groups) != n_items:
+        raise InputError(f"`groups` has {len(groups)} entries but there are {n_items} items",
+                         hint="Give one group per item, in the items' order.")
+    codes, uniques = pd.factorize(pd.Series(list(groups), dtype=object), sort=False)
+    if (codes < 0).any():
+        item = int(np.flatnonzero(codes < 0)[0]) + 1
+        raise InputError(f"item {item} has no group", line=item, hint="Give every item its group (document).")
+    columns = np.arange(n_items) if columns is None else columns
+    return scipy.sparse.csr_matrix((np.ones(n_items), (codes, columns)),
+                                   shape=(len(uniques), n_items if width is None else width))
 
 
 def _is_int(x: Any) -> bool:
     return isinstance(x, numbers.Integral) and not isinstance(x, bool)
 
 
-def _check_settings(metric, test, n_resamples, alternative, confidence_level, seed, compat, ci_method, block):
+def _is_level(x: Any) -> bool:
+    return isinstance(x, numbers.Real) and not isinstance(x, bool) and 0 < x < 1
+
+
+def _check_settings(metric, test, n_resamples, alternative, alpha, confidence_level, seed, compat, ci_method,
+                    exact, block, groups):
     if metric not in METRICS:
         raise SettingsError(f"unknown metric {metric!r}", hint=f"Choose one of: {', '.join(METRICS)}.")
     if test not in TESTS:
@@ -125,20 +190,36 @@ def _check_settings(metric, test, n_resamples, alternative, confidence_level, se
     for name, value in (("n_resamples", n_resamples), ("block", block)):
         if not _is_int(value) or value < 1:
             raise SettingsError(f"`{name}` must be a positive integer, not {value!r}")
-    if not isinstance(confidence_level, numbers.Real) or not 0 < confidence_level < 1:
+    if not _is_level(alpha):
+        raise SettingsError(f"`alpha` must be a number strictly between 0 and 1, not {alpha!r}",
+                            hint="The usual levels are 0.05, 0.01 and 0.001.")
+    if confidence_level is not None and not _is_level(confidence_level):
         raise SettingsError(f"`confidence_level` must be between 0 and 1, not {confidence_level!r}",
-                            hint="For a 95% interval pass 0.95.")
+                            hint="For a 95% interval pass 0.95; leave it out to follow 1 - alpha.")
     if seed is not None and (not _is_int(seed) or seed < 0):
         raise SettingsError(f"`seed` must be a non-negative integer or None, not {seed!r}")
-    if ci_method not in ("percentile", "bca", None):
-        raise SettingsError(f"`ci_method` must be 'percentile', 'bca' or None, not {ci_method!r}")
+    if ci_method not in (*CI_METHODS, None):
+        raise SettingsError(f"`ci_method` must be one of {', '.join(CI_METHODS)} or None, not {ci_method!r}")
+    if ci_method not in ("basic", None) and test not in RESAMPLING:
+        raise SettingsError(f"`ci_method` chooses the bootstrap interval of the bootstrap and permutation tests; "
+                            f"the {test} test has its own interval", hint="Leave ci_method at its default.")
+    if not isinstance(exact, (bool, np.bool_)) or (not exact and test != "mcnemar"):
+        raise SettingsError(f"`exact=False` (the chi-square approximation) applies to McNemar's test only, "
+                            f"not to the {test} test" if exact is False else f"`exact` must be True or False, "
+                            f"not {exact!r}")
+    if groups is not None and test not in RESAMPLING:
+        raise SettingsError(f"the {test} test treats items as independent, and these items come in groups",
+                            hint="Use the bootstrap or permutation test, which resample whole groups.")
     if compat is not None:
         if compat not in COMPAT:
             raise SettingsError(f"unknown compat mode {compat!r}", hint=f"Choose one of: {', '.join(COMPAT)}.")
-        if test not in ("bootstrap", "permutation") or alternative != "two-sided":
+        if test not in RESAMPLING or alternative != "two-sided":
             raise SettingsError("compat='sacrebleu' reproduces sacrebleu's two-sided paired bootstrap and "
                                 "approximate randomisation only",
                                 hint="Use test='bootstrap' or 'permutation' with alternative='two-sided'.")
+        if groups is not None:
+            raise SettingsError("compat='sacrebleu' resamples single segments; sacrebleu has no groups",
+                                hint="Leave out compat to resample whole groups.")
 
 
 # Which resampled deltas count as at least as extreme as the observed one (ties included).
@@ -154,11 +235,12 @@ _PERMUTATION_TAIL = {
 }
 
 _CLOSED_FORM = {
-    "t": lambda va, vb, alt, cl: closed_form.paired_t(va, vb, alternative=alt, confidence_level=cl),
-    "z": lambda va, vb, alt, cl: closed_form.paired_z(va, vb, alternative=alt, confidence_level=cl),
-    "wilcoxon": lambda va, vb, alt, cl: closed_form.wilcoxon(va, vb, alternative=alt),
-    "sign": lambda va, vb, alt, cl: closed_form.sign_test(va, vb, alternative=alt),
-    "mcnemar": lambda va, vb, alt, cl: closed_form.mcnemar(va, vb, alternative=alt),
+    "t": lambda va, vb, alt, cl, exact: closed_form.paired_t(va, vb, alternative=alt, confidence_level=cl),
+    "z": lambda va, vb, alt, cl, exact: closed_form.paired_z(va, vb, alternative=alt, confidence_level=cl),
+    "wilcoxon": lambda va, vb, alt, cl, exact: closed_form.wilcoxon(va, vb, alternative=alt, confidence_level=cl),
+    "sign": lambda va, vb, alt, cl, exact: closed_form.sign_test(va, vb, alternative=alt, confidence_level=cl),
+    "mcnemar": lambda va, vb, alt, cl, exact: closed_form.mcnemar(va, vb, alternative=alt, exact=exact,
+                                                                  confidence_level=cl),
 }
 
 
@@ -171,12 +253,8 @@ def _extreme(d: np.ndarray, test: str, alternative: str, delta: float, tol: floa
 
 def counted(res: Result) -> np.ndarray:
     """Which values of ``res.distribution`` the p-value counts as at least as extreme as delta(x)."""
-    return _extreme(res.distribution, res.test, res.alternative, res.delta, _tolerance(res.score_a, res.score_b),
+    return _extreme(res.distribution, res.test, res.alternative, res.delta, tie(res.score_a, res.score_b),
                     res.compat)
-
-
-def _tolerance(score_a: float, score_b: float) -> float:
-    return _TIE * max(abs(score_a), abs(score_b), np.finfo(float).tiny)
 
 
 @dataclass
@@ -184,35 +262,57 @@ class _Run:
     metric: str
     test: str
     alternative: str
+    alpha: float
     confidence_level: float
+    ci_alpha: float  # 1 - confidence_level, kept as alpha itself when the level follows it (no float drift)
     seed: int
     compat: str | None
     ci_method: str | None
+    exact_test: bool
     options: dict[str, Any]
-    paired: PairedStats
+    paired: PairedStats  # per item, or per group
     stats: list[np.ndarray] | None  # per item, for the closed-form tests of decomposable metrics
     score: Callable[[np.ndarray], np.ndarray]
     n_resamples: int
+    n_items: int
+    n_groups: int | None
 
     def __post_init__(self):
         total_a, total_b = self.paired.totals()
         self.score_a, self.score_b = float(self.score(total_a)), float(self.score(total_b))
         self.delta = self.score_a - self.score_b
-        self.tol = _tolerance(self.score_a, self.score_b)
+        self.tol = tie(self.score_a, self.score_b)
+        self.n_differing = self.paired.discordant().n
+        self.binary = METRICS[self.metric].binary and self.n_groups is None
 
     def signature(self, n_resamples: int | None, exact: bool = False, ci: str = "") -> str:
-        parts = [f"test:{self.test}" + ("-exact" if exact else ""), f"alternative:{self.alternative}"]
+        parts = [f"test:{self.test}" + ("-exact" if exact else "") + ("-chi2" if not self.exact_test else ""),
+                 f"alternative:{self.alternative}", f"alpha:{self.alpha:g}"]
         if n_resamples is not None:
             parts += [f"resamples:{n_resamples}", f"seed:{self.seed}"]
         if self.compat:
             parts.append(f"compat:{self.compat}")
         opts = ",".join(f"{k}={v}" for k, v in sorted(self.options.items()))
-        parts += [f"metric:{self.metric}" + (f"({opts})" if opts else ""), f"ci:{ci}@{self.confidence_level:g}",
-                  f"sigcore:{__version__}", f"numpy:{np.__version__}"]
+        parts += [f"metric:{self.metric}" + (f"({opts})" if opts else ""), f"items:{self.n_items}"]
+        if self.n_groups is not None:
+            parts.append(f"groups:{self.n_groups}")
+        parts += [f"ci:{ci}@{self.confidence_level:g}", f"sigcore:{__version__}", f"numpy:{np.__version__}"]
         if self.metric in ("bleu", "chrf"):
             import sacrebleu
             parts.append(f"sacrebleu:{sacrebleu.__version__}")
         return "|".join(parts)
+
+    def warnings(self) -> tuple[str, ...]:
+        """What the reader should know about this test on data this size."""
+        size = self.n_differing if self.binary else self.paired.n
+        unsure = self.test == "bootstrap" or (self.test == "mcnemar" and not self.exact_test)
+        if size >= SMALL_SAMPLE or not unsure:
+            return ()
+        units = "discordant pair" if self.binary else "group" if self.n_groups is not None else "item"
+        what = f"{size} {units}{'s' * (size != 1)}"
+        better = "McNemar's exact test" if self.binary else "the permutation test (exact for few items)"
+        return (f"only {what}: below {SMALL_SAMPLE} the {_NAMES[self.test]}'s p tends to be too small; "
+                f"{better} is recommended",)
 
     def resampled(self, block: int) -> Iterator[Result]:
         n_resamples = self.n_resamples
@@ -220,12 +320,12 @@ class _Run:
                  and resampling.exact_permutation_size(self.paired) <= n_resamples)
         if self.test == "bootstrap":
             total, chunks = n_resamples, resampling.bootstrap(self.paired, n_resamples, self.seed)
-            ci = None
+            boot = None
         else:
             total = resampling.exact_permutation_size(self.paired) if exact else n_resamples
             chunks = (resampling.exact_permutation(self.paired) if exact
                       else resampling.permutation(self.paired, n_resamples, self.seed))
-            ci = self._bootstrap_interval(n_resamples)  # the null says nothing about the size of delta
+            boot = self._bootstrap_scores(n_resamples)  # the null says nothing about the size of delta
         scores_a, scores_b = np.empty(total), np.empty(total)
         filled, mark = 0, min(block, total)
         for totals_a, totals_b in chunks:
@@ -234,88 +334,83 @@ class _Run:
             scores_b[filled:filled + size] = self.score(totals_b)
             filled += size
             while mark <= filled:
-                yield self._resampled_result(scores_a[:mark], scores_b[:mark], exact, ci, done=mark == total)
+                yield self._resampled_result(scores_a[:mark], scores_b[:mark], exact, boot, done=mark == total)
                 if mark == total:
                     return
                 mark = min(mark + block, total)
 
-    def _bootstrap_interval(self, n_resamples: int) -> tuple[str, tuple, tuple, tuple]:
+    def _bootstrap_scores(self, n_resamples: int) -> tuple[np.ndarray, np.ndarray] | None:
         if self.ci_method is None:
-            return "none", (math.nan, math.nan), (math.nan, math.nan), (math.nan, math.nan)
+            return None
         scores = [(self.score(a), self.score(b)) for a, b in resampling.bootstrap(self.paired, n_resamples, self.seed)]
-        return self._intervals(np.concatenate([a for a, _ in scores]), np.concatenate([b for _, b in scores]))
+        return np.concatenate([a for a, _ in scores]), np.concatenate([b for _, b in scores])
 
-    def _intervals(self, sa: np.ndarray, sb: np.ndarray) -> tuple[str, tuple, tuple, tuple]:
-        level = self.confidence_level
-        d = sa - sb
-        if self.ci_method is None:
-            return self._bootstrap_interval(0)
-        if self.ci_method == "bca":
+    def _delta_interval(self, d: np.ndarray | None) -> tuple[str, tuple[float, float]]:
+        if d is None or self.ci_method is None:
+            return "none", (math.nan, math.nan)
+        if self.ci_method == "basic":
+            ci = intervals.basic(d, self.delta, self.ci_alpha, self.alternative, self.tol)
+        elif self.ci_method == "bca":
             jack, weights = resampling.jackknife_deltas(self.paired, self.score)
-            ci = intervals.bca(d, self.delta, jack, weights, level)
+            ci = intervals.bca(d, self.delta, jack, weights, self.confidence_level, self.alternative)
         else:
-            ci = intervals.percentile(d, level)
-        return (f"bootstrap-{self.ci_method}", ci, intervals.percentile(sa, level),
-                intervals.percentile(sb, level))
+            ci = intervals.percentile(d, self.confidence_level, self.alternative)
+        return f"bootstrap-{self.ci_method}", ci
 
-    def _resampled_result(self, sa, sb, exact, ci, done) -> Result:
+    def _own_intervals(self, sa: np.ndarray | None = None, sb: np.ndarray | None = None, normal: bool = False):
+        """Each system's own two-sided interval: Wilson's for right/wrong items, else the percentile interval
+        of its resampled scores, or the t (normal) interval of its per-item mean for the closed-form tests."""
+        level = self.confidence_level
+        if self.binary:
+            return tuple(intervals.wilson(self.score(s), level) for s in self.stats)
+        if sa is not None:
+            return intervals.percentile(sa, level), intervals.percentile(sb, level)
+        if self.stats is not None and self.test not in RESAMPLING:
+            return tuple(intervals.mean_interval(self.score(s), level, normal=normal) for s in self.stats)
+        return (math.nan, math.nan), (math.nan, math.nan)
+
+    def _resampled_result(self, sa, sb, exact, boot, done) -> Result:
         d = sa - sb
         b = len(d)
         count = int(np.sum(_extreme(d, self.test, self.alternative, self.delta, self.tol, self.compat)))
-        if exact or (self.test == "bootstrap" and self.compat is None):
-            p, floor = count / b, 1 / b
+        if exact:  # all 2^n' assignments; the observed one and its mirror image are always among the extreme
+            p, floor = count / b, min(1.0, (1 if self.alternative != "two-sided" else 2) / b)
+        elif self.test == "bootstrap" and self.compat is None:  # SLP3 eq. 4.48; no extreme resample: p < 1/b
+            p, floor = max(count, 1) / b, 1 / b
         else:  # approximate randomisation and sacrebleu's definitions add one (the observed assignment)
             p, floor = (count + 1) / (b + 1), 1 / (b + 1)
-        method, (low, high), ci_a, ci_b = ci if ci is not None else self._intervals(sa, sb)
+        if self.test == "bootstrap":
+            boot = (sa, sb) if self.ci_method else None
+        method, (low, high) = self._delta_interval(None if boot is None else boot[0] - boot[1])
+        ci_a, ci_b = self._own_intervals(*(boot or (None, None)))
         bootstrap = self.test == "bootstrap"
+        mc = 0.0 if exact else math.sqrt((count + 2) / (b + 4) * (1 - (count + 2) / (b + 4)) / b)  # never 0
         return Result(
-            metric=self.metric, test=self.test, alternative=self.alternative,
-            score_a=self.score_a, score_b=self.score_b, delta=self.delta, p_value=p,
-            ci_low=low, ci_high=high, confidence_level=self.confidence_level, ci_method=method,
-            ci_a=ci_a, ci_b=ci_b, n_items=self.paired.n, n_resamples=b, seed=self.seed,
-            mc_error=0.0 if exact else math.sqrt(p * (1 - p) / b), p_floor=floor, distribution=d,
+            metric=self.metric, test=self.test, alternative=self.alternative, alpha=self.alpha,
+            score_a=self.score_a, score_b=self.score_b, delta=self.delta, estimand="delta", estimate=self.delta,
+            p_value=p, ci_low=low, ci_high=high, confidence_level=self.confidence_level, ci_method=method,
+            ci_a=ci_a, ci_b=ci_b, n_items=self.n_items, n_differing=self.n_differing, n_resamples=b,
+            seed=self.seed, mc_error=mc, p_floor=floor, distribution=d,
             threshold=2 * self.delta if bootstrap and self.compat is None else self.delta,
-            signature=self.signature(b, exact, method), exact=exact, compat=self.compat,
-            options=self.options, done=done)
+            signature=self.signature(b, exact, method), n_extreme=count, n_groups=self.n_groups, exact=exact,
+            compat=self.compat, options=self.options, warnings=self.warnings(), done=done)
 
     def closed_form(self) -> Result:
         va, vb = self.score(self.stats[0]), self.score(self.stats[1])  # decomposable: one value per item
-        out = _CLOSED_FORM[self.test](va, vb, self.alternative, self.confidence_level)
-        if self.test in ("t", "z"):  # the interval that goes with the test
-            normal = self.test == "z"
-            method = "normal" if normal else "t"
-            low, high = _mean_interval(va - vb, self.confidence_level, normal)
-            own = _wilson_interval if METRICS[self.metric].binary else partial(_mean_interval, normal=normal)
-            ci_a, ci_b = (own(v, self.confidence_level) for v in (va, vb))
-        else:  # rank and count tests have no interval of the mean: use the bootstrap's
-            method, (low, high), ci_a, ci_b = self._bootstrap_interval(self.n_resamples)
-        resampled = method.startswith("bootstrap")
+        out = _CLOSED_FORM[self.test](va, vb, self.alternative, self.confidence_level, self.exact_test)
+        estimand = TESTS[self.test].estimand
+        method = {"t": "t", "z": "normal", "wilcoxon": "hodges-lehmann"}.get(self.test, "clopper-pearson")
+        ci_a, ci_b = self._own_intervals(normal=self.test == "z")
         return Result(
-            metric=self.metric, test=self.test, alternative=self.alternative,
-            score_a=self.score_a, score_b=self.score_b, delta=self.delta, p_value=float(out.p_value),
-            ci_low=low, ci_high=high, confidence_level=self.confidence_level, ci_method=method,
-            ci_a=ci_a, ci_b=ci_b, n_items=self.paired.n, n_resamples=self.n_resamples if resampled else 0,
-            seed=self.seed if resampled else None, mc_error=0.0, p_floor=float(out.p_floor),
-            distribution=None, threshold=None, signature=self.signature(self.n_resamples if resampled else None,
-                                                                        ci=method),
-            statistic=float(out.statistic), options=self.options)
+            metric=self.metric, test=self.test, alternative=self.alternative, alpha=self.alpha,
+            score_a=self.score_a, score_b=self.score_b, delta=self.delta, estimand=estimand,
+            estimate=self.delta if estimand == "delta" else float(out.estimate), p_value=float(out.p_value),
+            ci_low=float(out.ci_low), ci_high=float(out.ci_high), confidence_level=self.confidence_level,
+            ci_method=method, ci_a=ci_a, ci_b=ci_b, n_items=self.n_items, n_differing=self.n_differing,
+            n_resamples=0, seed=None, mc_error=0.0, p_floor=float(out.p_floor), distribution=None, threshold=None,
+            signature=self.signature(None, ci=method), statistic=float(out.statistic), wins=out.wins,
+            losses=out.losses, compat=None, options=self.options, warnings=self.warnings(), exact=out.exact)
 
 
-def _wilson_interval(x: np.ndarray, level: float) -> tuple[float, float]:
-    """Wilson's score interval of a share of right items: inside [0, 1], unlike a t interval near 0 or 1."""
-    n, share = len(x), float(np.mean(x))
-    z = scipy.stats.norm.ppf((1 + level) / 2)
-    centre = (share + z * z / (2 * n)) / (1 + z * z / n)
-    half = z / (1 + z * z / n) * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n))
-    return max(0.0, centre - half), min(1.0, centre + half)  # the clip only absorbs float noise at 0 and 1
-
-
-def _mean_interval(x: np.ndarray, level: float, normal: bool) -> tuple[float, float]:
-    """The t (or normal) interval of a mean; a point when the values do not vary."""
-    n, mean = len(x), float(np.mean(x))
-    sd = float(np.std(x, ddof=1)) if n > 1 else 0.0
-    if sd == 0:
-        return mean, mean
-    q = scipy.stats.norm.ppf((1 + level) / 2) if normal else scipy.stats.t.ppf((1 + level) / 2, n - 1)
-    half = q * sd / math.sqrt(n)
-    return mean - half, mean + half
+_NAMES = {"bootstrap": "paired bootstrap", "permutation": "permutation test", "t": "t-test", "z": "z-test",
+          "wilcoxon": "Wilcoxon test", "sign": "sign test", "mcnemar": "McNemar chi-square test"}

@@ -13,13 +13,12 @@ import io
 import json
 import math
 import re
-from dataclasses import replace
 from typing import Any
 
 import pandas as pd
 
 from .errors import SettingsError
-from .report import level, number, scale_of, verdict
+from .report import level, metric_name, number, scale_of, verdict
 from .result import Result
 
 PAPER_COLUMN = dict(width=480, height=320)  # a one-column figure (3.3 in) at ~2x for crispness
@@ -37,46 +36,61 @@ _LATEX_RE = re.compile("|".join(re.escape(c) for c in _LATEX_SPECIAL))
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _PLAIN_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 # placeholders for user text while the sentence around it is converted (NUL never occurs in the sentence)
-_A, _B, _METRIC, _P = "\x00a\x00", "\x00b\x00", "\x00m\x00", "\x00p\x00"
+_A, _B, _P = "\x00a\x00", "\x00b\x00", "\x00p\x00"
+_LATEX_SYMBOLS = {"δ": r"$\delta$", "α": r"$\alpha$", "≥": r"$\geq$", "≤": r"$\leq$", "∞": r"$\infty$",
+                  "·": r"$\cdot$"}
+_LATEX_SYMBOLS_RE = re.compile("|".join(_LATEX_SYMBOLS))
 
 
 # ---------------------------------------------------------------- tables
 
 
+_ESTIMAND_ROWS = {"pseudo_median": "pseudo-median of {a} {minus} {b} per item",
+                  "share_won": "{a}'s share of items won", "share_discordant": "{a}'s share of discordant pairs"}
+
+
 def scores_table(res: Result, *, a: str = "A", b: str = "B") -> pd.DataFrame:
     """Rows A, B and A − B with their score and interval: what the page shows and the exports write.
 
-    The A − B interval is the interval of the difference (``ci_low``, ``ci_high``), not one built from the
-    systems' own intervals. Intervals a test does not give are nan.
+    The A − B interval is the interval of the difference (``ci_low``, ``ci_high``, on the test's side: one end
+    is infinite for a one-sided test), not one built from the systems' own intervals. A test that measures
+    something else (items won, a pseudo-median) adds a row for it, with its interval. Intervals a test does
+    not give are nan.
     """
-    rows = [(res.score_a, *res.ci_a), (res.score_b, *res.ci_b), (res.delta, res.ci_low, res.ci_high)]
-    index = pd.Index([a, b, f"{a} {MINUS} {b}"], name="system", dtype=object)
+    delta_ci = (res.ci_low, res.ci_high) if res.estimand == "delta" else (math.nan, math.nan)
+    rows = [(res.score_a, *res.ci_a), (res.score_b, *res.ci_b), (res.delta, *delta_ci)]
+    names = [a, b, f"{a} {MINUS} {b}"]
+    if res.estimand != "delta":
+        rows.append((res.estimate, res.ci_low, res.ci_high))
+        names.append(_ESTIMAND_ROWS[res.estimand].format(a=a, b=b, minus=MINUS))
+    index = pd.Index(names, name="system", dtype=object)
     return pd.DataFrame(rows, index=index, columns=["score", "ci_low", "ci_high"], dtype=float)
 
 
-def verdict_markdown(res: Result, *, alpha: float = 0.05, a: str = "A", b: str = "B") -> str:
+def verdict_markdown(res: Result, *, a: str = "A", b: str = "B") -> str:
     """A Markdown block: the verdict sentence, a table of A, B and A − B, and the signature in a code span."""
-    sentence = verdict(replace(res, metric=md_escape(res.metric)), alpha=alpha, a=md_escape(a), b=md_escape(b))
-    lines = [sentence, "", f"| System | {md_escape(res.metric)} | {level(res)} CI |", "|---|---:|:---:|"]
+    sentence = verdict(res, a=md_escape(a), b=md_escape(b), metric=md_escape(metric_name(res)))
+    lines = [sentence, "", f"| System | {md_escape(metric_name(res))} | {level(res)} CI |", "|---|---:|:---:|"]
     for name, (score, low, high) in scores_table(res, a=a, b=b).iterrows():
         lines.append(f"| {md_escape(name)} | {number(score, scale_of(res))} | {_interval(low, high, scale_of(res))} |")
     lines += ["", f"Signature: {_code_span(res.signature)}"]
     return "\n".join(lines) + "\n"
 
 
-def verdict_latex(res: Result, *, alpha: float = 0.05, a: str = "A", b: str = "B") -> str:
+def verdict_latex(res: Result, *, a: str = "A", b: str = "B") -> str:
     r"""A LaTeX ``table`` (needs ``\usepackage{booktabs}``): System | metric | CI, the verdict as caption.
 
-    Negative numbers are written with ``\textminus{}`` everywhere (table and caption); p and numbers in
-    scientific notation are set in math mode (``$p = 0.0012$``, ``$p < 10^{-4}$``).
+    Negative numbers are written with ``\textminus{}`` everywhere (table and caption); p, symbols (δ, α, ≥)
+    and numbers in scientific notation are set in math mode (``$p = 0.0012$``, ``$p < 10^{-4}$``).
     """
-    sentence = verdict(replace(res, metric=_METRIC), alpha=alpha, a=_A, b=_B)
-    sentence = sentence.replace(f"; {res.p_text}, ", f"; {_P}, ", 1)
+    sentence = verdict(res, a=_A, b=_B)
+    sentence = sentence.replace(f"; {res.p_text} (", f"; {_P} (", 1)
     sentence = _latex_numbers(latex_escape(sentence))
-    sentence = sentence.replace(r"delta = ", r"$\delta$ = ").replace(r"alpha = ", r"$\alpha$ = ")
-    for token, text in ((_A, a), (_B, b), (_METRIC, res.metric), (_P, _latex_p(res))):
+    sentence = _LATEX_SYMBOLS_RE.sub(lambda m: _LATEX_SYMBOLS[m.group()], sentence)
+    for token, text in ((_A, a), (_B, b), (_P, _latex_p(res))):
         sentence = sentence.replace(token, text if token == _P else latex_escape(text))
-    names = [latex_escape(a), latex_escape(b), f"{latex_escape(a)} \\textminus{{}} {latex_escape(b)}"]
+    names = [latex_escape(name) for name in scores_table(res, a=a, b=b).index]
+    names[2] = f"{latex_escape(a)} \\textminus{{}} {latex_escape(b)}"
     rows = [f"    {name} & {_latex_number(score, scale_of(res))} & {_latex_interval(low, high, scale_of(res))} \\\\"
             for name, (score, low, high) in zip(names, scores_table(res, a=a, b=b).itertuples(index=False))]
     lines = [
@@ -86,11 +100,11 @@ def verdict_latex(res: Result, *, alpha: float = 0.05, a: str = "A", b: str = "B
         f"  \\caption{{{sentence}}}",
         r"  \begin{tabular}{lrc}",
         r"    \toprule",
-        f"    System & {latex_escape(res.metric)} & {latex_escape(level(res))} CI \\\\",
+        f"    System & {latex_escape(metric_name(res))} & {latex_escape(level(res))} CI \\\\",
         r"    \midrule",
         *rows[:2],
         r"    \midrule",
-        rows[2],
+        *rows[2:],
         r"    \bottomrule",
         r"  \end{tabular}",
         f"  % signature: {_one_line(res.signature)}",
@@ -122,7 +136,7 @@ def _latex_interval(low: float, high: float, scale: float) -> str:
 
 
 def _latex_number(x: float, scale: float) -> str:
-    return _latex_numbers(number(x, scale))
+    return _LATEX_SYMBOLS_RE.sub(lambda m: _LATEX_SYMBOLS[m.group()], _latex_numbers(number(x, scale)))
 
 
 def _latex_numbers(text: str) -> str:

@@ -1,20 +1,80 @@
-"""Bootstrap confidence intervals: percentile and BCa (Efron & Tibshirani 1993, ch. 13-14)."""
+"""Confidence intervals and one-sided bounds that go with a test's alternative hypothesis.
+
+A two-sided test gets a two-sided interval; a one-sided test ("greater": A better) a lower bound, ("less") an
+upper bound, the other end left open (``inf`` for a difference, 1 or 0 for a share). Sources:
+
+- :func:`basic`, the bootstrap test's dual (Efron & Tibshirani 1993, §13.4; Berg-Kirkpatrick et al. 2012):
+  the paired bootstrap rejects H0 exactly when this interval excludes 0;
+- :func:`percentile` and :func:`bca` (Efron 1987), on request;
+- :func:`mean_interval`, Student's t (or the normal) interval of a mean;
+- :func:`clopper_pearson` for a share (Clopper & Pearson 1934), the exact binomial test's dual;
+- :func:`wilson` for a share of right items (Wilson 1927), which stays inside [0, 1] and does not collapse
+  to a point when every item is right.
+"""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
+from scipy import stats
 from scipy.special import ndtr, ndtri
 
+SIDES = ("greater", "less", "two-sided")
 
-def percentile(values: np.ndarray, confidence_level: float) -> tuple[float, float]:
-    """The equal-tailed percentile interval of a bootstrap distribution."""
-    tail = (1 - confidence_level) / 2
-    low, high = np.quantile(values, [tail, 1 - tail])
-    return float(low), float(high)
+
+def tails(level: float, alternative: str) -> tuple[float | None, float | None]:
+    """The probability left below the lower end and above the upper end (None: that end is open)."""
+    return {"greater": (1 - level, None), "less": (None, 1 - level),
+            "two-sided": ((1 - level) / 2, (1 - level) / 2)}[alternative]
+
+
+def largest_count(alpha: float, b: int) -> int:
+    """The largest count k of extreme resamples with max(k, 1) / b <= alpha (the rule the bootstrap p follows);
+    0 when even no extreme resample cannot reach alpha (b < 1 / alpha)."""
+    k = min(b, math.floor(alpha * b))
+    while k < b and (k + 1) / b <= alpha:  # floor of a float product can be one off either way
+        k += 1
+    while k > 0 and k / b > alpha:
+        k -= 1
+    return k
+
+
+def basic(values: np.ndarray, estimate: float, alpha: float, alternative: str, tol: float) -> tuple[float, float]:
+    """The basic bootstrap interval that is the paired bootstrap test's dual (at level 1 - ``alpha``).
+
+    With deviations e_i = delta_i - delta ("greater"), delta - delta_i ("less") or |delta_i - delta|
+    ("two-sided"), the test counts e_i >= delta, -delta or |delta| (for "greater": delta_i >= 2·delta, SLP3
+    eq. 4.48) and rejects when at most k of b do; c = the (b - k)-th smallest e_i gives the bound delta - c (or delta + c), which
+    is beyond 0 exactly when the test rejects. Bounds within ``tol`` of 0 are 0 (float noise is a tie), and a
+    one-sided bound never passes the estimate. ``nan`` where b resamples cannot reach ``alpha``.
+    """
+    b = len(values)
+    k = largest_count(alpha, b)
+    low, high = -math.inf, math.inf
+    if k == 0:
+        return (math.nan, high) if alternative == "greater" else (low, math.nan) if alternative == "less" else \
+            (math.nan, math.nan)
+    deviations = {"greater": values - estimate, "less": estimate - values,
+                  "two-sided": np.abs(values - estimate)}[alternative]
+    c = float(np.partition(deviations, b - k - 1)[b - k - 1])
+    if alternative != "less":
+        low = _snap(min(estimate - c, estimate), tol)
+    if alternative != "greater":
+        high = _snap(max(estimate + c, estimate), tol)
+    return low, high
+
+
+def percentile(values: np.ndarray, confidence_level: float, alternative: str = "two-sided") -> tuple[float, float]:
+    """The percentile interval (equal-tailed when two-sided) of a bootstrap distribution."""
+    lower, upper = tails(confidence_level, alternative)
+    low = -math.inf if lower is None else float(np.quantile(values, lower))
+    high = math.inf if upper is None else float(np.quantile(values, 1 - upper))
+    return low, high
 
 
 def bca(values: np.ndarray, estimate: float, jackknife: np.ndarray, weights: np.ndarray,
-        confidence_level: float) -> tuple[float, float]:
+        confidence_level: float, alternative: str = "two-sided") -> tuple[float, float]:
     """Bias-corrected and accelerated interval (Efron 1987).
 
     ``jackknife`` holds the leave-one-out estimates, ``weights`` how many items share each one.
@@ -24,9 +84,48 @@ def bca(values: np.ndarray, estimate: float, jackknife: np.ndarray, weights: np.
     d = centre - jackknife
     spread = np.sum(weights * d**2)
     accel = np.sum(weights * d**3) / (6 * spread**1.5) if spread > 0 else 0.0
-    z = ndtri(np.array([(1 - confidence_level) / 2, (1 + confidence_level) / 2]))
+    lower, upper = tails(confidence_level, alternative)
+    z = ndtri(np.array([lower if lower is not None else 0.5, 1 - upper if upper is not None else 0.5]))
     levels = ndtr(z0 + (z0 + z) / (1 - accel * (z0 + z)))
     if not np.all(np.isfinite(levels)):  # degenerate distribution (all resamples equal the estimate)
-        return percentile(values, confidence_level)
-    low, high = np.quantile(values, levels)
-    return float(low), float(high)
+        return percentile(values, confidence_level, alternative)
+    low, high = (float(q) for q in np.quantile(values, levels))
+    return (-math.inf if lower is None else low), (math.inf if upper is None else high)
+
+
+def mean_interval(x: np.ndarray, confidence_level: float, alternative: str = "two-sided", *,
+                  normal: bool = False) -> tuple[float, float]:
+    """Student's t (or the normal) interval of a mean, the t-test's (z-test's) dual; a point when the values
+    do not vary."""
+    n, mean = len(x), float(np.mean(x))
+    sd = float(np.std(x, ddof=1)) if n > 1 else 0.0
+    lower, upper = tails(confidence_level, alternative)
+    if sd == 0:
+        return (-math.inf if lower is None else mean), (math.inf if upper is None else mean)
+    quantile = stats.norm.isf if normal else (lambda q: stats.t.isf(q, n - 1))
+    se = sd / math.sqrt(n)
+    return (-math.inf if lower is None else mean - float(quantile(lower)) * se,
+            math.inf if upper is None else mean + float(quantile(upper)) * se)
+
+
+def clopper_pearson(k: int, n: int, confidence_level: float, alternative: str = "two-sided") -> tuple[float, float]:
+    """The exact interval of a share k / n, the binomial test's dual: the shares p at which seeing k or more
+    (or k or fewer) of n has at least the tail probability. (0, 1) when n is 0."""
+    lower, upper = tails(confidence_level, alternative)
+    low = 0.0 if lower is None or k == 0 else float(stats.beta.ppf(lower, k, n - k + 1))
+    high = 1.0 if upper is None or k == n else float(stats.beta.isf(upper, k + 1, n - k))
+    return low, high
+
+
+def wilson(x: np.ndarray, confidence_level: float) -> tuple[float, float]:
+    """Wilson's score interval of a share of right items (two-sided): inside [0, 1], unlike a t interval near
+    0 or 1, and not a point when every item is right, unlike a bootstrap percentile interval."""
+    n, share = len(x), float(np.mean(x))
+    z = float(stats.norm.isf((1 - confidence_level) / 2))
+    centre = (share + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n))
+    return max(0.0, centre - half), min(1.0, centre + half)  # the clip only absorbs float noise at 0 and 1
+
+
+def _snap(x: float, tol: float) -> float:
+    return 0.0 if abs(x) <= tol else x

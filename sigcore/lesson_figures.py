@@ -2,7 +2,7 @@
 
 Pure functions from numbers (or Results) to plain-dict ``go.Figure``s sized for slides, with the colours and
 Unicode labels of :mod:`sigcore.figures`. The p-value histogram shows that under H0 the p of a calibrated test is
-uniform (so p < α happens in a share α of test sets); the power curve follows Card et al. (2020), "With Little
+uniform (so p ≤ α happens in a share α of test sets); the power curve follows Card et al. (2020), "With Little
 Power Comes Great Responsibility"; the three panels put the paired bootstrap (Berg-Kirkpatrick et al. 2012),
 approximate randomisation (Noreen 1989) and the paired t-test (Student 1908) side by side on the same data.
 """
@@ -34,21 +34,21 @@ _T_TAILS = {
 def p_value_histogram(p_values, alpha: float, *, test: str | None = None) -> go.Figure:
     """p-values of test sets where H0 is true in 20 equal bins, the part below α in red, and the uniform line.
 
-    The bars are stacked so that α need not fall on a bin edge: each bar's red part counts its p < α.
+    The bars are stacked so that α need not fall on a bin edge: each bar's red part counts its p ≤ α.
     """
     p = np.asarray(p_values, dtype=float)
     edges = np.linspace(0, 1, _BINS + 1)
-    below = p < alpha
+    below = p <= alpha
     centres = (edges[:-1] + edges[1:]) / 2
     bars = [dict(type="bar", x=centres, y=np.histogram(p[chosen], bins=edges)[0], width=1 / _BINS, name=name,
                  marker=dict(color=colour, line=dict(width=0.5, color="white")))
-            for chosen, name, colour in ((below, "p < α (a false alarm)", TAIL), (~below, "p ≥ α", BODY))]
+            for chosen, name, colour in ((below, "p ≤ α (a false alarm)", TAIL), (~below, "p > α", BODY))]
     flat = len(p) / _BINS
     who = f"{TEST_NAMES[test].capitalize()}, " if test else ""
     layout = dict(
         _LAYOUT, barmode="stack",
         title=dict(text=f"p-values when H0 is true<br><sup>{who}{len(p):,} test sets: "
-                        f"{rejection_rate(p, alpha):.1%} have p < α = {alpha:g}</sup>"),
+                        f"{rejection_rate(p, alpha):.1%} have p ≤ α = {alpha:g}</sup>"),
         xaxis=dict(AXIS, title=dict(text="p-value"), range=[0, 1], dtick=0.1),
         yaxis=dict(AXIS, title=dict(text="test sets"), rangemode="tozero"),
         legend=dict(orientation="h", y=1.02, x=1, xanchor="right", yanchor="bottom"),
@@ -80,7 +80,7 @@ def power_curve(ns, power, *, target: float = 0.8, title: str = "Power: how ofte
         title=dict(text=f"{title}<br><sup>{verdict}</sup>"),
         xaxis=dict(AXIS, type="log", title=dict(text="test-set size n (items, log scale)"),
                    tickvals=ns, ticktext=[f"{n:,}" for n in ns]),
-        yaxis=dict(AXIS, title=dict(text="power: share with p < α"), range=[0, 1.08], tickformat=".0%"),
+        yaxis=dict(AXIS, title=dict(text="power: share with p ≤ α"), range=[0, 1.08], tickformat=".0%"),
         shapes=[dict(type="line", xref="paper", yref="y", x0=0, x1=1, y0=target, y1=target,
                      line=dict(color=TAIL, width=2, dash="dash"))],
         annotations=[dict(xref="paper", yref="y", x=1, y=target, text=f"{target:.0%}: the usual target",

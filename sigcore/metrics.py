@@ -28,7 +28,7 @@ from .translation import prepare_bleu, prepare_chrf
 
 Score = Callable[[np.ndarray], np.ndarray]
 Prepared = tuple[list[np.ndarray], Score, dict[str, Any]]
-Patterns = tuple[list[np.ndarray], np.ndarray, Score, dict[str, Any]]  # rows per system, items per row, ...
+Patterns = tuple[list[np.ndarray], np.ndarray, Score, dict[str, Any]]  # rows per system, item -> row, ...
 _POSITIVE_NAMES = ("1", "true", "yes", "pos", "positive")
 
 
@@ -42,8 +42,9 @@ class Metric:
     ``prepare(gold, systems, **options)`` returns ``(stats, score, resolved_options)``: one float64 array
     of shape ``(n, s)`` per system (same ``s`` for all), the score function, and the options actually
     used (JSON-safe, defaults filled in) for the signature.
-    ``patterns``, where rows are wide, gives the same statistics without a row per item: ``(rows, counts,
-    score, resolved_options)``, rows per system for groups of ``counts`` identical items.
+    ``patterns``, where rows are wide, gives the same statistics without a row per item: ``(rows, inverse,
+    score, resolved_options)``, rows per system for each group of identical items (in order of their first
+    item) and which group each item is in.
     """
 
     name: str
@@ -328,9 +329,14 @@ def _multiclass(metric: str, score: Score, average: str) -> dict[str, Callable[.
         """Items grouped by (gold, each prediction) first: rows for each distinct group, not each item, since
         a row has 3K columns (K = 1,000 classes and 10^5 items would be 2.4 GB of rows per system)."""
         g, predictions, k, resolved = codes(gold, systems, options)
-        groups, counts = np.unique(np.column_stack([g, *predictions]), axis=0, return_counts=True)
+        groups, first, inverse = np.unique(np.column_stack([g, *predictions]), axis=0, return_index=True,
+                                           return_inverse=True)
+        order = np.argsort(first)  # by first item, as the engine orders patterns: the same draws when A, B swap
+        rank = np.empty_like(order)
+        rank[order] = np.arange(len(order))
+        groups = groups[order]
         rows = [_class_rows(groups[:, 0], groups[:, j], k) for j in range(1, len(predictions) + 1)]
-        return rows, counts, score, resolved
+        return rows, rank[inverse.ravel()], score, resolved
 
     prepare.__name__ = f"prepare_{metric}"
     prepare.__doc__ = (

@@ -28,9 +28,15 @@ METHODS = {
 }
 
 
-def adjust(p_values, method: str = "holm") -> np.ndarray:
-    """Adjusted p-values, in the order given (not sorted), capped at 1: reject H0 number j when ``out[j] < α``."""
-    p = _adjust_iv(p_values, method)
+def adjust(p_values, method: str = "holm", *, floors=None) -> np.ndarray:
+    """Adjusted p-values, in the order given (not sorted), capped at 1: reject H0 number j when ``out[j] <= α``.
+
+    ``p_values``: numbers, or :class:`~sigcore.Result` objects (their p, never 0). A p of exactly 0 is a
+    resampling count of zero, which only says p < 1/b: adjusting it as 0 would keep it significant after any
+    correction. Give ``floors`` (each p's smallest attainable value, e.g. 1/(b + 1) for b resamples, or one
+    number for all), and every p is raised to its floor first; a 0 without a floor is refused.
+    """
+    p = _adjust_iv(p_values, method, floors)
     order = np.argsort(p, kind="stable")
     m = len(p)
     out = np.empty(m)
@@ -38,17 +44,36 @@ def adjust(p_values, method: str = "holm") -> np.ndarray:
     return out
 
 
-def _adjust_iv(p_values, method: str) -> np.ndarray:
+def _adjust_iv(p_values, method: str, floors) -> np.ndarray:
     if method not in METHODS:
         raise SettingsError(f"unknown correction {method!r}", hint=f"Choose one of: {', '.join(METHODS)}.")
+    if isinstance(p_values, (list, tuple)) and p_values and all(hasattr(v, "p_value") for v in p_values):
+        floors = [v.p_floor for v in p_values] if floors is None else floors
+        p_values = [v.p_value for v in p_values]
+    p = _probabilities(p_values, "p_values")
+    if floors is not None:
+        floor = _probabilities(np.atleast_1d(floors), "floors")
+        if floor.size not in (1, p.size):
+            raise SettingsError(f"`floors` has {floor.size} values for {p.size} p-values",
+                                hint="Give one floor per p-value, or one for all.")
+        p = np.maximum(p, floor)
+    zero = np.flatnonzero(p == 0)
+    if len(zero):
+        raise SettingsError(f"p-value number {zero[0] + 1} is 0, which a resampling test means as p < 1/b",
+                            hint="Pass the results themselves, or floors= (1/(b + 1) for b resamples).")
+    return p
+
+
+def _probabilities(values, name: str) -> np.ndarray:
     try:
-        p = np.asarray(p_values, dtype=float)
+        p = np.asarray(values, dtype=float)
     except (TypeError, ValueError):
-        raise SettingsError("`p_values` must be numbers between 0 and 1") from None
+        raise SettingsError(f"`{name}` must be numbers between 0 and 1") from None
     if p.ndim != 1 or not len(p):
-        raise SettingsError("`p_values` must be a non-empty, flat list of p-values",
+        raise SettingsError(f"`{name}` must be a non-empty, flat list of p-values",
                             hint="Pass one family of tests at a time.")
     bad = np.flatnonzero(~((p >= 0) & (p <= 1)))  # nan fails both comparisons
     if len(bad):
-        raise SettingsError(f"p-value number {bad[0] + 1} is {p[bad[0]]:g}, not a number between 0 and 1")
+        raise SettingsError(f"{name[:-1].replace('_', '-')} number {bad[0] + 1} is {p[bad[0]]:g}, "
+                            "not a number between 0 and 1")
     return p

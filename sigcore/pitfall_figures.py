@@ -29,7 +29,7 @@ def many_comparisons(res: ManyComparisons) -> go.Figure:
         f"with k = {res.k[-1]}: {res.uncorrected[-1]:.0%} of experiments without correction, "
         f"{res.holm[-1]:.0%} with Holm's",
         dict(title=dict(text="k, systems each tested against the baseline"), dtick=1),
-        dict(title=dict(text="experiments with some p < α"), tickformat=".0%", range=[0, 1.15 * top]),
+        dict(title=dict(text="experiments with some p ≤ α"), tickformat=".0%", range=[0, 1.15 * top]),
         [_hline(res.alpha, f"α = {res.alpha:g}", BODY)])
 
 
@@ -43,7 +43,7 @@ def peeking(res: Peeking) -> go.Figure:
         data.append(dict(type="scatter", x=[stop], y=[p[n == stop][0]], mode="markers", name="peeking stops here",
                          marker=dict(size=16, color=TAIL, symbol="x")))
     return _figure(
-        data, f"Peeking: a test after every {res.step} items, stop at the first p < α",
+        data, f"Peeking: a test after every {res.step} items, stop at the first p ≤ α",
         f"H0 is true. “Significant” with peeking: {res.peeking:.0%} of experiments; "
         f"testing once at n = {n[-1]}: {res.once:.0%}",
         dict(title=dict(text="items tested so far, n"), range=[0, 1.02 * n[-1]]),
@@ -59,7 +59,7 @@ def not_significant(res: NotSignificant) -> go.Figure:
                  error_x=dict(type="data", symmetric=False, array=(res.ci_high - res.delta)[chosen],
                               arrayminus=(res.delta - res.ci_low)[chosen], color=colour, thickness=2, width=0))
             for chosen, name, colour in ((~res.significant, "not significant", MARK),
-                                         (res.significant, "significant: p < α", TAIL))]
+                                         (res.significant, "significant: p ≤ α", TAIL))]
     level = 1 - res.alpha
     return _figure(
         data, f"A is truly better by {res.true_delta:.2f}: {res.significant.sum()} of {len(rows)} test sets "
@@ -84,7 +84,7 @@ def one_sided(res: OneSided) -> go.Figure:
         data, "No true difference: how often is it “significant”?",
         f"{len(res.delta)} test sets where H0 is true, α = {res.alpha:g}",
         dict(title=dict(text="alternative hypothesis H1")),
-        dict(title=dict(text="test sets with p < α"), tickformat=".0%",
+        dict(title=dict(text="test sets with p ≤ α"), tickformat=".0%",
              range=[0, 1.3 * max(2 * res.alpha, *rates.values())]),
         [_hline(res.alpha, f"α = {res.alpha:g}", "black"), _hline(2 * res.alpha, f"2·α = {2 * res.alpha:g}", TAIL, "dot")])
 

@@ -2,7 +2,7 @@
 
 1. Many comparisons: with k systems no better than the baseline, the chance that at least one looks significant
    grows like 1 − (1 − α)^k; Holm's correction (Holm 1979) keeps it at most α.
-2. Peeking: testing as items come in and stopping at the first p < α is wrong more often than α
+2. Peeking: testing as items come in and stopping at the first p ≤ α is wrong more often than α
    (Armitage, McPherson & Rowe 1969).
 3. "Not significant" is not "equal": a small test set usually misses a small real difference, while the
    interval of δ still contains it (Card et al. 2020, "With Little Power Comes Great Responsibility").
@@ -35,7 +35,7 @@ class ManyComparisons:
 
     k: np.ndarray  # 1, 2, ... k_max systems compared with the baseline
     alpha: float
-    uncorrected: np.ndarray  # share of experiments with some p < α among the first k systems
+    uncorrected: np.ndarray  # share of experiments with some p ≤ α among the first k systems
     holm: np.ndarray  # the same with Holm-adjusted p-values
     independent: np.ndarray  # 1 − (1 − α)^k: the rate if the k tests were independent and exactly of size α
     n_sims: int
@@ -43,7 +43,7 @@ class ManyComparisons:
 
 @dataclass(frozen=True)
 class Peeking:
-    """Experiments under H0, tested after every few items and stopped at the first p < α."""
+    """Experiments under H0, tested after every few items and stopped at the first p ≤ α."""
 
     alpha: float
     step: int
@@ -59,7 +59,7 @@ class Peeking:
 
     @property
     def once(self) -> float:
-        return float(np.mean(self.p_once < self.alpha))
+        return float(np.mean(self.p_once <= self.alpha))
 
 
 @dataclass(frozen=True)
@@ -75,7 +75,7 @@ class NotSignificant:
 
     @property
     def significant(self) -> np.ndarray:
-        return self.p_value < self.alpha
+        return self.p_value <= self.alpha
 
     def contains(self, value: float) -> np.ndarray:
         """Whether each interval contains ``value``: the true difference, or 0 (no difference)."""
@@ -104,11 +104,11 @@ class OneSided:
     @property
     def example(self) -> int:
         """A test set that the side picked afterwards makes "significant" and the two-sided test does not (else 0)."""
-        return int(np.argmax((self.p_chosen < self.alpha) & (self.p_two_sided >= self.alpha)))
+        return int(np.argmax((self.p_chosen <= self.alpha) & (self.p_two_sided > self.alpha)))
 
     def rates(self) -> dict[str, float]:
-        """Share of test sets with p < α, for each way of choosing H1."""
-        return {side: float(np.mean(p < self.alpha)) for side, p in (
+        """Share of test sets with p ≤ α, for each way of choosing H1."""
+        return {side: float(np.mean(p <= self.alpha)) for side, p in (
             ("two-sided", self.p_two_sided), ("one-sided, side fixed in advance", self.p_greater),
             ("one-sided, side chosen after seeing δ(x)", self.p_chosen))}
 
@@ -140,15 +140,15 @@ def many_comparisons(k_max: int = 10, *, n: int = 1_000, accuracy: float = 0.7, 
     p = np.array([[_test(systems[s, j], baseline[s], seed=seeds[s, j], alternative=alternative, test=test,
                          n_resamples=n_resamples).p_value for j in range(k_max)] for s in range(n_sims)])
     k = np.arange(1, k_max + 1)
-    uncorrected = np.maximum.accumulate(p < alpha, axis=1).mean(axis=0)  # any p < α among the first k
-    holm = np.array([np.mean([np.any(adjust(row[:j]) < alpha) for row in p]) for j in k])
+    uncorrected = np.maximum.accumulate(p <= alpha, axis=1).mean(axis=0)  # any p ≤ α among the first k
+    holm = np.array([np.mean([np.any(adjust(row[:j]) <= alpha) for row in p]) for j in k])
     return ManyComparisons(k, alpha, uncorrected, holm, 1 - (1 - alpha) ** k, n_sims)
 
 
 def peeking(n_max: int = 500, step: int = 50, *, accuracy: float = 0.7, agreement: float = 0.85,
             alpha: float = 0.05, alternative: str = "greater", test: str = "bootstrap", n_resamples: int = 1_000,
             n_sims: int = 120, seed: int = 0) -> Peeking:
-    """Test after every ``step`` items up to ``n_max`` and stop at the first p < α, on experiments where H0 holds."""
+    """Test after every ``step`` items up to ``n_max`` and stop at the first p ≤ α, on experiments where H0 holds."""
     _check(alpha, n_max=n_max, step=step, n_sims=n_sims)
     rng = np.random.default_rng(seed)
     a, b = simulate_test_sets(n_sims, n_max, accuracy, accuracy, agreement, rng)
@@ -163,11 +163,11 @@ def peeking(n_max: int = 500, step: int = 50, *, accuracy: float = 0.7, agreemen
     for s in range(n_sims):
         for n in looks:
             p = p_at(s, n)
-            if p < alpha:
+            if p <= alpha:
                 stopped_at[s] = n
                 break
         p_once[s] = p if n == n_max else p_at(s, n_max)
-    example = int(np.argmax((stopped_at > 0) & (p_once >= alpha)))
+    example = int(np.argmax((stopped_at > 0) & (p_once > alpha)))
     return Peeking(alpha, step, looks, stopped_at, p_once, example, np.array([p_at(example, n) for n in looks]))
 
 
@@ -180,7 +180,7 @@ def not_significant(n: int = 100, accuracy_a: float = 0.75, accuracy_b: float = 
     a, b = simulate_test_sets(n_sims, n, accuracy_a, accuracy_b, agreement, rng)
     seeds = rng.integers(_SEEDS, size=n_sims)
     results = [_test(a[s], b[s], seed=seeds[s], alternative="two-sided", test=test, n_resamples=n_resamples,
-                     confidence_level=1 - alpha, ci_method="percentile") for s in range(n_sims)]
+                     alpha=alpha, ci_method="basic") for s in range(n_sims)]
     return NotSignificant(alpha, accuracy_a - accuracy_b, *(_field(results, name) for name in
                                                             ("delta", "ci_low", "ci_high", "p_value")))
 

@@ -1,10 +1,24 @@
-"""Plain-language reports of a result: the verdict sentence a paper can quote, and the CLI's summary."""
+"""Plain-language reports of a result: the verdict sentence a paper can quote, and the CLI's summary.
+
+The sentence, in this order (README, "The verdict sentence"):
+1. the effect, from what the test measures (mean difference; items won; pseudo-median; discordant pairs):
+   "A beats B by 0.0150 accuracy" when significant, the winner's margin with the interval in the winner's
+   direction; else "No significant evidence that A is better than B: δ = 0.0150 accuracy" with the interval of
+   A − B; "A and B do not differ" when the effect is 0;
+2. the interval, on the test's side: "95% CI 0.0007 to 0.0293" or "one-sided 95% bound: at least 0.0007";
+3. p with its side, the test, b and seed (and the groups resampled);
+4. the decision at α, or why α cannot be reached;
+5. caveats: p's Monte-Carlo interval straddling α, an interval that is not the test's dual and disagrees,
+   small samples.
+Numbers keep enough digits that they agree with the decision: a bound that excludes 0 never prints as 0, a
+negative one keeps its sign, and p never prints as α unless it is α.
+"""
 
 from __future__ import annotations
 
 import math
 
-from .result import Result
+from .result import Result, p_number
 
 TEST_NAMES = {
     "bootstrap": "paired bootstrap",
@@ -15,17 +29,29 @@ TEST_NAMES = {
     "sign": "sign test",
     "mcnemar": "McNemar's test",
 }
+# Metrics as readers write them.
+METRIC_NAMES = {"accuracy": "accuracy", "exact_match": "exact match", "precision": "precision",
+                "recall": "recall", "f1": "F1", "macro_f1": "macro-F1", "micro_f1": "micro-F1",
+                "weighted_f1": "weighted F1", "span_f1": "span F1", "bleu": "BLEU", "chrf": "chrF", "mean": "mean score"}
 
 _H1 = {"greater": "{a} is better than {b}", "less": "{b} is better than {a}", "two-sided": "{a} and {b} differ"}
+_SIDED = {"greater": "one-sided", "less": "one-sided", "two-sided": "two-sided"}
 
 
 def number(x: float, scale: float | None = None) -> str:
     """Four significant digits; with ``scale`` (the size of the scores), the decimals the scores need, so
-    that a difference and its interval line up: 0.0150 (0.0000 to 0.0300) for accuracy, 1.22 (-0.00 to 2.39)
-    for BLEU."""
-    if 1e-3 <= abs(scale or 0) < 1e6 and math.isfinite(x):  # outside that, scientific notation reads better
-        text = f"{x:.{max(0, 3 - math.floor(math.log10(abs(scale))))}f}"
-        return text.lstrip("-") if float(text) == 0 else text
+    that a difference and its interval line up: 0.0150 (0.0007 to 0.0300) for accuracy, 1.22 (0.05 to 2.39)
+    for BLEU. A non-zero number that would round to 0 gets two significant digits instead (-0.0038, not 0.00
+    or -0.00), so it keeps its sign."""
+    if not math.isfinite(x):
+        return {math.inf: "∞", -math.inf: "-∞"}.get(x, "nan")
+    if 1e-3 <= abs(scale or 0) < 1e6:  # outside that, scientific notation reads better
+        decimals = max(0, 3 - math.floor(math.log10(abs(scale))))
+        text = f"{x:.{decimals}f}"
+        if float(text) != 0 or x == 0:
+            return text
+        if abs(x) >= 1e-4:
+            return f"{x:.{1 - math.floor(math.log10(abs(x)))}f}"
     return f"{x:.2e}" if x != 0 and abs(x) < 1e-4 else f"{x:.4g}"
 
 
@@ -34,51 +60,201 @@ def scale_of(res: Result) -> float:
     return max(abs(res.score_a), abs(res.score_b))
 
 
+def metric_name(res: Result) -> str:
+    return METRIC_NAMES.get(res.metric, res.metric)
+
+
+def test_name(res: Result) -> str:
+    if res.test == "permutation" and res.exact:
+        return "exact permutation test"
+    if res.test == "mcnemar":
+        return "McNemar's exact test" if res.exact else "McNemar's chi-square test (continuity-corrected)"
+    return TEST_NAMES[res.test]
+
+
 def method(res: Result) -> str:
-    """'paired bootstrap, b = 10,000, seed 0' and the like."""
-    name = "exact permutation test" if res.exact else TEST_NAMES[res.test]
+    """'paired bootstrap, b = 10,000, seed 0' and the like (with the groups resampled whole)."""
+    name = test_name(res)
     if res.compat:
         name += f" ({res.compat}-compatible)"
-    if res.distribution is None or res.exact:
+    if res.n_groups is not None:
+        name += f" over {res.n_groups:,} groups (documents resampled whole)" if res.test == "bootstrap" else \
+            f" over {res.n_groups:,} groups (A and B swapped per group)"
+    if not res.resampled:
         return name
     return f"{name}, b = {res.n_resamples:,}, seed {res.seed}"
 
 
-def verdict(res: Result, *, alpha: float = 0.05, a: str = "A", b: str = "B") -> str:
-    """One sentence: who wins by how much, the interval, p, the method, and the decision at alpha."""
-    scale = scale_of(res)
-    ci = ("" if math.isnan(res.ci_low) else
-          f" ({level(res)} CI {number(res.ci_low, scale)} to {number(res.ci_high, scale)})")
-    where = f"{res.p_text}, {method(res)}"
-    if not res.significant(alpha):
-        h1 = _H1[res.alternative].format(a=a, b=b)
-        return (f"No significant evidence that {h1}: delta = {number(res.delta, scale)} {res.metric}{ci}; "
-                f"{where}: not significant at alpha = {alpha:g}.")
-    winner, loser = (a, b) if res.delta > 0 else (b, a)
-    return (f"{winner} beats {loser} by {number(abs(res.delta), scale)} {res.metric}{ci}; "
-            f"{where}: significant at alpha = {alpha:g}.")
-
-
 def level(res: Result) -> str:
-    """95%, 99%, 99.9%."""
-    return f"{res.confidence_level * 100:g}%"
+    """95%, 99%, 99.5%."""
+    return f"{res.confidence_level * 100:.10g}%"
 
 
-def summary(res: Result, *, alpha: float = 0.05, a: str = "A", b: str = "B") -> str:
+def verdict(res: Result, *, a: str = "A", b: str = "B", metric: str | None = None) -> str:
+    """One paragraph: who wins by how much, the interval, p, the method, the decision at alpha, and caveats.
+
+    ``metric`` overrides the metric's name as readers write it (an exporter passes it escaped)."""
+    effect = _effect(res, a, b, metric or metric_name(res))
+    sentence = f"{effect}; {res.p_text} ({_SIDED[res.alternative]}), {method(res)}: {_decision(res)}"
+    return " ".join([sentence, *_caveats(res)])
+
+
+def summary(res: Result, *, a: str = "A", b: str = "B") -> str:
     """The command line's short report."""
     scale = scale_of(res)
-    lines = [
-        f"{res.metric}: {a} = {number(res.score_a, scale)}{_bracket(res.ci_a, scale)}, "
-        f"{b} = {number(res.score_b, scale)}{_bracket(res.ci_b, scale)}  ({res.n_items:,} items)",
-        f"delta = {number(res.delta, scale)}" + ("" if math.isnan(res.ci_low) else
-                                                  f", {level(res)} CI{_bracket((res.ci_low, res.ci_high), scale)} "
-                                                  f"({res.ci_method})"),
-        f"{method(res)}, H1: {_H1[res.alternative].format(a=a, b=b)}: {res.p_text}"
-        + (f" (Monte-Carlo error {number(res.mc_error)})" if res.mc_error else ""),
-        verdict(res, alpha=alpha, a=a, b=b),
-        f"signature: {res.signature}",
-    ]
+    differ = (f"{res.n_differing:,} discordant" if res.estimand == "share_discordant" else f"{res.n_differing:,} differ")
+    units = f"{res.n_items:,} items" + (f" in {res.n_groups:,} groups" if res.n_groups is not None else "")
+    lines = [f"{metric_name(res)}: {a} = {number(res.score_a, scale)}{_bracket(res.ci_a, scale)}, "
+             f"{b} = {number(res.score_b, scale)}{_bracket(res.ci_b, scale)}  ({units}, {differ}; "
+             f"{level(res)} intervals)",
+             f"delta = {a} - {b} = {number(res.delta, scale)}"]
+    if res.estimand != "delta":
+        lines.append(f"{_ESTIMAND_TEXT[res.estimand]}: {_estimate_number(res, res.estimate)}")
+    interval = _interval_text(res, a, b, winner=None)
+    if interval:
+        lines[-1] += f"; {interval} ({res.ci_method}{', the test' + chr(39) + 's dual' if _dual(res) else ''})"
+    p_line = f"{method(res)}, H1: {_H1[res.alternative].format(a=a, b=b)} ({_SIDED[res.alternative]}): {res.p_text}"
+    if res.resampled:
+        low, high = res.p_interval
+        p_line += (f" ({res.n_extreme:,} of {res.n_resamples:,} resamples as extreme; Monte-Carlo 95% interval "
+                   f"{p_number(low)} to {p_number(high)})")
+    lines += [p_line, verdict(res, a=a, b=b), f"signature: {res.signature}"]
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- the parts of the sentence
+
+_ESTIMAND_TEXT = {"pseudo_median": "pseudo-median of the per-item differences A - B (Hodges-Lehmann)",
+                  "share_won": "A's share of the items where A and B differ",
+                  "share_discordant": "A's share of the discordant pairs"}
+
+
+def _effect(res: Result, a: str, b: str, metric: str) -> str:
+    scale = scale_of(res)
+    winner, loser = (a, b) if res.side > 0 else (b, a)
+    if res.side == 0:
+        if res.n_differing == 0:
+            return f"{a} and {b} give the same result on every item: no difference (δ = 0 {metric})"
+        if res.estimand in ("share_won", "share_discordant"):
+            if res.wins == 0:
+                return f"{a} and {b} do not differ: they tie on every item"
+            return f"{a} and {b} do not differ: each wins {res.wins:,} of the {res.wins + res.losses:,} items " \
+                   f"where {'only one is right' if res.estimand == 'share_discordant' else 'they differ'}"
+        return f"{a} and {b} do not differ: {_ESTIMATE_SYMBOL[res.estimand]} = 0 {metric}"
+    interval = _interval_text(res, a, b, winner=winner if res.significant else None)
+    if res.estimand == "pseudo_median":
+        interval = "; ".join(["Hodges-Lehmann", *([interval] if interval else [])])
+    interval = f" ({interval})" if interval else ""
+    if res.significant:
+        margin = {
+            "delta": lambda: f"by {number(abs(res.delta), scale)} {metric}",
+            "pseudo_median": lambda: f"by a pseudo-median of {number(abs(res.estimate), scale)} {metric} per item",
+            "share_won": lambda: f"on {max(res.wins, res.losses):,} of the {res.wins + res.losses:,} items where "
+                                 "they differ",
+            "share_discordant": lambda: f"on the items only one of them gets right, {max(res.wins, res.losses):,} "
+                                        f"to {min(res.wins, res.losses):,}",
+        }[res.estimand]()
+        return f"{winner} beats {loser} {margin}{interval}"
+    h1 = _H1[res.alternative].format(a=a, b=b)
+    shown = {
+        "delta": lambda: f"δ = {number(res.delta, scale)} {metric}",
+        "pseudo_median": lambda: f"pseudo-median of {a} - {b} per item = {number(res.estimate, scale)} {metric}",
+        "share_won": lambda: f"{a} wins {res.wins:,} and {b} {res.losses:,} of the items where they differ",
+        "share_discordant": lambda: f"of the items only one of them gets right, {a} gets {res.wins:,} and "
+                                    f"{b} {res.losses:,}",
+    }[res.estimand]()
+    return f"No significant evidence that {h1}: {shown}{interval}"
+
+
+_ESTIMATE_SYMBOL = {"delta": "δ", "pseudo_median": "pseudo-median"}
+
+
+def _dual(res: Result) -> bool:
+    """Whether the interval is the test's dual (rejects exactly when it excludes the null)."""
+    return (res.test == "bootstrap" and res.ci_method == "bootstrap-basic" and not res.compat) or res.test in ("t", "z")
+
+
+def _interval_text(res: Result, a: str, b: str, winner: str | None) -> str:
+    """The interval on the test's side; in the winner's direction when a winner is named, else of A − B."""
+    low, high = res.ci_low, res.ci_high
+    bounded = {"lower": (low,), "upper": (high,), "two-sided": (low, high)}[res.ci_side]
+    if not all(math.isfinite(x) for x in bounded):
+        return ""
+    share = res.estimand in ("share_won", "share_discordant")
+    flip = winner is not None and winner != a
+    if flip:  # B's margin: -(A - B), or B's share 1 - A's share
+        low, high = (1 - high, 1 - low) if share else (-high, -low)
+    show = (lambda x: f"{x * 100:.{_share_digits(x)}f}%") if share else (lambda x: number(x, scale_of(res)))
+    side = res.ci_side if not flip else {"lower": "upper", "upper": "lower"}.get(res.ci_side, "two-sided")
+    if side == "two-sided":
+        of_them = " of them" if share and winner else ""
+        return f"{level(res)} CI {show(low)} to {show(high)}{of_them}"
+    value = low if side == "lower" else high
+    if winner is not None:  # the winner's margin or share: "at least"
+        return f"one-sided {level(res)} bound: at least {show(value)}" + (" of them" if share else "")
+    symbol = {"delta": "δ", "pseudo_median": "pseudo-median"}.get(res.estimand, f"{a}'s share")
+    return f"one-sided {level(res)} bound: {symbol} {'≥' if side == 'lower' else '≤'} {show(value)}"
+
+
+def _share_digits(x: float) -> int:
+    """Percent with no decimals, more where that would print a share as 50% (the null) or 0% / 100% while
+    it is not."""
+    for digits in range(0, 6):
+        shown = round(x * 100, digits)
+        if (shown == 50) == (x == 0.5) and (shown in (0, 100)) == (x in (0.0, 1.0)):
+            return digits
+    return 6
+
+
+def _estimate_number(res: Result, x: float) -> str:
+    if res.estimand in ("share_won", "share_discordant"):
+        return f"{x * 100:.{_share_digits(x)}f}% ({res.wins:,} to {res.losses:,})"
+    return number(x, scale_of(res))
+
+
+def _decision(res: Result) -> str:
+    alpha = f"α = {res.alpha:g}"
+    if res.significant:
+        return f"significant at {alpha}."
+    if res.side == 0 and res.p_value <= res.alpha and res.n_differing == 0:
+        return (f"not significant at {alpha}: the outputs are identical, and the {res.compat} p counts them "
+                "as different by its strict '>'.")
+    if res.side == 0 or res.p_value <= res.alpha:
+        return f"not significant at {alpha}" + (": p ≤ α, but the effect is not on H1's side." if res.p_value <= res.alpha else ".")
+    if not res.reachable:
+        return f"not significant: this test cannot reach {alpha} ({_resolution(res)})."
+    return f"not significant at {alpha}."
+
+
+def _resolution(res: Result) -> str:
+    floor = p_number(res.p_floor)
+    if res.resampled:
+        extra = 0 if res.test == "bootstrap" and not res.compat else 1
+        need = math.ceil(1 / res.alpha - 1e-9) - extra
+        return f"the smallest p with b = {res.n_resamples:,} is {floor}; b ≥ {need:,} could reach it, 10,000 is usual"
+    return f"the smallest p it can give on these data is {floor}: too few {'groups' if res.n_groups else 'items'} differ"
+
+
+def _caveats(res: Result) -> list[str]:
+    out = []
+    if res.reachable and not res.settled:
+        low, high = res.p_interval
+        out.append(f"Monte-Carlo uncertainty: p's 95% interval ({p_number(low)} to {p_number(high)}) contains α; "
+                   f"about {_round(res.resamples_to_settle())} resamples in all would settle it.")
+    if not res.ci_agrees and res.side != 0:
+        what = "excludes" if res.ci_excludes_null else "includes"
+        null = "50%" if res.null_value == 0.5 else "0"
+        out.append(f"Note: the {res.ci_method} interval is not this test's dual, and it {what} {null}.")
+    out += [f"Caution: {w}." for w in res.warnings]
+    return out
+
+
+def _round(n: int) -> str:
+    """Two significant digits, with thousands separators: 31,000."""
+    if n < 100:
+        return f"{n:,}"
+    digits = 10 ** (len(str(n)) - 2)
+    return f"{math.ceil(n / digits) * digits:,}"
 
 
 def _bracket(interval: tuple[float, float], scale: float) -> str:

@@ -47,7 +47,8 @@ class PairedStats:
     @classmethod
     def from_patterns(cls, rows_a: np.ndarray, rows_b: np.ndarray, counts: np.ndarray) -> PairedStats:
         """Rows that stand for ``counts`` items each (a metric may group items before building wide rows);
-        the same patterns, in the same order, as :meth:`from_items` on the items they stand for."""
+        given in the order of each group's first item, the same patterns, in the same order, as
+        :meth:`from_items` on the items they stand for."""
         distinct_a, distinct_b, counts = _unique_pairs(rows_a, rows_b, counts)
         return cls(distinct_a, distinct_b, counts, int(counts.sum()))
 
@@ -77,24 +78,28 @@ class PairedStats:
 
 
 def _unique_pairs(rows_a: np.ndarray, rows_b: np.ndarray, weights: np.ndarray):
-    """Distinct (row of A, row of B) pairs and their summed weights, in a canonical order.
+    """Distinct (row of A, row of B) pairs and their summed weights, in order of first occurrence.
 
-    Sorting one random projection per pair is much faster than ``np.unique(axis=0)``'s lexicographic sort;
-    the grouping is then verified exactly (block by block, so wide rows are never copied whole), and a
-    collision falls back to the lexicographic sort.
+    That order depends on the items, not on which system is A: swapping A and B keeps every pattern in its
+    place, so the same seed draws the same items and the deltas mirror exactly. Sorting one random projection
+    per pair is much faster than ``np.unique(axis=0)``'s lexicographic sort; the grouping is then verified
+    exactly (block by block, so wide rows are never copied whole), and a collision falls back to the
+    lexicographic sort.
     """
     s = rows_a.shape[1]
     projection = np.random.default_rng(0).uniform(1, 2, size=2 * s)
     _, first, inverse = np.unique(rows_a @ projection[:s] + rows_b @ projection[s:], return_index=True,
                                   return_inverse=True)
-    distinct = rows_a[first], rows_b[first]
     block = max(1, _MAX_CELLS // max(s, 1))
-    if not all(np.array_equal(kept[inverse[i:i + block]], rows[i:i + block])
-               for kept, rows in zip(distinct, (rows_a, rows_b)) for i in range(0, len(rows), block)):
-        both, inverse = np.unique(np.hstack([rows_a, rows_b]), axis=0, return_inverse=True)
-        distinct = both[:, :s], both[:, s:]
-    counts = np.bincount(inverse.ravel(), weights=weights, minlength=len(distinct[0])).astype(np.int64)
-    return *distinct, counts
+    if not all(np.array_equal(rows[first][inverse[i:i + block]], rows[i:i + block])
+               for rows in (rows_a, rows_b) for i in range(0, len(rows), block)):
+        _, first, inverse = np.unique(np.hstack([rows_a, rows_b]), axis=0, return_index=True, return_inverse=True)
+    order = np.argsort(first)  # patterns by the first item that has them
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
+    inverse = rank[inverse.ravel()]
+    counts = np.bincount(inverse, weights=weights, minlength=len(order)).astype(np.int64)
+    return rows_a[first[order]], rows_b[first[order]], counts
 
 
 def chunk_sizes(n_resamples: int) -> list[int]:

@@ -1,4 +1,9 @@
-"""The result of one paired comparison: everything a reader needs to trust and reproduce it."""
+"""The result of one paired comparison: everything a reader needs to trust and reproduce it, and the decision.
+
+The decision rule (step 7 of Dror et al.'s algorithm): reject H0 when p <= alpha, and the effect lies on the
+side H1 names (A ahead for "greater", B ahead for "less", either for "two-sided"). The second part only
+matters where a p counts ties as not extreme (``compat="sacrebleu"`` on identical outputs).
+"""
 
 from __future__ import annotations
 
@@ -7,25 +12,51 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
+from scipy import stats
+
+TIE = 1e-9  # relative tolerance under which two scores (or deltas) count as equal: float noise, not a difference
+P_INTERVAL = 0.95  # level of the Monte-Carlo interval of a resampled p
+
+# What each test measures, and the value of that measure when A and B are equally good.
+ESTIMANDS = {
+    "delta": ("difference M(A, x) - M(B, x)", 0.0),
+    "pseudo_median": ("Hodges-Lehmann pseudo-median of the non-zero per-item differences", 0.0),
+    "share_won": ("share of the items where A and B differ that A wins", 0.5),
+    "share_discordant": ("share of the discordant pairs (one right, one wrong) that A gets right", 0.5),
+}
+
+
+def tie(score_a: float, score_b: float) -> float:
+    """The tolerance under which a difference of these scores is float noise."""
+    return TIE * max(abs(score_a), abs(score_b), np.finfo(float).tiny)
 
 
 @dataclass(frozen=True, repr=False)
 class Result:
     """A paired test of system A against system B on one test set x.
 
-    ``delta`` is delta(x) = M(A, x) - M(B, x). ``distribution`` holds the resampled delta(x^(i)) (bootstrap)
-    or the permutation null; ``None`` for closed-form tests. ``threshold`` is the value the distribution is
-    compared with: 2·delta(x) for the paired bootstrap, delta(x) for the permutation test.
-    ``p_floor`` is the smallest p the test could report with these resamples (or this n); a p of 0 means
-    "p < p_floor". ``mc_error`` is the Monte-Carlo standard error of p (0 for exact and closed-form tests).
+    ``delta`` is delta(x) = M(A, x) - M(B, x). ``estimate`` is what the test measures (``estimand``, one of
+    :data:`ESTIMANDS`: delta for the bootstrap, permutation, t and z tests), and ``ci_low``/``ci_high`` its
+    interval at ``confidence_level`` on the side of ``alternative`` (one-sided: a bound, the other end open).
+    ``distribution`` holds the resampled delta(x^(i)) (bootstrap) or the permutation null; ``None`` for
+    closed-form tests. ``threshold`` is the value the distribution is compared with: 2·delta(x) for the
+    paired bootstrap, delta(x) for the permutation test. ``n_extreme`` is how many resamples were at least
+    as extreme. ``p_floor`` is the smallest p the test can give with these resamples (or this n); a resampled
+    p is never 0: with no extreme resample it is ``p_floor`` and reads "p < p_floor". ``mc_error`` is the
+    Monte-Carlo standard error of p (0 for exact and closed-form tests). ``n_groups`` counts the groups
+    (documents) resampled whole, when items were clustered. ``n_differing`` counts the items (groups) where
+    A's and B's statistics differ (for right/wrong items: the discordant pairs).
     """
 
     metric: str
     test: str
     alternative: str
+    alpha: float
     score_a: float
     score_b: float
     delta: float
+    estimand: str
+    estimate: float
     p_value: float
     ci_low: float
     ci_high: float
@@ -34,6 +65,7 @@ class Result:
     ci_a: tuple[float, float]
     ci_b: tuple[float, float]
     n_items: int
+    n_differing: int
     n_resamples: int
     seed: int | None
     mc_error: float
@@ -41,28 +73,118 @@ class Result:
     distribution: np.ndarray | None = field(compare=False)
     threshold: float | None
     signature: str
+    n_extreme: int | None = None
+    n_groups: int | None = None
     statistic: float | None = None
-    exact: bool = False
+    wins: int | None = None
+    losses: int | None = None
+    exact: bool = False  # p from an exact distribution: all 2^n' swaps, or an exact closed-form null
     compat: str | None = None
     options: dict[str, Any] = field(default_factory=dict)
+    warnings: tuple[str, ...] = ()
     done: bool = True
 
-    def significant(self, alpha: float = 0.05) -> bool:
-        """Whether H0 is rejected at level ``alpha``."""
-        return self.p_value < alpha
+    # ---------------------------------------------------------------- the decision
+
+    @property
+    def null_value(self) -> float:
+        """The estimate's value when A and B are equally good (0 for differences, 1/2 for shares)."""
+        return ESTIMANDS[self.estimand][1]
+
+    @property
+    def side(self) -> int:
+        """+1 when the estimate says A is ahead, -1 when B is, 0 when they do not differ (within float noise)."""
+        if self.estimand in ("share_won", "share_discordant"):
+            return int(np.sign((self.wins or 0) - (self.losses or 0)))
+        tolerance = tie(self.score_a, self.score_b) if self.estimand == "delta" else 0.0
+        return 0 if abs(self.estimate) <= tolerance else int(np.sign(self.estimate))
+
+    @property
+    def significant(self) -> bool:
+        """Whether H0 is rejected: p <= alpha, with the effect on H1's side."""
+        on_side = {"greater": self.side > 0, "less": self.side < 0, "two-sided": self.side != 0}[self.alternative]
+        return self.p_value <= self.alpha and on_side
+
+    @property
+    def reachable(self) -> bool:
+        """Whether this test, with these resamples and items, can give a p at or below alpha at all."""
+        return self.p_floor <= self.alpha
+
+    @property
+    def resampled(self) -> bool:
+        """Whether p is a Monte-Carlo estimate (bootstrap, or a permutation test that did not enumerate)."""
+        return self.distribution is not None and not self.exact
+
+    # ---------------------------------------------------------------- the interval
+
+    @property
+    def ci_side(self) -> str:
+        """"lower" (a lower bound, for "greater"), "upper" (for "less") or "two-sided"."""
+        return {"greater": "lower", "less": "upper", "two-sided": "two-sided"}[self.alternative]
+
+    @property
+    def ci_excludes_null(self) -> bool:
+        return self.ci_low > self.null_value or self.ci_high < self.null_value
+
+    @property
+    def ci_agrees(self) -> bool:
+        """Whether the interval excludes the null value exactly when the test rejects (always, for a dual
+        interval: the bootstrap's basic interval, t, z; a nan interval agrees with anything)."""
+        if math.isnan(self.ci_low) or math.isnan(self.ci_high):
+            return True
+        return self.ci_excludes_null == self.significant
+
+    # ---------------------------------------------------------------- Monte-Carlo resolution of p
+
+    @property
+    def p_interval(self) -> tuple[float, float]:
+        """The 95% Monte-Carlo interval of p (Clopper-Pearson on the count of extreme resamples); (p, p) when
+        p is exact or closed-form."""
+        if not self.resampled or self.n_extreme is None:
+            return self.p_value, self.p_value
+        b, k = self.n_resamples, self.n_extreme
+        tail = (1 - P_INTERVAL) / 2
+        low = 0.0 if k == 0 else float(stats.beta.ppf(tail, k, b - k + 1))
+        high = 1.0 if k == b else float(stats.beta.isf(tail, k + 1, b - k))
+        if self.test == "permutation" or self.compat:  # p = (k + 1) / (b + 1)
+            low, high = (low * b + 1) / (b + 1), (high * b + 1) / (b + 1)
+        return low, high
+
+    @property
+    def settled(self) -> bool:
+        """Whether the decision is safe from Monte-Carlo noise: alpha lies outside p's Monte-Carlo interval."""
+        low, high = self.p_interval
+        return not low <= self.alpha <= high or not self.resampled
+
+    def resamples_to_settle(self) -> int:
+        """About how many resamples in all would put alpha outside p's Monte-Carlo interval (normal
+        approximation; the rule of three when no resample was extreme)."""
+        z = float(stats.norm.isf((1 - P_INTERVAL) / 2))
+        if not self.n_extreme:
+            needed = math.log(1 - P_INTERVAL) / math.log(1 - self.alpha)
+        else:
+            p = self.n_extreme / self.n_resamples
+            needed = z * z * p * (1 - p) / max((p - self.alpha) ** 2, 1e-300)
+        return int(min(math.ceil(needed), 10**12))
+
+    # ---------------------------------------------------------------- text and JSON
 
     @property
     def p_text(self) -> str:
-        """The p-value as a paper should print it: never "p = 0" for a resampling test."""
-        if self.p_value == 0:  # resampling: below the smallest p b resamples can give; closed form: underflow
-            return f"p < {_short(self.p_floor)}" if self.p_floor > 0 else "p < 1e-300"
-        return f"p = {_short(self.p_value)}"
+        """The p-value as a paper should print it: "p < 1/b" when no resample was extreme, never "p = 0"."""
+        if self.n_extreme == 0 and self.resampled and self.test == "bootstrap" and not self.compat:
+            return f"p < {_round_up(self.p_floor)}"
+        if self.p_value == 0:  # closed form: underflow
+            return "p < 1e-300"
+        return f"p = {p_number(self.p_value, self.alpha)}"
 
     def to_dict(self, *, distribution: bool = False) -> dict[str, Any]:
         """A JSON-safe dict (the resampled values only when asked: they can be millions)."""
         out = {k: v for k, v in asdict(self).items() if k != "distribution"}
         out["ci_a"], out["ci_b"] = list(self.ci_a), list(self.ci_b)
-        out["p_text"] = self.p_text
+        out.update(p_text=self.p_text, significant=self.significant, reachable=self.reachable,
+                   settled=self.settled, p_interval=list(self.p_interval), ci_side=self.ci_side,
+                   null_value=self.null_value)
         if distribution:
             out["distribution"] = None if self.distribution is None else self.distribution.tolist()
         return {k: _json_safe(v) for k, v in out.items()}
@@ -73,8 +195,23 @@ class Result:
                 f"{self.confidence_level:.0%} CI [{self.ci_low:.4g}, {self.ci_high:.4g}])")
 
 
-def _short(p: float) -> str:
-    return f"{p:.2g}" if p < 1e-3 else f"{p:.4f}".rstrip("0").rstrip(".") or "0"
+def p_number(p: float, alpha: float | None = None) -> str:
+    """p with two significant digits below 0.001, else up to four decimals; more digits where the rounded
+    value would sit on the other side of alpha, or on alpha itself, while p does not."""
+    for digits in range(2, 18):
+        text = f"{p:.{digits}g}" if p < 1e-3 else f"{p:.{digits + 2}f}".rstrip("0").rstrip(".") or "0"
+        shown = float(text)
+        if alpha is None or (shown <= alpha) == (p <= alpha) and (shown != alpha or p == alpha):
+            return text
+    return repr(p)
+
+
+def _round_up(p: float) -> str:
+    """A resolution 1/b, rounded up to two significant digits (p < 1/3000 reads "p < 0.00034")."""
+    if p >= 1e-3:
+        return p_number(math.ceil(p * 1e4 - 1e-9) / 1e4)
+    exponent = math.floor(math.log10(p)) - 1
+    return f"{math.ceil(p / 10**exponent - 1e-9) * 10**exponent:.2g}"
 
 
 def _json_safe(value: Any) -> Any:

@@ -90,12 +90,12 @@ def power(ns, accuracy_a: float, accuracy_b: float, agreement: float, *, test: s
     """The share of simulated test sets of each size in ``ns`` where ``test`` finds A better at ``alpha``
     (Card et al. 2020: small test sets rarely detect small true differences)."""
     return np.array([np.mean(_simulate(n, accuracy_a, accuracy_b, agreement, test, n_sims, n_resamples, "greater",
-                                       seed + i) < alpha) for i, n in enumerate(ns)])
+                                       seed + i) <= alpha) for i, n in enumerate(ns)])
 
 
 def rejection_rate(p_values, alpha: float) -> float:
-    """The share of p-values below ``alpha``: under H0, the false-alarm rate, about ``alpha`` for a calibrated test."""
-    return float(np.mean(np.asarray(p_values) < alpha))
+    """The share of p-values at or below ``alpha``: under H0, the false-alarm rate, about ``alpha`` for a calibrated test."""
+    return float(np.mean(np.asarray(p_values) <= alpha))
 
 
 def smallest_n(ns, power, target: float = 0.8) -> int | None:

@@ -69,22 +69,33 @@ def test_human_report_on_slp3_table(capsys):
     assert columns.startswith("columns: gold = 'gold', A = 'A', B = 'B', id = 'doc' (guessed")
     assert len(lines) == 5
     assert lines[0].startswith("accuracy: A = 0.7000 [") and ", B = 0.5000 [" in lines[0]
-    assert "(10 items)" in lines[0]
-    assert lines[1].startswith("delta = 0.2000, 95% CI [")
+    assert "(10 items, 4 differ; 95% intervals)" in lines[0]
     res = sigcore.compare(*slp3_columns(), n_resamples=2000)
-    assert f"H1: A is better than B: {res.p_text}" in lines[2]
+    assert lines[1] == f"delta = A - B = 0.2000; one-sided 95% bound: δ ≥ {res.ci_low:.4f} (bootstrap-basic, the test's dual)"
+    assert f"H1: A is better than B (one-sided): {res.p_text} ({res.n_extreme} of 2,000 resamples" in lines[2]
     assert "paired bootstrap, b = 2,000, seed 0" in lines[2]
-    assert lines[3].startswith("No significant evidence that A is better than B: delta = 0.2000 accuracy")
-    assert lines[3].endswith("not significant at alpha = 0.05.")
+    assert lines[3] == sigcore.report.verdict(res)
+    assert lines[3].startswith("No significant evidence that A is better than B: δ = 0.2000 accuracy")
+    assert "not significant at α = 0.05." in lines[3]
     assert lines[4] == f"signature: {res.signature}"
-    assert lines[4].startswith("signature: test:bootstrap|alternative:greater|resamples:2000|seed:0|")
+    assert lines[4].startswith("signature: test:bootstrap|alternative:greater|alpha:0.05|resamples:2000|seed:0|")
 
 
-def test_alpha_changes_only_the_verdict(capsys):
-    assert main(["compare", *TABLE_ARGS, "--resamples", "2000", "--alpha", "0.5"]) == 0
+def test_alpha_sets_the_decision_and_the_interval_level(capsys):
+    assert main(["compare", *TABLE_ARGS, "--resamples", "2000", "--alpha", "0.3"]) == 0
     out = capsys.readouterr().out
-    assert "A beats B by 0.2000 accuracy" in out
-    assert "significant at alpha = 0.5." in out and "No significant evidence" not in out
+    assert "A beats B by 0.2000 accuracy (one-sided 70% bound: at least " in out
+    assert "significant at α = 0.3." in out and "No significant evidence" not in out
+    res = sigcore.compare(*slp3_columns(), n_resamples=2000, alpha=0.3)
+    assert res.significant and res.confidence_level == pytest.approx(0.7) and res.ci_low > 0
+
+
+@pytest.mark.parametrize("value", ["1.5", "0", "-1", "nan", "1", "x"])
+def test_alpha_outside_zero_one_is_refused_by_the_parser(capsys, value):
+    with pytest.raises(SystemExit) as stop:
+        main(["compare", *TABLE_ARGS, "--alpha", value])
+    assert stop.value.code == 2
+    assert f"--alpha must be a number strictly between 0 and 1, not '{value}'" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("test", ["bootstrap", "permutation", "mcnemar"])

@@ -62,8 +62,9 @@ def test_paired_t_equals_scipy(name, alternative):
     got, ref = paired_t(a, b, alternative=alternative, confidence_level=0.9), \
         stats.ttest_rel(a, b, alternative=alternative)
     assert (got.statistic, got.p_value) == pytest.approx((ref.statistic, ref.pvalue), **TOL)
-    ci = stats.ttest_rel(a, b).confidence_interval(0.9)  # the CI is two-sided whatever the alternative
+    ci = ref.confidence_interval(0.9)  # one-sided for a one-sided test: a bound, the other end infinite
     assert (got.ci_low, got.ci_high) == pytest.approx((ci.low, ci.high), **TOL)
+    assert got.estimate == pytest.approx(np.mean(a - b), **TOL)
     assert got.p_floor == 0.0
 
 
@@ -74,7 +75,8 @@ def test_paired_z_equals_statsmodels(name, alternative):
     got = paired_z(a, b, alternative=alternative, confidence_level=0.99)
     z, p = ztest(a - b, value=0, alternative=SM_ALT[alternative])
     assert (got.statistic, got.p_value) == pytest.approx((z, p), **TOL)
-    assert (got.ci_low, got.ci_high) == pytest.approx(zconfint(a - b, alpha=0.01), **TOL)
+    low, high = zconfint(a - b, alpha=0.01, alternative=SM_ALT[alternative])
+    assert (got.ci_low, got.ci_high) == pytest.approx((low, high), **TOL)
 
 
 @cases
@@ -83,7 +85,36 @@ def test_wilcoxon_equals_scipy(name, alternative):
     a, b = DATA[name]
     got, ref = wilcoxon(a, b, alternative=alternative), stats.wilcoxon(a, b, alternative=alternative)
     assert (got.statistic, got.p_value) == pytest.approx((ref.statistic, ref.pvalue), **TOL)
-    assert got.ci_low is None and got.ci_high is None
+    d = (a - b)[a != b]
+    i, j = np.triu_indices(d.size)
+    assert got.estimate == pytest.approx(np.median((d[i] + d[j]) / 2), **TOL)  # Hodges-Lehmann, by brute force
+
+
+@pytest.mark.parametrize("seed", range(12))
+@alts
+def test_hodges_lehmann_interval_inverts_scipys_exact_wilcoxon(seed, alternative):
+    """Without ties, the interval is exactly the set of shifts theta that scipy's test of d - theta keeps."""
+    rng = np.random.default_rng(seed)
+    d = np.round(rng.normal(0.4, 1, size=int(rng.integers(6, 40))), 6)
+    got = wilcoxon(d, np.zeros(d.size), alternative=alternative, confidence_level=0.9)
+    for bound, inward in ((got.ci_low, 1), (got.ci_high, -1)):
+        if not math.isfinite(bound):
+            continue
+        step = 1e-7 * inward
+        keep = stats.wilcoxon(d - (bound + step), alternative=alternative, method="exact").pvalue
+        reject = stats.wilcoxon(d - (bound - step), alternative=alternative, method="exact").pvalue
+        assert reject <= 0.1 < keep
+
+
+@cases
+@alts
+def test_sign_and_mcnemar_intervals_are_scipys_clopper_pearson(name, alternative):
+    a, b = DATA[name]
+    k, n = int((a > b).sum()), int((a != b).sum())
+    ci = stats.binomtest(k, n, 0.5, alternative=alternative).proportion_ci(0.9, method="exact")
+    got = sign_test(a, b, alternative=alternative, confidence_level=0.9)
+    assert (got.estimate, got.ci_low, got.ci_high) == pytest.approx((k / n, ci.low, ci.high), **TOL)
+    assert (got.wins, got.losses) == (k, n - k)
 
 
 @cases
@@ -242,7 +273,8 @@ def test_constant_nonzero_difference_is_the_zero_variance_limit(test, c):
         res = test(a, b, alternative=alternative)
         assert res.statistic == math.copysign(math.inf, c)
         assert res.p_value == want[alternative]
-        assert res.ci_low == res.ci_high == c
+        bounds = {"greater": (c, math.inf), "less": (-math.inf, c), "two-sided": (c, c)}
+        assert (res.ci_low, res.ci_high) == bounds[alternative]
 
 
 @pytest.mark.filterwarnings("ignore:Precision loss")

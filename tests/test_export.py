@@ -23,10 +23,11 @@ HOSTILE_A, HOSTILE_B = "<img src=x onerror=alert(1)>", "**x**"
 def _result(**changes) -> Result:
     """A hand-made bootstrap result with round numbers, so expected strings can be written out in full."""
     fields = dict(
-        metric="accuracy", test="bootstrap", alternative="greater", score_a=0.75, score_b=0.7, delta=0.05,
-        p_value=0.0012, ci_low=-0.02, ci_high=0.12, confidence_level=0.95, ci_method="bootstrap-percentile",
-        ci_a=(0.7, 0.8), ci_b=(0.65, 0.75), n_items=100, n_resamples=10_000, seed=0, mc_error=0.0003,
-        p_floor=1e-4, distribution=np.array([0.01, -0.03, 0.1]), threshold=0.1,
+        metric="accuracy", test="bootstrap", alternative="two-sided", alpha=0.05, score_a=0.75, score_b=0.7,
+        delta=0.05, estimand="delta", estimate=0.05, p_value=0.0012, n_extreme=12, ci_low=0.02, ci_high=0.08,
+        confidence_level=0.95, ci_method="bootstrap-basic", ci_a=(0.7, 0.8), ci_b=(0.65, 0.75), n_items=100,
+        n_differing=30, n_resamples=10_000, seed=0, mc_error=0.0003, p_floor=1e-4,
+        distribution=np.array([0.01, -0.03, 0.1]), threshold=0.1,
         signature="test:bootstrap|resamples:10000|seed:0|metric:accuracy")
     return Result(**(fields | changes))
 
@@ -46,14 +47,14 @@ def real():
 
 def test_markdown_escapes_hostile_names_exactly():
     assert export.verdict_markdown(_result(), a=HOSTILE_A, b=HOSTILE_B) == (
-        r"\<img src=x onerror=alert\(1\)\> beats \*\*x\*\* by 0.0500 accuracy (95% CI -0.0200 to 0.1200); "
-        "p = 0.0012, paired bootstrap, b = 10,000, seed 0: significant at alpha = 0.05.\n"
+        r"\<img src=x onerror=alert\(1\)\> beats \*\*x\*\* by 0.0500 accuracy (95% CI 0.0200 to 0.0800); "
+        "p = 0.0012 (two-sided), paired bootstrap, b = 10,000, seed 0: significant at α = 0.05.\n"
         "\n"
         "| System | accuracy | 95% CI |\n"
         "|---|---:|:---:|\n"
         r"| \<img src=x onerror=alert\(1\)\> | 0.7500 | [0.7000, 0.8000] |" "\n"
         r"| \*\*x\*\* | 0.7000 | [0.6500, 0.7500] |" "\n"
-        r"| \<img src=x onerror=alert\(1\)\> − \*\*x\*\* | 0.0500 | [-0.0200, 0.1200] |" "\n"
+        r"| \<img src=x onerror=alert\(1\)\> − \*\*x\*\* | 0.0500 | [0.0200, 0.0800] |" "\n"
         "\n"
         "Signature: `test:bootstrap|resamples:10000|seed:0|metric:accuracy`\n")
 
@@ -84,10 +85,12 @@ def test_markdown_numbers_are_the_results_fields(real):
 
 
 def test_markdown_dash_for_a_missing_interval():
-    res = _result(test="sign", ci_low=math.nan, ci_high=math.nan, ci_a=(math.nan, math.nan),
-                  ci_b=(math.nan, math.nan), distribution=None, threshold=None)
+    res = _result(test="sign", estimand="share_won", estimate=0.6, wins=30, losses=20, ci_low=math.nan,
+                  ci_high=math.nan, ci_a=(math.nan, math.nan), ci_b=(math.nan, math.nan), distribution=None,
+                  threshold=None, n_extreme=None, p_value=0.2)
     text = export.verdict_markdown(res)
-    assert "| A | 0.7500 | — |" in text and "| A − B | 0.0500 | — |" in text and "CI -" not in text
+    assert "| A | 0.7500 | — |" in text and "| A − B | 0.0500 | — |" in text and "CI" not in text.splitlines()[0]
+    assert "| A's share of items won | 0.6000 | — |" in text
 
 
 # ---------------------------------------------------------------- LaTeX
@@ -100,7 +103,7 @@ def test_latex_escapes_hostile_names_exactly():
         "\\begin{table}[t]\n"
         "  \\centering\n"
         "  \\caption{A\\_1 \\& 50\\% beats {[}b{]}\\textasciicircum{}\\textasciitilde{}\\$\\#\\{\\}\\textbackslash{} "
-        "by 0.0500 accuracy (95\\% CI \\textminus{}0.0200 to 0.1200); $p = 0.0012$, paired bootstrap, b = 10,000, "
+        "by 0.0500 accuracy (95\\% CI 0.0200 to 0.0800); $p = 0.0012$ (two-sided), paired bootstrap, b = 10,000, "
         "seed 0: significant at $\\alpha$ = 0.05.}\n"
         "  \\begin{tabular}{lrc}\n"
         "    \\toprule\n"
@@ -110,20 +113,21 @@ def test_latex_escapes_hostile_names_exactly():
         "    {[}b{]}\\textasciicircum{}\\textasciitilde{}\\$\\#\\{\\}\\textbackslash{} & 0.7000 & [0.6500, 0.7500] \\\\\n"
         "    \\midrule\n"
         "    A\\_1 \\& 50\\% \\textminus{} {[}b{]}\\textasciicircum{}\\textasciitilde{}\\$\\#\\{\\}\\textbackslash{} "
-        "& 0.0500 & [\\textminus{}0.0200, 0.1200] \\\\\n"
+        "& 0.0500 & [0.0200, 0.0800] \\\\\n"
         "    \\bottomrule\n"
         "  \\end{tabular}\n"
         "  % signature: test:bootstrap|metric:accuracy \\end{table}\n"  # a newline cannot end the comment
         "\\end{table}\n")
 
 
-@pytest.mark.parametrize("p_value, p_floor, math_p", [
-    (0.0, 1e-4, "$p < 10^{-4}$"), (0.0, 2.5e-5, r"$p < 2.5 \times 10^{-5}$"),
-    (0.00012, 1e-4, r"$p = 1.2 \times 10^{-4}$"),
-    (0.0012, 1e-4, "$p = 0.0012$"), (0.3, 1e-4, "$p = 0.3$"),
+@pytest.mark.parametrize("p_value, p_floor, count, math_p", [
+    (1e-4, 1e-4, 0, "$p < 10^{-4}$"), (2.5e-5, 2.5e-5, 0, r"$p < 2.5 \times 10^{-5}$"),
+    (0.00012, 1e-4, 12, r"$p = 1.2 \times 10^{-4}$"),
+    (0.0012, 1e-4, 12, "$p = 0.0012$"), (0.3, 1e-4, 3000, "$p = 0.3$"),
 ])
-def test_latex_p_value_in_math_mode(p_value, p_floor, math_p):
-    assert f"; {math_p}, paired bootstrap" in export.verdict_latex(_result(p_value=p_value, p_floor=p_floor))
+def test_latex_p_value_in_math_mode(p_value, p_floor, count, math_p):
+    res = _result(p_value=p_value, p_floor=p_floor, n_extreme=count, n_resamples=round(p_floor ** -1))
+    assert f"; {math_p} (two-sided), paired bootstrap" in export.verdict_latex(res)
 
 
 def test_latex_tiny_and_negative_numbers():

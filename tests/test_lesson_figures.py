@@ -21,14 +21,14 @@ def results(a, b, alternative="greater"):
 
 
 @pytest.mark.parametrize("alpha", [0.01, 0.05, 0.10])
-def test_p_value_bars_are_numpy_histogram_with_the_part_below_alpha_red(alpha):
+def test_p_value_bars_are_numpy_histogram_with_the_part_at_or_below_alpha_red(alpha):
     fig = p_value_histogram(P_VALUES, alpha)
     tail, body = fig.data
     expected, edges = np.histogram(P_VALUES, bins=20, range=(0, 1))
     np.testing.assert_array_equal(np.asarray(tail.y) + np.asarray(body.y), expected)
-    np.testing.assert_array_equal(tail.y, np.histogram(P_VALUES[P_VALUES < alpha], bins=edges)[0])
-    assert tail.marker.color == TAIL and sum(tail.y) == np.sum(P_VALUES < alpha)
-    assert f"{teaching.rejection_rate(P_VALUES, alpha):.1%} have p < α = {alpha:g}" in fig.layout.title.text
+    np.testing.assert_array_equal(tail.y, np.histogram(P_VALUES[P_VALUES <= alpha], bins=edges)[0])
+    assert tail.marker.color == TAIL and sum(tail.y) == np.sum(P_VALUES <= alpha)
+    assert f"{teaching.rejection_rate(P_VALUES, alpha):.1%} have p ≤ α = {alpha:g}" in fig.layout.title.text
 
 
 def test_uniform_line_is_the_count_per_bar_if_every_p_were_equally_likely():

@@ -39,11 +39,11 @@ def test_p_values_shows_sigcore_share_of_false_alarms_and_follows_the_widgets():
     at = section("p_values()", {"pv-test": "mcnemar", "pv-n": 100, "pv-sims": 200})
     shown = metrics(at)
     assert shown["Test sets where H0 is true"] == "200"
-    assert shown["Share with p < α (false alarms)"] == false_alarms("mcnemar", 100, 200, 0.05)
+    assert shown["Share with p ≤ α (false alarms)"] == false_alarms("mcnemar", 100, 200, 0.05)
     at.select_slider(key="pv-alpha").set_value(0.10).run()
-    assert metrics(at)["Share with p < α (false alarms)"] == false_alarms("mcnemar", 100, 200, 0.10)
+    assert metrics(at)["Share with p ≤ α (false alarms)"] == false_alarms("mcnemar", 100, 200, 0.10)
     at.selectbox(key="pv-test").set_value("permutation").run()
-    assert metrics(at)["Share with p < α (false alarms)"] == false_alarms("permutation", 100, 200, 0.10)
+    assert metrics(at)["Share with p ≤ α (false alarms)"] == false_alarms("permutation", 100, 200, 0.10)
     assert metrics(at)["What α promises"] == "at most 10%"
 
 
@@ -63,7 +63,7 @@ def test_three_tests_table_shows_compare_p_and_the_p_values_shrink_together_with
     at.select_slider(key="three-copies").set_value(20).run()
     assert metrics(at) == {"Documents, n": "200", "δ(x) = accuracy of A − accuracy of B": "0.2"}
     assert at.dataframe[0].value["p"].tolist() == three_p_texts(SLP3_A, SLP3_B, 20) == [
-        "p < 0.0001", "p = 0.0001", "p = 2.4e-06"]
+        "p = 0.0001", "p = 0.0001", "p = 2.4e-06"]
 
 
 @pytest.mark.parametrize("a, b, p", [(SLP3_A, SLP3_A, ["p = 1"] * 3),  # δ(x) = 0: no test is "significant"
@@ -77,7 +77,7 @@ def test_three_tests_without_spread_in_the_differences_show_gracefully(a, b, p):
 @pytest.mark.slow
 def test_default_settings_show_sigcore_numbers():
     shown = metrics(section("p_values()"))
-    assert shown["Share with p < α (false alarms)"] == false_alarms("bootstrap", 200, 1_000, 0.05)
+    assert shown["Share with p ≤ α (false alarms)"] == false_alarms("bootstrap", 200, 1_000, 0.05)
     shown = metrics(section("power()"))
     curve = teaching.power(lessons.POWER_NS, 0.75, 0.70, 0.85, n_sims=lessons.POWER_SIMS,
                            n_resamples=lessons.POWER_RESAMPLES, seed=0)

@@ -261,9 +261,12 @@ def test_multiclass_groups_items_before_building_their_wide_rows(name, options):
     rng = np.random.default_rng(11)
     gold, a, b = (list(rng.choice(list("abcd"), 500)) for _ in range(3))
     stats, score, resolved = prepare(name, gold, [a, b], **options)
-    rows, counts, grouped_score, grouped_resolved = METRICS[name].patterns(gold, [a, b], **options)
+    rows, inverse, grouped_score, grouped_resolved = METRICS[name].patterns(gold, [a, b], **options)
     assert grouped_resolved == resolved and grouped_score is score
+    counts = np.bincount(inverse)
     assert len(counts) <= 4**3 < stats[0].shape[0] and counts.sum() == 500  # one row per (gold, A, B), not per item
+    np.testing.assert_array_equal(rows[0][inverse], stats[0])  # item i's row is its group's
+    np.testing.assert_array_equal(rows[1][inverse], stats[1])
     items, groups = PairedStats.from_items(*stats), PairedStats.from_patterns(*rows, counts)
     for field in ("rows_a", "rows_b", "counts"):
         np.testing.assert_array_equal(getattr(items, field), getattr(groups, field))

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from statsmodels.stats.multitest import multipletests
 
-from sigcore import SettingsError
+from sigcore import SettingsError, compare
 from sigcore.multiple import METHODS, adjust
 
 STATSMODELS = {"bonferroni": "bonferroni", "holm": "holm", "hochberg": "simes-hochberg", "bh": "fdr_bh"}
@@ -13,7 +13,7 @@ FAMILIES = {
     "uniform": RNG.uniform(size=12),
     "small and large": np.r_[RNG.uniform(0, 0.01, 5), RNG.uniform(0.2, 1, 5)],
     "ties": np.array([0.04, 0.01, 0.04, 0.2, 0.01, 0.04, 0.9, 0.2]),
-    "zeros and ones": np.array([0.0, 1.0, 0.0, 0.5, 1.0]),
+    "floors and ones": np.array([1e-4, 1.0, 1e-4, 0.5, 1.0]),
     "one test": np.array([0.03]),
 }
 
@@ -57,6 +57,21 @@ def test_holm_by_hand():
 def test_bad_p_values_are_refused(p_values, message):
     with pytest.raises(SettingsError, match=message):
         adjust(p_values)
+
+
+def test_a_zero_is_never_adjusted_as_zero():
+    with pytest.raises(SettingsError, match=r"number 2 is 0, which a resampling test means as p < 1/b.*floors="):
+        adjust([0.01, 0.0, 0.3])
+    # 120 comparisons, each with no extreme resample of b = 1,000: p < 1/b is no evidence after Holm
+    assert np.all(adjust(np.zeros(120), floors=1 / 1_001) > 0.05)
+    np.testing.assert_allclose(adjust([0.0, 0.02], "bonferroni", floors=[0.01, 0.0]), [0.02, 0.04])
+
+
+def test_results_are_adjusted_with_their_own_floors():
+    gold = [1] * 200
+    results = [compare(gold, [1] * 200, [0] * 200, n_resamples=100, seed=s) for s in range(3)]
+    assert all(r.n_extreme == 0 and r.p_value == r.p_floor == 0.01 for r in results)
+    np.testing.assert_allclose(adjust(results), [0.03, 0.03, 0.03])
 
 
 def test_unknown_method_is_refused_with_the_choices():

@@ -43,13 +43,13 @@ def test_peeking_finds_more_than_testing_once_which_keeps_alpha():
     res = pitfalls.peeking(n_sims=400, seed=3)
     assert abs(res.once - ALPHA) <= 4 * se(ALPHA, 400)
     assert res.peeking > res.once + 4 * se(res.peeking, 400)
-    assert np.all(res.stopped_at[res.p_once < ALPHA] > 0)  # significant at the end means it stopped somewhere
+    assert np.all(res.stopped_at[res.p_once <= ALPHA] > 0)  # significant at the end means it stopped somewhere
 
 
 def test_the_peeking_example_stops_early_although_the_last_test_does_not_reject():
     res = pitfalls.peeking(n_sims=30, seed=4)
     stop, p = res.stopped_at[res.example], res.trajectory
-    assert 0 < stop < res.looks[-1] and p[-1] == res.p_once[res.example] >= ALPHA
+    assert 0 < stop < res.looks[-1] and p[-1] == res.p_once[res.example] > ALPHA
     first = np.flatnonzero(p < ALPHA)[0]  # the trajectory is the same p the experiment stopped on
     assert res.looks[first] == stop
     assert list(res.looks) == list(range(50, 501, 50))
@@ -185,16 +185,16 @@ def test_the_section_shows_the_simulations_numbers_and_reruns_when_a_widget_move
     shown = {m.label: m.value for m in at.metric}
     many, peek = pitfalls.many_comparisons(10), pitfalls.peeking()
     absent, sides = pitfalls.not_significant(), pitfalls.one_sided()
-    assert shown["Some p < α among 10, no correction"] == f"{many.uncorrected[-1]:.0%}"
+    assert shown["Some p ≤ α among 10, no correction"] == f"{many.uncorrected[-1]:.0%}"
     assert shown["With Holm's correction"] == f"{many.holm[-1]:.0%}"
     assert shown["“Significant” with peeking"] == f"{peek.peeking:.0%}"
     assert shown["Testing once at n = 500"] == f"{peek.once:.0%}"
     assert shown["Significant (the power)"] == f"{absent.power:.0%}"
     for side, rate in sides.rates().items():
-        assert shown[f"p < α, {side}"] == f"{rate:.0%}"
+        assert shown[f"p ≤ α, {side}"] == f"{rate:.0%}"
     assert shown["Two-sided p"] == f"{sides.p_two_sided[sides.example]:.3f}"
 
     at.slider(key="pit-k").set_value(4).run()
     assert not at.exception
     shown = {m.label: m.value for m in at.metric}
-    assert shown["Some p < α among 4, no correction"] == f"{pitfalls.many_comparisons(4).uncorrected[-1]:.0%}"
+    assert shown["Some p ≤ α among 4, no correction"] == f"{pitfalls.many_comparisons(4).uncorrected[-1]:.0%}"

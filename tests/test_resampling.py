@@ -103,9 +103,11 @@ def test_jackknife_matches_leaving_each_item_out():
 
 
 def grouped(stats_a, stats_b):
-    """The same items as rows of groups (some repeated, as a metric's groups may merge) with their sizes."""
-    pairs, inverse = np.unique(np.hstack([stats_a, stats_b]), axis=0, return_inverse=True)
-    counts = np.bincount(inverse.ravel())
+    """The same items as rows of groups (some repeated, as a metric's groups may merge) with their sizes, in
+    order of each group's first item, as a metric gives them."""
+    pairs, first, inverse = np.unique(np.hstack([stats_a, stats_b]), axis=0, return_index=True, return_inverse=True)
+    order = np.argsort(first)
+    pairs, counts = pairs[order], np.bincount(inverse.ravel())[order]
     s = stats_a.shape[1]
     return pairs[:, :s], pairs[:, s:], counts
 

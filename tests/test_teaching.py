@@ -103,8 +103,8 @@ def test_drawing_needs_two_equally_long_lists():
         teaching.draw_test_sets([1, 0, 1], [1, 0], 5)
 
 
-def test_rejection_rate_counts_p_strictly_below_alpha_as_significant_does():
-    assert teaching.rejection_rate([0.01, 0.05, 0.2, 0.04], 0.05) == 0.5
+def test_rejection_rate_counts_p_at_or_below_alpha_as_the_decision_does():
+    assert teaching.rejection_rate([0.01, 0.05, 0.2, 0.04], 0.05) == 0.75
 
 
 def test_smallest_n_is_the_first_size_reaching_the_target_or_none():

@@ -54,12 +54,12 @@ def _three(a_correct: tuple, b_correct: tuple, copies: int) -> list[sigcore.Resu
 
 
 def p_values() -> None:
-    """What a p-value means: under H0, p is uniform, so p < α happens in a share α of test sets."""
+    """What a p-value means: under H0, p is uniform, so p ≤ α happens in a share α of test sets."""
     st.markdown(
         "Suppose A and B are **equally good** in truth: that is H0. On any one test set x, luck still puts one "
         "of them ahead, so δ(x) is rarely exactly 0. The **p-value** asks: *if H0 were true, how often would "
         "luck alone give a δ(x) at least as large as the one we saw?* We reject H0, and say A is better, "
-        "when p < α.\n\n"
+        "when p ≤ α.\n\n"
         f"Here we check that promise. We simulate many test sets of n items on which A and B are both right on "
         f"{NULL_ACCURACY:.0%} of items (agreeing on {NULL_AGREEMENT:.0%}), run the test on each, and draw the "
         "p-values. When H0 is true every p is about equally likely, so the bars are about **flat**, and about a "
@@ -74,7 +74,7 @@ def p_values() -> None:
     show(lesson_figures.p_value_histogram(p, alpha, test=test), "p_values_under_h0")
     m1, m2, m3 = st.columns(3)
     m1.metric("Test sets where H0 is true", f"{len(p):,}")
-    m2.metric("Share with p < α (false alarms)", f"{teaching.rejection_rate(p, alpha):.1%}")
+    m2.metric("Share with p ≤ α (false alarms)", f"{teaching.rejection_rate(p, alpha):.1%}")
     m3.metric("What α promises", f"at most {alpha:.0%}")
     st.caption("Tests on counts (McNemar's exact test, or any test on a small n) can give only a few distinct "
                "p-values, so their share of false alarms is often a little below α: they are conservative.")
@@ -84,7 +84,7 @@ def power() -> None:
     """Power and test-set size: how often a real difference is detected, after Card et al. (2020)."""
     st.markdown(
         "A p-value guards against false alarms. **Power** is the other side: when A *really* is better (H1 is "
-        "true), how often does the test say so, p < α = 0.05? It grows with the true difference, with how often "
+        "true), how often does the test say so, p ≤ α = 0.05? It grows with the true difference, with how often "
         "the systems agree (only items where exactly one of them is right move δ(x)), and above all with the "
         "size n of the test set.\n\n"
         "Card et al. (2020), *With Little Power Comes Great Responsibility* (EMNLP), found that many NLP test "

@@ -24,7 +24,7 @@ def section() -> None:
     st.markdown(
         "Each tab is an experiment where we **know the truth**: we simulate many test sets, run the paired "
         "bootstrap on each, and count how often the conclusion is wrong. Remember what the test promises: if A and "
-        "B are really equally good (H0), p < α happens on only a share α of test sets, usually 1 in 20. Each "
+        "B are really equally good (H0), p ≤ α happens on only a share α of test sets, usually 1 in 20. Each "
         "mistake below quietly breaks that promise.")
     tabs = st.tabs(["Many comparisons", "Peeking", "“Not significant” ≠ “equal”", "One-sided or two-sided"])
     for tab, demo in zip(tabs, (_many, _peek, _absence, _sides)):
@@ -55,7 +55,7 @@ def _many() -> None:
     res = _many_comparisons(k, alpha=alpha)
     show(pitfall_figures.many_comparisons(res), "many_comparisons")
     m1, m2, m3 = st.columns(3)
-    m1.metric(f"Some p < α among {k}, no correction", _share(res.uncorrected[-1]))
+    m1.metric(f"Some p ≤ α among {k}, no correction", _share(res.uncorrected[-1]))
     m2.metric("With Holm's correction", _share(res.holm[-1]))
     m3.metric("1 − (1 − α)ᵏ", _share(res.independent[-1]))
     st.caption(f"{res.n_sims} simulated experiments, each a baseline and {k} systems right on 70% of 1,000 items "
@@ -67,7 +67,7 @@ def _many() -> None:
 
 def _peek() -> None:
     st.markdown(
-        "You test on the first items, then on more, and stop as soon as p < α: the result you hoped for. But "
+        "You test on the first items, then on more, and stop as soon as p ≤ α: the result you hoped for. But "
         "luck moves p up and down as items come in, and every look is one more chance for it to dip below α. "
         "Here A and B are equally good, so every stop is a false alarm.\n\n"
         "**Do instead**: fix the size of the test set before you look, and test once.")
@@ -121,7 +121,7 @@ def _sides() -> None:
     res = _one_sided(n, alpha=alpha)
     show(pitfall_figures.one_sided(res), "one_sided")
     for column, (side, rate) in zip(st.columns(3), res.rates().items()):
-        column.metric(f"p < α, {side}", _share(rate))
+        column.metric(f"p ≤ α, {side}", _share(rate))
     i = res.example
     ahead = "A" if res.delta[i] >= 0 else "B"
     st.markdown(f"**The same data, two p-values.** On test set {i + 1}, δ(x) = {res.delta[i]:+.3f}, so the side "

@@ -11,32 +11,32 @@ from sigcore.figures import delta_histogram
 from .safe import md
 
 
-def show(res: sigcore.Result, a: str, b: str, *, alpha: float = 0.05) -> None:
-    sentence = report.verdict(res, alpha=alpha, a=_role("A", a), b=_role("B", b))
+def show(res: sigcore.Result, a: str, b: str) -> None:
+    sentence = report.verdict(res, a=_role("A", a), b=_role("B", b))
     if not res.done:
         sentence += f" (stopped after {res.n_resamples:,} resamples)"
-    (st.success if res.significant(alpha) else st.info)(md(sentence))
+    (st.success if res.significant else st.info)(md(sentence))
     table = export.scores_table(res, a=a, b=b).reset_index()
     st.dataframe(table, hide_index=True, column_config={c: st.column_config.NumberColumn(format="%.4f")
                                                         for c in table.columns if c != "system"})
     st.code(res.signature, language=None, wrap_lines=True)
-    _downloads(res, a, b, alpha)
+    _downloads(res, a, b)
 
 
 def _role(role: str, name: str) -> str:
     return role if name == role else f"{role} ({name})"
 
 
-def _downloads(res: sigcore.Result, a: str, b: str, alpha: float) -> None:
+def _downloads(res: sigcore.Result, a: str, b: str) -> None:
     stem = f"sigcore_{res.metric}_{res.test}"
     st.caption("Download")
     cols = st.columns(7)
     files = [
         ("Scores CSV", lambda: export.table_csv(export.scores_table(res, a=a, b=b)), f"{stem}_scores.csv", "text/csv"),
         ("JSON", lambda: export.result_json(res, a_name=a, b_name=b), f"{stem}.json", "application/json"),
-        ("Markdown", lambda: export.verdict_markdown(res, alpha=alpha, a=a, b=b), f"{stem}.md",
+        ("Markdown", lambda: export.verdict_markdown(res, a=a, b=b), f"{stem}.md",
          "text/markdown"),
-        ("LaTeX", lambda: export.verdict_latex(res, alpha=alpha, a=a, b=b), f"{stem}.tex", "text/x-tex"),
+        ("LaTeX", lambda: export.verdict_latex(res, a=a, b=b), f"{stem}.tex", "text/x-tex"),
     ]
     if res.distribution is not None:
         figure = delta_histogram(res)
