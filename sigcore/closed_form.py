@@ -40,10 +40,11 @@ from sigcore.errors import InputError, SettingsError
 
 ALTERNATIVES = ("greater", "less", "two-sided")
 
-# Tail probability of a statistic s under a symmetric continuous null, per alternative.
+# Tail probability of a statistic s under a symmetric continuous null, per alternative. Both one-sided tails
+# are upper tails (P(S <= s) as P(S >= -s)), so swapping A and B gives the same p to the last bit.
 _TAILS: dict[str, Callable[[object, float], float]] = {
     "greater": lambda dist, s: float(dist.sf(s)),
-    "less": lambda dist, s: float(dist.cdf(s)),
+    "less": lambda dist, s: float(dist.sf(-s)),
     "two-sided": lambda dist, s: float(2 * dist.sf(abs(s))),
 }
 # Smallest p of an exact test whose most extreme outcome has probability `tail` on one side.
@@ -61,7 +62,8 @@ class ClosedFormResult:
     ``estimate`` is what the test measures (mean difference; pseudo-median; A's share of the decided items),
     with its interval ``ci_low``/``ci_high`` at ``confidence_level`` on the test's side (an open end is
     ``inf`` for a difference, 1 or 0 for a share). ``p_floor``: the smallest p this test can give for these
-    n (0.0 when asymptotic, and ``exact`` is False). ``wins``/``losses``: the items (pairs) A and B each win, for the count tests.
+    n (0.0 when asymptotic, and ``exact`` is False). ``wins``/``losses``: what A and B each win: items (sign
+    test), discordant pairs (McNemar), rank sums R+ and R- (Wilcoxon).
     """
 
     statistic: float
@@ -70,8 +72,8 @@ class ClosedFormResult:
     ci_high: float
     p_floor: float
     estimate: float = math.nan
-    wins: int | None = None
-    losses: int | None = None
+    wins: float | None = None
+    losses: float | None = None
     exact: bool = True  # p from the exact null distribution, not an asymptotic one
 
     def __repr__(self) -> str:
@@ -152,9 +154,10 @@ def paired_t(a, b, *, alternative: str = "greater", confidence_level: float = 0.
     d = _mean_test(a, b, alternative, confidence_level, normal=False)
     if isinstance(d, ClosedFormResult):
         return d
-    res = stats.ttest_rel(d, np.zeros_like(d), alternative=alternative)
+    t = float(d.mean() / (d.std(ddof=1) / math.sqrt(d.size)))
     low, high = intervals.mean_interval(d, confidence_level, alternative)
-    return ClosedFormResult(float(res.statistic), float(res.pvalue), low, high, 0.0, float(d.mean()), exact=False)
+    p = _TAILS[alternative](stats.t(d.size - 1), t)
+    return ClosedFormResult(t, p, low, high, 0.0, float(d.mean()), exact=False)
 
 
 def paired_z(a, b, *, alternative: str = "greater", confidence_level: float = 0.95) -> ClosedFormResult:
@@ -197,9 +200,10 @@ def wilcoxon(a, b, *, alternative: str = "greater", confidence_level: float = 0.
     Zero differences are dropped (``zero_method='wilcox'``). Like scipy's ``method='auto'``: the exact
     null distribution without ties or zeros for n <= 50, or all sign flips with ties or zeros for
     n <= 13; else the normal approximation, without continuity correction (scipy's default). ``statistic``
-    is scipy's: R+ one-sided, min(R+, R-) two-sided. ``estimate`` is the Hodges-Lehmann pseudo-median of the
-    non-zero differences, with the interval that inverts the signed-rank test (Walsh averages' order
-    statistics; exact without ties).
+    is scipy's: R+ one-sided, min(R+, R-) two-sided; ``wins`` and ``losses`` are R+ and R-, whose difference
+    says which way the test points. ``estimate`` is the Hodges-Lehmann pseudo-median of the non-zero
+    differences, with the interval that inverts the signed-rank test (Walsh averages' order statistics; exact
+    without ties); float noise in them (within 1e-9 of the differences) is 0.
     """
     _check_alternative(alternative)
     level = _check_confidence(confidence_level)
@@ -209,19 +213,22 @@ def wilcoxon(a, b, *, alternative: str = "greater", confidence_level: float = 0.
     if nonzero.size == 0:  # identical systems: scipy returns nan or raises here
         lower, upper = intervals.tails(level, alternative)
         return ClosedFormResult(0.0, 1.0, -math.inf if lower is None else 0.0, math.inf if upper is None else 0.0,
-                                1.0, 0.0)
+                                1.0, 0.0, 0, 0)
     estimate, (low, high) = hodges_lehmann(nonzero, level, alternative)
-    clean = nonzero.size == d.size and np.unique(np.abs(nonzero)).size == nonzero.size
-    if d.size > 50 or not (clean or d.size <= 13):
-        res = stats.wilcoxon(d, alternative=alternative, zero_method="wilcox", method="asymptotic")
-        return ClosedFormResult(float(res.statistic), float(res.pvalue), low, high, 0.0, estimate, exact=False)
     ranks = stats.rankdata(np.abs(nonzero))
     r_plus = float(ranks[nonzero > 0].sum())
     r_minus = float(ranks.sum()) - r_plus
+    clean = nonzero.size == d.size and np.unique(np.abs(nonzero)).size == nonzero.size
+    if d.size > 50 or not (clean or d.size <= 13):
+        res = stats.wilcoxon(d, alternative=alternative, zero_method="wilcox", method="asymptotic")
+        p = res.pvalue
+        if alternative == "less":  # as the upper tail of -d, so that swapping A and B gives the same p exactly
+            p = stats.wilcoxon(-d, alternative="greater", zero_method="wilcox", method="asymptotic").pvalue
+        return ClosedFormResult(float(res.statistic), float(p), low, high, 0.0, estimate, r_plus, r_minus, False)
     statistic = min(r_plus, r_minus) if alternative == "two-sided" else r_plus
     p = _DISCRETE[alternative](*_signed_rank_tails(nonzero))
     p_floor = _FLOORS[alternative](0.5 ** nonzero.size)  # only the all-same-sign flip is that extreme
-    return ClosedFormResult(statistic, p, low, high, p_floor, estimate)
+    return ClosedFormResult(statistic, p, low, high, p_floor, estimate, r_plus, r_minus)
 
 
 def hodges_lehmann(d: np.ndarray, confidence_level: float, alternative: str) -> tuple[float, tuple[float, float]]:
@@ -230,7 +237,11 @@ def hodges_lehmann(d: np.ndarray, confidence_level: float, alternative: str) -> 
     exact null of R+ (m <= 50) or its normal approximation (Hollander & Wolfe 1999, §3.2)."""
     m = d.size
     walsh = _Walsh(np.sort(d))
-    estimate = (walsh.order((walsh.n + 1) // 2) + walsh.order(walsh.n // 2 + 1)) / 2
+    noise = TIE * float(np.max(np.abs(d)))  # (0.1 + (-0.1)) / 2 can come out as 5.6e-17
+
+    def snap(x: float) -> float:
+        return 0.0 if abs(x) <= noise else x
+    estimate = snap((walsh.order((walsh.n + 1) // 2) + walsh.order(walsh.n // 2 + 1)) / 2)
     lower, upper = intervals.tails(confidence_level, alternative)
     bounds = []
     for tail, side in ((lower, -1), (upper, 1)):
@@ -238,7 +249,7 @@ def hodges_lehmann(d: np.ndarray, confidence_level: float, alternative: str) -> 
             bounds.append(side * math.inf)
             continue
         c = _critical_rank(m, tail)  # P(R+ <= c) <= tail under H0
-        bounds.append(side * math.inf if c < 0 else walsh.order(c + 1 if side < 0 else walsh.n - c))
+        bounds.append(side * math.inf if c < 0 else snap(walsh.order(c + 1 if side < 0 else walsh.n - c)))
     return float(estimate), (bounds[0], bounds[1])
 
 
@@ -298,7 +309,8 @@ def _binomial(wins: int, losses: int, alternative: str, level: float) -> ClosedF
     n = wins + losses
     if n == 0:  # nothing decided: scipy's binomtest refuses n = 0
         return ClosedFormResult(0.0, 1.0, *intervals.clopper_pearson(0, 0, level, alternative), 1.0, 0.5, 0, 0)
-    p = stats.binomtest(wins, n, 0.5, alternative=alternative).pvalue
+    ge, le = (float(stats.binom.sf(k - 1, n, 0.5)) for k in (wins, losses))  # P(wins >= w), P(losses >= l)
+    p = _DISCRETE[alternative](ge, le)  # = scipy's binomtest, symmetric in A and B to the last bit
     return ClosedFormResult(float(wins), float(p), *intervals.clopper_pearson(wins, n, level, alternative),
                             _FLOORS[alternative](0.5 ** n), wins / n, wins, losses)
 

@@ -54,8 +54,10 @@ TESTS: dict[str, Test] = {t.name: t for t in [
          "a metric that is a mean of per-item values"),
     Test("z", f"Paired z-test on per-item scores (normal approximation, n >= {Z_MIN_ITEMS})",
          lambda m: m.decomposable, "a metric that is a mean of per-item values"),
-    Test("wilcoxon", "Wilcoxon signed-rank test on per-item score differences", lambda m: m.decomposable,
-         "a metric that is a mean of per-item values", "pseudo_median"),
+    Test("wilcoxon", "Wilcoxon signed-rank test on per-item score differences",
+         lambda m: m.decomposable and not m.binary,  # ±1 differences have no sizes to rank: that is the sign test
+         "a metric that is a mean of per-item scores other than right/wrong (for those: sign or mcnemar)",
+         "pseudo_median"),
     Test("sign", "Sign test: exact binomial on the items where A and B differ", lambda m: m.decomposable,
          "a metric that is a mean of per-item values", "share_won"),
     Test("mcnemar", "McNemar's test: exact binomial on discordant right/wrong pairs", lambda m: m.binary,
@@ -69,16 +71,16 @@ def tests_for(metric: str, *, n_items: int | None = None, n_differing: int | Non
               grouped: bool = False) -> list[str]:
     """The tests that fit a metric (and, when given, the data's size), recommended first.
 
-    ``n_items``: items, or groups when ``grouped``; ``n_differing``: items where A and B differ (for
-    right/wrong items, the discordant pairs). Grouped items take the resampling tests only; the z-test needs
-    ``Z_MIN_ITEMS``; below ``SMALL_SAMPLE`` (discordant pairs for right/wrong items, else items) the exact
-    McNemar test (right/wrong items) or the permutation test (exact when 2^n' <= b) comes first.
+    ``n_items``: items, or groups when ``grouped``; ``n_differing``: those where A and B differ (for
+    right/wrong items, the discordant pairs), the ones that move delta. Grouped items take the resampling tests
+    only; the z-test needs ``Z_MIN_ITEMS``; below ``SMALL_SAMPLE`` differing items the exact McNemar test
+    (right/wrong items) or the permutation test (exact when 2^n' <= b) comes first.
     """
     m = METRICS[metric]
     names = [name for name, t in TESTS.items() if t.fits(m) and (name in RESAMPLING or not grouped)]
-    if n_items is not None and n_items < Z_MIN_ITEMS:
-        names.remove("z") if "z" in names else None
-    size = n_differing if m.binary and n_differing is not None else n_items
+    if n_items is not None:  # a standard deviation needs 2 items; the z-test's normal tail, many more
+        names = [name for name in names if not (name == "z" and n_items < Z_MIN_ITEMS or name == "t" and n_items < 2)]
+    size = n_differing if n_differing is not None else n_items
     if size is not None and size < SMALL_SAMPLE:
         first = "mcnemar" if "mcnemar" in names else "permutation"
         names = [first] + [name for name in names if name != first]
@@ -304,12 +306,12 @@ class _Run:
 
     def warnings(self) -> tuple[str, ...]:
         """What the reader should know about this test on data this size."""
-        size = self.n_differing if self.binary else self.paired.n
+        size = self.n_differing  # only these move delta: 10 of 400 items are a small sample
         unsure = self.test == "bootstrap" or (self.test == "mcnemar" and not self.exact_test)
-        if size >= SMALL_SAMPLE or not unsure:
+        if size >= SMALL_SAMPLE or size == 0 or not unsure:  # identical systems: nothing to be unsure of
             return ()
         units = "discordant pair" if self.binary else "group" if self.n_groups is not None else "item"
-        what = f"{size} {units}{'s' * (size != 1)}"
+        what = f"{size} {units}{'s' * (size != 1)}" + ("" if self.binary else " where A and B differ")
         better = "McNemar's exact test" if self.binary else "the permutation test (exact for few items)"
         return (f"only {what}: below {SMALL_SAMPLE} the {_NAMES[self.test]}'s p tends to be too small; "
                 f"{better} is recommended",)
@@ -321,9 +323,9 @@ class _Run:
         if self.test == "bootstrap":
             total, chunks = n_resamples, resampling.bootstrap(self.paired, n_resamples, self.seed)
             boot = None
-        else:
-            total = resampling.exact_permutation_size(self.paired) if exact else n_resamples
-            chunks = (resampling.exact_permutation(self.paired) if exact
+        else:  # exact: every assignment but the observed one, which p adds as the +1
+            total = max(resampling.exact_permutation_size(self.paired) - 1, 1) if exact else n_resamples
+            chunks = (resampling.exact_permutation(self.paired, self.seed) if exact
                       else resampling.permutation(self.paired, n_resamples, self.seed))
             boot = self._bootstrap_scores(n_resamples)  # the null says nothing about the size of delta
         scores_a, scores_b = np.empty(total), np.empty(total)
@@ -355,7 +357,7 @@ class _Run:
             ci = intervals.bca(d, self.delta, jack, weights, self.confidence_level, self.alternative)
         else:
             ci = intervals.percentile(d, self.confidence_level, self.alternative)
-        return f"bootstrap-{self.ci_method}", ci
+        return f"bootstrap-{self.ci_method}", tuple(0.0 if abs(x) <= self.tol else x for x in ci)  # noise is 0
 
     def _own_intervals(self, sa: np.ndarray | None = None, sb: np.ndarray | None = None, normal: bool = False):
         """Each system's own two-sided interval: Wilson's for right/wrong items, else the percentile interval
@@ -373,12 +375,13 @@ class _Run:
         d = sa - sb
         b = len(d)
         count = int(np.sum(_extreme(d, self.test, self.alternative, self.delta, self.tol, self.compat)))
-        if exact:  # all 2^n' assignments; the observed one and its mirror image are always among the extreme
-            p, floor = count / b, min(1.0, (1 if self.alternative != "two-sided" else 2) / b)
-        elif self.test == "bootstrap" and self.compat is None:  # SLP3 eq. 4.48; no extreme resample: p < 1/b
+        exact = exact and done  # a partial enumeration is a sample of the assignments, not the exact p
+        if self.test == "bootstrap" and self.compat is None:  # SLP3 eq. 4.48; no extreme resample: p < 1/b
             p, floor = max(count, 1) / b, 1 / b
-        else:  # approximate randomisation and sacrebleu's definitions add one (the observed assignment)
+        else:  # permutations and sacrebleu's definitions add one (the observed assignment)
             p, floor = (count + 1) / (b + 1), 1 / (b + 1)
+        if exact:  # all 2^n' assignments: the observed one, and for "two-sided" its mirror image, are extreme
+            floor = min(1.0, (1 if self.alternative != "two-sided" else 2) / (b + 1)) if self.n_differing else 1.0
         if self.test == "bootstrap":
             boot = (sa, sb) if self.ci_method else None
         method, (low, high) = self._delta_interval(None if boot is None else boot[0] - boot[1])

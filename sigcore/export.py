@@ -13,6 +13,7 @@ import io
 import json
 import math
 import re
+from decimal import Decimal
 from typing import Any
 
 import pandas as pd
@@ -37,7 +38,7 @@ _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _PLAIN_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 # placeholders for user text while the sentence around it is converted (NUL never occurs in the sentence)
 _A, _B, _P = "\x00a\x00", "\x00b\x00", "\x00p\x00"
-_LATEX_SYMBOLS = {"δ": r"$\delta$", "α": r"$\alpha$", "≥": r"$\geq$", "≤": r"$\leq$", "∞": r"$\infty$",
+_LATEX_SYMBOLS = {"-∞": r"$-\infty$", "δ": r"$\delta$", "α": r"$\alpha$", "≥": r"$\geq$", "≤": r"$\leq$", "∞": r"$\infty$",
                   "·": r"$\cdot$"}
 _LATEX_SYMBOLS_RE = re.compile("|".join(_LATEX_SYMBOLS))
 
@@ -89,8 +90,7 @@ def verdict_latex(res: Result, *, a: str = "A", b: str = "B") -> str:
     sentence = _LATEX_SYMBOLS_RE.sub(lambda m: _LATEX_SYMBOLS[m.group()], sentence)
     for token, text in ((_A, a), (_B, b), (_P, _latex_p(res))):
         sentence = sentence.replace(token, text if token == _P else latex_escape(text))
-    names = [latex_escape(name) for name in scores_table(res, a=a, b=b).index]
-    names[2] = f"{latex_escape(a)} \\textminus{{}} {latex_escape(b)}"
+    names = [latex_escape(name).replace(MINUS, r"\textminus{}") for name in scores_table(res, a=a, b=b).index]
     rows = [f"    {name} & {_latex_number(score, scale_of(res))} & {_latex_interval(low, high, scale_of(res))} \\\\"
             for name, (score, low, high) in zip(names, scores_table(res, a=a, b=b).itertuples(index=False))]
     lines = [
@@ -149,11 +149,11 @@ def _latex_numbers(text: str) -> str:
 def _latex_p(res: Result) -> str:
     """p as math: $p = 0.0012$, $p < 10^{-4}$, $p = 2.5 \\times 10^{-5}$ (the rounding of ``Result.p_text``)."""
     name, op, value = res.p_text.split(" ")
-    v = float(value)
-    if 0 < v < 1e-3:
-        mantissa, exponent = f"{v:.1e}".split("e")
-        mantissa = mantissa.rstrip("0").rstrip(".")
-        value = f"10^{{{int(exponent)}}}" if mantissa == "1" else f"{mantissa} \\times 10^{{{int(exponent)}}}"
+    if 0 < float(value) < 1e-3:  # the digits p_text kept, so that p still sits on its side of alpha
+        sign, digits, exponent = Decimal(value).normalize().as_tuple()
+        exponent += len(digits) - 1
+        mantissa = f"{digits[0]}" + (f".{''.join(map(str, digits[1:]))}" if len(digits) > 1 else "")
+        value = f"10^{{{exponent}}}" if mantissa == "1" else f"{mantissa} \\times 10^{{{exponent}}}"
     return f"${name} {op} {value}$"
 
 

@@ -86,7 +86,8 @@ def bca(values: np.ndarray, estimate: float, jackknife: np.ndarray, weights: np.
     accel = np.sum(weights * d**3) / (6 * spread**1.5) if spread > 0 else 0.0
     lower, upper = tails(confidence_level, alternative)
     z = ndtri(np.array([lower if lower is not None else 0.5, 1 - upper if upper is not None else 0.5]))
-    levels = ndtr(z0 + (z0 + z) / (1 - accel * (z0 + z)))
+    with np.errstate(invalid="ignore", divide="ignore"):  # z0 = ±inf when every resample is on one side
+        levels = ndtr(z0 + (z0 + z) / (1 - accel * (z0 + z)))
     if not np.all(np.isfinite(levels)):  # degenerate distribution (all resamples equal the estimate)
         return percentile(values, confidence_level, alternative)
     low, high = (float(q) for q in np.quantile(values, levels))
@@ -124,7 +125,8 @@ def wilson(x: np.ndarray, confidence_level: float) -> tuple[float, float]:
     z = float(stats.norm.isf((1 - confidence_level) / 2))
     centre = (share + z * z / (2 * n)) / (1 + z * z / n)
     half = z / (1 + z * z / n) * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n))
-    return max(0.0, centre - half), min(1.0, centre + half)  # the clip only absorbs float noise at 0 and 1
+    low, high = max(0.0, centre - half), min(1.0, centre + half)  # the clip only absorbs float noise
+    return (0.0 if share == 0 else low), (1.0 if share == 1 else high)  # exactly 0 and 1 there, analytically
 
 
 def _snap(x: float, tol: float) -> float:

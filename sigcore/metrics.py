@@ -130,20 +130,32 @@ def _check_label_kinds(gold: list, systems: list[list]) -> None:
 def _encode(gold: list, systems: list[list]) -> tuple[list, np.ndarray, list[np.ndarray]]:
     """The sorted label set, and every label as its index in it (labels equal under ``==`` share one).
 
-    Text labels are compared without surrounding whitespace: "pos " from a hand-edited file is "pos".
+    Text labels are compared without surrounding whitespace: "pos " from a hand-edited file is "pos". A
+    missing gold label (None, NaN, blank) is an error; a missing prediction is code -1: a wrong answer that
+    is no class of its own (for P/R/F1 a miss of the gold class, never a false positive).
     """
     n = len(gold)
-    if all(isinstance(x, np.ndarray) for x in (gold, *systems)):  # numeric arrays: np.unique sorts and codes
-        labels, codes = np.unique(np.concatenate([gold, *systems]), return_inverse=True)
-        return labels.tolist(), codes[:n], [codes[n * (k + 1):n * (k + 2)] for k in range(len(systems))]
-    gold, systems = list(gold), [list(system) for system in systems]
-    codes, uniques = pd.factorize(np.array(gold + [label for system in systems for label in system], dtype=object),
-                                  use_na_sentinel=False)
-    uniques = [u.strip() if isinstance(u, str) else u for u in uniques]
-    labels = _label_set(uniques, [])
-    index = {label: i for i, label in enumerate(labels)}
-    codes = np.array([index[u] for u in uniques], dtype=np.intp)[codes]
-    return labels, codes[:n], [codes[n * (k + 1):n * (k + 2)] for k in range(len(systems))]
+    values = np.concatenate([np.asarray(x) for x in (gold, *systems)]) \
+        if all(isinstance(x, np.ndarray) and x.dtype.kind in "biuf" for x in (gold, *systems)) else \
+        np.array(list(gold) + [label for system in systems for label in system], dtype=object)
+    missing = pd.isna(values) | np.array([isinstance(v, str) and not v.strip() for v in values]) \
+        if values.dtype == object else np.isnan(values) if values.dtype.kind == "f" else np.zeros(len(values), bool)
+    if missing[:n].any():
+        item = int(np.flatnonzero(missing[:n])[0]) + 1
+        raise InputError(f"gold has no label for item {item}", line=item,
+                         hint="Give every item its gold label, or drop the item from gold and every system.")
+    if values.dtype != object:  # numeric arrays: np.unique sorts and codes
+        labels, codes = np.unique(values[~missing], return_inverse=True)
+        labels = labels.tolist()
+    else:
+        codes, uniques = pd.factorize(values[~missing])
+        uniques = [u.strip() if isinstance(u, str) else u for u in uniques]
+        labels = _label_set(uniques, [])
+        index = {label: i for i, label in enumerate(labels)}
+        codes = np.array([index[u] for u in uniques], dtype=np.intp)[codes]
+    full = np.full(len(values), -1, dtype=np.intp)
+    full[~missing] = codes.ravel()
+    return labels, full[:n], [full[n * (k + 1):n * (k + 2)] for k in range(len(systems))]
 
 
 def _label_set(gold: list, systems: list[list]) -> list:
@@ -185,8 +197,10 @@ def prepare_accuracy(gold: Sequence, systems: Sequence[Sequence], **options: Any
 
 def _normalise(value: Any, who: str, item: int, options: dict[str, bool]) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
-        raise InputError(f"{who} has no value for item {item}", line=item,
-                         hint="Give an output for every item (an empty string is allowed).")
+        if who != "gold":  # a missing output is an empty answer, as a blank line in a file is
+            return ""
+        raise InputError(f"gold has no reference for item {item}", line=item,
+                         hint="Give every item its reference (an empty string is allowed).")
     text = value if isinstance(value, str) else str(_plain(value))
     if options["lowercase"]:
         text = text.lower()
@@ -317,7 +331,7 @@ def _multiclass(metric: str, score: Score, average: str) -> dict[str, Callable[.
                 raise InputError(f"label {missing[0]!r} in 'labels' occurs in neither gold nor predictions",
                                  hint=f"The labels are: {', '.join(map(repr, seen))}.")
         index = {label: i for i, label in enumerate(labels)}
-        position = np.array([index.get(label, -1) for label in seen], dtype=np.intp)
+        position = np.array([index.get(label, -1) for label in seen] + [-1], dtype=np.intp)  # [-1]: missing
         used = {"labels": [_plain(label) for label in labels]}
         return position[gold], [position[system] for system in systems], len(labels), used
 

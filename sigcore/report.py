@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from .result import Result, p_number
 
 TEST_NAMES = {
@@ -34,6 +36,11 @@ METRIC_NAMES = {"accuracy": "accuracy", "exact_match": "exact match", "precision
                 "recall": "recall", "f1": "F1", "macro_f1": "macro-F1", "micro_f1": "micro-F1",
                 "weighted_f1": "weighted F1", "span_f1": "span F1", "bleu": "BLEU", "chrf": "chrF", "mean": "mean score"}
 
+# Interval methods as a reader writes them.
+CI_NAMES = {"bootstrap-basic": "basic bootstrap", "bootstrap-percentile": "bootstrap percentile",
+            "bootstrap-bca": "BCa bootstrap", "t": "t", "normal": "normal", "hodges-lehmann": "Hodges-Lehmann",
+            "clopper-pearson": "Clopper-Pearson"}
+
 _H1 = {"greater": "{a} is better than {b}", "less": "{b} is better than {a}", "two-sided": "{a} and {b} differ"}
 _SIDED = {"greater": "one-sided", "less": "one-sided", "two-sided": "two-sided"}
 
@@ -48,11 +55,13 @@ def number(x: float, scale: float | None = None) -> str:
     if 1e-3 <= abs(scale or 0) < 1e6:  # outside that, scientific notation reads better
         decimals = max(0, 3 - math.floor(math.log10(abs(scale))))
         text = f"{x:.{decimals}f}"
-        if float(text) != 0 or x == 0:
+        if x == 0:
+            return text.lstrip("-")  # -0.0 is 0
+        if float(text) != 0:
             return text
         if abs(x) >= 1e-4:
             return f"{x:.{1 - math.floor(math.log10(abs(x)))}f}"
-    return f"{x:.2e}" if x != 0 and abs(x) < 1e-4 else f"{x:.4g}"
+    return f"{x:.2e}" if x != 0 and abs(x) < 1e-4 else f"{x:.4g}".lstrip("-") if x == 0 else f"{x:.4g}"
 
 
 def scale_of(res: Result) -> float:
@@ -78,8 +87,9 @@ def method(res: Result) -> str:
     if res.compat:
         name += f" ({res.compat}-compatible)"
     if res.n_groups is not None:
-        name += f" over {res.n_groups:,} groups (documents resampled whole)" if res.test == "bootstrap" else \
-            f" over {res.n_groups:,} groups (A and B swapped per group)"
+        groups = f"{res.n_groups:,} group{'s' * (res.n_groups != 1)}"
+        name += f" over {groups} (documents resampled whole)" if res.test == "bootstrap" else \
+            f" over {groups} (A and B swapped per group)"
     if not res.resampled:
         return name
     return f"{name}, b = {res.n_resamples:,}, seed {res.seed}"
@@ -102,7 +112,8 @@ def verdict(res: Result, *, a: str = "A", b: str = "B", metric: str | None = Non
 def summary(res: Result, *, a: str = "A", b: str = "B") -> str:
     """The command line's short report."""
     scale = scale_of(res)
-    differ = (f"{res.n_differing:,} discordant" if res.estimand == "share_discordant" else f"{res.n_differing:,} differ")
+    differ = (f"{res.n_differing:,} discordant" if res.estimand == "share_discordant" else
+              f"{res.n_differing:,} {'groups ' if res.n_groups is not None else ''}differ")
     units = f"{res.n_items:,} items" + (f" in {res.n_groups:,} groups" if res.n_groups is not None else "")
     lines = [f"{metric_name(res)}: {a} = {number(res.score_a, scale)}{_bracket(res.ci_a, scale)}, "
              f"{b} = {number(res.score_b, scale)}{_bracket(res.ci_b, scale)}  ({units}, {differ}; "
@@ -112,17 +123,24 @@ def summary(res: Result, *, a: str = "A", b: str = "B") -> str:
         lines.append(f"{_ESTIMAND_TEXT[res.estimand]}: {_estimate_number(res, res.estimate)}")
     interval = _interval_text(res, a, b, winner=None)
     if interval:
-        lines[-1] += f"; {interval} ({res.ci_method}{', the test' + chr(39) + 's dual' if _dual(res) else ''})"
+        lines[-1] += f"; {interval} ({CI_NAMES.get(res.ci_method, res.ci_method)}" \
+                     f"{', the test' + chr(39) + 's dual' if _dual(res) else ''})"
     p_line = f"{method(res)}, H1: {_H1[res.alternative].format(a=a, b=b)} ({_SIDED[res.alternative]}): {res.p_text}"
     if res.resampled:
-        low, high = res.p_interval
-        p_line += (f" ({res.n_extreme:,} of {res.n_resamples:,} resamples as extreme; Monte-Carlo 95% interval "
-                   f"{p_number(low)} to {p_number(high)})")
+        p_line += f" ({res.n_extreme:,} of {res.n_resamples:,} resamples as extreme; {_mc_text(res)})"
     lines += [p_line, verdict(res, a=a, b=b), f"signature: {res.signature}"]
     return "\n".join(lines)
 
 
 # ---------------------------------------------------------------- the parts of the sentence
+
+def _mc_text(res: Result) -> str:
+    """p's Monte-Carlo 95% interval, its ends printed so that they sit on the right side of alpha."""
+    low, high = res.p_interval
+    if low == 0:
+        return f"Monte-Carlo 95% interval up to {p_number(high, res.alpha)}"
+    return f"Monte-Carlo 95% interval {p_number(low, res.alpha)} to {p_number(high, res.alpha)}"
+
 
 _ESTIMAND_TEXT = {"pseudo_median": "pseudo-median of the per-item differences A - B (Hodges-Lehmann)",
                   "share_won": "A's share of the items where A and B differ",
@@ -135,6 +153,8 @@ def _effect(res: Result, a: str, b: str, metric: str) -> str:
     if res.side == 0:
         if res.n_differing == 0:
             return f"{a} and {b} give the same result on every item: no difference (δ = 0 {metric})"
+        if res.estimand == "pseudo_median":
+            return f"{a} and {b} do not differ: the ranks of their per-item differences balance (R+ = R-)"
         if res.estimand in ("share_won", "share_discordant"):
             if res.wins == 0:
                 return f"{a} and {b} do not differ: they tie on every item"
@@ -148,7 +168,10 @@ def _effect(res: Result, a: str, b: str, metric: str) -> str:
     if res.significant:
         margin = {
             "delta": lambda: f"by {number(abs(res.delta), scale)} {metric}",
-            "pseudo_median": lambda: f"by a pseudo-median of {number(abs(res.estimate), scale)} {metric} per item",
+            "pseudo_median": lambda: (f"by a pseudo-median of {number(abs(res.estimate), scale)} {metric} per item"
+                                      if np.sign(res.estimate) == res.side else
+                                      f"on the ranks of the per-item differences (R+ = {res.wins:g}, R- = "
+                                      f"{res.losses:g}), with a pseudo-median of {number(res.estimate, scale)}"),
             "share_won": lambda: f"on {max(res.wins, res.losses):,} of the {res.wins + res.losses:,} items where "
                                  "they differ",
             "share_discordant": lambda: f"on the items only one of them gets right, {max(res.wins, res.losses):,} "
@@ -187,12 +210,13 @@ def _interval_text(res: Result, a: str, b: str, winner: str | None) -> str:
     show = (lambda x: f"{x * 100:.{_share_digits(x)}f}%") if share else (lambda x: number(x, scale_of(res)))
     side = res.ci_side if not flip else {"lower": "upper", "upper": "lower"}.get(res.ci_side, "two-sided")
     if side == "two-sided":
-        of_them = " of them" if share and winner else ""
-        return f"{level(res)} CI {show(low)} to {show(high)}{of_them}"
+        if share and not winner:
+            return f"{level(res)} CI of the share of {a}: {show(low)} to {show(high)}"
+        return f"{level(res)} CI {show(low)} to {show(high)}" + (" of them" if share else "")
     value = low if side == "lower" else high
     if winner is not None:  # the winner's margin or share: "at least"
         return f"one-sided {level(res)} bound: at least {show(value)}" + (" of them" if share else "")
-    symbol = {"delta": "δ", "pseudo_median": "pseudo-median"}.get(res.estimand, f"{a}'s share")
+    symbol = {"delta": "δ", "pseudo_median": "pseudo-median"}.get(res.estimand, f"share of {a}")
     return f"one-sided {level(res)} bound: {symbol} {'≥' if side == 'lower' else '≤'} {show(value)}"
 
 
@@ -239,12 +263,19 @@ def _caveats(res: Result) -> list[str]:
     out = []
     if res.reachable and not res.settled:
         low, high = res.p_interval
-        out.append(f"Monte-Carlo uncertainty: p's 95% interval ({p_number(low)} to {p_number(high)}) contains α; "
-                   f"about {_round(res.resamples_to_settle())} resamples in all would settle it.")
+        more = res.resamples_to_settle()
+        settle = (f"about {_round(more)} resamples in all would settle it" if more else
+                  "p equals α, so more resamples are needed to settle it")
+        out.append(f"Monte-Carlo uncertainty: p's 95% interval ({p_number(low, res.alpha)} to "
+                   f"{p_number(high, res.alpha)}) contains α; {settle}.")
     if not res.ci_agrees and res.side != 0:
         what = "excludes" if res.ci_excludes_null else "includes"
         null = "50%" if res.null_value == 0.5 else "0"
-        out.append(f"Note: the {res.ci_method} interval is not this test's dual, and it {what} {null}.")
+        if not res.ci_at_alpha:
+            out.append(f"Note: the interval's level ({level(res)}) is not 1 - α, and at that level it {what} {null}.")
+        else:
+            name = CI_NAMES.get(res.ci_method, res.ci_method)
+            out.append(f"Note: the {name} interval is not this test's dual, and it {what} {null}.")
     out += [f"Caution: {w}." for w in res.warnings]
     return out
 

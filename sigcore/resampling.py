@@ -203,14 +203,18 @@ def exact_permutation_size(paired: PairedStats) -> int:
     return 2 ** paired.discordant().n
 
 
-def exact_permutation(paired: PairedStats) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-    """Yield the totals of all 2^n' swap assignments of the n' discordant items (Fisher's exact null)."""
+def exact_permutation(paired: PairedStats, seed: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """Yield the totals of the 2^n' - 1 swap assignments of the n' discordant items other than the observed
+    one (Fisher's exact null, less the identity), in a random order drawn from ``seed``, so that every prefix
+    is a sample without replacement: a partial p is an estimate, the whole an exact p. With no discordant
+    item, the observed assignment is the only one, and it is yielded once."""
     base_a, base_b = paired.totals()
     items_a, items_b = paired.discordant().items()
     diff = items_b - items_a
     n = len(diff)
-    for start in range(0, 2 ** n, CHUNK):
-        codes = np.arange(start, min(start + CHUNK, 2 ** n))
+    order = np.random.default_rng(seed).permutation(np.arange(1, 2 ** n)) if n else np.zeros(1, dtype=np.int64)
+    for start in range(0, len(order), CHUNK):
+        codes = order[start:start + CHUNK]
         swaps = ((codes[:, None] >> np.arange(n)) & 1).astype(np.float64)
         shift = swaps @ diff
         yield base_a + shift, base_b - shift

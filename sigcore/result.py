@@ -76,8 +76,8 @@ class Result:
     n_extreme: int | None = None
     n_groups: int | None = None
     statistic: float | None = None
-    wins: int | None = None
-    losses: int | None = None
+    wins: float | None = None  # items (sign), discordant pairs (McNemar) or rank sum R+ (Wilcoxon) of A
+    losses: float | None = None
     exact: bool = False  # p from an exact distribution: all 2^n' swaps, or an exact closed-form null
     compat: str | None = None
     options: dict[str, Any] = field(default_factory=dict)
@@ -94,10 +94,9 @@ class Result:
     @property
     def side(self) -> int:
         """+1 when the estimate says A is ahead, -1 when B is, 0 when they do not differ (within float noise)."""
-        if self.estimand in ("share_won", "share_discordant"):
+        if self.estimand != "delta":  # what the test itself weighs: items or pairs won, rank sums R+ and R-
             return int(np.sign((self.wins or 0) - (self.losses or 0)))
-        tolerance = tie(self.score_a, self.score_b) if self.estimand == "delta" else 0.0
-        return 0 if abs(self.estimate) <= tolerance else int(np.sign(self.estimate))
+        return 0 if abs(self.estimate) <= tie(self.score_a, self.score_b) else int(np.sign(self.estimate))
 
     @property
     def significant(self) -> bool:
@@ -129,10 +128,17 @@ class Result:
     @property
     def ci_agrees(self) -> bool:
         """Whether the interval excludes the null value exactly when the test rejects (always, for a dual
-        interval: the bootstrap's basic interval, t, z; a nan interval agrees with anything)."""
+        interval at 1 - alpha: the bootstrap's basic interval, t, z; a nan interval agrees with anything; a
+        bound that touches the null agrees with a p equal to alpha)."""
         if math.isnan(self.ci_low) or math.isnan(self.ci_high):
             return True
-        return self.ci_excludes_null == self.significant
+        touches = self.null_value in (self.ci_low, self.ci_high) and self.p_value == self.alpha
+        return self.ci_excludes_null == self.significant or touches
+
+    @property
+    def ci_at_alpha(self) -> bool:
+        """Whether the interval's level is 1 - alpha (it can be set apart)."""
+        return math.isclose(self.confidence_level, 1 - self.alpha, rel_tol=1e-9)
 
     # ---------------------------------------------------------------- Monte-Carlo resolution of p
 
@@ -142,13 +148,12 @@ class Result:
         p is exact or closed-form."""
         if not self.resampled or self.n_extreme is None:
             return self.p_value, self.p_value
-        b, k = self.n_resamples, self.n_extreme
-        tail = (1 - P_INTERVAL) / 2
-        low = 0.0 if k == 0 else float(stats.beta.ppf(tail, k, b - k + 1))
-        high = 1.0 if k == b else float(stats.beta.isf(tail, k + 1, b - k))
-        if self.test == "permutation" or self.compat:  # p = (k + 1) / (b + 1)
-            low, high = (low * b + 1) / (b + 1), (high * b + 1) / (b + 1)
-        return low, high
+        return mc_interval(self.n_extreme, self.n_resamples, self._plus_one)
+
+    @property
+    def _plus_one(self) -> bool:
+        """Whether p is (count + 1) / (b + 1) (permutations, sacrebleu's bootstrap) rather than count / b."""
+        return self.test == "permutation" or self.compat is not None
 
     @property
     def settled(self) -> bool:
@@ -156,24 +161,31 @@ class Result:
         low, high = self.p_interval
         return not low <= self.alpha <= high or not self.resampled
 
-    def resamples_to_settle(self) -> int:
-        """About how many resamples in all would put alpha outside p's Monte-Carlo interval (normal
-        approximation; the rule of three when no resample was extreme)."""
-        z = float(stats.norm.isf((1 - P_INTERVAL) / 2))
-        if not self.n_extreme:
-            needed = math.log(1 - P_INTERVAL) / math.log(1 - self.alpha)
-        else:
-            p = self.n_extreme / self.n_resamples
-            needed = z * z * p * (1 - p) / max((p - self.alpha) ** 2, 1e-300)
-        return int(min(math.ceil(needed), 10**12))
+    def resamples_to_settle(self) -> int | None:
+        """About how many resamples in all would put alpha outside p's Monte-Carlo interval, if the share of
+        extreme resamples stayed as it is; None when that share is alpha itself."""
+        share = self.n_extreme / self.n_resamples
+        if share == self.alpha:
+            return None
+        b = self.n_resamples
+        while _contains(mc_interval(round(share * b), b, self._plus_one), self.alpha):
+            if b > 10**12:
+                return None
+            b *= 2
+        low = b // 2
+        while b - low > max(1, b // 100):  # to within 1%
+            mid = (low + b) // 2
+            low, b = (mid, b) if _contains(mc_interval(round(share * mid), mid, self._plus_one),
+                                                  self.alpha) else (low, mid)
+        return b
 
     # ---------------------------------------------------------------- text and JSON
 
     @property
     def p_text(self) -> str:
         """The p-value as a paper should print it: "p < 1/b" when no resample was extreme, never "p = 0"."""
-        if self.n_extreme == 0 and self.resampled and self.test == "bootstrap" and not self.compat:
-            return f"p < {_round_up(self.p_floor)}"
+        if self.n_extreme == 0 and self.resampled and not self._plus_one:
+            return f"p < {p_number(self.p_floor)}"
         if self.p_value == 0:  # closed form: underflow
             return "p < 1e-300"
         return f"p = {p_number(self.p_value, self.alpha)}"
@@ -195,6 +207,21 @@ class Result:
                 f"{self.confidence_level:.0%} CI [{self.ci_low:.4g}, {self.ci_high:.4g}])")
 
 
+def _contains(interval: tuple[float, float], value: float) -> bool:
+    return interval[0] <= value <= interval[1]
+
+
+def mc_interval(k: int, b: int, plus_one: bool = False) -> tuple[float, float]:
+    """Clopper-Pearson 95% interval of the share k / b of extreme resamples, as an interval of p (of
+    (k + 1) / (b + 1) with ``plus_one``): the Monte-Carlo uncertainty of a resampled p, never "± 0"."""
+    tail = (1 - P_INTERVAL) / 2
+    low = 0.0 if k == 0 else float(stats.beta.ppf(tail, k, b - k + 1))
+    high = 1.0 if k == b else float(stats.beta.isf(tail, k + 1, b - k))
+    if plus_one:  # p = (k + 1) / (b + 1)
+        low, high = (low * b + 1) / (b + 1), (high * b + 1) / (b + 1)
+    return low, high
+
+
 def p_number(p: float, alpha: float | None = None) -> str:
     """p with two significant digits below 0.001, else up to four decimals; more digits where the rounded
     value would sit on the other side of alpha, or on alpha itself, while p does not."""
@@ -204,14 +231,6 @@ def p_number(p: float, alpha: float | None = None) -> str:
         if alpha is None or (shown <= alpha) == (p <= alpha) and (shown != alpha or p == alpha):
             return text
     return repr(p)
-
-
-def _round_up(p: float) -> str:
-    """A resolution 1/b, rounded up to two significant digits (p < 1/3000 reads "p < 0.00034")."""
-    if p >= 1e-3:
-        return p_number(math.ceil(p * 1e4 - 1e-9) / 1e4)
-    exponent = math.floor(math.log10(p)) - 1
-    return f"{math.ceil(p / 10**exponent - 1e-9) * 10**exponent:.2g}"
 
 
 def _json_safe(value: Any) -> Any:

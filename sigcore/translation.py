@@ -228,7 +228,8 @@ def _check_segments(gold: Sequence, systems: Sequence) -> tuple[list[list], list
             or isinstance(systems[0], str):
         raise InputError("`systems` must be a list of systems, each a list of hypothesis strings",
                          hint="For one system pass [hypotheses], for two [hypotheses_a, hypotheses_b].")
-    hyps = [list(system) for system in systems]
+    # a missing hypothesis (None, NaN: an empty table cell) is an empty output, as a blank line is
+    hyps = [["" if _missing(h) else h for h in system] for system in systems]
     for i, hyp in enumerate(hyps):
         if len(hyp) != n:
             raise InputError(f"system {i + 1} has {len(hyp)} segments but the references have {n}",
@@ -236,6 +237,10 @@ def _check_segments(gold: Sequence, systems: Sequence) -> tuple[list[list], list
                                   "look for a missing, extra or blank trailing line.")
         _check_strings(hyp, f"system {i + 1}", allow_none=False)
     return streams, hyps
+
+
+def _missing(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and value != value)
 
 
 def _check_strings(segments: list, where: str, *, allow_none: bool) -> None:

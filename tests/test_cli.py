@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 import sacrebleu
 
@@ -71,7 +72,7 @@ def test_human_report_on_slp3_table(capsys):
     assert lines[0].startswith("accuracy: A = 0.7000 [") and ", B = 0.5000 [" in lines[0]
     assert "(10 items, 4 differ; 95% intervals)" in lines[0]
     res = sigcore.compare(*slp3_columns(), n_resamples=2000)
-    assert lines[1] == f"delta = A - B = 0.2000; one-sided 95% bound: δ ≥ {res.ci_low:.4f} (bootstrap-basic, the test's dual)"
+    assert lines[1] == f"delta = A - B = 0.2000; one-sided 95% bound: δ ≥ {res.ci_low:.4f} (basic bootstrap, the test's dual)"
     assert f"H1: A is better than B (one-sided): {res.p_text} ({res.n_extreme} of 2,000 resamples" in lines[2]
     assert "paired bootstrap, b = 2,000, seed 0" in lines[2]
     assert lines[3] == sigcore.report.verdict(res)
@@ -96,6 +97,30 @@ def test_alpha_outside_zero_one_is_refused_by_the_parser(capsys, value):
         main(["compare", *TABLE_ARGS, "--alpha", value])
     assert stop.value.code == 2
     assert f"--alpha must be a number strictly between 0 and 1, not '{value}'" in capsys.readouterr().err
+
+
+def test_group_column_resamples_whole_documents(tmp_path, capsys):
+    rng = np.random.default_rng(0)
+    docs = np.repeat(np.arange(30), 4)
+    rows = ["id,chapter,gold,A,B"] + [f"{i},d{d},1,{int(rng.random() < 0.8)},{int(rng.random() < 0.7)}"
+                                     for i, d in enumerate(docs)]
+    table = write_lines(tmp_path / "docs.csv", rows)
+    grouped = run_json(capsys, [table, "--group", "chapter", "--a", "A", "--b", "B"])
+    plain = run_json(capsys, [table, "--a", "A", "--b", "B"])
+    assert grouped["n_groups"] == 30 and plain["n_groups"] is None and "groups:30" in grouped["signature"]
+    assert grouped["columns"]["group"] == "chapter" and grouped["p_value"] != plain["p_value"]
+    cells = [line.split(",") for line in rows[1:]]
+    res = sigcore.compare(["1"] * 120, [c[3] for c in cells], [c[4] for c in cells], groups=[c[1] for c in cells])
+    assert grouped["p_value"] == res.p_value and grouped["ci_low"] == res.ci_low
+
+
+def test_mcnemar_chi_square_and_the_level_that_follows_alpha(capsys):
+    chi = run_json(capsys, [*TABLE_ARGS, "--test", "mcnemar", "--chi-square"])
+    assert "test:mcnemar-chi2" in chi["signature"] and chi["exact"] is False
+    assert run_json(capsys, [*TABLE_ARGS, "--alpha", "0.01"])["confidence_level"] == pytest.approx(0.99)
+    assert run_json(capsys, [*TABLE_ARGS, "--alpha", "0.01", "--confidence", "0.9"])["confidence_level"] == 0.9
+    line = run_error(capsys, ["compare", *TABLE_ARGS, "--chi-square"])
+    assert "`exact=False` (the chi-square approximation) applies to McNemar's test only" in line
 
 
 @pytest.mark.parametrize("test", ["bootstrap", "permutation", "mcnemar"])

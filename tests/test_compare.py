@@ -61,7 +61,7 @@ def test_identical_systems_get_p_one_from_every_test(metric, alternative):
 
 
 def test_fitting_tests_follow_the_metric():
-    assert fitting("accuracy") == ["bootstrap", "permutation", "t", "z", "wilcoxon", "sign", "mcnemar"]
+    assert fitting("accuracy") == ["bootstrap", "permutation", "t", "z", "sign", "mcnemar"]  # no ranks of ±1
     assert fitting("mean") == ["bootstrap", "permutation", "t", "z", "wilcoxon", "sign"]
     assert fitting("macro_f1") == fitting("bleu") == ["bootstrap", "permutation"]
 
@@ -74,25 +74,33 @@ def noisy_pair(n=400, seed=1):
     return gold, a, b
 
 
+def scored_pair(test, n=400, seed=1):
+    """Right/wrong items, or per-item scores for the Wilcoxon test (which ranks sizes of differences)."""
+    if test != "wilcoxon":
+        return (*noisy_pair(n, seed), "accuracy")
+    rng = np.random.default_rng(seed)
+    return None, rng.normal(0.55, 0.2, n), rng.normal(0.5, 0.2, n), "mean"
+
+
 @pytest.mark.parametrize("test", ["bootstrap", "permutation", "t", "z", "wilcoxon", "sign", "mcnemar"])
 def test_swapping_systems_mirrors_greater_and_less(test):
-    gold, a, b = noisy_pair()
-    ab = compare(gold, a, b, test=test, alternative="greater", n_resamples=2_000)
-    ba = compare(gold, b, a, test=test, alternative="less", n_resamples=2_000)
+    gold, a, b, metric = scored_pair(test)
+    ab = compare(gold, a, b, metric=metric, test=test, alternative="greater", n_resamples=2_000)
+    ba = compare(gold, b, a, metric=metric, test=test, alternative="less", n_resamples=2_000)
     assert ba.delta == -ab.delta and ba.score_a == ab.score_b
     assert ba.p_value == ab.p_value  # the same seed draws the same items, whichever system is A
     if ab.distribution is not None:
         np.testing.assert_array_equal(ba.distribution, -ab.distribution)
-    two_ab = compare(gold, a, b, test=test, alternative="two-sided", n_resamples=2_000)
-    two_ba = compare(gold, b, a, test=test, alternative="two-sided", n_resamples=2_000)
+    two_ab = compare(gold, a, b, metric=metric, test=test, alternative="two-sided", n_resamples=2_000)
+    two_ba = compare(gold, b, a, metric=metric, test=test, alternative="two-sided", n_resamples=2_000)
     assert two_ab.p_value == two_ba.p_value
 
 
 @pytest.mark.parametrize("test", ["bootstrap", "permutation", "t", "wilcoxon", "sign", "mcnemar"])
 def test_one_sided_p_respects_the_direction_of_the_effect(test):
-    gold, a, b = noisy_pair(n=2_000, seed=2)
-    better = compare(gold, a, b, test=test, alternative="greater", n_resamples=2_000)
-    worse = compare(gold, a, b, test=test, alternative="less", n_resamples=2_000)
+    gold, a, b, metric = scored_pair(test, n=2_000, seed=2)
+    better = compare(gold, a, b, metric=metric, test=test, alternative="greater", n_resamples=2_000)
+    worse = compare(gold, a, b, metric=metric, test=test, alternative="less", n_resamples=2_000)
     assert better.delta > 0 and better.p_value < 0.05 and worse.p_value > 0.5
 
 
@@ -102,8 +110,8 @@ def test_closed_form_tests_equal_scipy_on_per_item_correctness():
     for alt in sigcore.ALTERNATIVES:
         assert compare(gold, a, b, test="t", alternative=alt).p_value == pytest.approx(
             scipy.stats.ttest_rel(ca, cb, alternative=alt).pvalue, rel=1e-12)
-        assert compare(gold, a, b, test="wilcoxon", alternative=alt).p_value == pytest.approx(
-            scipy.stats.wilcoxon(ca, cb, alternative=alt).pvalue, rel=1e-12)
+        assert compare(gold, a, b, test="sign", alternative=alt).p_value == pytest.approx(
+            scipy.stats.binomtest(int((ca > cb).sum()), int((ca != cb).sum()), alternative=alt).pvalue, rel=1e-12)
     res = compare(gold, a, b, test="t")
     expected = scipy.stats.ttest_rel(ca, cb, alternative="greater").confidence_interval(0.95)
     assert (res.ci_low, res.ci_high) == pytest.approx((expected.low, expected.high), rel=1e-12)
@@ -139,7 +147,7 @@ def test_exact_permutation_when_all_swaps_fit_in_the_resamples():
     rng = np.random.default_rng(3)
     a, b = rng.random(9), rng.random(9)
     res = compare(None, a, b, metric="mean", test="permutation", n_resamples=1_000)
-    assert res.exact and res.n_resamples == 2**9 and res.mc_error == 0
+    assert res.exact and res.n_resamples == 2**9 - 1 and res.mc_error == 0  # all but the observed assignment
     null = [np.mean(np.where(s, b, a) - np.where(s, a, b)) for s in itertools.product([0, 1], repeat=9)]
     assert res.p_value == pytest.approx(np.mean(np.array(null) >= a.mean() - b.mean() - 1e-12))
     assert "test:permutation-exact" in res.signature
@@ -245,3 +253,124 @@ def test_own_accuracy_interval_with_t_and_z_is_wilsons_and_stays_in_0_1(test):
     per_item = sigcore.compare(None, [0.2, 0.5, 0.9, 0.4], [0.1, 0.5, 0.7, 0.4], metric="mean", test="t")
     assert per_item.ci_a == pytest.approx(scipy.stats.t.interval(0.95, 3, loc=0.5, scale=scipy.stats.sem(
         [0.2, 0.5, 0.9, 0.4])))  # scores that are not right/wrong keep the t interval
+
+
+# ---------------------------------------------------------------- small samples, per-system intervals, groups
+
+
+def _false_alarms(test, n, kind, sims=400, alpha=0.05):
+    """Rejections under H0 in ``sims`` simulated test sets of ``n`` items, and the binomial band's top."""
+    rng = np.random.default_rng(n)
+    rejected = 0
+    for s in range(sims):
+        if kind == "right/wrong":  # both right on 55%, only A 15%, only B 15%, both wrong 15%
+            cell = rng.choice(4, size=n, p=[0.55, 0.15, 0.15, 0.15])
+            gold, a, b, metric = np.ones(n, int), (cell <= 1).astype(int), (cell % 2 == 0).astype(int), "accuracy"
+        else:
+            gold, a, b, metric = None, rng.normal(size=n), np.zeros(n), "mean"
+        rejected += compare(gold, a, b, metric=metric, test=test, alpha=alpha, n_resamples=1_000, seed=s,
+                            ci_method=None).significant
+    return rejected, scipy.stats.binom.ppf(0.999, sims, alpha)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["right/wrong", "scores"])
+@pytest.mark.parametrize("n", [5, 10, 20])
+def test_the_recommended_test_for_a_small_sample_holds_alpha(n, kind):
+    metric = "accuracy" if kind == "right/wrong" else "mean"
+    test = sigcore.tests_for(metric, n_items=n, n_differing=n)[0]
+    assert test == ("mcnemar" if kind == "right/wrong" else "permutation")
+    rejected, top = _false_alarms(test, n, kind)
+    assert rejected <= top, (test, n, rejected)
+
+
+@pytest.mark.slow
+def test_the_bootstrap_on_five_scores_rejects_too_often_which_is_why_it_warns():
+    rejected, top = _false_alarms("bootstrap", 5, "scores")
+    assert rejected > top  # about 11% at alpha = 5% (README)
+    assert compare(None, [0.1, 0.5, 0.3, 0.9, 0.2], [0.0] * 5, metric="mean").warnings
+
+
+def test_wilson_coverage_at_accuracy_099_on_100_items():
+    """The exact coverage of Wilson's interval (summed over the binomial) and a simulation agree; the bootstrap
+    percentile interval of the same samples covers far less often."""
+    n, truth = 100, 0.99
+    k = np.arange(n + 1)
+    covers = np.array([lo <= truth <= hi for lo, hi in (sigcore.intervals.wilson(np.r_[np.ones(j), np.zeros(n - j)],
+                                                                                    0.95) for j in k)])
+    exact = float(scipy.stats.binom.pmf(k, n, truth)[covers].sum())
+    assert 0.92 < exact < 0.95
+    rng = np.random.default_rng(0)
+    sims, wilson, percentile = 400, 0, 0
+    for s in range(sims):
+        right = (rng.random(n) < truth).astype(int)
+        res = compare(np.ones(n, int), right, np.ones(n, int), n_resamples=1_000, seed=s, alternative="two-sided")
+        wilson += res.ci_a[0] <= truth <= res.ci_a[1]
+        low, high = sigcore.intervals.percentile(res.distribution + res.score_b, 0.95)  # A's own bootstrap scores
+        percentile += low <= truth <= high
+    low, high = scipy.stats.binom.ppf([0.001, 0.999], sims, exact)
+    assert low <= wilson <= high
+    assert percentile / sims < 0.8  # about 64%: all-right samples give the point [1, 1]
+
+
+def _documents(rng, docs=40, per=10, icc=0.5):
+    """Per-sentence score differences under H0, correlated within documents (intra-document correlation icc)."""
+    groups = np.repeat(np.arange(docs), per)
+    a = rng.normal(0, math.sqrt(icc), docs)[groups] + rng.normal(0, math.sqrt(1 - icc), docs * per)
+    return a, np.zeros(docs * per), groups
+
+
+def test_groups_resample_whole_documents_and_say_so():
+    a, b, groups = _documents(np.random.default_rng(1))
+    plain = compare(None, a, b, metric="mean", alternative="two-sided")
+    grouped = compare(None, a, b, metric="mean", alternative="two-sided", groups=[f"doc{g}" for g in groups])
+    assert grouped.n_groups == 40 and grouped.n_items == 400 and plain.n_groups is None
+    assert grouped.delta == pytest.approx(plain.delta) and grouped.p_value > plain.p_value  # documents vary more
+    assert grouped.ci_high - grouped.ci_low > 2 * (plain.ci_high - plain.ci_low)
+    assert "groups:40" in grouped.signature and "groups" not in plain.signature
+    assert "over 40 groups (documents resampled whole)" in sigcore.report.verdict(grouped)
+    # with documents of equal size, the cluster bootstrap is the item bootstrap of the documents' means
+    means = [np.bincount(groups, weights=x) / 10 for x in (a, b)]
+    documents = compare(None, *means, metric="mean", alternative="two-sided")
+    np.testing.assert_allclose(grouped.distribution, documents.distribution, rtol=1e-12, atol=1e-15)
+    permuted = compare(None, a, b, metric="mean", test="permutation", groups=groups, alternative="two-sided")
+    assert permuted.n_groups == 40 and "A and B swapped per group" in sigcore.report.verdict(permuted)
+
+
+@pytest.mark.parametrize("metric", ["accuracy", "macro_f1", "bleu"])
+def test_groups_work_for_every_metric(metric):
+    rng = np.random.default_rng(3)
+    n = 60
+    groups = np.repeat(np.arange(12), 5)
+    if metric == "bleu":
+        gold = [f"the cat {i} sat" for i in range(n)]
+        a = [g if rng.random() < 0.7 else "a dog" for g in gold]
+        b = [g if rng.random() < 0.5 else "a dog" for g in gold]
+    else:
+        gold = rng.integers(0, 3, n)
+        a, b = (np.where(rng.random(n) < q, gold, rng.integers(0, 3, n)) for q in (0.8, 0.5))
+    res = compare(gold, a, b, metric=metric, groups=groups)
+    assert res.n_groups == 12 and res.warnings and "groups where A and B differ" in res.warnings[0]
+    assert res.score_a == compare(gold, a, b, metric=metric).score_a  # grouping never changes the scores
+
+
+def test_groups_that_do_not_fit_are_refused():
+    with pytest.raises(sigcore.InputError, match="`groups` has 3 entries but there are 10 items"):
+        compare(GOLD, SLP3_A, SLP3_B, groups=[1, 2, 3])
+    with pytest.raises(sigcore.InputError, match="item 2 has no group"):
+        compare(GOLD, SLP3_A, SLP3_B, groups=[1, None] + [3] * 8)
+    with pytest.raises(SettingsError, match="sacrebleu has no groups"):
+        compare(GOLD, SLP3_A, SLP3_B, groups=[1] * 10, compat="sacrebleu", alternative="two-sided")
+
+
+@pytest.mark.slow
+def test_the_cluster_bootstrap_holds_alpha_where_the_item_bootstrap_does_not():
+    rng = np.random.default_rng(7)
+    sims, item, cluster = 300, 0, 0
+    for s in range(sims):
+        a, b, groups = _documents(rng)
+        settings = dict(metric="mean", alternative="two-sided", n_resamples=1_000, seed=s, ci_method=None)
+        item += compare(None, a, b, **settings).significant
+        cluster += compare(None, a, b, groups=groups, **settings).significant
+    assert cluster <= scipy.stats.binom.ppf(0.999, sims, 0.05)
+    assert item / sims > 0.25  # about 40%: sentences of one document are not independent evidence

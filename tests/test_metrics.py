@@ -217,9 +217,8 @@ def test_positive_label_explicit_matches_sklearn_binary():
     (lambda: prepare("macro_f1", [0, 1], [[0, 1], [1, 1]], labels=[]), SettingsError, r"non-empty list"),
     (lambda: prepare("weighted_f1", [0, 1], [[0, 1], [1, 1]], labels=[0, 5]), InputError,
      r"label 5 in 'labels' occurs in neither.*labels are: 0, 1"),
-    (lambda: prepare("exact_match", ["a", None], [["a", "b"], ["a", "b"]]), InputError, r"gold has no value for item 2"),
-    (lambda: prepare("exact_match", ["a", "b"], [["a", "b"], ["a", float("nan")]]), InputError,
-     r"system 2 has no value for item 2"),
+    (lambda: prepare("exact_match", ["a", None], [["a", "b"], ["a", "b"]]), InputError,
+     r"gold has no reference for item 2"),
     (lambda: prepare("mean", None, [[1, 2], [1, "n/a"]]), InputError, r"system 2 has 'n/a' for item 2, not a finite"),
     (lambda: prepare("mean", None, [[1, float("nan")], [1, 2]]), InputError, r"system 1 has nan for item 2"),
     (lambda: prepare("mean", None, [[1, None], [1, 2]]), InputError, r"system 1 has None for item 2"),
@@ -270,3 +269,38 @@ def test_multiclass_groups_items_before_building_their_wide_rows(name, options):
     items, groups = PairedStats.from_items(*stats), PairedStats.from_patterns(*rows, counts)
     for field in ("rows_a", "rows_b", "counts"):
         np.testing.assert_array_equal(getattr(items, field), getattr(groups, field))
+
+
+@pytest.mark.parametrize("metric", ["accuracy", "f1", "macro_f1", "exact_match"])
+@pytest.mark.parametrize("missing", [None, float("nan")])
+def test_a_missing_gold_label_is_an_error_with_its_item(metric, missing):
+    with pytest.raises(InputError, match=r"line 3: gold has no (label|reference) for item 3"):
+        prepare(metric, ["x", "y", missing], [["x", "y", missing], ["x", "x", "x"]],
+                **({"positive_label": "x"} if metric == "f1" else {}))
+
+
+@pytest.mark.parametrize("missing", [None, float("nan"), "", "  "])
+def test_a_missing_prediction_is_wrong_and_no_class_of_its_own(missing):
+    gold, a, b = ["x", "y", "x", "y"], ["x", missing, "x", "y"], ["x", "x", "x", "x"]
+    stats, score, _ = prepare("accuracy", gold, [a, b])
+    assert score(stats[0].sum(0)) == 0.75
+    stats, score, options = prepare("macro_f1", gold, [a, b])
+    assert options["labels"] == ["x", "y"]  # no class for the missing answer, which would pull macro-F1 down
+    expected = sk.f1_score(gold, ["x", "none", "x", "y"], labels=["x", "y"], average="macro", zero_division=0)
+    assert score(stats[0].sum(0)) == pytest.approx(expected)
+    stats, score, _ = prepare("f1", gold, [a, b], positive_label="y")
+    assert score(stats[0].sum(0)) == pytest.approx(sk.f1_score(gold, ["x", "x", "x", "y"], pos_label="y"))
+
+
+def test_a_missing_numeric_gold_or_prediction_in_arrays():
+    with pytest.raises(InputError, match="gold has no label for item 2"):
+        prepare("accuracy", np.array([1.0, np.nan]), [np.array([1.0, 1.0]), np.array([1.0, 0.0])])
+    stats, score, options = prepare("macro_f1", np.array([1.0, 2.0]), [np.array([1.0, np.nan]), np.array([1.0, 1.0])])
+    assert options["labels"] == [1.0, 2.0] and score(stats[0].sum(0)) == 0.5
+
+
+@pytest.mark.parametrize("metric", ["exact_match", "bleu", "chrf"])
+def test_a_missing_text_output_is_an_empty_answer(metric):
+    gold = ["a b c d", "e f g h"]
+    got, _, _ = prepare(metric, gold, [["a b c d", None], ["a b c d", ""]])
+    np.testing.assert_array_equal(got[0], got[1])

@@ -246,8 +246,10 @@ def test_settings_errors():
 def test_input_errors():
     with pytest.raises(InputError, match=r"^system 2 has 4 segments but the references have 5\. Each system"):
         prepare_bleu(REFS, [REFS, REFS[:4]])
-    with pytest.raises(InputError, match=r"^line 3: a segment of system 1 is nan \(float\), not a str.*fillna"):
-        prepare_chrf(REFS, [["a", "b", float("nan"), "d", "e"]])
+    with pytest.raises(InputError, match=r"^line 3: a segment of system 1 is 3.5 \(float\), not a str.*fillna"):
+        prepare_chrf(REFS, [["a", "b", 3.5, "d", "e"]])
+    missing, _, _ = prepare_chrf(REFS, [["a", "b", float("nan"), "d", "e"]])  # an empty output, as a blank line
+    np.testing.assert_array_equal(missing[0], prepare_chrf(REFS, [["a", "b", "", "d", "e"]])[0][0])
     with pytest.raises(InputError, match=r"^line 2: a segment of the references is None"):
         prepare_bleu(["a", None, "c"], [["a", "b", "c"]])
     with pytest.raises(InputError, match=r"reference stream 2 has 4 segments but reference stream 1 has 5"):

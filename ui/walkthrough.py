@@ -16,6 +16,7 @@ from streamlit import config
 from sigcore import teaching
 from sigcore.figures import walkthrough_heights, walkthrough_histogram
 from sigcore.inputs import read
+from sigcore.result import mc_interval
 
 from .data import SAMPLE_DIR
 from .figure import config as figure_config, download
@@ -165,7 +166,8 @@ def play(a: list[bool], b: list[bool], x: teaching.Draws, start: int, *, detaile
         """A frame after c test sets, with x^(c+1) half drawn (``partial`` documents) if any."""
         body, tail = walkthrough_heights(x.delta[:c], x.counted[:c], N)
         s = int(x.counted[:c].sum())
-        p = (f"s / b = {s:,} / {c:,} = {s / c:.4f} ± {math.sqrt(s / c * (1 - s / c) / c):.4f}" if c else
+        low, high = mc_interval(s, c) if c else (0, 0)
+        p = (f"s / b = {s:,} / {c:,} = {s / c:.4f} (Monte-Carlo 95% interval {low:.3f} to {high:.3f})" if c else
              "s / b, once test sets are drawn")
         status = (f"p-value(x) = (1/b) · Σᵢ 𝟙(δ(x⁽ⁱ⁾) ≥ 2·δ(x)) ≈ {p}   (eq. 4.48)\n"
                   f"exact p, over all 10¹⁰ equally likely x⁽ⁱ⁾ = {exact:.4f}")
