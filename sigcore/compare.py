@@ -26,6 +26,7 @@ import scipy.sparse
 from . import __version__, closed_form, intervals, resampling
 from .errors import InputError, SettingsError
 from .metrics import METRICS, Metric, prepare
+from .report import TEST_NAMES
 from .resampling import PairedStats
 from .result import Result, tie
 
@@ -313,8 +314,8 @@ class _Run:
         units = "discordant pair" if self.binary else "group" if self.n_groups is not None else "item"
         what = f"{size} {units}{'s' * (size != 1)}" + ("" if self.binary else " where A and B differ")
         better = "McNemar's exact test" if self.binary else "the permutation test (exact for few items)"
-        return (f"only {what}: below {SMALL_SAMPLE} the {_NAMES[self.test]}'s p tends to be too small; "
-                f"{better} is recommended",)
+        name = "McNemar chi-square test" if self.test == "mcnemar" else TEST_NAMES[self.test]
+        return (f"only {what}: below {SMALL_SAMPLE} the {name}'s p tends to be too small; {better} is recommended",)
 
     def resampled(self, block: int) -> Iterator[Result]:
         n_resamples = self.n_resamples
@@ -328,24 +329,28 @@ class _Run:
             chunks = (resampling.exact_permutation(self.paired, self.seed) if exact
                       else resampling.permutation(self.paired, n_resamples, self.seed))
             boot = self._bootstrap_scores(n_resamples)  # the null says nothing about the size of delta
-        scores_a, scores_b = np.empty(total), np.empty(total)
+        # one buffer each: every partial result holds a view of its first values, never a copy
+        scores_a, scores_b, deltas = np.empty(total), np.empty(total), np.empty(total)
         filled, mark = 0, min(block, total)
         for totals_a, totals_b in chunks:
             size = len(totals_a)
             scores_a[filled:filled + size] = self.score(totals_a)
             scores_b[filled:filled + size] = self.score(totals_b)
+            np.subtract(scores_a[filled:filled + size], scores_b[filled:filled + size], out=deltas[filled:filled + size])
             filled += size
             while mark <= filled:
-                yield self._resampled_result(scores_a[:mark], scores_b[:mark], exact, boot, done=mark == total)
+                yield self._resampled_result(scores_a[:mark], scores_b[:mark], deltas[:mark], exact, boot,
+                                             done=mark == total)
                 if mark == total:
                     return
                 mark = min(mark + block, total)
 
-    def _bootstrap_scores(self, n_resamples: int) -> tuple[np.ndarray, np.ndarray] | None:
+    def _bootstrap_scores(self, n_resamples: int) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
         if self.ci_method is None:
             return None
         scores = [(self.score(a), self.score(b)) for a, b in resampling.bootstrap(self.paired, n_resamples, self.seed)]
-        return np.concatenate([a for a, _ in scores]), np.concatenate([b for _, b in scores])
+        sa, sb = np.concatenate([a for a, _ in scores]), np.concatenate([b for _, b in scores])
+        return sa, sb, sa - sb
 
     def _delta_interval(self, d: np.ndarray | None) -> tuple[str, tuple[float, float]]:
         if d is None or self.ci_method is None:
@@ -371,8 +376,7 @@ class _Run:
             return tuple(intervals.mean_interval(self.score(s), level, normal=normal) for s in self.stats)
         return (math.nan, math.nan), (math.nan, math.nan)
 
-    def _resampled_result(self, sa, sb, exact, boot, done) -> Result:
-        d = sa - sb
+    def _resampled_result(self, sa, sb, d, exact, boot, done) -> Result:
         b = len(d)
         count = int(np.sum(_extreme(d, self.test, self.alternative, self.delta, self.tol, self.compat)))
         exact = exact and done  # a partial enumeration is a sample of the assignments, not the exact p
@@ -383,9 +387,9 @@ class _Run:
         if exact:  # all 2^n' assignments: the observed one, and for "two-sided" its mirror image, are extreme
             floor = min(1.0, (1 if self.alternative != "two-sided" else 2) / (b + 1)) if self.n_differing else 1.0
         if self.test == "bootstrap":
-            boot = (sa, sb) if self.ci_method else None
-        method, (low, high) = self._delta_interval(None if boot is None else boot[0] - boot[1])
-        ci_a, ci_b = self._own_intervals(*(boot or (None, None)))
+            boot = (sa, sb, d) if self.ci_method else None
+        method, (low, high) = self._delta_interval(None if boot is None else boot[2])
+        ci_a, ci_b = self._own_intervals(*(boot[:2] if boot else (None, None)))
         bootstrap = self.test == "bootstrap"
         mc = 0.0 if exact else math.sqrt((count + 2) / (b + 4) * (1 - (count + 2) / (b + 4)) / b)  # never 0
         return Result(
@@ -414,6 +418,3 @@ class _Run:
             signature=self.signature(None, ci=method), statistic=float(out.statistic), wins=out.wins,
             losses=out.losses, compat=None, options=self.options, warnings=self.warnings(), exact=out.exact)
 
-
-_NAMES = {"bootstrap": "paired bootstrap", "permutation": "permutation test", "t": "t-test", "z": "z-test",
-          "wilcoxon": "Wilcoxon test", "sign": "sign test", "mcnemar": "McNemar chi-square test"}
