@@ -19,10 +19,11 @@ if data is None:
     st.stop()
 
 st.subheader("2 · Settings")
-settings = run.settings(data)
+source = run.source_key(files, data)
+settings = run.settings(data, source)
 
 st.subheader("3 · Run")
-result, verdict_slot = run.live(data, settings, run.run_key(files, data, settings))
+result, verdict_slot = run.live(data, settings, run.run_key(source, settings))
 
 if result is not None:
     with verdict_slot.container():

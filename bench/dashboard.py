@@ -75,7 +75,7 @@ CLICK_RUN = """() => {
 DONE = """(last) => window.__bench.progress.some(([, s]) => s === last)
   && !document.querySelector('[data-testid="stStatusWidget"]')
   && [...document.querySelectorAll('[data-testid="stElementContainer"][data-stale="false"]')]
-       .some(e => e.innerText.includes('significant at alpha'))"""
+       .some(e => e.innerText.includes('significant at α'))"""
 
 
 def make_csv(n: int = N_ITEMS, seed: int = 0) -> bytes:
@@ -132,17 +132,7 @@ def open_upload(browser, url: str, csv: bytes):
 def open_bleu(browser, url: str):
     page = browser.new_page(viewport={"width": 1280, "height": 2000})
     page.goto(url)
-    page.get_by_text("10 items").wait_for(timeout=60_000)  # the default sample is in
-    option = page.get_by_role("option", name=BLEU_SAMPLE)
-    for _ in range(5):  # a click while the page still settles may not open the list
-        page.get_by_test_id("stSelectbox").first.click()
-        try:
-            option.wait_for(timeout=3_000)
-            break
-        except Exception:
-            page.keyboard.press("Escape")
-    option.click()
-    page.get_by_text("500 items").wait_for(timeout=60_000)
+    page.get_by_text("500 items").wait_for(timeout=60_000)  # the page opens on the WMT17 BLEU sample
     page.get_by_role("button", name="Run", exact=True).wait_for(timeout=60_000)
     page.get_by_text("BLEU tokenizer").wait_for(timeout=60_000)
     return page
@@ -216,7 +206,8 @@ def python_side(csv: bytes) -> None:
     print(f"  {'case':<26}{'resample':>10}{'frames':>9}{'to_json':>9}{'total':>8}")
     for name, tables, kw, metric, options in cases:
         data = align.load(tables, **kw)
-        settings = ui_run.Settings(metric, "bootstrap", "greater", B, 0, 0.95, "As fast as possible", options)
+        settings = ui_run.Settings(metric, "bootstrap", "greater", B, 0, alpha=0.05, speed="As fast as possible",
+                                   options=options)
         best = None
         for _ in range(3):
             t0 = time.perf_counter()

@@ -127,14 +127,14 @@ def summary(res: Result, *, a: str = "A", b: str = "B") -> str:
                      f"{', the test' + chr(39) + 's dual' if _dual(res) else ''})"
     p_line = f"{method(res)}, H1: {_H1[res.alternative].format(a=a, b=b)} ({_SIDED[res.alternative]}): {res.p_text}"
     if res.resampled:
-        p_line += f" ({res.n_extreme:,} of {res.n_resamples:,} resamples as extreme; {_mc_text(res)})"
+        p_line += f" ({res.n_extreme:,} of {res.n_resamples:,} resamples as extreme; {mc_text(res)})"
     lines += [p_line, verdict(res, a=a, b=b), f"signature: {res.signature}"]
     return "\n".join(lines)
 
 
 # ---------------------------------------------------------------- the parts of the sentence
 
-def _mc_text(res: Result) -> str:
+def mc_text(res: Result) -> str:
     """p's Monte-Carlo 95% interval, its ends printed so that they sit on the right side of alpha."""
     low, high = res.p_interval
     if low == 0:

@@ -16,6 +16,10 @@ CSV = b"id,gold,bert,roberta,lstm\n" + b"".join(
     f"{i},{g},{a},{b},{c}\n".encode() for i, (g, a, b, c) in enumerate(
         [("pos", "pos", "pos", "neg"), ("neg", "neg", "pos", "neg"), ("pos", "pos", "pos", "pos"),
          ("neg", "pos", "neg", "neg"), ("neu", "neu", "neg", "neu"), ("pos", "pos", "neg", "pos")] * 20))
+# 120 items in 60 documents of 2, each with an item where A and B differ: the doc column is guessed as the group
+GROUPED = b"id,doc,gold,A,B\n" + b"".join(
+    f"{i},d{i // 2},{g},{a},{b}\n".encode() for i, (g, a, b) in enumerate(
+        [("x", "x", "y"), ("y", "y", "y"), ("x", "x", "x"), ("y", "y", "x"), ("x", "y", "x"), ("y", "y", "y")] * 20))
 
 
 def app() -> AppTest:
@@ -32,27 +36,63 @@ def run(at: AppTest) -> AppTest:
     return next(b for b in at.button if b.label == "Run").click().run()
 
 
+def select(at: AppTest, label: str):
+    return next(s for s in at.selectbox if s.label == label)
+
+
+def frames_of(at: AppTest) -> list[dict]:
+    chart = at.get("component_instance")[0].proto  # the live chart: the frames the browser will play
+    return json.loads(chart.json_args)["frames"]
+
+
+def slp3() -> tuple[list, list, list]:
+    table = read(ROOT / "sample_data" / "slp3_fig4_11.csv").frame
+    return table["gold"].tolist(), table["A"].tolist(), table["B"].tolist()
+
+
 def upload(at: AppTest, *files) -> AppTest:
     at.radio[0].set_value("Upload").run()
     at.file_uploader[0].set_value([(name, data, "application/octet-stream") for name, data in files]).run()
     return at
 
 
-def test_opens_on_a_sample_and_runs_it():
+def on_slp3(at: AppTest) -> AppTest:
+    at.selectbox[0].set_value("SLP3 Figure 4.11: 10 documents, A .70 vs B .50").run()
+    return at
+
+
+def mt_sample() -> tuple[list, list, list]:
+    return tuple(read(ROOT / "sample_data" / "mt" / name).frame["text"].tolist()
+                 for name in ("newstest2017.ref.de", "uedin-nmt.de", "LIUM-NMT.de"))
+
+
+def test_opens_on_a_real_sample_where_the_bootstrap_is_recommended_and_runs_it():
     at = app()
     assert not at.exception and not at.error
     assert [s.value for s in at.subheader] == ["1 · Data", "2 · Settings", "3 · Run"]
-    assert "10 items" in at.caption[1].value
+    assert "500 items" in at.caption[1].value
+    assert select(at, "Metric").value == "bleu" and select(at, "Test").value == "bootstrap"
     run(at)
     assert not at.exception
-    table = read(ROOT / "sample_data" / "slp3_fig4_11.csv").frame
-    res = sigcore.compare(table["gold"].tolist(), table["A"].tolist(), table["B"].tolist())
-    assert verdict_of(at) == md(report.verdict(res))
+    res = sigcore.compare(*mt_sample(), metric="bleu", tokenize="13a")
     assert at.code[0].value == res.signature
-    chart = at.get("component_instance")[0].proto  # the live chart: the frames the browser will play
-    frames = json.loads(chart.json_args)["frames"]
-    assert len(frames) == 25 and f"running p = {res.p_value:.4f}" in frames[-1]["texts"]["status"]
-    assert sum(frames[-1]["y"][1]) == round(res.p_value * 10_000)  # the red bars are the resamples p counts
+    assert verdict_of(at) == md(report.verdict(res, a="A (uedin-nmt.de)", b="B (LIUM-NMT.de)"))
+    frames = frames_of(at)
+    assert len(frames) == 25 and f"running {res.p_text} (Monte-Carlo 95% interval " in frames[-1]["texts"]["status"]
+    assert sum(frames[-1]["y"][1]) == res.n_extreme  # the red bars are the resamples p counts
+
+
+def test_the_textbook_sample_recommends_mcnemar_and_still_runs_the_bootstrap():
+    at = on_slp3(app())
+    assert "10 items" in at.caption[1].value
+    run(at)  # 4 discordant pairs: McNemar's exact test is the default
+    res = sigcore.compare(*slp3(), test="mcnemar")
+    assert verdict_of(at) == md(report.verdict(res))
+    select(at, "Test").set_value("bootstrap").run()
+    run(at)
+    res = sigcore.compare(*slp3())
+    assert verdict_of(at) == md(report.verdict(res)) and at.code[0].value == res.signature
+    assert sum(frames_of(at)[-1]["y"][1]) == res.n_extreme
 
 
 def test_upload_a_table_change_mapping_metric_and_test():
@@ -91,7 +131,9 @@ def test_invalid_upload_shows_the_message_and_no_traceback():
 
 
 def test_a_changed_setting_never_keeps_the_old_result():
-    at = run(app())
+    at = app()
+    select(at, "Test").set_value("bootstrap").run()
+    run(at)
     assert verdict_of(at)
     next(n for n in at.number_input if n.label == "Seed").set_value(1).run()
     assert not at.success and not [e for e in at.info if "significant" in e.value]
@@ -110,7 +152,7 @@ def test_uploaded_text_is_never_rendered_as_html_or_markdown():
 
 @pytest.mark.parametrize("sample", ["Named entities (CoNLL, synthetic): span F1",
                                     "lm-evaluation-harness logs (simulated ARC-Easy)",
-                                    "WMT17 English-German, 500 segments: BLEU"])
+                                    "SLP3 Figure 4.11: 10 documents, A .70 vs B .50"])
 def test_every_sample_runs(sample):
     at = app()
     at.selectbox[0].set_value(sample).run()
@@ -120,13 +162,103 @@ def test_every_sample_runs(sample):
 
 
 def test_binary_metrics_ask_for_the_positive_class():
-    at = app()
+    at = on_slp3(app())
     next(s for s in at.selectbox if s.label == "Metric").set_value("f1").run()
     positive = next(s for s in at.selectbox if s.label == "Positive class")
     assert positive.options == ["pos", "neg"]
     positive.set_value("neg").run()
-    run(at)
-    table = read(ROOT / "sample_data" / "slp3_fig4_11.csv").frame
-    res = sigcore.compare(table["gold"].tolist(), table["A"].tolist(), table["B"].tolist(), metric="f1",
-                          positive_label="neg")
+    run(at)  # 10 items: the permutation test is recommended
+    res = sigcore.compare(*slp3(), metric="f1", test="permutation", positive_label="neg")
     assert verdict_of(at) == md(report.verdict(res)) and "positive_label=neg" in at.code[0].value
+
+
+def test_alpha_sets_the_decision_and_the_interval_level():
+    at = on_slp3(app())
+    select(at, "Test").set_value("bootstrap").run()
+    assert [c for c in at.selectbox if "onfidence" in c.label] == []  # the level follows α, nothing contradicts it
+    select(at, "Significance level α").set_value(0.01).run()
+    run(at)
+    res = sigcore.compare(*slp3(), alpha=0.01)
+    assert (res.alpha, res.confidence_level) == (0.01, 0.99)
+    shown = verdict_of(at)
+    assert shown == md(report.verdict(res)) and "at α = 0\\.01" in shown and "99%" in shown
+    assert "alpha:0.01|" in at.code[0].value and "@0.99|" in at.code[0].value
+    select(at, "Significance level α").set_value(0.1).run()
+    run(at)
+    assert "at α = 0\\.1" in verdict_of(at) and "@0.9|" in at.code[0].value
+
+
+def test_a_group_column_resamples_whole_groups_with_the_tests_that_fit():
+    at = upload(app(), ("docs.csv", GROUPED))
+    assert select(at, "Group").value == "doc" and "120 items in 60 groups" in at.caption[1].value
+    assert select(at, "Test").options == ["bootstrap (recommended)", "permutation"]
+    run(at)
+    frame = read(GROUPED, name="docs.csv").frame
+    gold, a, b, docs = (frame[c].tolist() for c in ("gold", "A", "B", "doc"))
+    grouped = sigcore.compare(gold, a, b, groups=docs)
+    assert grouped.n_groups == 60 and "groups:60" in grouped.signature
+    assert verdict_of(at) == md(report.verdict(grouped)) and at.code[0].value == grouped.signature
+    select(at, "Group").set_value("(none)").run()
+    assert "mcnemar" in select(at, "Test").options and "groups" not in at.caption[1].value
+    run(at)
+    plain = sigcore.compare(gold, a, b)
+    assert at.code[0].value == plain.signature and "groups:" not in plain.signature
+    assert plain.p_value != grouped.p_value and verdict_of(at) == md(report.verdict(plain))
+
+
+def test_few_groups_recommend_the_permutation_test():
+    few = b"doc,gold,A,B\n" + b"".join(f"d{i % 8},x,x,{'y' if i % 3 else 'x'}\n".encode() for i in range(120))
+    at = upload(app(), ("few.csv", few))
+    assert select(at, "Test").options == ["permutation (recommended)", "bootstrap"]
+    assert "few groups where A and B differ (8 of 8)" in at.caption[2].value
+
+
+@pytest.mark.parametrize("size, first, why", [(10, "mcnemar", "exact: few discordant pairs (4 items where only one"),
+                                              (120, "bootstrap", "recommended: fits any metric")])
+def test_the_recommended_test_follows_the_size_of_the_data(size, first, why):
+    at = on_slp3(app()) if size == 10 else upload(app(), ("results.csv", CSV))
+    test = select(at, "Test")
+    assert test.value == first and test.options[0] == f"{first} (recommended)"
+    assert why in at.caption[2].value
+    assert ("z" in test.options) == (size >= 50)  # the z-test needs 50 items
+    select(at, "Metric").set_value("macro_f1").run()  # not right/wrong: the items where A and B differ
+    assert select(at, "Test").value == ("permutation" if size == 10 else "bootstrap")
+    if size == 10:
+        assert "few items where A and B differ (4 of 10)" in at.caption[2].value
+        select(at, "Test").set_value("bootstrap").run()
+        assert "its p tends to be too small" in at.caption[2].value
+
+
+@pytest.mark.parametrize("gold, a, b, test, counted", [
+    (b"x\n" * 60, b"x\n" * 60, b"y\n" * 60, "bootstrap", 0),  # A right everywhere: no resample is extreme
+    (b"x\n" * 60, b"y\n" * 60, b"x\n" * 60, "bootstrap", 1000),  # B right everywhere: all are
+    (b"x\n" * 60, b"x\n" * 60, b"y\n" * 60, "permutation", 0),
+    (b"x\ny\nx\ny\n", b"x\ny\ny\ny\n", b"y\ny\nx\nx\n", "permutation", None),  # 2^3 swaps: enumerated
+])
+def test_the_running_p_is_never_zero_nor_plus_minus_zero(gold, a, b, test, counted):
+    at = upload(app(), ("gold.txt", gold), ("a.txt", a), ("b.txt", b))
+    select(at, "Test").set_value(test).run()
+    next(n for n in at.number_input if n.label == "Resamples b").set_value(1000).run()
+    run(at)
+    res = sigcore.compare(gold.decode().split(), a.decode().split(), b.decode().split(), test=test,
+                          n_resamples=1000)
+    assert res.n_extreme == counted or res.exact
+    statuses = [f["texts"]["status"] for f in frames_of(at)]
+    assert statuses and all("± 0" not in t and "p = 0.0000" not in t and "p = 0 " not in t for t in statuses)
+    low, high = res.p_interval
+    last, b = statuses[-1], res.n_resamples
+    if res.exact:
+        assert last == f"running {res.p_text} (exact enumeration) after {b} of {b} resamples"
+    elif low == 0:
+        assert res.p_text == "p < 0.001"
+        assert last == f"running p < 0.001 (Monte-Carlo 95% interval up to {high:.4f}) after 1,000 of 1,000 resamples"
+    else:
+        assert f"running {res.p_text} (Monte-Carlo 95% interval " in last and "after 1,000 of 1,000" in last
+
+
+def test_two_samples_of_one_file_each_show_their_own_systems():
+    at = app()
+    for sample, systems in [("Digit classifiers (scikit-learn): decision tree vs naive Bayes", ("tree", "naive_bayes")),
+                            ("Digit classifiers (scikit-learn): SVM vs logistic regression", ("svm_rbf", "logreg"))]:
+        at.selectbox[0].set_value(sample).run()
+        assert (select(at, "System A").value, select(at, "System B").value) == systems

@@ -64,23 +64,31 @@ def page(app_url):
         browser.close()
 
 
+def choose(page, box: str, option: str) -> None:
+    page.get_by_role("combobox", name=box, exact=True).click()
+    page.get_by_role("option", name=option, exact=True).click()
+
+
 def test_default_comparison_renders_histogram_and_verdict(page, tmp_path):
+    from playwright.sync_api import expect
+
+    test = page.get_by_role("combobox", name="Test", exact=True)
+    expect(test).to_have_value("bootstrap (recommended)", timeout=60_000)  # WMT17 BLEU, 500 segments
     page.get_by_role("button", name="Run").click()
-    page.get_by_text("No significant evidence that A is better than B").wait_for(timeout=60_000)
+    page.get_by_text("A (uedin-nmt.de) beats B (LIUM-NMT.de) by 1.22 BLEU").wait_for(timeout=60_000)
     chart = page.frame_locator("iframe[title*=live_chart]")  # the live chart component
     plot = chart.locator(".js-plotly-plot")
     plot.locator(".bars").first.wait_for(timeout=30_000)
     assert chart.get_by_text("b = 10,000 of 10,000").is_visible()
     assert plot.locator(".shapelayer path").count() == 2  # δ(x) and 2·δ(x)
-    assert "2·δ(x) = 0.4" in plot.inner_text() and "δ(x) = 0.2" in plot.inner_text()
+    assert "2·δ(x) = 2.4" in plot.inner_text() and "δ(x) = 1.2" in plot.inner_text()
     page.screenshot(path=tmp_path / "compare.png", full_page=True)
     assert (tmp_path / "compare.png").stat().st_size > 10_000
 
 
 def test_stop_keeps_what_was_drawn(page, tmp_path):
-    page.get_by_text("10 items").first.wait_for(timeout=60_000)
-    page.locator("[data-testid=stSelectbox]").filter(has_text="Animation").locator("input").click()
-    page.get_by_role("option", name="10 per frame").click()
+    page.get_by_text("500 items").first.wait_for(timeout=60_000)
+    choose(page, "Animation", "10 per frame")
     page.get_by_role("button", name="Run").click()
     chart = page.frame_locator("iframe[title*=live_chart]")
     count = chart.locator("#count")

@@ -18,17 +18,19 @@ from .safe import md
 
 SAMPLE_DIR = Path(__file__).resolve().parents[1] / "sample_data"
 # name shown -> (files, column roles)
-SAMPLES = {
+SAMPLES = {  # the first opens the page: a real case where the bootstrap is the recommended test
+    "WMT17 English-German, 500 segments: BLEU": (["mt/newstest2017.ref.de", "mt/uedin-nmt.de", "mt/LIUM-NMT.de"], {}),
     "SLP3 Figure 4.11: 10 documents, A .70 vs B .50": (["slp3_fig4_11.csv"], {}),
     "Digit classifiers (scikit-learn): SVM vs logistic regression": (["classification.csv"], {"a": "svm_rbf", "b": "logreg"}),
     "Digit classifiers (scikit-learn): decision tree vs naive Bayes": (["classification.csv"], {"a": "tree", "b": "naive_bayes"}),
     "Named entities (CoNLL, synthetic): span F1": (["ner.conll"], {}),
-    "WMT17 English-German, 500 segments: BLEU": (["mt/newstest2017.ref.de", "mt/uedin-nmt.de", "mt/LIUM-NMT.de"], {}),
     "lm-evaluation-harness logs (simulated ARC-Easy)": (["lm_eval/samples_arc_easy_model-a.jsonl",
                                                          "lm_eval/samples_arc_easy_model-b.jsonl"], {}),
     "Per-item scores (sentence chrF)": (["per_item_scores.csv"], {}),
 }
 NONE = "(none)"
+GROUP_HELP = ("The group (document) of each item: the bootstrap and permutation tests then resample, or swap A and "
+              "B for, whole groups, and the tests that take items as independent are not offered.")
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
@@ -72,7 +74,9 @@ def load(files: list[tuple[str, bytes]], roles: dict, mapping_area) -> align.Ali
         if len(tables) == 1:
             with mapping_area:
                 roles = {**roles, **_mapping_widgets(tables[0], roles)}
-        data = align.load(tables, **roles)
+            data = _from_roles(tables[0], roles)
+        else:
+            data = align.load(tables, **roles)
     except SigcoreError as e:
         st.error(md(str(e)), icon="⚠️")
         return None
@@ -93,13 +97,27 @@ def _mapping_widgets(table, roles: dict) -> dict:
                                          ("group", "Group")]):
         options = [NONE] + columns
         value = col.selectbox(label, options, index=options.index(start[role]) if start[role] in options else 0,
-                              key=f"role_{role}_{table.name}")
+                              key=f"role_{role}_{table.name}_{start[role]}",  # two samples share one file
+                              help=GROUP_HELP if role == "group" else None)
         chosen[role] = None if value == NONE else value
     return chosen
 
 
+def _from_roles(table, roles: dict) -> align.Aligned:
+    """The table as the select boxes map it, where "(none)" means none: align.load would take its guess instead."""
+    mapping = align.Mapping(gold=roles["gold"], systems=align.guess_mapping(table.frame).systems, id=roles["id"],
+                            group=roles["group"])
+    return align.from_table(table, mapping, a=roles["a"], b=roles["b"])
+
+
+def n_groups(data: align.Aligned) -> int | None:
+    """How many distinct groups the items come in (None without a group column)."""
+    return None if data.groups is None else int(pd.Series(data.groups, dtype=object).nunique())
+
+
 def _preview(data: align.Aligned, tables) -> None:
-    st.caption(f"{data.n:,} items · " + " · ".join(f"{md(t.name)} ({t.format})" for t in tables))
+    groups = "" if data.groups is None else f" in {n_groups(data):,} groups ({md(data.columns.get('group', ''))})"
+    st.caption(f"{data.n:,} items{groups} · " + " · ".join(f"{md(t.name)} ({t.format})" for t in tables))
     for note in data.notes:
         st.warning(md(note))
     head = pd.DataFrame({"gold": _short(data.gold), f"A: {data.a_name}": _short(data.a),

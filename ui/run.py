@@ -15,9 +15,10 @@ import streamlit as st
 from streamlit import config
 
 import sigcore
-from sigcore import SigcoreError, align, export
+from sigcore import SigcoreError, align, export, report
 from sigcore.figures import chart_title, delta_histogram, empty_histogram, histogram_frames, live_edges
 
+from .data import n_groups
 from .figure import config as figure_config
 from .live_chart import frame, live_chart
 from .safe import md
@@ -26,8 +27,9 @@ ALTERNATIVES = {"A better than B": "greater", "B better than A": "less", "A and 
 # label -> (resamples per frame, or None for about 25 frames in all; pause between frames in seconds)
 SPEEDS = {"1 resample per frame (class)": (1, 0.25), "10 per frame": (10, 0.1), "100 per frame": (100, 0.05),
           "As fast as possible": (None, 0.0)}
-WHY = {"bootstrap": "recommended: fits any metric and gives the interval of the difference",
-       "permutation": "exact in small samples; tests H0 that A and B are exchangeable",
+ALPHAS = (0.10, 0.05, 0.01, 0.005, 0.001)
+WHY = {"bootstrap": "fits any metric and gives the interval of the difference",
+       "permutation": "valid in small samples; tests H0 that A and B are exchangeable",
        "t": "fast and classic, assumes roughly normal per-item differences",
        "z": "normal approximation for large n", "wilcoxon": "rank test on per-item differences",
        "sign": "counts only which system wins each item", "mcnemar": "the classic test for paired right/wrong"}
@@ -44,33 +46,84 @@ class Settings:
     alternative: str
     n_resamples: int
     seed: int
-    confidence_level: float
+    alpha: float  # the significance level; the intervals are at 1 - alpha, so they agree with the test
     speed: str
     options: tuple = ()
 
 
-def settings(data: align.Aligned) -> Settings:
+def settings(data: align.Aligned, source: str) -> Settings:
+    """The setting widgets; ``source`` (from :func:`source_key`) keys the cached size of the data."""
     metrics = align.suggest_metrics(data)
     c1, c2, c3 = st.columns(3)
     metric = c1.selectbox("Metric", metrics, help="Only the metrics that fit these data.")
-    fitting = sigcore.tests_for(_inputs(data, metric)[3])
-    test = c2.selectbox("Test", fitting, format_func=lambda t: t if t != fitting[0] else f"{t} (recommended)")
-    c2.caption(WHY[test])
+    options = _metric_options(c1, data, metric)
+    size = _size(source, metric, options, data)
+    fitting = sigcore.tests_for(_inputs(data, metric)[3], **size)
+    test = c2.selectbox("Test", fitting, format_func=lambda t: t if t != fitting[0] else f"{t} (recommended)",
+                        help="Only the tests that fit this metric and these data, the recommended one first."
+                             + (" The items come in groups: only the tests that resample whole groups fit."
+                                if size["grouped"] else ""))
+    c2.caption(_why(test, fitting, size))
     alternative = ALTERNATIVES[c3.radio("H1", list(ALTERNATIVES), help="The alternative hypothesis.")]
     c4, c5, c6, c7 = st.columns(4)
     n = c4.number_input("Resamples b", 100, 1_000_000, 10_000, step=1_000)
     seed = c5.number_input("Seed", 0, 2**31 - 1, 0)
-    level = c6.selectbox("Confidence level", [0.90, 0.95, 0.99], index=1, format_func=lambda x: f"{x:.0%}")
+    alpha = c6.selectbox("Significance level α", ALPHAS, index=ALPHAS.index(0.05), format_func=lambda x: f"{x:g}",
+                         help="H0 is rejected when p ≤ α. Intervals are at 1 − α (95% for α = 0.05), one-sided "
+                              "for a one-sided H1, so that they agree with the test.")
     speed = c7.selectbox("Animation", list(SPEEDS), index=len(SPEEDS) - 1,
                          help=f"At most {MAX_FRAMES} frames: with a larger b, each frame adds b / {MAX_FRAMES}.")
-    options = ()
+    return Settings(metric, test, alternative, int(n), int(seed), float(alpha), speed, options)
+
+
+def _metric_options(column, data: align.Aligned, metric: str) -> tuple:
+    """The metric's own settings, under it: they come before the tests, as they change which items differ."""
     if metric == "bleu":
-        options = (("tokenize", st.selectbox("BLEU tokenizer", ["13a", "none", "intl", "char"])),)
-    elif metric in ("f1", "precision", "recall"):
+        return (("tokenize", column.selectbox("BLEU tokenizer", ["13a", "none", "intl", "char"])),)
+    if metric in ("f1", "precision", "recall"):
         labels = {str(v).strip(): v.strip() if isinstance(v, str) else v for v in data.gold}  # shown -> as given
         shown = sorted(labels, key=lambda v: (v.lower() not in ("1", "pos", "positive", "yes", "true"), v))
-        options = (("positive_label", labels[st.selectbox("Positive class", shown)]),)
-    return Settings(metric, test, alternative, int(n), int(seed), float(level), speed, options)
+        return (("positive_label", labels[column.selectbox("Positive class", shown)]),)
+    return ()
+
+
+def _why(test: str, fitting: list[str], size: dict) -> str:
+    """The caption under the Test box: why the recommended test is first, or what the chosen one does."""
+    few = _few(fitting, size)
+    if test != fitting[0]:
+        return WHY[test] + (f"; with {few}, its p tends to be too small" if few and test == "bootstrap" else "")
+    if few is None:
+        return "recommended: " + WHY[test]
+    if test == "mcnemar":
+        return f"recommended, exact: {few}"
+    return f"recommended for {few}: valid in small samples, and exact when b covers every swap of A and B"
+
+
+def _few(fitting: list[str], size: dict) -> str | None:
+    """What made ``tests_for`` put a small-sample test first (the bootstrap leads otherwise), or None."""
+    if fitting[0] == "bootstrap":
+        return None
+    units, n, differ = "groups" if size["grouped"] else "items", size["n_items"], size["n_differing"]
+    if differ is None:
+        return f"few {units} ({n:,})"
+    if fitting[0] == "mcnemar":
+        return f"few discordant pairs ({differ:,} items where only one system is right)"
+    return f"few {units} where A and B differ ({differ:,} of {n:,})"
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _size(source: str, metric: str, options: tuple, _data: align.Aligned) -> dict:
+    """``sigcore.tests_for``'s size arguments: items (groups when grouped) and those where A and B differ, the
+    ones that move delta (for right/wrong items, the discordant pairs), counted by the engine as its
+    small-sample warning counts them. Cached on ``source``, not on the long lists."""
+    grouped = _data.groups is not None
+    gold, a, b, name = _inputs(_data, metric)
+    try:  # one resample and no interval: only the counts are wanted
+        res = sigcore.compare(gold, a, b, metric=name, n_resamples=1, ci_method=None, groups=_data.groups,
+                              **dict(options))
+    except SigcoreError:  # bad data: Run shows the message
+        return {"n_items": n_groups(_data) if grouped else _data.n, "n_differing": None, "grouped": grouped}
+    return {"n_items": res.n_groups if grouped else res.n_items, "n_differing": res.n_differing, "grouped": grouped}
 
 
 def _inputs(data: align.Aligned, metric: str):
@@ -79,13 +132,18 @@ def _inputs(data: align.Aligned, metric: str):
     return data.gold, data.a, data.b, metric
 
 
-def run_key(files: list[tuple[str, bytes]], data: align.Aligned, s: Settings) -> str:
-    """What a result depends on: the bytes, the pairing and the settings."""
+def source_key(files: list[tuple[str, bytes]], data: align.Aligned) -> str:
+    """What the data depend on: the bytes and the pairing (columns, group column included)."""
     h = hashlib.sha256()
     for name, content in files:
         h.update(name.encode() + hashlib.sha256(content).digest())
-    h.update(repr((data.a_name, data.b_name, data.columns, asdict(s))).encode())
+    h.update(repr((data.a_name, data.b_name, data.columns)).encode())
     return h.hexdigest()
+
+
+def run_key(source: str, s: Settings) -> str:
+    """What a result depends on: the data (:func:`source_key`) and the settings."""
+    return hashlib.sha256(repr((source, asdict(s))).encode()).hexdigest()
 
 
 def live(data: align.Aligned, s: Settings, key: str):
@@ -134,7 +192,7 @@ def _stream(data: align.Aligned, s: Settings):
     gold, a, b, metric = _inputs(data, s.metric)
     block = max(SPEEDS[s.speed][0] or 1, math.ceil(s.n_resamples / (MAX_FRAMES if SPEEDS[s.speed][0] else 25)))
     return sigcore.stream(gold, a, b, metric=metric, test=s.test, n_resamples=s.n_resamples,
-                          alternative=s.alternative, confidence_level=s.confidence_level, seed=s.seed,
+                          alternative=s.alternative, alpha=s.alpha, seed=s.seed, groups=data.groups,
                           block=block, **dict(s.options))
 
 
@@ -143,10 +201,15 @@ def _frames(partials: list[sigcore.Result], s: Settings):
     first = next((r for r in partials if len(r.distribution) >= min(100, s.n_resamples)), partials[-1])
     edges = live_edges(first.distribution, (first.delta, first.threshold, 0.0))  # the axis never moves
     frames = []
+    total = partials[-1].n_resamples  # b, or the 2^n' swaps an exact permutation test enumerates
     for res, (body, tail) in zip(partials, histogram_frames(partials, edges)):
-        total = res.n_resamples if res.exact else s.n_resamples
         frames.append(frame([body, tail], res.n_resamples / total, {
             "count": f"b = {res.n_resamples:,} of {total:,}",
-            "status": f"running p = {res.p_value:.4f} ± {res.mc_error:.4f} (Monte-Carlo error) after "
-                      f"{res.n_resamples:,} resamples"}, title=chart_title(res)))
+            "status": f"running {_p_status(res)} after {res.n_resamples:,} of {total:,} resamples"},
+            title=chart_title(res)))
     return delta_histogram(partials[-1], edges=edges), frames
+
+
+def _p_status(res: sigcore.Result) -> str:
+    """p as the verdict prints it, with its Monte-Carlo 95% interval: never "p = 0" nor "± 0"."""
+    return f"{res.p_text} ({report.mc_text(res) if res.resampled else 'exact enumeration'})"
