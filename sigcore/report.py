@@ -161,7 +161,7 @@ def _effect(res: Result, a: str, b: str, metric: str) -> str:
             return f"{a} and {b} do not differ: each wins {res.wins:,} of the {res.wins + res.losses:,} items " \
                    f"where {'only one is right' if res.estimand == 'share_discordant' else 'they differ'}"
         return f"{a} and {b} do not differ: {_ESTIMATE_SYMBOL[res.estimand]} = 0 {metric}"
-    interval = _interval_text(res, a, b, winner=winner if res.significant else None)
+    interval = _named(res, _interval_text(res, a, b, winner=winner if res.significant else None))
     if res.estimand == "pseudo_median":
         interval = "; ".join(["Hodges-Lehmann", *([interval] if interval else [])])
     interval = f" ({interval})" if interval else ""
@@ -195,6 +195,13 @@ _ESTIMATE_SYMBOL = {"delta": "δ", "pseudo_median": "pseudo-median"}
 def _dual(res: Result) -> bool:
     """Whether the interval is the test's dual (rejects exactly when it excludes the null)."""
     return (res.test == "bootstrap" and res.ci_method == "bootstrap-basic" and not res.compat) or res.test in ("t", "z")
+
+
+def _named(res: Result, text: str) -> str:
+    """An interval that is not the test's own (a bootstrap interval beside a permutation test, percentile or
+    BCa, McNemar's chi-square with the exact interval) says which it is; Wilcoxon's names Hodges-Lehmann."""
+    own = _dual(res) or res.test in ("sign", "wilcoxon") or (res.test == "mcnemar" and res.exact)
+    return text if own or not text else f"{text}, {CI_NAMES.get(res.ci_method, res.ci_method)}"
 
 
 def _interval_text(res: Result, a: str, b: str, winner: str | None) -> str:
