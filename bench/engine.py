@@ -22,8 +22,9 @@ import scipy.stats
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 import sigcore  # noqa: E402
+from sigcore.inputs import read_lines  # noqa: E402
 
-DATA = ROOT.parent / "shared" / "data" / "wmt17_en_de"
+DATA = ROOT / "sample_data" / "wmt17_en_de"  # gzipped, in the project
 N, B, K, SEED = 10_000, 10_000, 5, 0  # items, resamples, classes, seed
 
 
@@ -128,7 +129,7 @@ def classification_tasks():
 
 
 def read(name, n=3_000):
-    return (DATA / name).read_text(encoding="utf-8-sig").split("\n")[:n]
+    return read_lines(DATA / f"{name}.gz")[:n]
 
 
 def bleu_tasks():

@@ -11,14 +11,14 @@ Writes (every random choice comes from a fixed seed, so a rerun gives the same b
 - ``per_item_scores.csv``  sentence-level chrF of the two MT systems in ``mt/``, scaled to [0, 1]
 
 ``slp3_fig4_11.csv`` is written by hand and is not touched here.
-The WMT17 files are read from ``/work/shared/data/wmt17_en_de`` (override with ``--wmt DIR``); if that folder is
-missing, the existing ``mt/`` files are kept and ``per_item_scores.csv`` is recomputed from them.
+The WMT17 files are read from ``wmt17_en_de/`` beside this script (gzipped; override with ``--wmt DIR``).
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import gzip
 import hashlib
 import json
 from pathlib import Path
@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
-WMT = Path("/work/shared/data/wmt17_en_de")
+WMT = HERE / "wmt17_en_de"
 N_MT = 500
 
 
@@ -203,12 +203,11 @@ MT_FILES = {"newstest2017.ref.de": "newstest2017.ref.de", "uedin-nmt.4722.de": "
 
 
 def make_mt(out_dir: Path, wmt: Path) -> None:
-    if not wmt.is_dir():
-        print(f"{wmt} not found: keeping the existing {out_dir.name}/ files")
-        return
     out_dir.mkdir(exist_ok=True)
     for src, dst in MT_FILES.items():
-        text = (wmt / src).read_text(encoding="utf-8-sig")  # drops a BOM if there is one
+        path = wmt / src if (wmt / src).exists() else wmt / f"{src}.gz"
+        text = (gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()).decode(
+            "utf-8-sig")  # drops a BOM if there is one
         segments = text.split("\n")[:N_MT]
         assert len(segments) == N_MT and all(s == s.rstrip("\r") for s in segments)
         (out_dir / dst).write_text("\n".join(segments) + "\n", encoding="utf-8")

@@ -79,9 +79,7 @@ def read(source: str | os.PathLike | bytes, *, name: str | None = None, format: 
         data = read_bytes(source)
     if format is not None and format not in FORMATS:
         raise SettingsError(f"unknown format {format!r}", hint=f"The formats are: {', '.join(FORMATS)}.")
-    if data[:2] == b"\x1f\x8b":
-        data = gunzip(data, name)
-    text = decode(data, name, encoding)
+    text = decode(gunzip(data, name), name, encoding)
     base = Path(name).name.lower().removesuffix(".gz")
     fmt = format or ("lm-eval" if base.startswith("samples_") and base.endswith(".jsonl") else
                      _EXTENSIONS.get(Path(base).suffix) or _sniff(text))
@@ -377,8 +375,8 @@ def _sniff(text: str) -> str:
 # --- the command line's helpers --------------------------------------------------------------------------
 
 def read_lines(path: str | Path) -> list[str]:
-    """One item per line."""
-    return _split_lines(decode(read_bytes(path), str(path)))
+    """One item per line (gzip or not)."""
+    return _split_lines(decode(gunzip(read_bytes(path), str(path)), str(path)))
 
 
 def read_table(path: str | Path) -> pd.DataFrame:

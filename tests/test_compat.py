@@ -1,4 +1,4 @@
-"""compat="sacrebleu" against the published Moses and MultEval p-values on WMT17 en-de (shared/data/README.md)."""
+"""compat="sacrebleu" against the published Moses and MultEval p-values on WMT17 en-de (sample_data/README.md)."""
 
 import math
 from pathlib import Path
@@ -8,7 +8,7 @@ import pytest
 import sigcore
 from sigcore.inputs import read_lines
 
-WMT17 = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "wmt17_en_de"
+WMT17 = Path(__file__).resolve().parents[1] / "sample_data" / "wmt17_en_de"  # gzipped, in the project
 RESAMPLES = 20_000
 
 # system: (Moses bootstrap p, mean of 3 runs of 2,000; MultEval AR p, 10,000 trials)
@@ -28,7 +28,7 @@ def standard_error(p, trials):
 
 @pytest.fixture(scope="module")
 def references():
-    return read_lines(WMT17 / "newstest2017.ref.de"), read_lines(WMT17 / "LIUM-NMT.4900.de")
+    return read_lines(WMT17 / "newstest2017.ref.de.gz"), read_lines(WMT17 / "LIUM-NMT.4900.de.gz")
 
 
 @pytest.mark.slow
@@ -36,7 +36,7 @@ def references():
 @pytest.mark.parametrize("test, column, reference_trials", [("bootstrap", 0, 3 * 2_000), ("permutation", 1, 10_000)])
 def test_sacrebleu_compat_reproduces_moses_and_multeval(references, system, test, column, reference_trials):
     refs, baseline = references
-    res = sigcore.compare(refs, read_lines(WMT17 / f"{system}.de"), baseline, metric="bleu", tokenize="none",
+    res = sigcore.compare(refs, read_lines(WMT17 / f"{system}.de.gz"), baseline, metric="bleu", tokenize="none",
                           test=test, alternative="two-sided", compat="sacrebleu", n_resamples=RESAMPLES, seed=0)
     published = PUBLISHED[system][column]
     tolerance = 4 * math.hypot(standard_error(res.p_value, RESAMPLES), standard_error(published, reference_trials))

@@ -1,9 +1,12 @@
 """Bytes to text: empty, binary and mis-encoded files are refused with their place."""
 
+import gzip
+
+import numpy as np
 import pytest
 
 from sigcore import InputError
-from sigcore.decoding import decode, read_bytes
+from sigcore.decoding import decode, gunzip, read_bytes
 
 BOM = b"\xef\xbb\xbf"
 
@@ -50,3 +53,27 @@ def test_invalid_utf8_reports_line_column_and_byte(data, line, column, byte):
 
 def test_decode_drops_one_bom_only():
     assert decode(BOM + b"x\n", "f") == "x\n"
+
+
+def test_many_gzip_members_are_refused_without_quadratic_work():
+    """400,000 empty members made gunzip copy the rest of the file once per member (69 s for 8 MB)."""
+    empty = gzip.compress(b"", mtime=0)
+    with pytest.raises(InputError, match=r"has more than 1,000 gzip members.*compress it again as one file"):
+        gunzip(empty * 400_000 + gzip.compress(b"gold,a,b\n1,1,1\n"), "members.csv.gz")
+    few = empty * 999 + gzip.compress(b"gold,a,b\n1,1,1\n")  # the most members allowed, read in order
+    assert gunzip(few, "few.csv.gz") == b"gold,a,b\n1,1,1\n"
+
+
+def test_a_decompression_bomb_is_refused_at_the_cap():
+    bomb = gzip.compress(b"\n" * (300 * 1024**2), compresslevel=9)  # 300 MB of empty lines in ~300 KB
+    assert len(bomb) < 1024**2
+    with pytest.raises(InputError, match=r"bomb.csv.gz: decompresses to more than 256 MiB"):
+        gunzip(bomb, "bomb.csv.gz")
+
+
+def test_gzip_members_straddling_the_feed_blocks_decompress_exactly():
+    rng = np.random.default_rng(0)
+    parts = [rng.integers(0, 256, int(n), dtype=np.uint8).tobytes() for n in (70_000, 1, 200_000, 0, 65_536)]
+    data = b"".join(gzip.compress(p, compresslevel=1) for p in parts) + b"\x00" * 10  # padding is ignored
+    assert gunzip(data, "x.gz") == b"".join(parts)
+    assert gunzip(b"plain text", "x.txt") == b"plain text"  # not gzip: as given

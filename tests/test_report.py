@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import math
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 import sigcore
 from sigcore import compare, export, report
+from sigcore.inputs import read_lines
 from sigcore.result import p_number
 
 MIRROR = {"greater": "less", "less": "greater", "two-sided": "two-sided"}
@@ -398,3 +400,12 @@ def test_a_partial_exact_enumeration_is_an_estimate_until_it_is_done():
     first = parts[0]  # a random sample of the assignments: its p is near the exact one, within its interval
     low, high = first.p_interval
     assert low <= whole.p_value <= high and "(one-sided), approximate randomisation, b = 1,000" in report.verdict(first)
+
+
+@pytest.mark.slow
+def test_case_1_as_the_review_ran_it_on_wmt17():
+    wmt = Path(__file__).resolve().parents[1] / "sample_data" / "wmt17_en_de"
+    refs, fbk, lium = (read_lines(wmt / f"{name}.de.gz") for name in ("newstest2017.ref", "FBK.4870", "LIUM-NMT.4900"))
+    res = compare(refs, fbk, lium, metric="bleu", tokenize="none", compat="sacrebleu", alternative="two-sided")
+    assert report.verdict(res, a="A (FBK)", b="B (LIUM)").startswith(
+        "B (LIUM) beats A (FBK) by 0.47 BLEU (95% CI 0.05 to 0.89, basic bootstrap); p = 0.0132 (two-sided)")

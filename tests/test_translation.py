@@ -19,23 +19,17 @@ from sacrebleu.metrics.bleu import BLEU
 from sacrebleu.metrics.chrf import CHRF
 
 from sigcore.errors import InputError, SettingsError
+from sigcore.inputs import read_lines
 from sigcore.translation import bleu_score, chrf_score, prepare_bleu, prepare_chrf
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "wmt17_en_de"
-SYSTEMS = ["online-A.0.de", "online-B.0.de", "uedin-nmt.4722.de"]
+DATA = Path(__file__).resolve().parents[1] / "sample_data" / "wmt17_en_de"  # gzipped, in the project
+SYSTEMS = ["online-A.0.de.gz", "online-B.0.de.gz", "uedin-nmt.4722.de.gz"]
 TOL = 1e-9
-
-
-def read_lines(path: Path) -> list[str]:
-    lines = [line.removesuffix("\r") for line in path.read_text(encoding="utf-8-sig").split("\n")]
-    return lines[:-1] if lines and lines[-1] == "" else lines
 
 
 @pytest.fixture(scope="module")
 def wmt():
-    if not DATA.is_dir():
-        pytest.skip(f"shared data not found at {DATA}")
-    refs = read_lines(DATA / "newstest2017.ref.de")
+    refs = read_lines(DATA / "newstest2017.ref.de.gz")
     hyps = [read_lines(DATA / name) for name in SYSTEMS]
     bleu_none = prepare_bleu(refs, hyps, tokenize="none")
     bleu_13a = prepare_bleu(refs, hyps[:2])
