@@ -17,7 +17,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 logging.getLogger("streamlit").setLevel(logging.ERROR)  # "no runtime" warnings of the page's caches
 
 import sigcore  # noqa: E402
-from sigcore import pitfalls, teaching  # noqa: E402
+from sigcore.teaching import pitfalls
+from sigcore import teaching  # noqa: E402
 from ui import lessons, walkthrough  # noqa: E402
 
 A, B = walkthrough.PRESETS["Textbook: A .70, B .50"]

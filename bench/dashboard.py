@@ -193,8 +193,8 @@ def python_side(csv: bytes) -> None:
     live chart component is sent."""
     import json
 
-    from sigcore import align
-    from sigcore.inputs import read
+    from sigcore.io import align
+    from sigcore.io.inputs import read
     from ui import run as ui_run
     from ui.data import SAMPLE_DIR, SAMPLES
 

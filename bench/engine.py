@@ -22,7 +22,7 @@ import scipy.stats
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 import sigcore  # noqa: E402
-from sigcore.inputs import read_lines  # noqa: E402
+from sigcore.io.inputs import read_lines  # noqa: E402
 
 DATA = ROOT / "sample_data" / "wmt17_en_de"  # gzipped, in the project
 N, B, K, SEED = 10_000, 10_000, 5, 0  # items, resamples, classes, seed

@@ -1,4 +1,4 @@
-"""How fast `sigcore.inputs.read` reads a large table, and how much memory it takes: python bench/inputs.py
+"""How fast `sigcore.io.inputs.read` reads a large table, and how much memory it takes: python bench/inputs.py
 
 Writes a CSV of 10^6 rows (id, gold, A, B; short labels) to a temporary file, then times `read` on it
 (best of 3 wall times) and measures peak memory of one read: the tracemalloc peak (Python and numpy/pandas
@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from sigcore.inputs import read  # noqa: E402
+from sigcore.io.inputs import read  # noqa: E402
 
 N = 1_000_000
 LABELS = np.array(["pos", "neg", "neutral", "mixed"])

@@ -3,15 +3,19 @@
 >>> import sigcore
 >>> res = sigcore.compare(gold, sys_a, sys_b, metric="accuracy", test="bootstrap", seed=0)
 >>> res.p_value, (res.ci_low, res.ci_high), res.signature
+>>> print(sigcore.report.verdict(res))
+
+Subpackages by concept: ``statistics`` (resampling, closed-form tests, intervals, corrections), ``metrics``,
+``io`` (reading and aligning system outputs), ``report`` (sentences, exports, figures), ``teaching`` (the
+Classroom's numbers and figures).
 """
 
-__version__ = "0.1.0"
+from . import report
+from ._version import __version__
+from .compare import ALTERNATIVES, TESTS, compare, stream, tests_for
+from .errors import InputError, SettingsError, SigcoreError
+from .metrics import METRICS
+from .result import Result
 
-from . import report  # noqa: E402
-from .compare import ALTERNATIVES, TESTS, compare, stream, tests_for  # noqa: E402
-from .errors import InputError, SettingsError, SigcoreError  # noqa: E402
-from .metrics import METRICS  # noqa: E402
-from .result import Result  # noqa: E402
-
-__all__ = ["ALTERNATIVES", "METRICS", "TESTS", "InputError", "Result", "SettingsError", "SigcoreError", "report",
-           "compare", "stream", "tests_for"]
+__all__ = ["ALTERNATIVES", "METRICS", "TESTS", "InputError", "Result", "SettingsError", "SigcoreError", "__version__",
+           "compare", "report", "stream", "tests_for"]

@@ -20,10 +20,11 @@ import os
 import sys
 from pathlib import Path
 
-from . import ALTERNATIVES, METRICS, TESTS, align, compare, report
+from . import ALTERNATIVES, METRICS, TESTS, compare, report
 from .compare import COMPAT
 from .errors import InputError, SigcoreError
-from .inputs import FORMATS, read
+from .io import align
+from .io.inputs import FORMATS, read
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -23,12 +23,12 @@ import numpy as np
 import pandas as pd
 import scipy.sparse
 
-from . import __version__, closed_form, intervals, resampling
+from ._version import __version__
 from .errors import InputError, SettingsError
 from .metrics import METRICS, Metric, prepare
-from .report import TEST_NAMES
-from .resampling import PairedStats
 from .result import Result, tie
+from .statistics import closed_form, intervals, resampling
+from .statistics.resampling import PairedStats
 
 ALTERNATIVES = ("greater", "less", "two-sided")
 RESAMPLING = ("bootstrap", "permutation")
@@ -40,6 +40,7 @@ CI_METHODS = ("basic", "percentile", "bca")
 @dataclass(frozen=True)
 class Test:
     name: str
+    title: str  # as a sentence names it
     description: str
     fits: Callable[[Metric], bool]
     needs: str  # what a metric must be for the test to fit, for the refusal message
@@ -47,22 +48,22 @@ class Test:
 
 
 TESTS: dict[str, Test] = {t.name: t for t in [
-    Test("bootstrap", "Paired bootstrap (Berg-Kirkpatrick et al. 2012): p = #{δ(x⁽ⁱ⁾) ≥ 2·δ(x)} / b",
-         lambda m: True, "any metric"),
-    Test("permutation", "Paired approximate randomisation (Noreen 1989): swap A and B per item",
-         lambda m: True, "any metric"),
-    Test("t", "Paired t-test on per-item scores (Student 1908)", lambda m: m.decomposable,
+    Test("bootstrap", "paired bootstrap",
+         "Paired bootstrap (Berg-Kirkpatrick et al. 2012): p = #{δ(x⁽ⁱ⁾) ≥ 2·δ(x)} / b", lambda m: True, "any metric"),
+    Test("permutation", "approximate randomisation",
+         "Paired approximate randomisation (Noreen 1989): swap A and B per item", lambda m: True, "any metric"),
+    Test("t", "paired t-test", "Paired t-test on per-item scores (Student 1908)", lambda m: m.decomposable,
          "a metric that is a mean of per-item values"),
-    Test("z", f"Paired z-test on per-item scores (normal approximation, n >= {Z_MIN_ITEMS})",
+    Test("z", "paired z-test", f"Paired z-test on per-item scores (normal approximation, n >= {Z_MIN_ITEMS})",
          lambda m: m.decomposable, "a metric that is a mean of per-item values"),
-    Test("wilcoxon", "Wilcoxon signed-rank test on per-item score differences",
+    Test("wilcoxon", "Wilcoxon signed-rank test", "Wilcoxon signed-rank test on per-item score differences",
          lambda m: m.decomposable and not m.binary,  # ±1 differences have no sizes to rank: that is the sign test
          "a metric that is a mean of per-item scores other than right/wrong (for those: sign or mcnemar)",
          "pseudo_median"),
-    Test("sign", "Sign test: exact binomial on the items where A and B differ", lambda m: m.decomposable,
-         "a metric that is a mean of per-item values", "share_won"),
-    Test("mcnemar", "McNemar's test: exact binomial on discordant right/wrong pairs", lambda m: m.binary,
-         "a metric of per-item right/wrong (accuracy, exact_match)", "share_discordant"),
+    Test("sign", "sign test", "Sign test: exact binomial on the items where A and B differ",
+         lambda m: m.decomposable, "a metric that is a mean of per-item values", "share_won"),
+    Test("mcnemar", "McNemar's test", "McNemar's test: exact binomial on discordant right/wrong pairs",
+         lambda m: m.binary, "a metric of per-item right/wrong (accuracy, exact_match)", "share_discordant"),
 ]}
 
 COMPAT = ("sacrebleu",)
@@ -314,7 +315,7 @@ class _Run:
         units = "discordant pair" if self.binary else "group" if self.n_groups is not None else "item"
         what = f"{size} {units}{'s' * (size != 1)}" + ("" if self.binary else " where A and B differ")
         better = "McNemar's exact test" if self.binary else "the permutation test (exact for few items)"
-        name = "McNemar chi-square test" if self.test == "mcnemar" else TEST_NAMES[self.test]
+        name = "McNemar chi-square test" if self.test == "mcnemar" else TESTS[self.test].title
         return (f"only {what}: below {SMALL_SAMPLE} the {name}'s p tends to be too small; {better} is recommended",)
 
     def resampled(self, block: int) -> Iterator[Result]:

@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 import sigcore
-from sigcore import InputError, align
-from sigcore.inputs import read
+from sigcore import InputError
+from sigcore.io import align
+from sigcore.io.inputs import read
 
 
 def table(name: str, text: str):

@@ -8,7 +8,7 @@ from streamlit.testing.v1 import AppTest
 
 import sigcore
 from sigcore import report
-from sigcore.inputs import read
+from sigcore.io.inputs import read
 from ui.safe import md
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -10,7 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from sigcore import teaching
-from sigcore.figures import walkthrough_heights
+from sigcore.report.figures import walkthrough_heights
 from ui.walkthrough import N, PRESETS, textbook_number
 
 ROOT = Path(__file__).resolve().parents[1]

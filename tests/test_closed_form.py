@@ -1,4 +1,4 @@
-"""Tests for sigcore.closed_form: equality with scipy/statsmodels, exact enumeration, the contract, size."""
+"""Tests for sigcore.statistics.closed_form: equality with scipy/statsmodels, exact enumeration, the contract, size."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from scipy import stats
 from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
 from statsmodels.stats.weightstats import zconfint, ztest
 
-from sigcore.closed_form import (ClosedFormResult, mcnemar, paired_t, paired_z, sign_test,
+from sigcore.statistics.closed_form import (ClosedFormResult, mcnemar, paired_t, paired_z, sign_test,
                                  wilcoxon)
 from sigcore.errors import InputError, SettingsError
 

@@ -296,7 +296,7 @@ def test_wilson_coverage_at_accuracy_099_on_100_items():
     percentile interval of the same samples covers far less often."""
     n, truth = 100, 0.99
     k = np.arange(n + 1)
-    covers = np.array([lo <= truth <= hi for lo, hi in (sigcore.intervals.wilson(np.r_[np.ones(j), np.zeros(n - j)],
+    covers = np.array([lo <= truth <= hi for lo, hi in (sigcore.statistics.intervals.wilson(np.r_[np.ones(j), np.zeros(n - j)],
                                                                                     0.95) for j in k)])
     exact = float(scipy.stats.binom.pmf(k, n, truth)[covers].sum())
     assert 0.92 < exact < 0.95
@@ -306,7 +306,7 @@ def test_wilson_coverage_at_accuracy_099_on_100_items():
         right = (rng.random(n) < truth).astype(int)
         res = compare(np.ones(n, int), right, np.ones(n, int), n_resamples=1_000, seed=s, alternative="two-sided")
         wilson += res.ci_a[0] <= truth <= res.ci_a[1]
-        low, high = sigcore.intervals.percentile(res.distribution + res.score_b, 0.95)  # A's own bootstrap scores
+        low, high = sigcore.statistics.intervals.percentile(res.distribution + res.score_b, 0.95)  # A's own bootstrap scores
         percentile += low <= truth <= high
     low, high = scipy.stats.binom.ppf([0.001, 0.999], sims, exact)
     assert low <= wilson <= high

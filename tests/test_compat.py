@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 import sigcore
-from sigcore.inputs import read_lines
+from sigcore.io.inputs import read_lines
 
 WMT17 = Path(__file__).resolve().parents[1] / "sample_data" / "wmt17_en_de"  # gzipped, in the project
 RESAMPLES = 20_000

@@ -1,11 +1,11 @@
-"""Tests of sigcore.conll: CoNLL-2000/2003 style column files."""
+"""Tests of sigcore.io.conll: CoNLL-2000/2003 style column files."""
 
 import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from sigcore import conll
+from sigcore.io import conll
 from sigcore.errors import InputError
 
 CONLL2003 = """-DOCSTART- -X- -X- O

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from sigcore import InputError
-from sigcore.decoding import decode, gunzip, read_bytes
+from sigcore.io.decoding import decode, gunzip, read_bytes
 
 BOM = b"\xef\xbb\xbf"
 

@@ -11,10 +11,10 @@ import pandas as pd
 import pytest
 
 import sigcore
-from sigcore import export
+from sigcore.report import export
 from sigcore.errors import SettingsError
-from sigcore.figures import delta_histogram
-from sigcore.report import number
+from sigcore.report.figures import delta_histogram
+from sigcore.report.sentence import number
 from sigcore.result import Result
 
 HOSTILE_A, HOSTILE_B = "<img src=x onerror=alert(1)>", "**x**"

@@ -2,13 +2,13 @@
 
 from streamlit.testing.v1 import AppTest
 
-from sigcore import export
-from sigcore.figures import walkthrough_histogram
+from sigcore.report import export
+from sigcore.report.figures import walkthrough_histogram
 from ui.figure import SLIDE
 
 
 def test_a_figure_is_drawn_with_its_svg_download():
-    at = AppTest.from_string("from sigcore.figures import walkthrough_histogram\nfrom ui.figure import show\n"
+    at = AppTest.from_string("from sigcore.report.figures import walkthrough_histogram\nfrom ui.figure import show\n"
                              "show(walkthrough_histogram(10, 0.2), 'bootstrap')").run()
     assert not at.exception
     assert len(at.get("plotly_chart")) == 1

@@ -6,7 +6,7 @@ import pytest
 import sigcore
 from sigcore.compare import counted
 from sigcore import teaching
-from sigcore.figures import (delta_histogram, histogram_edges, live_edges, walkthrough_heights,
+from sigcore.report.figures import (delta_histogram, histogram_edges, live_edges, walkthrough_heights,
                              walkthrough_histogram)
 
 GOLD, A, B = [1] * 10, [1, 1, 1, 1, 1, 1, 1, 0, 0, 0], [1, 1, 1, 1, 0, 0, 0, 1, 0, 0]

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sigcore import InputError, SettingsError
-from sigcore.inputs import FORMATS, column, read, read_lines, read_table, write
+from sigcore.io.inputs import FORMATS, column, read, read_lines, read_table, write
 
 BOM = b"\xef\xbb\xbf"
 
@@ -265,13 +265,13 @@ CONTENT = {
 
 @pytest.fixture
 def parsers(monkeypatch):
-    """Stand-ins for sigcore.conll and sigcore.lmeval, which record what they were given."""
+    """Stand-ins for sigcore.io.conll and sigcore.io.lmeval, which record what they were given."""
     calls = []
     for module in ("conll", "lmeval"):
         def parse(text, name, module=module):
             calls.append((module, text, name))
             return pd.DataFrame({"x": [module]}), [7]
-        monkeypatch.setitem(sys.modules, f"sigcore.{module}", types.SimpleNamespace(parse=parse))
+        monkeypatch.setitem(sys.modules, f"sigcore.io.{module}", types.SimpleNamespace(parse=parse))
     return calls
 
 
@@ -408,7 +408,7 @@ def test_gzip_refusals(monkeypatch):
     assert info.value.file == "x.txt.gz"
     with pytest.raises(InputError, match="not a valid gzip file"):
         read(b"\x1f\x8b\x08\x00garbage-garbage", name="x.gz")
-    monkeypatch.setattr("sigcore.decoding.MAX_BYTES", 1000)
+    monkeypatch.setattr("sigcore.io.decoding.MAX_BYTES", 1000)
     with pytest.raises(InputError, match="decompresses to more than") as info:
         read(gzip.compress(b"x\n" * 1000), name="big.txt.gz")
     assert info.value.file == "big.txt.gz"

@@ -4,7 +4,7 @@ from scipy import stats
 from scipy.stats import _resampling as scipy_resampling
 from statsmodels.stats.proportion import proportion_confint
 
-from sigcore import intervals
+from sigcore.statistics import intervals
 
 
 def test_percentile_is_the_equal_tailed_quantile_interval():

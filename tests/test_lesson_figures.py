@@ -7,8 +7,8 @@ import scipy.stats
 import sigcore
 from sigcore import teaching
 from sigcore.compare import counted
-from sigcore.figures import MARK, TAIL
-from sigcore.lesson_figures import p_value_histogram, power_curve, three_tests
+from sigcore.report.figures import MARK, TAIL
+from sigcore.teaching.lesson_figures import p_value_histogram, power_curve, three_tests
 
 SLP3_A = [1, 1, 1, 1, 1, 1, 1, 0, 0, 0]
 SLP3_B = [1, 1, 1, 1, 0, 0, 0, 1, 0, 0]

@@ -1,11 +1,11 @@
-"""Tests of sigcore.lmeval: lm-evaluation-harness ``--log_samples`` files, built here as lm-eval 0.4.x writes them."""
+"""Tests of sigcore.io.lmeval: lm-evaluation-harness ``--log_samples`` files, built here as lm-eval 0.4.x writes them."""
 
 import json
 
 import numpy as np
 import pytest
 
-from sigcore import lmeval
+from sigcore.io import lmeval
 from sigcore.errors import InputError
 
 HASHES = {"doc_hash": "3f1c", "prompt_hash": "9ab2", "target_hash": "77d0"}

@@ -10,7 +10,7 @@ from sklearn import metrics as sk
 
 from sigcore.errors import InputError, SettingsError
 from sigcore.metrics import METRICS, Metric, prepare
-from sigcore.resampling import PairedStats
+from sigcore.statistics.resampling import PairedStats
 
 TOL = 1e-9  # all references are exact rational formulas; only float rounding separates us
 LABEL_METRICS = ["accuracy", "precision", "recall", "f1", "macro_f1", "micro_f1", "weighted_f1"]

@@ -5,7 +5,7 @@ import pytest
 from statsmodels.stats.multitest import multipletests
 
 from sigcore import SettingsError, compare
-from sigcore.multiple import METHODS, adjust
+from sigcore.statistics.multiple import METHODS, adjust
 
 STATSMODELS = {"bonferroni": "bonferroni", "holm": "holm", "hochberg": "simes-hochberg", "bh": "fdr_bh"}
 RNG = np.random.default_rng(0)

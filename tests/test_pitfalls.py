@@ -12,7 +12,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import sigcore
-from sigcore import SettingsError, pitfall_figures, pitfalls
+from sigcore import SettingsError
+from sigcore.teaching import pitfall_figures, pitfalls
 
 ALPHA = 0.05
 

@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 
 import sigcore
-from sigcore import compare, export, report
-from sigcore.inputs import read_lines
+from sigcore import compare, report
+from sigcore.report import export
+from sigcore.io.inputs import read_lines
 from sigcore.result import p_number
 
 MIRROR = {"greater": "less", "less": "greater", "two-sided": "two-sided"}
@@ -207,7 +208,7 @@ def test_case_7_tiny_samples_warn_and_recommend_the_exact_test():
 def test_case_8_right_wrong_systems_get_wilsons_interval_in_every_test(test):
     res = compare([1] * 300, [1] * 300, [1] * 290 + [0] * 10, test=test)
     assert res.ci_a[0] < 1 and res.ci_a[1] == 1  # 300 of 300 right: not [1, 1]
-    assert res.ci_a == pytest.approx(sigcore.intervals.wilson(np.ones(300), res.confidence_level))
+    assert res.ci_a == pytest.approx(sigcore.statistics.intervals.wilson(np.ones(300), res.confidence_level))
 
 
 def test_case_9_identical_outputs_in_compat_mode_are_no_difference():

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 import scipy.stats
 
-from sigcore import resampling
-from sigcore.resampling import PairedStats
+from sigcore.statistics import resampling
+from sigcore.statistics.resampling import PairedStats
 
 
 def accuracy_rows(rng, n, p_a=0.7, p_b=0.6):

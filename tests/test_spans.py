@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from seqeval.metrics.sequence_labeling import get_entities
 
 from sigcore.errors import InputError
-from sigcore.spans import entities, parse_tag
+from sigcore.metrics.spans import entities, parse_tag
 
 TAGS = ["O", "B-PER", "I-PER", "E-PER", "S-PER", "B-LOC", "I-LOC", "E-LOC", "S-LOC", "B", "I", "E", "S"]
 

@@ -1,4 +1,4 @@
-"""sigcore.translation against sacreBLEU itself: real WMT17 data, resampled totals, edge cases, errors.
+"""sigcore.metrics.translation against sacreBLEU itself: real WMT17 data, resampled totals, edge cases, errors.
 
 Data files are read as UTF-8 with a leading BOM dropped (online-A.0.de has one), split on "\\n" only,
 a trailing "\\r" removed from each line and the empty string after the final newline dropped.
@@ -19,8 +19,8 @@ from sacrebleu.metrics.bleu import BLEU
 from sacrebleu.metrics.chrf import CHRF
 
 from sigcore.errors import InputError, SettingsError
-from sigcore.inputs import read_lines
-from sigcore.translation import bleu_score, chrf_score, prepare_bleu, prepare_chrf
+from sigcore.io.inputs import read_lines
+from sigcore.metrics.translation import bleu_score, chrf_score, prepare_bleu, prepare_chrf
 
 DATA = Path(__file__).resolve().parents[1] / "sample_data" / "wmt17_en_de"  # gzipped, in the project
 SYSTEMS = ["online-A.0.de.gz", "online-B.0.de.gz", "uedin-nmt.4722.de.gz"]

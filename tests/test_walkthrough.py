@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from sigcore import teaching
-from sigcore.figures import walkthrough_heights
+from sigcore.report.figures import walkthrough_heights
 from ui import walkthrough as w
 
 A, B = w.PRESETS["Textbook: A .70, B .50"]

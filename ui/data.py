@@ -1,6 +1,6 @@
 """The data section of the Compare page: a sample or uploads, the column roles, and a preview.
 
-Uploads stay in memory (Streamlit's ``UploadedFile`` bytes, parsed by ``sigcore.inputs.read``) and are never
+Uploads stay in memory (Streamlit's ``UploadedFile`` bytes, parsed by ``sigcore.io.inputs.read``) and are never
 written to disk. Parsing is cached on the bytes, so changing a setting does not parse again.
 """
 
@@ -11,8 +11,9 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from sigcore import SigcoreError, align
-from sigcore.inputs import read
+from sigcore import SigcoreError
+from sigcore.io import align
+from sigcore.io.inputs import read
 
 from .safe import md
 

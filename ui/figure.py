@@ -5,7 +5,7 @@ from __future__ import annotations
 import plotly.graph_objects as go
 import streamlit as st
 
-from sigcore import export
+from sigcore.report import export
 
 
 def config(name: str, **size: int) -> dict:

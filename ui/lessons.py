@@ -1,8 +1,8 @@
 """Three Classroom sections beyond SLP3 Figures 4.11/4.12: what a p-value means, power, and three tests side by side.
 
 Each section goes under a heading the page writes. Widgets, words and layout only: every number comes from
-``sigcore`` (simulations in :mod:`sigcore.teaching`, tests from :func:`sigcore.compare`, figures from
-:mod:`sigcore.lesson_figures`). Simulations are cached on their settings, so moving a widget back is instant.
+``sigcore`` (simulations in :mod:`sigcore.teaching.bootstrap`, tests from :func:`sigcore.compare`, figures from
+:mod:`sigcore.teaching.lesson_figures`). Simulations are cached on their settings, so moving a widget back is instant.
 """
 
 from __future__ import annotations
@@ -15,8 +15,9 @@ import pandas as pd
 import streamlit as st
 
 import sigcore
-from sigcore import SigcoreError, lesson_figures, teaching
-from sigcore.report import TEST_NAMES, number
+from sigcore import SigcoreError, teaching
+from sigcore.teaching import lesson_figures
+from sigcore.report.sentence import TEST_NAMES, number
 
 from .figure import show
 from .safe import md

@@ -1,14 +1,14 @@
 """The Classroom's "Common mistakes": four ways to misuse a significance test, each a live simulation.
 
-Widgets, words and layout only: every number comes from :mod:`sigcore.pitfalls`, every figure from
-:mod:`sigcore.pitfall_figures`. Simulations are cached on their settings, so moving a widget back is instant.
+Widgets, words and layout only: every number comes from :mod:`sigcore.teaching.pitfalls`, every figure from
+:mod:`sigcore.teaching.pitfall_figures`. Simulations are cached on their settings, so moving a widget back is instant.
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
-from sigcore import pitfall_figures, pitfalls
+from sigcore.teaching import pitfall_figures, pitfalls
 
 from .figure import show
 
@@ -48,7 +48,7 @@ def _many() -> None:
         "baseline, so each “significant” result is a false alarm.\n\n"
         "**Do instead**: correct the p-values for the number of tests. Holm's method multiplies the smallest p by "
         "k, the next by k − 1, and so on; then the chance of any false alarm stays at most α "
-        "(`sigcore.multiple.adjust`).")
+        "(`sigcore.statistics.multiple.adjust`).")
     c1, c2 = st.columns(2)
     k = c1.slider("Systems compared with the baseline, k", 2, 15, 10, key="pit-k")
     alpha = _alpha(c2, "pit-k-alpha")

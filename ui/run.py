@@ -15,8 +15,10 @@ import streamlit as st
 from streamlit import config
 
 import sigcore
-from sigcore import SigcoreError, align, export, report
-from sigcore.figures import chart_title, delta_histogram, empty_histogram, histogram_frames, live_edges
+from sigcore import SigcoreError, report
+from sigcore.io import align
+from sigcore.report import export
+from sigcore.report.figures import chart_title, delta_histogram, empty_histogram, histogram_frames, live_edges
 
 from .data import n_groups
 from .figure import config as figure_config

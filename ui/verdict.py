@@ -5,8 +5,9 @@ from __future__ import annotations
 import streamlit as st
 
 import sigcore
-from sigcore import export, report
-from sigcore.figures import delta_histogram
+from sigcore.report import export
+from sigcore import report
+from sigcore.report.figures import delta_histogram
 
 from .safe import md
 

@@ -1,7 +1,7 @@
 """The walk-through of SLP3 Figures 4.11 and 4.12: the test set x of 10 documents, the bootstrap test sets
 x^(i) drawn from it, their histogram, and eq. 4.48 with the counts filled in.
 
-Every number comes from ``sigcore.teaching``. The draws are a pure function of (x, seed, b), so the page keeps
+Every number comes from ``sigcore.teaching.bootstrap``. The draws are a pure function of (x, seed, b), so the page keeps
 only how many were drawn; a batch of draws is played by ``ui.live_chart`` at the speed the teacher chose.
 """
 
@@ -14,8 +14,8 @@ import streamlit as st
 from streamlit import config
 
 from sigcore import teaching
-from sigcore.figures import walkthrough_heights, walkthrough_histogram
-from sigcore.inputs import read
+from sigcore.report.figures import walkthrough_heights, walkthrough_histogram
+from sigcore.io.inputs import read
 from sigcore.result import mc_interval
 
 from .data import SAMPLE_DIR

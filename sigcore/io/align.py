@@ -23,7 +23,7 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from .errors import InputError, SettingsError
+from ..errors import InputError, SettingsError
 
 _GOLD = ("gold", "label", "labels", "gold_label", "reference", "references", "ref", "target", "answer",
          "y", "y_true", "truth", "expected", "tags")

@@ -6,7 +6,7 @@ are all the metric needs, so a resample is a re-weighted sum (``w @ S``) followe
 sufficient statistics; Berg-Kirkpatrick et al. 2012 for the paired bootstrap it serves).
 
 Precision, recall and the F1 family follow scikit-learn's definitions with ``zero_division=0``; span F1
-follows conlleval (Tjong Kim Sang & Buchholz 2000) and seqeval's default mode, see :mod:`sigcore.spans`.
+follows conlleval (Tjong Kim Sang & Buchholz 2000) and seqeval's default mode, see :mod:`sigcore.metrics.spans`.
 Whenever a denominator is zero (a resample can have no positives at all) the score is 0, never nan.
 
 Use :func:`prepare` with a name from :data:`METRICS`.
@@ -22,7 +22,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from .errors import InputError, SettingsError
+from ..errors import InputError, SettingsError
 from .spans import match_counts, sentence_entities
 from .translation import prepare_bleu, prepare_chrf
 

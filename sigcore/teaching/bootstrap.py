@@ -16,8 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.stats import multinomial
 
-from .compare import ALTERNATIVES, compare
-from .errors import SettingsError
+from ..compare import ALTERNATIVES, compare
+from ..errors import SettingsError
 
 _TIE = 1e-12  # delta values are multiples of 1/n: this only absorbs float noise
 _BLOCK = 1_000  # test sets per seeded block, so drawing 1, then 10, then 100 gives the same x^(i) as 111 at once

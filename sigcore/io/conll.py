@@ -27,7 +27,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from .errors import InputError
+from ..errors import InputError
 
 DOCSTART = "-DOCSTART-"
 _SEPARATOR = re.compile(r"[ \t]+")

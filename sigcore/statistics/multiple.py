@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .errors import SettingsError
+from ..errors import SettingsError
 
 
 def _step_up(values: np.ndarray) -> np.ndarray:

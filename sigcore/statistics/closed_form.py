@@ -35,8 +35,8 @@ from typing import Callable
 import numpy as np
 from scipy import stats
 
-from sigcore import intervals
-from sigcore.errors import InputError, SettingsError
+from . import intervals
+from ..errors import InputError, SettingsError
 
 ALTERNATIVES = ("greater", "less", "two-sided")
 

@@ -20,17 +20,10 @@ import math
 
 import numpy as np
 
-from .result import Result, p_number
+from ..compare import TESTS
+from ..result import Result, p_number
 
-TEST_NAMES = {
-    "bootstrap": "paired bootstrap",
-    "permutation": "approximate randomisation",
-    "t": "paired t-test",
-    "z": "paired z-test",
-    "wilcoxon": "Wilcoxon signed-rank test",
-    "sign": "sign test",
-    "mcnemar": "McNemar's test",
-}
+TEST_NAMES = {name: test.title for name, test in TESTS.items()}
 # Metrics as readers write them.
 METRIC_NAMES = {"accuracy": "accuracy", "exact_match": "exact match", "precision": "precision",
                 "recall": "recall", "f1": "F1", "macro_f1": "macro-F1", "micro_f1": "micro-F1",

@@ -8,8 +8,8 @@
    interval of δ still contains it (Card et al. 2020, "With Little Power Comes Great Responsibility").
 4. One-sided or two-sided: on the same data the one-sided p is about half the two-sided one, so picking the
    side after seeing δ(x) doubles the false positives.
-Test sets are right/wrong items drawn as in :mod:`sigcore.teaching`; every p, δ and interval comes from
-:func:`sigcore.compare`; :mod:`sigcore.pitfall_figures` draws them. Peeking, not_significant and one_sided draw
+Test sets are right/wrong items drawn as in :mod:`sigcore.teaching.bootstrap`; every p, δ and interval comes from
+:func:`sigcore.compare`; :mod:`sigcore.teaching.bootstrap.pitfall_figures` draws them. Peeking, not_significant and one_sided draw
 their test sets first, as ``simulate_test_sets(..., np.random.default_rng(seed))``, so any one can be looked at again.
 """
 
@@ -20,11 +20,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .compare import compare
-from .errors import SettingsError
-from .multiple import adjust
-from .result import Result
-from .teaching import outcome_probabilities, paired_outcomes
+from ..compare import compare
+from ..errors import SettingsError
+from ..statistics.multiple import adjust
+from ..result import Result
+from .bootstrap import outcome_probabilities, paired_outcomes
 
 _SEEDS = 2**32  # compare() seeds are drawn per test, so no two tests share their resamples
 

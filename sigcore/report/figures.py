@@ -9,9 +9,9 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from .compare import counted
-from .report import TEST_NAMES, number
-from .result import Result
+from ..compare import counted
+from .sentence import TEST_NAMES, number
+from ..result import Result
 
 TAIL, BODY, MARK = "#c0392b", "#9aa5b1", "#1f3a5f"
 AXIS = dict(showline=True, linecolor="black", ticks="outside")  # every figure's axes

@@ -1,7 +1,7 @@
 """Figures for the Classroom's sections beyond SLP3 Figures 4.11/4.12: what a p-value means, power, three tests.
 
 Pure functions from numbers (or Results) to plain-dict ``go.Figure``s sized for slides, with the colours and
-Unicode labels of :mod:`sigcore.figures`. The p-value histogram shows that under H0 the p of a calibrated test is
+Unicode labels of :mod:`sigcore.report.sentence.figures`. The p-value histogram shows that under H0 the p of a calibrated test is
 uniform (so p ≤ α happens in a share α of test sets); the power curve follows Card et al. (2020), "With Little
 Power Comes Great Responsibility"; the three panels put the paired bootstrap (Berg-Kirkpatrick et al. 2012),
 approximate randomisation (Noreen 1989) and the paired t-test (Student 1908) side by side on the same data.
@@ -15,11 +15,11 @@ import numpy as np
 import plotly.graph_objects as go
 import scipy.stats
 
-from .compare import counted
-from .figures import AXIS, BODY, MARK, SLIDE_HEIGHT, TAIL, histogram_edges
-from .report import TEST_NAMES, number
-from .result import Result
-from .teaching import rejection_rate, smallest_n
+from ..compare import counted
+from ..report.figures import AXIS, BODY, MARK, SLIDE_HEIGHT, TAIL, histogram_edges
+from ..report import TEST_NAMES, number
+from ..result import Result
+from .bootstrap import rejection_rate, smallest_n
 
 _BINS = 20
 _LAYOUT = dict(height=SLIDE_HEIGHT, margin=dict(l=60, r=20, t=70, b=55), plot_bgcolor="white", bargap=0)

@@ -28,7 +28,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .errors import InputError, SettingsError
+from ..errors import InputError, SettingsError
 
 __all__ = ["prepare_bleu", "prepare_chrf", "bleu_score", "chrf_score"]
 

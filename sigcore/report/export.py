@@ -18,9 +18,9 @@ from typing import Any
 
 import pandas as pd
 
-from .errors import SettingsError
-from .report import level, metric_name, number, scale_of, verdict
-from .result import Result
+from ..errors import SettingsError
+from .sentence import level, metric_name, number, scale_of, verdict
+from ..result import Result
 
 PAPER_COLUMN = dict(width=480, height=320)  # a one-column figure (3.3 in) at ~2x for crispness
 FORMATS = ("png", "svg", "pdf")

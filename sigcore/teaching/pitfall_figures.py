@@ -1,7 +1,7 @@
-"""Figures for the Classroom's common mistakes (:mod:`sigcore.pitfalls`), one per mistake, sized for a slide.
+"""Figures for the Classroom's common mistakes (:mod:`sigcore.teaching.pitfalls`), one per mistake, sized for a slide.
 
 Pure functions from a simulation's result to a plain-dict ``go.Figure``, with the colours of
-:mod:`sigcore.figures` and Unicode labels (no MathJax, which would fetch from the network).
+:mod:`sigcore.report.sentence.figures` and Unicode labels (no MathJax, which would fetch from the network).
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from .figures import AXIS, BODY, MARK, SLIDE_HEIGHT, TAIL
+from ..report.figures import AXIS, BODY, MARK, SLIDE_HEIGHT, TAIL
 from .pitfalls import ManyComparisons, NotSignificant, OneSided, Peeking
 
 _INSIDE = dict(x=0.01, y=0.99, xanchor="left", yanchor="top", bgcolor="rgba(255,255,255,0.8)")

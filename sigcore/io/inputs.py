@@ -3,7 +3,7 @@
 ``read(source)`` takes a path or the bytes of an upload (never written to disk) and returns a :class:`Table`:
 one row per item, and the 1-based line of the file where each row starts (for messages). Decisions:
 
-- Bytes become text in :mod:`sigcore.decoding` (gzip, BOMs, declared encodings; binary, empty and
+- Bytes become text in :mod:`sigcore.io.decoding` (gzip, BOMs, declared encodings; binary, empty and
   mis-encoded files refused with their place); a ``.gz`` suffix is dropped before the extension is looked at.
 - The format is ``format=`` if given, else the extension, else sniffed from the content (see ``_sniff``).
 - CSV/TSV: a header row with non-empty, distinct names is required; every cell is text, as written
@@ -17,7 +17,7 @@ one row per item, and the 1-based line of the file where each row starts (for me
   the line and the key (a missing value is more likely a bug than a meaningful gap). A ``.json`` file is an
   array of objects, or an object of equal-length arrays ``{"gold": [...], "A": [...]}`` (one column each).
 - Text: one column ``text``, one row per line, as :func:`read_lines`.
-- CoNLL and lm-eval files go to ``sigcore.conll.parse`` and ``sigcore.lmeval.parse``.
+- CoNLL and lm-eval files go to ``sigcore.io.conll.parse`` and ``sigcore.io.lmeval.parse``.
 
 Every problem raises :class:`~sigcore.errors.InputError` (bad arguments: ``SettingsError``) naming the
 file, line and column where it has a place, with a hint to fix it.
@@ -40,7 +40,7 @@ import numpy as np
 import pandas as pd
 
 from .decoding import decode, gunzip, read_bytes
-from .errors import InputError, SettingsError
+from ..errors import InputError, SettingsError
 
 FORMATS = {
     "csv": "comma- (or semicolon-) separated table with a header row",
@@ -95,7 +95,7 @@ def read(source: str | os.PathLike | bytes, *, name: str | None = None, format: 
         items = _split_lines(text)
         frame, lines = pd.DataFrame({"text": items}, dtype=str), np.arange(1, len(items) + 1)
     else:  # imported here: the parsers live in their own modules and load only when needed
-        frame, lines = importlib.import_module(f"sigcore.{fmt.replace('-', '')}").parse(text, name)
+        frame, lines = importlib.import_module(f".{fmt.replace('-', '')}", __package__).parse(text, name)
     return Table(name, fmt, frame, np.asarray(lines, dtype=np.int64))
 
 

@@ -19,7 +19,7 @@ from typing import Sequence
 
 import numpy as np
 
-from .errors import InputError
+from ..errors import InputError
 
 _TAG = re.compile(r"O|([BIES])(?:[-_](.+))?", re.DOTALL)
 # (previous prefix, prefix) pairs that open a chunk whatever the types (conlleval's startOfChunk).

@@ -32,7 +32,7 @@ import json
 import numpy as np
 import pandas as pd
 
-from .errors import InputError
+from ..errors import InputError
 
 FIXED = ("doc_id", "filter", "target", "prediction")
 # Top-level fields that describe the sample rather than score it (lm-eval and its common forks).

@@ -1,0 +1,7 @@
+"""The statistics of a paired comparison: resampling engines, closed-form tests, intervals, corrections.
+
+- :mod:`.resampling`: paired bootstrap and permutation over sufficient statistics (patterns, chunks, seeds);
+- :mod:`.closed_form`: paired t, z, Wilcoxon, sign and McNemar tests, each with what it measures;
+- :mod:`.intervals`: intervals and one-sided bounds (basic bootstrap, percentile, BCa, t, Clopper-Pearson, Wilson);
+- :mod:`.multiple`: adjusted p-values for a family of tests (Bonferroni, Holm, Hochberg, BH).
+"""
