@@ -40,7 +40,8 @@ def _parser() -> argparse.ArgumentParser:
     cmp.add_argument("--gold", help="table column with the gold labels or references (default: guessed)")
     cmp.add_argument("--a", help="table column with system A's outputs (default: the first system column)")
     cmp.add_argument("--b", help="table column with system B's outputs (default: the second)")
-    cmp.add_argument("--id", help="id column: align files by it (a table's is guessed)")
+    cmp.add_argument("--id", help="id column: align files by it (guessed when the files share one)")
+    cmp.add_argument("--by-row", action="store_true", help="pair the files by row even where they share an id column")
     cmp.add_argument("--group", help="table column with the document/group of each item")
     cmp.add_argument("--drop-unmatched", action="store_true",
                      help="compare the items whose ids are in every file instead of stopping")
@@ -84,8 +85,8 @@ def _level(flag: str):
 
 def _load(args) -> align.Aligned:
     tables = [read(path, format=args.format, encoding=args.encoding) for path in args.files]
-    return align.load(tables, gold=args.gold, a=args.a, b=args.b, id=args.id, group=args.group,
-                      on_unmatched="drop" if args.drop_unmatched else "stop")
+    return align.load(tables, gold=args.gold, a=args.a, b=args.b, id=align.ROW_ORDER if args.by_row else args.id,
+                      group=args.group, on_unmatched="drop" if args.drop_unmatched else "stop")
 
 
 def _compare(args) -> int:
@@ -114,7 +115,9 @@ def _compare(args) -> int:
               + " (guessed from the names where not given; change with --gold, --a, --b, --id, --group)")
     for note in data.notes:
         print(f"note: {note}")
-    a, b = (role if name == role else f"{role} ({Path(name).name})" for name, role in ((data.a_name, "A"), (data.b_name, "B")))
+    # a column's name as it is ("run1/model" stays that); a file by its name, not its path
+    a, b = (role if name == role else f"{role} ({name if data.columns else Path(name).name})"
+            for name, role in ((data.a_name, "A"), (data.b_name, "B")))
     print(report.summary(res, a=a, b=b))
     return 0
 

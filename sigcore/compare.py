@@ -14,6 +14,7 @@ whole groups (documents) are resampled or swapped: the cluster bootstrap (Field 
 
 from __future__ import annotations
 
+import hashlib
 import math
 import numbers
 from dataclasses import dataclass
@@ -34,6 +35,7 @@ ALTERNATIVES = ("greater", "less", "two-sided")
 RESAMPLING = ("bootstrap", "permutation")
 SMALL_SAMPLE = 30  # items (groups; discordant pairs for right/wrong items) below which exact tests are recommended
 Z_MIN_ITEMS = 50  # the z-test's normal tail with the sample SD: 6.1% false alarms at n = 30 for alpha = 5%
+MAX_RESAMPLES = 10_000_000  # b: the run keeps three arrays of b floats (240 MB at this b)
 CI_METHODS = ("basic", "percentile", "bca")
 
 
@@ -116,11 +118,13 @@ def stream(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metric: s
            test: str = "bootstrap", n_resamples: int = 10_000, alternative: str = "greater", alpha: float = 0.05,
            confidence_level: float | None = None, seed: int | None = 0, groups: Sequence | None = None,
            compat: str | None = None, ci_method: str | None = "basic", exact: bool = True, block: int = 1_000,
-           **metric_options: Any) -> Iterator[Result]:
+           budget: int | None = None, **metric_options: Any) -> Iterator[Result]:
     """Like :func:`compare`, but yield a partial result after every ``block`` resamples.
 
     The last result equals ``compare`` with the same arguments exactly, whatever ``block`` is.
-    Settings and data are checked before the first resample, when ``stream`` is called.
+    Settings and data are checked before the first resample, when ``stream`` is called. ``budget`` caps the
+    work, resamples × items (× patterns of identical items, when the engine groups them): a run beyond it is
+    refused before it starts, for a server shared by many users.
     """
     _check_settings(metric, test, n_resamples, alternative, alpha, confidence_level, seed, compat, ci_method,
                     exact, block, groups)
@@ -143,6 +147,8 @@ def stream(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metric: s
     if test == "z" and n_items < Z_MIN_ITEMS:
         raise SettingsError(f"the z-test needs at least {Z_MIN_ITEMS} items (it takes the sample SD for the "
                             f"known one), got {n_items}", hint="Use the t-test, or an exact test for few items.")
+    if budget is not None and test in RESAMPLING:
+        _check_budget(paired, n_resamples, budget, twice=test == "permutation" and ci_method is not None)
     if seed is None:  # a fresh seed, recorded so that the run can be reproduced
         seed = int(np.random.SeedSequence().entropy % 2**63)
     level = 1 - alpha if confidence_level is None else confidence_level
@@ -152,6 +158,25 @@ def stream(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metric: s
     if test in RESAMPLING:
         return run.resampled(block)
     return iter([run.closed_form()])
+
+
+def _short(value: Any) -> str:
+    """An option as the signature writes it: a long list (2,000 labels) as its length and a hash of it."""
+    if isinstance(value, (list, tuple)) and len(value) > 8:
+        digest = hashlib.sha256(repr(list(value)).encode()).hexdigest()[:12]
+        return f"<{len(value):,} values sha256:{digest}>"
+    return str(value)
+
+
+def _check_budget(paired: PairedStats, n_resamples: int, budget: int, twice: bool) -> None:
+    """Refuse a run whose resampling work (b × the rows each resample sums) exceeds ``budget``."""
+    rows = len(paired.counts) if paired.compressed else paired.n
+    work = n_resamples * rows * (2 if twice else 1)  # the permutation test also bootstraps its interval
+    if work > budget:
+        most = max(budget // (rows * (2 if twice else 1)), 1)
+        raise SettingsError(f"b = {n_resamples:,} resamples of {rows:,} rows is about {work:.1e} steps, more than "
+                            f"this run may take ({budget:.1e})", hint=f"Use b of at most {most:,}, or run the "
+                            "command line (python -m sigcore), which has no such limit.")
 
 
 def _members(groups: Sequence, n_items: int, *, columns: np.ndarray | None = None,
@@ -194,6 +219,9 @@ def _check_settings(metric, test, n_resamples, alternative, alpha, confidence_le
     for name, value in (("n_resamples", n_resamples), ("block", block)):
         if not _is_int(value) or value < 1:
             raise SettingsError(f"`{name}` must be a positive integer, not {value!r}")
+    if n_resamples > MAX_RESAMPLES:
+        raise SettingsError(f"`n_resamples` is at most {MAX_RESAMPLES:,}, not {n_resamples:,}",
+                            hint="10,000 resolves p to 0.0001; 1,000,000 to 1e-6, which few claims need.")
     if not _is_level(alpha):
         raise SettingsError(f"`alpha` must be a number strictly between 0 and 1, not {alpha!r}",
                             hint="The usual levels are 0.05, 0.01 and 0.001.")
@@ -296,7 +324,7 @@ class _Run:
             parts += [f"resamples:{n_resamples}", f"seed:{self.seed}"]
         if self.compat:
             parts.append(f"compat:{self.compat}")
-        opts = ",".join(f"{k}={v}" for k, v in sorted(self.options.items()))
+        opts = ",".join(f"{k}={_short(v)}" for k, v in sorted(self.options.items()))
         parts += [f"metric:{self.metric}" + (f"({opts})" if opts else ""), f"items:{self.n_items}"]
         if self.n_groups is not None:
             parts.append(f"groups:{self.n_groups}")

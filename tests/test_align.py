@@ -26,9 +26,15 @@ def test_roles_are_guessed_from_column_names():
     assert data.ids == ["1", "2"] and data.groups == ["d1", "d1"]
 
 
-def test_a_column_that_is_not_unique_is_not_taken_for_the_id():
+def test_an_id_column_that_repeats_is_no_system_and_its_repeats_are_named():
+    """`id,gold,A,B` with id 1 twice once compared A = 'id' with B = 'A', silently."""
     t = table("t.csv", "id,gold,A,B\n1,x,x,y\n1,y,y,y\n")
-    assert align.guess_mapping(t.frame).id is None
+    assert align.guess_mapping(t.frame) == align.Mapping(gold="gold", systems=("A", "B"), id="id")
+    with pytest.raises(InputError, match=r"id '1' occurs twice \(also on line 2\)") as info:
+        align.load([t])
+    assert (info.value.file, info.value.line) == ("t.csv", 3)
+    doc = table("d.csv", "doc,gold,A,B\n1,x,x,y\n1,y,y,y\n")  # a group-named column names items only if unique
+    assert align.guess_mapping(doc.frame) == align.Mapping(gold="gold", systems=("A", "B"), group="doc")
 
 
 def test_overrides_win_over_the_guess():
@@ -127,3 +133,22 @@ def test_sample_data_loads_and_compares():
     root = Path(__file__).resolve().parents[1] / "sample_data"
     data = align.load([read(root / "classification.csv")])
     assert data.n > 100 and np.isfinite(sigcore.compare(data.gold, data.a, data.b).p_value)
+
+
+def test_files_that_share_an_id_column_are_paired_by_it_not_by_row():
+    """a.csv's rows shuffled: paired by row, A (right on 85%) looked no better than B (70%)."""
+    rng = np.random.default_rng(0)
+    gold, a, b = (rng.integers(0, 2, 200) for _ in range(3))
+    order = rng.permutation(200)
+    files = [table("gold.csv", "id,gold\n" + "".join(f"{i},{v}\n" for i, v in enumerate(gold))),
+             table("a.csv", "id,pred\n" + "".join(f"{i},{a[i]}\n" for i in order)),
+             table("b.csv", "id,pred\n" + "".join(f"{i},{v}\n" for i, v in enumerate(b)))]
+    data = align.load(files)
+    assert data.ids == [str(i) for i in range(200)]  # cells stay text as written
+    assert data.a == [str(v) for v in a] and data.b == [str(v) for v in b]
+    assert "paired by their shared id column 'id'" in data.notes[0]
+    by_row = align.load(files, id=align.ROW_ORDER)
+    assert by_row.ids is None and by_row.a == [str(v) for v in a[order]]
+    with pytest.raises(InputError, match="id '3' occurs twice"):
+        align.load([files[0], table("a.csv", "id,pred\n3,1\n3,0\n" + "".join(f"{i},1\n" for i in range(198))),
+                    files[2]])

@@ -115,7 +115,7 @@ def test_upload_a_table_change_mapping_metric_and_test():
 def test_upload_gold_and_one_text_file_per_system():
     gold, a, b = b"x\ny\nx\ny\nx\n", b"x\ny\nx\nx\nx\n", b"y\ny\nx\ny\ny\n"
     at = upload(app(), ("gold.txt", gold), ("a.txt", a), ("b.txt", b))
-    assert [s.value for s in at.selectbox if s.label.endswith("file")] == ["gold.txt", "a.txt", "b.txt"]
+    assert [s.value for s in at.selectbox if s.label.endswith("file")] == [0, 1, 2]  # by position
     next(s for s in at.selectbox if s.label == "Test").set_value("mcnemar").run()
     run(at)
     res = sigcore.compare(["x", "y", "x", "y", "x"], ["x", "y", "x", "x", "x"], ["y", "y", "x", "y", "y"],
@@ -262,3 +262,62 @@ def test_two_samples_of_one_file_each_show_their_own_systems():
                             ("Digit classifiers (scikit-learn): SVM vs logistic regression", ("svm_rbf", "logreg"))]:
         at.selectbox[0].set_value(sample).run()
         assert (select(at, "System A").value, select(at, "System B").value) == systems
+
+
+def test_two_uploads_with_one_name_are_told_apart_by_position():
+    """gold.txt, d1/out.txt, d2/out.txt: picked by name, B was A and the verdict said "delta = 0"."""
+    gold, a, b = b"x\ny\nx\ny\nx\ny\n", b"x\ny\nx\ny\nx\ny\n", b"y\nx\ny\nx\ny\nx\n"
+    at = upload(app(), ("gold.txt", gold), ("out.txt", a), ("out.txt", b))
+    boxes = [s for s in at.selectbox if s.label.endswith("file")]
+    assert [s.value for s in boxes] == [0, 1, 2] and boxes[2].format_func(2) == "3. out.txt"
+    select(at, "Test").set_value("mcnemar").run()
+    run(at)
+    res = sigcore.compare(list("xyxyxy"), list("xyxyxy"), list("yxyxyx"), test="mcnemar")
+    assert res.delta == 1 and verdict_of(at) == md(report.verdict(res, a="A (out.txt)", b="B (out.txt)"))
+
+
+def test_files_sharing_an_id_column_are_paired_by_it_and_row_order_is_a_choice():
+    rows = [(i, "x" if i % 3 else "y") for i in range(90)]
+    gold = "id,gold\n" + "".join(f"{i},{g}\n" for i, g in rows)
+    a = "id,pred\n" + "".join(f"{i},{g}\n" for i, g in reversed(rows))  # A right everywhere, rows reversed
+    b = "id,pred\n" + "".join(f"{i},x\n" for i, _ in rows)
+    at = upload(app(), ("gold.csv", gold.encode()), ("a.csv", a.encode()), ("b.csv", b.encode()))
+    assert select(at, "Pair items by").value == "id" and "(row order)" in select(at, "Pair items by").options
+    run(at)
+    paired = sigcore.compare([g for _, g in rows], [g for _, g in rows], ["x"] * 90)
+    assert at.code[0].value == paired.signature
+    select(at, "Pair items by").set_value("(row order)").run()
+    run(at)
+    by_row = sigcore.compare([g for _, g in rows], [g for _, g in reversed(rows)], ["x"] * 90)
+    assert at.code[0].value == by_row.signature and by_row.p_value != paired.p_value
+
+
+def test_an_encoding_can_be_declared_for_an_upload():
+    utf16 = "gold,A,B\n".encode("utf-16-le") + "".join(f"x,x,{'x' if i % 2 else 'y'}\n"
+                                                        for i in range(40)).encode("utf-16-le")
+    at = upload(app(), ("u16.csv", utf16))
+    assert md("looks like UTF-16 text without a byte-order mark") in at.error[0].value
+    select(at, "Encoding").set_value("UTF-16 little-endian").run()
+    assert not at.error and "40 items" in at.caption[1].value
+
+
+def test_a_run_beyond_the_servers_budget_is_refused_with_the_fix(monkeypatch):
+    monkeypatch.setattr("ui.run.BUDGET", 1_000)
+    at = upload(app(), ("results.csv", CSV))
+    select(at, "Test").set_value("permutation").run()
+    run(at)
+    assert not at.exception and "more than this run may take" in at.error[0].value
+    assert "Use b of at most" in at.error[0].value and "command line" in at.error[0].value
+
+
+def test_the_server_never_shows_a_traceback():
+    import tomllib
+    config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
+    assert config["client"]["showErrorDetails"] == "none"
+
+
+def test_the_web_server_keeps_uploads_up_to_the_limit_in_memory():
+    """Starlette spools uploads over 1 MB to a temporary file; the page raises that to the upload limit."""
+    from starlette.formparsers import MultiPartParser
+    app()
+    assert MultiPartParser.spool_max_size >= 201 * 1024**2  # maxUploadSize = 200 (MB) in .streamlit/config.toml

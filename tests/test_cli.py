@@ -114,6 +114,22 @@ def test_group_column_resamples_whole_documents(tmp_path, capsys):
     assert grouped["p_value"] == res.p_value and grouped["ci_low"] == res.ci_low
 
 
+def test_column_names_are_shown_as_written(tmp_path, capsys):
+    table = write_lines(tmp_path / "cols.csv", ["gold,run1/model,<script>x", "x,x,y", "y,y,y", "x,x,x"])
+    assert main(["compare", table, "--test", "mcnemar"]) == 0
+    out = capsys.readouterr().out
+    assert "A (run1/model) = 1.000" in out and "B (<script>x) = 0.667" in out
+
+
+def test_files_sharing_ids_pair_by_them_unless_by_row(tmp_path, capsys):
+    gold = write_lines(tmp_path / "gold.csv", ["id,gold"] + [f"{i},{'xy'[i % 2]}" for i in range(40)])
+    a = write_lines(tmp_path / "a.csv", ["id,pred"] + [f"{i},{'xy'[i % 2]}" for i in reversed(range(40))])
+    b = write_lines(tmp_path / "b.csv", ["id,pred"] + [f"{i},x" for i in range(40)])
+    by_id = run_json(capsys, [gold, a, b])
+    assert by_id["score_a"] == 1.0 and "paired by their shared id column 'id'" in by_id["notes"][0]
+    assert run_json(capsys, [gold, a, b, "--by-row"])["score_a"] == 0.0  # reversed rows: every item wrong
+
+
 def test_mcnemar_chi_square_and_the_level_that_follows_alpha(capsys):
     chi = run_json(capsys, [*TABLE_ARGS, "--test", "mcnemar", "--chi-square"])
     assert "test:mcnemar-chi2" in chi["signature"] and chi["exact"] is False

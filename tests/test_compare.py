@@ -374,3 +374,24 @@ def test_the_cluster_bootstrap_holds_alpha_where_the_item_bootstrap_does_not():
         cluster += compare(None, a, b, groups=groups, **settings).significant
     assert cluster <= scipy.stats.binom.ppf(0.999, sims, 0.05)
     assert item / sims > 0.25  # about 40%: sentences of one document are not independent evidence
+
+
+def test_a_run_that_cannot_fit_is_refused_before_it_starts():
+    with pytest.raises(SettingsError, match=r"`n_resamples` is at most 10,000,000, not 10,000,000,000"):
+        compare(GOLD, SLP3_A, SLP3_B, n_resamples=10**10)
+    rng = np.random.default_rng(0)
+    a, b = rng.random(2_000), rng.random(2_000)
+    with pytest.raises(SettingsError, match=r"b = 1,000 resamples of 2,000 rows is about 2\.0e\+06 steps.*"
+                                            r"Use b of at most 500, or run the command line"):
+        sigcore.stream(None, a, b, metric="mean", n_resamples=1_000, budget=10**6)
+    assert list(sigcore.stream(GOLD, SLP3_A, SLP3_B, n_resamples=1_000, budget=10**6))  # 4 patterns: cheap
+    with pytest.raises(SettingsError, match="about 4.0e"):  # the permutation test bootstraps its interval too
+        sigcore.stream(None, a, b, metric="mean", test="permutation", n_resamples=1_000, budget=10**6)
+
+
+def test_a_long_label_list_is_summarised_in_the_signature():
+    rng = np.random.default_rng(1)
+    gold = rng.integers(0, 300, 3_000)
+    res = compare(gold, gold, rng.integers(0, 300, 3_000), metric="macro_f1", n_resamples=100)
+    assert "labels=<300 values sha256:" in res.signature and len(res.signature) < 300
+    assert "labels=[0, 1, 2]" in compare(gold % 3, gold % 3, gold % 2, metric="macro_f1", n_resamples=100).signature

@@ -437,3 +437,23 @@ def test_csv_module_path_names_bad_rows_and_unclosed_quotes():
     with pytest.raises(InputError, match="never closed") as info:
         read(b'a,b\n5"" x,1\n"open,2\n3,4\n', name="t.csv")
     assert info.value.line == 3
+
+
+@pytest.mark.parametrize("name, data", [
+    ("deep.jsonl", b'{"gold": ' + b"[" * 200_000 + b"]" * 200_000 + b', "A": 1, "B": 2}\n'),
+    ("deep.json", b"[" * 200_000 + b"]" * 200_000),
+    ("samples_deep.jsonl", b'{"doc_id": 0, "filtered_resps": ' + b"[" * 200_000 + b"]" * 200_000 + b"}\n"),
+])
+def test_json_nested_too_deeply_is_refused_not_a_traceback(name, data):
+    with pytest.raises(InputError, match="nests JSON values too deeply to be read") as info:
+        read(data, name=name)
+    assert info.value.file == name
+
+
+def test_more_items_than_the_cap_are_refused_before_parsing(monkeypatch):
+    monkeypatch.setattr("sigcore.io.inputs.MAX_ITEMS", 1_000)
+    with pytest.raises(InputError, match=r"has more than 1,000 lines"):
+        read(b"gold,A,B\n" + b"x,x,y\n" * 1_001, name="big.csv")
+    with pytest.raises(InputError, match=r"has more than 1,000 items"):
+        read(b"[" + b",".join([b'{"gold": 1, "A": 1, "B": 0}'] * 1_001) + b"]", name="big.json")
+    assert len(read(b"gold,A,B\n" + b"x,x,y\n" * 999, name="ok.csv").frame) == 999

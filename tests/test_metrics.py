@@ -304,3 +304,17 @@ def test_a_missing_text_output_is_an_empty_answer(metric):
     gold = ["a b c d", "e f g h"]
     got, _, _ = prepare(metric, gold, [["a b c d", None], ["a b c d", ""]])
     np.testing.assert_array_equal(got[0], got[1])
+
+
+def test_too_many_classes_are_refused_before_the_memory_is_spent():
+    rng = np.random.default_rng(0)
+    gold = rng.integers(0, 50_000, 20_000)
+    with pytest.raises(SettingsError, match=r"macro_f1 over [\d,]+ classes needs a table of [\d,]+ x [\d,]+ counts.*"
+                                            r"Pass labels=\[\.\.\.\]"):
+        METRICS["macro_f1"].patterns(gold, [gold, rng.integers(0, 50_000, 20_000)])
+
+
+@pytest.mark.parametrize("label", [{"x": 1}, [1, 2]])
+def test_a_label_that_is_a_json_object_or_array_is_refused_with_its_item(label):
+    with pytest.raises(InputError, match=r"line 2: system 2 has a (dict|list) for item 2, not a single label"):
+        prepare("accuracy", ["x", "y"], [["x", "y"], ["x", label]])

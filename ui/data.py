@@ -1,7 +1,8 @@
 """The data section of the Compare page: a sample or uploads, the column roles, and a preview.
 
 Uploads stay in memory (Streamlit's ``UploadedFile`` bytes, parsed by ``sigcore.io.inputs.read``) and are never
-written to disk. Parsing is cached on the bytes, so changing a setting does not parse again.
+written to disk, not even by the web server while they arrive (see :func:`_uploads_in_memory`). Parsing is cached
+on the bytes, so changing a setting does not parse again.
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ from pathlib import Path
 
 import pandas as pd
 import streamlit as st
+from starlette.formparsers import MultiPartParser
+from streamlit import config
 
 from sigcore import SigcoreError
 from sigcore.io import align
@@ -18,6 +21,16 @@ from sigcore.io.inputs import read
 from .safe import md
 
 SAMPLE_DIR = Path(__file__).resolve().parents[1] / "sample_data"
+
+
+def _uploads_in_memory() -> None:
+    """Starlette, Streamlit's web server, spools an upload of over 1 MB to a temporary file while it arrives;
+    raised to the upload limit, its threshold keeps every upload in memory (the limit bounds that memory)."""
+    limit = (config.get_option("server.maxUploadSize") + 1) * 1024**2  # + the multipart overhead
+    MultiPartParser.spool_max_size = max(MultiPartParser.spool_max_size, limit)
+
+
+_uploads_in_memory()
 # name shown -> (files, column roles)
 SAMPLES = {  # the first opens the page: a real case where the bootstrap is the recommended test
     "WMT17 English-German, 500 segments: BLEU": (["mt/newstest2017.ref.de", "mt/uedin-nmt.de", "mt/LIUM-NMT.de"], {}),
@@ -34,13 +47,18 @@ GROUP_HELP = ("The group (document) of each item: the bootstrap and permutation 
               "B for, whole groups, and the tests that take items as independent are not offered.")
 
 
+ENCODINGS = {"UTF-8 (or UTF-16 with a byte-order mark)": None, "UTF-16 little-endian": "utf-16-le",
+             "UTF-16 big-endian": "utf-16-be", "Latin-1": "latin-1", "Windows-1252": "cp1252"}
+BY_ROW = "(row order)"
+
+
 @st.cache_data(max_entries=32, show_spinner=False)
-def _parse(data: bytes, name: str):
-    return read(data, name=name)
+def _parse(data: bytes, name: str, encoding: str | None):
+    return read(data, name=name, encoding=encoding)
 
 
-def _tables(files: list[tuple[str, bytes]]):
-    return [_parse(data, name) for name, data in files]
+def _tables(files: list[tuple[str, bytes]], encoding: str | None = None):
+    return [_parse(data, name, encoding) for name, data in files]
 
 
 def choose_files() -> tuple[list[tuple[str, bytes]], dict]:
@@ -56,13 +74,14 @@ def choose_files() -> tuple[list[tuple[str, bytes]], dict]:
              "file per system (gold first); or two CoNLL files that carry gold; or two lm-evaluation-harness "
              "samples_*.jsonl logs. Gzip is fine. Nothing is stored.")
     files = [(u.name, u.getvalue()) for u in uploads or []]
-    if len(files) == 3:  # let the user say which file is which
-        names = [n for n, _ in files]
+    encoding = ENCODINGS[st.selectbox("Encoding", list(ENCODINGS), help="How the uploaded text was saved.")]
+    if len(files) == 3:  # let the user say which file is which: by position, as two files may share a name
         cols = st.columns(3)
-        picked = [c.selectbox(role, names, index=i, key=f"file_{role}") for i, (c, role) in
-                  enumerate(zip(cols, ["Gold file", "System A file", "System B file"]))]
-        files = [next(f for f in files if f[0] == p) for p in picked]
-    return files, {}
+        picked = [c.selectbox(role, range(3), index=i, key=f"file_{role}",
+                              format_func=lambda k: f"{k + 1}. {files[k][0]}")
+                  for i, (c, role) in enumerate(zip(cols, ["Gold file", "System A file", "System B file"]))]
+        files = [files[k] for k in picked]
+    return files, {"encoding": encoding} if encoding else {}
 
 
 def load(files: list[tuple[str, bytes]], roles: dict, mapping_area) -> align.Aligned | None:
@@ -70,13 +89,16 @@ def load(files: list[tuple[str, bytes]], roles: dict, mapping_area) -> align.Ali
     if not files:
         st.info("Upload files to compare, or choose a sample.")
         return None
+    roles = dict(roles)
     try:
-        tables = _tables(files)
+        tables = _tables(files, roles.pop("encoding", None))
         if len(tables) == 1:
             with mapping_area:
                 roles = {**roles, **_mapping_widgets(tables[0], roles)}
             data = _from_roles(tables[0], roles)
         else:
+            with mapping_area:
+                roles["id"] = _pairing_widget(tables)
             data = align.load(tables, **roles)
     except SigcoreError as e:
         st.error(md(str(e)), icon="⚠️")
@@ -102,6 +124,18 @@ def _mapping_widgets(table, roles: dict) -> dict:
                               help=GROUP_HELP if role == "group" else None)
         chosen[role] = None if value == NONE else value
     return chosen
+
+
+def _pairing_widget(tables) -> str:
+    """How several files are paired: by an id column they all have (their shared id first), or by row."""
+    common = [str(c) for c in tables[0].frame.columns if all(c in t.frame.columns for t in tables[1:])]
+    shared = align.shared_id(tables)
+    options = ([shared] if shared else []) + [BY_ROW] + [c for c in common if c != shared]
+    key = "pair_by_" + "_".join(t.name for t in tables)
+    chosen = st.selectbox("Pair items by", options, key=key,
+                          help="An id column every file has pairs the items whatever their order; by row, the "
+                               "files must list the same items in the same order.")
+    return align.ROW_ORDER if chosen == BY_ROW else chosen
 
 
 def _from_roles(table, roles: dict) -> align.Aligned:

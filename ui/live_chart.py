@@ -3,12 +3,13 @@
 Streamlit 1.67 gives every ``st.plotly_chart`` an id derived from its content, so a chart redrawn per frame
 is mounted again each time and blinks. Resampling is fast, so the page computes the whole run (or up to
 Stop) first and sends the bar heights of every frame at once; the component's page plays them in place and
-reports back how many it showed. Plotly's JavaScript is the installed plotly package's, copied once next to
-the page (nothing is fetched from the network).
+reports back how many it showed. Plotly's JavaScript is the installed plotly package's, copied next to the
+page into a private temporary folder (nothing is fetched from the network).
 """
 
 from __future__ import annotations
 
+import atexit
 import json
 import shutil
 import tempfile
@@ -22,10 +23,11 @@ _PAGE = Path(__file__).with_name("live_chart") / "index.html"
 
 
 def _folder() -> Path:
-    folder = Path(tempfile.gettempdir()) / f"sigcore-live-chart-{plotly.__version__}"
-    folder.mkdir(exist_ok=True)
-    if not (folder / "plotly.min.js").exists():
-        shutil.copyfile(Path(plotly.__file__).parent / "package_data" / "plotly.min.js", folder / "plotly.min.js")
+    """A private folder (mode 0700, a new name for each server) with the page and Plotly's script: a shared,
+    predictable one could be created first by another local user, who would then serve every visitor's script."""
+    folder = Path(tempfile.mkdtemp(prefix="sigcore-live-chart-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    shutil.copyfile(Path(plotly.__file__).parent / "package_data" / "plotly.min.js", folder / "plotly.min.js")
     shutil.copyfile(_PAGE, folder / "index.html")
     return folder
 

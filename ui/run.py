@@ -37,6 +37,7 @@ WHY = {"bootstrap": "fits any metric and gives the interval of the difference",
        "sign": "counts only which system wins each item", "mcnemar": "the classic test for paired right/wrong"}
 MIN_FRAME = 0.1  # seconds a frame stays up at full speed: 25 frames in 2.5 s, each one seen
 MAX_FRAMES = 500  # a run is computed before it is played: at slow speeds, large b gets b / 500 per frame
+BUDGET = 2 * 10**9  # resamples x rows one run may compute on this shared server (about 30 s); the CLI has none
 CHART_KEY = "live-histogram"
 CHART = figure_config("delta_histogram", **export.PAPER_COLUMN)  # the camera saves what the SVG download does
 
@@ -160,8 +161,7 @@ def live(data: align.Aligned, s: Settings, key: str):
     last = state.get("run")
     if st.button("Run", type="primary"):
         try:
-            with st.spinner("Resampling..."):
-                partials = list(_stream(data, s))
+            partials = _compute(data, s)
         except SigcoreError as e:
             st.error(md(str(data.locate(e) if isinstance(e, sigcore.InputError) else e)), icon="⚠️")
             partials = None
@@ -190,12 +190,25 @@ def live(data: align.Aligned, s: Settings, key: str):
     return (last["partials"][shown - 1] if shown else None), verdict_slot
 
 
+def _compute(data: align.Aligned, s: Settings) -> list[sigcore.Result]:
+    """The whole run, block by block, with a progress bar: a rerun, a Stop or a closed tab interrupts it at
+    the next block (Streamlit stops a script at its next call), instead of computing on for minutes."""
+    progress = st.progress(0.0, text="Resampling...")
+    partials = []
+    for res in _stream(data, s):
+        partials.append(res)
+        progress.progress(1.0 if res.done else min(res.n_resamples / s.n_resamples, 1.0),
+                          text=f"Resampling: {res.n_resamples:,} drawn")
+    progress.empty()
+    return partials
+
+
 def _stream(data: align.Aligned, s: Settings):
     gold, a, b, metric = _inputs(data, s.metric)
     block = max(SPEEDS[s.speed][0] or 1, math.ceil(s.n_resamples / (MAX_FRAMES if SPEEDS[s.speed][0] else 25)))
     return sigcore.stream(gold, a, b, metric=metric, test=s.test, n_resamples=s.n_resamples,
                           alternative=s.alternative, alpha=s.alpha, seed=s.seed, groups=data.groups,
-                          block=block, **dict(s.options))
+                          block=block, budget=BUDGET, **dict(s.options))
 
 
 def _frames(partials: list[sigcore.Result], s: Settings):

@@ -95,7 +95,8 @@ def guess_mapping(frame: pd.DataFrame) -> Mapping:
         return None
 
     unique = [c for c in columns if _unique(frame[c])]
-    id_column = first(_ID, unique) or first(_GROUP, unique)  # a "doc" column with one row per doc names items
+    # an id-named column is the id even where it repeats (the check then says where), never a system
+    id_column = first(_ID, columns) or first(_GROUP, unique)  # a "doc" column with one row per doc names items
     rest = [c for c in columns if c != id_column]
     gold = first(_GOLD, rest)
     rest = [c for c in rest if c != gold]
@@ -142,8 +143,19 @@ def from_table(table, mapping: Mapping | None = None, *, a: str | None = None, b
                    sources=sources, notes=tuple(notes), columns={k: str(v) for k, v in roles.items() if v is not None})
 
 
+ROW_ORDER = ""  # id=ROW_ORDER pairs files by row even where they share an id column
+
+
+def shared_id(tables: Sequence) -> str | None:
+    """The id column every file has under the same name (guessed from the names, as for a table), if any."""
+    names = {guess_mapping(t.frame).id for t in tables}
+    return names.pop() if len(names) == 1 else None
+
+
 def from_files(gold, a, b, *, id: str | None = None, on_unmatched: str = "stop") -> Aligned:
-    """Gold (or None) and one file per system; aligned by ``id`` when every file has that column."""
+    """Gold (or None) and one file per system; aligned by ``id`` when every file has that column, by the id
+    column they share when ``id`` is None (rows shuffled in one file would otherwise pair the wrong items),
+    and by row with ``id=ROW_ORDER``."""
     if on_unmatched not in ON_UNMATCHED:
         raise SettingsError(f"`on_unmatched` must be 'stop' or 'drop', not {on_unmatched!r}")
     if gold is None and a.format == "conll" and b.format == "conll" and _has_gold(a) and _has_gold(b):
@@ -151,11 +163,17 @@ def from_files(gold, a, b, *, id: str | None = None, on_unmatched: str = "stop")
     tables = [t for t in (gold, a, b) if t is not None]
     roles = (["gold"] if gold is not None else []) + ["a", "b"]
     columns = [_value_column(t, role) for t, role in zip(tables, roles)]
-    if id is not None:
+    notes: list[str] = []
+    if id is None:
+        id = shared_id(tables)
+        if id is not None:
+            notes.append(f"the files are paired by their shared id column {id!r}, not by row")
+    if id:
         keys = [_column(t, id, "id").tolist() for t in tables]
         for key, t in zip(keys, tables):
             _no_duplicates(key, t.name, t.lines)
-        order, notes = _match(keys, tables, on_unmatched)
+        order, matched = _match(keys, tables, on_unmatched)
+        notes += matched
     else:
         lengths = [len(t.frame) for t in tables]
         if len(set(lengths)) > 1:
@@ -164,13 +182,13 @@ def from_files(gold, a, b, *, id: str | None = None, on_unmatched: str = "stop")
             raise InputError(f"has {lengths[short]} items but {tables[long].name} has {lengths[long]}",
                              file=tables[short].name, line=int(tables[short].lines[-1]) if lengths[short] else None,
                              hint="Every file needs one item per test item, in the same order (or give an id column).")
-        order, notes = [np.arange(lengths[0])] * len(tables), []
+        order = [np.arange(lengths[0])] * len(tables)
     picked = [t.frame[c].to_numpy(dtype=object)[o].tolist() for t, c, o in zip(tables, columns, order)]
     lines = [t.lines[o] for t, o in zip(tables, order)]
     gold_values = _gold(picked[0], tables[0].name, lines[0]) if gold is not None else None
     values = [_prediction(v, t.name, ln, notes) for v, t, ln in zip(picked[-2:], tables[-2:], lines[-2:])]
     gold_values, values = _same_kind(gold_values, values, notes)
-    ids = None if id is None else [tables[0].frame[id].tolist()[i] for i in order[0]]
+    ids = [tables[0].frame[id].tolist()[i] for i in order[0]] if id else None
     sources = dict(zip(roles, ((t.name, ln) for t, ln in zip(tables, lines))))
     return Aligned(gold_values, values[0], values[1], a.name, b.name, ids=ids, sources=sources, notes=tuple(notes))
 
@@ -319,7 +337,7 @@ def load(tables: Sequence, *, gold: str | None = None, a: str | None = None, b: 
     """What the command line and the app call: one table, two lm-eval logs or CoNLL files, or gold + A + B.
 
     ``gold``, ``a``, ``b``, ``id`` and ``group`` name columns of a single table (overriding the guess), or
-    the id column shared by several files.
+    the id column shared by several files (guessed when they share one; ``ROW_ORDER`` pairs them by row).
     """
     if len(tables) == 1:
         guess = guess_mapping(tables[0].frame)

@@ -83,6 +83,12 @@ def decode(data: bytes, name: str, encoding: str | None = None) -> str:
     if not wide and (not data or data.isspace()):  # isspace: no copy of a large file
         raise InputError("the file is empty", file=name, hint="Give one output per line.")
     if not wide and b"\x00" in data[:8192]:
+        head = data[:8192]
+        if head[1::2].count(0) > len(head) // 4 or head[0::2].count(0) > len(head) // 4:  # ASCII in 2-byte units
+            order = "le" if head[1::2].count(0) > head[0::2].count(0) else "be"
+            raise InputError("looks like UTF-16 text without a byte-order mark", file=name,
+                             hint=f"Declare its encoding (--encoding utf-16-{order}, or the app's Encoding box), "
+                                  "or save it as UTF-8.")
         raise InputError("the file is binary, not text", file=name,
                          hint="Give a UTF-8 text file (one output per line) or a CSV/TSV table.")
     try:

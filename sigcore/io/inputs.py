@@ -42,6 +42,7 @@ import pandas as pd
 from .decoding import decode, gunzip, read_bytes
 from ..errors import InputError, SettingsError
 
+MAX_ITEMS = 2_000_000  # items (lines) in one file: a test set beyond that belongs in a sample, not in memory
 FORMATS = {
     "csv": "comma- (or semicolon-) separated table with a header row",
     "tsv": "tab-separated table with a header row",
@@ -80,6 +81,21 @@ def read(source: str | os.PathLike | bytes, *, name: str | None = None, format: 
     if format is not None and format not in FORMATS:
         raise SettingsError(f"unknown format {format!r}", hint=f"The formats are: {', '.join(FORMATS)}.")
     text = decode(gunzip(data, name), name, encoding)
+    if text.count("\n") > MAX_ITEMS:  # before any parsing spends memory per item
+        raise InputError(f"has more than {MAX_ITEMS:,} lines", file=name,
+                         hint="Compare a sample of the items, or split the test set.")
+    try:
+        frame, lines, fmt = _parse(text, name, format)
+    except RecursionError:  # JSON nested deeper than Python's parser can follow
+        raise InputError("nests JSON values too deeply to be read", file=name,
+                         hint="Give flat records: labels and outputs as text or numbers, not nested arrays.") from None
+    if len(frame) > MAX_ITEMS:
+        raise InputError(f"has more than {MAX_ITEMS:,} items", file=name,
+                         hint="Compare a sample of the items, or split the test set.")
+    return Table(name, fmt, frame, np.asarray(lines, dtype=np.int64))
+
+
+def _parse(text: str, name: str, format: str | None) -> tuple[pd.DataFrame, np.ndarray, str]:
     base = Path(name).name.lower().removesuffix(".gz")
     fmt = format or ("lm-eval" if base.startswith("samples_") and base.endswith(".jsonl") else
                      _EXTENSIONS.get(Path(base).suffix) or _sniff(text))
@@ -96,7 +112,7 @@ def read(source: str | os.PathLike | bytes, *, name: str | None = None, format: 
         frame, lines = pd.DataFrame({"text": items}, dtype=str), np.arange(1, len(items) + 1)
     else:  # imported here: the parsers live in their own modules and load only when needed
         frame, lines = importlib.import_module(f".{fmt.replace('-', '')}", __package__).parse(text, name)
-    return Table(name, fmt, frame, np.asarray(lines, dtype=np.int64))
+    return frame, lines, fmt
 
 
 def write(frame: pd.DataFrame, format: str) -> bytes:

@@ -135,6 +135,7 @@ def _encode(gold: list, systems: list[list]) -> tuple[list, np.ndarray, list[np.
     is no class of its own (for P/R/F1 a miss of the gold class, never a false positive).
     """
     n = len(gold)
+    _check_single_values(gold, systems)
     values = np.concatenate([np.asarray(x) for x in (gold, *systems)]) \
         if all(isinstance(x, np.ndarray) and x.dtype.kind in "biuf" for x in (gold, *systems)) else \
         np.array(list(gold) + [label for system in systems for label in system], dtype=object)
@@ -156,6 +157,21 @@ def _encode(gold: list, systems: list[list]) -> tuple[list, np.ndarray, list[np.
     full = np.full(len(values), -1, dtype=np.intp)
     full[~missing] = codes.ravel()
     return labels, full[:n], [full[n * (k + 1):n * (k + 2)] for k in range(len(systems))]
+
+
+_SINGLE = ("string", "integer", "floating", "mixed-integer-float", "boolean", "decimal", "empty")
+
+
+def _check_single_values(gold: list, systems: list[list]) -> None:
+    """Refuse a label that is a list or a mapping (a JSON array or object), with the item it is in."""
+    for who, values in (("gold", gold), *((f"system {k}", s) for k, s in enumerate(systems, start=1))):
+        if pd.api.types.infer_dtype(values, skipna=True) in _SINGLE:  # text, numbers, booleans: no scan needed
+            continue
+        for item, value in enumerate(values, start=1):
+            if isinstance(value, (list, dict, tuple, set, np.ndarray)):
+                raise InputError(f"{who} has a {type(value).__name__} for item {item}, not a single label",
+                                 line=item, hint="Give one label per item, such as 1 or 'pos'; multi-label items "
+                                                 "are not supported.")
 
 
 def _label_set(gold: list, systems: list[list]) -> list:
@@ -301,9 +317,17 @@ def _weighted_f1(t: Any) -> np.ndarray:
     return _ratio((support * _f1(classes)).sum(axis=-1), support.sum(axis=-1))
 
 
-def _class_rows(g: np.ndarray, p: np.ndarray, k: int) -> np.ndarray:
+MAX_CLASS_CELLS = 1 << 25  # rows x 3K counts per system, 256 MiB of float64: 300 classes on 30,000 distinct rows fit
+
+
+def _class_rows(g: np.ndarray, p: np.ndarray, k: int, metric: str = "") -> np.ndarray:
     """One-hot per-class (tp, fp, fn) over k classes; a code of -1 (a label not counted) adds nothing."""
     n = len(g)
+    if n * 3 * k > MAX_CLASS_CELLS:  # refused before the memory is spent, not with a MemoryError after
+        raise SettingsError(f"{metric} over {k:,} classes needs a table of {n:,} x {3 * k:,} counts per system "
+                            f"({n * 3 * k * 8 / 1024**3:.1f} GiB), more than sigcore builds",
+                            hint="Pass labels=[...] with the classes that matter (the others count as no class), "
+                                 "or compare accuracy, which needs no per-class counts.")
     rows = np.zeros((n, k, 3))
     for column, cls, keep in ((0, g, (g == p) & (g >= 0)), (1, p, (g != p) & (p >= 0)), (2, g, (g != p) & (g >= 0))):
         rows[np.flatnonzero(keep), cls[keep], column] = 1
@@ -337,7 +361,7 @@ def _multiclass(metric: str, score: Score, average: str) -> dict[str, Callable[.
 
     def prepare(gold: Sequence, systems: Sequence[Sequence], **options: Any) -> Prepared:
         g, predictions, k, resolved = codes(gold, systems, options)
-        return [_class_rows(g, p, k) for p in predictions], score, resolved
+        return [_class_rows(g, p, k, metric) for p in predictions], score, resolved
 
     def patterns(gold: Sequence, systems: Sequence[Sequence], **options: Any) -> Patterns:
         """Items grouped by (gold, each prediction) first: rows for each distinct group, not each item, since
@@ -349,7 +373,7 @@ def _multiclass(metric: str, score: Score, average: str) -> dict[str, Callable[.
         rank = np.empty_like(order)
         rank[order] = np.arange(len(order))
         groups = groups[order]
-        rows = [_class_rows(groups[:, 0], groups[:, j], k) for j in range(1, len(predictions) + 1)]
+        rows = [_class_rows(groups[:, 0], groups[:, j], k, metric) for j in range(1, len(predictions) + 1)]
         return rows, rank[inverse.ravel()], score, resolved
 
     prepare.__name__ = f"prepare_{metric}"

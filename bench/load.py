@@ -1,0 +1,375 @@
+"""Eight users at once on the dashboard: isolation, server memory, and another user's page load.
+
+    python bench/load.py            # about 4 to 5 minutes (2.5 of them waiting for memory to settle); prints, does not assert
+
+Starts ``streamlit run app.py`` on a free port (as bench/dashboard.py does) and drives Debian's /usr/bin/chromium
+with Playwright (async API, one browser, one context per user). What it measures:
+
+1. Isolation. 8 sessions each upload a different generated CSV (id,gold,A,B; 20,000 to 48,000 items, their own
+   seed and accuracies) and press Run at the same moment with the defaults (accuracy, paired bootstrap,
+   b = 10,000, seed 0, H1 "A better than B", alpha = 0.05). Each page must show its own verdict: the sentence
+   ``sigcore.report.verdict(sigcore.compare(...), a="A", b="B")`` (the page names a system "A" when its column
+   is called A, see ui/verdict.py ``_role``) and its own ``res.signature`` in the code block, and none of the
+   other seven's. This is done in 3 rounds (Run pressed again on all 8 pages), so that each loaded page load
+   below overlaps the heavy runs.
+2. Memory. RSS of the server process and its children (from /proc), sampled every 0.2 s: at start, just before
+   the first round, peak during the rounds, and 30 s and 150 s after every page is closed (Streamlit keeps a
+   disconnected session for server.disconnectedSessionTTL = 120 s by default).
+3. Another user's page. A fresh browser context opens the Compare page (it opens on the WMT17 BLEU sample):
+   time from navigation to the Run button visible; to "verdict-ready" (the sample's settings drawn with
+   "bootstrap (recommended)", the live chart drawn, no script running: Run would now give a verdict); and,
+   pressing Run then, to the sample's verdict on screen. Once on an idle server (the 8 pages open, not running)
+   and once started right after the 8 clicks of a round, alternately, 3 times each; medians printed.
+
+Browser and server share this machine's cores, so "load" includes Chromium playing 8 animations.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # sigcore, as `streamlit run app.py` finds it
+sys.path.insert(0, str(ROOT / "bench"))  # the page probes of bench/dashboard.py
+
+import sigcore  # noqa: E402
+from dashboard import CHROMIUM, CLICK_RUN, DONE, LAST, OBSERVE  # noqa: E402
+
+B = 10_000  # the page's default b
+ROUNDS = 3  # median of 3 loads, idle and loaded
+SAMPLE_EVERY = 0.2  # seconds between memory samples
+AFTER_CLOSE = (30, 150)  # seconds after closing every page when memory is read
+LABELS = np.array(["neg", "neu", "pos"])
+# one per session: (items, seed, accuracy of A, accuracy of B); different sizes and gaps give different verdicts
+SESSIONS = [(20_000, 11, 0.72, 0.70), (24_000, 12, 0.70, 0.71), (28_000, 13, 0.80, 0.79), (32_000, 14, 0.65, 0.65),
+            (36_000, 15, 0.90, 0.88), (40_000, 16, 0.60, 0.61), (44_000, 17, 0.75, 0.745), (48_000, 18, 0.85, 0.80)]
+BROWSER_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                "--disable-sync", "--no-first-run"]
+VIEWPORT = {"width": 1280, "height": 2000}
+TIMEOUT = 120_000  # ms: generous, a loaded 2-core machine is slow, a hang still ends the run
+# The page is idle and fully drawn: the recommended test chosen, the chart's plot drawn, no script running.
+READY = """() => {
+  const test = document.querySelector('input[aria-label="Test"]');
+  const f = document.querySelector('iframe[title*="live_chart"]');
+  const plot = f && f.contentDocument && f.contentDocument.querySelector('.js-plotly-plot .main-svg');
+  return !!(test && test.value === 'bootstrap (recommended)' && plot
+            && !document.querySelector('[data-testid="stStatusWidget"]'));
+}"""
+# What a page shows as verdict: every success/info sentence and every code block that is not stale.
+SHOWN = """() => {
+  const fresh = sel => [...document.querySelectorAll(sel)]
+    .filter(e => !e.closest('[data-stale="true"]')).map(e => e.innerText.trim());
+  return {alerts: fresh('[data-testid="stAlert"]'), codes: fresh('[data-testid="stCode"]')};
+}"""
+
+
+def make_csv(n: int, seed: int, p_a: float, p_b: float) -> tuple[bytes, tuple[list, list, list]]:
+    """A 3-label classification test set: the CSV bytes and the (gold, A, B) columns it holds."""
+    rng = np.random.default_rng(seed)
+    gold = rng.integers(0, 3, n)
+
+    def system(p_right: float) -> np.ndarray:
+        wrong = (gold + rng.integers(1, 3, n)) % 3  # a different label
+        return np.where(rng.random(n) < p_right, gold, wrong)
+
+    a, b = system(p_a), system(p_b)
+    columns = (LABELS[gold].tolist(), LABELS[a].tolist(), LABELS[b].tolist())
+    out = io.StringIO()
+    out.write("id,gold,A,B\n")
+    for i, (g, x, y) in enumerate(zip(*columns)):
+        out.write(f"item{i},{g},{x},{y}\n")
+    return out.getvalue().encode(), columns
+
+
+def role(role_name: str, name: str) -> str:
+    """How ui/verdict.py names a system in the sentence: "A" for a column called A, else "A (name)"."""
+    return role_name if name == role_name else f"{role_name} ({name})"
+
+
+def expected(columns) -> tuple[str, str]:
+    """The verdict sentence and signature the page should show, from the engine with the page's defaults."""
+    gold, a, b = columns
+    res = sigcore.compare(gold, a, b, metric="accuracy", test="bootstrap", n_resamples=B, alternative="greater",
+                          alpha=0.05, seed=0)
+    return sigcore.report.verdict(res, a=role("A", "A"), b=role("B", "B")), res.signature
+
+
+def one_line(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
+
+
+# --- the server and its memory ---------------------------------------------------------------------------
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_app(log) -> tuple[subprocess.Popen, str]:
+    """As bench/dashboard.py, but the server logs to a file: an unread pipe could fill and stall it."""
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
+         "--server.address", "127.0.0.1", "--server.headless", "true"],
+        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(120):
+        try:
+            urllib.request.urlopen(url + "/_stcore/health", timeout=1)
+            return proc, url
+        except OSError:
+            time.sleep(0.5)
+    proc.terminate()
+    raise RuntimeError("streamlit did not start; see " + log.name)
+
+
+def tree_rss(root_pid: int) -> int:
+    """RSS in bytes of a process and all its descendants, read from /proc."""
+    parents = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    stat = f.read()
+            except OSError:  # the process just ended
+                continue
+            parents[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])  # after the name, which may hold spaces
+    family, todo = set(), [root_pid]
+    while todo:
+        pid = todo.pop()
+        family.add(pid)
+        todo += [child for child, parent in parents.items() if parent == pid and child not in family]
+    total = 0
+    for pid in family:
+        try:
+            with open(f"/proc/{pid}/status") as f:
+                total += next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmRSS:"))
+        except (OSError, StopIteration):  # ended, or a zombie without VmRSS
+            pass
+    return total
+
+
+class MemorySampler(threading.Thread):
+    """Samples the server's tree RSS every SAMPLE_EVERY seconds into (perf_counter time, bytes)."""
+
+    def __init__(self, pid: int):
+        super().__init__(daemon=True)
+        self.pid, self.samples, self.stopping = pid, [], threading.Event()
+
+    def run(self) -> None:
+        while not self.stopping.is_set():
+            self.samples.append((time.perf_counter(), tree_rss(self.pid)))
+            self.stopping.wait(SAMPLE_EVERY)
+
+    def now(self) -> int:
+        """A fresh reading (a marker in the timeline does not wait for the next sample)."""
+        value = tree_rss(self.pid)
+        self.samples.append((time.perf_counter(), value))
+        return value
+
+    def peak(self, start: float, end: float) -> int:
+        return max(v for t, v in self.samples if start <= t <= end)
+
+
+# --- the browser side -------------------------------------------------------------------------------------
+
+async def open_session(browser, url: str, csv: bytes, n: int):
+    """A user of their own (a browser context) with their CSV uploaded and Run ready."""
+    context = await browser.new_context(viewport=VIEWPORT)
+    page = await context.new_page()
+    await page.goto(url)
+    await page.get_by_text("Upload", exact=True).click()
+    await page.locator('[data-testid="stFileUploader"] input[type=file]').set_input_files(
+        {"name": f"load_{n}.csv", "mimeType": "text/csv", "buffer": csv})
+    await page.get_by_text(f"{n:,} items").wait_for(timeout=TIMEOUT)
+    await page.get_by_role("button", name="Run", exact=True).wait_for(timeout=TIMEOUT)
+    await page.wait_for_function(READY, timeout=TIMEOUT)  # its reruns over, so the idle reading is idle
+    return context, page
+
+
+async def click_run(page) -> None:
+    await page.evaluate(OBSERVE)  # records the run's progress texts, so DONE knows this run (not the last) ended
+    await page.evaluate(CLICK_RUN)
+
+
+async def wait_run(page, t_click: float) -> float:
+    """Seconds from the click to this run's verdict on screen."""
+    await page.wait_for_function(DONE, arg=LAST, polling=100, timeout=TIMEOUT)  # 100 ms: not tied to frames
+    return time.perf_counter() - t_click
+
+
+async def probe(browser, url: str) -> dict:
+    """Another user opens the page: seconds to Run visible, to verdict-ready, and to the sample's verdict
+    (and, under "at", the perf_counter time of each mark)."""
+    context = await browser.new_context(viewport=VIEWPORT)
+    page = await context.new_page()
+    t0 = time.perf_counter()
+    await page.goto(url)
+    await page.get_by_role("button", name="Run", exact=True).wait_for(timeout=TIMEOUT)
+    t_run = time.perf_counter()
+    await page.wait_for_function(READY, polling=50, timeout=TIMEOUT)
+    t_ready = time.perf_counter()
+    await click_run(page)
+    await page.wait_for_function(DONE, arg=LAST, polling=50, timeout=TIMEOUT)
+    t_verdict = time.perf_counter()
+    await context.close()
+    marks = {"run visible": t_run, "verdict-ready": t_ready, "sample verdict": t_verdict}
+    return {**{name: t - t0 for name, t in marks.items()}, "at": marks}
+
+
+async def round_of_runs(browser, url, sessions, sentences, signatures) -> tuple[list, dict, list]:
+    """Run pressed on all 8 pages at once, a new user opening the page meanwhile; checks every verdict."""
+    t_click = time.perf_counter()
+    await asyncio.gather(*(click_run(page) for _, page in sessions))
+    runs = asyncio.gather(*(wait_run(page, t_click) for _, page in sessions))
+    loaded = await probe(browser, url)  # started with the runs: it overlaps them from its first request
+    seconds = await runs
+    end_times = [t_click + s for s in seconds]
+    # how many heavy runs were still in flight when the loaded page reached each mark
+    loaded["in flight"] = {name: sum(t < end for end in end_times) for name, t in loaded["at"].items()}
+    checks = []
+    for i, (_, page) in enumerate(sessions):
+        shown = await page.evaluate(SHOWN)
+        alerts = [one_line(a) for a in shown["alerts"]]
+        codes = [one_line(c) for c in shown["codes"]]
+        own = one_line(sentences[i]) in alerts and signatures[i] in codes
+        others = [j for j in range(len(sessions)) if j != i
+                  and (one_line(sentences[j]) in alerts or signatures[j] in codes)]
+        checks.append({"own": own, "others": others, "alerts": alerts})
+    return seconds, loaded, checks
+
+
+async def bench(url: str, sampler: MemorySampler, data: list) -> dict:
+    from playwright.async_api import async_playwright
+
+    sentences, signatures = zip(*(expected(columns) for _, columns in data))
+    assert len(set(sentences)) == len(sentences), "two generated sessions share a verdict: change SESSIONS"
+    out = {"idle": [], "loaded": [], "runs": [], "checks": [], "windows": []}
+    async with async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
+        warm = await probe(browser, url)  # the first page a server serves compiles and imports: not counted
+        out["warm-up"] = warm
+        sessions = await asyncio.gather(*(open_session(browser, url, csv, n)
+                                          for (csv, _), (n, *_) in zip(data, SESSIONS)))
+        await asyncio.sleep(2)  # let the uploads' reruns end before the idle reading
+        out["rss before"] = sampler.now()
+        for _ in range(ROUNDS):
+            out["idle"].append(await probe(browser, url))  # the 8 pages are open and idle
+            start = time.perf_counter()
+            seconds, loaded, checks = await round_of_runs(browser, url, sessions, sentences, signatures)
+            out["windows"].append((start, time.perf_counter()))
+            out["runs"].append(seconds)
+            out["loaded"].append(loaded)
+            out["checks"].append(checks)
+        out["rss end of runs"] = sampler.now()
+        for context, page in sessions:
+            await page.close()
+            await context.close()
+        await browser.close()
+    out["closed at"] = time.perf_counter()
+    out["rss closed"] = sampler.now()
+    out["sentences"] = sentences
+    return out
+
+
+def mb(n: int) -> str:
+    return f"{n / 2**20:,.0f} MB"
+
+
+def main() -> None:
+    import playwright
+    import streamlit
+    from importlib.metadata import version
+
+    t_start = time.perf_counter()
+    print(f"{time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores, Python {sys.version.split()[0]}, "
+          f"streamlit {streamlit.__version__}, playwright {version('playwright')}, "
+          + subprocess.run([CHROMIUM, "--version"], capture_output=True, text=True).stdout.strip())
+    data = [make_csv(*spec) for spec in SESSIONS]
+    log = tempfile.NamedTemporaryFile("w+b", prefix="sigcore-load-", suffix=".log", delete=False)
+    proc, url = start_app(log)
+    sampler = MemorySampler(proc.pid)
+    sampler.start()
+    try:
+        time.sleep(1)
+        rss_start = sampler.now()
+        out = asyncio.run(bench(url, sampler, data))
+        after = {}
+        for wait in AFTER_CLOSE:  # pages closed: does the server give the memory back?
+            time.sleep(max(0.0, out["closed at"] + wait - time.perf_counter()))
+            after[wait] = sampler.now()
+    finally:
+        sampler.stopping.set()
+        proc.terminate()
+        proc.wait(timeout=20)
+    peak = max(sampler.peak(a, b) for a, b in out["windows"])
+    total = time.perf_counter() - t_start
+    report(out, rss_start, peak, after, data, total, log.name)
+
+
+def report(out: dict, rss_start: int, peak: int, after: dict, data: list, total: float, log: str) -> None:
+    n_sessions = len(SESSIONS)
+    print(f"\nCores: {os.cpu_count()}. Sessions: {n_sessions} at once ({', '.join(f'{n:,}' for n, *_ in SESSIONS)}"
+          f" items), b = {B:,}, {ROUNDS} rounds. Whole benchmark: {total:.0f} s.")
+    print(f"\nHeavy runs, click to verdict on screen (s), per round: "
+          + "; ".join(f"median {statistics.median(r):.1f}, max {max(r):.1f}" for r in out["runs"]))
+
+    print("\nServer memory (RSS of streamlit and its children, sampled every 0.2 s)")
+    rows = [("at start, no page open", rss_start), ("before the runs (8 CSVs uploaded)", out["rss before"]),
+            ("peak during the runs", peak), ("end of the runs, pages still open", out["rss end of runs"]),
+            ("right after closing every page", out["rss closed"])]
+    rows += [(f"{wait} s after closing every page", after[wait]) for wait in AFTER_CLOSE]
+    for label, value in rows:
+        print(f"  {label:<40}{mb(value):>10}")
+    last = after[AFTER_CLOSE[-1]]
+    back = last - out["rss before"]
+    print(f"  memory returns? {'yes' if back <= 0.1 * (peak - out['rss before']) else 'no'}: "
+          f"{AFTER_CLOSE[-1]} s after closing, {mb(last)} = {back / 2**20:+,.0f} MB vs before the runs, "
+          f"{(peak - last) / 2**20:,.0f} MB of the {(peak - out['rss before']) / 2**20:,.0f} MB rise given back.")
+
+    print("\nAnother user's Compare page (fresh context, WMT17 BLEU sample), seconds from navigation, median of "
+          f"{ROUNDS} [all]")
+    print(f"  {'to':<30}{'idle server':>24}{'8 runs in flight':>26}{'ratio':>8}")
+    for mark in ("run visible", "verdict-ready", "sample verdict"):
+        idle = [r[mark] for r in out["idle"]]
+        loaded = [r[mark] for r in out["loaded"]]
+        cell = lambda xs: f"{statistics.median(xs):.2f} [{', '.join(f'{x:.1f}' for x in xs)}]"
+        print(f"  {mark:<30}{cell(idle):>24}{cell(loaded):>26}"
+              f"{statistics.median(loaded) / statistics.median(idle):>7.1f}x")
+    print("  heavy runs still in flight when the loaded page reached each mark, per round: "
+          + "; ".join(", ".join(f"{k} {v}/{n_sessions}" for k, v in r["in flight"].items()) for r in out["loaded"]))
+    print(f"  (first page of the server, not counted: Run visible {out['warm-up']['run visible']:.2f} s, "
+          f"verdict-ready {out['warm-up']['verdict-ready']:.2f} s)")
+
+    print("\nVerdicts")
+    ok = True
+    for r, checks in enumerate(out["checks"], 1):
+        for i, check in enumerate(checks):
+            good = check["own"] and not check["others"]
+            ok &= good
+            if not good or r == 1:
+                print(f"  round {r}, session {i + 1} ({SESSIONS[i][0]:,} items): "
+                      f"{'own verdict' if check['own'] else 'OWN VERDICT MISSING'}"
+                      + (f", SEES SESSION(S) {[j + 1 for j in check['others']]}" if check["others"] else "")
+                      + f": {check['alerts'][0][:100] if check['alerts'] else '(no verdict)'}")
+    print(f"\n{'Every' if ok else 'NOT every'} session got its own verdict and no other "
+          f"({n_sessions} sessions x {ROUNDS} rounds, sentence and signature checked). Server log: {log}")
+
+
+if __name__ == "__main__":
+    main()
