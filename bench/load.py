@@ -1,6 +1,6 @@
 """Eight users at once on the dashboard: isolation, server memory, and another user's page load.
 
-    python bench/load.py            # about 4 to 5 minutes (2.5 of them waiting for memory to settle); prints, does not assert
+    python bench/load.py    # about 5 minutes on 2 cores (2.5 of them waiting on memory); prints, does not assert
 
 Starts ``streamlit run app.py`` on a free port (as bench/dashboard.py does) and drives Debian's /usr/bin/chromium
 with Playwright (async API, one browser, one context per user). What it measures:
@@ -138,8 +138,8 @@ def start_app(log) -> tuple[subprocess.Popen, str]:
     raise RuntimeError("streamlit did not start; see " + log.name)
 
 
-def tree_rss(root_pid: int) -> int:
-    """RSS in bytes of a process and all its descendants, read from /proc."""
+def family(root_pid: int) -> set[int]:
+    """A process and all its descendants, from /proc."""
     parents = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
@@ -149,19 +149,45 @@ def tree_rss(root_pid: int) -> int:
             except OSError:  # the process just ended
                 continue
             parents[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])  # after the name, which may hold spaces
-    family, todo = set(), [root_pid]
+    members, todo = set(), [root_pid]
     while todo:
         pid = todo.pop()
-        family.add(pid)
-        todo += [child for child, parent in parents.items() if parent == pid and child not in family]
+        members.add(pid)
+        todo += [child for child, parent in parents.items() if parent == pid and child not in members]
+    return members
+
+
+def tree_rss(root_pid: int) -> int:
+    """RSS in bytes of a process and all its descendants."""
     total = 0
-    for pid in family:
+    for pid in family(root_pid):
         try:
             with open(f"/proc/{pid}/status") as f:
                 total += next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmRSS:"))
         except (OSError, StopIteration):  # ended, or a zombie without VmRSS
             pass
     return total
+
+
+def tree_cpu(root_pid: int) -> float:
+    """CPU seconds (user + system) used so far by a process and its living descendants."""
+    total = 0
+    for pid in family(root_pid):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime: fields 14 and 15 of stat
+        except OSError:
+            pass
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def machine_busy() -> tuple[float, float]:
+    """(busy, total) CPU seconds of the whole machine since boot, summed over cores, from /proc/stat."""
+    with open("/proc/stat") as f:
+        ticks = [int(x) for x in f.readline().split()[1:]]
+    idle = ticks[3] + ticks[4]  # idle + iowait
+    return (sum(ticks) - idle) / os.sysconf("SC_CLK_TCK"), sum(ticks) / os.sysconf("SC_CLK_TCK")
 
 
 class MemorySampler(threading.Thread):
@@ -213,23 +239,32 @@ async def wait_run(page, t_click: float) -> float:
     return time.perf_counter() - t_click
 
 
-async def probe(browser, url: str) -> dict:
-    """Another user opens the page: seconds to Run visible, to verdict-ready, and to the sample's verdict
-    (and, under "at", the perf_counter time of each mark)."""
+async def probe(browser, url: str, run: bool = True) -> dict:
+    """Another user opens the page: seconds to Run visible, to verdict-ready, and (``run``) to the sample's
+    verdict; under "at", the perf_counter time of each mark."""
     context = await browser.new_context(viewport=VIEWPORT)
     page = await context.new_page()
+    # the server alone, without the browser: one plain HTTP request, sent as the page starts loading
+    health = asyncio.create_task(asyncio.to_thread(http_seconds, url + "/_stcore/health"))
     t0 = time.perf_counter()
     await page.goto(url)
     await page.get_by_role("button", name="Run", exact=True).wait_for(timeout=TIMEOUT)
     t_run = time.perf_counter()
     await page.wait_for_function(READY, polling=50, timeout=TIMEOUT)
     t_ready = time.perf_counter()
-    await click_run(page)
-    await page.wait_for_function(DONE, arg=LAST, polling=50, timeout=TIMEOUT)
-    t_verdict = time.perf_counter()
+    marks = {"run visible": t_run, "verdict-ready": t_ready}
+    if run:
+        await click_run(page)
+        await page.wait_for_function(DONE, arg=LAST, polling=50, timeout=TIMEOUT)
+        marks["sample verdict"] = time.perf_counter()
     await context.close()
-    marks = {"run visible": t_run, "verdict-ready": t_ready, "sample verdict": t_verdict}
-    return {**{name: t - t0 for name, t in marks.items()}, "at": marks}
+    return {**{name: t - t0 for name, t in marks.items()}, "at": marks, "start": t0, "health": await health}
+
+
+def http_seconds(address: str) -> float:
+    t0 = time.perf_counter()
+    urllib.request.urlopen(address, timeout=60).read()
+    return time.perf_counter() - t0
 
 
 async def round_of_runs(browser, url, sessions, sentences, signatures) -> tuple[list, dict, list]:
@@ -242,6 +277,7 @@ async def round_of_runs(browser, url, sessions, sentences, signatures) -> tuple[
     end_times = [t_click + s for s in seconds]
     # how many heavy runs were still in flight when the loaded page reached each mark
     loaded["in flight"] = {name: sum(t < end for end in end_times) for name, t in loaded["at"].items()}
+    loaded["after click"] = loaded["start"] - t_click
     checks = []
     for i, (_, page) in enumerate(sessions):
         shown = await page.evaluate(SHOWN)
@@ -259,20 +295,26 @@ async def bench(url: str, sampler: MemorySampler, data: list) -> dict:
 
     sentences, signatures = zip(*(expected(columns) for _, columns in data))
     assert len(set(sentences)) == len(sentences), "two generated sessions share a verdict: change SESSIONS"
-    out = {"idle": [], "loaded": [], "runs": [], "checks": [], "windows": []}
+    out = {"idle": [], "loaded": [], "runs": [], "checks": [], "windows": [], "cpu": []}
     async with async_playwright() as p:
         browser = await p.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
-        warm = await probe(browser, url)  # the first page a server serves compiles and imports: not counted
-        out["warm-up"] = warm
+        # the first page a server serves imports plotly, pandas, sigcore...: not counted
+        out["warm-up"] = await probe(browser, url, run=False)
+        await asyncio.sleep(1)
+        out["rss warm"] = sampler.now()
         sessions = await asyncio.gather(*(open_session(browser, url, csv, n)
                                           for (csv, _), (n, *_) in zip(data, SESSIONS)))
         await asyncio.sleep(2)  # let the uploads' reruns end before the idle reading
         out["rss before"] = sampler.now()
         for _ in range(ROUNDS):
             out["idle"].append(await probe(browser, url))  # the 8 pages are open and idle
-            start = time.perf_counter()
+            start, server_cpu, machine = time.perf_counter(), tree_cpu(sampler.pid), machine_busy()
             seconds, loaded, checks = await round_of_runs(browser, url, sessions, sentences, signatures)
-            out["windows"].append((start, time.perf_counter()))
+            end, server_cpu2, machine2 = time.perf_counter(), tree_cpu(sampler.pid), machine_busy()
+            out["windows"].append((start, end))
+            # cores kept busy during the round: by the server, and by everything (server + Chromium + this script)
+            out["cpu"].append(((server_cpu2 - server_cpu) / (end - start),
+                               (machine2[0] - machine[0]) / (machine2[1] - machine[1]) * os.cpu_count()))
             out["runs"].append(seconds)
             out["loaded"].append(loaded)
             out["checks"].append(checks)
@@ -319,44 +361,56 @@ def main() -> None:
         proc.wait(timeout=20)
     peak = max(sampler.peak(a, b) for a, b in out["windows"])
     total = time.perf_counter() - t_start
-    report(out, rss_start, peak, after, data, total, log.name)
+    report(out, rss_start, peak, after, total, log.name)
 
 
-def report(out: dict, rss_start: int, peak: int, after: dict, data: list, total: float, log: str) -> None:
+def report(out: dict, rss_start: int, peak: int, after: dict, total: float, log: str) -> None:
     n_sessions = len(SESSIONS)
-    print(f"\nCores: {os.cpu_count()}. Sessions: {n_sessions} at once ({', '.join(f'{n:,}' for n, *_ in SESSIONS)}"
-          f" items), b = {B:,}, {ROUNDS} rounds. Whole benchmark: {total:.0f} s.")
-    print(f"\nHeavy runs, click to verdict on screen (s), per round: "
-          + "; ".join(f"median {statistics.median(r):.1f}, max {max(r):.1f}" for r in out["runs"]))
+    sizes = ", ".join(f"{n // 1000}k" for n, *_ in SESSIONS)
+    print(f"\nCores: {os.cpu_count()}. {n_sessions} sessions at once ({sizes} items), b = {B:,}, {ROUNDS} rounds. "
+          f"Whole benchmark: {total:.0f} s.")
+
+    print("\nRounds: Run pressed on the 8 pages at t = 0, then the loaded page opened (seconds after t = 0)")
+    print(f"  {'round':<7}{'8 runs: click to verdict':>26}{'loaded page opened, Run, ready':>33}"
+          f"{'cores busy: server / all':>27}")
+    for r, (runs, loaded, (server, machine)) in enumerate(zip(out["runs"], out["loaded"], out["cpu"]), 1):
+        spread = f"{min(runs):.1f} to {max(runs):.1f}"
+        start = loaded["after click"]
+        marks = f"{start:.1f}, {start + loaded['run visible']:.1f}, {start + loaded['verdict-ready']:.1f}"
+        print(f"  {r:<7}{spread:>26}{marks:>33}{f'{server:.2f} / {machine:.2f}':>27}")
+    print("  heavy runs still in flight when the loaded page showed Run, per round: "
+          + ", ".join(f"{r['in flight']['run visible']}/{n_sessions}" for r in out["loaded"]))
 
     print("\nServer memory (RSS of streamlit and its children, sampled every 0.2 s)")
-    rows = [("at start, no page open", rss_start), ("before the runs (8 CSVs uploaded)", out["rss before"]),
-            ("peak during the runs", peak), ("end of the runs, pages still open", out["rss end of runs"]),
+    rows = [("at start, no page served yet", rss_start), ("after one page (imports done), closed", out["rss warm"]),
+            ("before the runs (8 CSVs uploaded)", out["rss before"]), ("peak during the runs", peak),
+            ("end of the runs, pages still open", out["rss end of runs"]),
             ("right after closing every page", out["rss closed"])]
     rows += [(f"{wait} s after closing every page", after[wait]) for wait in AFTER_CLOSE]
     for label, value in rows:
-        print(f"  {label:<40}{mb(value):>10}")
-    last = after[AFTER_CLOSE[-1]]
-    back = last - out["rss before"]
-    print(f"  memory returns? {'yes' if back <= 0.1 * (peak - out['rss before']) else 'no'}: "
-          f"{AFTER_CLOSE[-1]} s after closing, {mb(last)} = {back / 2**20:+,.0f} MB vs before the runs, "
-          f"{(peak - last) / 2**20:,.0f} MB of the {(peak - out['rss before']) / 2**20:,.0f} MB rise given back.")
+        print(f"  {label:<42}{mb(value):>10}")
+    last, before, warm = after[AFTER_CLOSE[-1]], out["rss before"], out["rss warm"]
+    returned = last - warm <= 0.1 * (peak - warm)  # back within 10% of what the sessions added
+    print(f"  memory returns? {'yes' if returned else 'no'}: {AFTER_CLOSE[-1]} s after closing every page, "
+          f"{mb(last)}: {(last - warm) / 2**20:+,.0f} MB vs one page served, {(last - before) / 2**20:+,.0f} MB vs "
+          f"before the runs; {(peak - last) / 2**20:,.0f} of the {(peak - warm) / 2**20:,.0f} MB the sessions and "
+          "runs added were given back.")
 
-    print("\nAnother user's Compare page (fresh context, WMT17 BLEU sample), seconds from navigation, median of "
-          f"{ROUNDS} [all]")
-    print(f"  {'to':<30}{'idle server':>24}{'8 runs in flight':>26}{'ratio':>8}")
-    for mark in ("run visible", "verdict-ready", "sample verdict"):
-        idle = [r[mark] for r in out["idle"]]
-        loaded = [r[mark] for r in out["loaded"]]
-        cell = lambda xs: f"{statistics.median(xs):.2f} [{', '.join(f'{x:.1f}' for x in xs)}]"
-        print(f"  {mark:<30}{cell(idle):>24}{cell(loaded):>26}"
+    print("\nAnother user's Compare page (fresh context, WMT17 BLEU sample), seconds from navigation, "
+          f"median of {ROUNDS} [each]")
+    print(f"  {'to':<22}{'idle server':>24}{'8 runs in flight':>26}{'ratio':>8}")
+    for mark, label, unit in [("run visible", "Run visible", 1), ("verdict-ready", "verdict-ready", 1),
+                              ("sample verdict", "sample's verdict", 1), ("health", "health GET (ms)", 1000)]:
+        idle = [r[mark] * unit for r in out["idle"]]
+        loaded = [r[mark] * unit for r in out["loaded"]]
+        cell = lambda xs: f"{statistics.median(xs):.2f} [{', '.join(f'{x:.1f}' for x in xs)}]"  # noqa: E731
+        print(f"  {label:<22}{cell(idle):>24}{cell(loaded):>26}"
               f"{statistics.median(loaded) / statistics.median(idle):>7.1f}x")
-    print("  heavy runs still in flight when the loaded page reached each mark, per round: "
-          + "; ".join(", ".join(f"{k} {v}/{n_sessions}" for k, v in r["in flight"].items()) for r in out["loaded"]))
-    print(f"  (first page of the server, not counted: Run visible {out['warm-up']['run visible']:.2f} s, "
+    print("  (health: a plain HTTP GET of /_stcore/health, without the browser, sent as the page starts loading)")
+    print(f"  (the server's first page, not counted: Run visible {out['warm-up']['run visible']:.2f} s, "
           f"verdict-ready {out['warm-up']['verdict-ready']:.2f} s)")
 
-    print("\nVerdicts")
+    print("\nVerdicts (round 1, and any failure)")
     ok = True
     for r, checks in enumerate(out["checks"], 1):
         for i, check in enumerate(checks):
@@ -364,11 +418,12 @@ def report(out: dict, rss_start: int, peak: int, after: dict, data: list, total:
             ok &= good
             if not good or r == 1:
                 print(f"  round {r}, session {i + 1} ({SESSIONS[i][0]:,} items): "
-                      f"{'own verdict' if check['own'] else 'OWN VERDICT MISSING'}"
+                      f"{'own' if check['own'] else 'OWN VERDICT MISSING'}"
                       + (f", SEES SESSION(S) {[j + 1 for j in check['others']]}" if check["others"] else "")
-                      + f": {check['alerts'][0][:100] if check['alerts'] else '(no verdict)'}")
-    print(f"\n{'Every' if ok else 'NOT every'} session got its own verdict and no other "
-          f"({n_sessions} sessions x {ROUNDS} rounds, sentence and signature checked). Server log: {log}")
+                      + f": {check['alerts'][0][:90] + '...' if check['alerts'] else '(no verdict)'}")
+    print(f"\nServer log: {log}")
+    print(f"{'Every' if ok else 'NOT every'} session got its own verdict and no other's "
+          f"({n_sessions} sessions x {ROUNDS} rounds; sentence and signature checked).")
 
 
 if __name__ == "__main__":

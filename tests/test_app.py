@@ -85,7 +85,7 @@ def test_opens_on_a_real_sample_where_the_bootstrap_is_recommended_and_runs_it()
 def test_the_textbook_sample_recommends_mcnemar_and_still_runs_the_bootstrap():
     at = on_slp3(app())
     assert "10 items" in at.caption[1].value
-    run(at)  # 4 discordant pairs: McNemar's exact test is the default
+    run(at)  # 6 discordant pairs: McNemar's exact test is the default
     res = sigcore.compare(*slp3(), test="mcnemar")
     assert verdict_of(at) == md(report.verdict(res))
     select(at, "Test").set_value("bootstrap").run()
@@ -213,7 +213,7 @@ def test_few_groups_recommend_the_permutation_test():
     assert "few groups where A and B differ (8 of 8)" in at.caption[2].value
 
 
-@pytest.mark.parametrize("size, first, why", [(10, "mcnemar", "exact: few discordant pairs (4 items where only one"),
+@pytest.mark.parametrize("size, first, why", [(10, "mcnemar", "exact: few discordant pairs (6 items where only one"),
                                               (120, "bootstrap", "recommended: fits any metric")])
 def test_the_recommended_test_follows_the_size_of_the_data(size, first, why):
     at = on_slp3(app()) if size == 10 else upload(app(), ("results.csv", CSV))
@@ -224,7 +224,7 @@ def test_the_recommended_test_follows_the_size_of_the_data(size, first, why):
     select(at, "Metric").set_value("macro_f1").run()  # not right/wrong: the items where A and B differ
     assert select(at, "Test").value == ("permutation" if size == 10 else "bootstrap")
     if size == 10:
-        assert "few items where A and B differ (4 of 10)" in at.caption[2].value
+        assert "few items where A and B differ (6 of 10)" in at.caption[2].value
         select(at, "Test").set_value("bootstrap").run()
         assert "its p tends to be too small" in at.caption[2].value
 

@@ -70,7 +70,7 @@ def test_human_report_on_slp3_table(capsys):
     assert columns.startswith("columns: gold = 'gold', A = 'A', B = 'B', id = 'doc' (guessed")
     assert len(lines) == 5
     assert lines[0].startswith("accuracy: A = 0.7000 [") and ", B = 0.5000 [" in lines[0]
-    assert "(10 items, 4 differ; 95% intervals)" in lines[0]
+    assert "(10 items, 6 differ; 95% intervals)" in lines[0]
     res = sigcore.compare(*slp3_columns(), n_resamples=2000)
     assert lines[1] == f"delta = A - B = 0.2000; one-sided 95% bound: δ ≥ {res.ci_low:.4f} (basic bootstrap, the test's dual)"
     assert f"H1: A is better than B (one-sided): {res.p_text} ({res.n_extreme} of 2,000 resamples" in lines[2]
@@ -152,8 +152,8 @@ def test_json_p_value_equals_the_api(capsys, test):
 
 
 def test_json_mcnemar_is_the_exact_binomial(capsys):
-    # 3 documents only A gets right, 1 only B: P(X >= 3 | n = 4, 1/2) = 5/16
-    assert run_json(capsys, [*TABLE_ARGS, "--test", "mcnemar"])["p_value"] == 5 / 16
+    # 4 documents only A gets right, 2 only B: P(X >= 4 | n = 6, 1/2) = 22/64
+    assert run_json(capsys, [*TABLE_ARGS, "--test", "mcnemar"])["p_value"] == 22 / 64
 
 
 def test_json_options_reach_the_result(capsys):
@@ -184,7 +184,7 @@ def test_default_alternative_is_greater_and_less_flips_it(capsys):
     assert run_json(capsys, [*TABLE_ARGS, "--test", "mcnemar"])["alternative"] == "greater"
     less = run_json(capsys, [*TABLE_ARGS, "--test", "mcnemar", "--alternative", "less"])
     assert less["alternative"] == "less"
-    assert less["p_value"] == 15 / 16  # P(X <= 3 | n = 4, 1/2)
+    assert less["p_value"] == 57 / 64  # P(X <= 4 | n = 6, 1/2)
 
 
 # --- three plain-text files ------------------------------------------------------------------------------

@@ -10,15 +10,16 @@ from statsmodels.stats.proportion import proportion_confint
 import sigcore
 from sigcore import SettingsError, compare, stream
 
-# SLP3 §4.11, Figure 4.11: 10 documents; both right on 4, only A on 3, only B on 1, both wrong on 2.
+# SLP3 §4.11, Figure 4.11's row x, documents 1 to 10: AB, AB̸, AB, A̸B, AB̸, A̸B, AB̸, AB, A̸B̸, AB̸ (a slash: that system
+# got the document wrong): both right on 3, only A on 4, only B on 2, both wrong on 1.
 GOLD = [1] * 10
-SLP3_A = [1, 1, 1, 1, 1, 1, 1, 0, 0, 0]
-SLP3_B = [1, 1, 1, 1, 0, 0, 0, 1, 0, 0]
+SLP3_A = [1, 1, 1, 0, 1, 0, 1, 1, 0, 1]
+SLP3_B = [1, 0, 1, 1, 0, 1, 0, 1, 0, 0]
 
 
 def exact_slp3_bootstrap_p():
     """Enumerate the multinomial over the four kinds of document: P(delta(x^(i)) >= 2 delta(x))."""
-    probs, n, p = np.array([4, 3, 1, 2]) / 10, 10, 0.0
+    probs, n, p = np.array([3, 4, 2, 1]) / 10, 10, 0.0
     for counts in itertools.product(range(n + 1), repeat=3):
         if sum(counts) > n:
             continue
@@ -31,7 +32,7 @@ def exact_slp3_bootstrap_p():
 
 def test_slp3_figure_4_11_bootstrap_p_matches_exact_enumeration():
     exact = exact_slp3_bootstrap_p()
-    assert exact == pytest.approx(0.214, abs=0.001)  # the textbook's situation
+    assert exact == pytest.approx(0.2684, abs=1e-4)  # the textbook's row x
     res = compare(GOLD, SLP3_A, SLP3_B, n_resamples=20_000, seed=0)
     assert (res.score_a, res.score_b) == (0.7, 0.5) and res.delta == pytest.approx(0.2)
     assert res.threshold == pytest.approx(0.4)

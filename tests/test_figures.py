@@ -9,7 +9,7 @@ from sigcore import teaching
 from sigcore.report.figures import (delta_histogram, histogram_edges, live_edges, walkthrough_heights,
                              walkthrough_histogram)
 
-GOLD, A, B = [1] * 10, [1, 1, 1, 1, 1, 1, 1, 0, 0, 0], [1, 1, 1, 1, 0, 0, 0, 1, 0, 0]
+GOLD, A, B = [1] * 10, [1, 1, 1, 0, 1, 0, 1, 1, 0, 1], [1, 0, 1, 1, 0, 1, 0, 1, 0, 0]
 
 
 def test_lattice_values_get_one_bar_each_centred_on_the_value():

@@ -8,8 +8,8 @@ from sigcore import SettingsError, teaching
 from ui import lessons
 from ui.safe import md
 
-SLP3_A = [1, 1, 1, 1, 1, 1, 1, 0, 0, 0]
-SLP3_B = [1, 1, 1, 1, 0, 0, 0, 1, 0, 0]
+SLP3_A = [1, 1, 1, 0, 1, 0, 1, 1, 0, 1]
+SLP3_B = [1, 0, 1, 1, 0, 1, 0, 1, 0, 0]
 
 
 def section(call: str, state: dict | None = None) -> AppTest:
@@ -63,7 +63,7 @@ def test_three_tests_table_shows_compare_p_and_the_p_values_shrink_together_with
     at.select_slider(key="three-copies").set_value(20).run()
     assert metrics(at) == {"Documents, n": "200", "δ(x) = accuracy of A − accuracy of B": "0.2"}
     assert at.dataframe[0].value["p"].tolist() == three_p_texts(SLP3_A, SLP3_B, 20) == [
-        "p = 0.0001", "p = 0.0001", "p = 2.4e-06"]
+        "p < 0.0001", "p = 0.0001", "p = 0.00011"]
 
 
 @pytest.mark.parametrize("a, b, p", [(SLP3_A, SLP3_A, ["p = 1"] * 3),  # δ(x) = 0: no test is "significant"
