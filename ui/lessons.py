@@ -61,10 +61,10 @@ def p_values() -> None:
         "of them ahead, so δ(x) is rarely exactly 0. The **p-value** asks: *if H0 were true, how often would "
         "luck alone give a δ(x) at least as large as the one we saw?* We reject H0, and say A is better, "
         "when p ≤ α.\n\n"
-        f"Here we check that promise. We simulate many test sets of n items on which A and B are both right on "
+        f"Here we check that promise. We simulate many test sets of n items on which A and B are each right on "
         f"{NULL_ACCURACY:.0%} of items (agreeing on {NULL_AGREEMENT:.0%}), run the test on each, and draw the "
         "p-values. When H0 is true every p is about equally likely, so the bars are about **flat**, and about a "
-        "share **α** of the test sets falls below α. Those are **false alarms**: at α = 0.05, about one test "
+        "share **α** of the test sets has p ≤ α. Those are **false alarms**: at α = 0.05, about one test "
         "set in 20 makes a worthless difference look significant. That, and nothing more, is what α promises.")
     c1, c2, c3, c4 = st.columns(4)
     test = c1.selectbox("Test", NULL_TESTS, format_func=lambda t: TEST_NAMES[t], key="pv-test")

@@ -129,5 +129,5 @@ def _sides() -> None:
     m1, m2 = st.columns(2)
     m1.metric("One-sided p, side picked after seeing δ(x)", f"{res.p_chosen[i]:.3f}")
     m2.metric("Two-sided p", f"{res.p_two_sided[i]:.3f}")
-    st.caption(f"{len(res.delta)} simulated test sets of {n} items on which A and B are both right on 70% of "
+    st.caption(f"{len(res.delta)} simulated test sets of {n} items on which A and B are each right on 70% of "
                "items, each tested three ways with the same bootstrap resamples, b = 1,000.")
