@@ -14,14 +14,17 @@ with Playwright (async API, one browser, one context per user). What it measures
    below overlaps the heavy runs.
 2. Memory. RSS of the server process and its children (from /proc), sampled every 0.2 s: at start, just before
    the first round, peak during the rounds, and 30 s and 150 s after every page is closed (Streamlit keeps a
-   disconnected session for server.disconnectedSessionTTL = 120 s by default).
+   disconnected session for server.disconnectedSessionTTL = 120 s by default); beside it, what Streamlit itself
+   counts (/_stcore/metrics: st.cache_data bytes, keys in connected sessions' state).
 3. Another user's page. A fresh browser context opens the Compare page (it opens on the WMT17 BLEU sample):
    time from navigation to the Run button visible; to "verdict-ready" (the sample's settings drawn with
    "bootstrap (recommended)", the live chart drawn, no script running: Run would now give a verdict); and,
    pressing Run then, to the sample's verdict on screen. Once on an idle server (the 8 pages open, not running)
-   and once started right after the 8 clicks of a round, alternately, 3 times each; medians printed.
+   and once started right after the 8 clicks of a round, alternately, 3 times each; medians printed. Also the
+   time of one plain HTTP GET of /_stcore/health sent as the page starts loading: the server without a browser.
 
-Browser and server share this machine's cores, so "load" includes Chromium playing 8 animations.
+Browser and server share this machine's cores, so "load" includes Chromium playing 8 animations: the rounds'
+table prints the cores kept busy by the server, by the browser side, and by the whole machine.
 """
 
 from __future__ import annotations
@@ -190,6 +193,18 @@ def machine_busy() -> tuple[float, float]:
     return (sum(ticks) - idle) / os.sysconf("SC_CLK_TCK"), sum(ticks) / os.sysconf("SC_CLK_TCK")
 
 
+def streamlit_bytes(url: str) -> dict[str, int]:
+    """Streamlit's own accounting (/_stcore/metrics): bytes held in st.cache_data, and the keys in the state of
+    the connected sessions (by default Streamlit counts keys there, not bytes)."""
+    text = urllib.request.urlopen(url + "/_stcore/metrics", timeout=60).read().decode()
+    held = {"session state": 0, "st.cache_data": 0}
+    for line in text.splitlines():
+        if line.startswith("cache_memory_bytes{"):
+            kind = "session state" if 'cache_type="st_session_state"' in line else "st.cache_data"
+            held[kind] += int(float(line.rsplit(" ", 1)[1]))
+    return held
+
+
 class MemorySampler(threading.Thread):
     """Samples the server's tree RSS every SAMPLE_EVERY seconds into (perf_counter time, bytes)."""
 
@@ -305,27 +320,30 @@ async def bench(url: str, sampler: MemorySampler, data: list) -> dict:
         sessions = await asyncio.gather(*(open_session(browser, url, csv, n)
                                           for (csv, _), (n, *_) in zip(data, SESSIONS)))
         await asyncio.sleep(2)  # let the uploads' reruns end before the idle reading
-        out["rss before"] = sampler.now()
+        out["rss before"], out["held before"] = sampler.now(), streamlit_bytes(url)
         for _ in range(ROUNDS):
             out["idle"].append(await probe(browser, url))  # the 8 pages are open and idle
-            start, server_cpu, machine = time.perf_counter(), tree_cpu(sampler.pid), machine_busy()
+            start, machine = time.perf_counter(), machine_busy()
+            server_cpu, ours_cpu = tree_cpu(sampler.pid), tree_cpu(os.getpid())
             seconds, loaded, checks = await round_of_runs(browser, url, sessions, sentences, signatures)
-            end, server_cpu2, machine2 = time.perf_counter(), tree_cpu(sampler.pid), machine_busy()
+            end, machine2 = time.perf_counter(), machine_busy()
+            server_cpu2, ours_cpu2 = tree_cpu(sampler.pid), tree_cpu(os.getpid())
             out["windows"].append((start, end))
-            # cores kept busy during the round: by the server, and by everything (server + Chromium + this script)
-            out["cpu"].append(((server_cpu2 - server_cpu) / (end - start),
+            # cores kept busy during the round: by the server; by Chromium, Playwright and this script (our process
+            # tree minus the server, which is our child); and by the whole machine
+            server = (server_cpu2 - server_cpu) / (end - start)
+            out["cpu"].append((server, (ours_cpu2 - ours_cpu) / (end - start) - server,
                                (machine2[0] - machine[0]) / (machine2[1] - machine[1]) * os.cpu_count()))
             out["runs"].append(seconds)
             out["loaded"].append(loaded)
             out["checks"].append(checks)
-        out["rss end of runs"] = sampler.now()
+        out["rss end of runs"], out["held end of runs"] = sampler.now(), streamlit_bytes(url)
         for context, page in sessions:
             await page.close()
             await context.close()
         await browser.close()
     out["closed at"] = time.perf_counter()
     out["rss closed"] = sampler.now()
-    out["sentences"] = sentences
     return out
 
 
@@ -334,7 +352,6 @@ def mb(n: int) -> str:
 
 
 def main() -> None:
-    import playwright
     import streamlit
     from importlib.metadata import version
 
@@ -355,6 +372,7 @@ def main() -> None:
         for wait in AFTER_CLOSE:  # pages closed: does the server give the memory back?
             time.sleep(max(0.0, out["closed at"] + wait - time.perf_counter()))
             after[wait] = sampler.now()
+        out["held after"] = streamlit_bytes(url)  # were the sessions dropped, what do the caches keep?
     finally:
         sampler.stopping.set()
         proc.terminate()
@@ -372,12 +390,13 @@ def report(out: dict, rss_start: int, peak: int, after: dict, total: float, log:
 
     print("\nRounds: Run pressed on the 8 pages at t = 0, then the loaded page opened (seconds after t = 0)")
     print(f"  {'round':<7}{'8 runs: click to verdict':>26}{'loaded page opened, Run, ready':>33}"
-          f"{'cores busy: server / all':>27}")
-    for r, (runs, loaded, (server, machine)) in enumerate(zip(out["runs"], out["loaded"], out["cpu"]), 1):
+          f"{'cores busy: server / browser / all':>37}")
+    for r, (runs, loaded, (server, client, machine)) in enumerate(zip(out["runs"], out["loaded"], out["cpu"]), 1):
         spread = f"{min(runs):.1f} to {max(runs):.1f}"
         start = loaded["after click"]
         marks = f"{start:.1f}, {start + loaded['run visible']:.1f}, {start + loaded['verdict-ready']:.1f}"
-        print(f"  {r:<7}{spread:>26}{marks:>33}{f'{server:.2f} / {machine:.2f}':>27}")
+        print(f"  {r:<7}{spread:>26}{marks:>33}{f'{server:.2f} / {client:.2f} / {machine:.2f}':>37}")
+    print("  (browser: Chromium, the Playwright driver and this script, sampler included)")
     print("  heavy runs still in flight when the loaded page showed Run, per round: "
           + ", ".join(f"{r['in flight']['run visible']}/{n_sessions}" for r in out["loaded"]))
 
@@ -396,15 +415,20 @@ def report(out: dict, rss_start: int, peak: int, after: dict, total: float, log:
           f"before the runs; {(peak - last) / 2**20:,.0f} of the {(peak - warm) / 2**20:,.0f} MB the sessions and "
           "runs added were given back.")
 
+    held = [("before the runs", out["held before"]), ("end of the runs", out["held end of runs"]),
+            (f"{AFTER_CLOSE[-1]} s after closing", out["held after"])]
+    print("  Streamlit's own count (/_stcore/metrics), st.cache_data / keys in connected sessions' state: "
+          + "; ".join(f"{label} {h['st.cache_data'] / 2**20:.1f} MB / {h['session state']}" for label, h in held))
+
     print("\nAnother user's Compare page (fresh context, WMT17 BLEU sample), seconds from navigation, "
           f"median of {ROUNDS} [each]")
-    print(f"  {'to':<22}{'idle server':>24}{'8 runs in flight':>26}{'ratio':>8}")
+    print(f"  {'to':<22}{'idle server':>26}{'8 runs in flight':>30}{'ratio':>8}")
     for mark, label, unit in [("run visible", "Run visible", 1), ("verdict-ready", "verdict-ready", 1),
                               ("sample verdict", "sample's verdict", 1), ("health", "health GET (ms)", 1000)]:
         idle = [r[mark] * unit for r in out["idle"]]
         loaded = [r[mark] * unit for r in out["loaded"]]
         cell = lambda xs: f"{statistics.median(xs):.2f} [{', '.join(f'{x:.1f}' for x in xs)}]"  # noqa: E731
-        print(f"  {label:<22}{cell(idle):>24}{cell(loaded):>26}"
+        print(f"  {label:<22}{cell(idle):>26}{cell(loaded):>30}"
               f"{statistics.median(loaded) / statistics.median(idle):>7.1f}x")
     print("  (health: a plain HTTP GET of /_stcore/health, without the browser, sent as the page starts loading)")
     print(f"  (the server's first page, not counted: Run visible {out['warm-up']['run visible']:.2f} s, "
