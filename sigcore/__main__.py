@@ -28,7 +28,7 @@ from .io.inputs import FORMATS, read
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m sigcore",
+    parser = argparse.ArgumentParser(prog="sigcore" if Path(sys.argv[0]).name == "sigcore" else "python -m sigcore",
                                      description="Paired significance tests: does system A beat system B?")
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("metrics", help="list the metrics")

@@ -1,6 +1,6 @@
 """compare() and stream(): one paired significance test of system A against system B.
 
-The statistical contract (DESIGN.md): with delta = M(A, x) - M(B, x) and delta_i its value on resample i,
+The statistical contract (README, "Tests and the statistical contract"): with delta = M(A, x) - M(B, x) and delta_i its value on resample i,
 - paired bootstrap (Berg-Kirkpatrick et al. 2012; SLP3 §4.11, eq. 4.48), "greater":
   p = #{delta_i >= 2·delta} / b; "less": #{delta_i <= 2·delta} / b; "two-sided": #{|delta_i - delta| >= |delta|} / b;
   with no such resample, p < 1/b (reported as 1/b); its interval is the dual basic bootstrap interval;
@@ -176,7 +176,7 @@ def _check_budget(paired: PairedStats, n_resamples: int, budget: int, twice: boo
         most = max(budget // (rows * (2 if twice else 1)), 1)
         raise SettingsError(f"b = {n_resamples:,} resamples of {rows:,} rows is about {work:.1e} steps, more than "
                             f"this run may take ({budget:.1e})", hint=f"Use b of at most {most:,}, or run the "
-                            "command line (python -m sigcore), which has no such limit.")
+                            "command line (sigcore compare), which has no such limit.")
 
 
 def _members(groups: Sequence, n_items: int, *, columns: np.ndarray | None = None,
@@ -237,7 +237,7 @@ def _check_settings(metric, test, n_resamples, alternative, alpha, confidence_le
                             f"the {test} test has its own interval", hint="Leave ci_method at its default.")
     if not isinstance(exact, (bool, np.bool_)) or (not exact and test != "mcnemar"):
         raise SettingsError(f"`exact=False` (the chi-square approximation) applies to McNemar's test only, "
-                            f"not to the {test} test" if exact is False else f"`exact` must be True or False, "
+                            f"not to the {test} test" if isinstance(exact, (bool, np.bool_)) else f"`exact` must be True or False, "
                             f"not {exact!r}")
     if groups is not None and test not in RESAMPLING:
         raise SettingsError(f"the {test} test treats items as independent, and these items come in groups",

@@ -43,7 +43,8 @@ class Result:
     paired bootstrap, delta(x) for the permutation test. ``n_extreme`` is how many resamples were at least
     as extreme. ``p_floor`` is the smallest p the test can give with these resamples (or this n); a resampled
     p is never 0: with no extreme resample it is ``p_floor`` and reads "p < p_floor". ``mc_error`` is the
-    Monte-Carlo standard error of p (0 for exact and closed-form tests). ``n_groups`` counts the groups
+    Monte-Carlo standard error of p, Agresti-Coull's (from (count + 2) / (b + 4), so never 0; 0 for exact and
+    closed-form tests); :attr:`p_interval` is the Clopper-Pearson interval the reports print. ``n_groups`` counts the groups
     (documents) resampled whole, when items were clustered. ``n_differing`` counts the items (groups) where
     A's and B's statistics differ (for right/wrong items: the discordant pairs).
     """
@@ -204,7 +205,7 @@ class Result:
     def __repr__(self) -> str:
         return (f"Result({self.test}, {self.metric}: A={self.score_a:.4g} B={self.score_b:.4g} "
                 f"delta={self.delta:.4g}, {self.p_text}, {self.alternative}, "
-                f"{self.confidence_level:.0%} CI [{self.ci_low:.4g}, {self.ci_high:.4g}])")
+                f"{self.confidence_level * 100:.10g}% CI [{self.ci_low:.4g}, {self.ci_high:.4g}])")
 
 
 def _contains(interval: tuple[float, float], value: float) -> bool:

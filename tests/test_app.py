@@ -287,6 +287,7 @@ def test_files_sharing_an_id_column_are_paired_by_it_and_row_order_is_a_choice()
     paired = sigcore.compare([g for _, g in rows], [g for _, g in rows], ["x"] * 90)
     assert at.code[0].value == paired.signature
     select(at, "Pair items by").set_value("(row order)").run()
+    assert any("changed since the last run" in e.value for e in at.info)  # other pairs: the old verdict is gone
     run(at)
     by_row = sigcore.compare([g for _, g in rows], [g for _, g in reversed(rows)], ["x"] * 90)
     assert at.code[0].value == by_row.signature and by_row.p_value != paired.p_value

@@ -70,7 +70,7 @@ def test_human_report_on_slp3_table(capsys):
     assert columns.startswith("columns: gold = 'gold', A = 'A', B = 'B', id = 'doc' (guessed")
     assert len(lines) == 5
     assert lines[0].startswith("accuracy: A = 0.7000 [") and ", B = 0.5000 [" in lines[0]
-    assert "(10 items, 6 differ; 95% intervals)" in lines[0]
+    assert "(10 items, 6 discordant; 95% intervals)" in lines[0]
     res = sigcore.compare(*slp3_columns(), n_resamples=2000)
     assert lines[1] == f"delta = A - B = 0.2000; one-sided 95% bound: δ ≥ {res.ci_low:.4f} (basic bootstrap, the test's dual)"
     assert f"H1: A is better than B (one-sided): {res.p_text} ({res.n_extreme} of 2,000 resamples" in lines[2]

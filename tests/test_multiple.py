@@ -77,3 +77,9 @@ def test_results_are_adjusted_with_their_own_floors():
 def test_unknown_method_is_refused_with_the_choices():
     with pytest.raises(SettingsError, match=r"unknown correction 'sidak'.*bonferroni, holm, hochberg, bh"):
         adjust([0.1], "sidak")
+
+
+def test_a_closed_form_zero_is_a_real_zero_when_results_are_given():
+    res = compare(None, [0.5] * 60, [0.25] * 60, metric="mean", test="t")  # a constant difference: the limit p = 0
+    assert res.p_value == 0 and not res.resampled
+    np.testing.assert_array_equal(adjust([res, res]), [0.0, 0.0])

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import pickle
 import uuid
 from dataclasses import asdict, dataclass
 
@@ -136,11 +137,13 @@ def _inputs(data: align.Aligned, metric: str):
 
 
 def source_key(files: list[tuple[str, bytes]], data: align.Aligned) -> str:
-    """What the data depend on: the bytes and the pairing (columns, group column included)."""
+    """What the data depend on: the bytes, and the items as paired and decoded (columns, group, pairing by id or
+    by row, encoding): two pairings of the same files are two data sets."""
     h = hashlib.sha256()
     for name, content in files:
         h.update(name.encode() + hashlib.sha256(content).digest())
-    h.update(repr((data.a_name, data.b_name, data.columns)).encode())
+    h.update(pickle.dumps((data.a_name, data.b_name, data.columns, data.gold, data.a, data.b, data.ids,
+                           data.groups)))
     return h.hexdigest()
 
 

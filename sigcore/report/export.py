@@ -1,6 +1,6 @@
 """Exports of a result for a paper, a README or a spreadsheet: Markdown, LaTeX, CSV, JSON and static figures.
 
-Pure functions (no Streamlit), shared by the app's download buttons and the command line. User text (system
+Pure functions (no Streamlit), behind the app's download buttons. User text (system
 names, metric) is escaped for the target format, so a name like ``<img src=x onerror=alert(1)>`` stays that
 text; CSV cells that a spreadsheet would run as a formula are neutralised (OWASP, "CSV Injection").
 """

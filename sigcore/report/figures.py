@@ -10,7 +10,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..compare import counted
-from .sentence import TEST_NAMES, number
+from .sentence import number, test_name
 from ..result import Result
 
 TAIL, BODY, MARK = "#c0392b", "#9aa5b1", "#1f3a5f"
@@ -47,7 +47,7 @@ def live_edges(values: np.ndarray, marks: tuple[float, ...] = ()) -> np.ndarray:
 
 
 def chart_title(res: Result) -> str:
-    return f"{TEST_NAMES[res.test]}: {res.p_text}, b = {res.n_resamples:,}"
+    return f"{test_name(res)}: {res.p_text}, b = {res.n_resamples:,}"
 
 
 def histogram_frames(partials: list[Result], edges: np.ndarray) -> list[tuple[list[int], list[int]]]:

@@ -21,6 +21,7 @@ import math
 import numpy as np
 
 from ..compare import TESTS
+from ..metrics import METRICS
 from ..result import Result, p_number
 
 TEST_NAMES = {name: test.title for name, test in TESTS.items()}
@@ -105,7 +106,7 @@ def verdict(res: Result, *, a: str = "A", b: str = "B", metric: str | None = Non
 def summary(res: Result, *, a: str = "A", b: str = "B") -> str:
     """The command line's short report."""
     scale = scale_of(res)
-    differ = (f"{res.n_differing:,} discordant" if res.estimand == "share_discordant" else
+    differ = (f"{res.n_differing:,} discordant" if METRICS[res.metric].binary and res.n_groups is None else
               f"{res.n_differing:,} {'groups ' if res.n_groups is not None else ''}differ")
     units = f"{res.n_items:,} items" + (f" in {res.n_groups:,} groups" if res.n_groups is not None else "")
     lines = [f"{metric_name(res)}: {a} = {number(res.score_a, scale)}{_bracket(res.ci_a, scale)}, "
@@ -240,7 +241,7 @@ def _decision(res: Result) -> str:
     alpha = f"α = {res.alpha:g}"
     if res.significant:
         return f"significant at {alpha}."
-    if res.side == 0 and res.p_value <= res.alpha and res.n_differing == 0:
+    if res.side == 0 and res.p_value <= res.alpha and res.n_differing == 0 and res.compat:
         return (f"not significant at {alpha}: the outputs are identical, and the {res.compat} p counts them "
                 "as different by its strict '>'.")
     if res.side == 0 or res.p_value <= res.alpha:

@@ -4,7 +4,7 @@ Paired t-test (Student 1908), its normal approximation for large n (z-test), the
 test (Wilcoxon 1945), the sign test (exact binomial on the non-zero differences) and McNemar's test on
 binary correctness (McNemar 1947); Dror, Baumer, Shlomov & Reichart (2018) discuss when each one fits an
 NLP comparison. Every number equals scipy.stats / statsmodels on ordinary data; what this module adds
-is the contract of DESIGN.md for the cases where those libraries return nan or raise:
+is the statistical contract of the README for the cases where those libraries return nan or raise:
 
 - Identical systems (all differences zero, no non-zero difference, no discordant pair) get p = 1 in
   every alternative, with statistic 0 (t, z, W) or the count of A wins (sign, McNemar).

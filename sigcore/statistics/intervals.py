@@ -20,9 +20,6 @@ import numpy as np
 from scipy import stats
 from scipy.special import ndtr, ndtri
 
-SIDES = ("greater", "less", "two-sided")
-
-
 def tails(level: float, alternative: str) -> tuple[float | None, float | None]:
     """The probability left below the lower end and above the upper end (None: that end is open)."""
     return {"greater": (1 - level, None), "less": (None, 1 - level),
@@ -31,7 +28,7 @@ def tails(level: float, alternative: str) -> tuple[float | None, float | None]:
 
 def largest_count(alpha: float, b: int) -> int:
     """The largest count k of extreme resamples with max(k, 1) / b <= alpha (the rule the bootstrap p follows);
-    0 when even no extreme resample cannot reach alpha (b < 1 / alpha)."""
+    0 when even zero extreme resamples cannot reach alpha (b < 1 / alpha)."""
     k = min(b, math.floor(alpha * b))
     while k < b and (k + 1) / b <= alpha:  # floor of a float product can be one off either way
         k += 1

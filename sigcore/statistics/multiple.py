@@ -47,7 +47,8 @@ def adjust(p_values, method: str = "holm", *, floors=None) -> np.ndarray:
 def _adjust_iv(p_values, method: str, floors) -> np.ndarray:
     if method not in METHODS:
         raise SettingsError(f"unknown correction {method!r}", hint=f"Choose one of: {', '.join(METHODS)}.")
-    if isinstance(p_values, (list, tuple)) and p_values and all(hasattr(v, "p_value") for v in p_values):
+    results = isinstance(p_values, (list, tuple)) and p_values and all(hasattr(v, "p_value") for v in p_values)
+    if results:  # a resampled p is never 0; a closed-form 0 (a constant difference, underflow) is a real 0
         floors = [v.p_floor for v in p_values] if floors is None else floors
         p_values = [v.p_value for v in p_values]
     p = _probabilities(p_values, "p_values")
@@ -58,7 +59,7 @@ def _adjust_iv(p_values, method: str, floors) -> np.ndarray:
                                 hint="Give one floor per p-value, or one for all.")
         p = np.maximum(p, floor)
     zero = np.flatnonzero(p == 0)
-    if len(zero):
+    if len(zero) and not results:
         raise SettingsError(f"p-value number {zero[0] + 1} is 0, which a resampling test means as p < 1/b",
                             hint="Pass the results themselves, or floors= (1/(b + 1) for b resamples).")
     return p

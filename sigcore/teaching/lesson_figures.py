@@ -1,7 +1,7 @@
 """Figures for the Classroom's sections beyond SLP3 Figures 4.11/4.12: what a p-value means, power, three tests.
 
 Pure functions from numbers (or Results) to plain-dict ``go.Figure``s sized for slides, with the colours and
-Unicode labels of :mod:`sigcore.report.sentence.figures`. The p-value histogram shows that under H0 the p of a calibrated test is
+Unicode labels of :mod:`sigcore.report.figures`. The p-value histogram shows that under H0 the p of a calibrated test is
 uniform (so p ≤ α happens in a share α of test sets); the power curve follows Card et al. (2020), "With Little
 Power Comes Great Responsibility"; the three panels put the paired bootstrap (Berg-Kirkpatrick et al. 2012),
 approximate randomisation (Noreen 1989) and the paired t-test (Student 1908) side by side on the same data.

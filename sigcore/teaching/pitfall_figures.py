@@ -1,7 +1,7 @@
 """Figures for the Classroom's common mistakes (:mod:`sigcore.teaching.pitfalls`), one per mistake, sized for a slide.
 
 Pure functions from a simulation's result to a plain-dict ``go.Figure``, with the colours of
-:mod:`sigcore.report.sentence.figures` and Unicode labels (no MathJax, which would fetch from the network).
+:mod:`sigcore.report.figures` and Unicode labels (no MathJax, which would fetch from the network).
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@
 4. One-sided or two-sided: on the same data the one-sided p is about half the two-sided one, so picking the
    side after seeing δ(x) doubles the false positives.
 Test sets are right/wrong items drawn as in :mod:`sigcore.teaching.bootstrap`; every p, δ and interval comes from
-:func:`sigcore.compare`; :mod:`sigcore.teaching.bootstrap.pitfall_figures` draws them. Peeking, not_significant and one_sided draw
+:func:`sigcore.compare`; :mod:`sigcore.teaching.pitfall_figures` draws them. Peeking, not_significant and one_sided draw
 their test sets first, as ``simulate_test_sets(..., np.random.default_rng(seed))``, so any one can be looked at again.
 """
 
