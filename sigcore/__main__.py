@@ -22,7 +22,7 @@ from pathlib import Path
 
 from . import ALTERNATIVES, METRICS, TESTS, compare, report
 from .compare import COMPAT
-from .errors import InputError, SigcoreError
+from .errors import InputError, SettingsError, SigcoreError
 from .io import align
 from .io.inputs import FORMATS, read
 
@@ -96,7 +96,7 @@ def _compare(args) -> int:
         gold, sys_a, sys_b, metric = align.score_inputs(data, metric)
     elif metric not in METRICS:
         fields = f" or the per-item scores in these files: {', '.join(data.scores)}" if data.scores else ""
-        raise SigcoreError(f"unknown metric {metric!r}", hint=f"Choose one of: {', '.join(METRICS)}{fields}.")
+        raise SettingsError(f"unknown metric {metric!r}", hint=f"Choose one of: {', '.join(METRICS)}{fields}.")
     options = {k: v for k, v in (("tokenize", args.tokenize), ("positive_label", args.positive_label)) if v}
     alternative = args.alternative or ("two-sided" if args.compat else "greater")
     try:

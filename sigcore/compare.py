@@ -27,11 +27,10 @@ import scipy.sparse
 from ._version import __version__
 from .errors import InputError, SettingsError
 from .metrics import METRICS, Metric, prepare
-from .result import Result, tie
+from .result import ALTERNATIVES, Result, tie
 from .statistics import closed_form, intervals, resampling
 from .statistics.resampling import PairedStats
 
-ALTERNATIVES = ("greater", "less", "two-sided")
 RESAMPLING = ("bootstrap", "permutation")
 SMALL_SAMPLE = 30  # items (groups; discordant pairs for right/wrong items) below which exact tests are recommended
 Z_MIN_ITEMS = 50  # the z-test's normal tail with the sample SD: 6.1% false alarms at n = 30 for alpha = 5%
@@ -226,7 +225,7 @@ def _check_settings(metric, test, n_resamples, alternative, alpha, confidence_le
         raise SettingsError(f"`alpha` must be a number strictly between 0 and 1, not {alpha!r}",
                             hint="The usual levels are 0.05, 0.01 and 0.001.")
     if confidence_level is not None and not _is_level(confidence_level):
-        raise SettingsError(f"`confidence_level` must be between 0 and 1, not {confidence_level!r}",
+        raise SettingsError(f"`confidence_level` must be a number strictly between 0 and 1, not {confidence_level!r}",
                             hint="For a 95% interval pass 0.95; leave it out to follow 1 - alpha.")
     if seed is not None and (not _is_int(seed) or seed < 0):
         raise SettingsError(f"`seed` must be a non-negative integer or None, not {seed!r}")
@@ -300,7 +299,7 @@ class _Run:
     seed: int
     compat: str | None
     ci_method: str | None
-    exact_test: bool
+    mcnemar_exact: bool
     options: dict[str, Any]
     paired: PairedStats  # per item, or per group
     stats: list[np.ndarray] | None  # per item, for the closed-form tests of decomposable metrics
@@ -318,7 +317,7 @@ class _Run:
         self.binary = METRICS[self.metric].binary and self.n_groups is None
 
     def signature(self, n_resamples: int | None, exact: bool = False, ci: str = "") -> str:
-        parts = [f"test:{self.test}" + ("-exact" if exact else "") + ("-chi2" if not self.exact_test else ""),
+        parts = [f"test:{self.test}" + ("-exact" if exact else "") + ("-chi2" if not self.mcnemar_exact else ""),
                  f"alternative:{self.alternative}", f"alpha:{self.alpha:g}"]
         if n_resamples is not None:
             parts += [f"resamples:{n_resamples}", f"seed:{self.seed}"]
@@ -337,7 +336,7 @@ class _Run:
     def warnings(self) -> tuple[str, ...]:
         """What the reader should know about this test on data this size."""
         size = self.n_differing  # only these move delta: 10 of 400 items are a small sample
-        unsure = self.test == "bootstrap" or (self.test == "mcnemar" and not self.exact_test)
+        unsure = self.test == "bootstrap" or (self.test == "mcnemar" and not self.mcnemar_exact)
         if size >= SMALL_SAMPLE or size == 0 or not unsure:  # identical systems: nothing to be unsure of
             return ()
         units = "discordant pair" if self.binary else "group" if self.n_groups is not None else "item"
@@ -433,7 +432,7 @@ class _Run:
 
     def closed_form(self) -> Result:
         va, vb = self.score(self.stats[0]), self.score(self.stats[1])  # decomposable: one value per item
-        out = _CLOSED_FORM[self.test](va, vb, self.alternative, self.confidence_level, self.exact_test)
+        out = _CLOSED_FORM[self.test](va, vb, self.alternative, self.confidence_level, self.mcnemar_exact)
         estimand = TESTS[self.test].estimand
         method = {"t": "t", "z": "normal", "wilcoxon": "hodges-lehmann"}.get(self.test, "clopper-pearson")
         ci_a, ci_b = self._own_intervals(normal=self.test == "z")

@@ -14,7 +14,8 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-TIE = 1e-9  # relative tolerance under which two scores (or deltas) count as equal: float noise, not a difference
+ALTERNATIVES = ("greater", "less", "two-sided")  # H1: A better, B better, they differ
+TIE = 1e-9  # relative tolerance under which two values count as equal: float noise, not a difference
 P_INTERVAL = 0.95  # level of the Monte-Carlo interval of a resampled p
 
 # What each test measures, and the value of that measure when A and B are equally good.

@@ -201,7 +201,7 @@ def test_result_is_json_safe_and_reports_tiny_p_as_below_the_floor():
     (dict(n_resamples=0), r"`n_resamples` must be a positive integer"),
     (dict(n_resamples=10.5), r"`n_resamples` must be a positive integer"),
     (dict(alternative="bigger"), r"`alternative` must be one of greater, less, two-sided"),
-    (dict(confidence_level=95), r"`confidence_level` must be between 0 and 1.*0.95"),
+    (dict(confidence_level=95), r"`confidence_level` must be a number strictly between 0 and 1.*0.95"),
     (dict(seed=-1), r"`seed` must be a non-negative integer"),
     (dict(ci_method="studentized"), r"`ci_method` must be one of basic, percentile, bca or None"),
     (dict(test="t", ci_method="bca"), r"the t test has its own interval"),

@@ -187,7 +187,7 @@ def test_deltas_csv_round_trip(real):
 
 
 def test_deltas_csv_refuses_closed_form():
-    with pytest.raises(ValueError, match="sign test is closed-form .* choose the bootstrap or permutation"):
+    with pytest.raises(SettingsError, match="sign test is closed-form .* Choose the bootstrap or permutation"):
         export.deltas_csv(_result(test="sign", distribution=None, threshold=None))
 
 

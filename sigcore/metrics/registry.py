@@ -452,5 +452,5 @@ METRICS: dict[str, Metric] = {metric.name: metric for metric in [
 def prepare(name: str, gold: Sequence | None, systems: Sequence[Sequence], **options: Any) -> Prepared:
     """Per-item statistics, score function and resolved options of metric ``name`` for every system."""
     if name not in METRICS:
-        raise SettingsError(f"unknown metric {name!r}", hint=f"Valid metrics: {', '.join(METRICS)}.")
+        raise SettingsError(f"unknown metric {name!r}", hint=f"Choose one of: {', '.join(METRICS)}.")
     return METRICS[name].prepare(gold, systems, **options)

@@ -201,8 +201,8 @@ def deltas_csv(res: Result) -> bytes:
     Values are written with ``repr`` (shortest round-trip form), so reading them back gives the same floats.
     """
     if res.distribution is None:
-        raise ValueError(f"the {res.test} test is closed-form and has no resampled delta(x^(i)) to export; "
-                         "choose the bootstrap or permutation test for a distribution")
+        raise SettingsError(f"the {res.test} test is closed-form and has no resampled delta(x^(i)) to export",
+                            hint="Choose the bootstrap or permutation test for a distribution.")
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["resample", "delta_x_i"])

@@ -37,8 +37,8 @@ from scipy import stats
 
 from . import intervals
 from ..errors import InputError, SettingsError
+from ..result import ALTERNATIVES, TIE
 
-ALTERNATIVES = ("greater", "less", "two-sided")
 
 # Tail probability of a statistic s under a symmetric continuous null, per alternative. Both one-sided tails
 # are upper tails (P(S <= s) as P(S >= -s)), so swapping A and B gives the same p to the last bit.
@@ -79,9 +79,6 @@ class ClosedFormResult:
     def __repr__(self) -> str:
         return (f"ClosedFormResult(statistic={self.statistic:.4g}, p_value={self.p_value:.4g}, "
                 f"estimate={self.estimate:.4g}, ci=[{self.ci_low:.4g}, {self.ci_high:.4g}])")
-
-
-TIE = 1e-9  # relative difference under which two per-item values are equal (float noise)
 
 
 def _check_alternative(alternative: str) -> str:
@@ -131,16 +128,20 @@ def differences(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return d
 
 
-def _mean_test(a, b, alternative: str, confidence_level: float, normal: bool) -> ClosedFormResult | np.ndarray:
-    """Shared part of t and z: validation, d = a - b, and the degenerate zero-variance results."""
+def _mean_test(a, b, alternative: str, confidence_level: float, normal: bool) -> ClosedFormResult:
+    """t (or z): mean(d) / (sd(d) / sqrt(n)) with a t (normal) tail and the interval of the mean difference;
+    the zero-variance limits where every difference is the same."""
     _check_alternative(alternative)
     level = _check_confidence(confidence_level)
     x, y = _paired_values(a, b, min_n=2)  # a standard deviation needs two items
     d = differences(x, y)
-    if np.ptp(d) > 0:
-        return d
-    c = float(d[0])
     low, high = intervals.mean_interval(d, level, alternative, normal=normal)
+    if np.ptp(d) > 0:
+        statistic = float(d.mean() / (d.std(ddof=1) / math.sqrt(d.size)))
+        tail = stats.norm if normal else stats.t(d.size - 1)
+        return ClosedFormResult(statistic, _TAILS[alternative](tail, statistic), low, high, 0.0, float(d.mean()),
+                                exact=False)
+    c = float(d[0])
     if c == 0:  # identical systems: no evidence either way
         return ClosedFormResult(0.0, 1.0, low, high, 0.0, 0.0, exact=False)
     statistic = math.copysign(math.inf, c)  # the limit of mean/se as the spread goes to 0
@@ -151,23 +152,12 @@ def _mean_test(a, b, alternative: str, confidence_level: float, normal: bool) ->
 def paired_t(a, b, *, alternative: str = "greater", confidence_level: float = 0.95) -> ClosedFormResult:
     """Paired t-test of mean(a - b) = 0 (Student 1908), equal to ``scipy.stats.ttest_rel``; the t interval of
     the mean difference on the test's side."""
-    d = _mean_test(a, b, alternative, confidence_level, normal=False)
-    if isinstance(d, ClosedFormResult):
-        return d
-    t = float(d.mean() / (d.std(ddof=1) / math.sqrt(d.size)))
-    low, high = intervals.mean_interval(d, confidence_level, alternative)
-    p = _TAILS[alternative](stats.t(d.size - 1), t)
-    return ClosedFormResult(t, p, low, high, 0.0, float(d.mean()), exact=False)
+    return _mean_test(a, b, alternative, confidence_level, normal=False)
 
 
 def paired_z(a, b, *, alternative: str = "greater", confidence_level: float = 0.95) -> ClosedFormResult:
     """Large-sample z-test z = mean(d) / (sd(d) / sqrt(n)) with a normal tail (statsmodels ``ztest``)."""
-    d = _mean_test(a, b, alternative, confidence_level, normal=True)
-    if isinstance(d, ClosedFormResult):
-        return d
-    z = float(d.mean() / (d.std(ddof=1) / math.sqrt(d.size)))
-    low, high = intervals.mean_interval(d, confidence_level, alternative, normal=True)
-    return ClosedFormResult(z, _TAILS[alternative](stats.norm, z), low, high, 0.0, float(d.mean()), exact=False)
+    return _mean_test(a, b, alternative, confidence_level, normal=True)
 
 
 def _signed_rank_tails(nonzero: np.ndarray) -> tuple[float, float]:
