@@ -6,11 +6,12 @@ from ui import lessons, pitfalls, walkthrough
 
 st.title("Classroom: is A really better than B?")
 st.markdown(
-    "System A is right on 7 of 10 documents and system B on 5. Is A better, or was B just unlucky with "
-    "these 10? Two hypotheses: **H0**, A is not better than B (the difference δ is 0 or less), and **H1**, "
-    "A is better. The **p-value** is the probability of a δ as large as the one we saw, or larger, *if H0 were "
-    "true*. If it is small (below α, often 0.05), we reject H0. The paired bootstrap (Figures 4.11 and 4.12 of "
-    "Jurafsky & Martin's *Speech and Language Processing*, §4.11) estimates it by drawing new test sets from x.")
+    "System A is right on 7 of 10 documents and system B on 5: δ(x) = M(A, x) − M(B, x) = .20 (eq. 4.45). Is A "
+    "better, or was B just unlucky with these 10? Two hypotheses (eq. 4.46): **H0**: δ(x) ≤ 0, A is not better "
+    "than B, and **H1**: δ(x) > 0, A is better. The **p-value** is P(δ(X) ≥ δ(x) | H0 is true) (eq. 4.47): how "
+    "often a test set would show a δ as large as ours, or larger, if H0 were true. If it is at most a threshold "
+    "α (.05 or .01), we reject H0. The paired bootstrap (Figures 4.11 and 4.12 of Jurafsky & Martin's *Speech and "
+    "Language Processing*, §4.11) estimates it by drawing new test sets from x.")
 
 st.subheader("1 · The test set x")
 a, b = walkthrough.test_set()
@@ -21,8 +22,7 @@ st.markdown(
     "Each x⁽ⁱ⁾ takes 10 documents of x at random, **with replacement** (a document can come twice, another not "
     "at all). We score A and B on it and keep δ(x⁽ⁱ⁾). After b draws, the p-value is the share s / b of "
     "test sets where δ(x⁽ⁱ⁾) ≥ 2·δ(x) (eq. 4.48):")
-st.latex(r"\text{p-value}(x) = \frac{1}{b}\sum_{i=1}^{b} \mathbb{1}\left(\delta(x^{(i)}) \ge 2\delta(x)\right)"
-         r" = \frac{s}{b}")
+walkthrough.equation(a, b)
 walkthrough.draws(a, b)
 
 st.subheader("3 · What a p-value means")

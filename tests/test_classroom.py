@@ -112,3 +112,21 @@ def test_presets_and_seed():
     click(at, "Draw 10")
     x = teaching.draw_test_sets(*PRESETS["No difference"], 10, seed=7)
     assert chart(at)["frames"][-1]["rows"][-1]["cells"][N + 3] == textbook_number(x.delta[9])
+
+
+def test_the_book_s_conclusion_at_the_book_s_thresholds():
+    at = fresh()
+    said = [m.value for m in at.markdown if m.value.startswith("**p ≈")]
+    assert said == ["**p ≈ .27 > .05: we cannot reject H0** that A is not better than B; the difference is not "
+                    "statistically significant (which does not show that A and B are equal)."]
+    latex = [e.value for e in at.latex]
+    assert any("𝟙" in v and r"\delta(x^{(i)}) - \delta(x) \ge \delta(x)" in v and r"\ge 2\delta(x)" in v and r"\ge .40" in v
+               for v in latex)  # eq. 4.48 in both forms, with 2·δ(x) = .40 filled in
+    click(at, "Rejected at .01: A .90, B .40")
+    next(s for s in at.selectbox if s.label == "Threshold α").set_value(0.01).run()
+    a, b = PRESETS["Rejected at .01: A .90, B .40"]
+    assert teaching.exact_bootstrap_p(a, b) == pytest.approx(0.0060466176)
+    said = [m.value for m in at.markdown if m.value.startswith("**p ≈")]
+    assert said == ["**p ≈ .0060 ≤ .01: we reject H0** and say A is better than B; the difference is statistically "
+                    "significant."]
+    assert any(r"\ge 1.00" in e.value for e in at.latex)  # δ(x) = .50, so 2·δ(x) = 1.00

@@ -55,8 +55,10 @@ def _pattern(both: int, only_a: int, only_b: int) -> tuple[list[bool], list[bool
     return a, b
 
 
-PRESETS = {"Textbook: A .70, B .50": _textbook(), "A clearly better": _pattern(4, 5, 0),
-           "No difference": _pattern(4, 2, 2)}
+PRESETS = {"Textbook: A .70, B .50": _textbook(),
+           "Rejected at .01: A .90, B .40": _pattern(3, 6, 1),  # exact p .0060: the book's "p = .0047 < .01"
+           "A clearly better": _pattern(4, 5, 0), "No difference": _pattern(4, 2, 2)}
+ALPHAS = (0.05, 0.01)  # the thresholds SLP3 names
 
 
 def sup(i: int) -> str:
@@ -91,12 +93,38 @@ def _set(a: list[bool], b: list[bool]) -> None:
 
 def scores(a: list[bool], b: list[bool]) -> None:
     score_a, score_b, delta = teaching.accuracies(a, b)
-    c1, c2, c3, c4 = st.columns(4)
+    exact = teaching.exact_bootstrap_p(a, b)
+    c1, c2, c3, c4, c5 = st.columns([1, 1, 1, 1.3, 0.8])
     c1.metric("A%: accuracy of A on x", textbook_number(score_a))
     c2.metric("B%: accuracy of B on x", textbook_number(score_b))
-    c3.metric("δ(x) = A% − B%", textbook_number(delta))
-    c4.metric("Exact p (all 10¹⁰ equally likely x⁽ⁱ⁾)", f"{teaching.exact_bootstrap_p(a, b):.4f}",
+    c3.metric("δ(x) = A% − B% (eq. 4.45)", textbook_number(delta))
+    c4.metric("Exact p (all 10¹⁰ equally likely x⁽ⁱ⁾)", f"{exact:.4f}",
               help="Enumerated by sigcore.teaching.exact_bootstrap_p: the value s / b converges to as b grows.")
+    alpha = c5.selectbox("Threshold α", ALPHAS, format_func=textbook_number, key="walk-alpha",
+                         help="SLP3: 'common thresholds are .05 or .01'.")
+    st.markdown(conclusion(exact, alpha))
+
+
+def conclusion(p: float, alpha: float) -> str:
+    """The decision in the book's words, with p as the book writes it (.27, .0060)."""
+    shown = textbook_number(p) if p >= 0.01 else f"{p:.4f}".replace("0.", ".", 1)
+    if p <= alpha:
+        return (f"**p ≈ {shown} ≤ {textbook_number(alpha)}: we reject H0** and say A is better than B; the "
+                "difference is statistically significant.")
+    return (f"**p ≈ {shown} > {textbook_number(alpha)}: we cannot reject H0** that A is not better than B; the "
+            "difference is not statistically significant (which does not show that A and B are equal).")
+
+
+def equation(a: list[bool], b: list[bool]) -> None:
+    """Eq. 4.48 in both of its forms, with this x's threshold filled in."""
+    delta = teaching.accuracies(a, b)[2]
+    sum_ = r"\frac{1}{b}\sum_{i=1}^{b}\text{𝟙}"  # KaTeX has no blackboard 1: the Unicode indicator
+    st.latex(rf"\text{{p-value}}(x) = {sum_}\left(\delta(x^{{(i)}}) - \delta(x) \ge \delta(x)\right)"
+             rf" = {sum_}\left(\delta(x^{{(i)}}) \ge 2\delta(x)\right)"
+             rf" = {sum_}\left(\delta(x^{{(i)}}) \ge {textbook_number(2 * delta)}\right) = \frac{{s}}{{b}}")
+    st.caption("𝟙(q) is 1 when q is true and 0 otherwise (eq. 4.48). With 10,000 test sets and threshold .01, the "
+               "book's example counts 47 with δ(x⁽ⁱ⁾) ≥ 2δ(x): p = .0047 < .01, and H0 is rejected; the preset "
+               "\"Rejected at .01\" is such a test set (exact p .0060).")
 
 
 def draws(a: list[bool], b: list[bool]) -> None:
@@ -169,7 +197,7 @@ def play(a: list[bool], b: list[bool], x: teaching.Draws, start: int, *, detaile
         low, high = mc_interval(s, c) if c else (0, 0)
         p = (f"s / b = {s:,} / {c:,} = {s / c:.4f} (Monte-Carlo 95% interval {low:.3f} to {high:.3f})" if c else
              "s / b, once test sets are drawn")
-        status = (f"p-value(x) = (1/b) · Σᵢ 𝟙(δ(x⁽ⁱ⁾) ≥ 2·δ(x)) ≈ {p}   (eq. 4.48)\n"
+        status = (f"p-value(x) = (1/b) · Σᵢ 𝟙(δ(x⁽ⁱ⁾) ≥ 2·δ(x) = {textbook_number(2 * delta)}) ≈ {p}   (eq. 4.48)\n"
                   f"exact p, over all 10¹⁰ equally likely x⁽ⁱ⁾ = {exact:.4f}")
         rows = _rows(a, b, x, c, partial, scored=lines[0] == DELTA_I)
         frames.append(frame([body, tail] * (1 + shifted), (c - start) / max(stop - start, 1),
