@@ -57,7 +57,7 @@ def test_table_shows_x_then_the_last_test_sets_drawn():
     assert [r["cells"][0] for r in rows[2:]] == ["x⁽⁹⁶⁾", "x⁽⁹⁷⁾", "x⁽⁹⁸⁾", "x⁽⁹⁹⁾", "x⁽¹⁰⁰⁾"]
     for i, row in zip(range(95, 100), rows[2:]):
         assert row["marked"] == bool(x.counted[i]) and row["cells"][-1] == ("✓" if x.counted[i] else "")
-        assert [c[1] for c in row["cells"][1:11]] == [("✓" if A[d] else "✗") + ("✓" if B[d] else "✗")
+        assert [c[1] for c in row["cells"][1:11]] == [w.book_cell(A[d], B[d])
                                                       for d in x.documents[i]]
 
 
@@ -78,3 +78,10 @@ def test_shifted_view_draws_the_same_bars_twice():
 def test_textbook_numbers():
     assert [w.textbook_number(v) for v in (0.7, -0.2, 0.0, 1.0)] == [".70", "-.20", ".00", "1.00"]
     assert w.sup(102) == "¹⁰²"
+
+
+def test_the_textbook_x_reads_as_the_book_s_row():
+    """SLP3 Figure 4.11, row x, documents 1 to 10 (a slash: that system got it wrong)."""
+    a, b = w.PRESETS["Textbook: A .70, B .50"]
+    assert [w.book_cell(*cell) for cell in zip(a, b)] == [
+        "AB", "AB̸", "AB", "A̸B", "AB̸", "A̸B", "AB̸", "AB", "A̸B̸", "AB̸"]

@@ -61,6 +61,11 @@ PRESETS = {"Textbook: A .70, B .50": _textbook(),
 ALPHAS = (0.05, 0.01)  # the thresholds SLP3 names
 
 
+def book_cell(a_right: bool, b_right: bool) -> str:
+    """A document as SLP3 Figure 4.11 writes it: AB, AB̸, A̸B or A̸B̸ (a slash: that system got it wrong)."""
+    return ("A" if a_right else "A\u0338") + ("B" if b_right else "B\u0338")
+
+
 def sup(i: int) -> str:
     return str(i).translate(str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹"))
 
@@ -80,10 +85,13 @@ def test_set() -> tuple[list[bool], list[bool]]:
         col.button(name, on_click=_set, args=(a, b), width="stretch")
     st.caption("Tick A or B where that system got the document right; A%, B% and δ(x) follow.")
     for j, col in enumerate(st.columns(N)):
-        col.markdown(f"**document {j + 1}**")
+        col.markdown(f"**doc {j + 1}**")
         col.checkbox("A", key=f"doc-{j}-A")
         col.checkbox("B", key=f"doc-{j}-B")
-    return [st.session_state[f"doc-{j}-A"] for j in range(N)], [st.session_state[f"doc-{j}-B"] for j in range(N)]
+    a, b = [st.session_state[f"doc-{j}-A"] for j in range(N)], [st.session_state[f"doc-{j}-B"] for j in range(N)]
+    st.markdown("x in the book's notation (a slash: that system got the document wrong): "
+                + " · ".join(book_cell(*cell) for cell in zip(a, b)))
+    return a, b
 
 
 def _set(a: list[bool], b: list[bool]) -> None:
@@ -231,7 +239,7 @@ def _rows(a: list[bool], b: list[bool], x: teaching.Draws, c: int, partial: list
           scored: bool) -> list[dict]:
     """x, then the last drawn x^(i) (and the one being drawn, document by document)."""
     def marks(j: int) -> list:
-        return [f"d{j + 1}", ("✓" if a[j] else "✗") + ("✓" if b[j] else "✗")]
+        return [f"d{j + 1}", book_cell(a[j], b[j])]
 
     score_a, score_b, delta = teaching.accuracies(a, b)
     rows = [{"cells": ["x"] + [marks(j) for j in range(N)] + [textbook_number(v) for v in (score_a, score_b, delta)]
