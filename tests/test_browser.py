@@ -124,8 +124,14 @@ def test_classroom_draws_a_test_set_line_by_line(page, app_url, tmp_path):
     assert (tmp_path / "classroom_drawn.png").stat().st_size > 10_000
 
     page.get_by_role("button", name="Draw 100").click()  # x⁽²⁾ line by line, then one x⁽ⁱ⁾ per frame
-    count.filter(has_text=re.compile(r"^b = [23]\d$")).wait_for(timeout=90_000)
+    count.filter(has_text=re.compile(r"^i = [23]\d of b = 101$")).wait_for(timeout=90_000)  # i runs to b
+    assert page.get_by_role("button", name="Drawing…").is_disabled()  # no Draw that would skip x⁽ⁱ⁾ unseen
+    before = int(re.search(r"^i = (\d+)", count.inner_text()).group(1))
+    page.get_by_text("Why 2·δ(x)?").click()  # the shifted view, mid-animation: the batch goes on
+    chart.locator(".js-plotly-plot .bars").nth(1).wait_for(timeout=30_000)
+    assert int(re.search(r"^i = (\d+)", count.inner_text()).group(1)) >= before  # not back to x⁽²⁾
+    count.filter(has_text=re.compile(r"^i = [4-9]\d of b = 101$")).wait_for(timeout=90_000)
     chart.get_by_role("button", name="Stop").click()
-    stopped = int(re.search(r"b = (\d+) \(stopped\)", count.inner_text()).group(1))
-    assert 20 <= stopped < 101
+    stopped = int(re.search(r"i = (\d+) of b = 101 \(stopped\)", count.inner_text()).group(1))
+    assert 40 <= stopped < 101
     page.get_by_role("button", name=f"Draw x⁽{sup(stopped + 1)}⁾").wait_for(timeout=30_000)  # Stop kept b

@@ -34,6 +34,12 @@ def test_first_draw_line_by_line_follows_figure_4_12():
     scored = frames[n + 3]["rows"][-1]["cells"]  # "Calculate δ(x^(i))": its scores appear
     assert scored[-4:-1] == [w.textbook_number(v) for v in (x.score_a[0], x.score_b[0], x.delta[0])]
     assert sum(map(sum, frames[n + 3]["y"])) == 0 and sum(map(sum, frames[n + 4]["y"])) == 1  # counted at line 7
+    # Figure 4.12's counters: b is how many test sets are asked for, i runs from 1 to b, j from 1 to n
+    assert [f["texts"]["count"] for f in frames[:4]] == ["b = 1 · δ(x) = .20", "b = 1 · s = 0", "i = 1 of b = 1",
+                                                         "i = 1 of b = 1, j = 1"]
+    assert frames[-1]["texts"]["count"] == "b = 1"
+    _, later, _ = frames_of(1, 11, "One x⁽ⁱ⁾ per frame")
+    assert [f["texts"]["count"] for f in later] == [f"i = {i} of b = 11" for i in range(2, 12)] + ["b = 11"]
 
 
 def test_a_batch_adds_to_the_histogram_and_fills_in_eq_4_48():

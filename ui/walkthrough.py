@@ -155,18 +155,20 @@ def draws(a: list[bool], b: list[bool]) -> None:
         elif config.get_option("global.appTest"):  # AppTest has no browser to play the frames
             batch["shown"] = len(frames)
 
+    playing = state["batch"] is not None and batch["shown"] is None  # the browser is still playing a batch
     c1, c2, c3, c4, c5, c6 = st.columns([1.2, 1, 1, 1, 1, 2.4])
-    for col, k, label in [(c1, 1, f"Draw x⁽{sup(state['b'] + 1)}⁾"), (c2, 10, "Draw 10"), (c3, 100, "Draw 100"),
-                          (c4, 10_000, "Draw 10,000")]:
+    for col, k, label in [(c1, 1, "Drawing…" if playing else f"Draw x⁽{sup(state['b'] + 1)}⁾"), (c2, 10, "Draw 10"),
+                          (c3, 100, "Draw 100"), (c4, 10_000, "Draw 10,000")]:
         col.button(label, type="primary" if k == 1 else "secondary", width="stretch", on_click=_draw, args=(k,),
-                   key=f"walk-draw-{k}")  # a key keeps the button when its label names the next x^(i)
+                   key=f"walk-draw-{k}",  # a key keeps the button when its label names the next x^(i)
+                   disabled=playing, help="Wait for the batch to end, or Stop it" if playing else None)
     c5.button("Reset", width="stretch", on_click=state.update, kwargs={"b": 0, "batch": None})
     c6.selectbox("Speed", list(SPEEDS), label_visibility="collapsed", key="walk-speed")
     c7, c8 = st.columns([3, 1])
     c7.toggle("Why 2·δ(x)? Show the distribution shifted by −δ(x), centred on H0", key="walk-shift")
     c8.number_input("Seed", 0, 2**31 - 1, 0, key="walk-seed")
     figure = walkthrough_histogram(N, teaching.accuracies(a, b)[2], shifted=shifted)
-    live_chart(figure, frames, run=run, shown=batch["shown"], interval=interval,
+    live_chart(figure, frames, run=run, shown=batch["shown"], interval=interval, series=batch["id"],
                config=figure_config("bootstrap_histogram"), code=CODE, header=HEADER, key="walk-chart")
     for trace, y in zip(figure.data, frames[(batch["shown"] or len(frames)) - 1]["y"]):  # as on screen, for slides
         trace.y = y
@@ -198,8 +200,9 @@ def play(a: list[bool], b: list[bool], x: teaching.Draws, start: int, *, detaile
     exact = teaching.exact_bootstrap_p(a, b)
     frames, drawn = [], []
 
-    def add(c: int, lines: tuple[int, int], partial: list | None = None, note: str = "") -> None:
-        """A frame after c test sets, with x^(c+1) half drawn (``partial`` documents) if any."""
+    def add(c: int, lines: tuple[int, int], partial: list | None = None, count: str | None = None) -> None:
+        """A frame after c test sets, with x^(c+1) half drawn (``partial`` documents) if any; as Figure 4.12
+        counts, i runs to b (the test sets asked for), so the counter reads "i = 3 of b = 10"."""
         body, tail = walkthrough_heights(x.delta[:c], x.counted[:c], N)
         s = int(x.counted[:c].sum())
         low, high = mc_interval(s, c) if c else (0, 0)
@@ -209,29 +212,32 @@ def play(a: list[bool], b: list[bool], x: teaching.Draws, start: int, *, detaile
                   f"exact p, over all 10¹⁰ equally likely x⁽ⁱ⁾ = {exact:.4f}")
         rows = _rows(a, b, x, c, partial, scored=lines[0] == DELTA_I)
         frames.append(frame([body, tail] * (1 + shifted), (c - start) / max(stop - start, 1),
-                            {"count": f"b = {c:,}{note}", "status": status}, lines=lines, rows=rows))
+                            {"count": count or f"i = {c:,} of b = {stop:,}", "status": status}, lines=lines,
+                            rows=rows))
         drawn.append(c)
 
+    done = f"b = {stop:,}"
     if stop == start:  # nothing drawn in this batch: x alone
-        add(stop, (0, 0))
+        add(stop, (0, 0), count=done)
         return frames, drawn
     one_by_one = 0  # test sets shown line by line
     if detailed:
         if start == 0:
-            add(0, (1, 1), note=f" · δ(x) = {textbook_number(delta)}")
-            add(0, (2, 2))
+            add(0, (1, 1), count=f"{done} · δ(x) = {textbook_number(delta)}")
+            add(0, (2, 2), count=f"{done} · s = 0")
         one_by_one = stop - start if (stop - start) * (N + 3) <= DETAILED_MAX else 1
         for i in range(start, start + one_by_one):
-            add(i, (FOR_I, FOR_I), [], f" · i = {i + 1}")
+            at = f"i = {i + 1:,} of b = {stop:,}"
+            add(i, (FOR_I, FOR_I), [], at)
             for j in range(1, N + 1):
-                add(i, (FOR_I + 1, SELECT), x.documents[i][:j].tolist(), f" · i = {i + 1}, j = {j}")
-            add(i, (DELTA_I, DELTA_I), x.documents[i].tolist(), f" · i = {i + 1}")
-            add(i + 1, (COUNT, COUNT))
+                add(i, (FOR_I + 1, SELECT), x.documents[i][:j].tolist(), f"{at}, j = {j}")
+            add(i, (DELTA_I, DELTA_I), x.documents[i].tolist(), at)
+            add(i + 1, (COUNT, COUNT), count=at)
     rest = stop - start - one_by_one
     block = max(1, math.ceil(rest / max_frames)) if rest else 1
     for c in range(start + one_by_one + block, stop + block, block):
         add(min(c, stop), (FOR_I, COUNT))
-    add(stop, (P, P))
+    add(stop, (P, P), count=done)
     return frames, drawn
 
 
