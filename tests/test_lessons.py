@@ -83,3 +83,10 @@ def test_default_settings_show_sigcore_numbers():
                            n_resamples=lessons.POWER_RESAMPLES, seed=0)
     assert shown["Smallest n with 80% power"] == f"{teaching.smallest_n(lessons.POWER_NS, curve):,}"
     assert shown["Power with n = 200"] == f"{curve[lessons.POWER_NS.index(200)]:.1%}"
+
+
+def test_the_two_estimates_of_the_same_p_are_said_to_be_estimates_of_it():
+    at = section(f"three_tests({[bool(v) for v in SLP3_A]}, {[bool(v) for v in SLP3_B]})")
+    exact = teaching.exact_bootstrap_p(SLP3_A, SLP3_B)
+    assert any(f"both estimate one exact value, {exact:.4f}" in c.value and "differ by Monte-Carlo error" in c.value
+               for c in at.caption)

@@ -17,7 +17,7 @@ import streamlit as st
 import sigcore
 from sigcore import SigcoreError, teaching
 from sigcore.teaching import lesson_figures
-from sigcore.report.sentence import TEST_NAMES, number
+from sigcore.report import TEST_NAMES, number
 
 from .figure import show
 from .safe import md
@@ -146,3 +146,8 @@ def three_tests(a_correct: Sequence[int], b_correct: Sequence[int]) -> None:
         "p counts": [HOW[res.test] for res in results],
         "p": [res.p_text if math.isfinite(res.p_value) else "undefined" for res in results],
     }), hide_index=True)
+    if copies == 1:
+        st.caption(f"The bootstrap p here and s / b in the walk-through above both estimate one exact value, "
+                   f"{teaching.exact_bootstrap_p(a_correct, b_correct):.4f} (every x⁽ⁱ⁾ counted): each from its own "
+                   f"random test sets (here b = {RESAMPLES:,}, drawn by the engine), so they differ by Monte-Carlo "
+                   "error, and both come closer to it as b grows.")
