@@ -26,13 +26,16 @@ walkthrough.equation(a, b)
 walkthrough.draws(a, b)
 
 st.subheader("3 · What a p-value means")
-lessons.p_values()
+if lessons.when_reached("reach-p-values"):
+    lessons.p_values()
 
 st.subheader("4 · Power: how big a test set do we need?")
-lessons.power()
+if lessons.when_reached("reach-power"):
+    lessons.power()
 
 st.subheader("5 · Common mistakes")
-pitfalls.section()
+if lessons.when_reached("reach-mistakes"):
+    pitfalls.section()
 
 st.subheader("6 · Bootstrap, permutation and t-test on the same data")
 lessons.three_tests(a, b)

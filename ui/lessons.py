@@ -117,6 +117,12 @@ def power() -> None:
                f"(b = {POWER_RESAMPLES:,}). Power is the share with p < 0.05.")
 
 
+def when_reached(key: str) -> bool:
+    """Whether to show a section that simulates many test sets: when the class gets to it, not when the page
+    opens, so the walk-through at the top is usable at once (its simulations are cached after the first time)."""
+    return st.toggle("Show this section (it simulates many test sets: a few seconds the first time)", key=key)
+
+
 def three_tests(a_correct: Sequence[int], b_correct: Sequence[int]) -> None:
     """The same right/wrong data tested three ways; with more documents the three p-values agree."""
     st.markdown(
