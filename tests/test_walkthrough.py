@@ -91,3 +91,12 @@ def test_the_textbook_x_reads_as_the_book_s_row():
     a, b = w.PRESETS["Textbook: A .70, B .50"]
     assert [w.book_cell(*cell) for cell in zip(a, b)] == [
         "AB", "AB̸", "AB", "A̸B", "AB̸", "A̸B", "AB̸", "AB", "A̸B̸", "AB̸"]
+
+
+@pytest.mark.parametrize("delta, says", [(0.2, "centre on δ(x) = .20, not on 0"), (0.0, "Here δ(x) = 0"),
+                                         (-0.2, "Here B is ahead on x")])
+def test_why_twice_delta_reads_right_whatever_the_sign_of_delta(delta, says):
+    text = w.why_twice(delta)
+    assert says in text
+    assert ("2·δ(x) = " + w.textbook_number(2 * delta) in text) == (delta != 0)
+    assert ("centre on δ(x)" in text) == (delta != 0)  # with δ(x) = 0 they already centre on 0

@@ -174,10 +174,24 @@ def draws(a: list[bool], b: list[bool]) -> None:
         trace.y = y
     download(figure, "bootstrap_histogram")
     if shifted:
-        st.info(f"Under H0, A is no better than B, so δ would centre on 0. But the x⁽ⁱ⁾ are drawn from x, whose "
-                f"δ(x) is {textbook_number(teaching.accuracies(a, b)[2])}, so their δ(x⁽ⁱ⁾) centre on δ(x), not on "
-                "0. Shifting them by −δ(x) centres them on 0, as H0 would, and asks how often they reach δ(x): "
-                "δ(x⁽ⁱ⁾) − δ(x) ≥ δ(x), which is δ(x⁽ⁱ⁾) ≥ 2·δ(x). The same red bars on both sides.")
+        st.info(why_twice(teaching.accuracies(a, b)[2]))
+
+
+def why_twice(delta: float) -> str:
+    """Why the threshold is 2·δ(x), for this x: its δ(x) may be positive, zero or negative."""
+    if abs(delta) < 1e-12:
+        return ("Here δ(x) = 0: A and B tie on x, so the x⁽ⁱ⁾ drawn from it already centre on 0, as H0 would have "
+                "them, and the shifted histogram is the same one. The threshold 2·δ(x) is δ(x) = 0 too: every test "
+                "set with δ(x⁽ⁱ⁾) ≥ 0 counts, about half of them or more, so p is large. No evidence for A.")
+    shown = textbook_number(delta)
+    text = (f"Under H0, A is no better than B, so δ would centre on 0. But the x⁽ⁱ⁾ are drawn from x, whose δ(x) "
+            f"is {shown}, so their δ(x⁽ⁱ⁾) centre on δ(x) = {shown}, not on 0. Shifting them by −δ(x) centres them "
+            "on 0, as H0 would, and asks how often they reach δ(x): δ(x⁽ⁱ⁾) − δ(x) ≥ δ(x), which is δ(x⁽ⁱ⁾) ≥ "
+            f"2·δ(x) = {textbook_number(2 * delta)}. The same red bars on both sides.")
+    if delta < 0:
+        text += (" Here B is ahead on x (δ(x) < 0): the threshold lies left of the bulk, most test sets reach it, "
+                 "and p is large. H1 (A is better) gets no support.")
+    return text
 
 
 def _draw(k: int) -> None:
