@@ -115,12 +115,13 @@ def walkthrough_histogram(n: int, delta: float, *, shifted: bool = False) -> go.
     moved by -delta(x): the distribution under H0, centred on 0, where delta(x) itself is the threshold,
     which is why the unshifted test compares delta(x^(i)) with 2·delta(x)."""
     values = np.arange(-n, n + 1) / n
-    panels = [(values, "x", [(delta, f"δ(x) = {delta:.2f}", MARK, "solid", "right"),
-                             (2 * delta, f"2·δ(x) = {2 * delta:.2f}", "black", "dash", "left")],
+    inner, outer = ("right", "left") if delta >= 0 else ("left", "right")  # labels face away from each other
+    panels = [(values, "x", [(delta, f"δ(x) = {delta:.2f}", MARK, "solid", inner),
+                             (2 * delta, f"2·δ(x) = {2 * delta:.2f}", "black", "dash", outer)],
                "δ(x⁽ⁱ⁾) = A% − B% on x⁽ⁱ⁾")]
     if shifted:
-        panels.append((values - delta, "x2", [(0, "H0: 0", MARK, "dot", "right"),
-                                              (delta, f"δ(x) = {delta:.2f}", "black", "dash", "left")],
+        panels.append((values - delta, "x2", [(0, "H0: 0", MARK, "dot", inner),
+                                              (delta, f"δ(x) = {delta:.2f}", "black", "dash", outer)],
                        "δ(x⁽ⁱ⁾) − δ(x): shifted to centre on H0"))
     data, shapes, annotations, layout = [], [], [], {}
     for i, (x, axis, marks, title) in enumerate(panels):
