@@ -136,3 +136,24 @@ def test_the_book_s_conclusion_at_the_book_s_thresholds():
     assert said == ["**p ≈ .0060 ≤ .01: we reject H0** and say A is better than B; the difference is statistically "
                     "significant."]
     assert any(r"\ge 1.00" in e.value for e in at.latex)  # δ(x) = .50, so 2·δ(x) = 1.00
+
+
+def test_the_walk_through_travels_in_the_url():
+    """A link on a slide opens the same x, seed, draws, speed, view and threshold; the page keeps the URL current."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run().switch_page("app_pages/classroom.py")
+    for key, value in {"x": "3210321032", "seed": "7", "b": "25", "speed": "1", "shift": "1", "alpha": "0.01"}.items():
+        at.query_params[key] = value
+    at.run()
+    a = [d in "32" for d in "3210321032"]
+    b = [d in "31" for d in "3210321032"]
+    assert metrics(at) == expected_metrics(a, b)
+    assert at.toggle(key="walk-shift").value and at.number_input(key="walk-seed").value == 7
+    frames = chart(at)["frames"]
+    x = teaching.draw_test_sets(a, b, 25, seed=7)
+    assert frames[-1]["texts"]["count"] == "b = 25"  # the 25 x⁽ⁱ⁾ at once, not replayed
+    assert frames[-1]["y"][:2] == list(walkthrough_heights(x.delta, x.counted, N))
+    click(at, "Draw x⁽²⁶⁾")
+    assert at.query_params["b"] == "26" and at.query_params["x"] == "3210321032"
+    assert (at.query_params["seed"], at.query_params["alpha"], at.query_params["shift"]) == ("7", "0.01", "1")
+    at.checkbox(key="doc-0-B").uncheck().run()  # an edit of x: a new test set, and the URL follows
+    assert at.query_params["x"] == "2210321032" and at.query_params["b"] == "0"

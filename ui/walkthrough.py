@@ -75,8 +75,51 @@ def textbook_number(v: float) -> str:
     return f"{v:.2f}".replace("0.", ".", 1)
 
 
+# URL parameters of the walk-through's state, so a link on a slide opens the same page: x as one digit per
+# document (3: both right, 2: only A, 1: only B, 0: neither), the seed, how many x^(i) are drawn, the speed,
+# the shifted view and the threshold.
+CELL = {(True, True): "3", (True, False): "2", (False, True): "1", (False, False): "0"}
+
+
+def from_url() -> None:
+    """Once per session, before the widgets: take the state a shared link carries (what is malformed is left)."""
+    ss, q = st.session_state, st.query_params
+    if ss.get("walk-from-url"):
+        return
+    ss["walk-from-url"] = True
+    x = q.get("x", "")
+    if len(x) == N and set(x) <= set("0123"):
+        for j, digit in enumerate(x):
+            ss[f"doc-{j}-A"], ss[f"doc-{j}-B"] = digit in "32", digit in "31"
+    for key, name, parse in (("walk-seed", "seed", int), ("walk-alpha", "alpha", float)):
+        try:
+            value = parse(q[name])
+        except (KeyError, ValueError):
+            continue
+        if (name == "seed" and 0 <= value < 2**31) or (name == "alpha" and value in ALPHAS):
+            ss[key] = value
+    if q.get("speed") in [str(i) for i in range(len(SPEEDS))]:
+        ss["walk-speed"] = list(SPEEDS)[int(q["speed"])]
+    ss["walk-shift"] = q.get("shift") == "1"
+    drawn = q.get("b", "")
+    if drawn.isdigit() and int(drawn) <= 1_000_000:  # shown at once, as drawn before: a link does not replay
+        b = int(drawn)
+        ss["walk"] = {"x": None, "seed": None, "b": b, "from_url": b, "batch": None}
+
+
+def to_url(a: list[bool], b: list[bool]) -> None:
+    """The walk-through's state into the page's URL (the browser's address bar), for a link on a slide."""
+    ss = st.session_state
+    st.query_params.update({"x": "".join(CELL[cell] for cell in zip(a, b)), "seed": str(ss.get("walk-seed", 0)),
+                            "b": str(ss["walk"]["b"]), "speed": str(list(SPEEDS).index(ss.get("walk-speed",
+                                                                                              next(iter(SPEEDS))))),
+                            "shift": "1" if ss.get("walk-shift") else "0",
+                            "alpha": f"{ss.get('walk-alpha', ALPHAS[0]):g}"})
+
+
 def test_set() -> tuple[list[bool], list[bool]]:
     """The editable grid of the 10 documents (A right? B right?), with presets; returns x."""
+    from_url()
     for j, (a, b) in enumerate(zip(*PRESETS["Textbook: A .70, B .50"])):
         st.session_state.setdefault(f"doc-{j}-A", a)
         st.session_state.setdefault(f"doc-{j}-B", b)
@@ -140,6 +183,10 @@ def draws(a: list[bool], b: list[bool]) -> None:
     ss = st.session_state
     state = ss.setdefault("walk", {"x": None, "seed": None, "b": 0, "batch": None})
     seed, shifted, speed = ss.get("walk-seed", 0), ss.get("walk-shift", False), ss.get("walk-speed", next(iter(SPEEDS)))
+    if state.get("from_url") is not None:  # a shared link: its x^(i) drawn at once, on its x and seed
+        b_drawn = state.pop("from_url")
+        state.update(x=(a, b), seed=seed, b=b_drawn, batch={"id": f"url-{b_drawn}", "start": b_drawn, "stop": b_drawn,
+                                                          "speed": speed, "shown": 1})
     if state["x"] != (a, b) or state["seed"] != seed:  # a new test set or seed: start again
         state.update(x=(a, b), seed=seed, b=0, batch=None)
     batch = state["batch"] or {"id": f"idle-{hash((tuple(a), tuple(b), seed))}", "start": 0, "stop": 0,
@@ -173,6 +220,7 @@ def draws(a: list[bool], b: list[bool]) -> None:
     for trace, y in zip(figure.data, frames[(batch["shown"] or len(frames)) - 1]["y"]):  # as on screen, for slides
         trace.y = y
     download(figure, "bootstrap_histogram")
+    to_url(a, b)
     if shifted:
         st.info(why_twice(teaching.accuracies(a, b)[2]))
 
