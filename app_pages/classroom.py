@@ -4,17 +4,21 @@ import streamlit as st
 
 from ui import lessons, pitfalls, walkthrough
 
-st.title("Classroom: is A really better than B?")
-st.markdown(
-    "System A is right on 7 of 10 documents and system B on 5: δ(x) = M(A, x) − M(B, x) = .20 (eq. 4.45). Is A "
-    "better, or was B just unlucky with these 10? Two hypotheses (eq. 4.46): **H0**: δ(x) ≤ 0, A is not better "
-    "than B, and **H1**: δ(x) > 0, A is better. The **p-value** is P(δ(X) ≥ δ(x) | H0 is true) (eq. 4.47): how "
-    "often a test set would show a δ as large as ours, or larger, if H0 were true. If it is at most a threshold "
-    "α (.05 or .01), we reject H0. The paired bootstrap (Figures 4.11 and 4.12 of Jurafsky & Martin's *Speech and "
-    "Language Processing*, §4.11) estimates it by drawing new test sets from x.")
-
-st.subheader("1 · The test set x")
-a, b = walkthrough.test_set()
+presenter = walkthrough.presenter_mode()
+if not presenter:
+    st.title("Classroom: is A really better than B?")
+    st.markdown(
+        "System A is right on 7 of 10 documents and system B on 5: δ(x) = M(A, x) − M(B, x) = .20 (eq. 4.45). Is A "
+        "better, or was B just unlucky with these 10? Two hypotheses (eq. 4.46): **H0**: δ(x) ≤ 0, A is not better "
+        "than B, and **H1**: δ(x) > 0, A is better. The **p-value** is P(δ(X) ≥ δ(x) | H0 is true) (eq. 4.47): how "
+        "often a test set would show a δ as large as ours, or larger, if H0 were true. If it is at most a threshold "
+        "α (.05 or .01), we reject H0. The paired bootstrap (Figures 4.11 and 4.12 of Jurafsky & Martin's *Speech and "
+        "Language Processing*, §4.11) estimates it by drawing new test sets from x.")
+    st.subheader("1 · The test set x")
+a, b = walkthrough.test_set(presenter=presenter)
+if presenter:  # the walk-through alone, on one screen
+    walkthrough.draws(a, b, presenter=True)
+    st.stop()
 walkthrough.scores(a, b)
 
 st.subheader("2 · Bootstrap test sets x⁽ⁱ⁾")

@@ -135,3 +135,42 @@ def test_classroom_draws_a_test_set_line_by_line(page, app_url, tmp_path):
     stopped = int(re.search(r"i = (\d+) of b = 101 \(stopped\)", count.inner_text()).group(1))
     assert 40 <= stopped < 101
     page.get_by_role("button", name=f"Draw x⁽{sup(stopped + 1)}⁾").wait_for(timeout=30_000)  # Stop kept b
+
+
+@pytest.mark.parametrize("width, height", [(1920, 1080), (1280, 720)])
+def test_presenter_mode_is_readable_from_the_back_and_fits_one_screen(app_url, tmp_path, width, height):
+    """1280 x 720 is a 1080p projector at 150% zoom: buttons, chart, code, counters and table on one screen, the
+    table, code and counters at 24 px or more."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+            "--disable-sync", "--no-first-run"])
+        page = browser.new_page(viewport={"width": width, "height": height})
+        page.goto(app_url + "/classroom?presenter=1&b=20")
+        page.get_by_role("button", name="Draw x⁽²¹⁾").click(timeout=60_000)
+        chart = page.frame_locator("iframe[title*=live_chart]")
+        chart.locator("#count").filter(has_text=re.compile(r"j = [4-8]$")).wait_for(timeout=60_000)
+        page.screenshot(path=tmp_path / f"presenter_{width}.png")
+        assert not page.get_by_text("System A is right on 7 of 10").is_visible()  # no prose
+        assert not page.locator('section[data-testid="stSidebar"]').is_visible()  # no sidebar
+        frame = page.locator("iframe[title*=live_chart]").bounding_box()
+        inner = chart.locator("body")
+        sizes = inner.evaluate("""() => ({
+            code: parseFloat(getComputedStyle(document.querySelector('#code div')).fontSize),
+            cell: parseFloat(getComputedStyle(document.querySelector('tbody td')).fontSize),
+            counter: parseFloat(getComputedStyle(document.querySelector('#counters div')).fontSize),
+            count: parseFloat(getComputedStyle(document.querySelector('#count')).fontSize),
+            tick: Math.min(...[...document.querySelectorAll('.xtick text, .ytick text')].map(
+                t => parseFloat(t.style.fontSize)))})""")
+        assert min(sizes.values()) >= 24, sizes
+        boxes = inner.evaluate("""() => ['#chart', '#code', '#counters', '#table'].map(s => {
+            const r = document.querySelector(s).getBoundingClientRect(); return [s, r.top, r.bottom]; })""")
+        for name, top, bottom in boxes:  # inside the window: frame offset + position within the frame
+            assert frame["y"] + bottom <= height, (name, frame["y"] + bottom, height)
+        for label in ("Drawing…", "Draw 10", "Draw 100", "Draw 10,000"):
+            box = page.get_by_role("button", name=label, exact=True).bounding_box()
+            assert box["y"] >= 0 and box["y"] + box["height"] <= height
+        assert chart.locator("tbody tr").last.inner_text().startswith("x⁽²¹⁾")  # the x⁽ⁱ⁾ being drawn, on screen
+        browser.close()

@@ -157,3 +157,20 @@ def test_the_walk_through_travels_in_the_url():
     assert (at.query_params["seed"], at.query_params["alpha"], at.query_params["shift"]) == ("7", "0.01", "1")
     at.checkbox(key="doc-0-B").uncheck().run()  # an edit of x: a new test set, and the URL follows
     assert at.query_params["x"] == "2210321032" and at.query_params["b"] == "0"
+
+
+def test_presenter_mode_shows_the_walk_through_alone_and_keeps_its_state():
+    at = fresh()
+    at.checkbox(key="doc-0-B").uncheck().run()  # an edited x, which presenter mode must not lose
+    edited = metrics(at)
+    at.toggle(key="presenter").set_value(True).run()
+    assert not at.exception and not at.title and not at.checkbox and not at.metric  # no prose, no grid
+    args = chart(at)
+    assert args["presenter"] and args["code"] == [line.split("   #")[0] for line in args["code"]]  # no comments
+    assert args["code"][7] == "    s ← s + 1 if δ(x⁽ⁱ⁾) ≥ 2·δ(x)" and len(args["code"]) == 10
+    assert args["figure"]["layout"]["font"]["size"] >= 24 and at.query_params["presenter"] == "1"
+    click(at, "Draw x⁽¹⁾")
+    last = chart(at)["frames"][-1]
+    assert last["texts"]["k-b"] == "1" and last["texts"]["k-exact"] == edited[3]  # the large counters
+    at.toggle(key="presenter").set_value(False).run()
+    assert metrics(at) == edited and at.query_params["presenter"] == "0"  # the same x, the grid back

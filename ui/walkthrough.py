@@ -28,6 +28,8 @@ LAST_ROWS = 5  # drawn test sets shown under x, like the figure's rows
 SPEEDS = {"Line by line (Figure 4.12)": (True, 0.25, 100), "One x⁽ⁱ⁾ per frame": (False, 0.25, 100),
           "Fast": (False, 0.08, 40)}
 DETAILED_MAX = 300  # frames: past this, only a batch's first x^(i) is shown line by line
+# presenter mode: 24 px text, and the buttons, chart, code, counters and table on one 1280 x 720 screen
+PRESENTER_FONT, PRESENTER_HEIGHT, PRESENTER_ROWS = 24, 330, 2
 CODE = [  # Figure 4.12
     "function BOOTSTRAP(test set x, num of samples b) returns p-value(x)",
     "  Calculate δ(x)   # how much better does A do than B on x",
@@ -41,6 +43,7 @@ CODE = [  # Figure 4.12
     "  return p-value(x)",
 ]
 FOR_I, SELECT, DELTA_I, COUNT, P = 3, 5, 6, 7, 8  # lines of CODE
+PRESENTER_CODE = [line.split("   #")[0] for line in CODE]  # the book's comments dropped: one screen at 24 px
 HEADER = [""] + [str(j) for j in range(1, N + 1)] + ["A%", "B%", "δ()", "counted in s"]
 
 
@@ -101,6 +104,7 @@ def from_url() -> None:
     if q.get("speed") in [str(i) for i in range(len(SPEEDS))]:
         ss["walk-speed"] = list(SPEEDS)[int(q["speed"])]
     ss["walk-shift"] = q.get("shift") == "1"
+    ss["presenter"] = q.get("presenter") == "1"
     drawn = q.get("b", "")
     if drawn.isdigit() and int(drawn) <= 1_000_000:  # shown at once, as drawn before: a link does not replay
         b = int(drawn)
@@ -113,16 +117,43 @@ def to_url(a: list[bool], b: list[bool]) -> None:
     st.query_params.update({"x": "".join(CELL[cell] for cell in zip(a, b)), "seed": str(ss.get("walk-seed", 0)),
                             "b": str(ss["walk"]["b"]), "speed": str(list(SPEEDS).index(ss.get("walk-speed",
                                                                                               next(iter(SPEEDS))))),
-                            "shift": "1" if ss.get("walk-shift") else "0",
+                            "shift": "1" if ss.get("walk-shift") else "0", "presenter": "1" if ss.get("presenter") else "0",
                             "alpha": f"{ss.get('walk-alpha', ALPHAS[0]):g}"})
 
 
-def test_set() -> tuple[list[bool], list[bool]]:
-    """The editable grid of the 10 documents (A right? B right?), with presets; returns x."""
+PRESENTER_CSS = """<style>
+section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], header[data-testid="stHeader"]
+  { display: none !important; }
+[data-testid="stMainBlockContainer"] { padding: 0.3rem 1.2rem 0 1.2rem !important; max-width: none !important; }
+[data-testid="stMainBlockContainer"] [data-testid="stVerticalBlock"] { gap: 0.3rem; }
+.stButton button p, .stToggle label p, [data-testid="stSelectbox"] [data-baseweb="select"] div { font-size: 22px; }
+</style>"""
+
+
+def presenter_mode() -> bool:
+    """The Presenter mode switch (also ?presenter=1): no sidebar and no prose, the walk-through in large text on
+    one screen, for a lecture hall."""
+    from_url()
+    if st.session_state.get("presenter"):  # its switch then sits in the row of Draw buttons, to save a line
+        st.html(PRESENTER_CSS)
+        return True
+    return st.toggle("Presenter mode", key="presenter", help="Large text, no sidebar or prose: the walk-through on "
+                                                             "one screen. A link can carry it: ?presenter=1.")
+
+
+def test_set(*, presenter: bool = False) -> tuple[list[bool], list[bool]]:
+    """The editable grid of the 10 documents (A right? B right?), with presets; returns x. In presenter mode
+    only x, as the chart's table shows it."""
     from_url()
     for j, (a, b) in enumerate(zip(*PRESETS["Textbook: A .70, B .50"])):
         st.session_state.setdefault(f"doc-{j}-A", a)
         st.session_state.setdefault(f"doc-{j}-B", b)
+    if presenter:  # the boxes and the seed are not drawn: kept by assigning them, or Streamlit forgets them
+        for key in [f"doc-{j}-{s}" for j in range(N) for s in "AB"] + ["walk-seed"]:
+            if key in st.session_state:
+                st.session_state[key] = st.session_state[key]
+        return ([st.session_state[f"doc-{j}-A"] for j in range(N)],
+                [st.session_state[f"doc-{j}-B"] for j in range(N)])
     presets = st.columns(len(PRESETS))
     for col, (name, (a, b)) in zip(presets, PRESETS.items()):
         col.button(name, on_click=_set, args=(a, b), width="stretch")
@@ -178,8 +209,9 @@ def equation(a: list[bool], b: list[bool]) -> None:
                "\"Rejected at .01\" is such a test set (exact p .0060).")
 
 
-def draws(a: list[bool], b: list[bool]) -> None:
-    """The draw buttons, the speed, the "Why 2·δ?" toggle and the chart that plays each batch."""
+def draws(a: list[bool], b: list[bool], *, presenter: bool = False) -> None:
+    """The draw buttons, the speed, the "Why 2·δ?" toggle and the chart that plays each batch (in presenter
+    mode in one row above a large chart, so that all of it fits one screen)."""
     ss = st.session_state
     state = ss.setdefault("walk", {"x": None, "seed": None, "b": 0, "batch": None})
     seed, shifted, speed = ss.get("walk-seed", 0), ss.get("walk-shift", False), ss.get("walk-speed", next(iter(SPEEDS)))
@@ -193,7 +225,8 @@ def draws(a: list[bool], b: list[bool]) -> None:
                                "speed": speed, "shown": 1}
     detailed, interval, max_frames = SPEEDS[batch["speed"]]
     x = teaching.draw_test_sets(a, b, batch["stop"], seed=seed)
-    frames, drawn = play(a, b, x, batch["start"], detailed=detailed, max_frames=max_frames, shifted=shifted)
+    frames, drawn = play(a, b, x, batch["start"], detailed=detailed, max_frames=max_frames, shifted=shifted,
+                         last_rows=PRESENTER_ROWS if presenter else LAST_ROWS)
     run, played = f"{batch['id']}-{shifted}", ss.get("walk-chart")
     if state["batch"] and batch["shown"] is None:
         if played and played["run"] == run:  # the browser has played it, to the end or to Stop
@@ -203,7 +236,8 @@ def draws(a: list[bool], b: list[bool]) -> None:
             batch["shown"] = len(frames)
 
     playing = state["batch"] is not None and batch["shown"] is None  # the browser is still playing a batch
-    c1, c2, c3, c4, c5, c6 = st.columns([1.2, 1, 1, 1, 1, 2.4])
+    widths = [1.3, 1.1, 1.2, 1.5, 0.9, 1.9, 1.7] if presenter else [1.2, 1, 1, 1, 1, 2.4]
+    c1, c2, c3, c4, c5, c6, *c7 = st.columns(widths, vertical_alignment="center")
     for col, k, label in [(c1, 1, "Drawing…" if playing else f"Draw x⁽{sup(state['b'] + 1)}⁾"), (c2, 10, "Draw 10"),
                           (c3, 100, "Draw 100"), (c4, 10_000, "Draw 10,000")]:
         col.button(label, type="primary" if k == 1 else "secondary", width="stretch", on_click=_draw, args=(k,),
@@ -211,12 +245,21 @@ def draws(a: list[bool], b: list[bool]) -> None:
                    disabled=playing, help="Wait for the batch to end, or Stop it" if playing else None)
     c5.button("Reset", width="stretch", on_click=state.update, kwargs={"b": 0, "batch": None})
     c6.selectbox("Speed", list(SPEEDS), label_visibility="collapsed", key="walk-speed")
-    c7, c8 = st.columns([3, 1])
-    c7.toggle("Why 2·δ(x)? Show the distribution shifted by −δ(x), centred on H0", key="walk-shift")
-    c8.number_input("Seed", 0, 2**31 - 1, 0, key="walk-seed")
+    if presenter:
+        c7[0].toggle("Why 2·δ(x)?", key="walk-shift")
+        c7[0].toggle("Presenter mode", key="presenter")
+    else:
+        c8, c9 = st.columns([3, 1])
+        c8.toggle("Why 2·δ(x)? Show the distribution shifted by −δ(x), centred on H0", key="walk-shift")
+        c9.number_input("Seed", 0, 2**31 - 1, 0, key="walk-seed")
     figure = walkthrough_histogram(N, teaching.accuracies(a, b)[2], shifted=shifted)
+    if presenter:  # chart text as large as the code and the table; the red rows of the table explain the colours
+        figure.update_layout(font=dict(size=PRESENTER_FONT), height=PRESENTER_HEIGHT, showlegend=False,
+                             margin=dict(l=70, r=10, t=40, b=70))
+        figure.update_annotations(font_size=PRESENTER_FONT)
     live_chart(figure, frames, run=run, shown=batch["shown"], interval=interval, series=batch["id"],
-               config=figure_config("bootstrap_histogram"), code=CODE, header=HEADER, key="walk-chart")
+               config=figure_config("bootstrap_histogram"), code=PRESENTER_CODE if presenter else CODE,
+               header=HEADER, key="walk-chart", presenter=presenter)
     for trace, y in zip(figure.data, frames[(batch["shown"] or len(frames)) - 1]["y"]):  # as on screen, for slides
         trace.y = y
     download(figure, "bootstrap_histogram")
@@ -251,7 +294,7 @@ def _draw(k: int) -> None:
 
 
 def play(a: list[bool], b: list[bool], x: teaching.Draws, start: int, *, detailed: bool, max_frames: int,
-         shifted: bool = False) -> tuple[list[dict], list[int]]:
+         shifted: bool = False, last_rows: int = LAST_ROWS) -> tuple[list[dict], list[int]]:
     """The frames of drawing x^(start+1) ... x^(b), given ``x`` = all draws up to b, and b after each frame.
 
     Line by line, each x^(i) takes n + 3 frames (Figure 4.12's loop, one document at a time); otherwise each
@@ -272,10 +315,11 @@ def play(a: list[bool], b: list[bool], x: teaching.Draws, start: int, *, detaile
              "s / b, once test sets are drawn")
         status = (f"p-value(x) = (1/b) · Σᵢ 𝟙(δ(x⁽ⁱ⁾) ≥ 2·δ(x) = {textbook_number(2 * delta)}) ≈ {p}   (eq. 4.48)\n"
                   f"exact p, over all 10¹⁰ equally likely x⁽ⁱ⁾ = {exact:.4f}")
-        rows = _rows(a, b, x, c, partial, scored=lines[0] == DELTA_I)
+        rows = _rows(a, b, x, c, partial, scored=lines[0] == DELTA_I, last_rows=last_rows)
+        counters = {"k-b": f"{c:,}", "k-s": f"{s:,}", "k-sb": f"{s / c:.4f}" if c else "–", "k-exact": f"{exact:.4f}"}
         frames.append(frame([body, tail] * (1 + shifted), (c - start) / max(stop - start, 1),
-                            {"count": count or f"i = {c:,} of b = {stop:,}", "status": status}, lines=lines,
-                            rows=rows))
+                            {"count": count or f"i = {c:,} of b = {stop:,}", "status": status, **counters},
+                            lines=lines, rows=rows))
         drawn.append(c)
 
     done = f"b = {stop:,}"
@@ -304,7 +348,7 @@ def play(a: list[bool], b: list[bool], x: teaching.Draws, start: int, *, detaile
 
 
 def _rows(a: list[bool], b: list[bool], x: teaching.Draws, c: int, partial: list | None, *,
-          scored: bool) -> list[dict]:
+          scored: bool, last_rows: int = LAST_ROWS) -> list[dict]:
     """x, then the last drawn x^(i) (and the one being drawn, document by document)."""
     def marks(j: int) -> list:
         return [f"d{j + 1}", book_cell(a[j], b[j])]
@@ -312,8 +356,8 @@ def _rows(a: list[bool], b: list[bool], x: teaching.Draws, c: int, partial: list
     score_a, score_b, delta = teaching.accuracies(a, b)
     rows = [{"cells": ["x"] + [marks(j) for j in range(N)] + [textbook_number(v) for v in (score_a, score_b, delta)]
              + [""], "marked": False}]
-    first = max(0, c - LAST_ROWS + (partial is not None))
-    if first > 0:
+    first = max(0, c - last_rows + (partial is not None))
+    if first > 0 and last_rows >= LAST_ROWS:  # presenter mode has no room for the ellipsis
         rows.append({"cells": ["⋮"], "marked": False})
     for i in range(first, c):
         rows.append({"cells": [f"x⁽{sup(i + 1)}⁾"] + [marks(j) for j in x.documents[i]]
