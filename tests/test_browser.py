@@ -174,3 +174,28 @@ def test_presenter_mode_is_readable_from_the_back_and_fits_one_screen(app_url, t
             assert box["y"] >= 0 and box["y"] + box["height"] <= height
         assert chart.locator("tbody tr").last.inner_text().startswith("x⁽²¹⁾")  # the x⁽ⁱ⁾ being drawn, on screen
         browser.close()
+
+
+def test_the_teacher_pauses_steps_goes_back_and_replays_with_keys(page, app_url):
+    page.goto(app_url + "/classroom")
+    page.get_by_role("button", name="Draw x⁽¹⁾").click(timeout=60_000)
+    chart = page.frame_locator("iframe[title*=live_chart]")
+    count = chart.locator("#count")
+    count.filter(has_text=re.compile(r"j = [2-5]$")).wait_for(timeout=90_000)
+    page.keyboard.press(" ")  # pause
+    chart.get_by_role("button", name="Resume").wait_for(timeout=10_000)
+    paused = count.inner_text()
+    page.wait_for_timeout(1_000)
+    assert count.inner_text() == paused  # nothing moves while paused
+    j = int(re.search(r"j = (\d+)$", paused).group(1))
+    page.keyboard.press("ArrowRight")  # one line of Figure 4.12
+    count.filter(has_text=f"j = {j + 1}").wait_for(timeout=10_000)
+    assert chart.locator("td.now").count() == 2  # the document just drawn, in x and in x⁽¹⁾
+    page.keyboard.press("ArrowLeft")
+    count.filter(has_text=re.compile(rf"j = {j}$")).wait_for(timeout=10_000)
+    chart.get_by_role("button", name="Resume").click()
+    chart.locator("#code div.now", has_text="p-value(x) ≈ s / b").wait_for(timeout=30_000)  # played to the end
+    page.get_by_role("button", name="Draw x⁽²⁾").wait_for(timeout=30_000)  # the page knows the batch is done
+    page.keyboard.press("r")  # replay the batch from its first line
+    count.filter(has_text=re.compile(r"^b = 1 · δ\(x\)|j = [1-3]$")).wait_for(timeout=10_000)
+    chart.locator("#code div.now", has_text="p-value(x) ≈ s / b").wait_for(timeout=30_000)

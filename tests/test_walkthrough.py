@@ -100,3 +100,13 @@ def test_why_twice_delta_reads_right_whatever_the_sign_of_delta(delta, says):
     assert says in text
     assert ("2·δ(x) = " + w.textbook_number(2 * delta) in text) == (delta != 0)
     assert ("centre on δ(x)" in text) == (delta != 0)  # with δ(x) = 0 they already centre on 0
+
+
+def test_the_document_just_drawn_is_highlighted_in_x_and_in_its_row():
+    x, frames, _ = frames_of(0, 1, "Line by line (Figure 4.12)")
+    for j in range(1, w.N + 1):
+        rows = frames[2 + j]["rows"]  # "Select a member of x", the j-th document
+        drawn = int(x.documents[0][j - 1])
+        assert [k for k, cell in enumerate(rows[0]["cells"][1:11]) if len(cell) == 3] == [drawn]  # in x
+        assert rows[-1]["cells"][j][2:] == ["now"] and all(len(c) == 2 for c in rows[-1]["cells"][1:j])
+    assert all(len(c) == 2 for c in frames[w.N + 3]["rows"][0]["cells"][1:11])  # scored: no highlight

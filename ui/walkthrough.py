@@ -25,8 +25,9 @@ from .live_chart import frame, live_chart
 N = 10
 LAST_ROWS = 5  # drawn test sets shown under x, like the figure's rows
 # label -> (each x^(i) line by line?, seconds per frame, frames at most for the rest of a batch)
-SPEEDS = {"Line by line (Figure 4.12)": (True, 0.25, 100), "One x⁽ⁱ⁾ per frame": (False, 0.25, 100),
-          "Fast": (False, 0.08, 40)}
+SPEEDS = {"Line by line (Figure 4.12)": (True, 0.25, 100), "Line by line, 1 s a step": (True, 1.0, 100),
+          "Line by line, 2 s a step": (True, 2.0, 100), "One x⁽ⁱ⁾ per frame": (False, 0.25, 100),
+          "One x⁽ⁱ⁾ every 2 s": (False, 2.0, 100), "Fast": (False, 0.08, 40)}
 DETAILED_MAX = 300  # frames: past this, only a batch's first x^(i) is shown line by line
 # presenter mode: 24 px text, and the buttons, chart, code, counters and table on one 1280 x 720 screen
 PRESENTER_FONT, PRESENTER_HEIGHT, PRESENTER_ROWS = 24, 330, 2
@@ -259,7 +260,7 @@ def draws(a: list[bool], b: list[bool], *, presenter: bool = False) -> None:
         figure.update_annotations(font_size=PRESENTER_FONT)
     live_chart(figure, frames, run=run, shown=batch["shown"], interval=interval, series=batch["id"],
                config=figure_config("bootstrap_histogram"), code=PRESENTER_CODE if presenter else CODE,
-               header=HEADER, key="walk-chart", presenter=presenter)
+               header=HEADER, key="walk-chart", presenter=presenter, keys=True)
     for trace, y in zip(figure.data, frames[(batch["shown"] or len(frames)) - 1]["y"]):  # as on screen, for slides
         trace.y = y
     download(figure, "bootstrap_histogram")
@@ -349,13 +350,15 @@ def play(a: list[bool], b: list[bool], x: teaching.Draws, start: int, *, detaile
 
 def _rows(a: list[bool], b: list[bool], x: teaching.Draws, c: int, partial: list | None, *,
           scored: bool, last_rows: int = LAST_ROWS) -> list[dict]:
-    """x, then the last drawn x^(i) (and the one being drawn, document by document)."""
-    def marks(j: int) -> list:
-        return [f"d{j + 1}", book_cell(a[j], b[j])]
+    """x, then the last drawn x^(i) (and the one being drawn, document by document: the document just drawn is
+    highlighted in x and in its row)."""
+    def marks(j: int, now: bool = False) -> list:
+        return [f"d{j + 1}", book_cell(a[j], b[j])] + (["now"] if now else [])
 
+    now = partial[-1] if not scored and partial else None  # the document "Select a member of x" just took
     score_a, score_b, delta = teaching.accuracies(a, b)
-    rows = [{"cells": ["x"] + [marks(j) for j in range(N)] + [textbook_number(v) for v in (score_a, score_b, delta)]
-             + [""], "marked": False}]
+    rows = [{"cells": ["x"] + [marks(j, j == now) for j in range(N)]
+             + [textbook_number(v) for v in (score_a, score_b, delta)] + [""], "marked": False}]
     first = max(0, c - last_rows + (partial is not None))
     if first > 0 and last_rows >= LAST_ROWS:  # presenter mode has no room for the ellipsis
         rows.append({"cells": ["⋮"], "marked": False})
@@ -364,7 +367,8 @@ def _rows(a: list[bool], b: list[bool], x: teaching.Draws, c: int, partial: list
                      + [textbook_number(v) for v in (x.score_a[i], x.score_b[i], x.delta[i])]
                      + ["✓" if x.counted[i] else ""], "marked": bool(x.counted[i])})
     if partial is not None:  # x^(c+1), being drawn: its scores appear at "Calculate δ(x^(i))"
-        rows.append({"cells": [f"x⁽{sup(c + 1)}⁾"] + [marks(j) for j in partial] + [""] * (N - len(partial))
+        rows.append({"cells": [f"x⁽{sup(c + 1)}⁾"] + [marks(j, now is not None and k == len(partial) - 1)
+                                                    for k, j in enumerate(partial)] + [""] * (N - len(partial))
                      + ([textbook_number(v) for v in (x.score_a[c], x.score_b[c], x.delta[c])] if scored else
                         ["", "", ""]) + [""], "marked": False})
     return rows
