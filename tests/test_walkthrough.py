@@ -110,3 +110,13 @@ def test_the_document_just_drawn_is_highlighted_in_x_and_in_its_row():
         assert [k for k, cell in enumerate(rows[0]["cells"][1:11]) if len(cell) == 3] == [drawn]  # in x
         assert rows[-1]["cells"][j][2:] == ["now"] and all(len(c) == 2 for c in rows[-1]["cells"][1:j])
     assert all(len(c) == 2 for c in frames[w.N + 3]["rows"][0]["cells"][1:11])  # scored: no highlight
+
+
+def test_the_bar_that_just_grew_is_named_in_every_panel():
+    x, frames, drawn = frames_of(0, 3, "One x⁽ⁱ⁾ per frame", shifted=True)
+    grown = [(f["grew"], c) for f, c in zip(frames, drawn) if f["grew"]]
+    assert [c for _, c in grown] == [1, 2, 3, 3]  # each x⁽ⁱ⁾ as it joins, and the last one at the end
+    for grew, c in grown:
+        bar, trace = int(round(x.delta[c - 1] * w.N)) + w.N, int(x.counted[c - 1])
+        assert grew == [[trace, bar], [trace + 2, bar]]  # the histogram and its shifted twin
+        assert frames[drawn.index(c)]["y"][trace][bar] >= 1  # the outlined bar holds that x⁽ⁱ⁾

@@ -36,11 +36,13 @@ _component = components.declare_component("sigcore_live_chart", path=str(_folder
 
 
 def frame(y: list, progress: float, texts: dict, *, title: str | None = None, lines: tuple[int, int] | None = None,
-          rows: list | None = None) -> dict:
+          rows: list | None = None, grew: list | None = None) -> dict:
     """One frame: the y of the figure's first traces, the progress (0 to 1), texts by element id ("count",
-    "status"), and optionally the title, the pseudo-code lines to highlight and the table's rows
-    (``{"cells": [...], "marked": bool}``; a cell is a text or [note, text])."""
-    return {"y": y, "progress": progress, "texts": texts, "title": title, "lines": lines, "rows": rows}
+    "status"), and optionally the title, the pseudo-code lines to highlight, the table's rows
+    (``{"cells": [...], "marked": bool}``; a cell is a text, [note, text] or [note, text, class]) and the bars
+    that just grew (``[[trace, bar], ...]``, outlined)."""
+    return {"y": y, "progress": progress, "texts": texts, "title": title, "lines": lines, "rows": rows,
+            "grew": grew}
 
 
 def live_chart(figure: go.Figure, frames: list[dict], *, run: str, shown: int | None, interval: float,

@@ -318,9 +318,13 @@ def play(a: list[bool], b: list[bool], x: teaching.Draws, start: int, *, detaile
                   f"exact p, over all 10¹⁰ equally likely x⁽ⁱ⁾ = {exact:.4f}")
         rows = _rows(a, b, x, c, partial, scored=lines[0] == DELTA_I, last_rows=last_rows)
         counters = {"k-b": f"{c:,}", "k-s": f"{s:,}", "k-sb": f"{s / c:.4f}" if c else "–", "k-exact": f"{exact:.4f}"}
+        grew = None
+        if c > start and partial is None:  # x^(c) has just joined the histogram: its bar, in each panel
+            bar, trace = int(round(x.delta[c - 1] * N)) + N, int(x.counted[c - 1])
+            grew = [[trace, bar]] + ([[trace + 2, bar]] if shifted else [])
         frames.append(frame([body, tail] * (1 + shifted), (c - start) / max(stop - start, 1),
                             {"count": count or f"i = {c:,} of b = {stop:,}", "status": status, **counters},
-                            lines=lines, rows=rows))
+                            lines=lines, rows=rows, grew=grew))
         drawn.append(c)
 
     done = f"b = {stop:,}"
