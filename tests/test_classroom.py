@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from sigcore import teaching
 from sigcore.report.figures import walkthrough_heights
-from ui.walkthrough import N, PRESETS, textbook_number
+from ui.walkthrough import N, PRESETS, textbook_number, why_twice
 
 ROOT = Path(__file__).resolve().parents[1]
 TEXTBOOK = PRESETS["Textbook: A .70, B .50"]
@@ -102,7 +102,9 @@ def test_walk_through_edit_draw_one_draw_100_shift():
     data = args["figure"]["data"]
     assert len(data) == 4 and values(data[2]["x"])[N] == pytest.approx(-0.1)  # 0 shifted by -δ(x)
     assert args["frames"][-1]["y"][2:] == args["frames"][-1]["y"][:2]
-    assert "δ(x⁽ⁱ⁾) ≥ 2·δ(x)" in at.info[0].value
+    assert args["aside"] == why_twice(0.1) and "δ(x⁽ⁱ⁾) ≥ 2·δ(x) = .20" in args["aside"]  # beside the panels
+    at.toggle(key="walk-shift").set_value(False).run()
+    assert chart(at)["aside"] is None and len(chart(at)["figure"]["data"]) == 2
 
     click(at, "Reset")
     assert chart(at)["frames"][-1]["texts"]["count"] == "b = 0"

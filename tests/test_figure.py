@@ -18,4 +18,4 @@ def test_a_figure_is_drawn_with_its_svg_download():
 
 def test_svg_for_a_slide():
     svg = export.figure_image(walkthrough_histogram(10, 0.2, shifted=True), "svg", scale=1, **SLIDE).decode()
-    assert svg.startswith("<svg") and f'width="{SLIDE["width"]}"' in svg and "2·δ(x) = 0.40" in svg
+    assert svg.startswith("<svg") and f'width="{SLIDE["width"]}"' in svg and "2·δ(x) = .40" in svg

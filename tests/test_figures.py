@@ -63,12 +63,15 @@ def test_walkthrough_histogram_and_its_shifted_twin():
     assert len(fig.data) == 4 and [t.xaxis for t in fig.data] == ["x", "x", "x2", "x2"]
     assert np.allclose(fig.data[2].x, np.arange(-10, 11) / 10 - 0.2)
     assert [(s.xref, s.x0) for s in fig.layout.shapes[2:]] == [("x2", 0), ("x2", 0.2)]  # H0's 0; δ(x) the threshold
+    assert fig.layout.xaxis.range == fig.layout.xaxis2.range == pytest.approx((-1.3, 1.1))  # the shift seen as one
 
 
 @pytest.mark.parametrize("delta", [0.2, -0.2, 0.3, -0.5])
-def test_walkthrough_labels_face_away_from_each_other_whatever_the_sign(delta):
-    """B ahead put 'δ(x) = -0.20' on top of '2·δ(x) = -0.40' (and of 'H0: 0' in the shifted panel)."""
-    fig = walkthrough_histogram(10, delta, shifted=True)
-    for first, second in (fig.layout.annotations[:2], fig.layout.annotations[2:]):
-        left, right = sorted((first, second), key=lambda a: a.x)  # the two lines of one panel, left to right
-        assert (left.xanchor, right.xanchor) == ("right", "left")  # text outward: the labels cannot overlap
+def test_walkthrough_labels_sit_in_rows_of_their_own_whatever_the_sign(delta):
+    """B ahead put 'δ(x) = -.20' on top of '2·δ(x) = -.40' (and of 'H0: 0' in the shifted panel)."""
+    for font in (13, 24):
+        fig = walkthrough_histogram(10, delta, shifted=True, font=font)
+        for inner, outer in (fig.layout.annotations[:2], fig.layout.annotations[2:]):  # one panel's two lines
+            assert inner.xanchor == outer.xanchor == "center" and inner.font.size == outer.font.size == font
+            assert outer.yshift - inner.yshift >= 1.2 * font  # a row apart: the labels cannot overlap
+        assert fig.layout.margin.t >= 3 * 1.2 * font  # room for the legend's row and the two rows of labels

@@ -93,7 +93,7 @@ def test_the_textbook_x_reads_as_the_book_s_row():
         "AB", "AB̸", "AB", "A̸B", "AB̸", "A̸B", "AB̸", "AB", "A̸B̸", "AB̸"]
 
 
-@pytest.mark.parametrize("delta, says", [(0.2, "centre on δ(x) = .20, not on 0"), (0.0, "Here δ(x) = 0"),
+@pytest.mark.parametrize("delta, says", [(0.2, "centre on δ(x) = .20."), (0.0, "Here δ(x) = 0"),
                                          (-0.2, "Here B is ahead on x")])
 def test_why_twice_delta_reads_right_whatever_the_sign_of_delta(delta, says):
     text = w.why_twice(delta)

@@ -47,15 +47,16 @@ def frame(y: list, progress: float, texts: dict, *, title: str | None = None, li
 
 def live_chart(figure: go.Figure, frames: list[dict], *, run: str, shown: int | None, interval: float,
                config: dict, key: str, code: list[str] | None = None, header: list | None = None,
-               series: str | None = None, presenter: bool = False, keys: bool = False) -> dict | None:
+               series: str | None = None, presenter: bool = False, keys: bool = False,
+               aside: str | None = None) -> dict | None:
     """Play ``frames`` (see :func:`frame`) on ``figure``; ``shown`` = already played. ``code`` is pseudo-code
-    shown beside the chart, ``header`` the head of a table of rows below it. A new ``run`` of the same
-    ``series`` (the same frames seen another way, e.g. the shifted view) goes on playing where it was.
-    ``presenter`` sets the code, table and counters large, for a lecture hall; ``keys`` adds the teacher's
-    controls (back, pause / resume, step, replay) and their keys (←, space, →, r, Esc for Stop).
+    shown beside the chart, ``aside`` a text shown there instead, ``header`` the head of a table of rows below
+    it. A new ``run`` of the same ``series`` (the same frames seen another way, e.g. the shifted view) goes on
+    playing where it was. ``presenter`` sets the code, table and counters large, for a lecture hall; ``keys``
+    adds the teacher's controls (back, pause / resume, step, replay) and their keys (←, space, →, r, Esc).
 
     Returns ``{"run": run, "shown": k}`` once the page has played the run to its end or to Stop.
     """
     return _component(figure=figure.to_json(), frames=frames, run=run, shown=shown, interval=int(interval * 1000),
                       config=json.dumps(config), code=code, header=header, series=series, presenter=presenter,
-                      keys=keys, key=key, default=None)
+                      keys=keys, aside=aside, key=key, default=None)

@@ -253,36 +253,38 @@ def draws(a: list[bool], b: list[bool], *, presenter: bool = False) -> None:
         c8, c9 = st.columns([3, 1])
         c8.toggle("Why 2·δ(x)? Show the distribution shifted by −δ(x), centred on H0", key="walk-shift")
         c9.number_input("Seed", 0, 2**31 - 1, 0, key="walk-seed")
-    figure = walkthrough_histogram(N, teaching.accuracies(a, b)[2], shifted=shifted)
+    delta = teaching.accuracies(a, b)[2]
+    chart_config = figure_config("bootstrap_histogram")
+    figure = (walkthrough_histogram(N, delta, shifted=shifted, font=PRESENTER_FONT, legend=False) if presenter
+              else walkthrough_histogram(N, delta, shifted=shifted))
     if presenter:  # chart text as large as the code and the table; the red rows of the table explain the colours
-        figure.update_layout(font=dict(size=PRESENTER_FONT), height=PRESENTER_HEIGHT, showlegend=False,
-                             margin=dict(l=70, r=10, t=40, b=70))
-        figure.update_annotations(font_size=PRESENTER_FONT)
+        figure.update_layout(height=PRESENTER_HEIGHT, margin=dict(l=70, r=10, b=70),
+                             xaxis_title_text="δ(x⁽ⁱ⁾)")  # short titles: the text beside says more
+        if shifted:
+            figure.update_layout(xaxis2_title_text="δ(x⁽ⁱ⁾) − δ(x)")
+        chart_config["displayModeBar"] = False  # it would hide the labels; Download SVG is below the table
     live_chart(figure, frames, run=run, shown=batch["shown"], interval=interval, series=batch["id"],
-               config=figure_config("bootstrap_histogram"), code=PRESENTER_CODE if presenter else CODE,
-               header=HEADER, key="walk-chart", presenter=presenter, keys=True)
+               config=chart_config, code=PRESENTER_CODE if presenter else CODE, header=HEADER, key="walk-chart",
+               presenter=presenter, keys=True, aside=why_twice(delta) if shifted else None)
     for trace, y in zip(figure.data, frames[(batch["shown"] or len(frames)) - 1]["y"]):  # as on screen, for slides
         trace.y = y
     download(figure, "bootstrap_histogram")
     to_url(a, b)
-    if shifted:
-        st.info(why_twice(teaching.accuracies(a, b)[2]))
 
 
 def why_twice(delta: float) -> str:
-    """Why the threshold is 2·δ(x), for this x: its δ(x) may be positive, zero or negative."""
+    """Why the threshold is 2·δ(x), for this x (its δ(x) may be positive, zero or negative): shown beside the
+    two panels, in place of the code."""
     if abs(delta) < 1e-12:
-        return ("Here δ(x) = 0: A and B tie on x, so the x⁽ⁱ⁾ drawn from it already centre on 0, as H0 would have "
-                "them, and the shifted histogram is the same one. The threshold 2·δ(x) is δ(x) = 0 too: every test "
-                "set with δ(x⁽ⁱ⁾) ≥ 0 counts, about half of them or more, so p is large. No evidence for A.")
-    shown = textbook_number(delta)
-    text = (f"Under H0, A is no better than B, so δ would centre on 0. But the x⁽ⁱ⁾ are drawn from x, whose δ(x) "
-            f"is {shown}, so their δ(x⁽ⁱ⁾) centre on δ(x) = {shown}, not on 0. Shifting them by −δ(x) centres them "
-            "on 0, as H0 would, and asks how often they reach δ(x): δ(x⁽ⁱ⁾) − δ(x) ≥ δ(x), which is δ(x⁽ⁱ⁾) ≥ "
-            f"2·δ(x) = {textbook_number(2 * delta)}. The same red bars on both sides.")
+        return ("Here δ(x) = 0: A and B tie on x, so the x⁽ⁱ⁾ already centre on 0, as under H0, and the shifted "
+                "panel is the same as the first. The threshold 2·δ(x) is 0 too: every x⁽ⁱ⁾ with δ(x⁽ⁱ⁾) ≥ 0 counts, "
+                "half of them or more, so p is large. No evidence for A.")
+    shown, twice = textbook_number(delta), textbook_number(2 * delta)
+    text = (f"Under H0, δ centres on 0. But the x⁽ⁱ⁾ are drawn from x, so their δ(x⁽ⁱ⁾) centre on δ(x) = {shown}. "
+            "Shifted by −δ(x) (right panel) they centre on 0, as under H0, and we ask how often they reach δ(x):\n"
+            f"δ(x⁽ⁱ⁾) − δ(x) ≥ δ(x), that is δ(x⁽ⁱ⁾) ≥ 2·δ(x) = {twice} (eq. 4.48).\nThe same red bars in both panels.")
     if delta < 0:
-        text += (" Here B is ahead on x (δ(x) < 0): the threshold lies left of the bulk, most test sets reach it, "
-                 "and p is large. H1 (A is better) gets no support.")
+        text += " Here B is ahead on x: most x⁽ⁱ⁾ reach the threshold, so p is large; H1 (A is better) gets no support."
     return text
 
 

@@ -93,13 +93,16 @@ def delta_histogram(res: Result, *, edges: np.ndarray | None = None, title: str 
     return go.Figure(dict(data=bars, layout=layout))
 
 
-def _lines(marks: list[tuple], axis: str = "x") -> dict:
-    """Vertical lines (x, label, colour, dash, side of the label) across a panel, labelled at its top."""
+def _lines(marks: list[tuple], axis: str = "x", *, font: int = 13, rows: bool = False) -> dict:
+    """Vertical lines (x, label, colour, dash, side of the label: "left", "right" or "center") across a panel,
+    labelled at its top; with ``rows``, each label in a row of its own, so that near lines' labels never meet."""
+    row, shift = round(1.4 * font), {"right": -4, "left": 4, "center": 0}
     return dict(shapes=[dict(type="line", xref=axis, yref="paper", x0=x, x1=x, y0=0, y1=1,
                              line=dict(color=colour, width=3, dash=dash)) for x, _, colour, dash, _ in marks],
                 annotations=[dict(xref=axis, yref="paper", x=x, y=1, text=text, showarrow=False, yanchor="bottom",
-                                  xanchor=side, xshift=-4 if side == "right" else 4, font=dict(size=13, color=colour))
-                             for x, text, colour, _, side in marks])
+                                  xanchor=side, xshift=shift[side], yshift=k * row if rows else 0,
+                                  font=dict(size=font, color=colour))
+                             for k, (x, text, colour, _, side) in enumerate(marks)])
 
 
 def walkthrough_heights(delta: np.ndarray, counted: np.ndarray, n: int) -> tuple[list[int], list[int]]:
@@ -109,37 +112,40 @@ def walkthrough_heights(delta: np.ndarray, counted: np.ndarray, n: int) -> tuple
             np.bincount(k[counted], minlength=2 * n + 1).tolist())
 
 
-def walkthrough_histogram(n: int, delta: float, *, shifted: bool = False) -> go.Figure:
+def walkthrough_histogram(n: int, delta: float, *, shifted: bool = False, font: int = 13,
+                          legend: bool = True) -> go.Figure:
     """Figure 4.11's histogram of delta(x^(i)) on n documents, one bar per possible value k/n (heights from
     :func:`walkthrough_heights`, so a live chart can fill them). With ``shifted``, beside it the same bars
     moved by -delta(x): the distribution under H0, centred on 0, where delta(x) itself is the threshold,
-    which is why the unshifted test compares delta(x^(i)) with 2·delta(x)."""
+    which is why the unshifted test compares delta(x^(i)) with 2·delta(x). ``font`` is the text's size in
+    pixels (24 for a lecture hall)."""
     values = np.arange(-n, n + 1) / n
-    inner, outer = ("right", "left") if delta >= 0 else ("left", "right")  # labels face away from each other
-    panels = [(values, "x", [(delta, f"δ(x) = {delta:.2f}", MARK, "solid", inner),
-                             (2 * delta, f"2·δ(x) = {2 * delta:.2f}", "black", "dash", outer)],
-               "δ(x⁽ⁱ⁾) = A% − B% on x⁽ⁱ⁾")]
+    d, d2 = (f"{v:.2f}".replace("0.", ".", 1) for v in (delta, 2 * delta))  # .20, as SLP3 writes it
+    panels = [(values, "x", [(delta, f"δ(x) = {d}", MARK, "solid", "center"),
+                             (2 * delta, f"2·δ(x) = {d2}", "black", "dash", "center")], "δ(x⁽ⁱ⁾) = A% − B% on x⁽ⁱ⁾")]
     if shifted:
-        panels.append((values - delta, "x2", [(0, "H0: 0", MARK, "dot", inner),
-                                              (delta, f"δ(x) = {delta:.2f}", "black", "dash", outer)],
+        panels.append((values - delta, "x2", [(0, "H0: 0", MARK, "dot", "center"),
+                                              (delta, f"δ(x) = {d}", "black", "dash", "center")],
                        "δ(x⁽ⁱ⁾) − δ(x): shifted to centre on H0"))
+    # one range for both panels, so the shift is seen as a shift
+    span = [min(p[0][0] for p in panels) - 1 / n, max(p[0][-1] for p in panels) + 1 / n]
     data, shapes, annotations, layout = [], [], [], {}
     for i, (x, axis, marks, title) in enumerate(panels):
-        data += [dict(type="bar", x=x, y=[0] * len(x), width=1 / n, name=name, xaxis=axis, showlegend=not i,
+        data += [dict(type="bar", x=x, y=[0] * len(x), width=1 / n, name=name, xaxis=axis, showlegend=legend and not i,
                       marker=dict(color=colour, line=dict(width=0)))
                  for name, colour in (("not counted", BODY), ("counted in s: δ(x⁽ⁱ⁾) ≥ 2·δ(x)", TAIL))]
-        lines = _lines(marks, axis)
+        lines = _lines(marks, axis, font=font, rows=True)  # each label over its line, 2·δ(x) above δ(x)
         shapes += lines["shapes"]
         annotations += lines["annotations"]
-        suffix = axis[1:]
-        layout[f"xaxis{suffix}"] = dict(title=dict(text=title), range=[x[0] - 1 / n, x[-1] + 1 / n],
-                                        domain=[0, 1] if not shifted else [0.55 * i, 0.45 + 0.55 * i],
-                                        anchor="y", **AXIS)
+        layout[f"xaxis{axis[1:]}"] = dict(title=dict(text=title), range=span, anchor="y", **AXIS,
+                                          domain=[0, 1] if not shifted else [0.55 * i, 0.45 + 0.55 * i])
+    row = round(1.4 * font)
     return go.Figure(dict(data=data, layout=dict(
-        barmode="stack", bargap=0, height=380, margin=dict(l=60, r=20, t=80, b=60), plot_bgcolor="white",
+        barmode="stack", bargap=0, height=380, plot_bgcolor="white", font=dict(size=font),
+        margin=dict(l=60, r=20, t=(3 if legend else 2) * row + 4, b=60),  # the legend's row, then two of labels
         yaxis=dict(title=dict(text="test sets x⁽ⁱ⁾"), rangemode="tozero", **AXIS,
                    autorangeoptions=dict(include=[5])),  # whole-number ticks from the first x⁽ⁱ⁾ on
-        legend=dict(orientation="h", y=1.12, x=1, xanchor="right", yanchor="bottom"),
+        legend=dict(orientation="h", yref="container", y=1, x=1, xanchor="right", yanchor="top"),
         shapes=shapes, annotations=annotations, **layout)))
 
 
