@@ -231,3 +231,15 @@ def test_the_teacher_pauses_steps_goes_back_and_replays_with_keys(page, app_url)
     page.keyboard.press("r")  # replay the batch from its first line
     count.filter(has_text=re.compile(r"^b = 1 · δ\(x\)|j = [1-3]$")).wait_for(timeout=10_000)
     chart.locator("#code div.now", has_text="p-value(x) ≈ s / b").wait_for(timeout=30_000)
+
+
+def test_slide_png_downloads_what_is_on_screen(page, app_url, tmp_path):
+    page.goto(app_url + "/classroom?b=12")
+    chart = page.frame_locator("iframe[title*=live_chart]")
+    chart.locator("#count").filter(has_text="b = 12").wait_for(timeout=60_000)
+    with page.expect_download(timeout=60_000) as download:
+        page.get_by_role("button", name="Slide PNG").click()
+    png = (tmp_path / "slide.png")
+    download.value.save_as(png)
+    head = png.read_bytes()[:24]
+    assert head[:8] == b"\x89PNG\r\n\x1a\n" and int.from_bytes(head[16:20], "big") == 1920

@@ -7,20 +7,24 @@ only how many were drawn; a batch of draws is played by ``ui.live_chart`` at the
 
 from __future__ import annotations
 
+import functools
 import math
 import uuid
 
+import plotly.graph_objects as go
 import streamlit as st
 from streamlit import config
 
 from sigcore import teaching
 from sigcore.report.figures import walkthrough_heights, walkthrough_histogram
 from sigcore.io.inputs import read
+from sigcore.report import export
 from sigcore.result import mc_interval
 
 from .data import SAMPLE_DIR
 from .figure import config as figure_config, download
 from .live_chart import frame, live_chart
+from .slide import SIZE as SLIDE_SIZE, slide
 
 N = 10
 LAST_ROWS = 5  # drawn test sets shown under x, like the figure's rows
@@ -255,21 +259,41 @@ def draws(a: list[bool], b: list[bool], *, presenter: bool = False) -> None:
         c9.number_input("Seed", 0, 2**31 - 1, 0, key="walk-seed")
     delta = teaching.accuracies(a, b)[2]
     chart_config = figure_config("bootstrap_histogram")
-    figure = (walkthrough_histogram(N, delta, shifted=shifted, font=PRESENTER_FONT, legend=False) if presenter
-              else walkthrough_histogram(N, delta, shifted=shifted))
-    if presenter:  # chart text as large as the code and the table; the red rows of the table explain the colours
-        figure.update_layout(height=PRESENTER_HEIGHT, margin=dict(l=70, r=10, b=70),
-                             xaxis_title_text="δ(x⁽ⁱ⁾)")  # short titles: the text beside says more
-        if shifted:
-            figure.update_layout(xaxis2_title_text="δ(x⁽ⁱ⁾) − δ(x)")
+    figure = histogram(delta, shifted=shifted, presenter=presenter)
+    if presenter:
         chart_config["displayModeBar"] = False  # it would hide the labels; Download SVG is below the table
+    aside = why_twice(delta) if shifted else None
     live_chart(figure, frames, run=run, shown=batch["shown"], interval=interval, series=batch["id"],
                config=chart_config, code=PRESENTER_CODE if presenter else CODE, header=HEADER, key="walk-chart",
-               presenter=presenter, keys=True, aside=why_twice(delta) if shifted else None)
-    for trace, y in zip(figure.data, frames[(batch["shown"] or len(frames)) - 1]["y"]):  # as on screen, for slides
+               presenter=presenter, keys=True, aside=aside)
+    shown = frames[(batch["shown"] or len(frames)) - 1]  # on screen once the batch has played (or been stopped)
+    for trace, y in zip(figure.data, shown["y"]):
         trace.y = y
-    download(figure, "bootstrap_histogram")
+    c1, c2, c3, _ = st.columns([1, 1, 1, 4])
+    with c1:
+        download(figure, "bootstrap_histogram")
+
+    def image(fmt: str) -> bytes:  # drawn only when clicked: kaleido takes a second
+        page = slide(histogram(delta, shifted=shifted, presenter=True), shown, PRESENTER_CODE, HEADER, aside)
+        return export.figure_image(page, fmt, scale=1, **SLIDE_SIZE)
+
+    for col, fmt, mime in ((c2, "png", "image/png"), (c3, "svg", "image/svg+xml")):
+        col.download_button(f"Slide {fmt.upper()}", functools.partial(image, fmt), file_name=f"bootstrap_slide.{fmt}",
+                            mime=mime, on_click="ignore", key=f"slide-{fmt}",
+                            help="The walk-through as on screen, for a slide: histogram, code, counters and table")
     to_url(a, b)
+
+
+def histogram(delta: float, *, shifted: bool, presenter: bool) -> go.Figure:
+    """Figure 4.11's histogram for the page; in presenter mode (and on slides) at 24 px, with short axis titles
+    and no legend (the text beside and the red rows of the table say the rest)."""
+    if not presenter:
+        return walkthrough_histogram(N, delta, shifted=shifted)
+    figure = walkthrough_histogram(N, delta, shifted=shifted, font=PRESENTER_FONT, legend=False)
+    figure.update_layout(height=PRESENTER_HEIGHT, margin=dict(l=70, r=10, b=70), xaxis_title_text="δ(x⁽ⁱ⁾)")
+    if shifted:
+        figure.update_layout(xaxis2_title_text="δ(x⁽ⁱ⁾) − δ(x)")
+    return figure
 
 
 def why_twice(delta: float) -> str:

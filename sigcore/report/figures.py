@@ -97,9 +97,10 @@ def _lines(marks: list[tuple], axis: str = "x", *, font: int = 13, rows: bool = 
     """Vertical lines (x, label, colour, dash, side of the label: "left", "right" or "center") across a panel,
     labelled at its top; with ``rows``, each label in a row of its own, so that near lines' labels never meet."""
     row, shift = round(1.4 * font), {"right": -4, "left": 4, "center": 0}
-    return dict(shapes=[dict(type="line", xref=axis, yref="paper", x0=x, x1=x, y0=0, y1=1,
+    # "y domain": from the panel's bottom to its top, wherever the panel sits (on a slide, above a table)
+    return dict(shapes=[dict(type="line", xref=axis, yref="y domain", x0=x, x1=x, y0=0, y1=1,
                              line=dict(color=colour, width=3, dash=dash)) for x, _, colour, dash, _ in marks],
-                annotations=[dict(xref=axis, yref="paper", x=x, y=1, text=text, showarrow=False, yanchor="bottom",
+                annotations=[dict(xref=axis, yref="y domain", x=x, y=1, text=text, showarrow=False, yanchor="bottom",
                                   xanchor=side, xshift=shift[side], yshift=k * row if rows else 0,
                                   font=dict(size=font, color=colour))
                              for k, (x, text, colour, _, side) in enumerate(marks)])
