@@ -70,7 +70,7 @@ def test_opens_on_the_textbook_test_set(opened):
         at.toggle(key=key).set_value(True)
     at.run()
     svgs = [b.proto.label for b in at.get("download_button")]
-    assert not at.exception and svgs.count("Download SVG") == len(at.get("plotly_chart")) + 1 == 8
+    assert not at.exception and svgs.count("Download SVG") == len(at.get("plotly_chart")) + 1 == 10
 
 
 def test_walk_through_edit_draw_one_draw_100_shift():

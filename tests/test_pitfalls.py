@@ -6,6 +6,7 @@ of test sets at α = 5%. Checks that need a test of size exactly α use the z-te
 """
 
 import math
+from statistics import NormalDist
 
 import numpy as np
 import pytest
@@ -96,11 +97,46 @@ def test_one_sided_p_is_about_half_the_two_sided_p_on_the_same_data():
         assert abs(res.p_two_sided[s] - two.p_value) <= 4 * se(two.p_value, 1_000) + 4 * se(two.p_value, 20_000)
 
 
+@pytest.mark.slow
+def test_share_of_h0_among_significant_results_follows_bayes_rule_not_alpha():
+    """With the z-test on 1,000 items (size α), power from the normal distribution of δ: P(H0 | p ≤ α) =
+    α(1 − π) / (α(1 − π) + power · π), far from α when few ideas work."""
+    n, share = 1_000, 0.2
+    res = pitfalls.probability_of_h0(share, n=n, true_delta=0.03, test="z", n_sims=4_000, seed=12)
+    both, only_a, only_b, neither = pitfalls.outcome_probabilities(0.73, 0.70, 0.85)
+    spread = math.sqrt((only_a + only_b - 0.03**2) / n)  # sd of δ(x) on n items
+    power = 1 - NormalDist().cdf(NormalDist().inv_cdf(1 - ALPHA) - 0.03 / spread)
+    assert abs(res.power - power) <= 4 * se(power, res.real.sum())
+    assert abs(res.false_alarms - ALPHA) <= 4 * se(ALPHA, (~res.real).sum())
+    theory = ALPHA * (1 - share) / (ALPHA * (1 - share) + power * share)
+    assert 0.15 < theory < 0.3 and abs(res.h0_among_significant - theory) <= 4 * se(theory, res.significant.sum())
+    assert res.bayes == pytest.approx(theory, abs=0.05)
+
+
+def test_share_of_h0_among_significant_counts_the_experiments():
+    res = pitfalls.probability_of_h0(0.5, n_sims=200, seed=13)
+    significant = res.p_value <= ALPHA
+    assert res.h0_among_significant == np.sum(significant & ~res.real) / significant.sum()
+    assert res.power == np.mean(significant[res.real]) and res.false_alarms == np.mean(significant[~res.real])
+    assert abs(res.real.mean() - 0.5) <= 4 * se(0.5, 200)
+
+
+def test_significant_is_not_important_on_a_large_test_set():
+    res = pitfalls.not_important(n_sims=30, seed=14)  # 100,000 items, A better by 0.5 points, 1 point matters
+    assert res.power >= 0.8 and res.below_what_matters.mean() >= 0.9
+    assert res.true_delta == pytest.approx(0.005) and res.matters == 0.01
+    assert np.array_equal(res.below_what_matters, res.ci_high < 0.01)
+    small = pitfalls.not_important(1_000, n_sims=30, seed=14)  # the same gap on 1,000 items: rarely significant
+    assert small.power < 0.3 and small.below_what_matters.mean() < 0.25  # about 7% and 6%: the interval is wide
+
+
 SMALL = {
     "many_comparisons": dict(k_max=3, n_sims=40),
     "peeking": dict(n_max=100, step=25, n_sims=10),
     "not_significant": dict(n_sims=10),
     "one_sided": dict(n_sims=10),
+    "probability_of_h0": dict(n_sims=60),
+    "not_important": dict(n=10_000, n_sims=10),
 }
 
 
@@ -171,6 +207,24 @@ def test_one_sided_figure(results):
     assert _lines(fig, "y") == pytest.approx([ALPHA, 2 * ALPHA])
 
 
+def test_probability_of_h0_figure(results):
+    res = results["probability_of_h0"]
+    fig = pitfall_figures.probability_of_h0(res)
+    equal, better = fig.data
+    assert sum(equal.y) == (~res.real).sum() and sum(better.y) == res.real.sum()
+    assert equal.y[0] + better.y[0] == res.significant.sum()  # the first bar is p ≤ α
+    assert _lines(fig, "x") == [ALPHA] and f"{res.h0_among_significant:.0%} had H0 true" in fig.layout.title.text
+
+
+def test_not_important_figure(results):
+    res = results["not_important"]
+    fig = pitfall_figures.not_important(res)
+    missed, hit = fig.data
+    assert len(hit.x) == res.significant.sum() and np.allclose(hit.x + hit.error_x.array, res.ci_high[res.significant])
+    assert _lines(fig, "x") == pytest.approx([0, 0.01])
+    assert f"{res.below_what_matters.sum()} of 10" in fig.layout.title.text
+
+
 @pytest.mark.parametrize("demo", SMALL)
 def test_figures_are_slide_sized_and_need_no_mathjax(results, demo):
     fig = getattr(pitfall_figures, demo)(results[demo])
@@ -182,7 +236,7 @@ def test_figures_are_slide_sized_and_need_no_mathjax(results, demo):
 def test_the_section_shows_the_simulations_numbers_and_reruns_when_a_widget_moves():
     at = AppTest.from_string("from ui.pitfalls import section\nsection()", default_timeout=120).run()
     assert not at.exception and not at.error
-    assert len(at.tabs) == 4 and len(at.get("plotly_chart")) == 4
+    assert len(at.tabs) == 6 and len(at.get("plotly_chart")) == 6
     shown = {m.label: m.value for m in at.metric}
     many, peek = pitfalls.many_comparisons(10), pitfalls.peeking()
     absent, sides = pitfalls.not_significant(), pitfalls.one_sided()
@@ -194,6 +248,11 @@ def test_the_section_shows_the_simulations_numbers_and_reruns_when_a_widget_move
     for side, rate in sides.rates().items():
         assert shown[f"p ≤ α, {side}"] == f"{rate:.0%}"
     assert shown["Two-sided p"] == f"{sides.p_two_sided[sides.example]:.3f}"
+    h0, important = pitfalls.probability_of_h0(0.2), pitfalls.not_important(100_000, matters=0.01)
+    assert shown["Of the results with p ≤ α, H0 true"] == f"{h0.h0_among_significant:.0%}"
+    assert shown["Bayes' rule with this power and false-alarm rate"] == f"{h0.bayes:.0%}"
+    assert shown["Significant"] == f"{important.power:.0%}"
+    assert shown["Intervals wholly below what matters"] == f"{important.below_what_matters.mean():.0%}"
 
     at.slider(key="pit-k").set_value(4).run()
     assert not at.exception

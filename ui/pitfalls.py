@@ -1,4 +1,4 @@
-"""The Classroom's "Common mistakes": four ways to misuse a significance test, each a live simulation.
+"""The Classroom's "Common mistakes": six ways to misuse a significance test, each a live simulation.
 
 Widgets, words and layout only: every number comes from :mod:`sigcore.teaching.pitfalls`, every figure from
 :mod:`sigcore.teaching.pitfall_figures`. Simulations are cached on their settings, so moving a widget back is instant.
@@ -18,6 +18,8 @@ _many_comparisons = st.cache_data(pitfalls.many_comparisons, **_CACHE)
 _peeking = st.cache_data(pitfalls.peeking, **_CACHE)
 _not_significant = st.cache_data(pitfalls.not_significant, **_CACHE)
 _one_sided = st.cache_data(pitfalls.one_sided, **_CACHE)
+_probability_of_h0 = st.cache_data(pitfalls.probability_of_h0, **_CACHE)
+_not_important = st.cache_data(pitfalls.not_important, **_CACHE)
 
 
 def section() -> None:
@@ -26,8 +28,9 @@ def section() -> None:
         "bootstrap on each, and count how often the conclusion is wrong. Remember what the test promises: if A and "
         "B are really equally good (H0), p ≤ α happens on only a share α of test sets, usually 1 in 20. Each "
         "mistake below quietly breaks that promise.")
-    tabs = st.tabs(["Many comparisons", "Peeking", "“Not significant” ≠ “equal”", "One-sided or two-sided"])
-    for tab, demo in zip(tabs, (_many, _peek, _absence, _sides)):
+    tabs = st.tabs(["Many comparisons", "Peeking", "“Not significant” ≠ “equal”", "One-sided or two-sided",
+                    "p ≠ P(H0 is true)", "Significant ≠ important"])
+    for tab, demo in zip(tabs, (_many, _peek, _absence, _sides, _h0, _important)):
         with tab:
             demo()
 
@@ -131,3 +134,52 @@ def _sides() -> None:
     m2.metric("Two-sided p", f"{res.p_two_sided[i]:.3f}")
     st.caption(f"{len(res.delta)} simulated test sets of {n} items on which A and B are each right on 70% of "
                "items, each tested three ways with the same bootstrap resamples, b = 1,000.")
+
+
+def _h0() -> None:
+    st.markdown(
+        "“p = .03, so there is a 3% chance that A is not better.” No: p is the probability of a δ as large as "
+        "ours **if H0 were true**, P(δ(X) ≥ δ(x) | H0) (eq. 4.47), not the probability that H0 is true given our "
+        "δ. How often a “significant” result has H0 true behind it depends on how many of the ideas we test "
+        "really work, and on the power. Here some experiments compare an A truly better by 5 points, the others "
+        "two equal systems; each is tested once, one-sided.\n\n"
+        "**Do instead**: read p as how surprising δ(x) would be under H0. How likely it is that A is really "
+        "better also needs the power and how often such ideas work (Bayes' rule), or a replication.")
+    c1, c2 = st.columns(2)
+    share = c1.select_slider("Experiments where A is truly better", (0.1, 0.2, 0.5, 0.8), value=0.2,
+                             key="pit-h0-share", format_func=_share)
+    alpha = _alpha(c2, "pit-h0-alpha")
+    res = _probability_of_h0(share, alpha=alpha)
+    show(pitfall_figures.probability_of_h0(res), "probability_of_h0")
+    m1, m2, m3 = st.columns(3)
+    m1.metric("Of the results with p ≤ α, H0 true", _share(res.h0_among_significant))
+    m2.metric("α, which it is often taken for", f"{alpha:g}")
+    m3.metric("Bayes' rule with this power and false-alarm rate", _share(res.bayes))
+    st.caption(f"{len(res.p_value):,} simulated experiments of 200 items; B right on 70% of them, A on 75% where "
+               f"it is truly better (power {res.power:.0%}) and on 70% where H0 holds (p ≤ α on {res.false_alarms:.1%} "
+               "of those); one-sided paired bootstrap, b = 1,000. Bayes' rule: false alarms · (1 − π) / (false "
+               "alarms · (1 − π) + power · π), with π the share of experiments where A is truly better.")
+
+
+def _important() -> None:
+    st.markdown(
+        "On a large test set almost any difference is “significant”. Here A is better than B by only 0.5 "
+        "points of accuracy, less than the smallest difference that would matter for the task, and yet most "
+        "tests say “significant”. p says how sure we can be that there is **a** difference, not how **large** "
+        "it is.\n\n"
+        "**Do instead**: report δ with its interval (the effect size), and set it against the smallest "
+        "difference that matters, fixed before the test. An interval wholly below it says: real, but too small "
+        "to matter.")
+    c1, c2 = st.columns(2)
+    n = c1.select_slider("Items per test set, n", (1_000, 10_000, 100_000), value=100_000, key="pit-imp-n",
+                         format_func=lambda x: f"{x:,}")
+    matters = c2.select_slider("Smallest difference that matters", (0.01, 0.02), value=0.01, key="pit-imp-matters",
+                               format_func=lambda x: f"{100 * x:g} point" + "s" * (x != 0.01))
+    res = _not_important(n, matters=matters)
+    show(pitfall_figures.not_important(res), "not_important")
+    m1, m2, m3 = st.columns(3)
+    m1.metric("Significant", _share(res.power))
+    m2.metric("Intervals wholly below what matters", _share(res.below_what_matters.mean()))
+    m3.metric("True δ", f"{100 * res.true_delta:.1f} points")
+    st.caption(f"{len(res.delta)} simulated test sets of {n:,} items, B right on 70% of them and A on 70.5%, "
+               "agreeing on 85%; two-sided paired bootstrap with its 95% interval, b = 1,000.")

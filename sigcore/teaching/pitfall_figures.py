@@ -10,7 +10,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..report.figures import AXIS, BODY, MARK, SLIDE_HEIGHT, TAIL
-from .pitfalls import ManyComparisons, NotSignificant, OneSided, Peeking
+from .pitfalls import ManyComparisons, NotImportant, NotSignificant, OneSided, Peeking, ProbabilityOfH0
 
 _INSIDE = dict(x=0.01, y=0.99, xanchor="left", yanchor="top", bgcolor="rgba(255,255,255,0.8)")
 _ABOVE = dict(orientation="h", x=1, y=1.02, xanchor="right", yanchor="bottom")
@@ -53,24 +53,45 @@ def peeking(res: Peeking) -> go.Figure:
 
 def not_significant(res: NotSignificant) -> go.Figure:
     """δ(x) and its interval on each simulated test set, significant ones in red, with 0 and the true δ."""
-    rows = np.arange(1, len(res.delta) + 1)
-    data = [dict(type="scatter", x=res.delta[chosen], y=rows[chosen], mode="markers", name=name,
-                 marker=dict(size=7, color=colour),
-                 error_x=dict(type="data", symmetric=False, array=(res.ci_high - res.delta)[chosen],
-                              arrayminus=(res.delta - res.ci_low)[chosen], color=colour, thickness=2, width=0))
-            for chosen, name, colour in ((~res.significant, "not significant", MARK),
-                                         (res.significant, "significant: p ≤ α", TAIL))]
-    level = 1 - res.alpha
     return _figure(
-        data, f"A is truly better by {res.true_delta:.2f}: {res.significant.sum()} of {len(rows)} test sets "
-              "say “significant”",
-        f"{res.contains(res.true_delta).sum()} of {len(rows)} {level:.0%} intervals contain the true δ, "
+        _intervals(res), f"A is truly better by {res.true_delta:.2f}: {res.significant.sum()} of {len(res.delta)} "
+                         "test sets say “significant”",
+        f"{res.contains(res.true_delta).sum()} of {len(res.delta)} {1 - res.alpha:.0%} intervals contain the true δ, "
         f"{res.contains(0).sum()} contain 0",
-        dict(title=dict(text=f"δ(x) = accuracy of A − accuracy of B, with its {level:.0%} interval"),
-             zeroline=False),
-        dict(title=dict(text="simulated test set"), autorange="reversed", showticklabels=False, ticks=""),
+        _interval_axis(res), _TEST_SETS,
         [_vline(0, "0: no difference", "black", "dot", "right"),
          _vline(res.true_delta, f"true δ = {res.true_delta:.2f}", TAIL, "dash", "left")], _ABOVE)
+
+
+def not_important(res: NotImportant) -> go.Figure:
+    """δ(x) and its interval on each large test set, with 0 and the smallest difference that matters."""
+    fig = _figure(
+        _intervals(res), f"{res.significant.sum()} of {len(res.delta)} test sets say “significant” (red), yet A is "
+                         f"better by only {100 * res.true_delta:.1f} points",
+        f"{res.below_what_matters.sum()} of {len(res.delta)} {1 - res.alpha:.0%} intervals lie wholly below "
+        f"{100 * res.matters:.1f} points, the smallest difference that matters",
+        _interval_axis(res, tickformat=".1%", range=[-0.2 * res.matters, 1.3 * res.matters]), _TEST_SETS,
+        [_vline(0, "0", "black", "dot", "right"), _vline(res.matters, "what matters", MARK, "dash", "left")])
+    return fig.update_layout(showlegend=False)
+
+
+def probability_of_h0(res: ProbabilityOfH0) -> go.Figure:
+    """The p-values of all experiments in bins of width α, stacked by the truth: the first bin is p ≤ α."""
+    edges = np.linspace(0, 1, round(1 / res.alpha) + 1)
+    bins = np.clip(np.searchsorted(edges, res.p_value) - 1, 0, len(edges) - 2)  # (kα, (k+1)α]: p = α is in the first
+    data = [dict(type="bar", x=(edges[:-1] + edges[1:]) / 2,
+                 y=np.bincount(bins[chosen], minlength=len(edges) - 1).tolist(),
+                 width=res.alpha, name=name, marker=dict(color=colour, line=dict(width=0)))
+            for chosen, name, colour in ((~res.real, "H0 true: A and B equal", BODY),
+                                         (res.real, f"A truly better by {res.true_delta:.0%} points", MARK))]
+    h0 = res.h0_among_significant
+    fig = _figure(
+        data, f"Among the {res.significant.sum()} results with p ≤ α, {h0:.0%} had H0 true",
+        f"{res.share_real:.0%} of the {len(res.p_value)} experiments compare a truly better A; α = {res.alpha:g}",
+        dict(title=dict(text="p-value of the experiment"), range=[0, 1]),
+        dict(title=dict(text="experiments")),
+        [_vline(res.alpha, f"α = {res.alpha:g}", TAIL, "dash", "left")], _ABOVE)
+    return fig.update_layout(barmode="stack", bargap=0)
 
 
 def one_sided(res: OneSided) -> go.Figure:
@@ -87,6 +108,25 @@ def one_sided(res: OneSided) -> go.Figure:
         dict(title=dict(text="test sets with p ≤ α"), tickformat=".0%",
              range=[0, 1.3 * max(2 * res.alpha, *rates.values())]),
         [_hline(res.alpha, f"α = {res.alpha:g}", "black"), _hline(2 * res.alpha, f"2·α = {2 * res.alpha:g}", TAIL, "dot")])
+
+
+_TEST_SETS = dict(title=dict(text="simulated test set"), autorange="reversed", showticklabels=False, ticks="")
+
+
+def _intervals(res: NotSignificant) -> list[dict]:
+    """Each test set's δ(x) with its interval, one row each: not significant in blue, significant in red."""
+    rows = np.arange(1, len(res.delta) + 1)
+    return [dict(type="scatter", x=res.delta[chosen], y=rows[chosen], mode="markers", name=name,
+                 marker=dict(size=7, color=colour),
+                 error_x=dict(type="data", symmetric=False, array=(res.ci_high - res.delta)[chosen],
+                              arrayminus=(res.delta - res.ci_low)[chosen], color=colour, thickness=2, width=0))
+            for chosen, name, colour in ((~res.significant, "not significant", MARK),
+                                         (res.significant, "significant: p ≤ α", TAIL))]
+
+
+def _interval_axis(res: NotSignificant, **more) -> dict:
+    return dict(title=dict(text=f"δ(x) = accuracy of A − accuracy of B, with its {1 - res.alpha:.0%} interval"),
+                zeroline=False, **more)
 
 
 def _figure(data: list[dict], title: str, subtitle: str, xaxis: dict, yaxis: dict,

@@ -8,6 +8,10 @@
    interval of δ still contains it (Card et al. 2020, "With Little Power Comes Great Responsibility").
 4. One-sided or two-sided: on the same data the one-sided p is about half the two-sided one, so picking the
    side after seeing δ(x) doubles the false positives.
+5. p is not the probability that H0 is true: among experiments with p ≤ α, the share where H0 was true
+   depends on how many real differences were tested and on the power, by Bayes' rule (Colquhoun 2014).
+6. Significant is not important: on a large test set a difference too small to matter is significant, and
+   only its interval, set against the smallest difference that matters, shows it (Dror et al. 2018, §2).
 Test sets are right/wrong items drawn as in :mod:`sigcore.teaching.bootstrap`; every p, δ and interval comes from
 :func:`sigcore.compare`; :mod:`sigcore.teaching.pitfall_figures` draws them. Peeking, not_significant and one_sided draw
 their test sets first, as ``simulate_test_sets(..., np.random.default_rng(seed))``, so any one can be looked at again.
@@ -113,6 +117,55 @@ class OneSided:
             ("one-sided, side chosen after seeing δ(x)", self.p_chosen))}
 
 
+@dataclass(frozen=True)
+class ProbabilityOfH0:
+    """Experiments of which a share ``share_real`` compare an A truly better by ``true_delta``, the others two
+    equally good systems, each tested one-sided (H1: A is better): how many "significant" ones had H0 true?"""
+
+    alpha: float
+    share_real: float
+    true_delta: float
+    real: np.ndarray  # per experiment, whether A is truly better
+    p_value: np.ndarray
+
+    @property
+    def significant(self) -> np.ndarray:
+        return self.p_value <= self.alpha
+
+    @property
+    def h0_among_significant(self) -> float:
+        """The share of experiments with p ≤ α where H0 was true: what "p ≤ α" leaves of doubt (nan if none)."""
+        return float(np.mean(~self.real[self.significant])) if self.significant.any() else float("nan")
+
+    @property
+    def power(self) -> float:
+        return float(np.mean(self.significant[self.real]))
+
+    @property
+    def false_alarms(self) -> float:
+        return float(np.mean(self.significant[~self.real]))
+
+    @property
+    def bayes(self) -> float:
+        """Bayes' rule with the simulated rates: α'(1 − π) / (α'(1 − π) + power · π), where α' is the false-alarm
+        rate and π the share of real differences."""
+        false, true = self.false_alarms * (1 - self.share_real), self.power * self.share_real
+        return false / (false + true) if false + true else float("nan")
+
+
+@dataclass(frozen=True)
+class NotImportant(NotSignificant):
+    """Large test sets on which A is better by a ``true_delta`` smaller than ``matters``, the smallest difference
+    that would matter: two-sided p and the (1 − α) interval of δ on each."""
+
+    matters: float
+
+    @property
+    def below_what_matters(self) -> np.ndarray:
+        """Intervals that lie wholly below the difference that matters: significant or not, it is too small."""
+        return self.ci_high < self.matters
+
+
 def simulate_test_sets(n_sets: int, n: int, accuracy_a: float, accuracy_b: float, agreement: float,
                        rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """``n_sets`` test sets of ``n`` items, one per row: whether A and whether B is right on each item."""
@@ -214,3 +267,32 @@ def _check(alpha: float, **counts: int) -> None:
     for name, value in counts.items():
         if not isinstance(value, numbers.Integral) or value < 1:
             raise SettingsError(f"`{name}` must be a positive integer, not {value!r}")
+
+
+def probability_of_h0(share_real: float = 0.2, *, n: int = 200, accuracy_b: float = 0.70, true_delta: float = 0.05,
+                      agreement: float = 0.85, alpha: float = 0.05, test: str = "bootstrap", n_resamples: int = 1_000,
+                      n_sims: int = 1_000, seed: int = 0) -> ProbabilityOfH0:
+    """``n_sims`` experiments, a share ``share_real`` of them with A truly better by ``true_delta`` and the rest with
+    A and B equally good (right on ``accuracy_b`` of the items), each tested once, one-sided."""
+    _check(alpha, n=n, n_sims=n_sims)
+    if not 0 <= share_real <= 1:
+        raise SettingsError(f"`share_real` must be between 0 and 1, not {share_real!r}")
+    rng = np.random.default_rng(seed)
+    real = rng.random(n_sims) < share_real
+    a_real, b_real = simulate_test_sets(n_sims, n, accuracy_b + true_delta, accuracy_b, agreement, rng)
+    a_null, b_null = simulate_test_sets(n_sims, n, accuracy_b, accuracy_b, agreement, rng)
+    a, b = np.where(real[:, None], a_real, a_null), np.where(real[:, None], b_real, b_null)
+    seeds = rng.integers(_SEEDS, size=n_sims)
+    p = np.array([_test(a[s], b[s], seed=seeds[s], alternative="greater", test=test, n_resamples=n_resamples).p_value
+                  for s in range(n_sims)])
+    return ProbabilityOfH0(alpha, share_real, true_delta, real, p)
+
+
+def not_important(n: int = 100_000, *, accuracy_b: float = 0.70, true_delta: float = 0.005, matters: float = 0.01,
+                  agreement: float = 0.85, alpha: float = 0.05, test: str = "bootstrap", n_resamples: int = 1_000,
+                  n_sims: int = 30, seed: int = 0) -> NotImportant:
+    """Two-sided tests and (1 − α) intervals of δ on test sets of ``n`` items where A is better by ``true_delta``,
+    set against the smallest difference that matters."""
+    res = not_significant(n, accuracy_b + true_delta, accuracy_b, agreement=agreement, alpha=alpha, test=test,
+                          n_resamples=n_resamples, n_sims=n_sims, seed=seed)
+    return NotImportant(**vars(res), matters=matters)
