@@ -48,10 +48,13 @@ TASKS = {
         200, lessons.NULL_ACCURACY, lessons.NULL_AGREEMENT, n_sims=1_000),
     "power: 8 sizes x 200 test sets, b = 1,000": lambda: teaching.power(
         lessons.POWER_NS, 0.75, 0.70, 0.85, n_sims=lessons.POWER_SIMS, n_resamples=lessons.POWER_RESAMPLES),
+    "power: exact (b -> inf), 8 sizes": lambda: teaching.exact_power(lessons.POWER_NS, 0.75, 0.70, 0.85),
     "mistakes: many comparisons, k = 10": lambda: pitfalls.many_comparisons(10),
     "mistakes: peeking every 50 items": lambda: pitfalls.peeking(step=50),
     "mistakes: not significant != equal": lambda: pitfalls.not_significant(100, 0.75, 0.70),
     "mistakes: one- vs two-sided, n = 200": lambda: pitfalls.one_sided(200),
+    "mistakes: p != P(H0), 1,000 experiments": lambda: pitfalls.probability_of_h0(0.2),
+    "mistakes: significant != important, n = 100,000": lambda: pitfalls.not_important(100_000),
     "three tests, 20 copies (200 documents)": lambda: three_tests(20),
 }
 

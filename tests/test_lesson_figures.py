@@ -8,6 +8,7 @@ import sigcore
 from sigcore import teaching
 from sigcore.compare import counted
 from sigcore.report.figures import MARK, TAIL
+from sigcore.result import mc_interval
 from sigcore.teaching.lesson_figures import p_value_histogram, power_curve, three_tests
 
 SLP3_A = [1, 1, 1, 0, 1, 0, 1, 1, 0, 1]
@@ -47,6 +48,17 @@ def test_power_curve_draws_each_point_on_a_log_axis_with_the_80_percent_line():
     (target,) = fig.layout.shapes
     assert target.y0 == target.y1 == 0.8 and target.line.dash == "dash"
     assert "n = 1,600 is the smallest here with 80% power" in fig.layout.title.text
+
+
+def test_power_curve_shows_the_simulated_points_with_their_intervals_beside_the_exact_line():
+    ns, exact, simulated = [100, 400, 1_600], [0.32, 0.82, 0.99], [0.275, 0.785, 1.0]
+    fig = power_curve(ns, exact, simulated=(simulated, 200))
+    line, points = fig.data
+    assert list(line.y) == exact and list(points.y) == simulated and fig.layout.showlegend
+    for s, up, down in zip(simulated, points.error_y.array, points.error_y.arrayminus):
+        low, high = mc_interval(round(s * 200), 200)  # Clopper-Pearson, as for a p-value's Monte-Carlo error
+        assert (s - down, s + up) == pytest.approx((low, high))
+    assert "n = 400 is the smallest" in fig.layout.title.text  # the exact line decides, not the noisy points
 
 
 def test_three_panels_are_titled_with_the_p_of_each_test():

@@ -79,9 +79,8 @@ def test_default_settings_show_sigcore_numbers():
     shown = metrics(section("p_values()"))
     assert shown["Share with p ≤ α (false alarms)"] == false_alarms("bootstrap", 200, 1_000, 0.05)
     shown = metrics(section("power()"))
-    curve = teaching.power(lessons.POWER_NS, 0.75, 0.70, 0.85, n_sims=lessons.POWER_SIMS,
-                           n_resamples=lessons.POWER_RESAMPLES, seed=0)
-    assert shown["Smallest n with 80% power"] == f"{teaching.smallest_n(lessons.POWER_NS, curve):,}"
+    curve = teaching.exact_power(lessons.POWER_NS, 0.75, 0.70, 0.85)
+    assert shown["Smallest n with 80% power"] == f"{teaching.smallest_n(lessons.POWER_NS, curve):,}" == "400"
     assert shown["Power with n = 200"] == f"{curve[lessons.POWER_NS.index(200)]:.1%}"
 
 

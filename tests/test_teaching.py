@@ -63,6 +63,40 @@ def test_power_grows_with_the_test_set_and_is_alpha_without_a_difference():
     assert flat[0] <= scipy.stats.binom.ppf(0.999, 300, 0.05) / 300
 
 
+def brute_power(n: int, accuracy_a: float, accuracy_b: float, agreement: float, alpha: float) -> float:
+    """Every test set of n items as its counts (X only A right, Y only B right), weighed by its multinomial
+    probability, each with the bootstrap p by enumeration: no search, no cut tails."""
+    cells = teaching.outcome_probabilities(accuracy_a, accuracy_b, agreement)
+    total = 0.0
+    for x, y in itertools.product(range(n + 1), repeat=2):
+        if x + y <= n:
+            a, b = [1] * x + [0] * y + [1] * (n - x - y), [0] * x + [1] * y + [1] * (n - x - y)
+            if teaching.exact_bootstrap_p(a, b) <= alpha:
+                total += scipy.stats.multinomial.pmf([x, y, n - x - y], n, [cells[1], cells[2], cells[0] + cells[3]])
+    return total
+
+
+@pytest.mark.parametrize("n, a, b, agreement, alpha", [(12, 0.75, 0.70, 0.85, 0.05), (20, 0.8, 0.6, 0.7, 0.05),
+                                                       (16, 0.7, 0.7, 0.6, 0.10), (25, 0.9, 0.8, 0.85, 0.01)])
+def test_exact_power_is_the_sum_over_every_test_set(n, a, b, agreement, alpha):
+    assert teaching.exact_power([n], a, b, agreement, alpha=alpha)[0] == pytest.approx(
+        brute_power(n, a, b, agreement, alpha), abs=1e-9)
+
+
+def test_simulated_power_scatters_around_the_exact_power_and_the_smallest_n_is_stable():
+    ns = (100, 400, 1_600)
+    exact = teaching.exact_power(ns, 0.75, 0.70, 0.85)
+    simulated = teaching.power(ns, 0.75, 0.70, 0.85, n_sims=400, n_resamples=2_000, seed=6)
+    for e, s in zip(exact, simulated):
+        assert abs(s - e) <= 4 * math.sqrt(e * (1 - e) / 400) + 0.01  # + 0.01: b = 2,000, not ∞
+    # the normal approximation: n ≈ ((z_.95 + z_.80) · sd / δ)² = 365 items, so 400 is the first size of the grid
+    sd, z = math.sqrt(0.15 - 0.05**2), scipy.stats.norm.ppf
+    assert 200 < ((z(0.95) + z(0.8)) * sd / 0.05) ** 2 < 400
+    grid = (25, 50, 100, 200, 400, 800)
+    assert teaching.smallest_n(grid, teaching.exact_power(grid, 0.75, 0.70, 0.85)) == 400
+    assert teaching.exact_power([300], 0.7, 0.7, 0.85)[0] <= 0.05  # no difference: at most α
+
+
 def test_impossible_settings_are_refused():
     with pytest.raises(SettingsError, match="agree on 0.99 of the items"):
         teaching.paired_outcomes(10, 0.9, 0.7, 0.99, np.random.default_rng(0))

@@ -11,10 +11,11 @@ agreement rate (the share of items where both are right or both wrong).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.stats import multinomial
+from scipy.stats import binom, multinomial
 
 from ..compare import ALTERNATIVES, compare
 from ..errors import SettingsError
@@ -91,6 +92,58 @@ def power(ns, accuracy_a: float, accuracy_b: float, agreement: float, *, test: s
     (Card et al. 2020: small test sets rarely detect small true differences)."""
     return np.array([np.mean(_simulate(n, accuracy_a, accuracy_b, agreement, test, n_sims, n_resamples, "greater",
                                        seed + i) <= alpha) for i, n in enumerate(ns)])
+
+
+def exact_power(ns, accuracy_a: float, accuracy_b: float, agreement: float, *, alpha: float = 0.05) -> np.ndarray:
+    """The power of the one-sided paired bootstrap with b → ∞ (each test set's exact p) on test sets of each size
+    in ``ns``: no simulation noise, so the smallest n with 80% power cannot flip from one run to the next.
+
+    A test set of n items has M discordant items, M ~ Bin(n, p_A + p_B), of which X ~ Bin(M, p_A / (p_A + p_B))
+    favour A. Its bootstrap p falls as X grows (M fixed), so for each M one binary search finds the smallest X with
+    p ≤ α, and the power is the sum over M of P(M) · P(X ≥ that X | M). Tails below 1e-13 are left out.
+    """
+    _, p_a, p_b, _ = outcome_probabilities(accuracy_a, accuracy_b, agreement)
+    return np.array([_exact_power(int(n), p_a, p_b, alpha) for n in ns])
+
+
+def _exact_power(n: int, p_a: float, p_b: float, alpha: float) -> float:
+    if p_a + p_b == 0:
+        return 0.0  # no item ever separates A from B: delta(x) = 0 and p = 1
+    first, last = _support(n, p_a + p_b)
+    m = np.arange(max(int(first), 1), int(last) + 1)  # discordant items; with none, p = 1
+    share = p_a / (p_a + p_b)
+    low, high = _support(m, share)
+    high = high + 1  # the smallest X in [low, high] with p <= alpha; high + 1 if none: all binary searches at once
+    while np.any(low < high):
+        active = low < high
+        mid = (low + high) // 2
+        above = _greater_p(n, np.where(active, mid, 0), m - np.where(active, mid, 0)) > alpha
+        low, high = np.where(active & above, mid + 1, low), np.where(active & ~above, mid, high)
+    return float(np.sum(binom.pmf(m, n, p_a + p_b) * binom.sf(low - 1, m, share)))
+
+
+def _support(n, p) -> tuple[np.ndarray, np.ndarray]:
+    """The first and last values of Bin(n, p) but its far tails (8 sd and 10 more out: each below 1e-13)."""
+    n, p = np.asarray(n), np.asarray(p, dtype=float)
+    spread = 8 * np.sqrt(n * p * (1 - p)) + 10
+    return np.maximum(0, np.floor(n * p - spread)).astype(int), np.minimum(n, np.ceil(n * p + spread)).astype(int)
+
+
+def _greater_p(n: int, only_a, only_b) -> np.ndarray:
+    """The one-sided paired bootstrap p (b → ∞) of test sets of n right/wrong items where only A is right on
+    ``only_a`` and only B on ``only_b`` (arrays): P(X* − Y* ≥ 2(only_a − only_b)) over resamples, summed over
+    the resample's discordant count M* ~ Bin(n, m/n), given which X* ~ Bin(M*, only_a/m) (O(√n) terms each,
+    where :func:`exact_bootstrap_p` enumerates O(n²) cells)."""
+    only_a, only_b = np.broadcast_arrays(np.asarray(only_a), np.asarray(only_b))
+    m = only_a + only_b
+    first, last = _support(n, m / n)
+    count = first[..., None] + np.arange(int(np.max(last - first)) + 1)
+    weight = np.where(count <= last[..., None], binom.pmf(np.minimum(count, n), n, (m / n)[..., None]), 0)
+    count = np.minimum(count, n)
+    share = np.divide(only_a, m, out=np.zeros(m.shape), where=m > 0)[..., None]
+    need = np.ceil((2 * (only_a - only_b)[..., None] + count) / 2)  # X* − (M* − X*) ≥ 2(only_a − only_b)
+    p = np.sum(weight * binom.sf(need - 1, count, share), axis=-1)
+    return np.where(m == 0, 1.0, np.minimum(1.0, p))
 
 
 def rejection_rate(p_values, alpha: float) -> float:

@@ -18,7 +18,7 @@ import scipy.stats
 from ..compare import counted
 from ..report.figures import AXIS, BODY, MARK, SLIDE_HEIGHT, TAIL, histogram_edges
 from ..report import TEST_NAMES, number
-from ..result import Result
+from ..result import Result, mc_interval
 from .bootstrap import rejection_rate, smallest_n
 
 _BINS = 20
@@ -64,29 +64,42 @@ def p_value_histogram(p_values, alpha: float, *, test: str | None = None) -> go.
     return go.Figure(dict(data=bars, layout=layout))
 
 
-def power_curve(ns, power, *, target: float = 0.8, title: str = "Power: how often a true difference is detected"
-                ) -> go.Figure:
-    """Power against test-set size n on a log axis, each point labelled, and a dashed line at the usual 80% target."""
+def power_curve(ns, power, *, target: float = 0.8, title: str = "Power: how often a true difference is detected",
+                simulated: tuple | None = None) -> go.Figure:
+    """Power against test-set size n on a log axis, each point labelled, and a dashed line at the usual 80% target.
+
+    ``simulated`` = (share detected, test sets per point) adds the simulation's points with their 95%
+    Clopper-Pearson bars beside the exact curve, to show that the two agree.
+    """
     ns, power = np.asarray(ns), np.asarray(power, dtype=float)
     enough = smallest_n(ns, power, target)
-    curve = dict(type="scatter", x=ns, y=power, mode="lines+markers+text", name="power",
+    curve = dict(type="scatter", x=ns, y=power, mode="lines+markers+text", name="exact (b → ∞)",
                  text=[f"{p * 100:.3g}%" for p in power], textposition="top left", cliponaxis=False,
                  line=dict(color=MARK, width=2),
                  marker=dict(size=9, color=[MARK if p >= target else BODY for p in power]))
+    data = [curve]
+    if simulated is not None:
+        share, n_sims = np.asarray(simulated[0], dtype=float), simulated[1]
+        low, high = np.array([mc_interval(int(round(s * n_sims)), n_sims) for s in share]).T
+        data.append(dict(type="scatter", x=ns * 1.06, y=share, mode="markers", name=f"simulated ({n_sims} test sets, "
+                         "95% interval)", marker=dict(size=7, color=TAIL, symbol="diamond"),
+                         error_y=dict(type="data", symmetric=False, array=high - share, arrayminus=share - low,
+                                      color=TAIL, thickness=1.5, width=3)))
     verdict = (f"n = {enough:,} is the smallest here with {target:.0%} power" if enough is not None
                else f"no n here reaches {target:.0%} power")
     layout = dict(
-        _LAYOUT, showlegend=False,
+        _LAYOUT, showlegend=simulated is not None,
+        legend=dict(x=0.99, y=0.02, xanchor="right", yanchor="bottom", bgcolor="rgba(255,255,255,0.8)"),
         title=dict(text=f"{title}<br><sup>{verdict}</sup>"),
         xaxis=dict(AXIS, type="log", title=dict(text="test-set size n (items, log scale)"),
                    tickvals=ns, ticktext=[f"{n:,}" for n in ns]),
         yaxis=dict(AXIS, title=dict(text="power: share with p ≤ α"), range=[0, 1.08], tickformat=".0%"),
         shapes=[dict(type="line", xref="paper", yref="y", x0=0, x1=1, y0=target, y1=target,
                      line=dict(color=TAIL, width=2, dash="dash"))],
-        annotations=[dict(xref="paper", yref="y", x=1, y=target, text=f"{target:.0%}: the usual target",
-                          showarrow=False, xanchor="right", yanchor="top", font=dict(color=TAIL))],
+        annotations=[dict(xref="paper", yref="y", x=0.01, y=target, text=f"{target:.0%}: the usual target",
+                          showarrow=False, xanchor="left", yanchor="bottom", font=dict(color=TAIL))],
     )
-    return go.Figure(dict(data=[curve], layout=layout))
+    return go.Figure(dict(data=data, layout=layout))
 
 
 def three_tests(bootstrap: Result, permutation: Result, t: Result) -> go.Figure:
