@@ -2,44 +2,47 @@
 
 import streamlit as st
 
-from ui import lessons, pitfalls, walkthrough
+from ui import lessons, pitfalls, terms, walkthrough
+from ui.terms import heading, term
 
 presenter = walkthrough.presenter_mode()
 if not presenter:
     st.title("Classroom: is A really better than B?")
+    terms.switch()
     st.markdown(
-        "System A is right on 7 of 10 documents and system B on 5: δ(x) = M(A, x) − M(B, x) = .20 (eq. 4.45). Is A "
-        "better, or was B just unlucky with these 10? Two hypotheses (eq. 4.46): **H0**: δ(x) ≤ 0, A is not better "
-        "than B, and **H1**: δ(x) > 0, A is better. The **p-value** is P(δ(X) ≥ δ(x) | H0 is true) (eq. 4.47): how "
-        "often a test set would show a δ as large as ours, or larger, if H0 were true. If it is at most a threshold "
-        "α (.05 or .01), we reject H0. The paired bootstrap (Figures 4.11 and 4.12 of Jurafsky & Martin's *Speech and "
+        "System A is right on 7 of 10 documents and system B on 5: δ(x) = M(A, x) − M(B, x) = .20 (eq. 4.45), the "
+        f"**{term('effect size')}**. Is A better, or was B just unlucky with these 10? Two hypotheses (eq. 4.46): "
+        f"**{term('H0')}**: δ(x) ≤ 0, A is not better than B, and **{term('H1')}**: δ(x) > 0, A is better. The "
+        f"**{term('p-value')}** is P(δ(X) ≥ δ(x) | H0 is true) (eq. 4.47): how often a test set would show a δ as "
+        f"large as ours, or larger, if H0 were true. If it is at most a {term('threshold')} α (.05 or .01), we "
+        f"reject H0. The {term('paired bootstrap test')} (Figures 4.11 and 4.12 of Jurafsky & Martin's *Speech and "
         "Language Processing*, §4.11) estimates it by drawing new test sets from x.")
-    st.subheader("1 · The test set x")
+    st.subheader(heading("1 · The test set x"))
 a, b = walkthrough.test_set(presenter=presenter)
 if presenter:  # the walk-through alone, on one screen
     walkthrough.draws(a, b, presenter=True)
     st.stop()
 walkthrough.scores(a, b)
 
-st.subheader("2 · Bootstrap test sets x⁽ⁱ⁾")
+st.subheader(heading("2 · Bootstrap test sets x⁽ⁱ⁾"))
 st.markdown(
-    "Each x⁽ⁱ⁾ takes 10 documents of x at random, **with replacement** (a document can come twice, another not "
-    "at all). We score A and B on it and keep δ(x⁽ⁱ⁾). After b draws, the p-value is the share s / b of "
+    f"Each x⁽ⁱ⁾ is drawn from x by **{term('sampling with replacement')}**: 10 documents taken at random (a "
+    "document can come twice, another not at all). We score A and B on it and keep δ(x⁽ⁱ⁾). After b draws, the p-value is the share s / b of "
     "test sets where δ(x⁽ⁱ⁾) ≥ 2·δ(x) (eq. 4.48):")
 walkthrough.equation(a, b)
 walkthrough.draws(a, b)
 
-st.subheader("3 · What a p-value means")
+st.subheader(heading("3 · What a p-value means"))
 if lessons.when_reached("reach-p-values"):
     lessons.p_values()
 
-st.subheader("4 · Power: how big a test set do we need?")
+st.subheader(heading("4 · Power: how big a test set do we need?"))
 if lessons.when_reached("reach-power"):
     lessons.power()
 
-st.subheader("5 · Common mistakes")
+st.subheader(heading("5 · Common mistakes"))
 if lessons.when_reached("reach-mistakes"):
     pitfalls.section()
 
-st.subheader("6 · Bootstrap, permutation and t-test on the same data")
+st.subheader(heading("6 · Bootstrap, permutation and t-test on the same data"))
 lessons.three_tests(a, b)

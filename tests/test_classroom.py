@@ -162,6 +162,31 @@ def test_the_walk_through_travels_in_the_url():
     assert at.query_params["x"] == "2210321032" and at.query_params["b"] == "0"
 
 
+def glossaries(at: AppTest) -> list[dict]:
+    """The glossary's rows, English to Chinese."""
+    tables = [m.value for m in at.markdown if m.value.startswith("| English | symbol | 中文 |")]
+    return [{row.split(" | ")[0][2:]: row.split(" | ")[2][:-2] for row in t.splitlines()[2:]} for t in tables]
+
+
+def test_chinese_terms_side_by_side_on_request_and_in_the_url():
+    at = fresh()
+    assert not at.toggle(key="zh").value and not glossaries(at)
+    assert "零假设" not in "".join(m.value for m in at.markdown)
+    at.toggle(key="zh").set_value(True).run()
+    (glossary,) = glossaries(at)
+    assert glossary.items() >= {("null hypothesis", "零假设"), ("alternative hypothesis", "备择假设"),
+                                ("effect size", "效应量"), ("p-value", "p 值"), ("statistical significance", "统计显著性"),
+                                ("paired bootstrap test", "配对自助法检验"), ("approximate randomisation", "近似随机化")}
+    text = "".join(m.value for m in at.markdown)
+    assert "**H0（零假设）**: δ(x) ≤ 0" in text and "**H1（备择假设）**" in text and "p-value（p 值）" in text
+    assert "we cannot reject H0（零假设）" in text
+    assert [h.value for h in at.subheader][:2] == ["1 · The test set x · 测试集 x", "2 · Bootstrap test sets x⁽ⁱ⁾ · 自助测试集 x⁽ⁱ⁾"]
+    assert at.query_params["zh"] == "1"
+    linked = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run().switch_page("app_pages/classroom.py")
+    linked.query_params["zh"] = "1"
+    assert linked.run().toggle(key="zh").value and glossaries(linked)  # a link opens with the terms
+
+
 def test_presenter_mode_shows_the_walk_through_alone_and_keeps_its_state():
     at = fresh()
     at.checkbox(key="doc-0-B").uncheck().run()  # an edited x, which presenter mode must not lose

@@ -25,6 +25,7 @@ from .data import SAMPLE_DIR
 from .figure import config as figure_config, download
 from .live_chart import frame, live_chart
 from .slide import SIZE as SLIDE_SIZE, slide
+from .terms import term
 
 N = 10
 LAST_ROWS = 5  # drawn test sets shown under x, like the figure's rows
@@ -110,6 +111,7 @@ def from_url() -> None:
         ss["walk-speed"] = list(SPEEDS)[int(q["speed"])]
     ss["walk-shift"] = q.get("shift") == "1"
     ss["presenter"] = q.get("presenter") == "1"
+    ss["zh"] = q.get("zh") == "1"
     drawn = q.get("b", "")
     if drawn.isdigit() and int(drawn) <= 1_000_000:  # shown at once, as drawn before: a link does not replay
         b = int(drawn)
@@ -123,7 +125,7 @@ def to_url(a: list[bool], b: list[bool]) -> None:
                             "b": str(ss["walk"]["b"]), "speed": str(list(SPEEDS).index(ss.get("walk-speed",
                                                                                               next(iter(SPEEDS))))),
                             "shift": "1" if ss.get("walk-shift") else "0", "presenter": "1" if ss.get("presenter") else "0",
-                            "alpha": f"{ss.get('walk-alpha', ALPHAS[0]):g}"})
+                            "alpha": f"{ss.get('walk-alpha', ALPHAS[0]):g}", "zh": "1" if ss.get("zh") else "0"})
 
 
 PRESENTER_CSS = """<style>
@@ -196,10 +198,10 @@ def conclusion(p: float, alpha: float) -> str:
     """The decision in the book's words, with p as the book writes it (.27, .0060)."""
     shown = textbook_number(p) if p >= 0.01 else f"{p:.4f}".replace("0.", ".", 1)
     if p <= alpha:
-        return (f"**p ≈ {shown} ≤ {textbook_number(alpha)}: we reject H0** and say A is better than B; the "
-                "difference is statistically significant.")
-    return (f"**p ≈ {shown} > {textbook_number(alpha)}: we cannot reject H0** that A is not better than B; the "
-            "difference is not statistically significant (which does not show that A and B are equal).")
+        return (f"**p ≈ {shown} ≤ {textbook_number(alpha)}: we reject {term('H0')}** and say A is better than B; "
+                "the difference is statistically significant.")
+    return (f"**p ≈ {shown} > {textbook_number(alpha)}: we cannot reject {term('H0')}** that A is not better than "
+            "B; the difference is not statistically significant (which does not show that A and B are equal).")
 
 
 def equation(a: list[bool], b: list[bool]) -> None:
