@@ -176,17 +176,17 @@ def test_presenter_mode_is_readable_from_the_back_and_fits_one_screen(app_url, t
         browser.close()
 
 
-@pytest.mark.parametrize("width, height", [(1920, 1080), (1280, 720)])
+@pytest.mark.parametrize("presenter, width, height", [(1, 1920, 1080), (1, 1280, 720), (0, 1280, 2400)])
 @pytest.mark.parametrize("x", ["3231212302", "1113333300", "2222223331"])  # δ(x) = .20 (the book), -.30, .50
-def test_why_twice_delta_reads_beside_both_panels_in_presenter_mode(app_url, width, height, x):
-    """Both panels side by side with the explanation beside them, at 24 px, every label and title whole and
-    apart from the others, whatever the sign and size of δ(x)."""
+def test_why_twice_delta_reads_beside_both_panels(app_url, presenter, width, height, x):
+    """Both panels side by side with the explanation beside them (at 24 px and on screen in presenter mode),
+    every label and title whole and apart from the others, whatever the sign and size of δ(x)."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
         page = browser.new_page(viewport={"width": width, "height": height})
-        page.goto(app_url + f"/classroom?presenter=1&shift=1&x={x}")
+        page.goto(app_url + f"/classroom?presenter={presenter}&shift=1&x={x}")
         chart = page.frame_locator("iframe[title*=live_chart]")
         chart.locator(".x2title").wait_for(timeout=60_000)
         chart.locator("#aside").filter(has_text="2·δ(x)").wait_for(timeout=10_000)
@@ -196,11 +196,14 @@ def test_why_twice_delta_reads_beside_both_panels_in_presenter_mode(app_url, wid
                                return {text: e.textContent, l: r.left, r: r.right, t: r.top, b: r.bottom}; };
             return {svg: box(document.querySelector('#chart .main-svg')), aside: box(document.querySelector('#aside')),
                     font: parseFloat(getComputedStyle(document.querySelector('#aside')).fontSize),
-                    labels: [...document.querySelectorAll('.annotation-text, .xtitle, .x2title, .ytitle')].map(box)}; }""")
+                    labels: [...document.querySelectorAll('.annotation-text, .xtitle, .x2title, .ytitle, .legendtext')]
+                            .map(box)}; }""")
         browser.close()
     svg, aside, labels = seen["svg"], seen["aside"], seen["labels"]
-    assert seen["font"] >= 24 and aside["l"] >= svg["r"] - 1 and frame["y"] + aside["b"] <= height  # beside, on screen
-    assert len(labels) == 7  # δ(x), 2·δ(x), H0: 0, δ(x) and the three axis titles
+    assert aside["l"] >= svg["r"] - 1  # beside the panels
+    if presenter:
+        assert seen["font"] >= 24 and frame["y"] + aside["b"] <= height  # large, and on the first screen
+    assert len(labels) == 7 + 2 * (not presenter)  # δ(x), 2·δ(x), H0: 0, δ(x), three axis titles (+ the legend)
     for k, one in enumerate(labels):
         assert svg["l"] <= one["l"] and one["r"] <= svg["r"], one  # whole, not cut at the chart's edge
         for other in labels[k + 1:]:

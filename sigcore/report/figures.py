@@ -123,11 +123,12 @@ def walkthrough_histogram(n: int, delta: float, *, shifted: bool = False, font: 
     values = np.arange(-n, n + 1) / n
     d, d2 = (f"{v:.2f}".replace("0.", ".", 1) for v in (delta, 2 * delta))  # .20, as SLP3 writes it
     panels = [(values, "x", [(delta, f"δ(x) = {d}", MARK, "solid", "center"),
-                             (2 * delta, f"2·δ(x) = {d2}", "black", "dash", "center")], "δ(x⁽ⁱ⁾) = A% − B% on x⁽ⁱ⁾")]
+                             (2 * delta, f"2·δ(x) = {d2}", "black", "dash", "center")],
+               "δ(x⁽ⁱ⁾)" if shifted else "δ(x⁽ⁱ⁾) = A% − B% on x⁽ⁱ⁾")]  # two panels: short titles side by side
     if shifted:
         panels.append((values - delta, "x2", [(0, "H0: 0", MARK, "dot", "center"),
                                               (delta, f"δ(x) = {d}", "black", "dash", "center")],
-                       "δ(x⁽ⁱ⁾) − δ(x): shifted to centre on H0"))
+                       "δ(x⁽ⁱ⁾) − δ(x), centred on H0"))
     # one range for both panels, so the shift is seen as a shift
     span = [min(p[0][0] for p in panels) - 1 / n, max(p[0][-1] for p in panels) + 1 / n]
     data, shapes, annotations, layout = [], [], [], {}
@@ -143,7 +144,7 @@ def walkthrough_histogram(n: int, delta: float, *, shifted: bool = False, font: 
     row = round(1.4 * font)
     return go.Figure(dict(data=data, layout=dict(
         barmode="stack", bargap=0, height=380, plot_bgcolor="white", font=dict(size=font),
-        margin=dict(l=60, r=20, t=(3 if legend else 2) * row + 4, b=60),  # the legend's row, then two of labels
+        margin=dict(l=60, r=20, t=(3 if legend else 2) * row + (12 if legend else 4), b=60),  # legend, two label rows
         yaxis=dict(title=dict(text="test sets x⁽ⁱ⁾"), rangemode="tozero", **AXIS,
                    autorangeoptions=dict(include=[5])),  # whole-number ticks from the first x⁽ⁱ⁾ on
         legend=dict(orientation="h", yref="container", y=1, x=1, xanchor="right", yanchor="top"),
