@@ -120,3 +120,14 @@ def test_the_bar_that_just_grew_is_named_in_every_panel():
         bar, trace = int(round(x.delta[c - 1] * w.N)) + w.N, int(x.counted[c - 1])
         assert grew == [[trace, bar], [trace + 2, bar]]  # the histogram and its shifted twin
         assert frames[drawn.index(c)]["y"][trace][bar] >= 1  # the outlined bar holds that x⁽ⁱ⁾
+
+
+def test_b_names_the_batch_s_end_and_mid_batch_counts_say_drawn():
+    """Figure 4.12's i runs to b: while x⁽²¹⁾ is drawn, 20 test sets are "drawn", not "b"; at the end they are b."""
+    x, frames, drawn = frames_of(20, 21, "Line by line (Figure 4.12)")
+    for f, c in zip(frames, drawn):
+        t = f["texts"]
+        assert t["k-b"] == str(c) and (t["k-b-name"], t["k-sb-name"]) == (("b", "s / b") if c == 21 else
+                                                                          ("drawn", "s / drawn"))
+        assert ("s / b = " in t["status"]) == (c == 21)  # the book's s / b only once all b are drawn
+        assert "of b = 21" in t["count"] or t["count"] == "b = 21"

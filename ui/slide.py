@@ -82,8 +82,8 @@ def slide(figure: go.Figure, shown: dict, code: list[str], header: list[str], as
                 y -= LINE
 
     texts = shown["texts"]
-    counters = [("b", texts.get("k-b", "")), ("s", texts.get("k-s", "")), ("s / b", texts.get("k-sb", "")),
-                ("exact p", texts.get("k-exact", ""))]
+    counters = [(texts.get("k-b-name", "b"), texts.get("k-b", "")), ("s", texts.get("k-s", "")),
+                (texts.get("k-sb-name", "s / b"), texts.get("k-sb", "")), ("exact p", texts.get("k-exact", ""))]
     text(0.02, COUNTERS, "     ".join(f"{name} <b>{html.escape(value)}</b>" for name, value in counters), size=30,
          anchor="left")
     text(0.98, COUNTERS, html.escape(texts.get("count", "")), anchor="right")

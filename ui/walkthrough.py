@@ -340,12 +340,16 @@ def play(a: list[bool], b: list[bool], x: teaching.Draws, start: int, *, detaile
         body, tail = walkthrough_heights(x.delta[:c], x.counted[:c], N)
         s = int(x.counted[:c].sum())
         low, high = mc_interval(s, c) if c else (0, 0)
-        p = (f"s / b = {s:,} / {c:,} = {s / c:.4f} (Monte-Carlo 95% interval {low:.3f} to {high:.3f})" if c else
-             "s / b, once test sets are drawn")
+        finished = c == stop  # Figure 4.12's b is the batch's end: before it, s counts the x^(i) drawn so far
+        interval = f"(Monte-Carlo 95% interval {low:.3f} to {high:.3f})"
+        p = (f"s / b = {s:,} / {c:,} = {s / c:.4f} {interval}" if c and finished else
+             f"so far s = {s:,} of {c:,} drawn: {s / c:.4f} {interval}" if c else "s / b, once test sets are drawn")
         status = (f"p-value(x) = (1/b) · Σᵢ 𝟙(δ(x⁽ⁱ⁾) ≥ 2·δ(x) = {textbook_number(2 * delta)}) ≈ {p}   (eq. 4.48)\n"
                   f"exact p, over all 10¹⁰ equally likely x⁽ⁱ⁾ = {exact:.4f}")
         rows = _rows(a, b, x, c, partial, scored=lines[0] == DELTA_I, last_rows=last_rows)
-        counters = {"k-b": f"{c:,}", "k-s": f"{s:,}", "k-sb": f"{s / c:.4f}" if c else "–", "k-exact": f"{exact:.4f}"}
+        counters = {"k-b-name": "b" if finished else "drawn", "k-b": f"{c:,}", "k-s": f"{s:,}",
+                    "k-sb-name": "s / b" if finished else "s / drawn", "k-sb": f"{s / c:.4f}" if c else "–",
+                    "k-exact": f"{exact:.4f}"}
         grew = None
         if c > start and partial is None:  # x^(c) has just joined the histogram: its bar, in each panel
             bar, trace = int(round(x.delta[c - 1] * N)) + N, int(x.counted[c - 1])
