@@ -50,3 +50,14 @@ def test_the_sigcore_command_runs_from_an_empty_folder(installed, tmp_path):
     assert refused.returncode == 2 and refused.stderr.startswith("error: missing.txt: file not found")
     version = run([installed / "python", "-c", "import sigcore; print(sigcore.__version__)"], tmp_path)
     assert version.stdout.strip() == (ROOT / "sigcore" / "_version.py").read_text().split('"')[1]
+
+
+def test_an_editable_install_runs_the_checkout(tmp_path):
+    """`pip install -e .` (for working on sigcore): the command runs the checkout's code from any folder."""
+    venv.create(tmp_path / "env", system_site_packages=True)  # this machine's pip and setuptools build it
+    bin_ = tmp_path / "env" / "bin"
+    subprocess.run([bin_ / "python", "-m", "pip", "install", "--no-deps", "--no-index", "--no-build-isolation",
+                    "--quiet", "-e", str(ROOT)], check=True, cwd=tmp_path)
+    where = run([bin_ / "python", "-c", "import sigcore; print(sigcore.__file__)"], tmp_path)
+    assert where.stdout.strip() == str(ROOT / "sigcore" / "__init__.py")
+    assert run([bin_ / "sigcore", "tests"], tmp_path).returncode == 0
