@@ -10,7 +10,8 @@ if not presenter:
     st.title("Classroom: is A really better than B?")
     terms.switch()
     st.markdown(
-        "System A is right on 7 of 10 documents and system B on 5: δ(x) = M(A, x) − M(B, x) = .20 (eq. 4.45), the "
+        "In the book's example, system A is right on 7 of 10 documents and system B on 5: δ(x) = M(A, x) − M(B, x) "
+        "= .20 (eq. 4.45), the "
         f"**{term('effect size')}**. Is A better, or was B just unlucky with these 10? Two hypotheses (eq. 4.46): "
         f"**{term('H0')}**: δ(x) ≤ 0, A is not better than B, and **{term('H1')}**: δ(x) > 0, A is better. The "
         f"**{term('p-value')}** is P(δ(X) ≥ δ(x) | H0 is true) (eq. 4.47): how often a test set would show a δ as "

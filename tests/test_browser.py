@@ -173,6 +173,10 @@ def test_presenter_mode_is_readable_from_the_back_and_fits_one_screen(app_url, t
             box = page.get_by_role("button", name=label, exact=True).bounding_box()
             assert box["y"] >= 0 and box["y"] + box["height"] <= height
         assert chart.locator("tbody tr").last.inner_text().startswith("x⁽²¹⁾")  # the x⁽ⁱ⁾ being drawn, on screen
+        controls = page.evaluate("""() => [...document.querySelectorAll(
+            '.stButton button p, [data-testid="stCheckbox"] label p, [data-testid="stSelectbox"] input')]
+            .map(e => parseFloat(getComputedStyle(e).fontSize))""")
+        assert len(controls) >= 9 and min(controls) >= 22, controls  # buttons, switches and speed, from the back
         browser.close()
 
 
@@ -234,6 +238,16 @@ def test_the_teacher_pauses_steps_goes_back_and_replays_with_keys(page, app_url)
     page.keyboard.press("r")  # replay the batch from its first line
     count.filter(has_text=re.compile(r"^b = 1 · δ\(x\)|j = [1-3]$")).wait_for(timeout=10_000)
     chart.locator("#code div.now", has_text="p-value(x) ≈ s / b").wait_for(timeout=30_000)
+    page.keyboard.press("ArrowLeft")  # after the end: back one line, and forward again
+    chart.locator("#code div.now", has_text="s ← s + 1").wait_for(timeout=10_000)
+    page.keyboard.press("ArrowRight")
+    chart.locator("#code div.now", has_text="p-value(x) ≈ s / b").wait_for(timeout=10_000)
+    page.keyboard.press("r")
+    count.filter(has_text=re.compile(r"^b = 1 · δ\(x\)|j = [1-3]$")).wait_for(timeout=10_000)
+    page.keyboard.press("Escape")  # stopping a replay keeps what was drawn: chart, counters and button agree
+    chart.locator("#code div.now", has_text="p-value(x) ≈ s / b").wait_for(timeout=10_000)
+    assert "stopped" not in count.inner_text() and chart.locator("#k-b").inner_text() == "1"
+    assert page.get_by_role("button", name="Draw x⁽²⁾").is_visible()
 
 
 def test_slide_png_downloads_what_is_on_screen(page, app_url, tmp_path):

@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from sigcore import teaching
 from sigcore.report.figures import walkthrough_heights
-from ui.walkthrough import N, PRESETS, textbook_number, why_twice
+from ui.walkthrough import N, PRESETS, conclusion, textbook_number, why_twice
 
 ROOT = Path(__file__).resolve().parents[1]
 TEXTBOOK = PRESETS["Textbook: A .70, B .50"]
@@ -113,8 +113,11 @@ def test_walk_through_edit_draw_one_draw_100_shift():
 
 def test_presets_and_seed():
     at = fresh()
-    click(at, "A clearly better")
-    assert metrics(at) == expected_metrics(*PRESETS["A clearly better"]) == [".90", ".40", ".50", metrics(at)[3]]
+    click(at, "A wins every disagreement: A .90, B .40")
+    wins = PRESETS["A wins every disagreement: A .90, B .40"]
+    assert metrics(at) == expected_metrics(*wins) == [".90", ".40", ".50", "0.0010"]
+    rejected = teaching.exact_bootstrap_p(*PRESETS["Rejected at .01: A .90, B .40"])
+    assert any(f"share δ(x) = .50 but not p (exact {rejected:.4f} and 0.0010)" in c.value for c in at.caption)
     click(at, "No difference")
     assert metrics(at)[2] == ".00"
     at.number_input(key="walk-seed").set_value(7).run()
@@ -131,15 +134,16 @@ def test_the_book_s_conclusion_at_the_book_s_thresholds():
     latex = [e.value for e in at.latex]
     assert any("𝟙" in v and r"\delta(x^{(i)}) - \delta(x) \ge \delta(x)" in v and r"\ge 2\delta(x)" in v and r"\ge .40" in v
                for v in latex)  # eq. 4.48 in both forms, with 2·δ(x) = .40 filled in
-    click(at, "Rejected at .01: A .90, B .40")
-    next(s for s in at.selectbox if s.label == "Threshold α").set_value(0.01).run()
+    click(at, "Rejected at .01: A .90, B .40")  # the preset sets the threshold it is named after
+    assert next(s for s in at.selectbox if s.label == "Threshold α").value == 0.01
     a, b = PRESETS["Rejected at .01: A .90, B .40"]
     assert teaching.exact_bootstrap_p(a, b) == pytest.approx(0.0060466176)
     said = [m.value for m in at.markdown if m.value.startswith("**p ≈")]
     assert said == ["**p ≈ .0060 ≤ .01: we reject H0** and say A is better than B; the difference is statistically "
                     "significant."]
     assert any(r"\ge 1.00" in e.value for e in at.latex)  # δ(x) = .50, so 2·δ(x) = 1.00
-
+    for p, written in ((0.9983, ".9983"), (1.0, "1"), (0.994, ".99"), (0.27, ".27"), (0.0047, ".0047")):
+        assert conclusion(p, 0.05).startswith(f"**p ≈ {written} ")  # never "1.00" for a p below 1
 
 def test_the_walk_through_travels_in_the_url():
     """A link on a slide opens the same x, seed, draws, speed, view and threshold; the page keeps the URL current."""
@@ -154,6 +158,7 @@ def test_the_walk_through_travels_in_the_url():
     frames = chart(at)["frames"]
     x = teaching.draw_test_sets(a, b, 25, seed=7)
     assert frames[-1]["texts"]["count"] == "b = 25"  # the 25 x⁽ⁱ⁾ at once, not replayed
+    assert list(frames[-1]["lines"]) == [8, 8] and frames[-1]["progress"] == 1  # as after a run: p-value(x) ≈ s / b
     assert frames[-1]["y"][:2] == list(walkthrough_heights(x.delta, x.counted, N))
     click(at, "Draw x⁽²⁶⁾")
     assert at.query_params["b"] == "26" and at.query_params["x"] == "3210321032"

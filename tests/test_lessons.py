@@ -58,10 +58,11 @@ def test_impossible_power_setting_shows_the_message_and_hint_not_a_traceback():
 
 def test_three_tests_table_shows_compare_p_and_the_p_values_shrink_together_with_copies():
     at = section(f"three_tests({[bool(v) for v in SLP3_A]}, {[bool(v) for v in SLP3_B]})")  # as the walk-through
-    assert metrics(at) == {"Documents, n": "10", "δ(x) = accuracy of A − accuracy of B": "0.2"}
+    assert metrics(at) == {"Documents, n": "10", "δ(x) = accuracy of A − accuracy of B": ".20"}  # as the book
     assert at.dataframe[0].value["p"].tolist() == three_p_texts(SLP3_A, SLP3_B, 1)
+    assert at.dataframe[0].value["test"].tolist() == ["Paired bootstrap", "Exact permutation test", "Paired t-test"]
     at.select_slider(key="three-copies").set_value(20).run()
-    assert metrics(at) == {"Documents, n": "200", "δ(x) = accuracy of A − accuracy of B": "0.2"}
+    assert metrics(at) == {"Documents, n": "200", "δ(x) = accuracy of A − accuracy of B": ".20"}
     assert at.dataframe[0].value["p"].tolist() == three_p_texts(SLP3_A, SLP3_B, 20) == [
         "p < 0.0001", "p = 0.0001", "p = 0.00011"]
 

@@ -17,9 +17,11 @@ import streamlit as st
 import sigcore
 from sigcore import SigcoreError, teaching
 from sigcore.teaching import lesson_figures
-from sigcore.report import TEST_NAMES, number
+from sigcore.report import TEST_NAMES
+from sigcore.report.sentence import test_name
 
 from .figure import show
+from .walkthrough import textbook_number
 from .safe import md
 
 NULL_TESTS = ("bootstrap", "permutation", "t", "mcnemar")
@@ -153,9 +155,9 @@ def three_tests(a_correct: Sequence[int], b_correct: Sequence[int]) -> None:
     show(lesson_figures.three_tests(*results), "three_tests")
     m1, m2 = st.columns(2)
     m1.metric("Documents, n", f"{results[0].n_items:,}")
-    m2.metric("δ(x) = accuracy of A − accuracy of B", number(results[0].delta))
+    m2.metric("δ(x) = accuracy of A − accuracy of B", textbook_number(results[0].delta))
     st.dataframe(pd.DataFrame({
-        "test": [TEST_NAMES[res.test] for res in results],
+        "test": [test_name(res)[0].upper() + test_name(res)[1:] for res in results],  # as the panels name them
         "p counts": [HOW[res.test] for res in results],
         "p": [res.p_text if math.isfinite(res.p_value) else "undefined" for res in results],
     }), hide_index=True)

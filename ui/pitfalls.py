@@ -6,6 +6,8 @@ Widgets, words and layout only: every number comes from :mod:`sigcore.teaching.p
 
 from __future__ import annotations
 
+import math
+
 import streamlit as st
 
 from sigcore.teaching import pitfall_figures, pitfalls
@@ -43,6 +45,11 @@ def _share(x: float) -> str:
     return f"{x:.0%}"
 
 
+def _noise(rate: float, n: int) -> str:
+    """The half-width of a simulated rate's 95% interval, in percentage points."""
+    return f"{1.96 * math.sqrt(max(rate * (1 - rate), 0.05 * 0.95) / n):.0%}"
+
+
 def _many() -> None:
     st.markdown(
         "You try 10 new systems, test each against the baseline, and report the one that wins “significantly”. "
@@ -65,7 +72,9 @@ def _many() -> None:
                "(each agreeing with the baseline on 90% of them), tested two-sided with the paired bootstrap, "
                "b = 1,000. The rate stays a little below the formula, which assumes independent tests that are "
                "each wrong exactly α of the time: these tests share the baseline, so they are a little alike, "
-               "and the bootstrap on right/wrong items is slightly cautious.")
+               f"and the bootstrap on right/wrong items is slightly cautious. With {res.n_sims} experiments each "
+               f"point is itself uncertain by about ±{_noise(res.uncorrected[-1], res.n_sims)} (95%), so at small k "
+               "a point can lie above α by chance.")
 
 
 def _peek() -> None:

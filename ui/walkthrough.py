@@ -66,7 +66,8 @@ def _pattern(both: int, only_a: int, only_b: int) -> tuple[list[bool], list[bool
 
 PRESETS = {"Textbook: A .70, B .50": _textbook(),
            "Rejected at .01: A .90, B .40": _pattern(3, 6, 1),  # exact p .0060: the book's "p = .0047 < .01"
-           "A clearly better": _pattern(4, 5, 0), "No difference": _pattern(4, 2, 2)}
+           "A wins every disagreement: A .90, B .40": _pattern(4, 5, 0), "No difference": _pattern(4, 2, 2)}
+PRESET_ALPHA = {"Rejected at .01: A .90, B .40": 0.01}  # the threshold a preset is named after
 ALPHAS = (0.05, 0.01)  # the thresholds SLP3 names
 
 
@@ -133,7 +134,8 @@ section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], hea
   { display: none !important; }
 [data-testid="stMainBlockContainer"] { padding: 0.3rem 1.2rem 0 1.2rem !important; max-width: none !important; }
 [data-testid="stMainBlockContainer"] [data-testid="stVerticalBlock"] { gap: 0.3rem; }
-.stButton button p, .stToggle label p, [data-testid="stSelectbox"] [data-baseweb="select"] div { font-size: 22px; }
+.stButton button p, [data-testid="stCheckbox"] label p, [data-testid="stSelectbox"] input
+  { font-size: 22px !important; }
 </style>"""
 
 
@@ -163,8 +165,11 @@ def test_set(*, presenter: bool = False) -> tuple[list[bool], list[bool]]:
                 [st.session_state[f"doc-{j}-B"] for j in range(N)])
     presets = st.columns(len(PRESETS))
     for col, (name, (a, b)) in zip(presets, PRESETS.items()):
-        col.button(name, on_click=_set, args=(a, b), width="stretch")
-    st.caption("Tick A or B where that system got the document right; A%, B% and δ(x) follow.")
+        col.button(name, on_click=_set, args=(a, b, PRESET_ALPHA.get(name)), width="stretch")
+    rejected, wins = (teaching.exact_bootstrap_p(*PRESETS[name]) for name in list(PRESETS)[1:3])
+    st.caption("Tick A or B where that system got the document right; A%, B% and δ(x) follow. The second and third "
+               f"presets share δ(x) = .50 but not p (exact {rejected:.4f} and {wins:.4f}): p depends on how many "
+               "documents the two systems disagree on, not on δ(x) alone.")
     for j, col in enumerate(st.columns(N)):
         col.markdown(f"**doc {j + 1}**")
         col.checkbox("A", key=f"doc-{j}-A")
@@ -175,9 +180,11 @@ def test_set(*, presenter: bool = False) -> tuple[list[bool], list[bool]]:
     return a, b
 
 
-def _set(a: list[bool], b: list[bool]) -> None:
+def _set(a: list[bool], b: list[bool], alpha: float | None = None) -> None:
     for j in range(N):
         st.session_state[f"doc-{j}-A"], st.session_state[f"doc-{j}-B"] = a[j], b[j]
+    if alpha is not None:
+        st.session_state["walk-alpha"] = alpha
 
 
 def scores(a: list[bool], b: list[bool]) -> None:
@@ -195,8 +202,9 @@ def scores(a: list[bool], b: list[bool]) -> None:
 
 
 def conclusion(p: float, alpha: float) -> str:
-    """The decision in the book's words, with p as the book writes it (.27, .0060)."""
-    shown = textbook_number(p) if p >= 0.01 else f"{p:.4f}".replace("0.", ".", 1)
+    """The decision in the book's words, with p as the book writes it (.27, .0060, .9983)."""
+    shown = ("1" if p >= 1 else textbook_number(p) if 0.01 <= p < 0.995 else  # never "1.00" for a p below 1
+             f"{p:.4f}".replace("0.", ".", 1))
     if p <= alpha:
         return (f"**p ≈ {shown} ≤ {textbook_number(alpha)}: we reject {term('H0')}** and say A is better than B; "
                 "the difference is statistically significant.")
@@ -341,7 +349,7 @@ def play(a: list[bool], b: list[bool], x: teaching.Draws, start: int, *, detaile
         s = int(x.counted[:c].sum())
         low, high = mc_interval(s, c) if c else (0, 0)
         finished = c == stop  # Figure 4.12's b is the batch's end: before it, s counts the x^(i) drawn so far
-        interval = f"(Monte-Carlo 95% interval {low:.3f} to {high:.3f})"
+        interval = f"(Monte-Carlo 95% interval {low:.4f} to {high:.4f})"
         p = (f"s / b = {s:,} / {c:,} = {s / c:.4f} {interval}" if c and finished else
              f"so far s = {s:,} of {c:,} drawn: {s / c:.4f} {interval}" if c else "s / b, once test sets are drawn")
         status = (f"p-value(x) = (1/b) · Σᵢ 𝟙(δ(x⁽ⁱ⁾) ≥ 2·δ(x) = {textbook_number(2 * delta)}) ≈ {p}   (eq. 4.48)\n"
@@ -354,14 +362,15 @@ def play(a: list[bool], b: list[bool], x: teaching.Draws, start: int, *, detaile
         if c > start and partial is None:  # x^(c) has just joined the histogram: its bar, in each panel
             bar, trace = int(round(x.delta[c - 1] * N)) + N, int(x.counted[c - 1])
             grew = [[trace, bar]] + ([[trace + 2, bar]] if shifted else [])
-        frames.append(frame([body, tail] * (1 + shifted), (c - start) / max(stop - start, 1),
+        progress = (c - start) / (stop - start) if stop > start else float(stop > 0)  # a link's b: all drawn
+        frames.append(frame([body, tail] * (1 + shifted), progress,
                             {"count": count or f"i = {c:,} of b = {stop:,}", "status": status, **counters},
                             lines=lines, rows=rows, grew=grew))
         drawn.append(c)
 
     done = f"b = {stop:,}"
-    if stop == start:  # nothing drawn in this batch: x alone
-        add(stop, (0, 0), count=done)
+    if stop == start:  # nothing drawn in this batch: x alone, or the b test sets a link brings, as after a run
+        add(stop, (P, P) if stop else (0, 0), count=done)
         return frames, drawn
     one_by_one = 0  # test sets shown line by line
     if detailed:

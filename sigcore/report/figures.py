@@ -145,7 +145,7 @@ def walkthrough_histogram(n: int, delta: float, *, shifted: bool = False, font: 
     return go.Figure(dict(data=data, layout=dict(
         barmode="stack", bargap=0, height=380, plot_bgcolor="white", font=dict(size=font),
         margin=dict(l=60, r=20, t=(3 if legend else 2) * row + (12 if legend else 4), b=60),  # legend, two label rows
-        yaxis=dict(title=dict(text="test sets x⁽ⁱ⁾"), rangemode="tozero", **AXIS,
+        yaxis=dict(title=dict(text="test sets x⁽ⁱ⁾"), rangemode="tozero", automargin=True, **AXIS,  # 10,000s fit
                    autorangeoptions=dict(include=[5])),  # whole-number ticks from the first x⁽ⁱ⁾ on
         legend=dict(orientation="h", yref="container", y=1, x=1, xanchor="right", yanchor="top"),
         shapes=shapes, annotations=annotations, **layout)))

@@ -18,6 +18,7 @@ import scipy.stats
 from ..compare import counted
 from ..report.figures import AXIS, BODY, MARK, SLIDE_HEIGHT, TAIL, histogram_edges
 from ..report import TEST_NAMES, number
+from ..report.sentence import test_name
 from ..result import Result, mc_interval
 from .bootstrap import rejection_rate, smallest_n
 
@@ -132,7 +133,7 @@ def _ref(k: int) -> str:
 
 
 def _panel_title(res: Result, k: int) -> dict:
-    name = "exact permutation test" if res.exact else TEST_NAMES[res.test]
+    name = test_name(res)
     return dict(xref=f"x{_ref(k)} domain", yref="paper", x=0.5, y=1.02, yanchor="bottom",
                 text=f"<b>{name.capitalize()}</b><br>{res.p_text}", showarrow=False, font=dict(size=14))
 
