@@ -1,18 +1,20 @@
-"""Entry point of the dashboard: page config, navigation over app_pages/, and the sidebar."""
+"""Entry point: `streamlit run app.py` serves the dashboard (dashboard.py) once the engine is imported.
+
+The engine's imports (scipy.stats, pandas, plotly) take about a second; done here, at server start, the first
+visitor's page does not wait for them (the Classroom's walk-through is usable sooner, see bench/classroom.py).
+"""
+
+from contextlib import asynccontextmanager
 
 import streamlit as st
 
-st.set_page_config(page_title="sigcore: does A really beat B?", page_icon="⚖️", layout="wide")
 
-PAGES = [  # one line per page; app_pages/, as Streamlit runs the files of a pages/ folder as old-style pages
-    st.Page("app_pages/compare.py", title="Compare two systems", icon="⚖️", default=True),
-    st.Page("app_pages/classroom.py", title="Classroom: the paired bootstrap", icon="🎓"),
-]
+@asynccontextmanager
+async def preload(_app):
+    import plotly.graph_objects  # noqa: F401
+    import sigcore.report.figures  # noqa: F401
+    import sigcore.teaching  # noqa: F401
+    yield
 
-with st.sidebar:  # st.navigation lists the pages above this
-    st.markdown("**sigcore** tests whether one NLP/ML system really beats another on the same test set, "
-                "and shows why: the bootstrap distribution of δ(x⁽ⁱ⁾) builds up as you watch.")
-    st.caption("Every number comes from the `sigcore` engine, which the command line (`python -m sigcore`) "
-               "and the Python API share. Uploaded files stay in memory and are never stored.")
 
-st.navigation(PAGES).run()
+app = st.App("dashboard.py", lifespan=preload)

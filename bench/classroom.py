@@ -5,7 +5,8 @@ No peer here: these are the page's own simulations, and the question is whether 
 (within a few seconds). Best of 3 runs, wall time. Then, in Debian's Chromium against a fresh server (cold
 caches): seconds from opening /classroom to a usable walk-through (the Draw button shown and the script done),
 as the page opens now, and the time the page took before sections 3 to 5 waited until they are reached (the
-same page with every section switched on, cold), measured side by side in the same run.
+same page with every section switched on, cold); both for `streamlit run app.py` (which imports the engine at
+server start) and `streamlit run dashboard.py` (the first visit imports it, as before), side by side.
 
     python bench/classroom.py
 """
@@ -68,9 +69,9 @@ def best_of(task, runs: int = 3) -> float:
     return min(times)
 
 
-def page_times(runs: int = 3) -> tuple[list[float], list[float], list[float]]:
+def page_times(script: str, runs: int = 3) -> tuple[list[float], list[float], list[float]]:
     """(to a usable walk-through, to every section computed once switched on, to a usable walk-through for the
-    next visitor of the same server), each run on a fresh server."""
+    next visitor of the same server), each run on a fresh server of `streamlit run script`."""
     import socket
     import subprocess
     import urllib.request
@@ -83,7 +84,7 @@ def page_times(runs: int = 3) -> tuple[list[float], list[float], list[float]]:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
-        server = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
+        server = subprocess.Popen([sys.executable, "-m", "streamlit", "run", script, "--server.port", str(port),
                                    "--server.headless", "true"], cwd=root, stdout=subprocess.DEVNULL,
                                   stderr=subprocess.DEVNULL)  # no pipe: a full one would stall the server
         try:
@@ -127,9 +128,11 @@ if __name__ == "__main__":
     print("| computation (Classroom defaults) | seconds |\n|---|---|")
     for name, task in TASKS.items():
         print(f"| {name} | {best_of(task):.2f} |", flush=True)
-    usable, everything, again = page_times()
     print("\nOpening /classroom, Chromium, seconds (3 runs, each on a fresh server):")
-    print(f"  walk-through usable, first visit of the server (imports)    {', '.join(f'{t:.1f}' for t in usable)}")
-    print(f"  every section computed (as the page was before)              "
-          f"{', '.join(f'{t:.1f}' for t in everything)}")
-    print(f"  walk-through usable, the next visitor                        {', '.join(f'{t:.1f}' for t in again)}")
+    for script, how in (("app.py", "the engine imported at server start"),
+                        ("dashboard.py", "imported by the first visit, as before")):
+        usable, everything, again = page_times(script)
+        print(f"streamlit run {script} ({how}):")
+        print(f"  walk-through usable, first visit of the server    {', '.join(f'{t:.1f}' for t in usable)}")
+        print(f"  every section computed (as the page was before)    {', '.join(f'{t:.1f}' for t in everything)}")
+        print(f"  walk-through usable, the next visitor              {', '.join(f'{t:.1f}' for t in again)}")

@@ -23,7 +23,7 @@ GROUPED = b"id,doc,gold,A,B\n" + b"".join(
 
 
 def app() -> AppTest:
-    return AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
+    return AppTest.from_file(str(ROOT / "dashboard.py"), default_timeout=60).run()
 
 
 def verdict_of(at: AppTest) -> str:

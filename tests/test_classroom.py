@@ -19,12 +19,12 @@ TEXTBOOK = PRESETS["Textbook: A .70, B .50"]
 
 @pytest.fixture(scope="module")
 def opened() -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run()
+    at = AppTest.from_file(str(ROOT / "dashboard.py"), default_timeout=120).run()
     return at.switch_page("app_pages/classroom.py").run()
 
 
 def fresh() -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run()
+    at = AppTest.from_file(str(ROOT / "dashboard.py"), default_timeout=120).run()
     return at.switch_page("app_pages/classroom.py").run()
 
 
@@ -147,7 +147,7 @@ def test_the_book_s_conclusion_at_the_book_s_thresholds():
 
 def test_the_walk_through_travels_in_the_url():
     """A link on a slide opens the same x, seed, draws, speed, view and threshold; the page keeps the URL current."""
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run().switch_page("app_pages/classroom.py")
+    at = AppTest.from_file(str(ROOT / "dashboard.py"), default_timeout=120).run().switch_page("app_pages/classroom.py")
     for key, value in {"x": "3210321032", "seed": "7", "b": "25", "speed": "1", "shift": "1", "alpha": "0.01"}.items():
         at.query_params[key] = value
     at.run()
@@ -187,7 +187,7 @@ def test_chinese_terms_side_by_side_on_request_and_in_the_url():
     assert "we cannot reject H0（零假设）" in text
     assert [h.value for h in at.subheader][:2] == ["1 · The test set x · 测试集 x", "2 · Bootstrap test sets x⁽ⁱ⁾ · 自助测试集 x⁽ⁱ⁾"]
     assert at.query_params["zh"] == "1"
-    linked = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run().switch_page("app_pages/classroom.py")
+    linked = AppTest.from_file(str(ROOT / "dashboard.py"), default_timeout=120).run().switch_page("app_pages/classroom.py")
     linked.query_params["zh"] = "1"
     assert linked.run().toggle(key="zh").value and glossaries(linked)  # a link opens with the terms
 

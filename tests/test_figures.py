@@ -75,3 +75,5 @@ def test_walkthrough_labels_sit_in_rows_of_their_own_whatever_the_sign(delta):
             assert inner.xanchor == outer.xanchor == "center" and inner.font.size == outer.font.size == font
             assert outer.yshift - inner.yshift >= 1.2 * font  # a row apart: the labels cannot overlap
         assert fig.layout.margin.t >= 3 * 1.2 * font  # room for the legend's row and the two rows of labels
+        shown = f"{abs(delta):.2f}".replace("0.", ".", 1)
+        assert fig.layout.annotations[0].text == f"δ(x) = {'−' if delta < 0 else ''}{shown}"  # a minus, no hyphen

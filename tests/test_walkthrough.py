@@ -82,7 +82,7 @@ def test_shifted_view_draws_the_same_bars_twice():
 
 
 def test_textbook_numbers():
-    assert [w.textbook_number(v) for v in (0.7, -0.2, 0.0, 1.0)] == [".70", "-.20", ".00", "1.00"]
+    assert [w.textbook_number(v) for v in (0.7, -0.2, 0.0, 1.0)] == [".70", "−.20", ".00", "1.00"]
     assert w.sup(102) == "¹⁰²"
 
 

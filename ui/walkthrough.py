@@ -81,8 +81,8 @@ def sup(i: int) -> str:
 
 
 def textbook_number(v: float) -> str:
-    """.70 and -.20, as the figure writes them."""
-    return f"{v:.2f}".replace("0.", ".", 1)
+    """.70 and −.20 (a minus sign, not a hyphen), as the figure writes them."""
+    return f"{v:.2f}".replace("0.", ".", 1).replace("-", "−")
 
 
 # URL parameters of the walk-through's state, so a link on a slide opens the same page: x as one digit per
@@ -216,9 +216,10 @@ def equation(a: list[bool], b: list[bool]) -> None:
     """Eq. 4.48 in both of its forms, with this x's threshold filled in."""
     delta = teaching.accuracies(a, b)[2]
     sum_ = r"\frac{1}{b}\sum_{i=1}^{b}\text{𝟙}"  # KaTeX has no blackboard 1: the Unicode indicator
+    twice = textbook_number(2 * delta).replace("−", "-")  # TeX's "-" in math is the minus sign
     st.latex(rf"\text{{p-value}}(x) = {sum_}\left(\delta(x^{{(i)}}) - \delta(x) \ge \delta(x)\right)"
              rf" = {sum_}\left(\delta(x^{{(i)}}) \ge 2\delta(x)\right)"
-             rf" = {sum_}\left(\delta(x^{{(i)}}) \ge {textbook_number(2 * delta)}\right) = \frac{{s}}{{b}}")
+             rf" = {sum_}\left(\delta(x^{{(i)}}) \ge {twice}\right) = \frac{{s}}{{b}}")
     st.caption("𝟙(q) is 1 when q is true and 0 otherwise (eq. 4.48). With 10,000 test sets and threshold .01, the "
                "book's example counts 47 with δ(x⁽ⁱ⁾) ≥ 2δ(x): p = .0047 < .01, and H0 is rejected; the preset "
                "\"Rejected at .01\" is such a test set (exact p .0060).")

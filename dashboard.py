@@ -1,0 +1,18 @@
+"""The dashboard's script: page config, navigation over app_pages/, and the sidebar (app.py serves it)."""
+
+import streamlit as st
+
+st.set_page_config(page_title="sigcore: does A really beat B?", page_icon="⚖️", layout="wide")
+
+PAGES = [  # one line per page; app_pages/, as Streamlit runs the files of a pages/ folder as old-style pages
+    st.Page("app_pages/compare.py", title="Compare two systems", icon="⚖️", default=True),
+    st.Page("app_pages/classroom.py", title="Classroom: the paired bootstrap", icon="🎓"),
+]
+
+with st.sidebar:  # st.navigation lists the pages above this
+    st.markdown("**sigcore** tests whether one NLP/ML system really beats another on the same test set, "
+                "and shows why: the bootstrap distribution of δ(x⁽ⁱ⁾) builds up as you watch.")
+    st.caption("Every number comes from the `sigcore` engine, which the command line (`python -m sigcore`) "
+               "and the Python API share. Uploaded files stay in memory and are never stored.")
+
+st.navigation(PAGES).run()
