@@ -2,12 +2,14 @@
 
 import numpy as np
 import pytest
+import scipy.stats
 from statsmodels.stats.multitest import multipletests
 
 from sigcore import SettingsError, compare
 from sigcore.statistics.multiple import METHODS, adjust
 
-STATSMODELS = {"bonferroni": "bonferroni", "holm": "holm", "hochberg": "simes-hochberg", "bh": "fdr_bh"}
+STATSMODELS = {"bonferroni": "bonferroni", "holm": "holm", "hochberg": "simes-hochberg", "bh": "fdr_bh",
+               "by": "fdr_by"}
 RNG = np.random.default_rng(0)
 FAMILIES = {
     "uniform": RNG.uniform(size=12),
@@ -28,6 +30,23 @@ def test_equals_statsmodels_in_the_input_order(method, family):
     p = FAMILIES[family]
     expected = multipletests(p, method=STATSMODELS[method])[1]  # returned in the input order
     np.testing.assert_allclose(adjust(p, method), expected, rtol=1e-12, atol=0)
+
+
+@pytest.mark.parametrize("method", ["bh", "by"])
+@pytest.mark.parametrize("family", FAMILIES)
+def test_false_discovery_rate_equals_scipy(method, family):
+    p = FAMILIES[family]
+    np.testing.assert_allclose(adjust(p, method), scipy.stats.false_discovery_control(p, method=method),
+                               rtol=1e-12, atol=0)
+
+
+def test_a_worked_family_by_hand():
+    """p = .01, .04, .03, .005, .2, .5 (sorted .005, .01, .03, .04, .2, .5): BH multiplies the i-th smallest by
+    6 / i and takes the running minimum from the top; BY multiplies that by 1 + 1/2 + ... + 1/6 = 2.45."""
+    p = [0.01, 0.04, 0.03, 0.005, 0.2, 0.5]
+    bh = [0.03, 0.06, 0.06, 0.03, 0.24, 0.5]  # sorted: .005·6 = .03, .01·3 = .03, .03·2 = .06, .04·1.5 = .06, .2·1.2, .5
+    np.testing.assert_allclose(adjust(p, "bh"), bh)
+    np.testing.assert_allclose(adjust(p, "by"), np.minimum(np.array(bh) * 2.45, 1))
 
 
 @pytest.mark.parametrize("method", METHODS)

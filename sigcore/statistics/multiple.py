@@ -4,8 +4,9 @@ Testing k true null hypotheses at level α each rejects at least one with probab
 Adjusted p-values are compared with α directly and keep that family-wise error rate (FWER) at most α:
 Bonferroni (Dunn 1961) and Holm's step-down (Holm 1979) under any dependence, Hochberg's step-up (Hochberg 1988)
 under independence or positive dependence. Benjamini & Hochberg (1995) ("bh") control the false discovery
-rate instead, the expected share of false rejections among the rejections. Each equals
-``statsmodels.stats.multitest.multipletests`` ("bonferroni", "holm", "simes-hochberg", "fdr_bh").
+rate instead, the expected share of false rejections among the rejections (under independence or positive
+dependence); Benjamini & Yekutieli (2001) ("by") under any dependence, at the price of a factor Σ 1/j. Each equals
+``statsmodels.stats.multitest.multipletests`` ("bonferroni", "holm", "simes-hochberg", "fdr_bh", "fdr_by").
 """
 
 from __future__ import annotations
@@ -25,7 +26,9 @@ METHODS = {
     "holm": lambda p, i, m: np.maximum.accumulate((m - i + 1) * p),
     "hochberg": lambda p, i, m: _step_up((m - i + 1) * p),
     "bh": lambda p, i, m: _step_up(m / i * p),
+    "by": lambda p, i, m: _step_up(m * np.sum(1 / np.arange(1, m + 1)) / i * p),
 }
+FAMILY_WISE = ("bonferroni", "holm", "hochberg")  # the others bound the false discovery rate
 
 
 def adjust(p_values, method: str = "holm", *, floors=None) -> np.ndarray:

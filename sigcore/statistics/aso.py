@@ -1,0 +1,158 @@
+"""Almost Stochastic Order (ASO) over runs with different random seeds (del Barrio, Cuesta-Albertos & Matrán
+2018; Dror, Shlomov & Reichart 2019), computed as ``deepsig`` 1.2.8 computes it (Ulmer, Hardmeier & Frellsen
+2022), vectorised.
+
+Given scores of A over n seeds and of B over m seeds (higher is better), the violation ratio ε_W2 is the share
+of the squared 2-Wasserstein distance between the two quantile functions where A's quantile lies below B's:
+0 when A's scores dominate B's everywhere, 1 when B's do. ε_min is its upper confidence bound at the given
+level, from a bootstrap of the quantile functions: ε_min = ε_W2 + Φ⁻¹(level) · sd(bootstrap ε_W2), in [0, 1].
+It is not a p-value; H0 is "ε ≥ τ". Reading it, after deepsig's README:
+- ε_min < 0.2: A is almost stochastically dominant over B (τ = 0.2, which Ulmer et al. 2022 found to keep
+  false positives low; deepsig recommends it);
+- ε_min < 0.5: A is better in more cases than B (τ = 0.5 of Dror et al. 2019, with more false positives);
+- ε_min = 0: A is stochastically dominant.
+deepsig's details are kept so that its numbers are reproduced: the grid t = dt, 2dt, ..., 1 - dt; the first
+grid point left out of the violation's sum (not the distance's); ε_W2 = 0.5 when the quantile functions are
+equal; bootstrap samples of the sizes n and m. With ``compat="deepsig"``, iteration k draws from numpy's legacy
+generator seeded with seed + k, as deepsig does, so the result equals deepsig's to the last bits; and its
+correction for k comparisons is deepsig's, which sets the level to 1 - α(k - 1)/k. Without it the correction is
+Bonferroni's, 1 - α/k (the same for k = 2; stricter for k ≥ 3).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from ..errors import SettingsError
+
+TAU = 0.2  # the threshold deepsig recommends (Ulmer et al. 2022)
+BLOCK = 1 << 20  # bootstrap draws held at once: bounded memory whatever the number of seeds
+
+
+@dataclass(frozen=True)
+class ASOResult:
+    """ε_min of "A is better than B" at ``confidence_level`` (after any Bonferroni correction over
+    ``num_comparisons``), with the violation ratio it bounds."""
+
+    eps_min: float
+    violation_ratio: float
+    confidence_level: float
+    num_comparisons: int
+    n_a: int
+    n_b: int
+    n_bootstrap: int
+    seed: int | None
+
+    def reading(self, tau: float = TAU) -> str:
+        if self.eps_min == 0:
+            return "A is stochastically dominant over B (ε_min = 0)"
+        if self.eps_min < tau:
+            return f"A is almost stochastically dominant over B (ε_min = {self.eps_min:.3f} < τ = {tau:g})"
+        if self.eps_min < 0.5:
+            return (f"A is better than B in more cases than not (ε_min = {self.eps_min:.3f} < 0.5), but not "
+                    f"almost stochastically dominant at τ = {tau:g}")
+        return f"no evidence that A is better than B (ε_min = {self.eps_min:.3f} ≥ 0.5)"
+
+
+def _quantile(sorted_scores: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """deepsig's empirical quantile function, along the last axis: sorted[ceil(n t) - 1], clipped."""
+    n = sorted_scores.shape[-1]
+    return np.take(sorted_scores, np.clip(np.ceil(n * t).astype(np.int64) - 1, 0, n - 1), axis=-1)
+
+
+def violation_ratio(scores_a, scores_b, dt: float = 0.005) -> np.ndarray:
+    """ε_W2 of A over B; rows of 2-d inputs (bootstrap samples) give one ratio each."""
+    t = np.arange(dt, 1, dt)
+    f = _quantile(np.sort(scores_a, axis=-1), t)
+    g = _quantile(np.sort(scores_b, axis=-1), t)
+    diff = g - f
+    distance = np.sum(diff ** 2 * dt, axis=-1)
+    violation = np.sum(np.where(f >= g, 0.0, diff)[..., 1:] ** 2 * dt, axis=-1)  # deepsig skips t = dt here
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(distance == 0, 0.5, violation / np.where(distance == 0, 1, distance))
+
+
+def _bootstrap_sd(a: np.ndarray, b: np.ndarray, n_bootstrap: int, dt: float, seed, compat: str | None) -> float:
+    sa, sb = np.sort(a), np.sort(b)
+    ratios = np.empty(n_bootstrap)
+    if compat == "deepsig":  # iteration k: np.random.seed(seed + k), A's uniforms, then B's
+        for k in range(n_bootstrap):
+            legacy = np.random.RandomState(seed + k + 1)
+            ua, ub = legacy.uniform(0, 1, len(a)), legacy.uniform(0, 1, len(b))
+            ratios[k] = violation_ratio(_quantile(sa, ua), _quantile(sb, ub), dt)
+    else:
+        rng = np.random.default_rng(seed)
+        rows = max(1, BLOCK // (len(a) + len(b)))
+        for start in range(0, n_bootstrap, rows):
+            k = min(rows, n_bootstrap - start)
+            ua, ub = rng.uniform(0, 1, (k, len(a))), rng.uniform(0, 1, (k, len(b)))
+            ratios[start:start + k] = violation_ratio(_quantile(sa, ua), _quantile(sb, ub), dt)
+    return float(np.std(ratios))
+
+
+def _scores(values, name: str) -> np.ndarray:
+    try:
+        x = np.asarray(values, dtype=float)
+    except (TypeError, ValueError):
+        raise SettingsError(f"`{name}` must be numbers (one score per seed)") from None
+    if x.ndim != 1 or len(x) < 2:
+        raise SettingsError(f"`{name}` needs at least 2 scores (one per seed), got {x.size}",
+                            hint="ASO compares distributions over seeds: run each system with several seeds.")
+    if not np.all(np.isfinite(x)):
+        raise SettingsError(f"`{name}` has a missing or infinite score (number {np.flatnonzero(~np.isfinite(x))[0] + 1})")
+    return x
+
+
+def _level(confidence_level: float, num_comparisons: int, compat: str | None) -> float:
+    if not 0 < confidence_level < 1:
+        raise SettingsError(f"confidence_level must lie between 0 and 1, not {confidence_level!r}")
+    if not (isinstance(num_comparisons, (int, np.integer)) and num_comparisons >= 1):
+        raise SettingsError(f"num_comparisons must be a whole number ≥ 1, not {num_comparisons!r}")
+    if compat not in (None, "deepsig"):
+        raise SettingsError(f"compat must be None or 'deepsig', not {compat!r}")
+    if compat == "deepsig" and num_comparisons > 1:  # deepsig adds α/k to the level: 1 - α(k - 1)/k, not Bonferroni
+        return confidence_level + (1 - confidence_level) / num_comparisons
+    return 1 - (1 - confidence_level) / num_comparisons  # Bonferroni: α / k
+
+
+def aso(scores_a: Sequence[float], scores_b: Sequence[float], *, confidence_level: float = 0.95,
+        num_comparisons: int = 1, n_bootstrap: int = 1000, dt: float = 0.005, seed: int | None = None,
+        compat: str | None = None) -> ASOResult:
+    """ε_min of "A is better than B" from per-seed scores (higher is better; negate a loss)."""
+    a, b = _scores(scores_a, "scores_a"), _scores(scores_b, "scores_b")
+    level = _level(confidence_level, num_comparisons, compat)
+    if compat == "deepsig" and seed is None:
+        raise SettingsError("compat='deepsig' needs a seed", hint="deepsig reseeds with seed + k at iteration k.")
+    ratio = float(violation_ratio(a, b, dt))
+    sd = _bootstrap_sd(a, b, n_bootstrap, dt, seed, compat)
+    eps_min = float(np.clip(ratio + stats.norm.ppf(level) * sd, 0, 1))
+    return ASOResult(eps_min, ratio, level, num_comparisons, len(a), len(b), n_bootstrap, seed)
+
+
+def multi_aso(scores: Mapping[str, Sequence[float]], *, confidence_level: float = 0.95, bonferroni: bool = True,
+              n_bootstrap: int = 1000, dt: float = 0.005, seed: int | None = None,
+              compat: str | None = None) -> pd.DataFrame:
+    """ε_min of every ordered pair: row better than column (the diagonal is 1, as in deepsig), corrected for the
+    k(k - 1)/2 pairs when ``bonferroni``. Each pair runs one bootstrap; the reverse entry is 1 - ε_W2 plus the
+    same margin, as deepsig computes it."""
+    names = list(scores)
+    if len(names) < 2:
+        raise SettingsError("multi_aso needs at least two systems")
+    k = len(names)
+    level = _level(confidence_level, k * (k - 1) // 2 if bonferroni else 1, compat)
+    z = stats.norm.ppf(level)
+    values = {name: _scores(scores[name], f"scores[{name!r}]") for name in names}
+    table = np.eye(k)
+    for i in range(k):
+        for j in range(i + 1, k):
+            a, b = values[names[i]], values[names[j]]
+            ratio = float(violation_ratio(a, b, dt))
+            margin = z * _bootstrap_sd(a, b, n_bootstrap, dt, seed, compat)
+            table[i, j] = np.clip(ratio + margin, 0, 1)
+            table[j, i] = np.clip(1 - ratio + margin, 0, 1)
+    return pd.DataFrame(table, index=names, columns=names)
