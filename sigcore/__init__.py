@@ -4,6 +4,8 @@
 >>> res = sigcore.compare(gold, sys_a, sys_b, metric="accuracy", test="bootstrap", seed=0)
 >>> res.p_value, (res.ci_low, res.ci_high), res.signature
 >>> print(sigcore.report.verdict(res))
+>>> many = sigcore.compare_many(refs, {"A": a, "B": b, "C": c}, metric="bleu", all_pairs=True)
+>>> many.table(), many.ranking()
 
 Subpackages by concept: ``statistics`` (resampling, closed-form tests, intervals, corrections), ``metrics``,
 ``io`` (reading and aligning system outputs), ``report`` (sentences, exports, figures), ``teaching`` (the
@@ -14,8 +16,9 @@ from . import report
 from ._version import __version__
 from .compare import ALTERNATIVES, TESTS, compare, stream, tests_for
 from .errors import InputError, SettingsError, SigcoreError
+from .many import Many, compare_many
 from .metrics import METRICS
 from .result import Result
 
-__all__ = ["ALTERNATIVES", "METRICS", "TESTS", "InputError", "Result", "SettingsError", "SigcoreError", "__version__",
-           "compare", "report", "stream", "tests_for"]
+__all__ = ["ALTERNATIVES", "METRICS", "TESTS", "InputError", "Many", "Result", "SettingsError", "SigcoreError",
+           "__version__", "compare", "compare_many", "report", "stream", "tests_for"]

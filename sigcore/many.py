@@ -1,0 +1,195 @@
+"""Many systems on one test set: every system against a baseline, or every pair, with corrected p-values and
+a ranking in clusters.
+
+With the paired bootstrap, each resample's item counts are drawn once and every system is scored on them (as
+sacrebleu's --paired-bs does): one matrix product over all systems' sufficient statistics per block of
+resamples, so the cost grows with systems × resamples, not pairs × items. Each pair's p-value, interval and
+decision then come from the same code as :func:`sigcore.compare` (SLP3's rule δ(x⁽ⁱ⁾) ≥ 2δ(x), or
+sacrebleu's with ``compat="sacrebleu"``). Other tests run pair by pair with :func:`sigcore.compare`.
+
+The p-values of the family are corrected (Holm by default, see :mod:`sigcore.statistics.multiple`); a pair is
+significant when its corrected p is at most α and its δ lies on H1's side.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from .compare import _Run, _check_settings, _members, compare
+from .errors import SettingsError
+from .metrics import METRICS, prepare
+from .statistics import intervals, resampling
+from .statistics.multiple import adjust
+from .statistics.resampling import PairedStats
+from .result import Result
+
+CORRECTIONS = ("holm", "bonferroni", "hochberg", "bh", "by")
+
+
+@dataclass(frozen=True)
+class Many:
+    """The family of comparisons: ``results[(a, b)]`` tests "a against b" (δ = score(a) − score(b)), with
+    ``adjusted[(a, b)]`` its corrected p. ``scores`` and ``score_intervals`` are each system's own score and
+    its interval (percentile of the shared bootstrap, or Wilson's for right/wrong items)."""
+
+    systems: tuple[str, ...]
+    baseline: str | None
+    metric: str
+    test: str
+    alternative: str
+    alpha: float
+    correction: str
+    scores: dict[str, float]
+    score_intervals: dict[str, tuple[float, float]]
+    results: dict[tuple[str, str], Result] = field(repr=False)
+    adjusted: dict[tuple[str, str], float]
+
+    def significant(self, a: str, b: str) -> bool:
+        """Whether "a against b" rejects H0 after correction: corrected p ≤ α, δ on H1's side."""
+        res = self.results[(a, b)]
+        on_side = {"greater": res.side > 0, "less": res.side < 0, "two-sided": res.side != 0}[res.alternative]
+        return self.adjusted[(a, b)] <= self.alpha and on_side
+
+    def table(self) -> pd.DataFrame:
+        """One row per comparison: the systems, their scores, δ with its interval, p, corrected p, decision."""
+        rows = []
+        for (a, b), res in self.results.items():
+            rows.append({"system": a, "against": b, "score": res.score_a, "score_against": res.score_b,
+                         "delta": res.delta, "ci_low": res.ci_low, "ci_high": res.ci_high, "p": res.p_value,
+                         "p_adjusted": self.adjusted[(a, b)], "significant": self.significant(a, b)})
+        return pd.DataFrame(rows)
+
+    def ranking(self) -> pd.DataFrame:
+        """Systems by score, best first, in :func:`clusters`, with each system's rank range (losses + 1 to
+        N − wins, counting significant wins and losses after correction, as WMT does). Needs every pair."""
+        names = sorted(self.systems, key=lambda s: -self.scores[s])
+        better = np.array([[a != b and self._better(a, b) for b in names] for a in names])
+        wins, losses = better.sum(axis=1), better.sum(axis=0)
+        return pd.DataFrame({"system": names, "score": [self.scores[s] for s in names], "cluster": clusters(better),
+                             "rank_low": losses + 1, "rank_high": len(names) - wins})
+
+    def _better(self, a: str, b: str) -> bool:
+        if (a, b) in self.results:
+            return self.significant(a, b) and self.results[(a, b)].side > 0
+        if (b, a) in self.results:
+            return self.significant(b, a) and self.results[(b, a)].side < 0
+        raise SettingsError("a ranking needs every pair of systems", hint="Use all_pairs=True.")
+
+
+def clusters(better: np.ndarray) -> list[int]:
+    """Cluster numbers of systems sorted best first, from ``better[i, j]``: system i significantly better than
+    system j. A line is drawn between positions i and i + 1 only when every system above it is significantly
+    better than every system below it (WMT's ``get_clusters``, github.com/wmt-conference/wmt24-news-systems,
+    humeval/tools.py): systems that cannot be told apart, even through a chain of neighbours, share a cluster."""
+    numbers = [1]
+    for i in range(1, len(better)):
+        numbers.append(numbers[-1] + int(better[:i, i:].all()))
+    return numbers
+
+
+def compare_many(gold: Sequence | None, systems: Mapping[str, Sequence], *, baseline: str | None = None,
+                 all_pairs: bool = False, metric: str = "accuracy", test: str = "bootstrap",
+                 n_resamples: int = 10_000, alternative: str = "two-sided", alpha: float = 0.05,
+                 correction: str = "holm", seed: int | None = 0, groups: Sequence | None = None,
+                 compat: str | None = None, ci_method: str | None = "basic", **metric_options: Any) -> Many:
+    """Compare every system with ``baseline`` (default: the first), or every pair with ``all_pairs``.
+
+    ``systems``: name → outputs, in the same item order as ``gold``. ``alternative`` is H1 for "system against
+    baseline" (or "first of the pair against the second, in the order given"): two-sided by default, since a
+    family of comparisons rarely knows every direction in advance.
+    """
+    names = _names(systems, baseline, all_pairs)
+    if correction not in CORRECTIONS:
+        raise SettingsError(f"unknown correction {correction!r}", hint=f"Choose one of: {', '.join(CORRECTIONS)}.")
+    _check_settings(metric, test, n_resamples, alternative, alpha, None, seed, compat, ci_method, True, 1, groups)
+    base = baseline if baseline is not None else names[0]
+    pairs = (list(itertools.combinations(names, 2)) if all_pairs
+             else [(name, base) for name in names if name != base])
+    if seed is None:
+        seed = int(np.random.SeedSequence().entropy % 2**63)
+    options = dict(metric=metric, test=test, n_resamples=n_resamples, alternative=alternative, alpha=alpha,
+                   seed=seed, groups=groups, compat=compat, ci_method=ci_method, **metric_options)
+    if test == "bootstrap":
+        results, scores, own = _shared_bootstrap(gold, systems, names, pairs, options)
+    else:
+        results = {(a, b): compare(gold, systems[a], systems[b], **options) for a, b in pairs}
+        scores, own = {}, {}
+        for (a, b), res in results.items():
+            scores.update({a: res.score_a, b: res.score_b})
+            own.update({a: res.ci_a, b: res.ci_b})
+    adjusted = dict(zip(results, adjust(list(results.values()), correction)))
+    return Many(tuple(names), None if all_pairs else base, metric, test, alternative, alpha, correction,
+                scores, own, results, adjusted)
+
+
+def _names(systems: Mapping[str, Sequence], baseline: str | None, all_pairs: bool) -> list[str]:
+    if not isinstance(systems, Mapping):
+        raise SettingsError("systems must map each system's name to its outputs", hint="Pass a dict.")
+    names = [str(name) for name in systems]
+    if len(names) < 2:
+        raise SettingsError(f"many systems means at least 2, got {len(names)}")
+    if len(set(names)) != len(names):
+        raise SettingsError("two systems have the same name", hint="Give every system its own name.")
+    if baseline is not None and baseline not in names:
+        raise SettingsError(f"the baseline {baseline!r} is not one of the systems",
+                            hint=f"The systems are: {', '.join(names)}.")
+    if baseline is not None and all_pairs:
+        raise SettingsError("a baseline and all pairs at once", hint="Choose one: baseline= or all_pairs=True.")
+    return names
+
+
+def _shared_bootstrap(gold, systems, names, pairs, options):
+    """Every system's scores on the same bootstrap resamples, then each pair's result from its columns."""
+    metric, seed, b = options["metric"], options["seed"], options["n_resamples"]
+    metric_options = {k: v for k, v in options.items() if k not in (
+        "metric", "test", "n_resamples", "alternative", "alpha", "seed", "groups", "compat", "ci_method")}
+    outputs = [systems[name] for name in names]
+    groups = options["groups"]
+    if METRICS[metric].patterns is not None:  # wide rows: per group of identical items, never per item
+        rows, inverse, score, resolved = METRICS[metric].patterns(gold, outputs, **metric_options)
+        weights = np.bincount(inverse, minlength=len(rows[0]))
+        stats, n_items = None, len(inverse)
+        if groups is not None:
+            members = _members(groups, n_items, columns=inverse, width=len(rows[0]))
+            rows, weights = [members @ r for r in rows], np.ones(members.shape[0], dtype=np.int64)
+    else:
+        stats, score, resolved = prepare(metric, gold, outputs, **metric_options)
+        rows, n_items = stats, len(stats[0])
+        if groups is not None:
+            members = _members(groups, n_items)
+            rows = [members @ s for s in stats]
+        weights = np.ones(len(rows[0]), dtype=np.int64)
+    width, k = rows[0].shape[1], len(names)
+    half = (k + 1) // 2  # the engine pairs two equally wide row blocks: half the systems in each (one zero block
+    padding = [np.zeros_like(rows[0])] * (2 * half - k)  # when k is odd), all drawn with the same item counts
+    joint = PairedStats.from_patterns(np.hstack(rows[:half]), np.hstack(rows[half:] + padding), weights)
+    resampled = np.empty((b, k))
+    filled = 0
+    for first, second in resampling.bootstrap(joint, b, seed):
+        size = len(first)
+        totals = np.hstack([first, second]).reshape(size * 2 * half, width)
+        resampled[filled:filled + size] = score(totals).reshape(size, 2 * half)[:, :k]
+        filled += size
+    column = {name: i for i, name in enumerate(names)}
+    level = 1 - options["alpha"]
+    results = {}
+    for a, bname in pairs:
+        i, j = column[a], column[bname]
+        paired = PairedStats.from_patterns(rows[i], rows[j], weights)
+        run = _Run(metric, "bootstrap", options["alternative"], options["alpha"], level, options["alpha"], int(seed),
+                   options["compat"], options["ci_method"], True, resolved, paired,
+                   None if stats is None or groups is not None else [stats[i], stats[j]], score, b, n_items,
+                   None if groups is None else paired.n)
+        sa, sb = resampled[:, i], resampled[:, j]
+        results[(a, bname)] = run._resampled_result(sa, sb, sa - sb, False, None, done=True)
+    totals = {name: weights @ rows[column[name]] for name in names}
+    scores = {name: float(score(totals[name])) for name in names}
+    binary = METRICS[metric].binary and groups is None
+    own = {name: (intervals.wilson(score(stats[column[name]]), level) if binary
+                  else intervals.percentile(resampled[:, column[name]], level)) for name in names}
+    return results, scores, {name: tuple(map(float, v)) for name, v in own.items()}
