@@ -6,6 +6,8 @@
   python -m sigcore compare A.conll B.conll --metric span_f1                CoNLL files that carry gold
   python -m sigcore compare samples_A.jsonl samples_B.jsonl --metric acc     lm-evaluation-harness logs
   python -m sigcore compare A_SCORES B_SCORES --metric mean                  per-item scores, no gold
+  python -m sigcore many REF SYS1 SYS2 ... --baseline NAME | --all-pairs       many systems, corrected
+  python -m sigcore many TABLE --metric accuracy --all-pairs                  one column per system
   python -m sigcore metrics | tests                                          what exists
 
 Bad input exits with status 2 and one line saying what, where and how to fix it; never a traceback.
@@ -20,8 +22,12 @@ import os
 import sys
 from pathlib import Path
 
-from . import ALTERNATIVES, METRICS, TESTS, compare, report
+import pandas as pd
+
+from . import ALTERNATIVES, METRICS, TESTS, compare, compare_many, report
 from .compare import COMPAT
+from .many import CORRECTIONS
+from .report import family
 from .errors import InputError, SettingsError, SigcoreError
 from .io import align
 from .io.inputs import FORMATS, read
@@ -67,7 +73,39 @@ def _parser() -> argparse.ArgumentParser:
     cmp.add_argument("--tokenize", help="BLEU tokenizer (sacrebleu's names: 13a, none, intl, ...)")
     cmp.add_argument("--positive-label", help="the positive class for precision, recall and f1")
     cmp.add_argument("--json", action="store_true", help="print the result as JSON")
+    _many_parser(commands)
     return parser
+
+
+def _many_parser(commands) -> None:
+    many = commands.add_parser("many", help="test many systems: against a baseline, or every pair",
+                               description="Compare many systems on one test set, with corrected p-values.")
+    many.add_argument("files", nargs="+", metavar="FILE",
+                      help="GOLD SYS1 SYS2 ... files (globs expanded by the shell; .gz is fine), or one table with "
+                           "a column per system")
+    pick = many.add_mutually_exclusive_group()
+    pick.add_argument("--baseline", help="the system every other is compared with (default: the first)")
+    pick.add_argument("--all-pairs", action="store_true", help="compare every pair, and rank the systems")
+    many.add_argument("--metric", nargs="+", default=["accuracy"], metavar="METRIC",
+                      help=f"one or more of: {', '.join(METRICS)}")
+    many.add_argument("--test", default="bootstrap", choices=list(TESTS))
+    many.add_argument("--correction", default="holm", choices=list(CORRECTIONS),
+                      help="Holm (default), Bonferroni, Hochberg, Benjamini-Hochberg (bh), Benjamini-Yekutieli (by)")
+    many.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples or permutations (b)")
+    many.add_argument("--alternative", choices=ALTERNATIVES, default="two-sided",
+                      help="H1 for each system against the baseline (default: two-sided)")
+    many.add_argument("--alpha", type=_level("--alpha"), default=0.05)
+    many.add_argument("--seed", type=int, default=0)
+    many.add_argument("--compat", choices=COMPAT, help="reproduce another tool's two-sided definitions")
+    many.add_argument("--tokenize", help="BLEU tokenizer (sacrebleu's names: 13a, none, intl, ...)")
+    many.add_argument("--gold", help="table column with the gold labels or references (default: guessed)")
+    many.add_argument("--id", help="id column: align files by it (guessed when the files share one)")
+    many.add_argument("--by-row", action="store_true", help="pair the files by row even where they share an id column")
+    many.add_argument("--format", choices=list(FORMATS), help="file format (default: from extension and content)")
+    many.add_argument("--encoding", help="text encoding when not UTF-8 (e.g. latin-1)")
+    out = many.add_mutually_exclusive_group()
+    out.add_argument("--csv", action="store_true", help="print one CSV row per comparison")
+    out.add_argument("--json", action="store_true", help="print the comparisons as JSON")
 
 
 def _level(flag: str):
@@ -122,15 +160,44 @@ def _compare(args) -> int:
     return 0
 
 
+def _many(args) -> int:
+    tables = [read(path, format=args.format, encoding=args.encoding) for path in args.files]
+    unknown = [m for m in args.metric if m not in METRICS]
+    if unknown:
+        raise SettingsError(f"unknown metric {unknown[0]!r}", hint=f"Choose from: {', '.join(METRICS)}.")
+    has_gold = all(METRICS[m].needs_gold for m in args.metric)
+    data = align.load_many(tables, has_gold=has_gold, gold=args.gold, id=align.ROW_ORDER if args.by_row else args.id)
+    options = {"tokenize": args.tokenize} if args.tokenize else {}
+    families = [compare_many(data.gold, data.systems, baseline=args.baseline, all_pairs=args.all_pairs, metric=m,
+                             test=args.test, n_resamples=args.resamples, alternative=args.alternative,
+                             alpha=args.alpha, correction=args.correction, seed=args.seed, groups=data.groups,
+                             compat=args.compat, **options) for m in args.metric]
+    if args.csv or args.json:
+        frame = pd.concat([f.table().assign(metric=f.metric) for f in families], ignore_index=True)
+        print(frame.to_csv(index=False) if args.csv else frame.to_json(orient="records", indent=2), end="")
+        return 0
+    for note in data.notes:
+        print(f"note: {note}")
+    print("\n\n".join(family.text(f) for f in families))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.command == "many":
+        return _run(_many, args)
     if args.command != "compare":
         table = METRICS if args.command == "metrics" else TESTS
         for name, entry in table.items():
             print(f"{name:12} {entry.description}")
         return 0
+    return _run(_compare, args)
+
+
+def _run(command, args) -> int:
+    """Run a command; bad input is one line on stderr (status 2), never a traceback."""
     try:
-        return _compare(args)
+        return command(args)
     except SigcoreError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

@@ -423,3 +423,50 @@ def test_every_format_works_on_the_command_line(tmp_path, capsys, args, metric, 
     out = json.loads(capsys.readouterr().out)
     assert out["metric"] == metric and out["n_items"] > 100 and 0 <= out["p_value"] <= 1
 
+
+
+# ---------------------------------------------------------------------------------------------- many systems
+
+def _many_files(tmp_path, k=4, n=300):
+    rng = np.random.default_rng(11)
+    gold = rng.integers(0, 3, n)
+    write_lines(tmp_path / "gold.txt", [str(g) for g in gold])
+    systems = {}
+    for j in range(k):
+        pred = np.where(rng.uniform(size=n) < 0.55 + 0.08 * j, gold, (gold + 1) % 3)
+        write_lines(tmp_path / f"sys{j}.run.txt", [str(p) for p in pred])
+        systems[f"sys{j}"] = pred
+    return gold, systems
+
+
+def test_many_files_against_a_baseline_as_csv_equal_the_api(tmp_path, capsys):
+    gold, systems = _many_files(tmp_path)
+    files = [str(tmp_path / "gold.txt")] + [str(tmp_path / f"{name}.run.txt") for name in systems]
+    assert main(["many", *files, "--baseline", "sys1", "--resamples", "2000", "--csv"]) == 0
+    rows = list(csv.DictReader(capsys.readouterr().out.splitlines()))
+    expected = sigcore.compare_many(list(gold), {k: list(v) for k, v in systems.items()}, baseline="sys1",
+                                    n_resamples=2000).table()
+    assert [r["system"] for r in rows] == ["sys0", "sys2", "sys3"] and {r["against"] for r in rows} == {"sys1"}
+    np.testing.assert_allclose([float(r["p_adjusted"]) for r in rows], expected["p_adjusted"])
+    assert [r["significant"] == "True" for r in rows] == list(expected["significant"])
+
+
+def test_many_wide_table_all_pairs_prints_marks_and_a_ranking(tmp_path, capsys):
+    gold, systems = _many_files(tmp_path, k=3, n=400)
+    table = tmp_path / "wide.csv"
+    write_lines(table, ["id,gold," + ",".join(systems)]
+                + [f"{i},{g}," + ",".join(str(v[i]) for v in systems.values()) for i, g in enumerate(gold)])
+    assert main(["many", str(table), "--all-pairs", "--resamples", "1000"]) == 0
+    out = capsys.readouterr().out
+    many = sigcore.compare_many(list(gold), {k: list(v) for k, v in systems.items()}, all_pairs=True,
+                                n_resamples=1000)
+    marked = [line.split()[:2] for line in out.splitlines() if line.rstrip().endswith("*") and "significant" not in line]
+    assert marked == [list(pair) for pair in many.results if many.significant(*pair)]
+    assert "Holm over 3 comparisons" in out and "Ranking" in out
+
+
+def test_many_refuses_a_single_system_in_one_line(tmp_path, capsys):
+    _many_files(tmp_path, k=1)
+    code = main(["many", str(tmp_path / "gold.txt"), str(tmp_path / "sys0.run.txt")])
+    err = capsys.readouterr().err
+    assert code == 2 and err.startswith("error: ") and "at least two" in err and len(err.splitlines()) == 1

@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Sequence
 
 import numpy as np
@@ -160,9 +161,36 @@ def from_files(gold, a, b, *, id: str | None = None, on_unmatched: str = "stop")
         raise SettingsError(f"`on_unmatched` must be 'stop' or 'drop', not {on_unmatched!r}")
     if gold is None and a.format == "conll" and b.format == "conll" and _has_gold(a) and _has_gold(b):
         return _conll_pair(a, b)
-    tables = [t for t in (gold, a, b) if t is not None]
-    roles = (["gold"] if gold is not None else []) + ["a", "b"]
-    columns = [_value_column(t, role) for t, role in zip(tables, roles)]
+    many = from_system_files(gold, [a, b], id=id, on_unmatched=on_unmatched, names=["a", "b"])  # roles as names
+    return Aligned(many.gold, many.systems["a"], many.systems["b"], a.name, b.name, ids=many.ids,
+                   sources=many.sources, notes=many.notes)
+
+
+@dataclass(frozen=True)
+class AlignedMany:
+    """Gold and several systems' outputs on the same items, in the same order, ready for
+    ``sigcore.compare_many``: ``systems`` maps each system's name to its outputs."""
+
+    gold: list | None
+    systems: dict[str, list]
+    ids: list | None = None
+    groups: list | None = None
+    sources: dict[str, tuple[str, np.ndarray]] = field(default_factory=dict, repr=False)  # role -> file, lines
+    notes: tuple[str, ...] = ()
+    columns: dict[str, str] = field(default_factory=dict)  # role -> column, for a single table
+
+
+def from_system_files(gold, systems: Sequence, *, id: str | None = None, on_unmatched: str = "stop",
+                      names: Sequence[str] | None = None) -> AlignedMany:
+    """Gold (or None) and one file per system, aligned as :func:`from_files` aligns two; systems are named
+    ``names`` (default: their file names, as short as stays unique: ``LIUM-NMT.4900.de`` is ``LIUM-NMT``)."""
+    if on_unmatched not in ON_UNMATCHED:
+        raise SettingsError(f"`on_unmatched` must be 'stop' or 'drop', not {on_unmatched!r}")
+    tables = ([gold] if gold is not None else []) + list(systems)
+    names = list(names) if names is not None else system_names([t.name for t in systems])
+    roles = (["gold"] if gold is not None else []) + names
+    columns = [_value_column(t, "gold" if role == "gold" and gold is not None else "system")
+               for t, role in zip(tables, roles)]
     notes: list[str] = []
     if id is None:
         id = shared_id(tables)
@@ -186,11 +214,60 @@ def from_files(gold, a, b, *, id: str | None = None, on_unmatched: str = "stop")
     picked = [t.frame[c].to_numpy(dtype=object)[o].tolist() for t, c, o in zip(tables, columns, order)]
     lines = [t.lines[o] for t, o in zip(tables, order)]
     gold_values = _gold(picked[0], tables[0].name, lines[0]) if gold is not None else None
-    values = [_prediction(v, t.name, ln, notes) for v, t, ln in zip(picked[-2:], tables[-2:], lines[-2:])]
+    first = 1 if gold is not None else 0
+    values = [_prediction(v, t.name, ln, notes) for v, t, ln in zip(picked[first:], tables[first:], lines[first:])]
     gold_values, values = _same_kind(gold_values, values, notes)
     ids = [tables[0].frame[id].tolist()[i] for i in order[0]] if id else None
     sources = dict(zip(roles, ((t.name, ln) for t, ln in zip(tables, lines))))
-    return Aligned(gold_values, values[0], values[1], a.name, b.name, ids=ids, sources=sources, notes=tuple(notes))
+    return AlignedMany(gold_values, dict(zip(names, values)), ids=ids, sources=sources, notes=tuple(notes))
+
+
+def load_many(tables: Sequence, *, has_gold: bool = True, gold: str | None = None, id: str | None = None,
+              group: str | None = None, on_unmatched: str = "stop") -> AlignedMany:
+    """What ``sigcore many`` reads: one wide table (gold, and a column per system), or a gold file followed by
+    one file per system (``has_gold=False``: only system files, e.g. per-item scores)."""
+    if len(tables) > 1:
+        gold_table, systems = (tables[0], tables[1:]) if has_gold else (None, tables)
+        if len(systems) < 2:
+            raise InputError(f"got {len(tables)} files: a gold file and {len(systems)} system file",
+                             hint="Give the gold file, then one file per system (at least two).")
+        return from_system_files(gold_table, systems, id=id, on_unmatched=on_unmatched)
+    table = tables[0]
+    guess = guess_mapping(table.frame)
+    mapping = Mapping(gold=gold or guess.gold, systems=guess.systems, id=id or guess.id, group=group or guess.group)
+    frame = table.frame
+    for role, name in (("gold", mapping.gold), ("id", mapping.id), ("group", mapping.group)):
+        if name is not None and name not in frame.columns:
+            raise InputError(f"no column {name!r} for {role}", file=table.name, line=1,
+                             hint=f"The columns are: {', '.join(map(str, frame.columns))}.")
+    systems = [c for c in mapping.systems if c not in (mapping.gold, mapping.id, mapping.group)]
+    if len(systems) < 2:
+        raise InputError(f"the table needs at least two system columns, found {len(systems)}", file=table.name,
+                         line=1, hint=f"The columns are: {', '.join(map(str, frame.columns))}.")
+    notes: list[str] = []
+    gold_values = _gold(frame[mapping.gold].tolist(), table.name, table.lines) if mapping.gold else None
+    values = [_prediction(frame[c].tolist(), f"{table.name} column {c!r}", table.lines, notes) for c in systems]
+    gold_values, values = _same_kind(gold_values, values, notes)
+    if mapping.id is not None:
+        _no_duplicates(frame[mapping.id].tolist(), table.name, table.lines)
+    roles = {"gold": mapping.gold, "id": mapping.id, "group": mapping.group}
+    return AlignedMany(gold_values, {str(c): v for c, v in zip(systems, values)},
+                       ids=frame[mapping.id].tolist() if mapping.id else None,
+                       groups=frame[mapping.group].tolist() if mapping.group else None,
+                       sources={role: (table.name, table.lines) for role in ["gold", *map(str, systems)]},
+                       notes=tuple(notes), columns={k: str(v) for k, v in roles.items() if v is not None})
+
+
+def system_names(files: Sequence[str]) -> list[str]:
+    """Short names for system files: the file name up to its first dot where those are unique, else the file
+    name without ``.gz``."""
+    plain = [Path(f).name.removesuffix(".gz") for f in files]
+    short = [name.split(".")[0] or name for name in plain]
+    if len(set(short)) == len(short):
+        return short
+    if len(set(plain)) == len(plain):
+        return plain
+    return [str(f) for f in files]  # the same name in two folders: the paths tell them apart
 
 
 def from_lm_eval(a, b, *, on_unmatched: str = "stop") -> Aligned:
@@ -322,7 +399,7 @@ def _same_kind(gold: list | None, systems: list[list], notes: list[str]):
     if any(numeric) and not all(numeric) and any(k == "string" for k in kinds):
         notes.append("some files give labels as numbers and others as text; all are compared as text")
         columns = [[_as_text(v) for v in c] if num else c for c, num in zip(columns, numeric)]
-    return (columns[0] if gold is not None else None), columns[-2:]
+    return (columns[0] if gold is not None else None), columns[1 if gold is not None else 0:]
 
 
 def _as_text(value: Any) -> Any:
