@@ -113,3 +113,21 @@ def test_bad_settings_are_refused(kwargs, message):
         compare_many(gold, systems, **kwargs)
     with pytest.raises(SettingsError, match="at least 2"):
         compare_many(gold, {"only": systems["sys0"]})
+
+
+@pytest.mark.slow
+def test_wmt17_against_lium_nmt_the_readme_decisions():
+    """The README's example: all 16 WMT17 en-de systems against LIUM-NMT on BLEU, b = 1,000, seed 0, Holm."""
+    def read(path):
+        with gzip.open(path, "rt", encoding="utf-8") as f:
+            return f.read().splitlines()
+    files = sorted(p for p in WMT.glob("*.de.gz") if not p.name.startswith("newstest"))
+    systems = {p.name.split(".")[0]: read(p) for p in files}
+    many = compare_many(read(WMT / "newstest2017.ref.de.gz"), systems, metric="bleu", baseline="LIUM-NMT",
+                        n_resamples=1000)
+    worse = {"C-3MA", "PROMT-Rule-based", "TALP-UPC", "online-A", "online-F", "online-G", "RWTH-nmt-ensemble"}
+    assert {a for (a, _) in many.results if many.significant(a, "LIUM-NMT")} == worse | {"uedin-nmt"}
+    assert all(many.results[(a, "LIUM-NMT")].delta < 0 for a in worse)
+    uedin, reranked = many.results[("uedin-nmt", "LIUM-NMT")], many.results[("LMU-nmt-reranked", "LIUM-NMT")]
+    assert round(uedin.delta, 2) == 1.71 and (round(uedin.ci_low, 2), round(uedin.ci_high, 2)) == (1.32, 2.09)
+    assert round(reranked.p_value, 3) == 0.015 and round(many.adjusted[("LMU-nmt-reranked", "LIUM-NMT")], 3) == 0.105
