@@ -106,6 +106,8 @@ def _many_parser(commands) -> None:
     out = many.add_mutually_exclusive_group()
     out.add_argument("--csv", action="store_true", help="print one CSV row per comparison")
     out.add_argument("--json", action="store_true", help="print the comparisons as JSON")
+    out.add_argument("--latex", action="store_true",
+                     help="print a booktabs table for a paper: a column per metric, marks defined in the caption")
 
 
 def _level(flag: str):
@@ -175,6 +177,9 @@ def _many(args) -> int:
     if args.csv or args.json:
         frame = pd.concat([f.table().assign(metric=f.metric) for f in families], ignore_index=True)
         print(frame.to_csv(index=False) if args.csv else frame.to_json(orient="records", indent=2), end="")
+        return 0
+    if args.latex:
+        print(family.latex(families), end="")
         return 0
     for note in data.notes:
         print(f"note: {note}")

@@ -460,7 +460,8 @@ def test_many_wide_table_all_pairs_prints_marks_and_a_ranking(tmp_path, capsys):
     out = capsys.readouterr().out
     many = sigcore.compare_many(list(gold), {k: list(v) for k, v in systems.items()}, all_pairs=True,
                                 n_resamples=1000)
-    marked = [line.split()[:2] for line in out.splitlines() if line.rstrip().endswith("*") and "significant" not in line]
+    marked = [line.split()[:2] for line in out.splitlines()
+              if line.rstrip().endswith("*") and "significant" not in line]
     assert marked == [list(pair) for pair in many.results if many.significant(*pair)]
     assert "Holm over 3 comparisons" in out and "Ranking" in out
 

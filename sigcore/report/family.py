@@ -8,6 +8,7 @@ import math
 
 from ..many import Many
 from ..result import p_number
+from .export import _latex_number, latex_escape
 from .sentence import METRIC_NAMES, TEST_NAMES, number
 
 CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "hochberg": "Hochberg",
@@ -20,8 +21,7 @@ def heading(many: Many) -> str:
     first = next(iter(many.results.values()))
     resamples = f" (b = {first.n_resamples:,}, seed {first.seed})" if first.resampled else ""
     return (f"{METRIC_NAMES.get(many.metric, many.metric)}: {TEST_NAMES[many.test]}{resamples}, "
-            f"{SIDES[many.alternative]}, {CORRECTION_NAMES[many.correction]} over {len(many.results)} "
-            f"comparisons, α = {many.alpha:g}")
+            f"{SIDES[many.alternative]}, {CORRECTION_NAMES[many.correction]} over {_count(many)}, α = {many.alpha:g}")
 
 
 def text(many: Many) -> str:
@@ -50,6 +50,67 @@ def text(many: Many) -> str:
             ranks = f"{row.rank_low}" if row.rank_low == row.rank_high else f"{row.rank_low}-{row.rank_high}"
             lines.append(f"  {ranks:>5}  {row.system:<{width}}  {number(row.score, scale)}")
     return "\n".join(lines)
+
+
+# how a paper's table heads the metrics (sentence.METRIC_NAMES is for running text: "accuracy", "macro-averaged F1")
+PAPER_NAMES = {"accuracy": "Acc.", "exact_match": "EM", "precision": "P", "recall": "R", "f1": "F1",
+               "macro_f1": "macro-F1", "micro_f1": "micro-F1", "weighted_f1": "weighted-F1", "span_f1": "span F1",
+               "bleu": "BLEU", "chrf": "chrF", "mean": "Score"}
+
+
+def latex(families: list[Many]) -> str:
+    r"""A booktabs ``table`` for a paper (needs ``\usepackage{booktabs}``): a row per system, a column per
+    metric. Against a baseline, a score is marked $^\dagger$ when significantly better than the baseline and
+    $^\ddagger$ when significantly worse; for all pairs, the rows follow the first metric's ranking with a rule
+    between its clusters and a rank column. One caption line defines the marks and the test."""
+    first = families[0]
+    if any(f.systems != first.systems or f.baseline != first.baseline for f in families):
+        raise ValueError("the families must compare the same systems the same way")
+    pairs = first.baseline is None
+    ranking = first.ranking() if pairs else None
+    names = list(ranking["system"]) if pairs else [first.baseline] + [s for s in first.systems if s != first.baseline]
+    header = ["System"] + (["Rank"] if pairs else []) + [PAPER_NAMES.get(f.metric, f.metric) for f in families]
+    rows, previous = [], None
+    for i, name in enumerate(names):
+        cells = [latex_escape(name)]
+        if pairs:
+            low, high, cluster = (int(v) for v in ranking.iloc[i][["rank_low", "rank_high", "cluster"]])
+            if previous is not None and cluster != previous:
+                rows.append(r"    \midrule")
+            previous = cluster
+            cells.append(f"{low}" if low == high else f"{low}--{high}")
+        for f in families:
+            scale = max(abs(v) for v in f.scores.values()) or 1.0
+            cells.append(_latex_number(f.scores[name], scale) + ("" if pairs else _mark(f, name)))
+        rows.append("    " + " & ".join(cells) + r" \\")
+    how = f"{TEST_NAMES[first.test]}"
+    if first.test in ("bootstrap", "permutation"):
+        b = f"{next(iter(first.results.values())).n_resamples:,}".replace(",", "{,}")  # 10{,}000 in math mode
+        how += f", $b = {b}$"
+    how += (f", {first.alternative}, {CORRECTION_NAMES[first.correction]}-corrected over {_count(first)}, "
+            f"$\\alpha = {first.alpha:g}$")
+    if pairs:
+        caption = (f"Systems by {header[2]}, in clusters: every system above a rule is significantly better than "
+                   f"every one below it ({how}); rank: the ranks the tests allow.")
+    else:
+        caption = (f"$^\\dagger$/$^\\ddagger$: significantly better/worse than the baseline, "
+                   f"{latex_escape(first.baseline)} ({how}).")
+    lines = [r"% needs \usepackage{booktabs}", r"\begin{table}[t]", r"  \centering", r"  \small",
+             f"  \\begin{{tabular}}{{l{'c' if pairs else ''}{'r' * len(families)}}}", r"    \toprule",
+             "    " + " & ".join(header) + r" \\", r"    \midrule", *rows, r"    \bottomrule", r"  \end{tabular}",
+             f"  \\caption{{{caption}}}", r"\end{table}"]
+    return "\n".join(lines) + "\n"
+
+
+def _mark(many: Many, name: str) -> str:
+    if name == many.baseline or not many.significant(name, many.baseline):
+        return r"\phantom{$^\ddagger$}"  # unmarked numbers keep their digits in line with marked ones
+    return r"$^\dagger$" if many.results[(name, many.baseline)].side > 0 else r"$^\ddagger$"
+
+
+def _count(many: Many) -> str:
+    n = len(many.results)
+    return f"{n} comparison{'s' * (n != 1)}"
 
 
 def _signed(x: float, scale: float) -> str:

@@ -104,7 +104,8 @@ def _scores(values, name: str) -> np.ndarray:
         raise SettingsError(f"`{name}` needs at least 2 scores (one per seed), got {x.size}",
                             hint="ASO compares distributions over seeds: run each system with several seeds.")
     if not np.all(np.isfinite(x)):
-        raise SettingsError(f"`{name}` has a missing or infinite score (number {np.flatnonzero(~np.isfinite(x))[0] + 1})")
+        first = np.flatnonzero(~np.isfinite(x))[0] + 1
+        raise SettingsError(f"`{name}` has a missing or infinite score (number {first})")
     return x
 
 

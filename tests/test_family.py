@@ -1,0 +1,95 @@
+"""A family's reports: the terminal table agrees with the decisions, and the LaTeX table compiles with pdflatex
+in a two-column 11 pt paper at \\columnwidth with no overfull box, marks where the decisions are."""
+
+import gzip
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sigcore import compare_many
+from sigcore.report import family
+
+WMT = Path(__file__).resolve().parents[1] / "sample_data" / "wmt17_en_de"
+PDFLATEX = shutil.which("pdflatex")
+PAPER = r"""\documentclass[11pt,twocolumn]{article}
+\usepackage[T1]{fontenc}
+\usepackage{times}
+\usepackage{booktabs}
+\usepackage[letterpaper,margin=1in,columnsep=0.25in]{geometry}
+\begin{document}
+A column of text: an ACL paper's page is two columns of 3.3 in, 11 pt Times.
+%s
+\end{document}
+"""
+
+
+def _read(path):
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        return f.read().splitlines()
+
+
+@pytest.fixture(scope="module")
+def wmt():
+    systems = {p.name.split(".")[0]: _read(p) for p in sorted(WMT.glob("*.de.gz")) if not p.name.startswith("new")}
+    return _read(WMT / "newstest2017.ref.de.gz"), systems
+
+
+def _compile(tmp_path, body):
+    assert PDFLATEX, "pdflatex is missing: apt-get install -y texlive-latex-recommended texlive-fonts-recommended"
+    (tmp_path / "paper.tex").write_text(PAPER % body, encoding="utf-8")
+    run = subprocess.run([PDFLATEX, "-interaction=nonstopmode", "-halt-on-error", "paper.tex"], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=120)
+    log = (tmp_path / "paper.log").read_text(encoding="latin-1")
+    assert run.returncode == 0, log[-2000:]
+    assert "Overfull" not in log, re.findall(r"Overfull.*", log)
+    assert (tmp_path / "paper.pdf").read_bytes()[:5] == b"%PDF-"
+    return log
+
+
+@pytest.mark.slow
+def test_sixteen_wmt_systems_against_a_baseline_fit_a_column(wmt, tmp_path):
+    refs, systems = wmt
+    families = [compare_many(refs, systems, metric=m, baseline="LIUM-NMT", n_resamples=300) for m in ("bleu", "chrf")]
+    table = family.latex(families)
+    _compile(tmp_path, table)
+    assert "System & BLEU & chrF" in table and table.count(r"\caption") == 1
+    for f, column in zip(families, (1, 2)):  # a dagger exactly where the decision says better, a double where worse
+        for line in table.splitlines():
+            cells = line.strip().rstrip("\\").split(" & ")
+            if len(cells) != 3 or cells[0] in ("System", "LIUM-NMT"):
+                continue
+            res = f.results[(cells[0], "LIUM-NMT")]
+            mark = r"$^\dagger$" if f.significant(cells[0], "LIUM-NMT") and res.side > 0 else \
+                r"$^\ddagger$" if f.significant(cells[0], "LIUM-NMT") else r"\phantom"
+            assert mark in cells[column], (cells, mark)
+
+
+@pytest.mark.slow
+def test_a_ranking_table_draws_a_rule_between_clusters(wmt, tmp_path):
+    refs, systems = wmt
+    some = {name: systems[name] for name in ("uedin-nmt", "LIUM-NMT", "KIT", "online-F", "C-3MA")}
+    many = compare_many(refs, some, metric="bleu", all_pairs=True, n_resamples=300)
+    table = family.latex([many])
+    _compile(tmp_path, table)
+    body = table.split(r"\midrule", 1)[1].split(r"\bottomrule")[0]
+    rules = body.count(r"\midrule")
+    assert rules == max(many.ranking()["cluster"]) - 1
+    assert [line.split(" & ")[0].strip() for line in body.splitlines() if " & " in line] == \
+        list(many.ranking()["system"])
+
+
+def test_names_are_escaped_and_the_caption_says_how():
+    rng = np.random.default_rng(0)
+    gold = rng.integers(0, 2, 200)
+    systems = {"ours_v2 & co": gold, "base%1": np.where(rng.uniform(size=200) < 0.7, gold, 1 - gold)}
+    many = compare_many(gold, systems, baseline="base%1", n_resamples=500)
+    table = family.latex([many])
+    assert r"ours\_v2 \& co" in table and r"base\%1" in table
+    assert "Holm-corrected over 1 comparison," in table and "$b = 500$" in table and r"$\alpha = 0.05$" in table
+    text = family.text(many)
+    assert "Holm over 1 comparison," in text and ("*" in text.splitlines()[3]) == many.significant("ours_v2 & co",
+                                                                                                  "base%1")
