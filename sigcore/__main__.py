@@ -8,6 +8,8 @@
   python -m sigcore compare A_SCORES B_SCORES --metric mean                  per-item scores, no gold
   python -m sigcore many REF SYS1 SYS2 ... --baseline NAME | --all-pairs       many systems, corrected
   python -m sigcore many TABLE --metric accuracy --all-pairs                  one column per system
+  python -m sigcore seeds SCORES.csv                                          ASO over per-seed scores
+  python -m sigcore datasets P_VALUES.csv                                     on how many datasets A wins
   python -m sigcore metrics | tests                                          what exists
 
 Bad input exits with status 2 and one line saying what, where and how to fix it; never a traceback.
@@ -24,10 +26,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import ALTERNATIVES, METRICS, TESTS, compare, compare_many, report
+from . import ALTERNATIVES, METRICS, TESTS, compare, compare_many, report, statistics
 from .compare import COMPAT
 from .many import CORRECTIONS
 from .report import family
+from .result import p_number
 from .errors import InputError, SettingsError, SigcoreError
 from .io import align
 from .io.inputs import FORMATS, read
@@ -74,6 +77,21 @@ def _parser() -> argparse.ArgumentParser:
     cmp.add_argument("--positive-label", help="the positive class for precision, recall and f1")
     cmp.add_argument("--json", action="store_true", help="print the result as JSON")
     _many_parser(commands)
+    seeds = commands.add_parser("seeds", help="Almost Stochastic Order over per-seed scores (deepsig's ASO)",
+                                description="ε_min of every pair, row better than column, from per-seed scores.")
+    seeds.add_argument("file", metavar="FILE", help="a table: a column per system and a row per seed, or the "
+                                                    "columns system and score (and seed)")
+    seeds.add_argument("--confidence", type=_level("--confidence"), default=0.95)
+    seeds.add_argument("--tau", type=_level("--tau"), default=0.2, help="ε_min below it reads as 'almost "
+                                                                        "stochastically dominant' (default 0.2)")
+    seeds.add_argument("--no-bonferroni", action="store_true", help="do not correct for the k(k - 1)/2 pairs")
+    seeds.add_argument("--resamples", type=int, default=1000, help="bootstrap iterations (deepsig's default)")
+    seeds.add_argument("--seed", type=int, default=0)
+    datasets = commands.add_parser("datasets", help="replicability over datasets (Dror et al. 2017)",
+                                   description="On how many datasets is A better than B? From one one-sided "
+                                               "p-value per dataset.")
+    datasets.add_argument("file", metavar="FILE", help="a table with the columns dataset and p")
+    datasets.add_argument("--alpha", type=_level("--alpha"), default=0.05)
     return parser
 
 
@@ -187,10 +205,59 @@ def _many(args) -> int:
     return 0
 
 
+def _seeds(args) -> int:
+    frame = read(args.file).frame
+    columns = {str(c).strip().lower(): c for c in frame.columns}
+    if "system" in columns and "score" in columns:  # long: one row per (system, seed)
+        groups = frame.groupby(columns["system"], sort=False)[columns["score"]]
+        scores = {str(name): list(values) for name, values in groups}
+    else:  # wide: a column per system
+        scores = {str(c): list(frame[c]) for c in frame.columns if str(c).strip().lower() not in ("seed", "run")}
+    if len(scores) < 2:
+        raise InputError("the table needs scores of at least two systems", file=args.file, line=1,
+                         hint="Give a column per system (a row per seed), or the columns system and score.")
+    table = statistics.multi_aso(scores, confidence_level=args.confidence, bonferroni=not args.no_bonferroni,
+                                 n_bootstrap=args.resamples, seed=args.seed)
+    k = len(scores)
+    level = 1 - (1 - args.confidence) / (k * (k - 1) // 2 if not args.no_bonferroni and k > 2 else 1)
+    print(f"ε_min of 'row better than column' (ASO as deepsig computes it; confidence {level:.4g}"
+          f"{', Bonferroni over the pairs' if not args.no_bonferroni and k > 2 else ''}; b = {args.resamples:,}, "
+          f"seed {args.seed}):\n")
+    print(table.round(3).to_string())
+    print(f"\nBelow τ = {args.tau:g}: the row is almost stochastically dominant over the column (deepsig's "
+          "recommended threshold, Ulmer et al. 2022); 0: stochastically dominant.")
+    for a in table.index:
+        for b in table.columns:
+            if a != b and table.loc[a, b] < args.tau:
+                print(f"  {a} over {b}: ε_min = {table.loc[a, b]:.3f}")
+    return 0
+
+
+def _datasets(args) -> int:
+    table = read(args.file)
+    columns = {str(c).strip().lower(): c for c in table.frame.columns}
+    p_column = columns.get("p") or columns.get("p_value") or columns.get("p-value")
+    if p_column is None:
+        raise InputError("no column p (one one-sided p-value per dataset)", file=args.file, line=1,
+                         hint=f"The columns are: {', '.join(map(str, table.frame.columns))}.")
+    names = (table.frame[columns["dataset"]].astype(str).tolist() if "dataset" in columns else None)
+    try:
+        p = [float(v) for v in table.frame[p_column]]
+    except (TypeError, ValueError):
+        raise InputError("the p column must hold numbers between 0 and 1", file=args.file, line=1) from None
+    res = statistics.replicability(p, alpha=args.alpha, datasets=names)
+    print(res.sentence() + "\n")
+    print("u  p^{u/N} Bonferroni  p^{u/N} Fisher")
+    for u, (bonf, fisher) in enumerate(zip(res.bonferroni, res.fisher), start=1):
+        print(f"{u:<3}{p_number(bonf):<21}{p_number(fisher)}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    if args.command == "many":
-        return _run(_many, args)
+    commands = {"many": _many, "seeds": _seeds, "datasets": _datasets}
+    if args.command in commands:
+        return _run(commands[args.command], args)
     if args.command != "compare":
         table = METRICS if args.command == "metrics" else TESTS
         for name, entry in table.items():

@@ -471,3 +471,28 @@ def test_many_refuses_a_single_system_in_one_line(tmp_path, capsys):
     code = main(["many", str(tmp_path / "gold.txt"), str(tmp_path / "sys0.run.txt")])
     err = capsys.readouterr().err
     assert code == 2 and err.startswith("error: ") and "at least two" in err and len(err.splitlines()) == 1
+
+
+def test_seeds_prints_the_aso_matrix_and_the_pairs_below_tau(tmp_path, capsys):
+    long = tmp_path / "seeds.csv"
+    rows = [("A", [0.72, 0.75, 0.71, 0.78, 0.74]), ("B", [0.70, 0.69, 0.73, 0.68, 0.71])]
+    write_lines(long, ["system,seed,score"] + [f"{s},{i},{v}" for s, vs in rows for i, v in enumerate(vs)])
+    assert main(["seeds", str(long)]) == 0
+    out = capsys.readouterr().out
+    expected = sigcore.statistics.multi_aso({s: vs for s, vs in rows}, seed=0)
+    assert f"A over B: ε_min = {expected.loc['A', 'B']:.3f}" in out and "B over A" not in out
+    wide = tmp_path / "wide.csv"
+    write_lines(wide, ["seed,A,B"] + [f"{i},{a},{b}" for i, (a, b) in enumerate(zip(rows[0][1], rows[1][1]))])
+    assert main(["seeds", str(wide)]) == 0
+    assert capsys.readouterr().out == out  # the same scores, either layout
+
+
+def test_datasets_gives_k_hat_for_the_authors_example(tmp_path, capsys):
+    table = tmp_path / "p.csv"
+    p = [0.168, 0.297, 0.357, 0.019, 0.218, 0.001]
+    write_lines(table, ["dataset,p"] + [f"d{i},{v}" for i, v in enumerate(p, start=1)])
+    assert main(["datasets", str(table)]) == 0
+    out = capsys.readouterr().out
+    assert "k̂ = 1 of 6 (Bonferroni" in out and "k̂ = 2 of 6 (Fisher" in out and "identifies: d6" in out
+    write_lines(table, ["dataset,score", "d1,3"])
+    assert main(["datasets", str(table)]) == 2 and "no column p" in capsys.readouterr().err
