@@ -20,7 +20,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from .compare import _Run, _check_settings, _members, compare
+from .compare import _Run, _check_settings, _is_int, _members, compare
 from .errors import SettingsError
 from .metrics import METRICS, prepare
 from .statistics import intervals, resampling
@@ -29,6 +29,7 @@ from .statistics.resampling import PairedStats
 from .result import Result
 
 CORRECTIONS = ("holm", "bonferroni", "hochberg", "bh", "by")
+MEMORY = 1 << 30  # bytes of resampled scores and deltas held at once: every system's and every pair's, b each
 
 
 @dataclass(frozen=True)
@@ -110,6 +111,10 @@ def compare_many(gold: Sequence | None, systems: Mapping[str, Sequence], *, base
     base = baseline if baseline is not None else names[0]
     pairs = (list(itertools.combinations(names, 2)) if all_pairs
              else [(name, base) for name in names if name != base])
+    if test == "bootstrap" and _is_int(n_resamples) and (len(pairs) + len(names)) * n_resamples * 8 > MEMORY:
+        raise SettingsError(f"{len(pairs)} comparisons of {len(names)} systems at b = {n_resamples:,} would hold more "
+                            f"than {MEMORY >> 30} GiB of resampled scores",
+                            hint="Use fewer resamples, or compare with one baseline instead of every pair.")
     if seed is None:
         seed = int(np.random.SeedSequence().entropy % 2**63)
     options = dict(metric=metric, test=test, n_resamples=n_resamples, alternative=alternative, alpha=alpha,
@@ -130,10 +135,10 @@ def compare_many(gold: Sequence | None, systems: Mapping[str, Sequence], *, base
 def _names(systems: Mapping[str, Sequence], baseline: str | None, all_pairs: bool) -> list[str]:
     if not isinstance(systems, Mapping):
         raise SettingsError("systems must map each system's name to its outputs", hint="Pass a dict.")
-    names = [str(name) for name in systems]
+    names = list(systems)
     if len(names) < 2:
         raise SettingsError(f"many systems means at least 2, got {len(names)}")
-    if len(set(names)) != len(names):
+    if len({str(name) for name in names}) != len(names):
         raise SettingsError("two systems have the same name", hint="Give every system its own name.")
     if baseline is not None and baseline not in names:
         raise SettingsError(f"the baseline {baseline!r} is not one of the systems",

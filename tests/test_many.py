@@ -131,3 +131,9 @@ def test_wmt17_against_lium_nmt_the_readme_decisions():
     uedin, reranked = many.results[("uedin-nmt", "LIUM-NMT")], many.results[("LMU-nmt-reranked", "LIUM-NMT")]
     assert round(uedin.delta, 2) == 1.71 and (round(uedin.ci_low, 2), round(uedin.ci_high, 2)) == (1.32, 2.09)
     assert round(reranked.p_value, 3) == 0.015 and round(many.adjusted[("LMU-nmt-reranked", "LIUM-NMT")], 3) == 0.105
+
+
+def test_a_family_too_large_for_memory_is_refused_before_any_work():
+    gold, systems = _classifiers(k=8)  # 28 pairs and 8 systems at b = 10^7: 2.9 GB of resampled values
+    with pytest.raises(SettingsError, match="GiB of resampled scores"):
+        compare_many(gold, systems, all_pairs=True, n_resamples=10_000_000)
