@@ -1,12 +1,26 @@
 """Entry point: `streamlit run app.py` serves the dashboard (dashboard.py) once the engine is imported.
 
 The engine's imports (scipy.stats, pandas, plotly) take about a second; done here, at server start, the first
-visitor's page does not wait for them (the Classroom's walk-through is usable sooner, see bench/classroom.py).
+visitor's page does not wait for them (the Classroom's walk-through is usable sooner, see bench/classroom.py),
+and sessions starting together never import it concurrently.
 """
 
+import ctypes
 from contextlib import asynccontextmanager
 
 import streamlit as st
+
+
+def _return_freed_memory() -> None:
+    """glibc keeps large freed numpy buffers in per-thread heaps, raising its mmap threshold as they are freed, so a
+    server held ~200 MB after the sessions that used it had ended (bench/load.py); fixed 128 KiB thresholds give
+    large blocks back to the system when freed."""
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+    except OSError:
+        return  # not glibc (macOS, musl): their allocators behave differently
+    libc.mallopt(-3, 128 * 1024)  # M_MMAP_THRESHOLD: large blocks get their own mapping, unmapped when freed
+    libc.mallopt(-1, 128 * 1024)  # M_TRIM_THRESHOLD: free heap tops are returned beyond 128 KiB
 
 
 @asynccontextmanager
@@ -17,4 +31,5 @@ async def preload(_app):
     yield
 
 
+_return_freed_memory()
 app = st.App("dashboard.py", lifespan=preload)

@@ -52,7 +52,7 @@ ENCODINGS = {"UTF-8 (or UTF-16 with a byte-order mark)": None, "UTF-16 little-en
 BY_ROW = "(row order)"
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@st.cache_data(max_entries=32, ttl=600, show_spinner=False)  # an upload's parsed table outlives it by 10 minutes at most
 def _parse(data: bytes, name: str, encoding: str | None):
     return read(data, name=name, encoding=encoding)
 
