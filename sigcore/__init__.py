@@ -17,8 +17,9 @@ from ._version import __version__
 from .compare import ALTERNATIVES, TESTS, compare, stream, tests_for
 from .errors import InputError, SettingsError, SigcoreError
 from .many import Many, compare_many
+from .seeds import SeedsResult, compare_seeds
 from .metrics import METRICS
 from .result import Result
 
-__all__ = ["ALTERNATIVES", "METRICS", "TESTS", "InputError", "Many", "Result", "SettingsError", "SigcoreError",
-           "__version__", "compare", "compare_many", "report", "stream", "tests_for"]
+__all__ = ["ALTERNATIVES", "METRICS", "TESTS", "InputError", "Many", "Result", "SeedsResult", "SettingsError",
+           "SigcoreError", "__version__", "compare", "compare_many", "compare_seeds", "report", "stream", "tests_for"]

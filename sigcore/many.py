@@ -148,13 +148,23 @@ def _names(systems: Mapping[str, Sequence], baseline: str | None, all_pairs: boo
     return names
 
 
-def _shared_bootstrap(gold, systems, names, pairs, options):
-    """Every system's scores on the same bootstrap resamples, then each pair's result from its columns."""
-    metric, seed, b = options["metric"], options["seed"], options["n_resamples"]
-    metric_options = {k: v for k, v in options.items() if k not in (
-        "metric", "test", "n_resamples", "alternative", "alpha", "seed", "groups", "compat", "ci_method")}
-    outputs = [systems[name] for name in names]
-    groups = options["groups"]
+@dataclass(frozen=True)
+class Shared:
+    """Every system's scores on the same b bootstrap resamples (``resampled``, b × k), with what made them."""
+
+    resampled: np.ndarray
+    rows: list[np.ndarray]  # per system: sufficient statistics per item (or per group, or per pattern)
+    weights: np.ndarray  # items each row stands for
+    stats: list[np.ndarray] | None  # per item, for the metrics that have them
+    score: Any
+    options: dict[str, Any]  # the metric's resolved options
+    n_items: int
+
+
+def shared_resamples(gold, outputs: list[Sequence], metric: str, n_resamples: int, seed: int, groups=None,
+                     **metric_options: Any) -> Shared:
+    """Score every system on the same bootstrap resamples: one draw of item counts per resample, one matrix
+    product over all systems' sufficient statistics."""
     if METRICS[metric].patterns is not None:  # wide rows: per group of identical items, never per item
         rows, inverse, score, resolved = METRICS[metric].patterns(gold, outputs, **metric_options)
         weights = np.bincount(inverse, minlength=len(rows[0]))
@@ -169,17 +179,28 @@ def _shared_bootstrap(gold, systems, names, pairs, options):
             members = _members(groups, n_items)
             rows = [members @ s for s in stats]
         weights = np.ones(len(rows[0]), dtype=np.int64)
-    width, k = rows[0].shape[1], len(names)
+    width, k = rows[0].shape[1], len(rows)
     half = (k + 1) // 2  # the engine pairs two equally wide row blocks: half the systems in each (one zero block
     padding = [np.zeros_like(rows[0])] * (2 * half - k)  # when k is odd), all drawn with the same item counts
     joint = PairedStats.from_patterns(np.hstack(rows[:half]), np.hstack(rows[half:] + padding), weights)
-    resampled = np.empty((b, k))
+    resampled = np.empty((n_resamples, k))
     filled = 0
-    for first, second in resampling.bootstrap(joint, b, seed):
+    for first, second in resampling.bootstrap(joint, n_resamples, seed):
         size = len(first)
         totals = np.hstack([first, second]).reshape(size * 2 * half, width)
         resampled[filled:filled + size] = score(totals).reshape(size, 2 * half)[:, :k]
         filled += size
+    return Shared(resampled, rows, weights, stats, score, resolved, n_items)
+
+
+def _shared_bootstrap(gold, systems, names, pairs, options):
+    """Every system's scores on the same bootstrap resamples, then each pair's result from its columns."""
+    metric, seed, b, groups = options["metric"], options["seed"], options["n_resamples"], options["groups"]
+    metric_options = {k: v for k, v in options.items() if k not in (
+        "metric", "test", "n_resamples", "alternative", "alpha", "seed", "groups", "compat", "ci_method")}
+    shared = shared_resamples(gold, [systems[name] for name in names], metric, b, seed, groups, **metric_options)
+    resampled, rows, weights, stats, score = shared.resampled, shared.rows, shared.weights, shared.stats, shared.score
+    resolved, n_items = shared.options, shared.n_items
     column = {name: i for i, name in enumerate(names)}
     level = 1 - options["alpha"]
     results = {}
