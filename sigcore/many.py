@@ -14,6 +14,7 @@ significant when its corrected p is at most α and its δ lies on H1's side.
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
@@ -56,12 +57,19 @@ class Many:
         on_side = {"greater": res.side > 0, "less": res.side < 0, "two-sided": res.side != 0}[res.alternative]
         return self.adjusted[(a, b)] <= self.alpha and on_side
 
+    def delta_interval(self, a: str, b: str) -> tuple[float, float]:
+        """δ's interval, where the test gives one (the bootstrap, permutation, t and z tests); nan where its
+        interval is of another quantity (Wilcoxon's pseudo-median, the sign test's and McNemar's shares)."""
+        res = self.results[(a, b)]
+        return (res.ci_low, res.ci_high) if res.estimand == "delta" else (math.nan, math.nan)
+
     def table(self) -> pd.DataFrame:
         """One row per comparison: the systems, their scores, δ with its interval, p, corrected p, decision."""
         rows = []
         for (a, b), res in self.results.items():
+            low, high = self.delta_interval(a, b)
             rows.append({"system": a, "against": b, "score": res.score_a, "score_against": res.score_b,
-                         "delta": res.delta, "ci_low": res.ci_low, "ci_high": res.ci_high, "p": res.p_value,
+                         "delta": res.delta, "ci_low": low, "ci_high": high, "p": res.p_value,
                          "p_adjusted": self.adjusted[(a, b)], "significant": self.significant(a, b)})
         return pd.DataFrame(rows)
 

@@ -137,3 +137,12 @@ def test_a_family_too_large_for_memory_is_refused_before_any_work():
     gold, systems = _classifiers(k=8)  # 28 pairs and 8 systems at b = 10^7: 2.9 GB of resampled values
     with pytest.raises(SettingsError, match="GiB of resampled scores"):
         compare_many(gold, systems, all_pairs=True, n_resamples=10_000_000)
+
+
+def test_the_table_gives_an_interval_of_delta_only_where_the_test_has_one():
+    gold, systems = _classifiers(k=3)
+    for test, has in (("bootstrap", True), ("t", True), ("mcnemar", False), ("sign", False)):
+        table = compare_many(gold, systems, test=test, n_resamples=500).table()
+        assert table["ci_low"].notna().all() == has and table["ci_high"].notna().all() == has, test
+        if has:  # and then it brackets δ
+            assert ((table["ci_low"] <= table["delta"]) & (table["delta"] <= table["ci_high"])).all()

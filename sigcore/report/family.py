@@ -13,7 +13,8 @@ from .sentence import METRIC_NAMES, TEST_NAMES, number
 
 CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "hochberg": "Hochberg",
                     "bh": "Benjamini-Hochberg", "by": "Benjamini-Yekutieli"}
-SIDES = {"two-sided": "two-sided", "greater": "H1: first better", "less": "H1: second better"}
+SIDES = {"two-sided": "two-sided", "greater": "one-sided, H1: system better than against",
+         "less": "one-sided, H1: system worse than against"}
 
 
 def heading(many: Many) -> str:
@@ -32,7 +33,7 @@ def text(many: Many) -> str:
     for (a, b), res in many.results.items():
         low, high = many.score_intervals[a]
         rows.append([a, b, number(many.scores[a], scale), _interval(low, high, scale), _signed(res.delta, scale),
-                     _interval(res.ci_low, res.ci_high, scale, signed=True),
+                     _interval(*many.delta_interval(a, b), scale, signed=True),
                      res.p_text.removeprefix("p = ").replace("p < ", "< "),
                      p_number(many.adjusted[(a, b)], many.alpha), "*" if many.significant(a, b) else ""])
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
@@ -90,7 +91,7 @@ def latex(families: list[Many]) -> str:
     how += (f", {first.alternative}, {CORRECTION_NAMES[first.correction]}-corrected over {_count(first)}, "
             f"$\\alpha = {first.alpha:g}$")
     if pairs:
-        caption = (f"Systems by {header[2]}, in clusters: every system above a rule is significantly better than "
+        caption = (f"Systems by {METRIC_NAMES.get(first.metric, first.metric)}, in clusters: every system above a rule is significantly better than "
                    f"every one below it ({how}); rank: the ranks the tests allow.")
     else:
         caption = (f"$^\\dagger$/$^\\ddagger$: significantly better/worse than the baseline, "

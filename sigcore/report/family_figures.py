@@ -1,0 +1,182 @@
+"""Plotly figures of a family of comparisons (:class:`sigcore.Many`): pure functions from the family to a
+``go.Figure``, shared by the app and the CLI.
+
+- :func:`forest`: each system's δ against the baseline, a point and its interval per system, a line at 0,
+  the comparisons that are significant after the correction filled, the others hollow.
+- :func:`heatmap`: every pair's δ (row minus column), each cell's text the δ, marked * where the pair is
+  significant after the correction.
+
+System names are the user's text: every label goes through :func:`label`, so that Plotly never reads a name as
+its HTML subset (``<b>``, ``<br>``, ``<a href>``). Labels use Unicode, not MathJax, which would fetch from the
+network.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+
+import numpy as np
+import plotly.graph_objects as go
+
+from ..many import Many
+from .family import CORRECTION_NAMES, PAPER_NAMES, heading
+from .figures import AXIS, BODY, MARK
+from .sentence import number
+
+ROW = 30  # pixels per system on the y axis
+NOT_SIGNIFICANT = BODY
+DIVERGING = [[0.0, "#b2182b"], [0.25, "#ef8a62"], [0.5, "#f7f7f7"], [0.75, "#67a9cf"], [1.0, "#2166ac"]]
+MINUS = "\u2212"
+
+
+def label(name: str) -> str:
+    """A system's name as literal text in a Plotly label: HTML-escaped, on one line."""
+    return html.escape(" ".join(str(name).split()), quote=True)
+
+
+def metric_label(many: Many) -> str:
+    """The metric as a paper writes it: BLEU, chrF, macro-F1."""
+    return PAPER_NAMES.get(many.metric, many.metric)
+
+
+def signed(x: float, scale: float) -> str:
+    """δ with its sign, a minus sign (−) for negatives, as many decimals as the scores need."""
+    if math.isnan(x):
+        return ""
+    shown = number(x, scale)
+    return shown.replace("-", MINUS) if shown.startswith("-") else shown if x == 0 else "+" + shown
+
+
+def _scale(many: Many) -> float:
+    return max(abs(v) for v in many.scores.values()) or 1.0
+
+
+def _marked(many: Many) -> str:
+    return f"significant after {CORRECTION_NAMES[many.correction]} (α = {many.alpha:g})"
+
+
+def forest_order(many: Many) -> list[str]:
+    """The systems of a family against a baseline, from the largest δ at the top of the plot to the smallest."""
+    if many.baseline is None:
+        raise ValueError("a forest plot shows each system against a baseline; for all pairs, draw the heatmap")
+    others = [s for s in many.systems if s != many.baseline]
+    return sorted(others, key=lambda s: many.results[(s, many.baseline)].delta)  # Plotly draws y = 0 at the bottom
+
+
+def forest(many: Many, *, title: str | None = None) -> go.Figure:
+    """Each system's δ = score(system) − score(baseline), a point with its interval as a horizontal error bar,
+    one row per system (largest δ on top), a vertical line at 0. Significant comparisons (after the family's
+    correction, as ``many.significant`` decides) are filled, the others hollow and grey: the marks are the
+    corrected decisions, while each bar is that comparison's own 1 − α interval, not corrected."""
+    base, scale, name = many.baseline, _scale(many), metric_label(many)
+    order = forest_order(many)
+    row = {s: i for i, s in enumerate(order)}
+    traces = []
+    for significant, legend, colour, symbol in ((True, _marked(many), MARK, "circle"),
+                                                (False, "not significant", NOT_SIGNIFICANT, "circle-open")):
+        systems = [s for s in order if many.significant(s, base) == significant]
+        res = [many.results[(s, base)] for s in systems]
+        delta = np.array([r.delta for r in res], dtype=float)
+        low, high = np.array([r.ci_low for r in res], dtype=float), np.array([r.ci_high for r in res], dtype=float)
+        custom = [[label(s), signed(r.delta, scale), signed(r.ci_low, scale), signed(r.ci_high, scale),
+                   r.p_text, number(many.adjusted[(s, base)], 1.0)] for s, r in zip(systems, res)]
+        traces.append(dict(
+            type="scatter", mode="markers", x=delta, y=[row[s] for s in systems], name=legend,
+            showlegend=True, customdata=custom,
+            marker=dict(color=colour, symbol=symbol, size=11, line=dict(color=colour, width=2)),
+            error_x=dict(type="data", symmetric=False, array=high - delta, arrayminus=delta - low,
+                         color=colour, thickness=2, width=5),
+            hovertemplate="<b>%{customdata[0]}</b><br>δ = %{customdata[1]} [%{customdata[2]}, %{customdata[3]}]"
+                          "<br>%{customdata[4]}, corrected p = %{customdata[5]}<extra></extra>"))
+    level = f"{1 - many.alpha:.0%}"
+    span = _span([v for s in order for v in (many.results[(s, base)].ci_low, many.results[(s, base)].ci_high,
+                                             many.results[(s, base)].delta)])
+    layout = dict(
+        height=ROW * len(order) + 190, margin=dict(l=20, r=20, t=70, b=100), plot_bgcolor="white",
+        title=_title(many, title),
+        xaxis=dict(title=dict(text=f"δ = {name}(system) {MINUS} {name}({label(base)}), with its {level} interval"),
+                   range=span, zeroline=False, showgrid=True, gridcolor="#eeeeee", **AXIS),
+        yaxis=dict(tickmode="array", tickvals=list(range(len(order))), ticktext=[label(s) for s in order],
+                   range=[-0.7, len(order) - 0.3], automargin=True, showgrid=True, gridcolor="#f4f4f4", **AXIS),
+        legend=dict(orientation="h", yref="container", y=0, yanchor="bottom", x=1, xanchor="right"),
+        shapes=[dict(type="line", xref="x", yref="y domain", x0=0, x1=0, y0=0, y1=1,
+                     line=dict(color="black", width=1.5, dash="dash"))],
+        annotations=[dict(xref="x", yref="y domain", x=0, y=1, yanchor="bottom", text=label(base), showarrow=False,
+                          font=dict(size=12, color="black"))],
+        hoverlabel=dict(align="left"),
+    )
+    return go.Figure(dict(data=traces, layout=layout))
+
+
+def heatmap_order(many: Many) -> list[str]:
+    """The systems of the heatmap's rows and columns: by score, best first (the ranking's order)."""
+    return sorted(many.systems, key=lambda s: -many.scores[s])
+
+
+def pair(many: Many, row: str, column: str) -> tuple[float, bool] | None:
+    """δ = score(row) − score(column) and the pair's corrected decision, from whichever way it was tested."""
+    if (row, column) in many.results:
+        return many.results[(row, column)].delta, many.significant(row, column)
+    if (column, row) in many.results:
+        return -many.results[(column, row)].delta, many.significant(column, row)
+    return None
+
+
+def heatmap(many: Many, *, title: str | None = None) -> go.Figure:
+    """Every pair's δ = score(row) − score(column), rows and columns by score (best first), in a diverging
+    scale centred on 0; each cell's text is δ, with * where the pair is significant after the correction. Pairs
+    that were not tested (against a baseline, only its row and column are) are left blank."""
+    order, scale, name = heatmap_order(many), _scale(many), metric_label(many)
+    z, text, hover = [], [], []
+    for r in order:
+        z_row, text_row, hover_row = [], [], []
+        for c in order:
+            got = None if r == c else pair(many, r, c)
+            if got is None:
+                z_row.append(None)
+                text_row.append("")
+                hover_row.append("")
+                continue
+            delta, significant = got
+            z_row.append(delta)
+            text_row.append(signed(delta, scale) + ("*" if significant else ""))
+            hover_row.append(f"{label(r)} {MINUS} {label(c)}: δ = {signed(delta, scale)}, "
+                             + ("significant" if significant else "not significant"))
+        z.append(z_row)
+        text.append(text_row)
+        hover.append(hover_row)
+    finite = [abs(v) for row in z for v in row if v is not None and math.isfinite(v)]
+    top = max(finite, default=1.0) or 1.0
+    ticks = [label(s) for s in order]
+    trace = dict(type="heatmap", z=z, x=list(range(len(order))), y=list(range(len(order))), text=text,
+                 texttemplate="%{text}", textfont=dict(size=11), customdata=hover,
+                 hovertemplate="%{customdata}<extra></extra>", colorscale=DIVERGING, zmid=0, zmin=-top, zmax=top,
+                 xgap=1, ygap=1, colorbar=dict(title=dict(text="δ", side="right"), thickness=14))
+    side = max(420, 36 * len(order) + 220)
+    layout = dict(
+        height=side, margin=dict(l=20, r=20, t=90, b=20), plot_bgcolor="white",
+        title=_title(many, title, f"each cell: δ = {name}(row) {MINUS} {name}(column); * {_marked(many)}"),
+        xaxis=dict(tickmode="array", tickvals=list(range(len(order))), ticktext=ticks, tickangle=-45,
+                   automargin=True, showgrid=False),
+        yaxis=dict(tickmode="array", tickvals=list(range(len(order))), ticktext=ticks, autorange="reversed",
+                   automargin=True, showgrid=False),
+    )
+    return go.Figure(dict(data=[trace], layout=layout))
+
+
+def _title(many: Many, title: str | None, subtitle: str | None = None) -> dict:
+    """The figure's title (by default what was done: metric, test, b, seed, side, correction, α) at its top left."""
+    out = dict(text=title if title is not None else label(heading(many)), font=dict(size=14), x=0.01,
+               xanchor="left", xref="container", y=0.99 if subtitle else None, yref="container", yanchor="top")
+    if subtitle:
+        out["subtitle"] = dict(text=subtitle, font=dict(size=12))
+    return {k: v for k, v in out.items() if v is not None}
+
+
+def _span(values: list[float]) -> list[float]:
+    """An x range holding 0 and every value, with a margin."""
+    finite = [v for v in values if math.isfinite(v)] + [0.0]
+    low, high = min(finite), max(finite)
+    pad = 0.06 * (high - low or 1.0)
+    return [low - pad, high + pad]

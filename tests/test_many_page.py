@@ -1,0 +1,238 @@
+"""The Many systems page: its figure builders (sigcore.report.family_figures) drawn from the family's own numbers
+and decisions, and the page driven through streamlit.testing on the WMT17 sample and on uploads."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import sigcore
+from sigcore.io import align
+from sigcore.io.inputs import read
+from sigcore.report import family
+from sigcore.report.family_figures import forest, heatmap, label, signed
+from ui import many as many_ui
+from ui.safe import md
+
+ROOT = Path(__file__).resolve().parents[1]
+HOSTILE = "<b>bold</b> <a href='javascript:alert(1)'>x</a>"
+
+
+def classifiers(n=300, seed=0):
+    """A baseline at 60% and systems from level with it to far above it, one with a name full of markup: some
+    comparisons significant after Holm, some not."""
+    rng = np.random.default_rng(seed)
+    gold = rng.integers(0, 3, n)
+    right = {"base": 0.60, "same": 0.60, "bit": 0.63, HOSTILE: 0.75, "far": 0.85}
+    systems = {name: np.where(rng.uniform(size=n) < p, gold, (gold + 1) % 3) for name, p in right.items()}
+    return gold, systems
+
+
+@pytest.fixture(scope="module")
+def against_baseline():
+    gold, systems = classifiers()
+    return sigcore.compare_many(gold, systems, baseline="base", n_resamples=500)
+
+
+@pytest.fixture(scope="module")
+def all_pairs():
+    gold, systems = classifiers(seed=1)
+    return sigcore.compare_many(gold, systems, all_pairs=True, n_resamples=2000)
+
+
+# ---------------------------------------------------------------- figure builders
+
+
+def points(fig) -> dict[str, tuple[float, float, float, bool]]:
+    """System (as labelled) -> (x, low, high, in the significant trace) from the forest plot's traces."""
+    ticks = fig.layout.yaxis.ticktext
+    out = {}
+    for trace, significant in zip(fig.data, (True, False)):
+        for x, y, plus, minus in zip(trace.x, trace.y, trace.error_x.array, trace.error_x.arrayminus):
+            out[ticks[y]] = (x, x - minus, x + plus, significant)
+    return out
+
+
+def test_forest_points_and_bars_are_the_results_and_marks_the_decisions(against_baseline):
+    many = against_baseline
+    fig = forest(many)
+    shown = points(fig)
+    assert sorted(shown) == sorted(label(s) for s in many.systems if s != "base")
+    decisions = {s: many.significant(s, "base") for s in many.systems if s != "base"}
+    assert any(decisions.values()) and not all(decisions.values())  # both kinds are drawn
+    for system, significant in decisions.items():
+        res = many.results[(system, "base")]
+        x, low, high, marked = shown[label(system)]
+        assert x == pytest.approx(res.delta, abs=1e-12)
+        assert low == pytest.approx(res.ci_low, abs=1e-12) and high == pytest.approx(res.ci_high, abs=1e-12)
+        assert marked == significant
+    assert fig.data[0].marker.symbol == "circle" and fig.data[1].marker.symbol == "circle-open"
+    deltas = [shown[t][0] for t in fig.layout.yaxis.ticktext]
+    assert deltas == sorted(deltas)  # the largest δ on top (Plotly's y grows upwards)
+    assert fig.layout.xaxis.title.text.startswith("δ = Acc.(system) − Acc.(base)")
+    assert [s.x0 for s in fig.layout.shapes] == [0]  # the line at 0
+    assert "Holm over 4 comparisons" in fig.layout.title.text
+
+
+def test_forest_labels_never_carry_markup(against_baseline):
+    fig = forest(against_baseline)
+    assert label(HOSTILE) in fig.layout.yaxis.ticktext
+    text = fig.to_json()
+    assert "<b>bold</b>" not in text and "<a href" not in text
+    assert label(HOSTILE) == "&lt;b&gt;bold&lt;/b&gt; &lt;a href=&#x27;javascript:alert(1)&#x27;&gt;x&lt;/a&gt;"
+
+
+def test_forest_needs_a_baseline(all_pairs):
+    with pytest.raises(ValueError, match="heatmap"):
+        forest(all_pairs)
+
+
+def test_heatmap_cells_are_the_deltas_and_marks_the_decisions(all_pairs):
+    many = all_pairs
+    fig = heatmap(many)
+    trace = fig.data[0]
+    order = [s for s in sorted(many.systems, key=lambda s: -many.scores[s])]
+    assert list(fig.layout.yaxis.ticktext) == list(fig.layout.xaxis.ticktext) == [label(s) for s in order]
+    scale = max(abs(v) for v in many.scores.values())
+    marks = 0
+    for i, row in enumerate(order):
+        for j, column in enumerate(order):
+            cell, text = trace.z[i][j], trace.text[i][j]
+            if i == j:
+                assert cell is None and text == ""
+                continue
+            tested = (row, column) if (row, column) in many.results else (column, row)
+            sign = 1 if tested == (row, column) else -1
+            assert cell == pytest.approx(sign * many.results[tested].delta, abs=1e-12)  # row minus column
+            significant = many.significant(*tested)
+            assert text == signed(cell, scale) + ("*" if significant else "")
+            marks += significant
+    assert 0 < marks < len(order) * (len(order) - 1)  # both kinds of cell
+    assert trace.zmid == 0
+
+
+def test_heatmap_of_a_baseline_family_leaves_untested_pairs_blank(against_baseline):
+    trace = heatmap(against_baseline).data[0]
+    filled = sum(v is not None for row in trace.z for v in row)
+    assert filled == 2 * len(against_baseline.results)
+
+
+def test_no_reachable_alpha_is_told_with_the_resamples_that_would_reach_it(all_pairs):
+    gold, systems = classifiers(seed=1)
+    few = sigcore.compare_many(gold, systems, all_pairs=True, n_resamples=100)
+    smallest, needed = many_ui.floor(few)
+    assert smallest > 0.05 and needed is not None
+    assert sigcore.statistics.multiple.adjust([1 / needed] * len(few.results), "holm").min() <= 0.05
+    assert many_ui.floor(all_pairs)[1] is None
+
+
+# ---------------------------------------------------------------- the page
+
+
+def page() -> AppTest:
+    at = AppTest.from_file(str(ROOT / "dashboard.py"), default_timeout=120).run()
+    return at.switch_page("app_pages/many.py").run()
+
+
+def run(at: AppTest) -> AppTest:
+    return next(b for b in at.button if b.label == "Run").click().run()
+
+
+def widget(elements, label: str):
+    return next(e for e in elements if e.label == label)
+
+
+def upload(at: AppTest, *files) -> AppTest:
+    widget(at.radio, "Data").set_value("Upload").run()
+    at.file_uploader[0].set_value([(name, data, "application/octet-stream") for name, data in files]).run()
+    return at
+
+
+@pytest.fixture(scope="module")
+def opened() -> AppTest:
+    return page()
+
+
+def test_opens_on_the_wmt17_sample_against_lium_nmt(opened):
+    at = opened
+    assert not at.exception and not at.error
+    assert [t.label for t in at.tabs] == ["BLEU", "chrF"]
+    assert widget(at.selectbox, "Baseline").value == "LIUM-NMT"
+    assert widget(at.number_input, "Resamples b").value == 1000
+    assert widget(at.selectbox, "Correction").value == "holm"
+    tables = [d.value for d in at.dataframe if "p_adjusted" in d.value.columns]
+    assert len(tables) == 2
+    for table in tables:  # BLEU, chrF: 15 systems against the baseline
+        assert len(table) == 15 and set(table["against"]) == {"LIUM-NMT"}
+    bleu = tables[0].set_index("system")
+    assert bleu.loc["uedin-nmt", "significant"] and not bleu.loc["LMU-nmt-reranked", "significant"]
+    assert bleu.loc["uedin-nmt", "delta"] == pytest.approx(1.71, abs=0.005)  # README's WMT17 run
+    assert len(at.get("plotly_chart")) == 2  # a forest plot per metric
+    labels = [b.proto.label for b in at.get("download_button")]
+    assert labels.count("Download SVG") == labels.count("Download PDF") == 2
+    assert {"LaTeX table", "CSV", "Text report"} <= set(labels)
+    latex = next(c.value for c in at.code if "booktabs" in c.value)
+    assert r"\begin{tabular}{lrr}" in latex and "uedin-nmt" in latex and "LIUM-NMT" in latex
+
+
+def test_the_forest_plot_on_the_page_is_the_figure_builders(opened):
+    chart = json.loads(opened.get("plotly_chart")[0].proto.spec)
+    assert chart["layout"]["xaxis"]["title"]["text"].startswith("δ = BLEU(system) − BLEU(LIUM-NMT)")
+    ticks = chart["layout"]["yaxis"]["ticktext"]
+    assert len(ticks) == 15 and ticks[-1] == "uedin-nmt"  # the largest δ on top
+
+
+def test_all_pairs_shows_the_heatmap_ranking_and_every_pair():
+    at = page()
+    widget(at.multiselect, "Metrics").set_value(["bleu"])
+    widget(at.radio, "Compare").set_value(many_ui.ALL_PAIRS)
+    widget(at.number_input, "Resamples b").set_value(300)
+    run(at)
+    assert not at.exception and not at.error
+    frames = [d.value for d in at.dataframe]
+    ranking = next(f for f in frames if "cluster" in f.columns)
+    pairs = next(f for f in frames if "p_adjusted" in f.columns)
+    assert len(ranking) == 16 and len(pairs) == 120
+    assert list(ranking["score"]) == sorted(ranking["score"], reverse=True)
+    assert ranking["system"].iloc[0] == "uedin-nmt"
+    chart = json.loads(at.get("plotly_chart")[0].proto.spec)
+    assert chart["data"][0]["type"] == "heatmap"
+    # 120 comparisons at b = 300: Holm cannot reach α, and the page says so with the b that would
+    assert any("No comparison can be significant" in w.value and "Raise b to at least 3,000" in w.value
+               for w in at.warning)
+    assert not pairs["significant"].any() and set(ranking["cluster"]) == {1}
+
+
+def test_a_bad_upload_shows_a_message_beside_the_uploader_not_a_traceback():
+    at = upload(page(), ("gold.txt", b"a\nb\nc\n"), ("sys1.txt", b"a\nb\nc\n"), ("sys2.txt", b"a\nb\n"))
+    assert not at.exception
+    assert [e.value for e in at.error] == [md("sys2.txt, line 2: has 2 items but gold.txt has 3. Every file needs "
+                                              "one item per test item, in the same order (or give an id column).")]
+    assert not at.tabs  # no results from bad data
+    at.file_uploader[0].set_value([("x.csv", b"\x89PNG\r\n\x1a\n\x00\x00binary", "image/png")]).run()
+    assert not at.exception and len(at.error) == 1 and "binary" in at.error[0].value
+
+
+def test_an_uploaded_wide_table_with_hostile_names_runs_and_is_never_markup():
+    rng = np.random.default_rng(3)
+    gold = rng.integers(0, 2, 200)
+    columns = {"gold": gold, "**bold**": gold, HOSTILE: np.where(rng.uniform(size=200) < 0.7, gold, 1 - gold),
+               "plain": np.where(rng.uniform(size=200) < 0.9, gold, 1 - gold)}
+    csv = "\n".join([",".join(f'"{c}"' for c in columns)]
+                    + [",".join(str(v[i]) for v in columns.values()) for i in range(200)]).encode()
+    at = upload(page(), ("wide.csv", csv))
+    assert not at.exception and not at.error
+    assert widget(at.selectbox, "Baseline").value == "**bold**"  # the first system
+    table = next(d.value for d in at.dataframe if "p_adjusted" in d.value.columns)
+    assert set(table["system"]) == {HOSTILE, "plain"}  # names are cells: plain text as written
+    spec = at.get("plotly_chart")[0].proto.spec
+    assert "<b>bold</b>" not in spec and "<a href" not in spec
+    assert label(HOSTILE) in json.loads(spec)["layout"]["yaxis"]["ticktext"]
+    texts = [m.value for m in at.markdown] + [c.value for c in at.caption] + [w.value for w in at.warning]
+    assert not any("<a href" in t or "**bold**" in t for t in texts)
+    data = align.load_many([read(csv, name="wide.csv")])  # the items as the page reads them
+    expected = sigcore.compare_many(data.gold, data.systems, baseline="**bold**", metric="accuracy", n_resamples=1000)
+    assert list(table["p_adjusted"]) == pytest.approx(list(expected.table()["p_adjusted"]))
+    assert family.PAPER_NAMES["accuracy"] in [t.label for t in at.tabs]
