@@ -7,6 +7,7 @@ st.set_page_config(page_title="sigcore: does A really beat B?", page_icon="⚖�
 PAGES = [  # one line per page; app_pages/, as Streamlit runs the files of a pages/ folder as old-style pages
     st.Page("app_pages/compare.py", title="Compare two systems", icon="⚖️", default=True),
     st.Page("app_pages/classroom.py", title="Classroom: the paired bootstrap", icon="🎓"),
+    st.Page("app_pages/many.py", title="Many systems", icon="📊"),
 ]
 
 with st.sidebar:  # st.navigation lists the pages above this

@@ -263,3 +263,19 @@ def test_slide_png_downloads_what_is_on_screen(page, app_url, tmp_path):
     download.value.save_as(png)
     head = png.read_bytes()[:24]
     assert head[:8] == b"\x89PNG\r\n\x1a\n" and int.from_bytes(head[16:20], "big") == 1920
+
+
+def test_many_systems_page_draws_the_forest_plot_and_offers_the_latex_table(page, app_url, tmp_path):
+    """The WMT17 sample against LIUM-NMT in a real browser: the forest plot with every system, uedin-nmt on top,
+    and the LaTeX table to copy."""
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(app_url + "/many")
+    chart = page.locator(".js-plotly-plot").first
+    chart.wait_for(timeout=120_000)
+    ticks = chart.locator(".ytick text").evaluate_all("texts => texts.map(t => t.textContent)")  # SVG text
+    assert len(ticks) == 15 and ticks[-1] == "uedin-nmt"  # largest δ on top (Plotly lists ticks bottom-up)
+    axis = chart.locator(".g-xtitle text").text_content()
+    assert axis.startswith("δ = BLEU(system) − BLEU(LIUM-NMT)")
+    chart.scroll_into_view_if_needed()
+    page.screenshot(path=tmp_path / "many.png")
+    assert page.get_by_role("button", name="LaTeX table").count() == 1

@@ -24,7 +24,7 @@ from .family import CORRECTION_NAMES, PAPER_NAMES, heading
 from .figures import AXIS, BODY, MARK
 from .sentence import number
 
-ROW = 30  # pixels per system on the y axis
+ROW = 26  # pixels per system on the y axis
 NOT_SIGNIFICANT = BODY
 DIVERGING = [[0.0, "#b2182b"], [0.25, "#ef8a62"], [0.5, "#f7f7f7"], [0.75, "#67a9cf"], [1.0, "#2166ac"]]
 MINUS = "\u2212"
@@ -68,7 +68,8 @@ def forest(many: Many, *, title: str | None = None) -> go.Figure:
     """Each system's δ = score(system) − score(baseline), a point with its interval as a horizontal error bar,
     one row per system (largest δ on top), a vertical line at 0. Significant comparisons (after the family's
     correction, as ``many.significant`` decides) are filled, the others hollow and grey: the marks are the
-    corrected decisions, while each bar is that comparison's own 1 − α interval, not corrected."""
+    corrected decisions, while each bar is that comparison's own 1 − α interval of δ (``many.delta_interval``;
+    none where the test's interval is of another quantity), not corrected."""
     base, scale, name = many.baseline, _scale(many), metric_label(many)
     order = forest_order(many)
     row = {s: i for i, s in enumerate(order)}
@@ -78,24 +79,26 @@ def forest(many: Many, *, title: str | None = None) -> go.Figure:
         systems = [s for s in order if many.significant(s, base) == significant]
         res = [many.results[(s, base)] for s in systems]
         delta = np.array([r.delta for r in res], dtype=float)
-        low, high = np.array([r.ci_low for r in res], dtype=float), np.array([r.ci_high for r in res], dtype=float)
-        custom = [[label(s), signed(r.delta, scale), signed(r.ci_low, scale), signed(r.ci_high, scale),
-                   r.p_text, number(many.adjusted[(s, base)], 1.0)] for s, r in zip(systems, res)]
+        bounds = np.array([many.delta_interval(s, base) for s in systems], dtype=float).reshape(-1, 2)
+        low, high = bounds[:, 0], bounds[:, 1]
+        custom = [[label(s), signed(r.delta, scale), _bracket(lo, hi, scale), r.p_text,
+                   number(many.adjusted[(s, base)], 1.0)] for s, r, lo, hi in zip(systems, res, low, high)]
         traces.append(dict(
             type="scatter", mode="markers", x=delta, y=[row[s] for s in systems], name=legend,
             showlegend=True, customdata=custom,
             marker=dict(color=colour, symbol=symbol, size=11, line=dict(color=colour, width=2)),
             error_x=dict(type="data", symmetric=False, array=high - delta, arrayminus=delta - low,
                          color=colour, thickness=2, width=5),
-            hovertemplate="<b>%{customdata[0]}</b><br>δ = %{customdata[1]} [%{customdata[2]}, %{customdata[3]}]"
-                          "<br>%{customdata[4]}, corrected p = %{customdata[5]}<extra></extra>"))
+            hovertemplate="<b>%{customdata[0]}</b><br>δ = %{customdata[1]}%{customdata[2]}"
+                          "<br>%{customdata[3]}, corrected p = %{customdata[4]}<extra></extra>"))
     level = f"{1 - many.alpha:.0%}"
-    span = _span([v for s in order for v in (many.results[(s, base)].ci_low, many.results[(s, base)].ci_high,
-                                             many.results[(s, base)].delta)])
+    span = _span([v for s in order for v in (*many.delta_interval(s, base), many.results[(s, base)].delta)])
+    interval = all(math.isfinite(v) for s in order for v in many.delta_interval(s, base))
     layout = dict(
         height=ROW * len(order) + 190, margin=dict(l=20, r=20, t=70, b=100), plot_bgcolor="white",
         title=_title(many, title),
-        xaxis=dict(title=dict(text=f"δ = {name}(system) {MINUS} {name}({label(base)}), with its {level} interval"),
+        xaxis=dict(title=dict(text=f"δ = {name}(system) {MINUS} {name}({label(base)})"
+                                   + (f", with its {level} interval" if interval else "")),
                    range=span, zeroline=False, showgrid=True, gridcolor="#eeeeee", **AXIS),
         yaxis=dict(tickmode="array", tickvals=list(range(len(order))), ticktext=[label(s) for s in order],
                    range=[-0.7, len(order) - 0.3], automargin=True, showgrid=True, gridcolor="#f4f4f4", **AXIS),
@@ -163,6 +166,10 @@ def heatmap(many: Many, *, title: str | None = None) -> go.Figure:
                    automargin=True, showgrid=False),
     )
     return go.Figure(dict(data=[trace], layout=layout))
+
+
+def _bracket(low: float, high: float, scale: float) -> str:
+    return "" if math.isnan(low) or math.isnan(high) else f" [{signed(low, scale)}, {signed(high, scale)}]"
 
 
 def _title(many: Many, title: str | None, subtitle: str | None = None) -> dict:

@@ -1,0 +1,383 @@
+"""The Many systems page's building blocks: the data (the WMT17 sample or uploads, kept in memory), the settings,
+the cached family of comparisons per metric, its figures and tables, and the downloads.
+
+Parsing reuses the Compare page's helpers (:mod:`ui.data`: cached on the bytes, uploads never on disk); every
+number comes from :func:`sigcore.compare_many`, every figure from :mod:`sigcore.report.family_figures`. Uploaded
+names are user text: shown in tables (never HTML), escaped in Markdown (:mod:`ui.safe`) and in figure labels.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import pickle
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import pandas as pd
+import streamlit as st
+
+import sigcore
+from sigcore import SigcoreError
+from sigcore.io import align
+from sigcore.many import CORRECTIONS, Many
+from sigcore.report import export, family
+from sigcore.report.family_figures import forest, heatmap
+from sigcore.report.sentence import number
+from sigcore.statistics.multiple import adjust
+
+from . import data as data_ui
+from .data import ENCODINGS, NONE, _pairing_widget, _tables, _uploads_in_memory
+from .figure import config as figure_config
+from .figure import download as svg_download
+from .safe import md
+
+_uploads_in_memory()  # (ui.data does it on import too) an upload stays in memory while it arrives
+
+SAMPLE_DIR = data_ui.SAMPLE_DIR / "wmt17_en_de"
+SAMPLE_GOLD = "newstest2017.ref.de.gz"
+SAMPLE_BASELINE = "LIUM-NMT"  # the baseline of the published WMT17 reference p-values (README, tests/test_compat.py)
+CORRECTION_LABELS = {"holm": "Holm (default)", "bonferroni": "Bonferroni", "hochberg": "Hochberg",
+                     "bh": "Benjamini–Hochberg (FDR)", "by": "Benjamini–Yekutieli (FDR)"}
+ALPHAS = (0.10, 0.05, 0.01, 0.005, 0.001)
+BASELINE, ALL_PAIRS = "Against a baseline", "All pairs (and the ranking)"
+GOLD_WORDS = ("ref", "gold", "reference", "target", "label")
+NO_GOLD = "(none: per-item scores)"
+
+
+@dataclass(frozen=True)
+class Settings:
+    metrics: tuple[str, ...]
+    baseline: str | None  # None: all pairs
+    test: str
+    n_resamples: int
+    correction: str
+    alpha: float
+    seed: int
+    tokenize: str = "13a"
+
+    def options(self, metric: str) -> dict:
+        return {"tokenize": self.tokenize} if metric == "bleu" else {}
+
+
+# ---------------------------------------------------------------- data
+
+
+def sample_files() -> list[tuple[str, bytes]]:
+    """The WMT17 en-de sample: the reference first, then the 16 systems' outputs by name."""
+    systems = sorted(p for p in SAMPLE_DIR.glob("*.de.gz") if p.name != SAMPLE_GOLD)
+    return [(p.name, p.read_bytes()) for p in [SAMPLE_DIR / SAMPLE_GOLD, *systems]]
+
+
+def choose_files() -> tuple[list[tuple[str, bytes]], str | None, bool]:
+    """The sample (the default, so the page opens on a real case) or the user's uploads, as (name, bytes) pairs,
+    the encoding, and whether it is the sample."""
+    source = st.radio("Data", ["Sample", "Upload"], horizontal=True, label_visibility="collapsed", key="many-source")
+    if source == "Sample":
+        st.caption("WMT17 English→German newstest2017: the reference and the 16 systems submitted to the news task "
+                   "(3,004 segments; see sample_data/README.md).")
+        return sample_files(), None, True
+    uploads = st.file_uploader(
+        "System outputs", accept_multiple_files=True, key="many-upload",
+        help="A gold file and one file per system (plain text one output per line, CSV, TSV, JSON lines, CoNLL; "
+             "gzip is fine), or one table with a gold column and a column per system. Nothing is stored.")
+    files = [(u.name, u.getvalue()) for u in uploads or []]
+    encoding = ENCODINGS[st.selectbox("Encoding", list(ENCODINGS), key="many-encoding",
+                                      help="How the uploaded text was saved.")]
+    return files, encoding, False
+
+
+def load(files: list[tuple[str, bytes]], encoding: str | None, mapping_area) -> align.AlignedMany | None:
+    """Parse and align the files (their roles chosen in ``mapping_area``, under the uploader); a problem is shown
+    here, beside the uploader, as the Compare page shows it. None when there is nothing to compare."""
+    if not files:
+        st.info("Upload a gold file and one file per system, or one table with a column per system.")
+        return None
+    try:
+        tables = _tables(files, encoding)
+        with mapping_area:
+            data = _one_table(tables[0]) if len(tables) == 1 else _many_files(tables)
+    except SigcoreError as e:
+        st.error(md(str(e)), icon="⚠️")
+        return None
+    return data
+
+
+def _one_table(table) -> align.AlignedMany:
+    """A wide table: its gold (and group) column chosen from the guess."""
+    guess = align.guess_mapping(table.frame)
+    columns = [str(c) for c in table.frame.columns]
+    cols = st.columns(2)
+    gold_options = columns if guess.gold is not None else [NONE] + columns
+    gold = cols[0].selectbox("Gold column", gold_options,
+                             index=gold_options.index(guess.gold) if guess.gold in gold_options else 0,
+                             key=f"many-gold-col-{table.name}")
+    group_options = [NONE] + columns
+    group = cols[1].selectbox("Group column", group_options,
+                              index=group_options.index(guess.group) if guess.group in group_options else 0,
+                              key=f"many-group-{table.name}", help=data_ui.GROUP_HELP)
+    return align.load_many([table], gold=None if gold == NONE else gold, group=None if group == NONE else group)
+
+
+def guess_gold(names: list[str]) -> int:
+    """Which file is the gold one: the first whose name says ref, gold, reference, target or label, else the first."""
+    for i, name in enumerate(names):
+        stem = name.lower()
+        if any(word in stem.replace("-", ".").replace("_", ".").split(".") or stem.startswith(word)
+               for word in GOLD_WORDS):
+            return i
+    return 0
+
+
+def _many_files(tables) -> align.AlignedMany:
+    """A gold file and one file per system: which one is gold (guessed by name), and how items are paired."""
+    names = [t.name for t in tables]
+    options = list(range(len(tables))) + [-1]
+    picked = st.selectbox("Gold file", options, index=guess_gold(names), key="many-gold-file-" + "_".join(names),
+                          format_func=lambda k: NO_GOLD if k < 0 else f"{k + 1}. {names[k]}",
+                          help="The references or gold labels; every other file is a system, named after its file "
+                               "(LIUM-NMT.4900.de.gz is LIUM-NMT).")
+    ordered = list(tables) if picked < 0 else [tables[picked]] + [t for i, t in enumerate(tables) if i != picked]
+    pairing = _pairing_widget(ordered)
+    return align.load_many(ordered, has_gold=picked >= 0, id=pairing)
+
+
+def preview(data: align.AlignedMany, files: list[tuple[str, bytes]]) -> None:
+    """How many items and systems were read, the notes, and the first items."""
+    n = len(next(iter(data.systems.values())))
+    groups = "" if data.groups is None else f" in {pd.Series(data.groups, dtype=object).nunique():,} groups"
+    st.caption(f"{n:,} items{groups} · {len(data.systems)} systems · {len(files)} file{'s' * (len(files) != 1)}")
+    for note in data.notes:
+        st.warning(md(note))
+    head = {} if data.gold is None else {"(gold)": data_ui._short(data.gold)}
+    head.update({name: data_ui._short(values) for name, values in data.systems.items()})
+    st.dataframe(pd.DataFrame(head), hide_index=True, height=212,  # cells and headers are text, never HTML
+                 column_config={name: st.column_config.TextColumn(width="medium") for name in head})
+
+
+# ---------------------------------------------------------------- settings
+
+
+def metrics_for(data: align.AlignedMany) -> list[str]:
+    """The metrics that fit these data, the most natural first (as the Compare page suggests them)."""
+    names = list(data.systems)
+    pair = align.Aligned(data.gold, data.systems[names[0]], data.systems[names[1]], names[0], names[1])
+    return [m for m in align.suggest_metrics(pair) if m in sigcore.METRICS]
+
+
+def settings(data: align.AlignedMany, sample: bool) -> Settings | None:
+    """The settings in one form: nothing is computed until Run (the defaults run when the page opens). None
+    while no metric is chosen."""
+    names = list(data.systems)
+    metrics = metrics_for(data)
+    start = [m for m in metrics if m == "bleu"] or metrics[:1]  # chrF's statistics take ~1 s a system: on request
+    n = len(next(iter(data.systems.values())))
+    fits = hashlib.sha256(repr((names, metrics)).encode()).hexdigest()[:8]  # other data, other options: fresh boxes
+    with st.form("many-settings", border=False):
+        c1, c2, c3 = st.columns([2, 2, 1])
+        chosen = c1.multiselect("Metrics", metrics, default=start, key=f"many-metrics-{fits}",
+                                format_func=lambda m: family.PAPER_NAMES.get(m, m),
+                                help="One family of comparisons per metric; the LaTeX table has a column for each.")
+        mode = c2.radio("Compare", [BASELINE, ALL_PAIRS], key="many-mode", horizontal=True,
+                        help="Every system against one baseline, or every pair of systems (which adds a heatmap "
+                             "and a ranking in clusters).")
+        base = SAMPLE_BASELINE if sample and SAMPLE_BASELINE in names else names[0]
+        baseline = c2.selectbox("Baseline", names, index=names.index(base), key=f"many-baseline-{fits}",
+                                help="Used against a baseline; ignored for all pairs.")
+        tokenize = c3.selectbox("BLEU tokenizer", ["13a", "none", "intl", "char"], key="many-tokenize",
+                                help="sacrebleu's tokenizer, for BLEU only.") if "bleu" in metrics else "13a"
+        c4, c5, c6, c7, c8 = st.columns([1.8, 1, 1.3, 1, 1])
+        tests = _tests(chosen or metrics[:1], n)
+        test = c4.selectbox("Test", tests, key=f"many-test-{fits}-{'-'.join(tests)}",
+                            format_func=lambda t: f"{t} (recommended)" if t == tests[0] else t,
+                            help="Two-sided: does the system differ from the baseline (or the pair's systems from "
+                                 "each other)? The paired bootstrap draws each resample once and scores every "
+                                 "system on it.")
+        b = c5.number_input("Resamples b", 100, 100_000, 1_000, step=1_000, key="many-b",
+                            help="Bootstrap resamples or permutations. 1,000 runs in seconds; a corrected p cannot "
+                                 "go below (comparisons) / b, so many comparisons need more.")
+        correction = c6.selectbox("Correction", list(CORRECTIONS), key="many-correction",
+                                  format_func=CORRECTION_LABELS.get,
+                                  help="For many comparisons at once: Holm, Bonferroni and Hochberg bound the "
+                                       "chance of any false positive; Benjamini–Hochberg and –Yekutieli bound "
+                                       "the share of false positives among the significant ones.")
+        alpha = c7.selectbox("Level α", ALPHAS, index=ALPHAS.index(0.05), key="many-alpha",
+                             format_func=lambda x: f"{x:g}",
+                             help="The significance level: a comparison is significant when its corrected "
+                                  "p ≤ α. Intervals are at 1 − α.")
+        seed = c8.number_input("Seed", 0, 2**31 - 1, 0, key="many-seed")
+        st.form_submit_button("Run", type="primary")
+    if not chosen:
+        st.info("Choose at least one metric, then press Run.")
+        return None
+    return Settings(tuple(chosen), None if mode == ALL_PAIRS else baseline, test, int(b), correction,
+                    float(alpha), int(seed), tokenize)
+
+
+def _tests(metrics: list[str], n: int) -> list[str]:
+    """The tests that fit the first metric, recommended first, then those that fit another one (a test that does
+    not fit every chosen metric is refused with the reason when it runs)."""
+    out: list[str] = []
+    for m in metrics:
+        out += [t for t in sigcore.tests_for(m, n_items=n) if t not in out]
+    return out
+
+
+# ---------------------------------------------------------------- computing
+
+
+def source_key(files: list[tuple[str, bytes]], data: align.AlignedMany) -> str:
+    """What the family depends on: the files' bytes, and the items as aligned (gold, pairing, names, groups)."""
+    h = hashlib.sha256()
+    for name, content in files:
+        h.update(name.encode() + hashlib.sha256(content).digest())
+    h.update(pickle.dumps((data.gold, data.systems, data.groups, data.ids)))
+    return h.hexdigest()
+
+
+@st.cache_data(max_entries=8, ttl=600, show_spinner=False)  # a family keeps b resampled δ per pair: bounded
+def _family(source: str, metric: str, settings: dict, _data: align.AlignedMany) -> Many:
+    """One metric's family, cached on the data's key and the settings (not on the long lists themselves)."""
+    s = Settings(**settings)
+    return sigcore.compare_many(_data.gold, _data.systems, baseline=s.baseline, all_pairs=s.baseline is None,
+                                metric=metric, test=s.test, n_resamples=s.n_resamples, correction=s.correction,
+                                alpha=s.alpha, seed=s.seed, groups=_data.groups, **s.options(metric))
+
+
+def compute(source: str, data: align.AlignedMany, s: Settings, metric: str) -> Many | None:
+    """The family for one metric, with a spinner while it runs; a problem is shown, never raised."""
+    what = f"{metric_label_of(metric)}: {len(data.systems)} systems, " + (
+        "every pair" if s.baseline is None else f"against {s.baseline}") + f", b = {s.n_resamples:,}…"
+    try:
+        with st.spinner(md(what)):
+            return _family(source, metric, asdict(s), data)
+    except SigcoreError as e:
+        st.error(md(str(e)), icon="⚠️")
+        return None
+
+
+def metric_label_of(metric: str) -> str:
+    return family.PAPER_NAMES.get(metric, metric)
+
+
+def floor(many: Many) -> tuple[float, int | None]:
+    """The smallest corrected p the family can reach (every p at its floor, corrected as the family is), and,
+    when that is above α, about how many resamples would reach α (None for closed-form tests)."""
+    results = list(many.results.values())
+    smallest = float(adjust([r.p_floor for r in results], many.correction).min())
+    first = results[0]
+    if smallest <= many.alpha or not first.resampled:
+        return smallest, None
+    needed = math.ceil(first.n_resamples * smallest / many.alpha)  # a resampling floor shrinks as 1/b
+    return smallest, int(math.ceil(needed / 1000) * 1000)
+
+
+# ---------------------------------------------------------------- showing
+
+
+def show(many: Many, key: str) -> None:
+    """One metric's family: what was done, the figure, the table, and for all pairs the ranking."""
+    smallest, needed = floor(many)
+    if needed is not None:
+        st.warning(f"No comparison can be significant at these settings: with b = {many_b(many):,}, the smallest "
+                   f"corrected p {family.CORRECTION_NAMES[many.correction]}'s correction can give over "
+                   f"{len(many.results)} comparisons is {number(smallest, 1.0)} > α = {many.alpha:g}. "
+                   f"Raise b to at least {needed:,}.", icon="⚠️")
+    if many.baseline is not None:
+        _figure(forest(many), f"forest_{many.metric}_{key}")
+        significant = [a for (a, b) in many.results if many.significant(a, b)]
+        bars = all(math.isfinite(v) for pair in many.results for v in many.delta_interval(*pair))
+        st.caption(f"Filled: significant after {family.CORRECTION_NAMES[many.correction]}'s correction "
+                   f"({len(significant)} of {len(many.results)}); hollow: not. "
+                   + (f"Each bar is that comparison's own {1 - many.alpha:.0%} interval of δ, not corrected for the "
+                      f"{len(many.results)} comparisons, so a bar may miss 0 while the corrected p is above α."
+                      if bars else f"The {many.test} test gives no interval of δ itself, so no bars are drawn."))
+        table(many, key)
+    else:
+        _figure(heatmap(many), f"heatmap_{many.metric}_{key}")
+        left, right = st.columns(2, gap="large")
+        with left:
+            st.markdown("**Ranking**")
+            ranking(many, key)
+        with right:
+            st.markdown("**Every pair**")
+            table(many, key)
+
+
+def many_b(many: Many) -> int:
+    return next(iter(many.results.values())).n_resamples
+
+
+def _figure(fig, name: str) -> None:
+    """The figure, and its SVG and PDF downloads (rendered by kaleido only when clicked)."""
+    size = {"width": 960, "height": int(fig.layout.height or 400)}
+    st.plotly_chart(fig, config=figure_config(name, **size), key=f"figure-{name}")
+    svg, pdf, _ = st.columns([1, 1, 4])
+    with svg:
+        svg_download(fig, name)
+    pdf.download_button("Download PDF", lambda: export.figure_image(fig, "pdf", scale=1, **size),
+                        file_name=f"{name}.pdf", mime="application/pdf", on_click="ignore", key=f"pdf-{name}")
+
+
+def _decimals(many: Many) -> int:
+    scale = max(abs(v) for v in many.scores.values()) or 1.0
+    return max(0, 3 - math.floor(math.log10(scale))) if 1e-3 <= scale < 1e6 else 4
+
+
+def table(many: Many, key: str) -> None:
+    """``many.table()`` as it is, numbers formatted as the reports print them; names are cells, never HTML."""
+    frame = many.table()
+    score = f"%.{_decimals(many)}f"
+    correction = family.CORRECTION_NAMES[many.correction]
+    number_column = st.column_config.NumberColumn
+    st.dataframe(frame, hide_index=True, key=f"table-{many.metric}-{key}", height=min(38 + 35 * len(frame), 563),
+                 column_config={
+                     "score": number_column("score", format=score), "score_against": number_column("against's score", format=score),
+                     "delta": number_column("δ", format=score, help="score(system) − score(against)"),
+                     "ci_low": number_column("δ low", format=score, help=f"{1 - many.alpha:.0%} interval of δ"),
+                     "ci_high": number_column("δ high", format=score, help=f"{1 - many.alpha:.0%} interval of δ"),
+                     "p": number_column("p", format="%.3g"),
+                     "p_adjusted": number_column(f"p ({correction})", format="%.3g",
+                                                 help=f"corrected with {correction}'s method over the family"),
+                     "significant": st.column_config.CheckboxColumn(
+                         "significant", help=f"corrected p ≤ α = {many.alpha:g}")})
+
+
+def ranking_frame(many: Many) -> pd.DataFrame:
+    """The ranking as shown: rank range (1–3), system, score, cluster."""
+    r = many.ranking()
+    ranks = [f"{lo}" if lo == hi else f"{lo}–{hi}" for lo, hi in zip(r["rank_low"], r["rank_high"])]
+    return pd.DataFrame({"rank": ranks, "system": r["system"], "score": r["score"], "cluster": r["cluster"]})
+
+
+def ranking(many: Many, key: str) -> None:
+    frame = ranking_frame(many)
+    shade = ["background-color: #eef2f7" if c % 2 == 0 else "" for c in frame["cluster"]]
+    styled = frame.style.apply(lambda _col: shade, axis=0).format({"score": f"{{:.{_decimals(many)}f}}"})
+    st.dataframe(styled, hide_index=True, key=f"ranking-{many.metric}-{key}", height=min(38 + 35 * len(frame), 598),
+                 column_config={"rank": st.column_config.TextColumn(width=60),
+                                "system": st.column_config.TextColumn(width=170),
+                                "score": st.column_config.NumberColumn(width=70),
+                                "cluster": st.column_config.NumberColumn(width=60)})
+    n = int(frame["cluster"].max())
+    st.caption(f"{n} cluster{'s' * (n != 1)} (shaded in turn): every system in a cluster is significantly better "
+               "than every system in the clusters below it; rank: the ranks the corrected tests allow "
+               "(WMT's rule).")
+
+
+def downloads(families: list[Many]) -> None:
+    """The paper's table (LaTeX, one column per metric), the comparisons as CSV, and the terminal's text."""
+    metrics = "_".join(f.metric for f in families)
+    stem = f"sigcore_many_{metrics}_{'all_pairs' if families[0].baseline is None else 'baseline'}"
+    latex = family.latex(families)
+    frame = pd.concat([f.table().assign(metric=f.metric) for f in families], ignore_index=True)
+    cols = st.columns([1, 1, 1, 3])
+    cols[0].download_button("LaTeX table", latex, file_name=f"{stem}.tex", mime="text/x-tex", on_click="ignore",
+                            width="stretch", key="many-latex")
+    cols[1].download_button("CSV", export.table_csv(frame), file_name=f"{stem}.csv", mime="text/csv",
+                            on_click="ignore", width="stretch", key="many-csv")
+    cols[2].download_button("Text report", "\n\n".join(family.text(f) for f in families) + "\n",
+                            file_name=f"{stem}.txt", mime="text/plain", on_click="ignore", width="stretch",
+                            key="many-text")
+    with st.expander("The LaTeX table (needs \\usepackage{booktabs})"):
+        st.code(latex, language="latex")
