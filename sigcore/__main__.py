@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import ALTERNATIVES, METRICS, TESTS, compare, compare_many, report, statistics
+from . import ALTERNATIVES, METRICS, TESTS, compare, compare_many, compare_seeds, report, statistics
 from .compare import COMPAT
 from .many import CORRECTIONS
 from .report import family
@@ -79,8 +79,14 @@ def _parser() -> argparse.ArgumentParser:
     _many_parser(commands)
     seeds = commands.add_parser("seeds", help="Almost Stochastic Order over per-seed scores (deepsig's ASO)",
                                 description="ε_min of every pair, row better than column, from per-seed scores.")
-    seeds.add_argument("file", metavar="FILE", help="a table: a column per system and a row per seed, or the "
-                                                    "columns system and score (and seed)")
+    seeds.add_argument("file", metavar="FILE", nargs="?", help="a table: a column per system and a row per seed, "
+                                                               "or the columns system and score (and seed)")
+    seeds.add_argument("--gold", metavar="GOLD", help="with --a and --b: the gold file of per-seed output files")
+    seeds.add_argument("--a", nargs="+", metavar="RUN", help="system A's output files, one per seed")
+    seeds.add_argument("--b", nargs="+", metavar="RUN", help="system B's output files, one per seed")
+    seeds.add_argument("--metric", default="accuracy", help=f"with --a/--b: one of {', '.join(METRICS)}")
+    seeds.add_argument("--alternative", choices=ALTERNATIVES, default="greater")
+    seeds.add_argument("--alpha", type=_level("--alpha"), default=0.05)
     seeds.add_argument("--confidence", type=_level("--confidence"), default=0.95)
     seeds.add_argument("--tau", type=_level("--tau"), default=0.2, help="ε_min below it reads as 'almost "
                                                                         "stochastically dominant' (default 0.2)")
@@ -90,8 +96,16 @@ def _parser() -> argparse.ArgumentParser:
     datasets = commands.add_parser("datasets", help="replicability over datasets (Dror et al. 2017)",
                                    description="On how many datasets is A better than B? From one one-sided "
                                                "p-value per dataset.")
-    datasets.add_argument("file", metavar="FILE", help="a table with the columns dataset and p")
+    datasets.add_argument("files", nargs="+", metavar="FILE_OR_FOLDER",
+                          help="a table with the columns dataset and p; or one folder per dataset, each with a gold "
+                               "file (named ref..., gold..., reference... or target...) and one file per system")
     datasets.add_argument("--alpha", type=_level("--alpha"), default=0.05)
+    datasets.add_argument("--a", help="with folders: system A's name (its file name up to the first dot)")
+    datasets.add_argument("--b", help="with folders: system B's name")
+    datasets.add_argument("--metric", default="accuracy", help=f"with folders: one of {', '.join(METRICS)}")
+    datasets.add_argument("--test", default="bootstrap", choices=list(TESTS))
+    datasets.add_argument("--resamples", type=int, default=10_000)
+    datasets.add_argument("--seed", type=int, default=0)
     return parser
 
 
@@ -206,6 +220,21 @@ def _many(args) -> int:
 
 
 def _seeds(args) -> int:
+    if args.a or args.b:  # per-seed output files: the bootstrap over items and runs
+        if not (args.a and args.b) or args.file:
+            raise SettingsError("give --a and --b (and --gold) with the runs' files, or one table of scores",
+                                hint="sigcore seeds --gold gold.txt --a A_seed1.txt A_seed2.txt --b B_seed1.txt ...")
+        runs = [read(f) for f in args.a + args.b]
+        names = [f"a{i}" for i in range(len(args.a))] + [f"b{i}" for i in range(len(args.b))]
+        data = align.from_system_files(read(args.gold) if args.gold else None, runs, names=names)
+        outputs = list(data.systems.values())
+        res = compare_seeds(data.gold, outputs[:len(args.a)], outputs[len(args.a):], metric=args.metric,
+                            n_resamples=args.resamples, alternative=args.alternative, alpha=args.alpha,
+                            seed=args.seed)
+        print(res.sentence())
+        return 0
+    if not args.file:
+        raise SettingsError("give a table of per-seed scores, or --a and --b with the runs' output files")
     frame = read(args.file).frame
     columns = {str(c).strip().lower(): c for c in frame.columns}
     if "system" in columns and "score" in columns:  # long: one row per (system, seed)
@@ -234,6 +263,11 @@ def _seeds(args) -> int:
 
 
 def _datasets(args) -> int:
+    if all(Path(f).is_dir() for f in args.files):
+        return _dataset_folders(args)
+    if len(args.files) != 1:
+        raise SettingsError("give one table of p-values, or one folder per dataset")
+    args.file = args.files[0]
     table = read(args.file)
     columns = {str(c).strip().lower(): c for c in table.frame.columns}
     p_column = columns.get("p") or columns.get("p_value") or columns.get("p-value")
@@ -250,6 +284,34 @@ def _datasets(args) -> int:
     print("u  p^{u/N} Bonferroni  p^{u/N} Fisher")
     for u, (bonf, fisher) in enumerate(zip(res.bonferroni, res.fisher), start=1):
         print(f"{u:<3}{p_number(bonf):<21}{p_number(fisher)}")
+    return 0
+
+
+def _dataset_folders(args) -> int:
+    """One one-sided comparison of A and B per folder, then the replicability analysis over them."""
+    if not (args.a and args.b):
+        raise SettingsError("name the two systems to compare in every folder", hint="Add --a NAME --b NAME.")
+    results, names = [], []
+    for folder in map(Path, args.files):
+        files = sorted(f for f in folder.iterdir() if f.is_file() and not f.name.startswith("."))
+        gold = [f for f in files if f.name.lower().startswith(("ref", "gold", "reference", "target"))]
+        if len(gold) != 1:
+            raise InputError(f"needs exactly one gold file (named ref..., gold..., reference... or target...), "
+                             f"found {len(gold)}", file=str(folder))
+        systems = [f for f in files if f != gold[0]]
+        by_name = dict(zip(align.system_names([f.name for f in systems]), systems))
+        for name in (args.a, args.b):
+            if name not in by_name:
+                raise InputError(f"has no system {name!r}", file=str(folder),
+                                 hint=f"Its systems are: {', '.join(by_name)}.")
+        data = align.from_files(read(gold[0]), read(by_name[args.a]), read(by_name[args.b]))
+        res = compare(data.gold, data.a, data.b, metric=args.metric, test=args.test, n_resamples=args.resamples,
+                      alternative="greater", alpha=args.alpha, seed=args.seed)
+        results.append(res)
+        names.append(folder.name)
+        print(f"{folder.name}: {report.verdict(res, a=args.a, b=args.b)}")
+    out = statistics.replicability(results, alpha=args.alpha, datasets=names)
+    print("\n" + out.sentence().replace("A is better than B", f"{args.a} is better than {args.b}"))
     return 0
 
 

@@ -56,11 +56,16 @@ class SeedsResult:
         runs = f"{len(self.scores_a)} runs of A and {len(self.scores_b)} of B"
         p = (f"p < {p_number(1 / self.n_resamples)}" if self.n_extreme == 0
              else f"p = {p_number(self.p_value, self.alpha)}")
-        return (f"Over {runs} on {self.n_items:,} items: δ = {self.delta:.4g} ({1 - self.alpha:.0%} interval "
-                f"{self.ci_low:.4g} to {self.ci_high:.4g} with the seeds' variance; {self.ci_items[0]:.4g} to "
-                f"{self.ci_items[1]:.4g} from the items alone); {p} ({self.alternative}), paired bootstrap over "
-                f"items and runs, b = {self.n_resamples:,}, seed {self.seed}: "
+        return (f"Over {runs} on {self.n_items:,} items: δ = {self.delta:.4g} ({1 - self.alpha:.0%} "
+                f"{_bounds_text(self.alternative, self.ci_low, self.ci_high)} with the seeds' variance; "
+                f"{_bounds_text(self.alternative, *self.ci_items)} from the items alone); {p} ({self.alternative}), "
+                f"paired bootstrap over items and runs, b = {self.n_resamples:,}, seed {self.seed}: "
                 + ("significant" if self.significant else "not significant") + f" at α = {self.alpha:g}.")
+
+
+def _bounds_text(alternative: str, low: float, high: float) -> str:
+    return {"greater": f"bound δ ≥ {low:.4g}", "less": f"bound δ ≤ {high:.4g}"}.get(
+        alternative, f"interval {low:.4g} to {high:.4g}")
 
 
 def compare_seeds(gold: Sequence | None, runs_a: Sequence[Sequence], runs_b: Sequence[Sequence], *,

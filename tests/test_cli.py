@@ -496,3 +496,49 @@ def test_datasets_gives_k_hat_for_the_authors_example(tmp_path, capsys):
     assert "k̂ = 1 of 6 (Bonferroni" in out and "k̂ = 2 of 6 (Fisher" in out and "identifies: d6" in out
     write_lines(table, ["dataset,score", "d1,3"])
     assert main(["datasets", str(table)]) == 2 and "no column p" in capsys.readouterr().err
+
+
+def _dataset_folder(path, n, acc_a, acc_b, seed):
+    rng = np.random.default_rng(seed)
+    gold = rng.integers(0, 3, n)
+    path.mkdir()
+    write_lines(path / "gold.txt", [str(g) for g in gold])
+    for name, acc in (("ours", acc_a), ("base", acc_b)):
+        write_lines(path / f"{name}.run1.txt",
+                    [str(p) for p in np.where(rng.uniform(size=n) < acc, gold, (gold + 1) % 3)])
+    return gold
+
+
+def test_datasets_from_folders_compares_a_and_b_in_each_then_counts(tmp_path, capsys):
+    folders = [tmp_path / f"data{i}" for i in range(3)]
+    for folder, (acc_a, acc_b), seed in zip(folders, [(0.85, 0.7), (0.8, 0.7), (0.7, 0.7)], range(3)):
+        _dataset_folder(folder, 400, acc_a, acc_b, seed)
+    assert main(["datasets", *map(str, folders), "--a", "ours", "--b", "base", "--resamples", "2000"]) == 0
+    out = capsys.readouterr().out
+    results = []
+    for folder in folders:
+        gold = [line for line in (folder / "gold.txt").read_text().splitlines()]
+        a, b = ((folder / f"{n}.run1.txt").read_text().splitlines() for n in ("ours", "base"))
+        results.append(sigcore.compare(gold, a, b, n_resamples=2000))
+    expected = sigcore.statistics.replicability(results, datasets=[f.name for f in folders])
+    assert f"ours is better than base on at least k̂ = {expected.k_bonferroni} of 3" in out
+    assert f"identifies: {', '.join(expected.identified)}" in out and out.count("data") >= 4
+    assert main(["datasets", *map(str, folders), "--a", "ours", "--b", "nobody"]) == 2
+    assert "has no system 'nobody'" in capsys.readouterr().err
+
+
+def test_seeds_from_run_files_is_compare_seeds(tmp_path, capsys):
+    rng = np.random.default_rng(5)
+    gold = rng.integers(0, 2, 300)
+    write_lines(tmp_path / "gold.txt", [str(g) for g in gold])
+    runs = {}
+    for name, acc in (("a", 0.8), ("b", 0.7)):
+        runs[name] = [np.where(rng.uniform(size=300) < acc, gold, 1 - gold) for _ in range(3)]
+        for i, run in enumerate(runs[name]):
+            write_lines(tmp_path / f"{name}{i}.txt", [str(v) for v in run])
+    files = {name: [str(tmp_path / f"{name}{i}.txt") for i in range(3)] for name in runs}
+    assert main(["seeds", "--gold", str(tmp_path / "gold.txt"), "--a", *files["a"], "--b", *files["b"],
+                 "--resamples", "1000"]) == 0
+    expected = sigcore.compare_seeds([str(g) for g in gold], [[str(v) for v in r] for r in runs["a"]],
+                                     [[str(v) for v in r] for r in runs["b"]], n_resamples=1000)
+    assert capsys.readouterr().out.strip() == expected.sentence()
