@@ -25,9 +25,16 @@ def _return_freed_memory() -> None:
 
 @asynccontextmanager
 async def preload(_app):
-    import plotly.graph_objects  # noqa: F401
-    import sigcore.report.figures  # noqa: F401
-    import sigcore.teaching  # noqa: F401
+    import logging
+
+    quiet = logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context")
+    level = quiet.level
+    quiet.setLevel(logging.ERROR)  # "missing ScriptRunContext": no session exists yet, as expected here
+    try:
+        import sigcore.teaching  # noqa: F401
+        from ui import lessons, many, pitfalls, run, verdict, walkthrough  # noqa: F401
+    finally:
+        quiet.setLevel(level)
     yield
 
 

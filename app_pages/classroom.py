@@ -46,4 +46,5 @@ if lessons.when_reached("reach-mistakes"):
     pitfalls.section()
 
 st.subheader(heading("6 · Bootstrap, permutation and t-test on the same data"))
-lessons.three_tests(a, b)
+if lessons.when_reached("reach-three-tests", "three tests on the walk-through's documents"):  # its chart's code
+    lessons.three_tests(a, b)  # is 5 MB that the walk-through would otherwise wait for

@@ -126,10 +126,10 @@ def power() -> None:
                "smallest n one size off.")
 
 
-def when_reached(key: str) -> bool:
-    """Whether to show a section that simulates many test sets: when the class gets to it, not when the page
-    opens, so the walk-through at the top is usable at once (its simulations are cached after the first time)."""
-    return st.toggle("Show this section (it simulates many test sets: a few seconds the first time)", key=key)
+def when_reached(key: str, why: str = "it simulates many test sets: a few seconds the first time") -> bool:
+    """Whether to show a section: when the class gets to it, not when the page opens, so the walk-through at the
+    top is usable at once (its simulations are cached after the first time; its charts' code loads then)."""
+    return st.toggle(f"Show this section ({why})", key=key)
 
 
 def three_tests(a_correct: Sequence[int], b_correct: Sequence[int]) -> None:
