@@ -1,8 +1,8 @@
-"""Entry point: `streamlit run app.py` serves the dashboard (dashboard.py) once the engine is imported.
+"""Entry point: `streamlit run app.py` serves the dashboard (dashboard.py) once its modules are imported.
 
-The engine's imports (scipy.stats, pandas, plotly) take about a second; done here, at server start, the first
-visitor's page does not wait for them (the Classroom's walk-through is usable sooner, see bench/classroom.py),
-and sessions starting together never import it concurrently.
+The engine's and the pages' imports (scipy.stats, pandas, plotly, ui/) take about a second; done here, at server
+start, the first visitor's page does not wait for them (the Classroom's walk-through is usable sooner, see
+bench/classroom.py), and sessions starting together never import them concurrently.
 """
 
 import ctypes
@@ -31,8 +31,7 @@ async def preload(_app):
     level = quiet.level
     quiet.setLevel(logging.ERROR)  # "missing ScriptRunContext": no session exists yet, as expected here
     try:
-        import sigcore.teaching  # noqa: F401
-        from ui import lessons, many, pitfalls, run, verdict, walkthrough  # noqa: F401
+        from ui import lessons, many, pitfalls, run, verdict, walkthrough  # noqa: F401 (and sigcore with them)
     finally:
         quiet.setLevel(level)
     yield

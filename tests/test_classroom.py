@@ -190,6 +190,13 @@ def test_chinese_terms_side_by_side_on_request_and_in_the_url():
     linked = AppTest.from_file(str(ROOT / "dashboard.py"), default_timeout=120).run().switch_page("app_pages/classroom.py")
     linked.query_params["zh"] = "1"
     assert linked.run().toggle(key="zh").value and glossaries(linked)  # a link opens with the terms
+    at.toggle(key="presenter").set_value(True).run()  # presenter mode has no prose: the terms in one line
+    line = [m.value for m in at.markdown if "H0: 零假设" in m.value]
+    assert line and "x⁽ⁱ⁾: 自助测试集" in line[0]
+    at.button(key="walk-draw-1").click().run()  # and a rerun keeps them
+    assert any("H0: 零假设" in m.value for m in at.markdown)
+    at.toggle(key="presenter").set_value(False).run()
+    assert at.toggle(key="zh").value  # back from presenter mode: still on
 
 
 def test_presenter_mode_shows_the_walk_through_alone_and_keeps_its_state():

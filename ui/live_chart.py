@@ -10,6 +10,7 @@ page into a private temporary folder (nothing is fetched from the network).
 from __future__ import annotations
 
 import atexit
+import functools
 import json
 import shutil
 import tempfile
@@ -32,7 +33,9 @@ def _folder() -> Path:
     return folder
 
 
-_component = components.declare_component("sigcore_live_chart", path=str(_folder()))
+@functools.cache  # declared at first use, inside a session: app.py imports ui/ before Streamlit's runtime exists
+def _component():
+    return components.declare_component("sigcore_live_chart", path=str(_folder()))
 
 
 def frame(y: list, progress: float, texts: dict, *, title: str | None = None, lines: tuple[int, int] | None = None,
@@ -57,6 +60,6 @@ def live_chart(figure: go.Figure, frames: list[dict], *, run: str, shown: int | 
 
     Returns ``{"run": run, "shown": k}`` once the page has played the run to its end or to Stop.
     """
-    return _component(figure=figure.to_json(), frames=frames, run=run, shown=shown, interval=int(interval * 1000),
+    return _component()(figure=figure.to_json(), frames=frames, run=run, shown=shown, interval=int(interval * 1000),
                       config=json.dumps(config), code=code, header=header, series=series, presenter=presenter,
                       keys=keys, aside=aside, key=key, default=None)

@@ -50,6 +50,11 @@ def switch() -> None:
                         + "\n".join(f"| {e} | {s} | {c} |" for e, s, c in TERMS))
 
 
+def key_terms() -> str:
+    """The walk-through's terms on one line, for presenter mode, which has no prose to carry them."""
+    return " · ".join(f"{symbol}: {chinese}" for english, symbol, chinese in TERMS if symbol)
+
+
 def term(english: str) -> str:
     """``english`` with its Chinese beside it when the switch is on: "H0（零假设）"."""
     return f"{english}（{CHINESE[english]}）" if on() else english

@@ -25,6 +25,7 @@ from .data import SAMPLE_DIR
 from .figure import config as figure_config, download
 from .live_chart import frame, live_chart
 from .slide import SIZE as SLIDE_SIZE, slide
+from . import terms
 from .terms import term
 
 N = 10
@@ -158,7 +159,7 @@ def test_set(*, presenter: bool = False) -> tuple[list[bool], list[bool]]:
         st.session_state.setdefault(f"doc-{j}-A", a)
         st.session_state.setdefault(f"doc-{j}-B", b)
     if presenter:  # the boxes and the seed are not drawn: kept by assigning them, or Streamlit forgets them
-        for key in [f"doc-{j}-{s}" for j in range(N) for s in "AB"] + ["walk-seed"]:
+        for key in [f"doc-{j}-{s}" for j in range(N) for s in "AB"] + ["walk-seed", "walk-alpha", "zh"]:
             if key in st.session_state:
                 st.session_state[key] = st.session_state[key]
         return ([st.session_state[f"doc-{j}-A"] for j in range(N)],
@@ -280,9 +281,11 @@ def draws(a: list[bool], b: list[bool], *, presenter: bool = False) -> None:
     shown = frames[(batch["shown"] or len(frames)) - 1]  # on screen once the batch has played (or been stopped)
     for trace, y in zip(figure.data, shown["y"]):
         trace.y = y
-    c1, c2, c3, _ = st.columns([1, 1, 1, 4])
+    c1, c2, c3, c4 = st.columns([1, 1, 1, 4])
     with c1:
         download(figure, "bootstrap_histogram")
+    if presenter and terms.on():  # ?zh=1 on a slide's link: the terms beside the buttons, as the prose is hidden
+        c4.markdown(terms.key_terms())
 
     def image(fmt: str) -> bytes:  # drawn only when clicked: kaleido takes a second
         page = slide(histogram(delta, shifted=shifted, presenter=True), shown, PRESENTER_CODE, HEADER, aside)
