@@ -11,7 +11,7 @@ from ui import live_chart
 
 
 def test_the_component_is_served_from_a_private_folder_of_its_own():
-    folder = Path(live_chart._component.path)
+    folder = Path(live_chart._component().path)  # declared at first use
     assert folder.parent == Path(tempfile.gettempdir()) and folder.name.startswith("sigcore-live-chart-")
     assert folder.name != f"sigcore-live-chart-{plotly.__version__}"  # the old, predictable name
     assert stat.S_IMODE(os.stat(folder).st_mode) == 0o700 and os.stat(folder).st_uid == os.getuid()
