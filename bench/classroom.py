@@ -5,8 +5,8 @@ No peer here: these are the page's own simulations, and the question is whether 
 (within a few seconds). Best of 3 runs, wall time. Then, in Debian's Chromium against a fresh server (cold
 caches): seconds from opening /classroom to a usable walk-through (the Draw button shown and the script done),
 as the page opens now, and the time the page took before sections 3 to 5 waited until they are reached (the
-same page with every section switched on, cold); both for `streamlit run app.py` (which imports the engine at
-server start) and `streamlit run dashboard.py` (the first visit imports it, as before), side by side.
+same page with every section switched on, cold); both for `streamlit run app.py` (which imports the engine and
+the pages at server start) and `streamlit run dashboard.py` (the first visit imports it, as before), side by side.
 
     python bench/classroom.py
 """
@@ -129,7 +129,7 @@ if __name__ == "__main__":
     for name, task in TASKS.items():
         print(f"| {name} | {best_of(task):.2f} |", flush=True)
     print("\nOpening /classroom, Chromium, seconds (3 runs, each on a fresh server):")
-    for script, how in (("app.py", "the engine imported at server start"),
+    for script, how in (("app.py", "the engine and the pages imported at server start"),
                         ("dashboard.py", "imported by the first visit, as before")):
         usable, everything, again = page_times(script)
         print(f"streamlit run {script} ({how}):")
