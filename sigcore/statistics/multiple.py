@@ -28,7 +28,6 @@ METHODS = {
     "bh": lambda p, i, m: _step_up(m / i * p),
     "by": lambda p, i, m: _step_up(m * np.sum(1 / np.arange(1, m + 1)) / i * p),
 }
-FAMILY_WISE = ("bonferroni", "holm", "hochberg")  # the others bound the false discovery rate
 
 
 def adjust(p_values, method: str = "holm", *, floors=None) -> np.ndarray:
