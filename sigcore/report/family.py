@@ -91,8 +91,8 @@ def latex(families: list[Many]) -> str:
     how += (f", {first.alternative}, {CORRECTION_NAMES[first.correction]}-corrected over {_count(first)}, "
             f"$\\alpha = {first.alpha:g}$")
     if pairs:
-        caption = (f"Systems by {METRIC_NAMES.get(first.metric, first.metric)}, in clusters: every system above a rule is significantly better than "
-                   f"every one below it ({how}); rank: the ranks the tests allow.")
+        caption = (f"Systems by {METRIC_NAMES.get(first.metric, first.metric)}, in clusters: every system above a "
+                   f"rule is significantly better than every one below it ({how}); rank: the ranks the tests allow.")
     else:
         caption = (f"$^\\dagger$/$^\\ddagger$: significantly better/worse than the baseline, "
                    f"{latex_escape(first.baseline)} ({how}).")

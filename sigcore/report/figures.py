@@ -121,7 +121,7 @@ def walkthrough_histogram(n: int, delta: float, *, shifted: bool = False, font: 
     which is why the unshifted test compares delta(x^(i)) with 2·delta(x). ``font`` is the text's size in
     pixels (24 for a lecture hall)."""
     values = np.arange(-n, n + 1) / n
-    d, d2 = (f"{v:.2f}".replace("0.", ".", 1).replace("-", "−") for v in (delta, 2 * delta))  # .20, as SLP3 writes it
+    d, d2 = (f"{v:.2f}".replace("0.", ".", 1).replace("-", "−") for v in (delta, 2 * delta))  # .20, as SLP3
     panels = [(values, "x", [(delta, f"δ(x) = {d}", MARK, "solid", "center"),
                              (2 * delta, f"2·δ(x) = {d2}", "black", "dash", "center")],
                "δ(x⁽ⁱ⁾)" if shifted else "δ(x⁽ⁱ⁾) = A% − B% on x⁽ⁱ⁾")]  # two panels: short titles side by side
