@@ -157,10 +157,64 @@ def prepare_chrf(gold: Sequence, systems: Sequence[Sequence[str]], **options: An
 
     opts = _resolve("chrF", options, _CHRF_OPTIONS)
     refs, hyps = _check_segments(gold, systems)
-    metric = CHRF(**opts, references=refs)
     score = partial(chrf_score, char_order=opts["char_order"], word_order=opts["word_order"],
                     beta=opts["beta"], eps_smoothing=opts["eps_smoothing"])
+    if len(refs) == 1 and opts["word_order"] == 0:  # one reference, character n-grams only: counted with numpy
+        fast = _char_ngram_statistics(refs[0], hyps, opts["char_order"], opts["lowercase"], opts["whitespace"])
+        if fast is not None:
+            return fast, score, opts
+    metric = CHRF(**opts, references=refs)
     return _extract(metric, hyps), score, opts
+
+
+def _char_ngram_statistics(refs: list[str], systems: list[list[str]], order: int, lowercase: bool,
+                           whitespace: bool) -> list[np.ndarray] | None:
+    """sacreBLEU's chrF statistics for one reference per segment, [hyp, ref, match] per order 1..``order``,
+    equal to its Counter loops (tested on every WMT17 system) at about three times their speed.
+
+    Each n-gram becomes one int64: the segment's number above the n characters' dense ids, so that np.unique
+    counts every (segment, n-gram) at once, and matches are min(hyp count, ref count) where the keys meet. None
+    when the keys would not fit 63 bits (a huge alphabet, or millions of segments): sacreBLEU's loops then."""
+    prepared = [[_chars(line, lowercase, whitespace) for line in lines] for lines in [refs, *systems]]
+    codes = [np.frombuffer("".join(lines).encode("utf-32-le"), dtype=np.uint32) for lines in prepared]
+    alphabet = np.unique(np.concatenate(codes))
+    bits, segment_bits = int(len(alphabet)).bit_length(), max(int(len(refs) - 1).bit_length(), 1)
+    if order * bits + segment_bits > 63:
+        return None
+    lengths = [np.fromiter(map(len, lines), dtype=np.int64, count=len(lines)) for lines in prepared]
+    ids = [np.searchsorted(alphabet, c).astype(np.int64) + 1 for c in codes]  # 0 is no character
+    ref_keys = [np.unique(_ngram_keys(ids[0], lengths[0], n, bits), return_counts=True)
+                for n in range(1, order + 1)]
+    out = []
+    for system_ids, system_lengths in zip(ids[1:], lengths[1:]):
+        stats = np.zeros((len(refs), 3 * order))
+        for n, (ref_unique, ref_counts) in enumerate(ref_keys, start=1):
+            unique, counts = np.unique(_ngram_keys(system_ids, system_lengths, n, bits), return_counts=True)
+            at = np.minimum(np.searchsorted(ref_unique, unique), max(len(ref_unique) - 1, 0))
+            shared = ref_unique[at] == unique if len(ref_unique) else np.zeros(len(unique), dtype=bool)
+            matches = np.minimum(counts[shared], ref_counts[at[shared]])
+            ref_total = np.maximum(lengths[0] - n + 1, 0)
+            stats[:, 3 * n - 3] = np.where(ref_total > 0, np.maximum(system_lengths - n + 1, 0), 0)  # as sacreBLEU:
+            stats[:, 3 * n - 2] = ref_total  # no hypothesis n-grams count where the reference has none
+            stats[:, 3 * n - 1] = np.bincount(unique[shared] >> (bits * n), weights=matches, minlength=len(refs))
+        out.append(stats)
+    return out
+
+
+def _chars(line: str, lowercase: bool, whitespace: bool) -> str:
+    line = line.lower() if lowercase else line
+    return line if whitespace else "".join(line.split())
+
+
+def _ngram_keys(ids: np.ndarray, lengths: np.ndarray, n: int, bits: int) -> np.ndarray:
+    """(segment << bits·n) | the n characters' ids, for every n-gram inside a segment."""
+    ends = np.cumsum(lengths)
+    segment = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)
+    inside = np.arange(len(ids)) + n <= np.repeat(ends, lengths)
+    key = np.zeros(len(ids), dtype=np.int64)
+    for j in range(min(n, len(ids))):
+        key[:len(ids) - j] |= ids[j:] << (bits * j)
+    return (segment[inside] << (bits * n)) | key[inside]
 
 
 def _extract(metric, hyps: list[list[str]]) -> list[np.ndarray]:
