@@ -166,7 +166,7 @@ def opened() -> AppTest:
 def test_opens_on_the_wmt17_sample_against_lium_nmt(opened):
     at = opened
     assert not at.exception and not at.error
-    assert [t.label for t in at.tabs] == ["BLEU"]  # chrF on request: its statistics take ~1 s a system
+    assert [t.label for t in at.tabs] == ["BLEU"]  # chrF on request
     assert widget(at.selectbox, "Baseline").value == "LIUM-NMT"
     assert widget(at.number_input, "Resamples b").value == 1000
     assert widget(at.selectbox, "Correction").value == "holm"

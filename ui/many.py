@@ -170,7 +170,7 @@ def settings(data: align.AlignedMany, sample: bool) -> Settings | None:
     while no metric is chosen."""
     names = list(data.systems)
     metrics = metrics_for(data)
-    start = [m for m in metrics if m == "bleu"] or metrics[:1]  # chrF's statistics take ~1 s a system: on request
+    start = [m for m in metrics if m == "bleu"] or metrics[:1]  # the page opens in seconds; chrF on request
     n = len(next(iter(data.systems.values())))
     fits = hashlib.sha256(repr((names, metrics)).encode()).hexdigest()[:8]  # other data, other options: fresh boxes
     with st.form("many-settings", border=False):
