@@ -98,7 +98,7 @@ def _parser() -> argparse.ArgumentParser:
                                                "p-value per dataset.")
     datasets.add_argument("files", nargs="+", metavar="FILE_OR_FOLDER",
                           help="a table with the columns dataset and p; or one folder per dataset, each with a gold "
-                               "file (named ref..., gold..., reference... or target...) and one file per system")
+                               "file (named with ref, gold, reference, target or label) and one file per system")
     datasets.add_argument("--alpha", type=_level("--alpha"), default=0.05)
     datasets.add_argument("--a", help="with folders: system A's name (its file name up to the first dot)")
     datasets.add_argument("--b", help="with folders: system B's name")
@@ -247,10 +247,10 @@ def _seeds(args) -> int:
                          hint="Give a column per system (a row per seed), or the columns system and score.")
     table = statistics.multi_aso(scores, confidence_level=args.confidence, bonferroni=not args.no_bonferroni,
                                  n_bootstrap=args.resamples, seed=args.seed)
-    k = len(scores)
-    level = 1 - (1 - args.confidence) / (k * (k - 1) // 2 if not args.no_bonferroni and k > 2 else 1)
-    print(f"ε_min of 'row better than column' (ASO as deepsig computes it; confidence {level:.4g}"
-          f"{', Bonferroni over the pairs' if not args.no_bonferroni and k > 2 else ''}; b = {args.resamples:,}, "
+    corrected = not args.no_bonferroni and len(scores) > 2
+    print(f"ε_min of 'row better than column' (ASO as deepsig computes it; confidence "
+          f"{table.attrs['confidence_level']:.4g}{', Bonferroni over the pairs' if corrected else ''}; "
+          f"b = {args.resamples:,}, "
           f"seed {args.seed}):\n")
     print(table.round(3).to_string())
     print(f"\nBelow τ = {args.tau:g}: the row is almost stochastically dominant over the column (deepsig's "
@@ -294,9 +294,9 @@ def _dataset_folders(args) -> int:
     results, names = [], []
     for folder in map(Path, args.files):
         files = sorted(f for f in folder.iterdir() if f.is_file() and not f.name.startswith("."))
-        gold = [f for f in files if f.name.lower().startswith(("ref", "gold", "reference", "target"))]
+        gold = [files[i] for i in align.gold_files([f.name for f in files])]
         if len(gold) != 1:
-            raise InputError(f"needs exactly one gold file (named ref..., gold..., reference... or target...), "
+            raise InputError(f"needs exactly one gold file (named with ref, gold, reference, target or label), "
                              f"found {len(gold)}", file=str(folder))
         systems = [f for f in files if f != gold[0]]
         by_name = dict(zip(align.system_names([f.name for f in systems]), systems))

@@ -27,7 +27,7 @@ from .metrics import METRICS, prepare
 from .statistics import intervals, resampling
 from .statistics.multiple import adjust
 from .statistics.resampling import PairedStats
-from .result import Result
+from .result import Result, on_side
 
 CORRECTIONS = ("holm", "bonferroni", "hochberg", "bh", "by")
 MEMORY = 1 << 30  # bytes of resampled scores and deltas held at once: every system's and every pair's, b each
@@ -54,14 +54,23 @@ class Many:
     def significant(self, a: str, b: str) -> bool:
         """Whether "a against b" rejects H0 after correction: corrected p ≤ α, δ on H1's side."""
         res = self.results[(a, b)]
-        on_side = {"greater": res.side > 0, "less": res.side < 0, "two-sided": res.side != 0}[res.alternative]
-        return self.adjusted[(a, b)] <= self.alpha and on_side
+        return self.adjusted[(a, b)] <= self.alpha and on_side(res.alternative, res.side)
 
     def delta_interval(self, a: str, b: str) -> tuple[float, float]:
         """δ's interval, where the test gives one (the bootstrap, permutation, t and z tests); nan where its
         interval is of another quantity (Wilcoxon's pseudo-median, the sign test's and McNemar's shares)."""
         res = self.results[(a, b)]
         return (res.ci_low, res.ci_high) if res.estimand == "delta" else (math.nan, math.nan)
+
+    def floor(self) -> tuple[float, int | None]:
+        """The smallest corrected p the family can reach (every p at its floor, corrected as the family is), and,
+        when that is above α, about how many resamples would reach α (a multiple of 1,000; None otherwise)."""
+        results = list(self.results.values())
+        smallest = float(adjust([r.p_floor for r in results], self.correction).min())
+        if smallest <= self.alpha or not results[0].resampled:
+            return smallest, None
+        needed = math.ceil(results[0].n_resamples * smallest / self.alpha)  # a resampling floor shrinks as 1/b
+        return smallest, int(math.ceil(needed / 1000) * 1000)
 
     def table(self) -> pd.DataFrame:
         """One row per comparison: the systems, their scores, δ with its interval, p, corrected p, decision."""

@@ -27,6 +27,11 @@ ESTIMANDS = {
 }
 
 
+def on_side(alternative: str, side: int) -> bool:
+    """Whether an effect on ``side`` (+1 A ahead, -1 B ahead, 0 none) lies on H1's side of ``alternative``."""
+    return {"greater": side > 0, "less": side < 0, "two-sided": side != 0}[alternative]
+
+
 def tie(score_a: float, score_b: float) -> float:
     """The tolerance under which a difference of these scores is float noise."""
     return TIE * max(abs(score_a), abs(score_b), np.finfo(float).tiny)
@@ -103,8 +108,7 @@ class Result:
     @property
     def significant(self) -> bool:
         """Whether H0 is rejected: p <= alpha, with the effect on H1's side."""
-        on_side = {"greater": self.side > 0, "less": self.side < 0, "two-sided": self.side != 0}[self.alternative]
-        return self.p_value <= self.alpha and on_side
+        return self.p_value <= self.alpha and on_side(self.alternative, self.side)
 
     @property
     def reachable(self) -> bool:

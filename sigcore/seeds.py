@@ -20,7 +20,7 @@ import numpy as np
 from .compare import _check_settings, _extreme
 from .errors import SettingsError
 from .many import shared_resamples
-from .result import p_number, tie
+from .result import on_side, p_number, tie
 from .statistics import intervals
 
 
@@ -49,8 +49,7 @@ class SeedsResult:
     @property
     def significant(self) -> bool:
         side = 0 if abs(self.delta) <= tie(self.score_a, self.score_b) else int(np.sign(self.delta))
-        on_side = {"greater": side > 0, "less": side < 0, "two-sided": side != 0}[self.alternative]
-        return self.p_value <= self.alpha and on_side
+        return self.p_value <= self.alpha and on_side(self.alternative, side)
 
     def sentence(self) -> str:
         runs = f"{len(self.scores_a)} runs of A and {len(self.scores_b)} of B"

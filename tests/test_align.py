@@ -152,3 +152,9 @@ def test_files_that_share_an_id_column_are_paired_by_it_not_by_row():
     with pytest.raises(InputError, match="id '3' occurs twice"):
         align.load([files[0], table("a.csv", "id,pred\n3,1\n3,0\n" + "".join(f"{i},1\n" for i in range(198))),
                     files[2]])
+
+
+def test_gold_files_are_guessed_from_their_names():
+    names = ["LIUM-NMT.4900.de.gz", "newstest2017.ref.de.gz", "gold.txt", "goldfish.out", "sys_label.tsv", "a.txt"]
+    assert align.gold_files(names) == [1, 2, 3, 4]  # "goldfish" starts with gold: a guess the page lets one change
+    assert align.gold_files(["a.txt", "b.txt"]) == []

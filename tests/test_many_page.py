@@ -130,10 +130,10 @@ def test_heatmap_of_a_baseline_family_leaves_untested_pairs_blank(against_baseli
 def test_no_reachable_alpha_is_told_with_the_resamples_that_would_reach_it(all_pairs):
     gold, systems = classifiers(seed=1)
     few = sigcore.compare_many(gold, systems, all_pairs=True, n_resamples=100)
-    smallest, needed = many_ui.floor(few)
+    smallest, needed = few.floor()
     assert smallest > 0.05 and needed is not None
     assert sigcore.statistics.multiple.adjust([1 / needed] * len(few.results), "holm").min() <= 0.05
-    assert many_ui.floor(all_pairs)[1] is None
+    assert all_pairs.floor()[1] is None
 
 
 # ---------------------------------------------------------------- the page

@@ -23,8 +23,7 @@ from sigcore.io import align
 from sigcore.many import CORRECTIONS, Many
 from sigcore.report import export, family
 from sigcore.report.family_figures import forest, heatmap
-from sigcore.report.sentence import number
-from sigcore.statistics.multiple import adjust
+from sigcore.report.sentence import decimals, number
 
 from . import data as data_ui
 from .data import ENCODINGS, NONE, _pairing_widget, _tables, _uploads_in_memory
@@ -41,7 +40,6 @@ CORRECTION_LABELS = {"holm": "Holm (default)", "bonferroni": "Bonferroni", "hoch
                      "bh": "Benjamini–Hochberg (FDR)", "by": "Benjamini–Yekutieli (FDR)"}
 ALPHAS = (0.10, 0.05, 0.01, 0.005, 0.001)
 BASELINE, ALL_PAIRS = "Against a baseline", "All pairs (and the ranking)"
-GOLD_WORDS = ("ref", "gold", "reference", "target", "label")
 NO_GOLD = "(none: per-item scores)"
 
 
@@ -119,21 +117,12 @@ def _one_table(table) -> align.AlignedMany:
     return align.load_many([table], gold=None if gold == NONE else gold, group=None if group == NONE else group)
 
 
-def guess_gold(names: list[str]) -> int:
-    """Which file is the gold one: the first whose name says ref, gold, reference, target or label, else the first."""
-    for i, name in enumerate(names):
-        stem = name.lower()
-        if any(word in stem.replace("-", ".").replace("_", ".").split(".") or stem.startswith(word)
-               for word in GOLD_WORDS):
-            return i
-    return 0
-
-
 def _many_files(tables) -> align.AlignedMany:
     """A gold file and one file per system: which one is gold (guessed by name), and how items are paired."""
     names = [t.name for t in tables]
     options = list(range(len(tables))) + [-1]
-    picked = st.selectbox("Gold file", options, index=guess_gold(names), key="many-gold-file-" + "_".join(names),
+    guess = (align.gold_files(names) or [0])[0]  # the first named like a gold file, else the first
+    picked = st.selectbox("Gold file", options, index=guess, key="many-gold-file-" + "_".join(names),
                           format_func=lambda k: NO_GOLD if k < 0 else f"{k + 1}. {names[k]}",
                           help="The references or gold labels; every other file is a system, named after its file "
                                "(LIUM-NMT.4900.de.gz is LIUM-NMT).")
@@ -260,24 +249,12 @@ def metric_label_of(metric: str) -> str:
     return family.PAPER_NAMES.get(metric, metric)
 
 
-def floor(many: Many) -> tuple[float, int | None]:
-    """The smallest corrected p the family can reach (every p at its floor, corrected as the family is), and,
-    when that is above α, about how many resamples would reach α (None for closed-form tests)."""
-    results = list(many.results.values())
-    smallest = float(adjust([r.p_floor for r in results], many.correction).min())
-    first = results[0]
-    if smallest <= many.alpha or not first.resampled:
-        return smallest, None
-    needed = math.ceil(first.n_resamples * smallest / many.alpha)  # a resampling floor shrinks as 1/b
-    return smallest, int(math.ceil(needed / 1000) * 1000)
-
-
 # ---------------------------------------------------------------- showing
 
 
 def show(many: Many, key: str) -> None:
     """One metric's family: what was done, the figure, the table, and for all pairs the ranking."""
-    smallest, needed = floor(many)
+    smallest, needed = many.floor()
     if needed is not None:
         st.warning(f"No comparison can be significant at these settings: with b = {many_b(many):,}, the smallest "
                    f"corrected p {family.CORRECTION_NAMES[many.correction]}'s correction can give over "
@@ -320,8 +297,7 @@ def _figure(fig, name: str) -> None:
 
 
 def _decimals(many: Many) -> int:
-    scale = max(abs(v) for v in many.scores.values()) or 1.0
-    return max(0, 3 - math.floor(math.log10(scale))) if 1e-3 <= scale < 1e6 else 4
+    return decimals(max(abs(v) for v in many.scores.values()) or 1.0)
 
 
 def table(many: Many, key: str) -> None:

@@ -258,6 +258,21 @@ def load_many(tables: Sequence, *, has_gold: bool = True, gold: str | None = Non
                        notes=tuple(notes), columns={k: str(v) for k, v in roles.items() if v is not None})
 
 
+GOLD_FILE_WORDS = ("ref", "gold", "reference", "target", "label")
+
+
+def gold_files(files: Sequence[str]) -> list[int]:
+    """Which of these files look like the gold one: a name that starts with, or has as a word (between dots,
+    dashes or underscores), ref, gold, reference, target or label (``newstest2017.ref.de.gz``, ``gold.txt``)."""
+    found = []
+    for i, file in enumerate(files):
+        name = Path(file).name.lower()
+        words = name.replace("-", ".").replace("_", ".").split(".")
+        if any(word in words or name.startswith(word) for word in GOLD_FILE_WORDS):
+            found.append(i)
+    return found
+
+
 def system_names(files: Sequence[str]) -> list[str]:
     """Short names for system files: the file name up to its first dot where those are unique, else the file
     name without ``.gz``."""

@@ -32,8 +32,8 @@ def text(many: Many) -> str:
     rows = [["system", "against", "score", f"{level} CI", "δ", f"{level} CI of δ", "p", "p corrected", ""]]
     for (a, b), res in many.results.items():
         low, high = many.score_intervals[a]
-        rows.append([a, b, number(many.scores[a], scale), _interval(low, high, scale), _signed(res.delta, scale),
-                     _interval(*many.delta_interval(a, b), scale, signed=True),
+        rows.append([a, b, number(many.scores[a], scale), _interval(low, high, scale), signed(res.delta, scale),
+                     _interval(*many.delta_interval(a, b), scale, with_sign=True),
                      res.p_text.removeprefix("p = ").replace("p < ", "< "),
                      p_number(many.adjusted[(a, b)], many.alpha), "*" if many.significant(a, b) else ""])
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
@@ -114,13 +114,16 @@ def _count(many: Many) -> str:
     return f"{n} comparison{'s' * (n != 1)}"
 
 
-def _signed(x: float, scale: float) -> str:
+def signed(x: float, scale: float) -> str:
+    """δ with its sign, a minus sign (−) for negatives, as many decimals as the scores need; "" for nan."""
+    if math.isnan(x):
+        return ""
     shown = number(x, scale)
-    return shown if shown.startswith("-") or x == 0 else "+" + shown
+    return shown.replace("-", "\u2212") if shown.startswith("-") else shown if x == 0 else "+" + shown
 
 
-def _interval(low: float, high: float, scale: float, *, signed: bool = False) -> str:
+def _interval(low: float, high: float, scale: float, *, with_sign: bool = False) -> str:
     if math.isnan(low):
         return ""
-    show = (lambda x: _signed(x, scale)) if signed else (lambda x: number(x, scale))
+    show = (lambda x: signed(x, scale)) if with_sign else (lambda x: number(x, scale))
     return f"[{show(low)}, {show(high)}]"

@@ -20,7 +20,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..many import Many
-from .family import CORRECTION_NAMES, PAPER_NAMES, heading
+from .family import CORRECTION_NAMES, PAPER_NAMES, heading, signed
 from .figures import AXIS, BODY, MARK
 from .sentence import number
 
@@ -38,14 +38,6 @@ def label(name: str) -> str:
 def metric_label(many: Many) -> str:
     """The metric as a paper writes it: BLEU, chrF, macro-F1."""
     return PAPER_NAMES.get(many.metric, many.metric)
-
-
-def signed(x: float, scale: float) -> str:
-    """δ with its sign, a minus sign (−) for negatives, as many decimals as the scores need."""
-    if math.isnan(x):
-        return ""
-    shown = number(x, scale)
-    return shown.replace("-", MINUS) if shown.startswith("-") else shown if x == 0 else "+" + shown
 
 
 def _scale(many: Many) -> float:

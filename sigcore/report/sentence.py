@@ -47,8 +47,7 @@ def number(x: float, scale: float | None = None) -> str:
     if not math.isfinite(x):
         return {math.inf: "∞", -math.inf: "-∞"}.get(x, "nan")
     if 1e-3 <= abs(scale or 0) < 1e6:  # outside that, scientific notation reads better
-        decimals = max(0, 3 - math.floor(math.log10(abs(scale))))
-        text = f"{x:.{decimals}f}"
+        text = f"{x:.{decimals(scale)}f}"
         if x == 0:
             return text.lstrip("-")  # -0.0 is 0
         if float(text) != 0:
@@ -56,6 +55,11 @@ def number(x: float, scale: float | None = None) -> str:
         if abs(x) >= 1e-4:
             return f"{x:.{1 - math.floor(math.log10(abs(x)))}f}"
     return f"{x:.2e}" if x != 0 and abs(x) < 1e-4 else f"{x:.4g}".lstrip("-") if x == 0 else f"{x:.4g}"
+
+
+def decimals(scale: float) -> int:
+    """How many decimals numbers on this scale get: four significant digits of the scale (0.7123, 28.30)."""
+    return max(0, 3 - math.floor(math.log10(abs(scale)))) if 1e-3 <= abs(scale) < 1e6 else 4
 
 
 def scale_of(res: Result) -> float:

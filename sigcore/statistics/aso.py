@@ -139,7 +139,7 @@ def multi_aso(scores: Mapping[str, Sequence[float]], *, confidence_level: float 
               n_bootstrap: int = 1000, dt: float = 0.005, seed: int | None = None,
               compat: str | None = None) -> pd.DataFrame:
     """ε_min of every ordered pair: row better than column (the diagonal is 1, as in deepsig), corrected for the
-    k(k - 1)/2 pairs when ``bonferroni``. Each pair runs one bootstrap; the reverse entry is 1 - ε_W2 plus the
+    k(k - 1)/2 pairs when ``bonferroni`` (the level used is in ``.attrs["confidence_level"]``). Each pair runs one bootstrap; the reverse entry is 1 - ε_W2 plus the
     same margin, as deepsig computes it."""
     names = list(scores)
     if len(names) < 2:
@@ -156,4 +156,6 @@ def multi_aso(scores: Mapping[str, Sequence[float]], *, confidence_level: float 
             margin = z * _bootstrap_sd(a, b, n_bootstrap, dt, seed, compat)
             table[i, j] = np.clip(ratio + margin, 0, 1)
             table[j, i] = np.clip(1 - ratio + margin, 0, 1)
-    return pd.DataFrame(table, index=names, columns=names)
+    out = pd.DataFrame(table, index=names, columns=names)
+    out.attrs["confidence_level"] = level  # after the correction: what each entry's bound holds at
+    return out
