@@ -10,6 +10,7 @@
   python -m sigcore many TABLE --metric accuracy --all-pairs                  one column per system
   python -m sigcore seeds SCORES.csv                                          ASO over per-seed scores
   python -m sigcore datasets P_VALUES.csv                                     on how many datasets A wins
+  python -m sigcore figure RESULT.json --kind histogram --out fig.pdf          a figure for a paper
   python -m sigcore metrics | tests                                          what exists
 
 Bad input exits with status 2 and one line saying what, where and how to fix it; never a traceback.
@@ -28,9 +29,10 @@ import pandas as pd
 
 from . import ALTERNATIVES, METRICS, TESTS, compare, compare_many, compare_seeds, report, statistics
 from .compare import COMPAT
-from .many import CORRECTIONS
-from .report import family
-from .result import p_number
+from .many import CORRECTIONS, Many
+from .report import export, family
+from .report.style import FIGURE_KINDS, STYLES, WIDTHS, style_named
+from .result import Result, p_number
 from .errors import InputError, SettingsError, SigcoreError
 from .io import align
 from .io.inputs import FORMATS, read
@@ -76,7 +78,10 @@ def _parser() -> argparse.ArgumentParser:
     cmp.add_argument("--tokenize", help="BLEU tokenizer (sacrebleu's names: 13a, none, intl, ...)")
     cmp.add_argument("--positive-label", help="the positive class for precision, recall and f1")
     cmp.add_argument("--json", action="store_true", help="print the result as JSON")
+    cmp.add_argument("--save", metavar="RESULT.json",
+                     help="also write the result with its resampled values, for `sigcore figure`")
     _many_parser(commands)
+    _figure_parser(commands)
     seeds = commands.add_parser("seeds", help="Almost Stochastic Order over per-seed scores (deepsig's ASO)",
                                 description="ε_min of every pair, row better than column, from per-seed scores.")
     seeds.add_argument("file", metavar="FILE", nargs="?", help="a table: a column per system and a row per seed, "
@@ -140,6 +145,21 @@ def _many_parser(commands) -> None:
     out.add_argument("--json", action="store_true", help="print the comparisons as JSON")
     out.add_argument("--latex", action="store_true",
                      help="print a booktabs table for a paper: a column per metric, marks defined in the caption")
+    many.add_argument("--save", metavar="FAMILY.json", help="also write the comparisons, for `sigcore figure`")
+
+
+def _figure_parser(commands) -> None:
+    fig = commands.add_parser("figure", help="a figure for a paper or a slide, from a saved result",
+                              description="Draw a result saved by `compare --save` (histogram, null, convergence) "
+                                          "or a family saved by `many --save` (forest).")
+    fig.add_argument("file", metavar="RESULT.json")
+    fig.add_argument("--kind", default="histogram", choices=FIGURE_KINDS)
+    fig.add_argument("--style", default="paper", choices=list(STYLES),
+                     help="paper: true size, 8-9 pt serif, black; slide: large text for a projector")
+    fig.add_argument("--width", default="column", choices=WIDTHS,
+                     help="column (3.3 in, one column of a two-column paper) or full (6.9 in)")
+    fig.add_argument("--metric", help="which metric's family to draw, when `many --save` holds several")
+    fig.add_argument("--out", required=True, help="the figure's file: .pdf, .svg or .png (300 dpi for a paper)")
 
 
 def _level(flag: str):
@@ -178,6 +198,9 @@ def _compare(args) -> int:
                       ci_method=None if args.ci_method == "none" else args.ci_method, **options)
     except InputError as e:
         raise data.locate(e) from None
+    names = {"a_name": data.a_name, "b_name": data.b_name}
+    if args.save:
+        _write(args.save, export.result_json(res, distribution=True, **names))
     if args.json:
         print(json.dumps({**res.to_dict(), "a_name": data.a_name, "b_name": data.b_name, "columns": data.columns,
                           "notes": list(data.notes)}, indent=2))
@@ -206,6 +229,8 @@ def _many(args) -> int:
                              test=args.test, n_resamples=args.resamples, alternative=args.alternative,
                              alpha=args.alpha, correction=args.correction, seed=args.seed, groups=data.groups,
                              compat=args.compat, **options) for m in args.metric]
+    if args.save:
+        _write(args.save, json.dumps({"families": [f.to_dict() for f in families]}, indent=2))
     if args.csv or args.json:
         frame = pd.concat([f.table().assign(metric=f.metric) for f in families], ignore_index=True)
         print(frame.to_csv(index=False) if args.csv else frame.to_json(orient="records", indent=2), end="")
@@ -315,9 +340,56 @@ def _dataset_folders(args) -> int:
     return 0
 
 
+def _figure(args) -> int:
+    path = Path(args.file)
+    try:
+        saved = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise InputError(f"cannot be read as a saved result ({e})", file=args.file,
+                         hint="Save one with `sigcore compare ... --save RESULT.json`.") from None
+    suffix = Path(args.out).suffix.lower().lstrip(".")
+    if suffix not in export.FORMATS:
+        raise SettingsError(f"--out must end in .pdf, .svg or .png, not {args.out!r}")
+    from .report import figures  # plotly: only where a figure is drawn (pip install sigcore[figures])
+    from .report.family_figures import forest
+
+    style = style_named(args.style)
+    families = saved.get("families") if isinstance(saved, dict) else None
+    if args.kind == "forest" and not families:
+        raise InputError("holds no family of comparisons to draw a forest plot of", file=args.file,
+                         hint="Save one with `sigcore many ... --baseline NAME --save FAMILY.json`.")
+    if args.kind != "forest" and (families is not None or not isinstance(saved, dict)):
+        raise InputError("holds a family of comparisons, not one result: draw it with --kind forest", file=args.file)
+    chosen = [f for f in families or [] if args.metric in (None, f.get("metric"))]
+    if families and not chosen:
+        raise SettingsError(f"{args.file} has no family on {args.metric!r}",
+                            hint=f"It has: {', '.join(str(f.get('metric')) for f in families)}.")
+    try:
+        if args.kind == "forest":
+            fig = forest(Many.from_dict(chosen[0]), style=style, width=args.width)
+        else:
+            fig = figures.figure(Result.from_dict(saved), args.kind, style=style, width=args.width,
+                                 a=saved.get("a_name") or "A", b=saved.get("b_name") or "B")
+    except SigcoreError:
+        raise
+    except (KeyError, TypeError, ValueError) as e:
+        raise InputError(f"is not a result saved by sigcore ({type(e).__name__}: {e})", file=args.file,
+                         hint="Save one with `sigcore compare ... --save RESULT.json`.") from None
+    _write(args.out, export.styled_image(fig, suffix, style))
+    print(f"wrote {args.out} ({args.kind}, {args.style}, {args.width} width)")
+    return 0
+
+
+def _write(path: str, content: str | bytes) -> None:
+    try:
+        Path(path).write_bytes(content.encode("utf-8") if isinstance(content, str) else content)
+    except OSError as e:
+        raise SettingsError(f"cannot write {path} ({e.strerror})") from None
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    commands = {"many": _many, "seeds": _seeds, "datasets": _datasets}
+    commands = {"many": _many, "seeds": _seeds, "datasets": _datasets, "figure": _figure}
     if args.command in commands:
         return _run(commands[args.command], args)
     if args.command != "compare":

@@ -27,7 +27,7 @@ from .metrics import METRICS, prepare
 from .statistics import intervals, resampling
 from .statistics.multiple import adjust
 from .statistics.resampling import PairedStats
-from .result import Result, on_side
+from .result import Result, _from_json, _json_safe, on_side
 
 CORRECTIONS = ("holm", "bonferroni", "hochberg", "bh", "by")
 MEMORY = 1 << 30  # bytes of resampled scores and deltas held at once: every system's and every pair's, b each
@@ -81,6 +81,24 @@ class Many:
                          "delta": res.delta, "ci_low": low, "ci_high": high, "p": res.p_value,
                          "p_adjusted": self.adjusted[(a, b)], "significant": self.significant(a, b)})
         return pd.DataFrame(rows)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-safe dict of the family, each comparison as :meth:`Result.to_dict` writes it."""
+        return _json_safe({"systems": list(self.systems), "baseline": self.baseline, "metric": self.metric, "test": self.test,
+                "alternative": self.alternative, "alpha": self.alpha, "correction": self.correction,
+                "scores": self.scores, "score_intervals": {k: list(v) for k, v in self.score_intervals.items()},
+                "comparisons": [{"a": a, "b": b, "p_adjusted": self.adjusted[(a, b)], "result": res.to_dict()}
+                                for (a, b), res in self.results.items()]})
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Many":
+        """The family :meth:`to_dict` wrote."""
+        pairs = [(c["a"], c["b"]) for c in data["comparisons"]]
+        return cls(tuple(data["systems"]), data["baseline"], data["metric"], data["test"], data["alternative"],
+                   data["alpha"], data["correction"], _from_json(data["scores"]),
+                   {k: tuple(_from_json(v)) for k, v in data["score_intervals"].items()},
+                   {pair: Result.from_dict(c["result"]) for pair, c in zip(pairs, data["comparisons"])},
+                   {pair: _from_json(c["p_adjusted"]) for pair, c in zip(pairs, data["comparisons"])})
 
     def ranking(self) -> pd.DataFrame:
         """Systems by score, best first, in :func:`clusters`, with each system's rank range (losses + 1 to

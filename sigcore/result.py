@@ -8,7 +8,7 @@ matters where a p counts ties as not extreme (``compat="sacrebleu"`` on identica
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import MISSING, asdict, dataclass, field, fields
 from typing import Any
 
 import numpy as np
@@ -154,10 +154,10 @@ class Result:
         p is exact or closed-form."""
         if not self.resampled or self.n_extreme is None:
             return self.p_value, self.p_value
-        return mc_interval(self.n_extreme, self.n_resamples, self._plus_one)
+        return mc_interval(self.n_extreme, self.n_resamples, self.plus_one)
 
     @property
-    def _plus_one(self) -> bool:
+    def plus_one(self) -> bool:
         """Whether p is (count + 1) / (b + 1) (permutations, sacrebleu's bootstrap) rather than count / b."""
         return self.test == "permutation" or self.compat is not None
 
@@ -174,14 +174,14 @@ class Result:
         if share == self.alpha:
             return None
         b = self.n_resamples
-        while _contains(mc_interval(round(share * b), b, self._plus_one), self.alpha):
+        while _contains(mc_interval(round(share * b), b, self.plus_one), self.alpha):
             if b > 10**12:
                 return None
             b *= 2
         low = b // 2
         while b - low > max(1, b // 100):  # to within 1%
             mid = (low + b) // 2
-            low, b = (mid, b) if _contains(mc_interval(round(share * mid), mid, self._plus_one),
+            low, b = (mid, b) if _contains(mc_interval(round(share * mid), mid, self.plus_one),
                                                   self.alpha) else (low, mid)
         return b
 
@@ -190,7 +190,7 @@ class Result:
     @property
     def p_text(self) -> str:
         """The p-value as a paper should print it: "p < 1/b" when no resample was extreme, never "p = 0"."""
-        if self.n_extreme == 0 and self.resampled and not self._plus_one:
+        if self.n_extreme == 0 and self.resampled and not self.plus_one:
             return f"p < {p_number(self.p_floor)}"
         if self.p_value == 0:  # closed form: underflow
             return "p < 1e-300"
@@ -207,6 +207,22 @@ class Result:
             out["distribution"] = None if self.distribution is None else self.distribution.tolist()
         return {k: _json_safe(v) for k, v in out.items()}
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Result":
+        """The result :meth:`to_dict` wrote (with its resampled values if it kept them): a figure drawn from a
+        saved result is the figure of the result itself."""
+        names = {f.name for f in fields(cls)}
+        missing = sorted(n for n in names - set(data) if n != "distribution" and fields_default(cls, n))
+        if missing:
+            raise ValueError(f"not a saved result: no {', '.join(missing)}")
+        numeric = {f.name for f in fields(cls) if "float" in f.type}  # not text, where "nan" may be a label
+        out = {k: _from_json(v) if k in numeric else v for k, v in data.items() if k in names}
+        out["ci_a"], out["ci_b"] = tuple(out["ci_a"]), tuple(out["ci_b"])
+        out["warnings"] = tuple(out.get("warnings", ()))
+        dist = data.get("distribution")
+        out["distribution"] = None if dist is None else np.asarray(dist, dtype=float)
+        return cls(**out)
+
     def __repr__(self) -> str:
         return (f"Result({self.test}, {self.metric}: A={self.score_a:.4g} B={self.score_b:.4g} "
                 f"delta={self.delta:.4g}, {self.p_text}, {self.alternative}, "
@@ -217,15 +233,18 @@ def _contains(interval: tuple[float, float], value: float) -> bool:
     return interval[0] <= value <= interval[1]
 
 
-def mc_interval(k: int, b: int, plus_one: bool = False) -> tuple[float, float]:
+def mc_interval(k, b, plus_one: bool = False):
     """Clopper-Pearson 95% interval of the share k / b of extreme resamples, as an interval of p (of
-    (k + 1) / (b + 1) with ``plus_one``): the Monte-Carlo uncertainty of a resampled p, never "± 0"."""
+    (k + 1) / (b + 1) with ``plus_one``): the Monte-Carlo uncertainty of a resampled p, never "± 0".
+    With arrays k and b, arrays of bounds (a running p's band)."""
+    k, b = np.asarray(k, dtype=float), np.asarray(b, dtype=float)
     tail = (1 - P_INTERVAL) / 2
-    low = 0.0 if k == 0 else float(stats.beta.ppf(tail, k, b - k + 1))
-    high = 1.0 if k == b else float(stats.beta.isf(tail, k + 1, b - k))
+    with np.errstate(invalid="ignore", divide="ignore"):  # the k = 0 and k = b ends are set apart
+        low = np.where(k == 0, 0.0, stats.beta.ppf(tail, k, b - k + 1))
+        high = np.where(k == b, 1.0, stats.beta.isf(tail, k + 1, b - k))
     if plus_one:  # p = (k + 1) / (b + 1)
         low, high = (low * b + 1) / (b + 1), (high * b + 1) / (b + 1)
-    return low, high
+    return (float(low), float(high)) if low.ndim == 0 else (low, high)
 
 
 def p_number(p: float, alpha: float | None = None) -> str:
@@ -237,6 +256,21 @@ def p_number(p: float, alpha: float | None = None) -> str:
         if alpha is None or (shown <= alpha) == (p <= alpha) and (shown != alpha or p == alpha):
             return text
     return repr(p)
+
+
+def fields_default(cls, name: str) -> bool:
+    """Whether a field must be given (has no default)."""
+    f = next(f for f in fields(cls) if f.name == name)
+    return f.default is MISSING and f.default_factory is MISSING
+
+
+def _from_json(value: Any) -> Any:
+    """What :func:`_json_safe` wrote, read back: "inf", "-inf" and "nan" are floats again."""
+    if isinstance(value, dict):
+        return {k: _from_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_from_json(v) for v in value]
+    return float(value) if value in ("inf", "-inf", "nan") else value
 
 
 def _json_safe(value: Any) -> Any:

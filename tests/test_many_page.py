@@ -72,7 +72,7 @@ def test_forest_points_and_bars_are_the_results_and_marks_the_decisions(against_
     assert fig.data[0].marker.symbol == "circle" and fig.data[1].marker.symbol == "circle-open"
     deltas = [shown[t][0] for t in fig.layout.yaxis.ticktext]
     assert deltas == sorted(deltas)  # the largest δ on top (Plotly's y grows upwards)
-    assert fig.layout.xaxis.title.text.startswith("δ = Acc.(system) − Acc.(base)")
+    assert fig.layout.xaxis.title.text.startswith("δ = accuracy(system) − accuracy(base)")
     assert [s.x0 for s in fig.layout.shapes] == [0]  # the line at 0
     assert "Holm over 4 comparisons" in fig.layout.title.text
 

@@ -13,6 +13,8 @@ import io
 import json
 import math
 import re
+import struct
+import zlib
 from decimal import Decimal
 from typing import Any
 
@@ -21,6 +23,7 @@ import pandas as pd
 from ..errors import SettingsError
 from .sentence import level, metric_name, number, scale_of, verdict
 from ..result import Result
+from .style import PX_PER_IN, Style
 
 PAPER_COLUMN = dict(width=480, height=320)  # a one-column figure (3.3 in) at ~2x for crispness
 FORMATS = ("png", "svg", "pdf")
@@ -246,3 +249,24 @@ def figure_image(fig: Any, fmt: str, *, width: int = PAPER_COLUMN["width"], heig
             raise SettingsError("static images need Chrome or Chromium, and none was found",
                                 hint=_NO_BROWSER) from exc
         raise
+
+
+def styled_image(fig: Any, fmt: str, style: Style) -> bytes:
+    """A figure made in ``style`` (:mod:`sigcore.report.style`) at its true size: SVG and PDF at scale 1 (a
+    column figure is 3.3 in wide on the PDF's page), PNG at the style's dpi, recorded in the file."""
+    width, height = fig.layout.width, fig.layout.height
+    if width is None or height is None:
+        raise SettingsError("this figure has no size of its own: make it with a style (style.apply)")
+    if fmt != "png":
+        return figure_image(fig, fmt, width=width, height=height, scale=1)
+    return png_dpi(figure_image(fig, fmt, width=width, height=height, scale=style.dpi / PX_PER_IN), style.dpi)
+
+
+def png_dpi(png: bytes, dpi: int) -> bytes:
+    """``png`` with a pHYs chunk saying ``dpi`` (in pixels per metre, as PNG counts), so that a word processor
+    or LaTeX places it at its true size."""
+    per_metre = round(dpi / 0.0254)
+    body = b"pHYs" + struct.pack(">IIB", per_metre, per_metre, 1)
+    chunk = struct.pack(">I", 9) + body + struct.pack(">I", zlib.crc32(body))
+    end = 8 + 8 + 13 + 4  # signature, then IHDR: length, type, 13 bytes of data, CRC
+    return png[:end] + chunk + png[end:]

@@ -13,16 +13,16 @@ network.
 
 from __future__ import annotations
 
-import html
 import math
 
 import numpy as np
 import plotly.graph_objects as go
 
 from ..many import Many
-from .family import CORRECTION_NAMES, PAPER_NAMES, heading, signed
+from .family import CORRECTION_NAMES, heading, signed
 from .figures import AXIS, BODY, MARK
-from .sentence import number
+from .sentence import METRIC_NAMES, number
+from .style import Style, apply, label
 
 ROW = 26  # pixels per system on the y axis
 NOT_SIGNIFICANT = BODY
@@ -30,14 +30,9 @@ DIVERGING = [[0.0, "#b2182b"], [0.25, "#ef8a62"], [0.5, "#f7f7f7"], [0.75, "#67a
 MINUS = "\u2212"
 
 
-def label(name: str) -> str:
-    """A system's name as literal text in a Plotly label: HTML-escaped, on one line."""
-    return html.escape(" ".join(str(name).split()), quote=True)
-
-
 def metric_label(many: Many) -> str:
-    """The metric as a paper writes it: BLEU, chrF, macro-F1."""
-    return PAPER_NAMES.get(many.metric, many.metric)
+    """The metric as a reader writes it in a sentence: BLEU, chrF, macro-F1, accuracy."""
+    return METRIC_NAMES.get(many.metric, many.metric)
 
 
 def _scale(many: Many) -> float:
@@ -56,18 +51,21 @@ def forest_order(many: Many) -> list[str]:
     return sorted(others, key=lambda s: many.results[(s, many.baseline)].delta)  # Plotly draws y = 0 at the bottom
 
 
-def forest(many: Many, *, title: str | None = None) -> go.Figure:
+def forest(many: Many, *, title: str | None = None, style: Style | None = None, width: str = "column") -> go.Figure:
     """Each system's δ = score(system) − score(baseline), a point with its interval as a horizontal error bar,
     one row per system (largest δ on top), a vertical line at 0. Significant comparisons (after the family's
     correction, as ``many.significant`` decides) are filled, the others hollow and grey: the marks are the
     corrected decisions, while each bar is that comparison's own 1 − α interval of δ (``many.delta_interval``;
-    none where the test's interval is of another quantity), not corrected."""
+    none where the test's interval is of another quantity), not corrected. With ``style`` (a paper's or a
+    slide's), at its true size and without a title: the caption carries it."""
     base, scale, name = many.baseline, _scale(many), metric_label(many)
     order = forest_order(many)
     row = {s: i for i, s in enumerate(order)}
     traces = []
-    for significant, legend, colour, symbol in ((True, _marked(many), MARK, "circle"),
-                                                (False, "not significant", NOT_SIGNIFICANT, "circle-open")):
+    ink, grey = (style.ink, style.body) if style else (MARK, NOT_SIGNIFICANT)
+    size, thick = (0.6 * style.text, max(style.line, 1)) if style else (11, 2)
+    for significant, legend, colour, symbol in ((True, _marked(many), ink, "circle"),
+                                                (False, "not significant", grey, "circle-open")):
         systems = [s for s in order if many.significant(s, base) == significant]
         res = [many.results[(s, base)] for s in systems]
         delta = np.array([r.delta for r in res], dtype=float)
@@ -78,9 +76,9 @@ def forest(many: Many, *, title: str | None = None) -> go.Figure:
         traces.append(dict(
             type="scatter", mode="markers", x=delta, y=[row[s] for s in systems], name=legend,
             showlegend=True, customdata=custom,
-            marker=dict(color=colour, symbol=symbol, size=11, line=dict(color=colour, width=2)),
+            marker=dict(color=colour, symbol=symbol, size=size, line=dict(color=colour, width=thick)),
             error_x=dict(type="data", symmetric=False, array=high - delta, arrayminus=delta - low,
-                         color=colour, thickness=2, width=5),
+                         color=colour, thickness=thick, width=size / 2),
             hovertemplate="<b>%{customdata[0]}</b><br>δ = %{customdata[1]}%{customdata[2]}"
                           "<br>%{customdata[3]}, corrected p = %{customdata[4]}<extra></extra>"))
     level = f"{1 - many.alpha:.0%}"
@@ -101,7 +99,13 @@ def forest(many: Many, *, title: str | None = None) -> go.Figure:
                           font=dict(size=12, color="black"))],
         hoverlabel=dict(align="left"),
     )
-    return go.Figure(dict(data=traces, layout=layout))
+    fig = go.Figure(dict(data=traces, layout=layout))
+    if style is None:
+        return fig
+    row = 1.7 * style.row
+    fig.update_layout(margin=dict(l=style.text, r=style.text, t=style.row + 6, b=2 * style.tick + 3.6 * style.row),
+                      xaxis_gridcolor="#dddddd", yaxis_gridcolor="#eeeeee")
+    return apply(fig, style, width, row * len(order) + 2 * style.tick + 4.6 * style.row + 6)
 
 
 def heatmap_order(many: Many) -> list[str]:

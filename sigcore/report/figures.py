@@ -6,12 +6,19 @@ whatever b is. Labels use Unicode, not MathJax, which would fetch from the netwo
 
 from __future__ import annotations
 
+import html
+
 import numpy as np
 import plotly.graph_objects as go
 
 from ..compare import counted
-from .sentence import number, test_name
-from ..result import Result
+from ..errors import SettingsError
+from ..result import Result, mc_interval
+from .family import signed
+from .sentence import metric_name, number, scale_of, test_name
+from .style import FIGURE_KINDS, PAPER, Style, apply, label
+
+MINUS = "\u2212"
 
 TAIL, BODY, MARK = "#c0392b", "#9aa5b1", "#1f3a5f"
 AXIS = dict(showline=True, linecolor="black", ticks="outside")  # every figure's axes
@@ -32,7 +39,10 @@ def histogram_edges(values: np.ndarray, marks: tuple[float, ...] = (), *,
         return points[0] + np.array([-0.5, 0.5]) * max(abs(points[0]), 1e-3)
     low, high = min(points[0], cover[0]) if cover else points[0], max(points[-1], cover[1]) if cover else points[-1]
     step = np.min(np.diff(points)) if len(points) > 1 else (high - low) / _MAX_BARS
-    if (high - low) / step <= _MAX_BARS:  # a lattice: centre a bar on each possible value
+    lattice = np.allclose(np.diff(points) / step, np.round(np.diff(points) / step), atol=1e-6)
+    if (high - low) / step > _MAX_BARS and lattice:  # whole lattice steps per bar, or bars alternate high and low
+        step *= np.ceil((high - low) / step / _MAX_BARS)
+    if lattice or (high - low) / step <= _MAX_BARS:  # centre a bar on each possible value
         first = points[0] - np.ceil((points[0] - low) / step) * step
         last = points[-1] + np.ceil((high - points[-1]) / step) * step
         return first + (np.arange(int(round((last - first) / step)) + 2) - 0.5) * step
@@ -158,3 +168,141 @@ def empty_histogram(message: str) -> go.Figure:
         xaxis=dict(visible=False), yaxis=dict(visible=False),
         annotations=[dict(text=message, showarrow=False, xref="paper", yref="paper", x=0.5, y=0.5,
                           font=dict(size=15, color=MARK))])))
+
+
+# ---------------------------------------------------------------- figures for papers and slides
+
+KINDS = FIGURE_KINDS[:3]
+_MARK_NAMES = {-1: "−δ(x)", 0: "0", 1: "δ(x)", 2: "2·δ(x)"}  # lines at multiples of delta(x)
+_CONVERGENCE_POINTS = 400
+
+
+def figure(res: Result, kind: str = "histogram", *, style: Style = PAPER, width: str = "column",
+           a: str = "A", b: str = "B") -> go.Figure:
+    """A figure of ``res`` for a paper or a slide, at ``style``'s true size (``width``: "column" or "full").
+
+    - "histogram": the resampled δ as the test drew it: for the bootstrap, δ(x⁽ⁱ⁾) with δ(x) and 2·δ(x);
+      for approximate randomisation, δ under H0 with δ(x);
+    - "null": the distribution under H0, centred on 0: the bootstrap's δ(x⁽ⁱ⁾) − δ(x), where δ(x) is the
+      threshold (why the unshifted test compares with 2·δ(x)); the permutation distribution as it is;
+    - "convergence": p after each resample i with its 95% Monte-Carlo band, and α.
+
+    Each line's label sits in a row of its own above the panel, on the side of the line towards the panel's
+    centre, so labels never overlap each other or the figure's edge, whatever δ's sign or the test's side.
+    """
+    if kind not in KINDS:
+        raise SettingsError(f"unknown figure kind {kind!r}", hint=f"Choose one of: {', '.join(KINDS)}.")
+    if res.distribution is None:
+        raise SettingsError(f"the {test_name(res)} is closed-form: it has no resampled distribution to draw",
+                            hint="Run the paired bootstrap or approximate randomisation for a figure.")
+    if kind == "convergence":
+        return _convergence(res, style, width)
+    return _distribution(res, kind == "null", style, width, a, b)
+
+
+def _difference(res: Result, a: str, b: str) -> str:
+    name = metric_name(res)
+    return f"{name}({label(a)}) {MINUS} {name}({label(b)})"
+
+
+def _distribution(res: Result, null: bool, style: Style, width: str, a: str, b: str) -> go.Figure:
+    bootstrap = res.test == "bootstrap"
+    shift = 1 if null and bootstrap else 0  # in units of delta(x): the null view moves the bootstrap by -delta(x)
+    values = res.distribution - shift * res.delta
+    # dashed: where the counted tail begins; solid: the observed delta(x); dotted: H0's centre
+    dashes = {m - shift: "dash" for m in _cuts(res)} | ({0: "dot"} if shift or not bootstrap else {1: "solid"})
+    marks = [(m * res.delta, "H0: 0" if m == 0 and dashes[m] == "dot" else
+              f"{_MARK_NAMES[m]} = {signed(m * res.delta, scale_of(res))}" if m else "0", dashes[m])
+             for m in sorted(dashes, key=lambda m: (m * res.delta, m))]
+    edges = histogram_edges(values, tuple(x for x, _, _ in marks))
+    centres, widths = (edges[:-1] + edges[1:]) / 2, np.diff(edges)
+    in_p = counted(res)
+    clipped = np.clip(values, edges[0], edges[-1])
+    bars = [dict(type="bar", x=centres, y=np.histogram(clipped[mask], bins=edges)[0], width=widths, name=name,
+                 marker=dict(color=colour, line=dict(width=0)))
+            for mask, name, colour in ((~in_p, "not counted", style.body), (in_p, "counted in p", style.counted))]
+    if not bootstrap:
+        what = ["δ under H0 (outputs swapped per item),", f"δ = {_difference(res, a, b)}"]
+    elif null:
+        what = ["δ(x⁽ⁱ⁾) − δ(x), centred on H0,", f"δ = {_difference(res, a, b)}"]
+    else:
+        what = ["δ(x⁽ⁱ⁾) =", _difference(res, a, b)]
+    what = _wrap(what, style, style.width(width) - 5 * style.tick)
+    fig = go.Figure(dict(data=bars, layout=dict(
+        barmode="stack", bargap=0,
+        xaxis=dict(title=dict(text=what), range=[edges[0], edges[-1]], showline=True, ticks="outside",
+                   zeroline=False),
+        yaxis=dict(title=dict(text="permutations" if not bootstrap else "resamples"), rangemode="tozero",
+                   showline=True, ticks="outside"))))
+    return _marked(fig, marks, (edges[0], edges[-1]), style, width, what.count("<br>") + 1)
+
+
+def _cuts(res: Result) -> list[int]:
+    """The multiples of delta(x) where the test's counted tail begins."""
+    if res.test == "bootstrap":
+        if res.compat is not None:  # sacrebleu's |.| statistic has no single cut on delta(x^(i))
+            return []
+        return [0, 2] if res.alternative == "two-sided" else [2]
+    return [-1, 1] if res.alternative == "two-sided" or res.compat is not None else [1]
+
+
+def _marked(fig: go.Figure, marks: list[tuple[float, str, str]], span: tuple[float, float], style: Style,
+            width: str, title_lines: int = 1) -> go.Figure:
+    """Vertical lines with their labels, one row each above the panel, and the legend below it."""
+    row = style.row
+    fig.update_layout(
+        shapes=[dict(type="line", xref="x", yref="y domain", x0=x, x1=x, y0=0, y1=1,
+                     line=dict(color=style.ink, width=style.line, dash=dash)) for x, _, dash in marks],
+        annotations=[dict(xref="x", yref="y domain", x=x, y=1, yanchor="bottom", showarrow=False, text=text,
+                          yshift=2 + k * row, **_inward(x, span))
+                     for k, (x, text, _) in enumerate(reversed(marks))],
+        margin=dict(l=4 * style.tick, r=style.text, t=len(marks) * row + 6,
+                    b=2 * style.tick + (1.6 + title_lines) * row),
+        legend=dict(orientation="h", yref="container", y=0, yanchor="bottom", x=0.5, xanchor="center",
+                    traceorder="normal"),
+    )
+    return apply(fig, style, width, style.height + (title_lines - 1) * row)
+
+
+def _wrap(parts: list[str], style: Style, room: float) -> str:
+    """An axis title on one line if it fits the panel (at about half an em per character), else a line a part."""
+    one = " ".join(parts)
+    return one if 0.5 * style.text * len(html.unescape(one)) <= room else "<br>".join(parts)
+
+
+def _inward(x: float, span: tuple[float, float]) -> dict:
+    """A label's anchor: it reads from its line towards the panel's centre, so it never leaves the figure."""
+    left = (x - span[0]) <= (span[1] - span[0]) / 2
+    return dict(xanchor="left" if left else "right", xshift=3 if left else -3)
+
+
+def _convergence(res: Result, style: Style, width: str) -> go.Figure:
+    if res.exact:
+        raise SettingsError("this p is exact (every swap enumerated): there is no Monte-Carlo estimate to converge",
+                            hint="Draw the histogram or the null instead.")
+    b = len(res.distribution)
+    i = np.unique(np.geomspace(1, b, _CONVERGENCE_POINTS).round().astype(np.int64))
+    k = np.cumsum(counted(res))[i - 1]
+    p = (k + 1) / (i + 1) if res.plus_one else k / i
+    low, high = mc_interval(k, i, res.plus_one)
+    band = dict(type="scatter", x=np.concatenate([i, i[::-1]]), y=np.concatenate([high, low[::-1]]), fill="toself",
+                fillcolor=style.body, line=dict(width=0), name="95% Monte-Carlo interval", hoverinfo="skip")
+    line = dict(type="scatter", x=i, y=p, mode="lines", line=dict(color=style.ink, width=style.line),
+                name="p after i resamples")
+    fig = go.Figure(dict(data=[band, line], layout=dict(
+        xaxis=dict(title=dict(text="resamples drawn, i"), type="log", showline=True, ticks="outside",
+                   range=[0, np.log10(b)]),
+        yaxis=dict(title=dict(text="p"), range=[0, min(1.0, 1.15 * max(float(np.max(high)), res.alpha))],
+                   showline=True, ticks="outside", zeroline=False))))
+    row = style.row
+    fig.update_layout(
+        shapes=[dict(type="line", xref="paper", yref="y", x0=0, x1=1, y0=res.alpha, y1=res.alpha,
+                     line=dict(color=style.counted, width=style.line, dash="dash"))],
+        annotations=[dict(xref="paper", yref="y", x=1, y=res.alpha, xanchor="right", yanchor="bottom",
+                          showarrow=False, text=f"α = {res.alpha:g}"),
+                     dict(xref="paper", yref="paper", x=1, y=1, xanchor="right", yanchor="bottom", showarrow=False,
+                          text=f"{res.p_text} after b = {b:,}")],
+        margin=dict(l=4 * style.tick, r=style.text, t=row + 6, b=2 * style.tick + 2.6 * row),
+        legend=dict(orientation="h", yref="container", y=0, yanchor="bottom", x=0.5, xanchor="center"),
+    )
+    return apply(fig, style, width)
