@@ -23,6 +23,7 @@ import json
 import math
 import os
 import sys
+from dataclasses import asdict
 from pathlib import Path
 
 import pandas as pd
@@ -32,7 +33,8 @@ from .compare import COMPAT
 from .many import CORRECTIONS, Many
 from .report import export, family
 from .report.style import FIGURE_KINDS, STYLES, WIDTHS, style_named
-from .result import Result, p_number
+from .effects import effect_sizes
+from .result import Result, _json_safe, p_number
 from .errors import InputError, SettingsError, SigcoreError
 from .io import align
 from .io.inputs import FORMATS, read
@@ -198,12 +200,15 @@ def _compare(args) -> int:
                       ci_method=None if args.ci_method == "none" else args.ci_method, **options)
     except InputError as e:
         raise data.locate(e) from None
+    effects = effect_sizes(gold, sys_a, sys_b, metric=metric, alternative=res.alternative,
+                           confidence_level=res.confidence_level, **options)
     names = {"a_name": data.a_name, "b_name": data.b_name}
     if args.save:
         _write(args.save, export.result_json(res, distribution=True, **names))
     if args.json:
         print(json.dumps({**res.to_dict(), "a_name": data.a_name, "b_name": data.b_name, "columns": data.columns,
-                          "notes": list(data.notes)}, indent=2))
+                          "notes": list(data.notes), "effect_sizes": [_json_safe(asdict(e)) for e in effects]},
+                         indent=2))
         return 0
     if data.columns:
         print("columns: " + ", ".join(f"{role} = {name!r}" for role, name in data.columns.items())
@@ -213,7 +218,10 @@ def _compare(args) -> int:
     # a column's name as it is ("run1/model" stays that); a file by its name, not its path
     a, b = (role if name == role else f"{role} ({name if data.columns else Path(name).name})"
             for name, role in ((data.a_name, "A"), (data.b_name, "B")))
-    print(report.summary(res, a=a, b=b))
+    *lines, signature = report.summary(res, a=a, b=b).splitlines()
+    if effects:
+        lines += ["effect sizes (A − B):", *(f"  {e.text}" for e in effects)]
+    print("\n".join([*lines, signature]))  # the signature stays the last line
     return 0
 
 

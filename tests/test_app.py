@@ -7,6 +7,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import sigcore
+from sigcore.effects import effect_sizes
 from sigcore import report
 from sigcore.io.inputs import read
 from ui.safe import md
@@ -93,6 +94,10 @@ def test_the_textbook_sample_recommends_mcnemar_and_still_runs_the_bootstrap():
     res = sigcore.compare(*slp3())
     assert verdict_of(at) == md(report.verdict(res)) and at.code[0].value == res.signature
     assert sum(frames_of(at)[-1]["y"][1]) == res.n_extreme
+    shown = [m.value for m in at.markdown if m.value.startswith(("**paired", "**Cohen"))]  # on the test's side
+    expected = effect_sizes(*slp3(), alternative=res.alternative, confidence_level=res.confidence_level)
+    assert shown == [f"**{e.title}**: {md(e.text)}" for e in expected] and len(shown) == 2
+    assert "A right / B wrong on 4 items, B right / A wrong on 2" in shown[0]
 
 
 def test_upload_a_table_change_mapping_metric_and_test():

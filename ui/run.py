@@ -16,7 +16,7 @@ import streamlit as st
 from streamlit import config
 
 import sigcore
-from sigcore import SigcoreError, report
+from sigcore import SigcoreError, effects, report
 from sigcore.io import align
 from sigcore.report import export
 from sigcore.report.figures import chart_title, delta_histogram, empty_histogram, histogram_frames, live_edges
@@ -128,6 +128,13 @@ def _size(source: str, metric: str, options: tuple, _data: align.Aligned) -> dic
     except SigcoreError:  # bad data: Run shows the message
         return {"n_items": n_groups(_data) if grouped else _data.n, "n_differing": None, "grouped": grouped}
     return {"n_items": res.n_groups if grouped else res.n_items, "n_differing": res.n_differing, "grouped": grouped}
+
+
+def effect_sizes(data: align.Aligned, s: Settings, res: sigcore.Result) -> list:
+    """The effect sizes that fit the metric, their intervals on the test's side."""
+    gold, a, b, name = _inputs(data, s.metric)
+    return effects.effect_sizes(gold, a, b, metric=name, alternative=res.alternative,
+                                confidence_level=res.confidence_level, **dict(s.options))
 
 
 def _inputs(data: align.Aligned, metric: str):

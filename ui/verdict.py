@@ -12,7 +12,7 @@ from sigcore.report.figures import delta_histogram
 from .safe import md
 
 
-def show(res: sigcore.Result, a: str, b: str) -> None:
+def show(res: sigcore.Result, a: str, b: str, effects: list = ()) -> None:
     sentence = report.verdict(res, a=_role("A", a), b=_role("B", b))
     if not res.done:
         sentence += f" (stopped after {res.n_resamples:,} resamples)"
@@ -20,6 +20,8 @@ def show(res: sigcore.Result, a: str, b: str) -> None:
     table = export.scores_table(res, a=a, b=b).reset_index()
     st.dataframe(table, hide_index=True, column_config={c: st.column_config.NumberColumn(format="%.4f")
                                                         for c in table.columns if c != "system"})
+    for effect in effects:  # beside p, the effect in units a reader weighs; hover: when it misleads
+        st.markdown(f"**{effect.title}**: {md(effect.text)}", help=effect.misleads)
     st.code(res.signature, language=None, wrap_lines=True)
     _downloads(res, a, b)
 
