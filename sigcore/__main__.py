@@ -10,6 +10,7 @@
   python -m sigcore many TABLE --metric accuracy --all-pairs                  one column per system
   python -m sigcore seeds SCORES.csv                                          ASO over per-seed scores
   python -m sigcore datasets P_VALUES.csv                                     on how many datasets A wins
+  python -m sigcore advise GOLD_FILE A_FILE B_FILE [--metric M]             which test fits, and why
   python -m sigcore figure RESULT.json --kind histogram --out fig.pdf          a figure for a paper
   python -m sigcore metrics | tests                                          what exists
 
@@ -33,6 +34,7 @@ from .compare import COMPAT
 from .many import CORRECTIONS, Many
 from .report import export, family
 from .report.style import FIGURE_KINDS, STYLES, WIDTHS, style_named
+from .advisor import advise_outputs
 from .effects import effect_sizes
 from .result import Result, _json_safe, p_number
 from .errors import InputError, SettingsError, SigcoreError
@@ -48,20 +50,7 @@ def _parser() -> argparse.ArgumentParser:
     commands.add_parser("tests", help="list the tests")
     cmp = commands.add_parser("compare", help="test A against B",
                               description="Test whether system A beats system B on the same items.")
-    cmp.add_argument("files", nargs="+", metavar="FILE",
-                     help="one table; or GOLD A B files; or two CoNLL files or lm-eval sample logs; .gz is fine")
-    cmp.add_argument("--gold", help="table column with the gold labels or references (default: guessed)")
-    cmp.add_argument("--a", help="table column with system A's outputs (default: the first system column)")
-    cmp.add_argument("--b", help="table column with system B's outputs (default: the second)")
-    cmp.add_argument("--id", help="id column: align files by it (guessed when the files share one)")
-    cmp.add_argument("--by-row", action="store_true", help="pair the files by row even where they share an id column")
-    cmp.add_argument("--group", help="table column with the document/group of each item")
-    cmp.add_argument("--drop-unmatched", action="store_true",
-                     help="compare the items whose ids are in every file instead of stopping")
-    cmp.add_argument("--format", choices=list(FORMATS), help="file format (default: from extension and content)")
-    cmp.add_argument("--encoding", help="text encoding when not UTF-8 (e.g. latin-1)")
-    cmp.add_argument("--metric", default="accuracy",
-                     help=f"one of {', '.join(METRICS)}; or a per-item score field of the files (lm-eval: acc)")
+    _data_arguments(cmp)
     cmp.add_argument("--test", default="bootstrap", choices=list(TESTS))
     cmp.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples or permutations (b)")
     cmp.add_argument("--alternative", choices=ALTERNATIVES,
@@ -77,11 +66,13 @@ def _parser() -> argparse.ArgumentParser:
     cmp.add_argument("--chi-square", action="store_true",
                      help="McNemar's chi-square with continuity correction instead of the exact binomial test")
     cmp.add_argument("--compat", choices=COMPAT, help="reproduce another tool's two-sided definitions")
-    cmp.add_argument("--tokenize", help="BLEU tokenizer (sacrebleu's names: 13a, none, intl, ...)")
-    cmp.add_argument("--positive-label", help="the positive class for precision, recall and f1")
     cmp.add_argument("--json", action="store_true", help="print the result as JSON")
     cmp.add_argument("--save", metavar="RESULT.json",
                      help="also write the result with its resampled values, for `sigcore figure`")
+    advise = commands.add_parser("advise", help="which test fits these data, and why (Dror et al. 2018)",
+                                 description="Recommend a paired test for A against B on these data: the "
+                                             "recommended one, the other valid ones, and why not the rest.")
+    _data_arguments(advise)
     _many_parser(commands)
     _figure_parser(commands)
     seeds = commands.add_parser("seeds", help="Almost Stochastic Order over per-seed scores (deepsig's ASO)",
@@ -150,6 +141,26 @@ def _many_parser(commands) -> None:
     many.add_argument("--save", metavar="FAMILY.json", help="also write the comparisons, for `sigcore figure`")
 
 
+def _data_arguments(cmd) -> None:
+    """The files, their columns and the metric: what compare and advise read the same way."""
+    cmd.add_argument("files", nargs="+", metavar="FILE",
+                     help="one table; or GOLD A B files; or two CoNLL files or lm-eval sample logs; .gz is fine")
+    cmd.add_argument("--gold", help="table column with the gold labels or references (default: guessed)")
+    cmd.add_argument("--a", help="table column with system A's outputs (default: the first system column)")
+    cmd.add_argument("--b", help="table column with system B's outputs (default: the second)")
+    cmd.add_argument("--id", help="id column: align files by it (guessed when the files share one)")
+    cmd.add_argument("--by-row", action="store_true", help="pair the files by row even where they share an id column")
+    cmd.add_argument("--group", help="table column with the document/group of each item")
+    cmd.add_argument("--drop-unmatched", action="store_true",
+                     help="compare the items whose ids are in every file instead of stopping")
+    cmd.add_argument("--format", choices=list(FORMATS), help="file format (default: from extension and content)")
+    cmd.add_argument("--encoding", help="text encoding when not UTF-8 (e.g. latin-1)")
+    cmd.add_argument("--metric", default="accuracy",
+                     help=f"one of {', '.join(METRICS)}; or a per-item score field of the files (lm-eval: acc)")
+    cmd.add_argument("--tokenize", help="BLEU tokenizer (sacrebleu's names: 13a, none, intl, ...)")
+    cmd.add_argument("--positive-label", help="the positive class for precision, recall and f1")
+
+
 def _figure_parser(commands) -> None:
     fig = commands.add_parser("figure", help="a figure for a paper or a slide, from a saved result",
                               description="Draw a result saved by `compare --save` (histogram, null, convergence) "
@@ -183,7 +194,8 @@ def _load(args) -> align.Aligned:
                       group=args.group, on_unmatched="drop" if args.drop_unmatched else "stop")
 
 
-def _compare(args) -> int:
+def _inputs(args):
+    """The aligned data, and gold, A, B and the metric as the engine takes them; the metric's options."""
     data = _load(args)
     gold, sys_a, sys_b, metric = data.gold, data.a, data.b, args.metric
     if metric not in METRICS and metric in data.scores:  # a per-item score field, e.g. lm-eval's acc
@@ -192,6 +204,21 @@ def _compare(args) -> int:
         fields = f" or the per-item scores in these files: {', '.join(data.scores)}" if data.scores else ""
         raise SettingsError(f"unknown metric {metric!r}", hint=f"Choose one of: {', '.join(METRICS)}{fields}.")
     options = {k: v for k, v in (("tokenize", args.tokenize), ("positive_label", args.positive_label)) if v}
+    return data, (gold, sys_a, sys_b, metric), options
+
+
+def _advise(args) -> int:
+    data, (gold, sys_a, sys_b, metric), options = _inputs(args)
+    try:
+        advice = advise_outputs(gold, sys_a, sys_b, metric=metric, groups=data.groups, **options)
+    except InputError as e:
+        raise data.locate(e) from None
+    print(advice.text())
+    return 0
+
+
+def _compare(args) -> int:
+    data, (gold, sys_a, sys_b, metric), options = _inputs(args)
     alternative = args.alternative or ("two-sided" if args.compat else "greater")
     try:
         res = compare(gold, sys_a, sys_b, metric=metric, test=args.test, n_resamples=args.resamples,
@@ -397,7 +424,7 @@ def _write(path: str, content: str | bytes) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    commands = {"many": _many, "seeds": _seeds, "datasets": _datasets, "figure": _figure}
+    commands = {"many": _many, "seeds": _seeds, "datasets": _datasets, "figure": _figure, "advise": _advise}
     if args.command in commands:
         return _run(commands[args.command], args)
     if args.command != "compare":

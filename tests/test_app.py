@@ -7,6 +7,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import sigcore
+from sigcore import advisor
 from sigcore.effects import effect_sizes
 from sigcore import report
 from sigcore.io.inputs import read
@@ -327,3 +328,17 @@ def test_the_web_server_keeps_uploads_up_to_the_limit_in_memory():
     from starlette.formparsers import MultiPartParser
     app()
     assert MultiPartParser.spool_max_size >= 201 * 1024**2  # maxUploadSize = 200 (MB) in .streamlit/config.toml
+
+
+def test_the_advisor_speaks_where_the_test_is_chosen():
+    at = on_slp3(app())
+    advice = advisor.advise_outputs(*slp3())
+    box = next(e for e in at.expander if e.label.startswith("Which test?"))
+    assert box.label == f"Which test? Advised: {advice.recommended.title}" == "Which test? Advised: McNemar's test"
+    texts = [m.value for m in box.markdown]
+    assert texts[0].startswith(f"**Recommended: {md(advice.recommended.title)}**, because")
+    for choice in (*advice.acceptable, *advice.unsuitable):  # every other test, with its reason
+        assert f"- {md(choice.title)}: {md(choice.reason)}." in texts[0]
+    select(at, "Test").set_value("t").run()  # 6 discordant pairs: too few for the t-test
+    warned = [c.value for c in at.caption if c.value.startswith("⚠ Not advised")]
+    assert warned == [md(f"⚠ Not advised for these data: {dict((c.test, c.reason) for c in advice.unsuitable)['t']}.")]

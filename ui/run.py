@@ -16,7 +16,7 @@ import streamlit as st
 from streamlit import config
 
 import sigcore
-from sigcore import SigcoreError, effects, report
+from sigcore import SigcoreError, advisor, effects, report
 from sigcore.io import align
 from sigcore.report import export
 from sigcore.report.figures import chart_title, delta_histogram, empty_histogram, histogram_frames, live_edges
@@ -68,6 +68,7 @@ def settings(data: align.Aligned, source: str) -> Settings:
                              + (" The items come in groups: only the tests that resample whole groups fit."
                                 if size["grouped"] else ""))
     c2.caption(_why(test, fitting, size))
+    _advisor(c2, _advice(source, metric, options, data), test)
     alternative = ALTERNATIVES[c3.radio("H1", list(ALTERNATIVES), help="The alternative hypothesis.")]
     c4, c5, c6, c7 = st.columns(4)
     n = c4.number_input("Resamples b", 100, 1_000_000, 10_000, step=1_000)
@@ -135,6 +136,31 @@ def effect_sizes(data: align.Aligned, s: Settings, res: sigcore.Result) -> list:
     gold, a, b, name = _inputs(data, s.metric)
     return effects.effect_sizes(gold, a, b, metric=name, alternative=res.alternative,
                                 confidence_level=res.confidence_level, **dict(s.options))
+
+
+def _advisor(column, advice, test: str) -> None:
+    """The advisor's word on the chosen test, and all of its advice on request."""
+    if advice is None:
+        return
+    rejected = {c.test: c.reason for c in advice.unsuitable}
+    if test in rejected:
+        column.caption(md(f"⚠ Not advised for these data: {rejected[test]}."))
+    with column.expander(f"Which test? Advised: {advice.recommended.title}"):
+        st.caption("After the decision tree of Dror et al. (2018), on these data.")
+        lines = [f"**Recommended: {md(advice.recommended.title)}**, because {md(advice.recommended.reason)}."]
+        for heading, choices in (("Also valid", advice.acceptable), ("Not advised", advice.unsuitable)):
+            lines += [f"**{heading}:**"] + [f"- {md(c.title)}: {md(c.reason)}." for c in choices] if choices else []
+        st.markdown("\n\n".join(lines))
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _advice(source: str, metric: str, options: tuple, _data: align.Aligned):
+    """The advisor on these data (cached on ``source``, like :func:`_size`); None where the data are bad."""
+    gold, a, b, name = _inputs(_data, metric)
+    try:
+        return advisor.advise_outputs(gold, a, b, metric=name, groups=_data.groups, **dict(options))
+    except SigcoreError:  # bad data: Run shows the message
+        return None
 
 
 def _inputs(data: align.Aligned, metric: str):
