@@ -32,7 +32,7 @@ import pandas as pd
 from . import ALTERNATIVES, METRICS, TESTS, compare, compare_many, compare_seeds, report, statistics
 from .compare import COMPAT
 from .many import CORRECTIONS, Many
-from .report import export, family
+from .report import citations, export, family, reproduce
 from .report.style import FIGURE_KINDS, STYLES, WIDTHS, style_named
 from .advisor import advise_outputs
 from .effects import effect_sizes
@@ -66,7 +66,12 @@ def _parser() -> argparse.ArgumentParser:
     cmp.add_argument("--chi-square", action="store_true",
                      help="McNemar's chi-square with continuity correction instead of the exact binomial test")
     cmp.add_argument("--compat", choices=COMPAT, help="reproduce another tool's two-sided definitions")
-    cmp.add_argument("--json", action="store_true", help="print the result as JSON")
+    out = cmp.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print the result as JSON")
+    out.add_argument("--latex", action="store_true",
+                     help="print the sentence for a paper's text (\\citep, math mode) and a booktabs table with a "
+                          "short caption")
+    out.add_argument("--bibtex", action="store_true", help="print BibTeX for every method the result relies on")
     cmp.add_argument("--save", metavar="RESULT.json",
                      help="also write the result with its resampled values, for `sigcore figure`")
     advise = commands.add_parser("advise", help="which test fits these data, and why (Dror et al. 2018)",
@@ -237,6 +242,13 @@ def _compare(args) -> int:
                           "notes": list(data.notes), "effect_sizes": [_json_safe(asdict(e)) for e in effects]},
                          indent=2))
         return 0
+    if args.bibtex:
+        print(citations.bibtex(citations.keys_of(res)), end="")
+        return 0
+    if args.latex:
+        print(f"{export.sentence_latex(res, a=data.a_name, b=data.b_name)}\n\n"
+              f"{export.verdict_latex(res, a=data.a_name, b=data.b_name)}", end="")
+        return 0
     if data.columns:
         print("columns: " + ", ".join(f"{role} = {name!r}" for role, name in data.columns.items())
               + " (guessed from the names where not given; change with --gold, --a, --b, --id, --group)")
@@ -248,6 +260,9 @@ def _compare(args) -> int:
     *lines, signature = report.summary(res, a=a, b=b).splitlines()
     if effects:
         lines += ["effect sizes (A − B):", *(f"  {e.text}" for e in effects)]
+    lines.append("reproduce: " + reproduce.command(
+        res, args.files, columns=data.columns, metric=args.metric, by_row=args.by_row, encoding=args.encoding,
+        prog="sigcore" if Path(sys.argv[0]).name == "sigcore" else "python -m sigcore"))
     print("\n".join([*lines, signature]))  # the signature stays the last line
     return 0
 

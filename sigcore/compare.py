@@ -153,10 +153,28 @@ def stream(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metric: s
     level = 1 - alpha if confidence_level is None else confidence_level
     run = _Run(metric, test, alternative, alpha, level, 1 - level if confidence_level is not None else alpha,
                int(seed), compat, ci_method, exact, options, paired, stats, score, n_resamples, n_items,
-               None if groups is None else paired.n)
+               None if groups is None else paired.n, data_hash(gold, sys_a, sys_b, groups),
+               _references(metric, gold))
     if test in RESAMPLING:
         return run.resampled(block)
     return iter([run.closed_form()])
+
+
+def data_hash(*columns: Sequence | None) -> str:
+    """The first 12 hex digits of a SHA-256 of the aligned inputs (gold, A, B, groups), each value as text, so
+    that the same items give the same hash whether they came as lists, arrays or a table's columns."""
+    digest = hashlib.sha256()
+    for column in columns:
+        text = "\x1d" if column is None else "\x1f".join(map(str, column))  # separators no value holds
+        digest.update(text.encode("utf-8", "surrogatepass") + b"\x1e")
+    return digest.hexdigest()[:12]
+
+
+def _references(metric: str, gold: Any) -> int | None:
+    """How many reference streams BLEU or chrF scored against: 1 for a list of strings, else one per stream."""
+    if metric not in ("bleu", "chrf") or gold is None or len(gold) == 0:
+        return None
+    return 1 if isinstance(gold[0], str) else len(gold)
 
 
 def _short(value: Any) -> str:
@@ -307,6 +325,8 @@ class _Run:
     n_resamples: int
     n_items: int
     n_groups: int | None
+    data: str = ""  # data_hash of the inputs, so a reader can check they have the same data
+    references: int | None = None  # reference streams of BLEU and chrF
 
     def __post_init__(self):
         total_a, total_b = self.paired.totals()
@@ -324,7 +344,9 @@ class _Run:
         if self.compat:
             parts.append(f"compat:{self.compat}")
         opts = ",".join(f"{k}={_short(v)}" for k, v in sorted(self.options.items()))
-        parts += [f"metric:{self.metric}" + (f"({opts})" if opts else ""), f"items:{self.n_items}"]
+        parts += [f"metric:{self.metric}" + (f"({opts})" if opts else "")]
+        parts += [f"refs:{self.references}"] if self.references else []
+        parts += [f"items:{self.n_items}"] + ([f"data:sha256:{self.data}"] if self.data else [])
         if self.n_groups is not None:
             parts.append(f"groups:{self.n_groups}")
         parts += [f"ci:{ci}@{self.confidence_level:g}", f"sigcore:{__version__}", f"numpy:{np.__version__}"]

@@ -118,7 +118,7 @@ class Result:
     @property
     def resampled(self) -> bool:
         """Whether p is a Monte-Carlo estimate (bootstrap, or a permutation test that did not enumerate)."""
-        return self.distribution is not None and not self.exact
+        return self.test in ("bootstrap", "permutation") and not self.exact  # saved without its values, too
 
     # ---------------------------------------------------------------- the interval
 

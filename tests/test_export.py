@@ -102,9 +102,10 @@ def test_latex_escapes_hostile_names_exactly():
         "% needs \\usepackage{booktabs}\n"
         "\\begin{table}[t]\n"
         "  \\centering\n"
-        "  \\caption{A\\_1 \\& 50\\% beats {[}b{]}\\textasciicircum{}\\textasciitilde{}\\$\\#\\{\\}\\textbackslash{} "
-        "by 0.0500 accuracy (95\\% CI 0.0200 to 0.0800); $p = 0.0012$ (two-sided), paired bootstrap, b = 10,000, "
-        "seed 0: significant at $\\alpha$ = 0.05.}\n"
+        "  \\caption{Accuracy of A\\_1 \\& 50\\% and {[}b{]}\\textasciicircum{}\\textasciitilde{}\\$\\#\\{\\}"
+        "\\textbackslash{} on 100 items, and $\\delta$ = A\\_1 \\& 50\\% \\textminus{} {[}b{]}\\textasciicircum{}"
+        "\\textasciitilde{}\\$\\#\\{\\}\\textbackslash{} with its 95\\% interval (basic bootstrap); paired "
+        "bootstrap, $b = 10{,}000$, seed 0.}\n"
         "  \\begin{tabular}{lrc}\n"
         "    \\toprule\n"
         "    System & accuracy & 95\\% CI \\\\\n"
@@ -120,6 +121,14 @@ def test_latex_escapes_hostile_names_exactly():
         "\\end{table}\n")
 
 
+def test_the_latex_sentence_escapes_hostile_names_exactly():
+    assert export.sentence_latex(_result(), a="A_1 & 50%", b="[b]^~$#{}\\") == (
+        "A\\_1 \\& 50\\% beats {[}b{]}\\textasciicircum{}\\textasciitilde{}\\$\\#\\{\\}\\textbackslash{} by "
+        "0.0500 accuracy (95\\% CI 0.0200 to 0.0800); $p = 0.0012$ (two-sided), paired bootstrap "
+        "\\citep{berg-kirkpatrick-etal-2012-empirical,efron1993introduction}, $b = 10{,}000$, seed 0: significant at "
+        "$\\alpha = 0.05$.")
+
+
 @pytest.mark.parametrize("p_value, p_floor, count, math_p", [
     (1e-4, 1e-4, 0, "$p < 10^{-4}$"), (2.5e-5, 2.5e-5, 0, r"$p < 2.5 \times 10^{-5}$"),
     (0.00012, 1e-4, 12, r"$p = 1.2 \times 10^{-4}$"),
@@ -127,14 +136,14 @@ def test_latex_escapes_hostile_names_exactly():
 ])
 def test_latex_p_value_in_math_mode(p_value, p_floor, count, math_p):
     res = _result(p_value=p_value, p_floor=p_floor, n_extreme=count, n_resamples=round(p_floor ** -1))
-    assert f"; {math_p} (two-sided), paired bootstrap" in export.verdict_latex(res)
+    assert f"; {math_p} (two-sided), paired bootstrap \\citep" in export.sentence_latex(res)
 
 
 def test_latex_tiny_and_negative_numbers():
     res = _result(metric="a_b", delta=-2.5e-5, score_a=0.0, score_b=2.5e-5, ci_low=-3e-5, ci_high=1e-5,
                   p_value=0.6, alternative="two-sided")
     text = export.verdict_latex(res)
-    assert r"$\delta$ = $-2.50 \times 10^{-5}$ a\_b" in text
+    assert r"$\delta = -2.50 \times 10^{-5}$ a\_b" in export.sentence_latex(res)
     assert r"& $-2.50 \times 10^{-5}$ & [$-3.00 \times 10^{-5}$, $1.00 \times 10^{-5}$] \\" in text
     body = text.split("% signature")[0]
     assert re.search(r"(?<![{$])-\d", body) is None  # every minus is \textminus{} or inside math

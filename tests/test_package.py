@@ -45,7 +45,10 @@ def test_the_sigcore_command_runs_from_an_empty_folder(installed, tmp_path):
     assert command.returncode == 0, command.stderr
     module = run([installed / "python", "-m", "sigcore", "compare", "gold.txt", "a.txt", "b.txt", "--test", "mcnemar"],
                  tmp_path)
-    assert module.stdout == command.stdout and "McNemar's exact test" in command.stdout
+    reproduce = "reproduce: sigcore compare gold.txt a.txt b.txt --metric accuracy --test mcnemar"
+    assert reproduce in command.stdout  # each names itself as it was called
+    assert module.stdout == command.stdout.replace(reproduce, reproduce.replace("sigcore", "python -m sigcore", 1))
+    assert "McNemar's exact test" in command.stdout
     refused = run([installed / "sigcore", "compare", "gold.txt", "a.txt", "missing.txt"], tmp_path)
     assert refused.returncode == 2 and refused.stderr.startswith("error: missing.txt: file not found")
     version = run([installed / "python", "-c", "import sigcore; print(sigcore.__version__)"], tmp_path)

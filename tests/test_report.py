@@ -259,8 +259,8 @@ def test_exports_say_what_the_sentence_says():
                   alternative="two-sided")
     text = report.verdict(res)
     assert export.verdict_markdown(res).splitlines()[0] == text
-    latex = export.verdict_latex(res)
-    assert r"B beats A by" in latex and r"significant at $\alpha$ = 0.05" in latex and "$p " in latex
+    latex = export.sentence_latex(res)
+    assert r"B beats A by" in latex and r"significant at $\alpha = 0.05$" in latex and "$p " in latex
 
 
 # ---------------------------------------------------------------- many random cases
@@ -340,13 +340,14 @@ def test_latex_keeps_the_digits_that_put_p_on_its_side_of_alpha():
     a, b = np.round(rng.normal(0.6, 0.2, 200), 3), np.round(rng.normal(0.53, 0.2, 200), 3)
     res = compare(None, a, b, metric="mean", test="t", alpha=0.00014)
     assert not res.significant and res.p_text == "p = 0.000143"
-    assert r"$p = 1.43 \times 10^{-4}$" in export.verdict_latex(res)
+    assert r"$p = 1.43 \times 10^{-4}$" in export.sentence_latex(res)
 
 
 def test_latex_is_plain_ascii_outside_the_names():
     res = compare(None, np.linspace(0, 1, 60), np.linspace(0, 0.95, 60), metric="mean", test="wilcoxon",
                   alternative="less")
     latex = export.verdict_latex(res)
+    assert export.sentence_latex(res).isascii() and export.caption_latex(res).isascii()
     assert latex.isascii() and r"$-\infty$" in latex and r"A \textminus{} B per item" in latex
 
 

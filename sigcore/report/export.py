@@ -21,7 +21,8 @@ from typing import Any
 import pandas as pd
 
 from ..errors import SettingsError
-from .sentence import level, metric_name, number, scale_of, verdict
+from . import citations
+from .sentence import CI_NAMES, level, method, metric_name, number, scale_of, test_name, verdict
 from ..result import Result
 from .style import PX_PER_IN, Style
 
@@ -40,7 +41,11 @@ _LATEX_RE = re.compile("|".join(re.escape(c) for c in _LATEX_SPECIAL))
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _PLAIN_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 # placeholders for user text while the sentence around it is converted (NUL never occurs in the sentence)
-_A, _B, _P = "\x00a\x00", "\x00b\x00", "\x00p\x00"
+_A, _B, _P, _C = "\x00a\x00", "\x00b\x00", "\x00p\x00", "\x00c\x00"
+# a symbol, its relation and its number, set together in math mode: δ = 0.0150, b = 10,000, α = 0.05
+_MATH = re.compile(r"(?<![\w\x00])(δ|α|b|n) (=|≥|≤) (-?(?:∞|\d+(?:,\d{3})*(?:\.\d+)?(?:e[+-]?\d+)?))")
+_MATH_SYMBOLS = {"δ": r"\delta", "α": r"\alpha", "b": "b", "n": "n"}
+_MATH_RELATIONS = {"=": "=", "≥": r"\geq", "≤": r"\leq"}
 _LATEX_SYMBOLS = {"-∞": r"$-\infty$", "δ": r"$\delta$", "α": r"$\alpha$", "≥": r"$\geq$", "≤": r"$\leq$", "∞": r"$\infty$",
                   "·": r"$\cdot$"}
 _LATEX_SYMBOLS_RE = re.compile("|".join(_LATEX_SYMBOLS))
@@ -82,17 +87,12 @@ def verdict_markdown(res: Result, *, a: str = "A", b: str = "B") -> str:
 
 
 def verdict_latex(res: Result, *, a: str = "A", b: str = "B") -> str:
-    r"""A LaTeX ``table`` (needs ``\usepackage{booktabs}``): System | metric | CI, the verdict as caption.
+    r"""A LaTeX ``table`` (needs ``\usepackage{booktabs}``): System | metric | CI, with the short caption of
+    :func:`caption_latex`; the sentence for the text is :func:`sentence_latex`.
 
-    Negative numbers are written with ``\textminus{}`` everywhere (table and caption); p, symbols (δ, α, ≥)
-    and numbers in scientific notation are set in math mode (``$p = 0.0012$``, ``$p < 10^{-4}$``).
+    Negative numbers are written with ``\textminus{}`` everywhere; p, symbols (δ, α, ≥), b and numbers in
+    scientific notation are set in math mode (``$p = 0.0012$``, ``$b = 10{,}000$``).
     """
-    sentence = verdict(res, a=_A, b=_B)
-    sentence = sentence.replace(f"; {res.p_text} (", f"; {_P} (", 1)
-    sentence = _latex_numbers(latex_escape(sentence))
-    sentence = _LATEX_SYMBOLS_RE.sub(lambda m: _LATEX_SYMBOLS[m.group()], sentence)
-    for token, text in ((_A, a), (_B, b), (_P, _latex_p(res))):
-        sentence = sentence.replace(token, text if token == _P else latex_escape(text))
     names = [latex_escape(name).replace(MINUS, r"\textminus{}") for name in scores_table(res, a=a, b=b).index]
     rows = [f"    {name} & {_latex_number(score, scale_of(res))} & {_latex_interval(low, high, scale_of(res))} \\\\"
             for name, (score, low, high) in zip(names, scores_table(res, a=a, b=b).itertuples(index=False))]
@@ -100,7 +100,7 @@ def verdict_latex(res: Result, *, a: str = "A", b: str = "B") -> str:
         r"% needs \usepackage{booktabs}",
         r"\begin{table}[t]",
         r"  \centering",
-        f"  \\caption{{{sentence}}}",
+        f"  \\caption{{{caption_latex(res, a=a, b=b)}}}",
         r"  \begin{tabular}{lrc}",
         r"    \toprule",
         f"    System & {latex_escape(metric_name(res))} & {latex_escape(level(res))} CI \\\\",
@@ -114,6 +114,79 @@ def verdict_latex(res: Result, *, a: str = "A", b: str = "B") -> str:
         r"\end{table}",
     ]
     return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------- the sentence and the caption of a paper
+
+
+def sentence_markdown(res: Result, *, a: str = "A", b: str = "B") -> str:
+    """The verdict as a paper's sentence in Markdown, citing the test where it is named:
+    "... paired bootstrap (Berg-Kirkpatrick et al., 2012; Efron and Tibshirani, 1993), b = 10,000 ..."."""
+    return _fill(_cited(res), {_A: md_escape(a), _B: md_escape(b), _C: citations.cite_text(citations.method_keys(res))})
+
+
+def sentence_latex(res: Result, *, a: str = "A", b: str = "B") -> str:
+    r"""The verdict as a paper's sentence in LaTeX: symbols and their numbers in math mode ($\delta = 0.0150$,
+    $b = 10{,}000$, $\alpha = 0.05$), the test cited with ``\citep`` (natbib, as the ACL style loads it)."""
+    return _latex_text(_cited(res), res, a, b, citations.cite_latex(citations.method_keys(res)))
+
+
+def caption(res: Result, *, a: str = "A", b: str = "B") -> str:
+    """A figure's or table's short caption: what is shown, on how many items, with which test; the metric
+    with its citations. The result itself is the sentence's."""
+    return _fill(_caption(res), {_A: a, _B: b, _C: citations.cite_text(citations.metric_keys(res.metric))})
+
+
+def caption_latex(res: Result, *, a: str = "A", b: str = "B") -> str:
+    return _latex_text(_caption(res), res, a, b, citations.cite_latex(citations.metric_keys(res.metric)))
+
+
+def _cited(res: Result) -> str:
+    """The verdict, user names as placeholders, with a citation placeholder after the test's name."""
+    sentence = verdict(res, a=_A, b=_B)
+    name = test_name(res)
+    return sentence.replace(f"), {name}", f"), {name} {_C}", 1)
+
+
+def _caption(res: Result) -> str:
+    units = f"{res.n_items:,} items" + (f" in {res.n_groups:,} groups" if res.n_groups is not None else "")
+    metric = metric_name(res) + (f" {_C}" if citations.metric_keys(res.metric) else "")
+    if metric.split()[0] in ("accuracy", "exact", "precision", "recall", "mean", "weighted", "span"):
+        metric = metric[0].upper() + metric[1:]  # a word starts the caption; chrF and macro-F1 keep their case
+    shown = f"{metric} of {_A} and {_B} on {units}, and δ = {_A} {MINUS} {_B}"
+    if res.estimand == "delta" and not math.isnan(res.ci_low):
+        bound = f"its {level(res)} interval" if res.ci_side == "two-sided" else f"its one-sided {level(res)} bound"
+        shown += f" with {bound} ({CI_NAMES.get(res.ci_method, res.ci_method)})"
+    return f"{shown}; {method(res)}."
+
+
+def _latex_text(text: str, res: Result, a: str, b: str, cite: str) -> str:
+    """A sentence with placeholders as LaTeX: each symbol with its relation and number as one math group,
+    user text escaped, negative numbers with a real minus."""
+    text = text.replace(f"; {res.p_text} (", f"; {_P} (", 1)
+    groups: list[str] = []
+
+    def math_group(m: re.Match) -> str:
+        groups.append(f"${_MATH_SYMBOLS[m.group(1)]} {_MATH_RELATIONS[m.group(2)]} {_math_number(m.group(3))}$")
+        return f"\x00m{len(groups) - 1}\x00"
+    text = _MATH.sub(math_group, text)
+    text = _LATEX_SYMBOLS_RE.sub(lambda m: _LATEX_SYMBOLS[m.group()], _latex_numbers(latex_escape(text)))
+    filled = {_A: latex_escape(a), _B: latex_escape(b), _P: _latex_p(res), _C: cite}
+    return _fill(text.replace(MINUS, r"\textminus{}"), filled | {f"\x00m{i}\x00": g for i, g in enumerate(groups)})
+
+
+def _math_number(text: str) -> str:
+    if text.lstrip("-") == "∞":
+        return text.replace("∞", r"\infty")
+    mantissa, _, exponent = text.partition("e")
+    mantissa = mantissa.replace(",", "{,}")
+    return f"{mantissa} \\times 10^{{{int(exponent)}}}" if exponent else mantissa
+
+
+def _fill(text: str, values: dict[str, str]) -> str:
+    for token, value in values.items():
+        text = text.replace(token, value)
+    return text
 
 
 def md_escape(text: str) -> str:

@@ -1,0 +1,159 @@
+"""What a result relies on, as a paper cites it: BibTeX for every method used, keys for ``\\citep``, and
+author-year text for Markdown.
+
+The keys are the ACL Anthology's where the paper is there (``koehn-2004-statistical``), so that an author's
+own ``anthology.bib`` resolves them too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..result import Result
+
+
+@dataclass(frozen=True)
+class Work:
+    key: str
+    cite: str  # author-year, as a sentence cites it: "Berg-Kirkpatrick et al., 2012"
+    bibtex: str
+
+
+def _work(key: str, cite: str, kind: str, **fields: str) -> Work:
+    body = ",\n".join(f"    {name} = {{{value}}}" for name, value in fields.items())
+    return Work(key, cite, f"@{kind}{{{key},\n{body}\n}}")
+
+
+WORKS = {w.key: w for w in [
+    _work("berg-kirkpatrick-etal-2012-empirical", "Berg-Kirkpatrick et al., 2012", "inproceedings",
+          title="An Empirical Investigation of Statistical Significance in {NLP}",
+          author="Berg-Kirkpatrick, Taylor and Burkett, David and Klein, Dan",
+          booktitle="Proceedings of the 2012 Joint Conference on Empirical Methods in Natural Language Processing "
+                    "and Computational Natural Language Learning",
+          year="2012", address="Jeju Island, Korea", publisher="Association for Computational Linguistics",
+          pages="995--1005", url="https://aclanthology.org/D12-1091/"),
+    _work("efron1993introduction", "Efron and Tibshirani, 1993", "book",
+          title="An Introduction to the Bootstrap", author="Efron, Bradley and Tibshirani, Robert J.",
+          publisher="Chapman \\& Hall", address="New York", year="1993"),
+    _work("noreen1989computer", "Noreen, 1989", "book",
+          title="Computer-Intensive Methods for Testing Hypotheses: An Introduction", author="Noreen, Eric W.",
+          publisher="Wiley", address="New York", year="1989"),
+    _work("koehn-2004-statistical", "Koehn, 2004", "inproceedings",
+          title="Statistical Significance Tests for Machine Translation Evaluation", author="Koehn, Philipp",
+          booktitle="Proceedings of the 2004 Conference on Empirical Methods in Natural Language Processing",
+          year="2004", address="Barcelona, Spain", publisher="Association for Computational Linguistics",
+          pages="388--395", url="https://aclanthology.org/W04-3250/"),
+    _work("dror-etal-2018-hitchhikers", "Dror et al., 2018", "inproceedings",
+          title="The Hitchhiker{'}s Guide to Testing Statistical Significance in Natural Language Processing",
+          author="Dror, Rotem and Baumer, Gili and Shlomov, Segev and Reichart, Roi",
+          booktitle="Proceedings of the 56th Annual Meeting of the Association for Computational Linguistics "
+                    "(Volume 1: Long Papers)",
+          year="2018", address="Melbourne, Australia", publisher="Association for Computational Linguistics",
+          pages="1383--1392", url="https://aclanthology.org/P18-1128/"),
+    _work("dror-etal-2017-replicability", "Dror et al., 2017", "article",
+          title="Replicability Analysis for Natural Language Processing: Testing Significance with Multiple "
+                "Datasets",
+          author="Dror, Rotem and Baumer, Gili and Bogomolov, Marina and Reichart, Roi",
+          journal="Transactions of the Association for Computational Linguistics", volume="5", year="2017",
+          pages="471--486", url="https://aclanthology.org/Q17-1033/"),
+    _work("dror-etal-2019-deep", "Dror et al., 2019", "inproceedings",
+          title="Deep Dominance - How to Properly Compare Deep Neural Models",
+          author="Dror, Rotem and Shlomov, Segev and Reichart, Roi",
+          booktitle="Proceedings of the 57th Annual Meeting of the Association for Computational Linguistics",
+          year="2019", address="Florence, Italy", publisher="Association for Computational Linguistics",
+          pages="2773--2785", url="https://aclanthology.org/P19-1266/"),
+    _work("delbarrio2018optimal", "del Barrio et al., 2018", "incollection",
+          title="An Optimal Transportation Approach for Assessing Almost Stochastic Order",
+          author="del Barrio, Eustasio and Cuesta-Albertos, Juan A. and Matr{\\'a}n, Carlos",
+          booktitle="The Mathematics of the Uncertain", publisher="Springer", year="2018", pages="33--44"),
+    _work("ulmer2022deep", "Ulmer et al., 2022", "article",
+          title="deep-significance: Easy and Meaningful Statistical Significance Testing in the Age of Neural "
+                "Networks",
+          author="Ulmer, Dennis and Hardmeier, Christian and Frellsen, Jes",
+          journal="arXiv preprint arXiv:2204.06815", year="2022"),
+    _work("post-2018-call", "Post, 2018", "inproceedings",
+          title="A Call for Clarity in Reporting {BLEU} Scores", author="Post, Matt",
+          booktitle="Proceedings of the Third Conference on Machine Translation: Research Papers",
+          year="2018", address="Brussels, Belgium", publisher="Association for Computational Linguistics",
+          pages="186--191", url="https://aclanthology.org/W18-6319/"),
+    _work("papineni-etal-2002-bleu", "Papineni et al., 2002", "inproceedings",
+          title="{B}leu: a Method for Automatic Evaluation of Machine Translation",
+          author="Papineni, Kishore and Roukos, Salim and Ward, Todd and Zhu, Wei-Jing",
+          booktitle="Proceedings of the 40th Annual Meeting of the Association for Computational Linguistics",
+          year="2002", address="Philadelphia, Pennsylvania, USA", publisher="Association for Computational "
+                                                                             "Linguistics",
+          pages="311--318", url="https://aclanthology.org/P02-1040/"),
+    _work("popovic-2015-chrf", "Popović, 2015", "inproceedings",
+          title="chr{F}: character n-gram {F}-score for automatic {MT} evaluation",
+          author="Popovi{\\'c}, Maja", booktitle="Proceedings of the Tenth Workshop on Statistical Machine Translation",
+          year="2015", address="Lisbon, Portugal", publisher="Association for Computational Linguistics",
+          pages="392--395", url="https://aclanthology.org/W15-3049/"),
+    _work("mcnemar1947note", "McNemar, 1947", "article",
+          title="Note on the Sampling Error of the Difference between Correlated Proportions or Percentages",
+          author="McNemar, Quinn", journal="Psychometrika", volume="12", number="2", pages="153--157", year="1947"),
+    _work("wilcoxon1945individual", "Wilcoxon, 1945", "article",
+          title="Individual Comparisons by Ranking Methods", author="Wilcoxon, Frank",
+          journal="Biometrics Bulletin", volume="1", number="6", pages="80--83", year="1945"),
+    _work("student1908probable", "Student, 1908", "article",
+          title="The Probable Error of a Mean", author="Student", journal="Biometrika", volume="6", number="1",
+          pages="1--25", year="1908"),
+    _work("dixon1946statistical", "Dixon and Mood, 1946", "article",
+          title="The Statistical Sign Test", author="Dixon, Wilfrid J. and Mood, Alexander M.",
+          journal="Journal of the American Statistical Association", volume="41", number="236",
+          pages="557--566", year="1946"),
+    _work("holm1979simple", "Holm, 1979", "article",
+          title="A Simple Sequentially Rejective Multiple Test Procedure", author="Holm, Sture",
+          journal="Scandinavian Journal of Statistics", volume="6", number="2", pages="65--70", year="1979"),
+    _work("benjamini1995controlling", "Benjamini and Hochberg, 1995", "article",
+          title="Controlling the False Discovery Rate: A Practical and Powerful Approach to Multiple Testing",
+          author="Benjamini, Yoav and Hochberg, Yosef",
+          journal="Journal of the Royal Statistical Society: Series B (Methodological)", volume="57",
+          number="1", pages="289--300", year="1995"),
+]}
+
+_TEST = {"bootstrap": ["berg-kirkpatrick-etal-2012-empirical", "efron1993introduction"],
+         "permutation": ["noreen1989computer"], "t": ["student1908probable"], "z": [],
+         "wilcoxon": ["wilcoxon1945individual"], "sign": ["dixon1946statistical"], "mcnemar": ["mcnemar1947note"]}
+_METRIC = {"bleu": ["papineni-etal-2002-bleu", "post-2018-call"], "chrf": ["popovic-2015-chrf", "post-2018-call"]}
+_CORRECTION = {"holm": ["holm1979simple"], "bh": ["benjamini1995controlling"]}
+REPLICABILITY, ASO = ["dror-etal-2017-replicability"], ["dror-etal-2019-deep", "delbarrio2018optimal",
+                                                        "ulmer2022deep"]
+
+
+def method_keys(res: Result) -> list[str]:
+    """The works the test relies on: its method, Koehn (2004) for the bootstrap on MT metrics, and the
+    bootstrap's interval (Efron and Tibshirani 1993) where another test reports one."""
+    keys = list(_TEST[res.test])
+    if res.test == "bootstrap" and res.metric in _METRIC:
+        keys.append("koehn-2004-statistical")
+    if res.ci_method.startswith("bootstrap") and "efron1993introduction" not in keys:
+        keys.append("efron1993introduction")
+    return keys
+
+
+def metric_keys(metric: str) -> list[str]:
+    return list(_METRIC.get(metric, []))
+
+
+def keys_of(res: Result) -> list[str]:
+    """Every work a paper reporting ``res`` cites: the test, the metric, and Dror et al. (2018) for the choice."""
+    return list(dict.fromkeys([*method_keys(res), *metric_keys(res.metric), "dror-etal-2018-hitchhikers"]))
+
+
+def correction_keys(correction: str) -> list[str]:
+    return list(_CORRECTION.get(correction, []))
+
+
+def bibtex(keys: list[str]) -> str:
+    """The BibTeX entries of ``keys``, in order, each once."""
+    return "\n\n".join(WORKS[k].bibtex for k in dict.fromkeys(keys)) + "\n"
+
+
+def cite_text(keys: list[str]) -> str:
+    """"(Berg-Kirkpatrick et al., 2012; Efron and Tibshirani, 1993)"."""
+    return f"({'; '.join(WORKS[k].cite for k in keys)})" if keys else ""
+
+
+def cite_latex(keys: list[str]) -> str:
+    r"""``\citep{key1,key2}`` (natbib, as the ACL style loads it)."""
+    return f"\\citep{{{','.join(keys)}}}" if keys else ""

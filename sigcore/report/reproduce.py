@@ -1,0 +1,45 @@
+"""The command line that recreates a result from its files, every setting spelled out (a default may change
+between versions; what is written here will not)."""
+
+from __future__ import annotations
+
+import shlex
+from typing import Mapping, Sequence
+
+from ..result import Result
+
+_COLUMN_FLAGS = {"gold": "--gold", "A": "--a", "B": "--b", "id": "--id", "group": "--group"}
+_OPTION_FLAGS = {"tokenize": "--tokenize", "positive_label": "--positive-label"}
+
+
+def command(res: Result, files: Sequence[str], *, columns: Mapping[str, str] | None = None,
+            metric: str | None = None, by_row: bool = False, encoding: str | None = None,
+            prog: str = "python -m sigcore") -> str:
+    """``python -m sigcore compare FILES --metric ... --seed ...``: run where the files are, it prints ``res``
+    again (the same signature). ``columns``: the roles of a table's columns (``Aligned.columns``); ``metric``:
+    the name given on the command line where it differs from ``res.metric`` (lm-eval's ``acc`` is scored as
+    ``mean``)."""
+    args = [*prog.split(), "compare", *files]
+    for role, column in (columns or {}).items():
+        if role in _COLUMN_FLAGS:
+            args += [_COLUMN_FLAGS[role], column]
+    if by_row:
+        args.append("--by-row")
+    if encoding:
+        args += ["--encoding", encoding]
+    args += ["--metric", metric or res.metric, "--test", res.test, "--alternative", res.alternative,
+             "--alpha", f"{res.alpha:g}"]
+    if abs(res.confidence_level - (1 - res.alpha)) > 1e-12:
+        args += ["--confidence", f"{res.confidence_level:g}"]
+    if res.resampled:
+        args += ["--resamples", str(res.n_resamples), "--seed", str(res.seed)]
+    if res.ci_method in ("bootstrap-percentile", "bootstrap-bca"):
+        args += ["--ci-method", res.ci_method.split("-")[1]]
+    if res.test == "mcnemar" and "-chi2" in res.signature.split("|")[0]:
+        args.append("--chi-square")
+    if res.compat:
+        args += ["--compat", res.compat]
+    for name, flag in _OPTION_FLAGS.items():
+        if name in res.options and not (name == "tokenize" and res.metric != "bleu"):
+            args += [flag, str(res.options[name])]
+    return shlex.join(args)
