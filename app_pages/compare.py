@@ -28,4 +28,5 @@ result, verdict_slot = run.live(data, settings, run.run_key(source, settings))
 if result is not None:
     with verdict_slot.container():
         st.subheader("4 · Verdict")
-        verdict.show(result, data.a_name, data.b_name, run.effect_sizes(data, settings, result))
+        verdict.show(result, data.a_name, data.b_name, run.effect_sizes(data, settings, result),
+                     run.command(files, data, settings, result))

@@ -28,6 +28,7 @@ from .compare import RESAMPLING, SMALL_SAMPLE, TESTS, Z_MIN_ITEMS, compare, test
 from .effects import item_values
 from .errors import SettingsError
 from .metrics import METRICS
+from .report.sentence import METRIC_NAMES
 from .result import TIE
 from .statistics.closed_form import differences
 
@@ -227,7 +228,7 @@ def _sw(f: dict[str, Any]) -> str:
 
 def _resampling(f: dict[str, Any]) -> tuple[list[Choice], list[Choice]]:
     """Grouped items, or a metric that is no mean of per-item values: the bootstrap or the permutation test."""
-    n, metric = f["n_items"], f["metric"]
+    n, metric = f["n_items"], METRIC_NAMES.get(f["metric"], f["metric"])
     units = "groups" if f["grouped"] else "items"
     why = ("the items come in groups, and only resampling whole groups keeps their dependence" if f["grouped"]
            else f"{metric} is not a mean of per-item values, so only resampling tests apply")
@@ -367,7 +368,7 @@ def _real(f: dict[str, Any]) -> tuple[list[Choice], list[Choice]]:
 
 def _unfit(test: str, f: dict[str, Any]) -> str:
     """Why the engine's ``tests_for`` leaves ``test`` out for this metric and these data."""
-    m, metric, n = METRICS[f["metric"]], f["metric"], f["n_items"]
+    m, metric, n = METRICS[f["metric"]], METRIC_NAMES.get(f["metric"], f["metric"]), f["n_items"]
     if not TESTS[test].fits(m):
         if not m.decomposable:
             return (f"the metric is not a mean of per-item values ({metric} is computed from totals over all "

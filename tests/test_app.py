@@ -342,3 +342,34 @@ def test_the_advisor_speaks_where_the_test_is_chosen():
     select(at, "Test").set_value("t").run()  # 6 discordant pairs: too few for the t-test
     warned = [c.value for c in at.caption if c.value.startswith("⚠ Not advised")]
     assert warned == [md(f"⚠ Not advised for these data: {dict((c.test, c.reason) for c in advice.unsuitable)['t']}.")]
+
+
+def test_the_reproduce_line_recreates_the_pages_result(tmp_path, monkeypatch, capsys):
+    import shlex
+
+    from sigcore.__main__ import main
+
+    at = app()
+    run(at)  # the WMT17 sample: BLEU on three files
+    line = next(c.value for c in at.code if c.value.startswith("python -m sigcore compare"))
+    signature = at.code[0].value
+    monkeypatch.chdir(ROOT / "sample_data" / "mt")
+    assert main([*shlex.split(line)[3:], "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["signature"] == signature
+
+
+def test_paper_downloads_and_figure_styles():
+    at = run(app())
+    labels = [b.label for b in at.get("download_button")]
+    for label in ("Sentence (Markdown)", "Sentence (LaTeX)", "Table (LaTeX)", "BibTeX", "JSON",
+                  "Download SVG", "Download PDF", "Download PNG"):
+        assert label in labels
+    box = next(e for e in at.expander if e.label == "Figure for a paper or a slide")
+    assert select(at, "Style").options == ["Paper, one column (3.3 in)", "Paper, full width (6.9 in)", "Slide (1280 px)"]
+    chart = json.loads(box.get("plotly_chart")[0].proto.spec)
+    assert chart["layout"]["width"] == pytest.approx(316.8) and chart["layout"]["font"]["size"] == 12
+    select(at, "Style").set_value("Slide (1280 px)").run()
+    select(at, "Figure").set_value("convergence").run()
+    box = next(e for e in at.expander if e.label == "Figure for a paper or a slide")
+    chart = json.loads(box.get("plotly_chart")[0].proto.spec)
+    assert chart["layout"]["width"] == 1280 and chart["layout"]["xaxis"]["type"] == "log"

@@ -23,6 +23,7 @@ from sigcore.io import align
 from sigcore.many import CORRECTIONS, Many
 from sigcore.report import export, family
 from sigcore.report.family_figures import forest, heatmap
+from sigcore.report.style import PAPER
 from sigcore.report.sentence import decimals, number
 
 from . import data as data_ui
@@ -261,7 +262,8 @@ def show(many: Many, key: str) -> None:
                    f"{len(many.results)} comparisons is {number(smallest, 1.0)} > α = {many.alpha:g}. "
                    f"Raise b to at least {needed:,}.", icon="⚠️")
     if many.baseline is not None:
-        _figure(forest(many), f"forest_{many.metric}_{key}")
+        _figure(forest(many), f"forest_{many.metric}_{key}",
+                paper=lambda: export.styled_image(forest(many, style=PAPER), "pdf", PAPER))
         significant = [a for (a, b) in many.results if many.significant(a, b)]
         bars = all(math.isfinite(v) for pair in many.results for v in many.delta_interval(*pair))
         st.caption(f"Filled: significant after {family.CORRECTION_NAMES[many.correction]}'s correction "
@@ -285,15 +287,19 @@ def many_b(many: Many) -> int:
     return next(iter(many.results.values())).n_resamples
 
 
-def _figure(fig, name: str) -> None:
-    """The figure, and its SVG and PDF downloads (rendered by kaleido only when clicked)."""
+def _figure(fig, name: str, paper=None) -> None:
+    """The figure, and its SVG and PDF downloads (rendered by kaleido only when clicked); with ``paper``, a
+    PDF in the paper style at a column's true width too."""
     size = {"width": 960, "height": int(fig.layout.height or 400)}
     st.plotly_chart(fig, config=figure_config(name, **size), key=f"figure-{name}")
-    svg, pdf, _ = st.columns([1, 1, 4])
+    svg, pdf, column, _ = st.columns([1, 1, 2, 2])
     with svg:
         svg_download(fig, name)
     pdf.download_button("Download PDF", lambda: export.figure_image(fig, "pdf", scale=1, **size),
                         file_name=f"{name}.pdf", mime="application/pdf", on_click="ignore", key=f"pdf-{name}")
+    if paper is not None:
+        column.download_button("Paper PDF, one column (3.3 in)", paper, file_name=f"{name}_column.pdf",
+                               mime="application/pdf", on_click="ignore", key=f"paper-{name}")
 
 
 def _decimals(many: Many) -> int:

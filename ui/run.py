@@ -18,7 +18,7 @@ from streamlit import config
 import sigcore
 from sigcore import SigcoreError, advisor, effects, report
 from sigcore.io import align
-from sigcore.report import export
+from sigcore.report import export, reproduce
 from sigcore.report.figures import chart_title, delta_histogram, empty_histogram, histogram_frames, live_edges
 
 from .data import n_groups
@@ -68,7 +68,6 @@ def settings(data: align.Aligned, source: str) -> Settings:
                              + (" The items come in groups: only the tests that resample whole groups fit."
                                 if size["grouped"] else ""))
     c2.caption(_why(test, fitting, size))
-    _advisor(c2, _advice(source, metric, options, data), test)
     alternative = ALTERNATIVES[c3.radio("H1", list(ALTERNATIVES), help="The alternative hypothesis.")]
     c4, c5, c6, c7 = st.columns(4)
     n = c4.number_input("Resamples b", 100, 1_000_000, 10_000, step=1_000)
@@ -78,6 +77,7 @@ def settings(data: align.Aligned, source: str) -> Settings:
                               "for a one-sided H1, so that they agree with the test.")
     speed = c7.selectbox("Animation", list(SPEEDS), index=len(SPEEDS) - 1,
                          help=f"At most {MAX_FRAMES} frames: with a larger b, each frame adds b / {MAX_FRAMES}.")
+    _advisor(c2, _advice(source, metric, options, data), test)  # full width, below the settings
     return Settings(metric, test, alternative, int(n), int(seed), float(alpha), speed, options)
 
 
@@ -145,7 +145,7 @@ def _advisor(column, advice, test: str) -> None:
     rejected = {c.test: c.reason for c in advice.unsuitable}
     if test in rejected:
         column.caption(md(f"⚠ Not advised for these data: {rejected[test]}."))
-    with column.expander(f"Which test? Advised: {advice.recommended.title}"):
+    with st.expander(f"Which test? Advised: {advice.recommended.title}"):
         st.caption("After the decision tree of Dror et al. (2018), on these data.")
         lines = [f"**Recommended: {md(advice.recommended.title)}**, because {md(advice.recommended.reason)}."]
         for heading, choices in (("Also valid", advice.acceptable), ("Not advised", advice.unsuitable)):
@@ -161,6 +161,11 @@ def _advice(source: str, metric: str, options: tuple, _data: align.Aligned):
         return advisor.advise_outputs(gold, a, b, metric=name, groups=_data.groups, **dict(options))
     except SigcoreError:  # bad data: Run shows the message
         return None
+
+
+def command(files: list[tuple[str, bytes]], data: align.Aligned, s: Settings, res: sigcore.Result) -> str:
+    """The command line that recreates ``res`` from the files (by their names), every setting spelled out."""
+    return reproduce.command(res, [name for name, _ in files], columns=data.columns, metric=s.metric)
 
 
 def _inputs(data: align.Aligned, metric: str):

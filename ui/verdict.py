@@ -5,14 +5,21 @@ from __future__ import annotations
 import streamlit as st
 
 import sigcore
-from sigcore.report import export
 from sigcore import report
-from sigcore.report.figures import delta_histogram
+from sigcore.report import citations, export
+from sigcore.report.figures import KINDS, figure
+from sigcore.report.style import PAPER, SLIDE
 
 from .safe import md
 
+# figure styles a user picks: (style, width), at their true size
+FIGURE_STYLES = {"Paper, one column (3.3 in)": (PAPER, "column"), "Paper, full width (6.9 in)": (PAPER, "full"),
+                 "Slide (1280 px)": (SLIDE, "full")}
+FIGURE_KINDS = {"histogram": "Bootstrap / permutation distribution", "null": "Distribution under H0",
+                "convergence": "p as resamples accrue"}
 
-def show(res: sigcore.Result, a: str, b: str, effects: list = ()) -> None:
+
+def show(res: sigcore.Result, a: str, b: str, effects: list = (), command: str | None = None) -> None:
     sentence = report.verdict(res, a=_role("A", a), b=_role("B", b))
     if not res.done:
         sentence += f" (stopped after {res.n_resamples:,} resamples)"
@@ -23,7 +30,12 @@ def show(res: sigcore.Result, a: str, b: str, effects: list = ()) -> None:
     for effect in effects:  # beside p, the effect in units a reader weighs; hover: when it misleads
         st.markdown(f"**{effect.title}**: {md(effect.text)}", help=effect.misleads)
     st.code(res.signature, language=None, wrap_lines=True)
+    if command:
+        st.caption("Reproduce on the command line, where the files are:")
+        st.code(command, language="bash", wrap_lines=True)
     _downloads(res, a, b)
+    if res.distribution is not None:
+        _figures(res, a, b)
 
 
 def _role(role: str, name: str) -> str:
@@ -32,21 +44,39 @@ def _role(role: str, name: str) -> str:
 
 def _downloads(res: sigcore.Result, a: str, b: str) -> None:
     stem = f"sigcore_{res.metric}_{res.test}"
-    st.caption("Download")
-    cols = st.columns(7)
+    st.caption("For a paper: the sentence cites the test, the table's caption the metric; BibTeX for both.")
     files = [
-        ("Scores CSV", lambda: export.table_csv(export.scores_table(res, a=a, b=b)), f"{stem}_scores.csv", "text/csv"),
-        ("JSON", lambda: export.result_json(res, a_name=a, b_name=b), f"{stem}.json", "application/json"),
-        ("Markdown", lambda: export.verdict_markdown(res, a=a, b=b), f"{stem}.md",
+        ("Sentence (Markdown)", lambda: export.sentence_markdown(res, a=a, b=b) + "\n", f"{stem}_sentence.md",
          "text/markdown"),
-        ("LaTeX", lambda: export.verdict_latex(res, a=a, b=b), f"{stem}.tex", "text/x-tex"),
+        ("Sentence (LaTeX)", lambda: export.sentence_latex(res, a=a, b=b) + "\n", f"{stem}_sentence.tex",
+         "text/x-tex"),
+        ("Table (LaTeX)", lambda: export.verdict_latex(res, a=a, b=b), f"{stem}.tex", "text/x-tex"),
+        ("BibTeX", lambda: citations.bibtex(citations.keys_of(res)), f"{stem}.bib", "text/x-bibtex"),
+        ("Markdown", lambda: export.verdict_markdown(res, a=a, b=b), f"{stem}.md", "text/markdown"),
+        ("Scores CSV", lambda: export.table_csv(export.scores_table(res, a=a, b=b)), f"{stem}_scores.csv", "text/csv"),
+        ("JSON", lambda: export.result_json(res, distribution=True, a_name=a, b_name=b), f"{stem}.json",
+         "application/json"),
     ]
     if res.distribution is not None:
-        figure = delta_histogram(res)
-        files += [
-            ("Deltas CSV", lambda: export.deltas_csv(res), f"{stem}_deltas.csv", "text/csv"),
-            ("SVG", lambda: export.figure_image(figure, "svg"), f"{stem}.svg", "image/svg+xml"),
-            ("PNG", lambda: export.figure_image(figure, "png"), f"{stem}.png", "image/png"),
-        ]
-    for col, (label, data, name, mime) in zip(cols, files):
+        files.append(("Deltas CSV", lambda: export.deltas_csv(res), f"{stem}_deltas.csv", "text/csv"))
+    for col, (label, data, name, mime) in zip(st.columns(4) + st.columns(4), files):
         col.download_button(label, data, file_name=name, mime=mime, on_click="ignore", width="stretch")
+
+
+def _figures(res: sigcore.Result, a: str, b: str) -> None:
+    """A figure at its true size for a paper or a slide, as ``sigcore figure`` draws it from the JSON."""
+    with st.expander("Figure for a paper or a slide"):
+        c1, c2 = st.columns(2)
+        kinds = [k for k in KINDS if not (k == "convergence" and res.exact)]  # an exact p does not converge
+        kind = c1.selectbox("Figure", kinds, format_func=FIGURE_KINDS.get, key="paper-figure-kind")
+        style, width = FIGURE_STYLES[c2.selectbox("Style", list(FIGURE_STYLES), key="paper-figure-style")]
+        fig = figure(res, kind, style=style, width=width, a=a, b=b)
+        st.plotly_chart(fig, config={"displaylogo": False, "staticPlot": True}, width="content", theme=None)
+        stem = f"sigcore_{res.metric}_{kind}_{style.name}_{width}"
+        for col, fmt in zip(st.columns(3), export.FORMATS):
+            col.download_button(f"Download {fmt.upper()}", lambda fmt=fmt: export.styled_image(fig, fmt, style),
+                                file_name=f"{stem}.{fmt}", mime=_MIME[fmt], on_click="ignore", width="stretch",
+                                key=f"paper-figure-{fmt}")
+
+
+_MIME = {"png": "image/png", "svg": "image/svg+xml", "pdf": "application/pdf"}
