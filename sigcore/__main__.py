@@ -427,6 +427,9 @@ def _figure(args) -> int:
                          hint="Save one with `sigcore compare ... --save RESULT.json`.") from None
     _write(args.out, export.styled_image(fig, suffix, style))
     print(f"wrote {args.out} ({args.kind}, {args.style}, {args.width} width)")
+    if args.kind != "forest":
+        print(f"caption: {export.figure_caption(Result.from_dict(saved), args.kind)}")
+        print(f"LaTeX caption: {export.figure_caption(Result.from_dict(saved), args.kind, latex=True)}")
     return 0
 
 

@@ -237,6 +237,7 @@ def _cases():
 
 
 _BOXES = """async (spec) => {
+  await document.fonts.ready;
   const div = document.createElement('div');
   document.body.appendChild(div);
   await Plotly.newPlot(div, spec.data, spec.layout, {staticPlot: true});
@@ -270,7 +271,9 @@ def test_no_text_leaves_the_figure_or_overlaps_another():
         page = browser.new_page()
         page.set_content("<html><body style='margin:0'></body></html>")
         page.add_script_tag(content=script)
-        for name, fig in _cases():
+        cases = list(_cases())
+        page.evaluate(_BOXES, json.loads(cases[0][1].to_json()))  # a first plot loads the fonts it measures with
+        for name, fig in cases:
             got = page.evaluate(_BOXES, json.loads(fig.to_json()))
             assert got["width"] == pytest.approx(fig.layout.width, abs=1)
             boxes = got["texts"]

@@ -35,6 +35,7 @@ def random_result(seed, test, alternative):
 def plain(latex: str) -> str:
     """The LaTeX sentence read back as text."""
     text = re.sub(r" ?\\citep\{[^}]*\}", "", latex)
+    text = re.sub(r"(\d(?:\.\d+)?) \\times 10\^\{(-?\d+)\}", lambda m: f"{m.group(1)}e{int(m.group(2)):+03d}", text)
     for tex, uni in ((r"\delta", "δ"), (r"\alpha", "α"), (r"\geq", "≥"), (r"\leq", "≤"), (r"\infty", "∞"),
                      ("{,}", ","), (r"\textminus{}", "-"), (r"\%", "%"), ("$", "")):
         text = text.replace(tex, uni)
@@ -143,3 +144,18 @@ def test_cli_latex_and_bibtex(table, capsys):
     assert main(["compare", str(table), "--resamples", "500", "--bibtex"]) == 0
     bib = capsys.readouterr().out
     assert bib.startswith("@inproceedings{berg-kirkpatrick-etal-2012-empirical,") and "@book{efron1993introduction," in bib
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(["bootstrap", "permutation"]),
+       st.sampled_from(["histogram", "null", "convergence"]))
+def test_figure_captions_say_what_is_drawn(seed, test, kind):
+    res = random_result(seed, test, "two-sided")
+    if kind == "convergence" and res.exact:
+        return
+    text, latex = export.figure_caption(res, kind), export.figure_caption(res, kind, latex=True)
+    assert res.p_text in text and f"{res.n_items:,} items" in text and f"seed {res.seed}" in text
+    assert ("all" if res.exact else f"b = {res.n_resamples:,}") in text
+    assert latex.isascii() and latex.count("$") % 2 == 0
+    back = plain(latex).replace("x^{(i)}", "x⁽ⁱ⁾")
+    assert re.sub(r"p [<=] [^(;)]+", "p", back) == re.sub(r"p [<=] [^(;)]+", "p", text.replace("\u2212", "-"))

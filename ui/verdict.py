@@ -72,6 +72,8 @@ def _figures(res: sigcore.Result, a: str, b: str) -> None:
         style, width = FIGURE_STYLES[c2.selectbox("Style", list(FIGURE_STYLES), key="paper-figure-style")]
         fig = figure(res, kind, style=style, width=width, a=a, b=b)
         st.plotly_chart(fig, config={"displaylogo": False, "staticPlot": True}, width="content", theme=None)
+        st.caption(md(export.figure_caption(res, kind)))  # the caption a paper prints under it
+        st.code(export.figure_caption(res, kind, latex=True), language="latex", wrap_lines=True)
         stem = f"sigcore_{res.metric}_{kind}_{style.name}_{width}"
         for col, fmt in zip(st.columns(3), export.FORMATS):
             col.download_button(f"Download {fmt.upper()}", lambda fmt=fmt: export.styled_image(fig, fmt, style),

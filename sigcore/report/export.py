@@ -54,6 +54,8 @@ _LATEX_SYMBOLS_RE = re.compile("|".join(_LATEX_SYMBOLS))
 # ---------------------------------------------------------------- tables
 
 
+_LATEX_ESTIMANDS = {"pseudo_median": [r"pseudo-median of $\delta_i$"], "share_won": ["share of items won"],
+                    "share_discordant": ["share of discordant pairs"]}
 _ESTIMAND_ROWS = {"pseudo_median": "pseudo-median of {a} {minus} {b} per item",
                   "share_won": "{a}'s share of items won", "share_discordant": "{a}'s share of discordant pairs"}
 
@@ -93,7 +95,8 @@ def verdict_latex(res: Result, *, a: str = "A", b: str = "B") -> str:
     Negative numbers are written with ``\textminus{}`` everywhere; p, symbols (δ, α, ≥), b and numbers in
     scientific notation are set in math mode (``$p = 0.0012$``, ``$b = 10{,}000$``).
     """
-    names = [latex_escape(name).replace(MINUS, r"\textminus{}") for name in scores_table(res, a=a, b=b).index]
+    # the difference rows by their symbols, which the caption defines: a column has no room for "A − B" twice
+    names = [latex_escape(a), latex_escape(b), r"$\delta$", *_LATEX_ESTIMANDS.get(res.estimand, [])]
     rows = [f"    {name} & {_latex_number(score, scale_of(res))} & {_latex_interval(low, high, scale_of(res))} \\\\"
             for name, (score, low, high) in zip(names, scores_table(res, a=a, b=b).itertuples(index=False))]
     lines = [
@@ -141,6 +144,29 @@ def caption_latex(res: Result, *, a: str = "A", b: str = "B") -> str:
     return _latex_text(_caption(res), res, a, b, citations.cite_latex(citations.metric_keys(res.metric)))
 
 
+def figure_caption(res: Result, kind: str = "histogram", *, latex: bool = False) -> str:
+    """The short caption of a figure of ``res`` (:func:`sigcore.report.figures.figure`): what is drawn, from
+    how many resamples of how many items, and where p's resamples are."""
+    drawn = _figure_caption(res, kind)
+    return _latex_text(drawn, res, "A", "B", "") if latex else drawn
+
+
+def _figure_caption(res: Result, kind: str) -> str:
+    units = f"{res.n_items:,} items" + (f" in {res.n_groups:,} groups" if res.n_groups is not None else "")
+    if res.test == "bootstrap":
+        draws = f"b = {res.n_resamples:,} paired bootstrap resamples x⁽ⁱ⁾ of the {units}"
+    elif res.exact:
+        draws = f"all {res.n_resamples:,} swaps of A's and B's outputs on the {units}"
+    else:
+        draws = f"b = {res.n_resamples:,} random swaps of A's and B's outputs on the {units}"
+    if kind == "convergence":
+        return (f"The p-value after each of {draws} (seed {res.seed}), with its 95% Monte-Carlo interval; "
+                f"{res.p_text} after all b.")
+    what = {("bootstrap", "histogram"): "δ(x⁽ⁱ⁾)", ("bootstrap", "null"): "δ(x⁽ⁱ⁾) − δ(x), centred on H0,"}
+    shown = what.get((res.test, kind), "δ under H0")
+    return f"{shown} on {draws} (seed {res.seed}); dark bars: the resamples counted in p ({res.p_text})."
+
+
 def _cited(res: Result) -> str:
     """The verdict, user names as placeholders, with a citation placeholder after the test's name."""
     sentence = verdict(res, a=_A, b=_B)
@@ -163,15 +189,16 @@ def _caption(res: Result) -> str:
 def _latex_text(text: str, res: Result, a: str, b: str, cite: str) -> str:
     """A sentence with placeholders as LaTeX: each symbol with its relation and number as one math group,
     user text escaped, negative numbers with a real minus."""
-    text = text.replace(f"; {res.p_text} (", f"; {_P} (", 1)
+    text = text.replace(res.p_text, _P)
     groups: list[str] = []
 
     def math_group(m: re.Match) -> str:
         groups.append(f"${_MATH_SYMBOLS[m.group(1)]} {_MATH_RELATIONS[m.group(2)]} {_math_number(m.group(3))}$")
         return f"\x00m{len(groups) - 1}\x00"
-    text = _MATH.sub(math_group, text)
+    text = _MATH.sub(math_group, text).replace("x⁽ⁱ⁾", "\x00x\x00")  # the resample's symbol, as SLP3 writes it
     text = _LATEX_SYMBOLS_RE.sub(lambda m: _LATEX_SYMBOLS[m.group()], _latex_numbers(latex_escape(text)))
-    filled = {_A: latex_escape(a), _B: latex_escape(b), _P: _latex_p(res), _C: cite}
+    filled = {_A: latex_escape(a), _B: latex_escape(b), _P: _latex_p(res), _C: cite, "\x00x\x00": "$x^{(i)}$",
+              "$\\delta$($x^{(i)}$)": "$\\delta(x^{(i)})$", "$\\delta$(x)": "$\\delta(x)$"}
     return _fill(text.replace(MINUS, r"\textminus{}"), filled | {f"\x00m{i}\x00": g for i, g in enumerate(groups)})
 
 
