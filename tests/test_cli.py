@@ -68,7 +68,7 @@ def test_human_report_on_slp3_table(capsys):
     assert err == ""
     columns, *lines = out.splitlines()
     assert columns.startswith("columns: gold = 'gold', A = 'A', B = 'B', id = 'doc' (guessed")
-    assert len(lines) == 8
+    assert len(lines) == 9
     assert lines[0].startswith("accuracy: A = 0.7000 [") and ", B = 0.5000 [" in lines[0]
     assert "(10 items, 6 discordant; 95% intervals)" in lines[0]
     res = sigcore.compare(*slp3_columns(), n_resamples=2000)
@@ -82,8 +82,9 @@ def test_human_report_on_slp3_table(capsys):
                           "  A right / B wrong on 4 items, B right / A wrong on 2 (paired odds ratio 2.00, one-sided "
                           "95% bound: at least 0.37)", lines[6]]  # Clopper-Pearson's bound of 4/6, as odds
     assert lines[6].startswith("  d_z = 0.25 (one-sided 95% bound: at least ")  # 0.2 / sd of (0, 1, 0, -1, ...)
-    assert lines[7] == f"signature: {res.signature}"
-    assert lines[7].startswith("signature: test:bootstrap|alternative:greater|alpha:0.05|resamples:2000|seed:0|")
+    assert lines[7].startswith("reproduce: python -m sigcore compare ") and lines[7].endswith(" --seed 0")
+    assert lines[8] == f"signature: {res.signature}"
+    assert lines[8].startswith("signature: test:bootstrap|alternative:greater|alpha:0.05|resamples:2000|seed:0|")
 
 
 def test_alpha_sets_the_decision_and_the_interval_level(capsys):

@@ -173,6 +173,14 @@ def test_png_is_300_dpi_at_true_size(files):
     assert unit == 1 and x == y == round(300 / 0.0254)
 
 
+def test_a_figure_does_not_depend_on_plotlys_default_template(monkeypatch):
+    import plotly.io as pio
+
+    before = figure(result(), "histogram").to_json()
+    monkeypatch.setattr(pio.templates, "default", "ggplot2")  # as importing streamlit sets "streamlit"
+    assert figure(result(), "histogram").to_json() == before
+
+
 def test_slide_style_is_large():
     fig = figure(result(), "histogram", style=SLIDE, width="full")
     assert fig.layout.width == 1280 and fig.layout.font.size >= 20 and fig.layout.xaxis.tickfont.size >= 20

@@ -72,13 +72,15 @@ def apply(fig: Any, style: Style, width: str, height: float | None = None) -> An
     at the tick size, a white background. The builders place the marks; this sets what every figure shares."""
     axis: dict[str, Any] = dict(tickfont=dict(size=style.tick), title=dict(font=dict(size=style.text)),
                                 linecolor=style.ink, tickcolor=style.ink, linewidth=max(style.line * 0.6, 1))
-    fig.update_layout(
-        title=None, width=style.width(width), height=height or style.height, plot_bgcolor="white",
+    fig.update_layout(  # a template of its own: importing streamlit makes its template plotly's default
+        template="simple_white", title=None, width=style.width(width), height=height or style.height, plot_bgcolor="white",
         paper_bgcolor="white", font=dict(family=style.family, size=style.text, color=style.ink),
         legend=dict(font=dict(size=style.text)),
     )
     fig.update_xaxes(**axis)
     fig.update_yaxes(**axis)
+    for shape in fig.layout.shapes:
+        shape.opacity = 1  # simple_white draws shapes at 40%: marks and thresholds are full black
     for note in fig.layout.annotations:
         note.font.size, note.font.family = style.text, style.family
         note.font.color = style.ink
