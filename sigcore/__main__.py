@@ -11,6 +11,7 @@
   python -m sigcore seeds SCORES.csv                                          ASO over per-seed scores
   python -m sigcore datasets P_VALUES.csv                                     on how many datasets A wins
   python -m sigcore advise GOLD_FILE A_FILE B_FILE [--metric M]             which test fits, and why
+  python -m sigcore power GOLD A B | --n N --accuracy-a ... --agreement ...  how many items
   python -m sigcore figure RESULT.json --kind histogram --out fig.pdf          a figure for a paper
   python -m sigcore metrics | tests                                          what exists
 
@@ -29,13 +30,13 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import ALTERNATIVES, METRICS, TESTS, compare, compare_many, compare_seeds, report, statistics
+from . import ALTERNATIVES, METRICS, TESTS, compare, compare_many, compare_seeds, power, report, statistics
 from .compare import COMPAT
 from .many import CORRECTIONS, Many
 from .report import citations, export, family, reproduce
 from .report.style import FIGURE_KINDS, STYLES, WIDTHS, style_named
 from .advisor import advise_outputs
-from .effects import effect_sizes
+from .effects import effect_sizes, item_values
 from .result import Result, _json_safe, p_number
 from .errors import InputError, SettingsError, SigcoreError
 from .io import align
@@ -78,6 +79,7 @@ def _parser() -> argparse.ArgumentParser:
                                  description="Recommend a paired test for A against B on these data: the "
                                              "recommended one, the other valid ones, and why not the rest.")
     _data_arguments(advise)
+    _power_parser(commands)
     _many_parser(commands)
     _figure_parser(commands)
     seeds = commands.add_parser("seeds", help="Almost Stochastic Order over per-seed scores (deepsig's ASO)",
@@ -166,6 +168,31 @@ def _data_arguments(cmd) -> None:
     cmd.add_argument("--positive-label", help="the positive class for precision, recall and f1")
 
 
+def _power_parser(commands) -> None:
+    pw = commands.add_parser("power", help="power and the test-set size, from pilot outputs or expected rates",
+                             description="Plan a test set: the power of a paired test at the pilot's size, the "
+                                         "size that reaches the target power, and the smallest difference the "
+                                         "pilot's size detects. Give pilot files (as compare reads them), or "
+                                         "--n with --accuracy-a, --accuracy-b and --agreement.")
+    pw.add_argument("files", nargs="*", metavar="FILE", help="pilot outputs: one table, or GOLD A B files")
+    for flag, text in (("--gold", "table column with the gold labels"), ("--a", "table column with A's outputs"),
+                       ("--b", "table column with B's outputs"), ("--id", "id column: align files by it")):
+        pw.add_argument(flag, help=text)
+    pw.add_argument("--metric", default="accuracy", help="a metric that is a mean of per-item values")
+    pw.add_argument("--test", default="bootstrap", choices=["bootstrap", "permutation", "t", "mcnemar"])
+    pw.add_argument("--alternative", choices=ALTERNATIVES, default="greater")
+    pw.add_argument("--alpha", type=_level("--alpha"), default=0.05)
+    pw.add_argument("--target", type=_level("--target"), default=0.8, help="the power wanted (default 0.8)")
+    pw.add_argument("--sims", type=int, default=400, help="simulated test sets per size (where not exact)")
+    pw.add_argument("--resamples", type=int, default=1_000, help="b of each simulated test")
+    pw.add_argument("--seed", type=int, default=0)
+    pw.add_argument("--n", type=int, help="without a pilot: the test set's size")
+    pw.add_argument("--accuracy-a", type=float, help="without a pilot: A's expected accuracy")
+    pw.add_argument("--accuracy-b", type=float, help="without a pilot: B's expected accuracy")
+    pw.add_argument("--agreement", type=float,
+                    help="without a pilot: the share of items both get right or both get wrong")
+
+
 def _figure_parser(commands) -> None:
     fig = commands.add_parser("figure", help="a figure for a paper or a slide, from a saved result",
                               description="Draw a result saved by `compare --save` (histogram, null, convergence) "
@@ -219,6 +246,30 @@ def _advise(args) -> int:
     except InputError as e:
         raise data.locate(e) from None
     print(advice.text())
+    return 0
+
+
+def _power(args) -> int:
+    settings = dict(test=args.test, alternative=args.alternative, alpha=args.alpha, target=args.target,
+                    n_sims=args.sims, n_resamples=args.resamples, seed=args.seed)
+    rates = (args.n, args.accuracy_a, args.accuracy_b, args.agreement)
+    if args.files and any(r is not None for r in rates) or not args.files and None in rates:
+        raise SettingsError("give pilot files, or --n, --accuracy-a, --accuracy-b and --agreement (not both)",
+                            hint="sigcore power gold.txt a.txt b.txt, or sigcore power --n 1000 --accuracy-a 0.75 "
+                                 "--accuracy-b 0.72 --agreement 0.85")
+    if not args.files:
+        print(power.plan_from_rates(*rates, **settings).text())
+        return 0
+    tables = [read(path) for path in args.files]
+    data = align.load(tables, gold=args.gold, a=args.a, b=args.b, id=args.id)
+    if args.metric not in METRICS:
+        raise SettingsError(f"unknown metric {args.metric!r}", hint=f"Choose one of: {', '.join(METRICS)}.")
+    values = item_values(data.gold, data.a, data.b, metric=args.metric)
+    if values is None:
+        raise SettingsError(f"{args.metric} is not a mean of per-item values, so a pilot's items cannot be "
+                            "redrawn into test sets of another size",
+                            hint="Plan with accuracy or per-item scores (--metric mean), or with expected rates.")
+    print(power.plan(*values, binary=METRICS[args.metric].binary, **settings).text())
     return 0
 
 
@@ -442,7 +493,8 @@ def _write(path: str, content: str | bytes) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    commands = {"many": _many, "seeds": _seeds, "datasets": _datasets, "figure": _figure, "advise": _advise}
+    commands = {"many": _many, "seeds": _seeds, "datasets": _datasets, "figure": _figure, "advise": _advise,
+                "power": _power}
     if args.command in commands:
         return _run(commands[args.command], args)
     if args.command != "compare":
