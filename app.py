@@ -31,7 +31,7 @@ async def preload(_app):
     level = quiet.level
     quiet.setLevel(logging.ERROR)  # "missing ScriptRunContext": no session exists yet, as expected here
     try:
-        from ui import lessons, many, pitfalls, run, verdict, walkthrough  # noqa: F401 (and sigcore with them)
+        from ui import lessons, many, pitfalls, planning, run, test_guide, verdict, walkthrough  # noqa: F401
     finally:
         quiet.setLevel(level)
     yield

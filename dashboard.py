@@ -8,6 +8,7 @@ PAGES = [  # one line per page; app_pages/, as Streamlit runs the files of a pag
     st.Page("app_pages/compare.py", title="Compare two systems", icon="⚖️", default=True),
     st.Page("app_pages/classroom.py", title="Classroom: the paired bootstrap", icon="🎓"),
     st.Page("app_pages/many.py", title="Many systems", icon="📊"),
+    st.Page("app_pages/which_test.py", title="Which test?", icon="🧭"),
 ]
 
 with st.sidebar:  # st.navigation lists the pages above this

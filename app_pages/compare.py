@@ -3,7 +3,7 @@
 import streamlit as st
 
 from ui import data as data_ui
-from ui import run, verdict
+from ui import planning, run, verdict
 
 st.title("Does system A really beat system B?")
 st.caption("Paired significance tests for NLP/ML systems: the paired bootstrap of Berg-Kirkpatrick et al. (2012) "
@@ -30,3 +30,4 @@ if result is not None:
         st.subheader("4 · Verdict")
         verdict.show(result, data.a_name, data.b_name, run.effect_sizes(data, settings, result),
                      run.command(files, data, settings, result))
+        planning.show(data, settings, source)

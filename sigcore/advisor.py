@@ -353,10 +353,13 @@ def _real(f: dict[str, Any]) -> tuple[list[Choice], list[Choice]]:
                                       f"normality nor distinct ranks, {_exactness(k)}")
         return [first, Choice("sign", f"uses only {wins}, so ties do no harm"), boot] + means, unfit + [wilcoxon]
     if abs(skew) >= MILD_SKEW:
-        first = Choice("permutation", f"{_sw(f)} rejects normality and the differences are skewed ({shape}): the "
-                                      "permutation test checks the mean difference itself, assuming no shape, "
-                                      + _exactness(k))
-        return [first, boot,
+        first = Choice("bootstrap", f"{_sw(f)} rejects normality and the differences are skewed ({shape}): the "
+                                    "paired bootstrap resamples the items and tests the mean difference itself, "
+                                    "assuming neither normality nor symmetry")
+        # swapping A and B per item makes each difference's null symmetric about 0: not so under skew
+        perm = Choice("permutation", "valid for H0 that A and B are exchangeable on each item; under this skew "
+                                     "that is not 'equal means', and it may reject when the means are equal")
+        return [first, perm,
                 Choice("wilcoxon", "needs no normality, but under this skew its pseudo-median can differ from the "
                                    "mean difference the metric reports"),
                 sign] + means, unfit

@@ -99,8 +99,12 @@ def test_normal_differences_take_the_t_test_with_shapiro_wilks_numbers():
 def test_skewed_differences_are_not_given_the_t_test():
     advice = advise("mean", a_scores=skewed_differences()[0], b_scores=skewed_differences()[1])
     assert advice.facts["skewness"] > 3 and advice.facts["shapiro_p"] < 1e-6
-    assert advice.recommended.test == "permutation" and "skew" in advice.recommended.reason
+    assert advice.recommended.test == "bootstrap" and "skew" in advice.recommended.reason
     assert "wilcoxon" in names(advice.acceptable)
+    # sign-flipping makes the null symmetric: under skew with equal means the permutation test over-rejects
+    # (sigcore.teaching.test_guide's simulation shows it), so it is valid but second, with that said
+    permutation = next(c for c in advice.acceptable if c.test == "permutation")
+    assert "exchangeable" in permutation.reason and "may reject when the means are equal" in permutation.reason
     t = next(c for c in advice.unsuitable if c.test == "t")
     assert "Cochran" in t.reason and "200" in t.reason  # n = 200 < 25 * 3.2^2
 

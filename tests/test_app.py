@@ -373,3 +373,20 @@ def test_paper_downloads_and_figure_styles():
     box = next(e for e in at.expander if e.label == "Figure for a paper or a slide")
     chart = json.loads(box.get("plotly_chart")[0].proto.spec)
     assert chart["layout"]["width"] == 1280 and chart["layout"]["xaxis"]["type"] == "log"
+
+
+def test_planning_uses_the_data_as_a_pilot():
+    from sigcore import power
+
+    at = on_slp3(app())
+    run(at)  # McNemar's exact test on SLP3's 10 documents
+    next(t for t in at.toggle if t.label == "Plan").set_value(True).run()
+    gold, a, b = slp3()
+    correct = [[int(x == g) for x, g in zip(system, gold)] for system in (a, b)]
+    expected = power.plan(*correct, test="mcnemar", binary=True, target=0.8)
+    shown = [m.value for m in at.markdown if m.value.startswith("McNemar's exact test, H1")]
+    assert shown == ["  \n".join(expected.text().splitlines())]
+    assert "80% power needs n = " in shown[0] and "(exact)" in shown[0]
+    select(at, "Metric").set_value("macro_f1").run()
+    run(at)
+    assert any("needs a metric that is a mean of per-item values" in c.value for c in at.caption)

@@ -62,7 +62,7 @@ def settings(data: align.Aligned, source: str) -> Settings:
     metric = c1.selectbox("Metric", metrics, help="Only the metrics that fit these data.")
     options = _metric_options(c1, data, metric)
     size = _size(source, metric, options, data)
-    fitting = sigcore.tests_for(_inputs(data, metric)[3], **size)
+    fitting = sigcore.tests_for(inputs(data, metric)[3], **size)
     test = c2.selectbox("Test", fitting, format_func=lambda t: t if t != fitting[0] else f"{t} (recommended)",
                         help="Only the tests that fit this metric and these data, the recommended one first."
                              + (" The items come in groups: only the tests that resample whole groups fit."
@@ -122,7 +122,7 @@ def _size(source: str, metric: str, options: tuple, _data: align.Aligned) -> dic
     ones that move delta (for right/wrong items, the discordant pairs), counted by the engine as its
     small-sample warning counts them. Cached on ``source``, not on the long lists."""
     grouped = _data.groups is not None
-    gold, a, b, name = _inputs(_data, metric)
+    gold, a, b, name = inputs(_data, metric)
     try:  # one resample and no interval: only the counts are wanted
         res = sigcore.compare(gold, a, b, metric=name, n_resamples=1, ci_method=None, groups=_data.groups,
                               **dict(options))
@@ -133,7 +133,7 @@ def _size(source: str, metric: str, options: tuple, _data: align.Aligned) -> dic
 
 def effect_sizes(data: align.Aligned, s: Settings, res: sigcore.Result) -> list:
     """The effect sizes that fit the metric, their intervals on the test's side."""
-    gold, a, b, name = _inputs(data, s.metric)
+    gold, a, b, name = inputs(data, s.metric)
     return effects.effect_sizes(gold, a, b, metric=name, alternative=res.alternative,
                                 confidence_level=res.confidence_level, **dict(s.options))
 
@@ -156,7 +156,7 @@ def _advisor(column, advice, test: str) -> None:
 @st.cache_data(max_entries=64, show_spinner=False)
 def _advice(source: str, metric: str, options: tuple, _data: align.Aligned):
     """The advisor on these data (cached on ``source``, like :func:`_size`); None where the data are bad."""
-    gold, a, b, name = _inputs(_data, metric)
+    gold, a, b, name = inputs(_data, metric)
     try:
         return advisor.advise_outputs(gold, a, b, metric=name, groups=_data.groups, **dict(options))
     except SigcoreError:  # bad data: Run shows the message
@@ -168,9 +168,9 @@ def command(files: list[tuple[str, bytes]], data: align.Aligned, s: Settings, re
     return reproduce.command(res, [name for name, _ in files], columns=data.columns, metric=s.metric)
 
 
-def _inputs(data: align.Aligned, metric: str):
+def inputs(data: align.Aligned, metric: str):
     if metric in data.scores:  # a per-item score field, e.g. lm-eval's acc
-        return align.score_inputs(data, metric)
+        return align.scoreinputs(data, metric)
     return data.gold, data.a, data.b, metric
 
 
@@ -245,7 +245,7 @@ def _compute(data: align.Aligned, s: Settings) -> list[sigcore.Result]:
 
 
 def _stream(data: align.Aligned, s: Settings):
-    gold, a, b, metric = _inputs(data, s.metric)
+    gold, a, b, metric = inputs(data, s.metric)
     block = max(SPEEDS[s.speed][0] or 1, math.ceil(s.n_resamples / (MAX_FRAMES if SPEEDS[s.speed][0] else 25)))
     return sigcore.stream(gold, a, b, metric=metric, test=s.test, n_resamples=s.n_resamples,
                           alternative=s.alternative, alpha=s.alpha, seed=s.seed, groups=data.groups,

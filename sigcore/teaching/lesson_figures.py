@@ -66,18 +66,25 @@ def p_value_histogram(p_values, alpha: float, *, test: str | None = None) -> go.
 
 
 def power_curve(ns, power, *, target: float = 0.8, title: str = "Power: how often a true difference is detected",
-                simulated: tuple | None = None) -> go.Figure:
+                simulated: tuple | None = None, bounds: tuple | None = None, needed: int | None = None,
+                name: str = "exact (b → ∞)") -> go.Figure:
     """Power against test-set size n on a log axis, each point labelled, and a dashed line at the usual 80% target.
 
     ``simulated`` = (share detected, test sets per point) adds the simulation's points with their 95%
-    Clopper-Pearson bars beside the exact curve, to show that the two agree.
+    Clopper-Pearson bars beside the exact curve, to show that the two agree. ``bounds`` = (low, high): each
+    point's own Monte-Carlo interval, drawn as its bar; ``needed``: the size that reaches the target, found
+    between the points (:func:`sigcore.power.plan`), said in the subtitle.
     """
     ns, power = np.asarray(ns), np.asarray(power, dtype=float)
     enough = smallest_n(ns, power, target)
-    curve = dict(type="scatter", x=ns, y=power, mode="lines+markers+text", name="exact (b → ∞)",
+    curve = dict(type="scatter", x=ns, y=power, mode="lines+markers+text", name=name,
                  text=[f"{p * 100:.3g}%" for p in power], textposition="top left", cliponaxis=False,
                  line=dict(color=MARK, width=2),
                  marker=dict(size=9, color=[MARK if p >= target else BODY for p in power]))
+    if bounds is not None:
+        low, high = (np.asarray(v, dtype=float) for v in bounds)
+        curve["error_y"] = dict(type="data", symmetric=False, array=high - power, arrayminus=power - low,
+                                color=MARK, thickness=1.5, width=3)
     data = [curve]
     if simulated is not None:
         share, n_sims = np.asarray(simulated[0], dtype=float), simulated[1]
@@ -86,7 +93,8 @@ def power_curve(ns, power, *, target: float = 0.8, title: str = "Power: how ofte
                          "95% interval)", marker=dict(size=7, color=TAIL, symbol="diamond"),
                          error_y=dict(type="data", symmetric=False, array=high - share, arrayminus=share - low,
                                       color=TAIL, thickness=1.5, width=3)))
-    verdict = (f"n = {enough:,} is the smallest here with {target:.0%} power" if enough is not None
+    verdict = (f"{target:.0%} power needs n = {needed:,}" if needed is not None else
+               f"n = {enough:,} is the smallest here with {target:.0%} power" if enough is not None
                else f"no n here reaches {target:.0%} power")
     layout = dict(
         _LAYOUT, showlegend=simulated is not None,
