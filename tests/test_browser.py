@@ -279,3 +279,28 @@ def test_many_systems_page_draws_the_forest_plot_and_offers_the_latex_table(page
     chart.scroll_into_view_if_needed()
     page.screenshot(path=tmp_path / "many.png")
     assert page.get_by_role("button", name="LaTeX table").count() == 1
+
+
+def test_a_paper_figure_shows_at_its_true_size_and_downloads_as_pdf(page, tmp_path):
+    """After a run, the paper-style figure is drawn 3.3 in wide (316.8 CSS px) with the caption a paper prints,
+    and its PDF download is a PDF."""
+    page.get_by_role("button", name="Run").click()
+    page.get_by_text("A (uedin-nmt.de) beats B (LIUM-NMT.de) by 1.22 BLEU").wait_for(timeout=60_000)
+    page.get_by_text("Figure for a paper or a slide").click()
+    svg = page.locator(".stPlotlyChart .main-svg").first
+    svg.wait_for(timeout=30_000)
+    assert abs(svg.bounding_box()["width"] - 316.8) < 1.5
+    assert "δ(x⁽ⁱ⁾) on b = 10,000 paired bootstrap resamples" in page.inner_text("body")
+    with page.expect_download(timeout=60_000) as download:
+        page.get_by_role("button", name="Download PDF").click()
+    assert download.value.suggested_filename.endswith(".pdf")
+    assert (Path(download.value.path())).read_bytes().startswith(b"%PDF-")
+
+
+def test_which_test_page_runs_a_simulation(page, app_url):
+    page.goto(app_url + "/which_test")
+    page.get_by_role("heading", name="Paired bootstrap").wait_for(timeout=60_000)
+    page.get_by_role("button", name="Run the simulation").click()
+    chart = page.locator(".js-plotly-plot").first
+    chart.wait_for(timeout=60_000)
+    assert "paired bootstrap" in chart.inner_text() and "McNemar's exact test" in chart.inner_text()
