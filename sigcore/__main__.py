@@ -98,6 +98,7 @@ def _parser() -> argparse.ArgumentParser:
     seeds.add_argument("--no-bonferroni", action="store_true", help="do not correct for the k(k - 1)/2 pairs")
     seeds.add_argument("--resamples", type=int, default=1000, help="bootstrap iterations (deepsig's default)")
     seeds.add_argument("--seed", type=int, default=0)
+    seeds.add_argument("--bibtex", action="store_true", help="print BibTeX for the methods instead")
     datasets = commands.add_parser("datasets", help="replicability over datasets (Dror et al. 2017)",
                                    description="On how many datasets is A better than B? From one one-sided "
                                                "p-value per dataset.")
@@ -111,6 +112,7 @@ def _parser() -> argparse.ArgumentParser:
     datasets.add_argument("--test", default="bootstrap", choices=list(TESTS))
     datasets.add_argument("--resamples", type=int, default=10_000)
     datasets.add_argument("--seed", type=int, default=0)
+    datasets.add_argument("--bibtex", action="store_true", help="print BibTeX for the methods instead")
     return parser
 
 
@@ -146,6 +148,7 @@ def _many_parser(commands) -> None:
     out.add_argument("--latex", action="store_true",
                      help="print a booktabs table for a paper: a column per metric, marks defined in the caption")
     many.add_argument("--save", metavar="FAMILY.json", help="also write the comparisons, for `sigcore figure`")
+    out.add_argument("--bibtex", action="store_true", help="print BibTeX for the test, metrics and correction")
 
 
 def _data_arguments(cmd) -> None:
@@ -319,6 +322,9 @@ def _compare(args) -> int:
 
 
 def _many(args) -> int:
+    if args.bibtex:
+        print(citations.bibtex(citations.family_keys(args.test, args.metric, args.correction)), end="")
+        return 0
     tables = [read(path, format=args.format, encoding=args.encoding) for path in args.files]
     unknown = [m for m in args.metric if m not in METRICS]
     if unknown:
@@ -346,6 +352,10 @@ def _many(args) -> int:
 
 
 def _seeds(args) -> int:
+    if args.bibtex:  # ASO; with output files, the bootstrap over items and runs too
+        bootstrap = citations.keys_for_test("bootstrap", args.metric) if args.a else []
+        print(citations.bibtex([*citations.ASO, *bootstrap]), end="")
+        return 0
     if args.a or args.b:  # per-seed output files: the bootstrap over items and runs
         if not (args.a and args.b) or args.file:
             raise SettingsError("give --a and --b (and --gold) with the runs' files, or one table of scores",
@@ -389,6 +399,9 @@ def _seeds(args) -> int:
 
 
 def _datasets(args) -> int:
+    if args.bibtex:
+        print(citations.bibtex([*citations.REPLICABILITY, *citations.keys_for_test(args.test, args.metric)]), end="")
+        return 0
     if all(Path(f).is_dir() for f in args.files):
         return _dataset_folders(args)
     if len(args.files) != 1:

@@ -215,7 +215,7 @@ def test_png_svg_and_pdf_of_the_histogram(real):
     fig = delta_histogram(real)
     png = export.figure_image(fig, "png")
     assert png.startswith(b"\x89PNG\r\n\x1a\n")
-    assert int.from_bytes(png[16:20], "big") == 2 * export.PAPER_COLUMN["width"]  # IHDR width at scale 2
+    assert int.from_bytes(png[16:20], "big") == 2 * export.SCREEN_FIGURE["width"]  # IHDR width at scale 2
     svg = export.figure_image(fig, "svg").decode("utf-8")
     assert "<svg" in svg and "δ(x)" in svg
     assert export.figure_image(fig, "pdf").startswith(b"%PDF-")

@@ -159,3 +159,25 @@ def test_figure_captions_say_what_is_drawn(seed, test, kind):
     assert latex.isascii() and latex.count("$") % 2 == 0
     back = plain(latex).replace("x^{(i)}", "x⁽ⁱ⁾")
     assert re.sub(r"p [<=] [^(;)]+", "p", back) == re.sub(r"p [<=] [^(;)]+", "p", text.replace("\u2212", "-"))
+
+
+@pytest.mark.parametrize("argv, keys", [
+    (["many", "x.txt", "--metric", "bleu", "chrf", "--correction", "by", "--bibtex"],
+     ["berg-kirkpatrick-etal-2012-empirical", "efron1993introduction", "koehn-2004-statistical",
+      "papineni-etal-2002-bleu", "post-2018-call", "popovic-2015-chrf", "benjamini2001control",
+      "dror-etal-2018-hitchhikers"]),
+    (["seeds", "--bibtex"], ["dror-etal-2019-deep", "delbarrio2018optimal", "ulmer2022deep"]),
+    (["datasets", "p.csv", "--test", "permutation", "--bibtex"], ["dror-etal-2017-replicability",
+                                                                 "noreen1989computer", "efron1993introduction"]),
+])
+def test_every_command_cites_its_methods(argv, keys, capsys):
+    assert main(argv) == 0
+    assert re.findall(r"^@\w+\{([^,]+),", capsys.readouterr().out, re.M) == keys
+
+
+def test_every_correction_has_its_citation():
+    from sigcore.many import CORRECTIONS
+
+    for correction in CORRECTIONS:
+        assert set(citations.family_keys("t", ["accuracy"], correction)) - {"student1908probable",
+                                                                            "dror-etal-2018-hitchhikers"}

@@ -40,7 +40,7 @@ MIN_FRAME = 0.1  # seconds a frame stays up at full speed: 25 frames in 2.5 s, e
 MAX_FRAMES = 500  # a run is computed before it is played: at slow speeds, large b gets b / 500 per frame
 BUDGET = 2 * 10**9  # resamples x rows one run may compute on this shared server (about 30 s); the CLI has none
 CHART_KEY = "live-histogram"
-CHART = figure_config("delta_histogram", **export.PAPER_COLUMN)  # the camera saves what the SVG download does
+CHART = figure_config("delta_histogram", **export.SCREEN_FIGURE)  # the camera saves the chart as drawn
 
 
 @dataclass(frozen=True)

@@ -109,13 +109,25 @@ WORKS = {w.key: w for w in [
           author="Benjamini, Yoav and Hochberg, Yosef",
           journal="Journal of the Royal Statistical Society: Series B (Methodological)", volume="57",
           number="1", pages="289--300", year="1995"),
+    _work("dunn1961multiple", "Dunn, 1961", "article",
+          title="Multiple Comparisons Among Means", author="Dunn, Olive Jean",
+          journal="Journal of the American Statistical Association", volume="56", number="293", pages="52--64",
+          year="1961"),
+    _work("hochberg1988sharper", "Hochberg, 1988", "article",
+          title="A Sharper {B}onferroni Procedure for Multiple Tests of Significance", author="Hochberg, Yosef",
+          journal="Biometrika", volume="75", number="4", pages="800--802", year="1988"),
+    _work("benjamini2001control", "Benjamini and Yekutieli, 2001", "article",
+          title="The Control of the False Discovery Rate in Multiple Testing under Dependency",
+          author="Benjamini, Yoav and Yekutieli, Daniel", journal="The Annals of Statistics", volume="29",
+          number="4", pages="1165--1188", year="2001"),
 ]}
 
 _TEST = {"bootstrap": ["berg-kirkpatrick-etal-2012-empirical", "efron1993introduction"],
          "permutation": ["noreen1989computer"], "t": ["student1908probable"], "z": [],
          "wilcoxon": ["wilcoxon1945individual"], "sign": ["dixon1946statistical"], "mcnemar": ["mcnemar1947note"]}
 _METRIC = {"bleu": ["papineni-etal-2002-bleu", "post-2018-call"], "chrf": ["popovic-2015-chrf", "post-2018-call"]}
-_CORRECTION = {"holm": ["holm1979simple"], "bh": ["benjamini1995controlling"]}
+_CORRECTION = {"holm": ["holm1979simple"], "bh": ["benjamini1995controlling"], "bonferroni": ["dunn1961multiple"],
+               "hochberg": ["hochberg1988sharper"], "by": ["benjamini2001control"]}
 REPLICABILITY, ASO = ["dror-etal-2017-replicability"], ["dror-etal-2019-deep", "delbarrio2018optimal",
                                                         "ulmer2022deep"]
 
@@ -123,10 +135,14 @@ REPLICABILITY, ASO = ["dror-etal-2017-replicability"], ["dror-etal-2019-deep", "
 def method_keys(res: Result) -> list[str]:
     """The works the test relies on: its method, Koehn (2004) for the bootstrap on MT metrics, and the
     bootstrap's interval (Efron and Tibshirani 1993) where another test reports one."""
-    keys = list(_TEST[res.test])
-    if res.test == "bootstrap" and res.metric in _METRIC:
+    return keys_for_test(res.test, res.metric, res.ci_method)
+
+
+def keys_for_test(test: str, metric: str, ci_method: str = "bootstrap-basic") -> list[str]:
+    keys = list(_TEST[test])
+    if test == "bootstrap" and metric in _METRIC:
         keys.append("koehn-2004-statistical")
-    if res.ci_method.startswith("bootstrap") and "efron1993introduction" not in keys:
+    if ci_method.startswith("bootstrap") and "efron1993introduction" not in keys:
         keys.append("efron1993introduction")
     return keys
 
@@ -140,8 +156,10 @@ def keys_of(res: Result) -> list[str]:
     return list(dict.fromkeys([*method_keys(res), *metric_keys(res.metric), "dror-etal-2018-hitchhikers"]))
 
 
-def correction_keys(correction: str) -> list[str]:
-    return list(_CORRECTION.get(correction, []))
+def family_keys(test: str, metrics: list[str], correction: str) -> list[str]:
+    """What a family of comparisons relies on: the test, the metrics, the correction."""
+    keys = [k for m in metrics for k in keys_for_test(test, m)] + [k for m in metrics for k in metric_keys(m)]
+    return list(dict.fromkeys([*keys, *_CORRECTION.get(correction, []), "dror-etal-2018-hitchhikers"]))
 
 
 def bibtex(keys: list[str]) -> str:

@@ -26,7 +26,7 @@ from .sentence import CI_NAMES, level, method, metric_name, number, scale_of, te
 from ..result import Result
 from .style import PX_PER_IN, Style
 
-PAPER_COLUMN = dict(width=480, height=320)  # a one-column figure (3.3 in) at ~2x for crispness
+SCREEN_FIGURE = dict(width=480, height=320)  # the on-screen chart saved as is; a paper's size: style.py
 FORMATS = ("png", "svg", "pdf")
 MINUS = "\u2212"  # the difference row is "A − B", as in the figures
 
@@ -324,7 +324,7 @@ _NO_BROWSER = ("Install Debian's chromium (apt-get install chromium), or set BRO
                "Chromium executable.")
 
 
-def figure_image(fig: Any, fmt: str, *, width: int = PAPER_COLUMN["width"], height: int = PAPER_COLUMN["height"],
+def figure_image(fig: Any, fmt: str, *, width: int = SCREEN_FIGURE["width"], height: int = SCREEN_FIGURE["height"],
                  scale: float = 2) -> bytes:
     """A static PNG, SVG or PDF of a plotly figure, rendered by kaleido in a headless Chromium.
 
