@@ -19,6 +19,7 @@ from sigcore.report.figures import KINDS, figure
 from sigcore.report.style import PAPER, PX_PER_IN, SLIDE
 from sigcore.result import Result
 
+pytestmark = pytest.mark.filterwarnings("ignore:The kopts argument is ignored")  # plotly's, with one browser
 rng = np.random.default_rng(7)
 N = 300
 GOLD = rng.integers(0, 2, N)
@@ -28,6 +29,16 @@ B = np.where(rng.random(N) < 0.70, GOLD, 1 - GOLD)
 
 def result(test="bootstrap", alternative="greater", a=A, b=B, **more):
     return sigcore.compare(GOLD, a, b, test=test, alternative=alternative, n_resamples=3000, **more)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def one_browser():
+    """One Chromium for this module's images (0.3 s each instead of 3 s); the export tests start their own."""
+    import kaleido
+
+    kaleido.start_sync_server(silence_warnings=True)
+    yield
+    kaleido.stop_sync_server(silence_warnings=True)
 
 
 def unique_ids(svg: bytes) -> bytes:
