@@ -269,7 +269,7 @@ def test_chrf_statistics_equal_sacrebleus_on_every_wmt17_system():
         np.testing.assert_array_equal(ours, _sacrebleu_chrf(refs, hyps))
 
 
-SEGMENT = st.lists(st.sampled_from(list("ab cA.\tßé😀\u00a0\u0301") + ["ab", "ba "]), max_size=10).map("".join)
+SEGMENT = st.lists(st.sampled_from(list("ab cA.\tßé😀\u00a0\u0301ΣİΑ\x1c") + ["ab", "ba "]), max_size=10).map("".join)
 
 
 @settings(max_examples=150, deadline=None)
@@ -277,7 +277,8 @@ SEGMENT = st.lists(st.sampled_from(list("ab cA.\tßé😀\u00a0\u0301") + ["ab",
        char_order=st.integers(1, 8), lowercase=st.booleans(), whitespace=st.booleans())
 def test_chrf_statistics_equal_sacrebleus_on_short_odd_segments(pairs, char_order, lowercase, whitespace):
     """Segments shorter than the order, empty references (no hypothesis n-gram counts then, as in sacreBLEU),
-    repeats, case, combining marks, characters outside the BMP, non-breaking and other whitespace."""
+    repeats, case (a final sigma, a capital that lower-cases to two characters), combining marks, characters
+    outside the BMP, non-breaking and other whitespace."""
     refs, hyp_a, hyp_b = (list(x) for x in zip(*pairs))
     options = {"char_order": char_order, "lowercase": lowercase, "whitespace": whitespace}
     stats, _, _ = prepare_chrf(refs, [hyp_a, hyp_b], **options)
@@ -285,14 +286,35 @@ def test_chrf_statistics_equal_sacrebleus_on_short_odd_segments(pairs, char_orde
         np.testing.assert_array_equal(ours, _sacrebleu_chrf(refs, hyps, **options))
 
 
-def test_chrf_statistics_fall_back_to_sacrebleu_when_keys_would_not_fit_64_bits():
-    from sigcore.metrics.translation import _char_ngram_statistics
-    many_chars = "".join(chr(0x4E00 + i) for i in range(600))  # 600 CJK characters: 10 bits each
+def test_chrf_statistics_with_a_large_alphabet_and_high_orders():
+    """600 distinct characters and orders up to 9: n-gram codes are built order by order, so nothing overflows."""
+    many_chars = "".join(chr(0x4E00 + i) for i in range(600))
     refs = [many_chars[i:i + 40] for i in range(0, 600, 40)]
     hyps = [r[::-1] + r[:5] for r in refs]
-    assert _char_ngram_statistics(refs, [hyps], 7, False, False) is None  # 7 × 10 bits + segments > 63
-    stats, _, _ = prepare_chrf(refs, [hyps], char_order=7)
-    np.testing.assert_array_equal(stats[0], _sacrebleu_chrf(refs, hyps, char_order=7))
-    assert _char_ngram_statistics(refs, [hyps], 5, False, False) is not None  # 5 × 10 + 4 bits fit
-    fits, _, _ = prepare_chrf(refs, [hyps], char_order=5)
-    np.testing.assert_array_equal(fits[0], _sacrebleu_chrf(refs, hyps, char_order=5))
+    for char_order in (7, 9):
+        stats, _, _ = prepare_chrf(refs, [hyps], char_order=char_order)
+        np.testing.assert_array_equal(stats[0], _sacrebleu_chrf(refs, hyps, char_order=char_order))
+
+
+# ---------------------------------------------------------------- BLEU's statistics counted with numpy
+
+def _sacrebleu_bleu(refs, hyps, **options):
+    metric = BLEU(**options, references=[refs])
+    return np.asarray(metric._extract_corpus_statistics(hyps, None), dtype=np.float64)
+
+
+def test_bleu_statistics_equal_sacrebleus_on_every_wmt17_system():
+    refs = read_lines(DATA / "newstest2017.ref.de.gz")
+    systems = [read_lines(p) for p in sorted(DATA.glob("*.de.gz")) if not p.name.startswith("newstest")]
+    stats, _, _ = prepare_bleu(refs, systems)
+    for ours, hyps in zip(stats, systems):
+        np.testing.assert_array_equal(ours, _sacrebleu_bleu(refs, hyps))
+
+
+@pytest.mark.parametrize("options", [{"tokenize": "none"}, {"tokenize": "intl"}, {"tokenize": "char"},
+                                     {"lowercase": True}, {"max_ngram_order": 6}])
+def test_bleu_statistics_equal_sacrebleus_with_other_settings(options):
+    refs = read_lines(DATA / "newstest2017.ref.de.gz")[:400]
+    hyps = read_lines(DATA / "online-B.0.de.gz")[:400]
+    stats, _, _ = prepare_bleu(refs, [hyps], **options)
+    np.testing.assert_array_equal(stats[0], _sacrebleu_bleu(refs, hyps, **options))
