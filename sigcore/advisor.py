@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 import numpy as np
-from scipy import stats
+from ._lazy import stats
 
 from .compare import RESAMPLING, SMALL_SAMPLE, TESTS, Z_MIN_ITEMS, compare, tests_for
 from .effects import item_values

@@ -22,8 +22,8 @@ from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 import pandas as pd
-import scipy.sparse
 
+from ._lazy import sparse
 from ._version import __version__
 from .errors import InputError, SettingsError
 from .metrics import METRICS, Metric, prepare
@@ -197,7 +197,7 @@ def _check_budget(paired: PairedStats, n_resamples: int, budget: int, twice: boo
 
 
 def _members(groups: Sequence, n_items: int, *, columns: np.ndarray | None = None,
-             width: int | None = None) -> scipy.sparse.csr_matrix:
+             width: int | None = None) -> "sparse.csr_matrix":
     """The (groups x items) membership matrix (or groups x patterns, counting items) that sums rows per group,
     groups in order of their first item."""
     if isinstance(groups, (str, bytes)) or not isinstance(groups, (Sequence, np.ndarray, pd.Series)):
@@ -210,7 +210,7 @@ def _members(groups: Sequence, n_items: int, *, columns: np.ndarray | None = Non
         item = int(np.flatnonzero(codes < 0)[0]) + 1
         raise InputError(f"item {item} has no group", line=item, hint="Give every item its group (document).")
     columns = np.arange(n_items) if columns is None else columns
-    return scipy.sparse.csr_matrix((np.ones(n_items), (codes, columns)),
+    return sparse.csr_matrix((np.ones(n_items), (codes, columns)),
                                    shape=(len(uniques), n_items if width is None else width))
 
 

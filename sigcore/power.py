@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
-from scipy import stats
+from ._lazy import stats
 
 from .compare import ALTERNATIVES, MAX_RESAMPLES
 from .errors import InputError, SettingsError

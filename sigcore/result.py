@@ -12,7 +12,7 @@ from dataclasses import MISSING, asdict, dataclass, field, fields
 from typing import Any
 
 import numpy as np
-from scipy import stats
+from ._lazy import stats
 
 ALTERNATIVES = ("greater", "less", "two-sided")  # H1: A better, B better, they differ
 TIE = 1e-9  # relative tolerance under which two values count as equal: float noise, not a difference

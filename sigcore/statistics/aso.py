@@ -26,7 +26,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
-from scipy import stats
+from .._lazy import stats
 
 from ..errors import SettingsError
 

@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from typing import Callable
 
 import numpy as np
-from scipy import stats
+from .._lazy import stats
 
 from . import intervals
 from ..errors import InputError, SettingsError

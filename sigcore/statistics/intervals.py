@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import stats
+from .._lazy import stats
 from scipy.special import ndtr, ndtri
 
 def tails(level: float, alternative: str) -> tuple[float | None, float | None]:

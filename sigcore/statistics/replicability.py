@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
-from scipy import stats
+from .._lazy import stats
 
 from ..errors import SettingsError
 from .multiple import _adjust_iv

@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.stats import binom, multinomial
+from .._lazy import stats
 
 from ..compare import ALTERNATIVES, compare
 from ..errors import SettingsError
@@ -65,7 +65,7 @@ def exact_bootstrap_p(a_correct, b_correct, *, alternative: str = "greater") -> 
     x, y = np.meshgrid(np.arange(n + 1), np.arange(n + 1), indexing="ij")
     possible = x + y <= n
     x, y = x[possible], y[possible]
-    probability = multinomial.pmf(np.c_[x, y, n - x - y], n, [only_a / n, only_b / n, 1 - (only_a + only_b) / n])
+    probability = stats.multinomial.pmf(np.c_[x, y, n - x - y], n, [only_a / n, only_b / n, 1 - (only_a + only_b) / n])
     d = (x - y) / n
     extreme = {"greater": d >= 2 * delta - _TIE, "less": d <= 2 * delta + _TIE,
                "two-sided": np.abs(d - delta) >= abs(delta) - _TIE}[alternative]
@@ -119,7 +119,7 @@ def _exact_power(n: int, p_a: float, p_b: float, alpha: float) -> float:
         mid = (low + high) // 2
         above = _greater_p(n, np.where(active, mid, 0), m - np.where(active, mid, 0)) > alpha
         low, high = np.where(active & above, mid + 1, low), np.where(active & ~above, mid, high)
-    return float(np.sum(binom.pmf(m, n, p_a + p_b) * binom.sf(low - 1, m, share)))
+    return float(np.sum(stats.binom.pmf(m, n, p_a + p_b) * stats.binom.sf(low - 1, m, share)))
 
 
 def _support(n, p) -> tuple[np.ndarray, np.ndarray]:
@@ -138,11 +138,11 @@ def _greater_p(n: int, only_a, only_b) -> np.ndarray:
     m = only_a + only_b
     first, last = _support(n, m / n)
     count = first[..., None] + np.arange(int(np.max(last - first)) + 1)
-    weight = np.where(count <= last[..., None], binom.pmf(np.minimum(count, n), n, (m / n)[..., None]), 0)
+    weight = np.where(count <= last[..., None], stats.binom.pmf(np.minimum(count, n), n, (m / n)[..., None]), 0)
     count = np.minimum(count, n)
     share = np.divide(only_a, m, out=np.zeros(m.shape), where=m > 0)[..., None]
     need = np.ceil((2 * (only_a - only_b)[..., None] + count) / 2)  # X* − (M* − X*) ≥ 2(only_a − only_b)
-    p = np.sum(weight * binom.sf(need - 1, count, share), axis=-1)
+    p = np.sum(weight * stats.binom.sf(need - 1, count, share), axis=-1)
     return np.where(m == 0, 1.0, np.minimum(1.0, p))
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Callable, ClassVar
 
 import numpy as np
-from scipy import stats
+from .._lazy import stats
 
 from ..compare import TESTS, compare
 from ..errors import SettingsError
