@@ -31,7 +31,8 @@ async def preload(_app):
     level = quiet.level
     quiet.setLevel(logging.ERROR)  # "missing ScriptRunContext": no session exists yet, as expected here
     try:
-        from ui import lessons, many, pitfalls, planning, run, test_guide, verdict, walkthrough  # noqa: F401
+        from ui import (datasets, lessons, many, pitfalls, planning, run, seeds, test_guide,  # noqa: F401
+                        verdict, walkthrough)
     finally:
         quiet.setLevel(level)
     yield

@@ -9,6 +9,10 @@ Writes (every random choice comes from a fixed seed, so a rerun gives the same b
 - ``mt/``                  the first 500 segments of three WMT17 en-de files (reference + two submissions)
 - ``lm_eval/``             two simulated lm-evaluation-harness 0.4.x ``--log_samples`` files (ARC-Easy layout)
 - ``per_item_scores.csv``  sentence-level chrF of the two MT systems in ``mt/``, scaled to [0, 1]
+- ``datasets/``            four scikit-learn classifiers on four bundled data sets (one folder each), and the
+                           one-sided p-values of svm_rbf over tree on each (for the replicability analysis)
+- ``seeds/``               three classifiers trained with five seeds each on the digits split: every run's
+                           predictions, and each run's accuracy (for Almost Stochastic Order)
 
 ``slp3_fig4_11.csv`` is written by hand and is not touched here.
 The WMT17 files are read from ``wmt17_en_de/`` beside this script (gzipped; override with ``--wmt DIR``).
@@ -21,6 +25,7 @@ import csv
 import gzip
 import hashlib
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -357,6 +362,103 @@ def make_per_item(out: Path, mt_dir: Path) -> None:
             w.writerow([f"seg-{i:03d}", f"{sa:.6f}", f"{sb:.6f}"])
 
 
+# --------------------------------------------------------------------------------------------------------------
+# 6. datasets/: the same four classifiers on scikit-learn's four bundled classification data sets
+# --------------------------------------------------------------------------------------------------------------
+
+DATASETS = {"iris": 1 / 3, "wine": 1 / 3, "breast_cancer": 1 / 3, "digits": 400}  # name -> test size
+DATASETS_A, DATASETS_B = "svm_rbf", "tree"  # the pair of datasets/p_values.csv
+
+
+def _classifiers() -> dict:
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.naive_bayes import GaussianNB
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+    from sklearn.svm import SVC
+    from sklearn.tree import DecisionTreeClassifier
+
+    return {"logreg": make_pipeline(StandardScaler(), LogisticRegression(max_iter=2000, random_state=0)),
+            "svm_rbf": make_pipeline(StandardScaler(), SVC(kernel="rbf", random_state=0)),
+            "naive_bayes": GaussianNB(), "tree": DecisionTreeClassifier(random_state=0)}
+
+
+def _split(name: str, test_size):
+    """The data set's stratified held-out split (random_state 0), test items in the data set's own order."""
+    from sklearn import datasets
+    from sklearn.model_selection import train_test_split
+
+    x, y = getattr(datasets, f"load_{name}")(return_X_y=True)
+    x_tr, x_te, y_tr, y_te, _, id_te = train_test_split(x, y, np.arange(len(y)), test_size=test_size, stratify=y,
+                                                        random_state=0)
+    order = np.argsort(id_te)
+    return x_tr, y_tr, x_te[order], y_te[order], id_te[order]
+
+
+def make_datasets(out_dir: Path) -> None:
+    """One folder per data set: gold.txt and one file per classifier, a label per line (what `sigcore datasets
+    FOLDER ...` and the Many systems page read); p_values.csv: svm_rbf over tree on each, one-sided."""
+    sys.path.insert(0, str(HERE.parent))  # the p-values are the engine's, as the README's are
+    import sigcore
+
+    out_dir.mkdir(exist_ok=True)
+    rows = []
+    for name, test_size in DATASETS.items():
+        x_tr, y_tr, x_te, y_te, _ = _split(name, test_size)
+        folder = out_dir / name
+        folder.mkdir(exist_ok=True)
+        preds = {system: model.fit(x_tr, y_tr).predict(x_te) for system, model in _classifiers().items()}
+        for file, labels in [("gold", y_te), *preds.items()]:
+            (folder / f"{file}.txt").write_text("".join(f"{int(v)}\n" for v in labels), encoding="utf-8")
+        res = sigcore.compare([int(v) for v in y_te], [int(v) for v in preds[DATASETS_A]],
+                              [int(v) for v in preds[DATASETS_B]], metric="accuracy", test="bootstrap",
+                              n_resamples=10_000, alternative="greater", seed=0)
+        rows.append((name, f"{res.p_value:.4g}"))
+    with open(out_dir / "p_values.csv", "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(["dataset", "p"])
+        w.writerows(rows)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# 7. seeds/: three classifiers, each trained with five seeds, on the digits split of classification.csv
+# --------------------------------------------------------------------------------------------------------------
+
+SEEDS = range(5)
+
+
+def _seeded(name: str, seed: int):
+    from sklearn.ensemble import RandomForestClassifier
+    from sklearn.linear_model import SGDClassifier
+    from sklearn.neural_network import MLPClassifier
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    return {"mlp": lambda: make_pipeline(StandardScaler(), MLPClassifier(hidden_layer_sizes=(32,), max_iter=1000,
+                                                                         random_state=seed)),
+            "forest": lambda: RandomForestClassifier(n_estimators=30, random_state=seed),
+            "sgd": lambda: make_pipeline(StandardScaler(), SGDClassifier(random_state=seed))}[name]()
+
+
+def make_seeds(out_dir: Path) -> None:
+    """digits_runs.csv: id, gold and one column per run (<system>_seed<k>); digits_seed_scores.csv: seed and
+    one column per system, each run's accuracy on the 400 test images."""
+    out_dir.mkdir(exist_ok=True)
+    x_tr, y_tr, x_te, y_te, ids = _split("digits", 400)  # classification.csv's split and ids
+    systems = ["mlp", "forest", "sgd"]
+    runs = {(s, k): _seeded(s, k).fit(x_tr, y_tr).predict(x_te) for s in systems for k in SEEDS}
+    with open(out_dir / "digits_runs.csv", "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(["id", "gold", *(f"{s}_seed{k}" for s, k in runs)])
+        for i in range(len(y_te)):
+            w.writerow([f"digit-{ids[i]:04d}", int(y_te[i]), *(int(p[i]) for p in runs.values())])
+    with open(out_dir / "digits_seed_scores.csv", "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(["seed", *systems])
+        for k in SEEDS:
+            w.writerow([k, *(f"{np.mean(runs[s, k] == y_te):.4f}" for s in systems)])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--wmt", type=Path, default=WMT, help="folder with the WMT17 en-de files")
@@ -366,6 +468,8 @@ def main() -> None:
     make_mt(HERE / "mt", args.wmt)
     make_lm_eval(HERE / "lm_eval")
     make_per_item(HERE / "per_item_scores.csv", HERE / "mt")
+    make_datasets(HERE / "datasets")
+    make_seeds(HERE / "seeds")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,271 @@
+"""The Many systems page's other modes, driven through streamlit.testing: "Many datasets" (Dror et al. 2017's
+replicability analysis, from p-values or from each dataset's outputs) and "Many seeds" (ASO over per-seed scores,
+the bootstrap over items and runs). Each opens on its sample and shows the engine's numbers on the same data;
+a bad upload is told beside the uploader with a hint, and names are never markup."""
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import sigcore
+from sigcore.io import align
+from sigcore.io.inputs import read
+from ui import datasets as datasets_ui
+from ui import seeds as seeds_ui
+from ui.safe import md
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = ROOT / "sample_data"
+HOSTILE = "<b>bold</b> <a href='javascript:alert(1)'>x</a>"
+
+
+def page(kind: str) -> AppTest:
+    """The page opened straight in a mode (the one-test-set mode's BLEU run is never started)."""
+    at = AppTest.from_file(str(ROOT / "dashboard.py"), default_timeout=60).run()
+    at.session_state["many-kind"] = kind
+    return at.switch_page("app_pages/many.py").run()
+
+
+def widget(elements, label: str):
+    return next(e for e in elements if e.label == label)
+
+
+def upload(at: AppTest, *files) -> AppTest:
+    widget(at.radio, "Data").set_value("Upload").run()
+    at.file_uploader[0].set_value([(name, data, "application/octet-stream") for name, data in files]).run()
+    return at
+
+
+def shown_text(at: AppTest) -> list[str]:
+    return ([m.value for m in at.markdown] + [c.value for c in at.caption] + [w.value for w in at.warning]
+            + [e.value for e in at.error] + [i.value for i in at.info] + [m.value for m in at.metric])
+
+
+def user_markup(texts: list[str]) -> list[str]:
+    """The texts shown as Markdown that carry the uploaded names (bold, href, <i>) with a tag, emphasis or link
+    left unescaped (md writes \\< and \\*); the page's own headings are bold by design and carry none."""
+    assert any("href" in t for t in texts)  # the names are shown somewhere
+    return [t for t in texts if re.search("bold|href|i>", t) and re.search(r"(?<!\\)[<*\[]", t)]
+
+
+def frame_with(at: AppTest, column: str):
+    return next(d.value for d in at.dataframe if column in d.value.columns)
+
+
+# ---------------------------------------------------------------- many datasets
+
+
+@pytest.fixture(scope="module")
+def datasets_page() -> AppTest:
+    return page("Many datasets")
+
+
+def test_datasets_opens_on_the_p_value_sample_with_the_engines_analysis(datasets_page):
+    at = datasets_page
+    assert not at.exception and not at.error
+    table = read(SAMPLES / "datasets" / "p_values.csv").frame
+    expected = sigcore.statistics.replicability([float(p) for p in table["p"]], alpha=0.05,
+                                                datasets=list(table["dataset"]))
+    assert (expected.k_bonferroni, expected.k_fisher, expected.identified) == (1, 2, ("digits",))  # the README's
+    sentence = expected.sentence().replace("A is better than B", "svm_rbf (A) is better than tree (B)")
+    assert md(sentence) in [m.value for m in at.markdown]
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["k̂ (Bonferroni)"] == "1 of 4" and metrics["k̂ (Fisher)"] == "2 of 4"
+    assert metrics["Identified (Holm)"] == "digits"
+    conjunctions = frame_with(at, "fisher")
+    assert list(conjunctions["u"]) == [1, 2, 3, 4]
+    assert list(conjunctions["bonferroni"]) == pytest.approx(expected.bonferroni, abs=1e-12)
+    assert list(conjunctions["fisher"]) == pytest.approx(expected.fisher, abs=1e-12)
+    assert list(conjunctions["rejected_fisher"]) == [True, True, False, False]
+    each = frame_with(at, "identified")
+    assert list(each["p"]) == pytest.approx(expected.p_values) and list(each["identified"]) == [False] * 3 + [True]
+    labels = {b.proto.label for b in at.get("download_button")}
+    assert {"Datasets CSV", "Conjunctions CSV", "Sentence (LaTeX)", "BibTeX"} <= labels
+    latex = next(c.value for c in at.code)
+    assert latex.startswith(r"Replicability analysis \citep{dror-etal-2017-replicability} over 4 datasets at "
+                            r"$\alpha = 0.05$: svm\_rbf (A) is better than tree (B) on at least $\hat{k} = 1$ of 4")
+
+
+def test_the_p_value_sample_is_the_per_dataset_outputs_compared_here(datasets_page):
+    at = datasets_page
+    widget(at.radio, "Input").set_value(datasets_ui.OUTPUTS).run()
+    assert not at.exception and not at.error
+    assert widget(at.selectbox, "System A").value == "svm_rbf" and widget(at.selectbox, "System B").value == "tree"
+    each = frame_with(at, "delta")
+    results = []
+    for name in datasets_ui.SAMPLE_DATASETS:
+        folder = SAMPLES / "datasets" / name
+        data = align.from_files(*(read(folder / f"{f}.txt") for f in ("gold", "svm_rbf", "tree")))
+        results.append(sigcore.compare(data.gold, data.a, data.b, n_resamples=10_000, alternative="greater", seed=0))
+    assert list(each["dataset"]) == list(datasets_ui.SAMPLE_DATASETS)
+    assert list(each["p"]) == pytest.approx([r.p_value for r in results], abs=1e-12)
+    assert list(each["delta"]) == pytest.approx([r.delta for r in results], abs=1e-12)
+    table = read(SAMPLES / "datasets" / "p_values.csv").frame  # what make_samples.py wrote: these p's, rounded
+    assert list(each["p"]) == pytest.approx([float(p) for p in table["p"]], abs=5e-5)
+    expected = sigcore.statistics.replicability(results, datasets=list(datasets_ui.SAMPLE_DATASETS))
+    assert list(frame_with(at, "fisher")["fisher"]) == pytest.approx(expected.fisher, abs=1e-12)
+    assert {m.label: m.value for m in at.metric}["k̂ (Fisher)"] == f"{expected.k_fisher} of 4"
+    caution = next(w.value for w in at.warning if w.value.startswith("Cautions about the tests"))
+    assert f"- {md('iris')}: {md(results[0].warnings[0])}" in caution  # 2 discordant pairs: McNemar advised
+    assert "digits" not in caution and not results[3].warnings
+
+
+@pytest.mark.parametrize("content, message", [
+    (b"dataset,p\nnews,0.01\nbio,1.5\n", "bad.csv, line 3, column p: p = 1.5 is not between 0 and 1. A p-value is a "
+                                         "probability"),
+    (b"dataset,p\nnews,0.01\nbio,n/a\n", "bad.csv, line 3, column p: 'n/a' is not a number. Write each dataset's "
+                                         "one-sided p-value as a number between 0 and 1"),
+    (b"dataset,p\nnews,0.01\nbio,0\n", "bad.csv, line 3, column p: p = 0, which a resampling test means as p < 1/b. "
+                                       "Write it as 1/b"),
+    (b"dataset,score\nnews,0.01\nbio,0.2\n", "bad.csv, line 1: has no column p"),
+    (b"dataset,p\nnews,0.01\n", "bad.csv: has 1 dataset. Replicability analysis counts"),
+], ids=["p above 1", "p not a number", "p of 0", "no p column", "one dataset"])
+def test_a_bad_p_value_table_is_told_beside_the_uploader_with_a_hint(content, message):
+    at = upload(page("Many datasets"), ("bad.csv", content))
+    assert not at.exception
+    assert len(at.error) == 1 and at.error[0].value.startswith(md(message))
+    assert not at.metric  # no analysis from bad data
+
+
+def test_dataset_names_and_system_names_are_never_markup():
+    rows = [("**bold**", 0.001), (HOSTILE, 0.002), ("plain", 0.6)]
+    csv = "dataset,p\n" + "".join(f'"{name.replace(chr(34), chr(34) * 2)}",{p}\n' for name, p in rows)
+    at = upload(page("Many datasets"), ("p.csv", csv.encode()))
+    widget(at.text_input, "Name of A").set_value("<i>A</i>").run()
+    assert not at.exception and not at.error
+    expected = sigcore.statistics.replicability([p for _, p in rows], datasets=[n for n, _ in rows])
+    assert expected.identified == ("**bold**", HOSTILE)
+    assert list(frame_with(at, "identified")["dataset"]) == [n for n, _ in rows]  # cells: the text as written
+    texts = shown_text(at)
+    assert not user_markup(texts)
+    assert md(HOSTILE) in {m.label: m.value for m in at.metric}["Identified (Holm)"]
+    assert any(md("<i>A</i> (A) is better than B (B)") in t for t in texts)
+    latex = next(c.value for c in at.code)
+    assert r"\textless{}b\textgreater{}" in latex and "<b>" not in latex
+
+
+def test_per_dataset_uploads_run_and_a_dataset_without_gold_is_told():
+    rng = np.random.default_rng(5)
+    files = []
+    for n in (120, 80):
+        gold = rng.integers(0, 3, n)
+        good = np.where(rng.uniform(size=n) < 0.85, gold, (gold + 1) % 3)
+        weak = np.where(rng.uniform(size=n) < 0.65, gold, (gold + 1) % 3)
+        files.append([("gold.txt", "".join(f"{v}\n" for v in gold).encode()),
+                      ("good.txt", "".join(f"{v}\n" for v in good).encode()),
+                      ("weak.txt", "".join(f"{v}\n" for v in weak).encode())])
+    at = page("Many datasets")
+    widget(at.radio, "Input").set_value(datasets_ui.OUTPUTS).run()
+    widget(at.radio, "Data").set_value("Upload").run()
+    widget(at.number_input, "Datasets").set_value(2).run()
+    for k, dataset in enumerate(files):
+        at.file_uploader[k].set_value([(n, d, "text/plain") for n, d in dataset]).run()
+    assert not at.exception and not at.error
+    widget(at.number_input, "Resamples b").set_value(1000)
+    next(b for b in at.button if b.label == "Run").click().run()
+    expected = []
+    for dataset in files:
+        data = align.from_files(*(read(d, name=n) for n, d in dataset))
+        expected.append(sigcore.compare(data.gold, data.a, data.b, n_resamples=1000, seed=0))
+    assert list(frame_with(at, "delta")["p"]) == pytest.approx([r.p_value for r in expected], abs=1e-12)
+    assert list(frame_with(at, "delta")["dataset"]) == ["dataset 1", "dataset 2"]
+    at.file_uploader[1].set_value([(n.replace("gold", "answers"), d, "text/plain") for n, d in files[1]]).run()
+    assert not at.exception and len(at.error) == 1
+    assert at.error[0].value.startswith(md("answers.txt, good.txt, weak.txt: dataset 'dataset 2': needs exactly one "
+                                           "gold file among 3 files, found 0. Name the gold file with ref, gold"))
+
+
+# ---------------------------------------------------------------- many seeds
+
+
+@pytest.fixture(scope="module")
+def seeds_page() -> AppTest:
+    return page("Many seeds")
+
+
+def sample_scores() -> dict[str, list[float]]:
+    frame = read(SAMPLES / "seeds" / "digits_seed_scores.csv").frame
+    return {c: [float(v) for v in frame[c]] for c in frame.columns if c != "seed"}
+
+
+def test_seeds_opens_on_the_per_seed_scores_with_the_engines_eps_min(seeds_page):
+    at = seeds_page
+    assert not at.exception and not at.error
+    scores = sample_scores()
+    assert list(scores) == ["mlp", "forest", "sgd"] and all(len(v) == 5 for v in scores.values())
+    expected = sigcore.statistics.multi_aso(scores, confidence_level=0.95, bonferroni=True, n_bootstrap=1000, seed=0)
+    shown = frame_with(at, "sgd")
+    assert list(shown.index) == list(shown.columns) == ["mlp", "forest", "sgd"]
+    for a in scores:
+        for b in scores:
+            if a == b:
+                assert np.isnan(shown.loc[a, b])  # the diagonal is blank, not deepsig's 1
+            else:
+                assert shown.loc[a, b] == pytest.approx(expected.loc[a, b], abs=1e-12)
+    pairs = seeds_ui.below(expected, 0.2)
+    assert [(a, b) for a, b, _ in pairs] == [("mlp", "forest"), ("mlp", "sgd"), ("forest", "sgd")]
+    listed = next(m.value for m in at.markdown if m.value.startswith("- "))
+    assert f"- mlp over forest: ε_min = {expected.loc['mlp', 'forest']:.3f}, almost stochastically dominant" in listed
+    assert "- mlp over sgd: ε_min = 0, stochastically dominant" in listed
+    assert any(f"confidence {expected.attrs['confidence_level']:.4g} (Bonferroni over the 3 pairs)" in c.value
+               for c in at.caption)
+    summary = frame_with(at, "mean").set_index("system")
+    assert summary.loc["mlp", "mean"] == pytest.approx(np.mean(scores["mlp"]))
+
+
+def test_without_bonferroni_and_at_tau_half_the_matrix_follows(seeds_page):
+    at = seeds_page
+    widget(at.checkbox, "Bonferroni over the pairs").uncheck()
+    widget(at.selectbox, "Threshold τ").set_value(0.5)
+    next(b for b in at.button if b.label == "Run").click().run()
+    assert not at.exception and not at.error
+    expected = sigcore.statistics.multi_aso(sample_scores(), bonferroni=False, seed=0)
+    shown = frame_with(at, "sgd")
+    assert shown.loc["mlp", "forest"] == pytest.approx(expected.loc["mlp", "forest"], abs=1e-12)
+    assert any("Below τ = 0.5" in m.value for m in at.markdown)
+
+
+def test_per_seed_outputs_give_the_bootstrap_over_items_and_runs(seeds_page):
+    at = seeds_page
+    widget(at.radio, "Input").set_value(seeds_ui.RUNS).run()
+    assert not at.exception and not at.error
+    runs = [f"mlp_seed{k}" for k in range(5)], [f"forest_seed{k}" for k in range(5)]
+    assert widget(at.multiselect, "A's runs").value == runs[0] and widget(at.multiselect, "B's runs").value == runs[1]
+    data = align.load_many([read(SAMPLES / "seeds" / "digits_runs.csv")])
+    res = sigcore.compare_seeds(data.gold, [data.systems[r] for r in runs[0]], [data.systems[r] for r in runs[1]],
+                                n_resamples=1000, seed=0)
+    assert md(res.sentence()) in [m.value for m in at.markdown]
+    shown = frame_with(at, "run")
+    assert list(shown["score"]) == pytest.approx([*res.scores_a, *res.scores_b], abs=1e-12)
+    assert list(shown["score"])[:5] == pytest.approx(sample_scores()["mlp"])  # the scores sample's runs
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["δ = mean A − mean B"] == f"{res.delta:.4f}"
+    assert not res.significant  # mlp is almost stochastically dominant by ASO, yet not significant over items
+
+
+@pytest.mark.parametrize("content, message", [
+    (b"seed,a,b\n0,0.91,0.88\n1,0.90,abc\n", "bad.csv, line 3, column b: 'abc' is not a number. Each cell is one "
+                                             "run's score"),
+    (b"seed,a\n0,0.91\n1,0.90\n", "bad.csv, line 1: has the scores of 1 system; ASO compares at least two. Give a "
+                                  "column per system"),
+    (b"system,score\na,0.9\na,0.8\nb,0.7\n", "bad.csv: system 'b' has 1 score. ASO compares distributions over seeds"),
+], ids=["score not a number", "one system", "one seed"])
+def test_a_bad_score_table_is_told_beside_the_uploader_with_a_hint(content, message):
+    at = upload(page("Many seeds"), ("bad.csv", content))
+    assert not at.exception
+    assert len(at.error) == 1 and at.error[0].value.startswith(md(message))
+    assert not any("ε_min" in m.value for m in at.markdown)
+
+
+def test_system_names_in_per_seed_scores_are_never_markup():
+    csv = f'seed,"{HOSTILE.replace(chr(34), chr(34) * 2)}",**bold**\n0,0.95,0.80\n1,0.96,0.81\n2,0.97,0.79\n'
+    at = upload(page("Many seeds"), ("hostile.csv", csv.encode()))
+    assert not at.exception and not at.error
+    shown = frame_with(at, "**bold**")
+    assert list(shown.index) == [HOSTILE, "**bold**"]  # cells and headers: the text as written
+    listed = next(m.value for m in at.markdown if m.value.startswith("- "))
+    assert listed.startswith(f"- {md(HOSTILE)} over {md('**bold**')}: ε_min = 0")
+    assert not user_markup(shown_text(at))
