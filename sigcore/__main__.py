@@ -288,11 +288,13 @@ def _compare(args) -> int:
         raise data.locate(e) from None
     effects = effect_sizes(gold, sys_a, sys_b, metric=metric, alternative=res.alternative,
                            confidence_level=res.confidence_level, **options)
-    names = {"a_name": data.a_name, "b_name": data.b_name}
+    # a column by its name ("run1/model" stays that); a file by its short name, as `many` names systems
+    a_name, b_name = ((data.a_name, data.b_name) if data.columns else align.system_names([data.a_name, data.b_name]))
+    names = {"a_name": a_name, "b_name": b_name}
     if args.save:
         _write(args.save, export.result_json(res, distribution=True, **names))
     if args.json:
-        print(json.dumps({**res.to_dict(), "a_name": data.a_name, "b_name": data.b_name, "columns": data.columns,
+        print(json.dumps({**res.to_dict(), **names, "columns": data.columns,
                           "notes": list(data.notes), "effect_sizes": [_json_safe(asdict(e)) for e in effects]},
                          indent=2))
         return 0
@@ -300,17 +302,15 @@ def _compare(args) -> int:
         print(citations.bibtex(citations.keys_of(res)), end="")
         return 0
     if args.latex:
-        print(f"{export.sentence_latex(res, a=data.a_name, b=data.b_name)}\n\n"
-              f"{export.verdict_latex(res, a=data.a_name, b=data.b_name)}", end="")
+        print(f"{export.sentence_latex(res, a=a_name, b=b_name)}\n\n"
+              f"{export.verdict_latex(res, a=a_name, b=b_name)}", end="")
         return 0
     if data.columns:
         print("columns: " + ", ".join(f"{role} = {name!r}" for role, name in data.columns.items())
               + " (guessed from the names where not given; change with --gold, --a, --b, --id, --group)")
     for note in data.notes:
         print(f"note: {note}")
-    # a column's name as it is ("run1/model" stays that); a file by its name, not its path
-    a, b = (role if name == role else f"{role} ({name if data.columns else Path(name).name})"
-            for name, role in ((data.a_name, "A"), (data.b_name, "B")))
+    a, b = (role if name == role else f"{role} ({name})" for name, role in ((a_name, "A"), (b_name, "B")))
     *lines, signature = report.summary(res, a=a, b=b).splitlines()
     if effects:
         lines += ["effect sizes (A − B):", *(f"  {e.text}" for e in effects)]

@@ -62,6 +62,11 @@ class Many:
         res = self.results[(a, b)]
         return (res.ci_low, res.ci_high) if res.estimand == "delta" else (math.nan, math.nan)
 
+    @property
+    def n_resamples(self) -> int:
+        """b, the same for every comparison of the family (0 for the closed-form tests)."""
+        return next(iter(self.results.values())).n_resamples
+
     def floor(self) -> tuple[float, int | None]:
         """The smallest corrected p the family can reach (every p at its floor, corrected as the family is), and,
         when that is above α, about how many resamples would reach α (a multiple of 1,000; None otherwise)."""

@@ -82,7 +82,7 @@ def test_human_report_on_slp3_table(capsys):
                           "  A right / B wrong on 4 items, B right / A wrong on 2 (paired odds ratio 2.00, one-sided "
                           "95% bound: at least 0.37)", lines[6]]  # Clopper-Pearson's bound of 4/6, as odds
     assert lines[6].startswith("  d_z = 0.25 (one-sided 95% bound: at least ")  # 0.2 / sd of (0, 1, 0, -1, ...)
-    assert lines[7].startswith("reproduce: python -m sigcore compare ") and lines[7].endswith(" --seed 0")
+    assert lines[7].startswith("reproduce: python -m sigcore compare ") and lines[7].endswith(" --seed 0 --ci-method basic")
     assert lines[8] == f"signature: {res.signature}"
     assert lines[8].startswith("signature: test:bootstrap|alternative:greater|alpha:0.05|resamples:2000|seed:0|")
 
@@ -238,8 +238,11 @@ def test_text_files_human_report_names_the_files(tmp_path, capsys):
     b = write_lines(tmp_path / "b.txt", ["x", "x", "y", "y"])
     assert main(["compare", gold, a, b, "--resamples", "200"]) == 0
     first = capsys.readouterr().out.splitlines()[0]
-    assert first.startswith("accuracy: A (a.txt) = 0.7500 [")  # the file's name; errors give the whole path
-    assert "B (b.txt) = 0.5000 [" in first
+    assert first.startswith("accuracy: A (a) = 0.7500 [")  # as `many` names systems; errors give the whole path
+    assert "B (b) = 0.5000 [" in first
+    assert main(["compare", gold, a, b, "--resamples", "200", "--latex"]) == 0
+    latex = capsys.readouterr().out  # absolute paths would overflow a paper's column
+    assert str(tmp_path) not in latex and "Accuracy of a and b" in latex
 
 
 # --- two files of per-item numbers ---------------------------------------------------------------------------
@@ -469,6 +472,20 @@ def test_many_wide_table_all_pairs_prints_marks_and_a_ranking(tmp_path, capsys):
               if line.rstrip().endswith("*") and "significant" not in line]
     assert marked == [list(pair) for pair in many.results if many.significant(*pair)]
     assert "Holm over 3 comparisons" in out and "Ranking" in out
+
+
+def test_many_warns_when_b_is_too_small_for_the_correction_to_reach_alpha(tmp_path, capsys):
+    """Holm over 6 pairs at b = 100: the smallest corrected p is 6/100 > 0.05, whatever the data."""
+    gold, systems = _many_files(tmp_path, k=4, n=300)
+    files = [str(tmp_path / "gold.txt")] + [str(tmp_path / f"{name}.run.txt") for name in systems]
+    assert main(["many", *files, "--all-pairs", "--resamples", "100"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1] == ("warning: No comparison can be significant at these settings: with b = 100, the smallest "
+                        "corrected p Holm's correction can give over 6 comparisons is 0.06 > α = 0.05. Raise b to "
+                        "at least 1,000.")
+    assert not any(line.rstrip().endswith("*") and "significant" not in line for line in lines)
+    assert main(["many", *files, "--all-pairs", "--resamples", "1000"]) == 0
+    assert "warning" not in capsys.readouterr().out
 
 
 def test_many_refuses_a_single_system_in_one_line(tmp_path, capsys):

@@ -120,7 +120,8 @@ def table(tmp_path):
 @pytest.mark.parametrize("extra", [[], ["--test", "permutation", "--ci-method", "percentile", "--alternative",
                                         "two-sided", "--seed", "7"],
                                    ["--test", "mcnemar", "--chi-square", "--alpha", "0.01", "--confidence", "0.9"],
-                                   ["--metric", "macro_f1", "--resamples", "700", "--b", "ours", "--a", "theirs"]])
+                                   ["--metric", "macro_f1", "--resamples", "700", "--b", "ours", "--a", "theirs"],
+                                   ["--ci-method", "none"], ["--ci-method", "bca", "--test", "bootstrap"]])
 def test_the_reproduce_line_recreates_the_result(table, capsys, extra):
     assert main(["compare", str(table), "--resamples", "500", *extra]) == 0
     lines = capsys.readouterr().out.splitlines()

@@ -255,12 +255,9 @@ def metric_label_of(metric: str) -> str:
 
 def show(many: Many, key: str) -> None:
     """One metric's family: what was done, the figure, the table, and for all pairs the ranking."""
-    smallest, needed = many.floor()
-    if needed is not None:
-        st.warning(f"No comparison can be significant at these settings: with b = {many_b(many):,}, the smallest "
-                   f"corrected p {family.CORRECTION_NAMES[many.correction]}'s correction can give over "
-                   f"{len(many.results)} comparisons is {number(smallest, 1.0)} > α = {many.alpha:g}. "
-                   f"Raise b to at least {needed:,}.", icon="⚠️")
+    warning = family.floor_warning(many)
+    if warning:
+        st.warning(warning, icon="⚠️")
     if many.baseline is not None:
         _figure(forest(many), f"forest_{many.metric}_{key}",
                 paper=lambda: export.styled_image(forest(many, style=PAPER), "pdf", PAPER))
@@ -281,10 +278,6 @@ def show(many: Many, key: str) -> None:
         with right:
             st.markdown("**Every pair**")
             table(many, key)
-
-
-def many_b(many: Many) -> int:
-    return next(iter(many.results.values())).n_resamples
 
 
 def _figure(fig, name: str, paper=None) -> None:

@@ -25,8 +25,19 @@ def heading(many: Many) -> str:
             f"{SIDES[many.alternative]}, {CORRECTION_NAMES[many.correction]} over {_count(many)}, α = {many.alpha:g}")
 
 
+def floor_warning(many: Many) -> str | None:
+    """Why no comparison can be significant when b is too small for the correction to bring any p under α."""
+    smallest, needed = many.floor()
+    if needed is None:
+        return None
+    return (f"No comparison can be significant at these settings: with b = {many.n_resamples:,}, the smallest "
+            f"corrected p {CORRECTION_NAMES[many.correction]}'s correction can give over {len(many.results)} "
+            f"comparisons is {p_number(smallest, many.alpha)} > α = {many.alpha:g}. Raise b to at least {needed:,}.")
+
+
 def text(many: Many) -> str:
-    """The comparisons as an aligned table, significant rows marked *, then the ranking for all pairs."""
+    """The comparisons as an aligned table, significant rows marked *, then the ranking for all pairs (and, first,
+    a warning when b is too small for any comparison to be significant)."""
     scale = max(abs(v) for v in many.scores.values()) or 1.0
     level = f"{1 - many.alpha:.0%}"
     rows = [["system", "against", "score", f"{level} CI", "δ", f"{level} CI of δ", "p", "p corrected", ""]]
@@ -37,7 +48,8 @@ def text(many: Many) -> str:
                      res.p_text.removeprefix("p = ").replace("p < ", "< "),
                      p_number(many.adjusted[(a, b)], many.alpha), "*" if many.significant(a, b) else ""])
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    lines = [heading(many), ""] + ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
+    warning = floor_warning(many)
+    lines = [heading(many), *([f"warning: {warning}"] if warning else []), ""] + ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
     lines += ["", f"* significant after {CORRECTION_NAMES[many.correction]}'s correction at α = {many.alpha:g}; "
                   "δ = score(system) − score(against)."]
     if many.baseline is None:

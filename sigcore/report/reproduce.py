@@ -33,8 +33,8 @@ def command(res: Result, files: Sequence[str], *, columns: Mapping[str, str] | N
         args += ["--confidence", f"{res.confidence_level:g}"]
     if res.resampled:
         args += ["--resamples", str(res.n_resamples), "--seed", str(res.seed)]
-    if res.ci_method in ("bootstrap-percentile", "bootstrap-bca"):
-        args += ["--ci-method", res.ci_method.split("-")[1]]
+    if res.ci_method in ("bootstrap-basic", "bootstrap-percentile", "bootstrap-bca", "none"):
+        args += ["--ci-method", res.ci_method.removeprefix("bootstrap-")]
     if res.test == "mcnemar" and "-chi2" in res.signature.split("|")[0]:
         args.append("--chi-square")
     if res.compat:
