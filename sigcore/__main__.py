@@ -475,12 +475,14 @@ def _figure(args) -> int:
     if args.kind != "forest" and (families is not None or not isinstance(saved, dict)):
         raise InputError("holds a family of comparisons, not one result: draw it with --kind forest", file=args.file)
     chosen = [f for f in families or [] if args.metric in (None, f.get("metric"))]
-    if families and not chosen:
-        raise SettingsError(f"{args.file} has no family on {args.metric!r}",
+    if families and len(chosen) != 1:
+        raise SettingsError(f"{args.file} has no family on {args.metric!r}" if args.metric else
+                            f"{args.file} holds {len(families)} families: choose one with --metric",
                             hint=f"It has: {', '.join(str(f.get('metric')) for f in families)}.")
     try:
         if args.kind == "forest":
             fig = forest(Many.from_dict(chosen[0]), style=style, width=args.width)
+            caption = family.forest_caption(Many.from_dict(chosen[0]))
         else:
             fig = figures.figure(Result.from_dict(saved), args.kind, style=style, width=args.width,
                                  a=saved.get("a_name") or "A", b=saved.get("b_name") or "B")
@@ -491,7 +493,9 @@ def _figure(args) -> int:
                          hint="Save one with `sigcore compare ... --save RESULT.json`.") from None
     _write(args.out, export.styled_image(fig, suffix, style))
     print(f"wrote {args.out} ({args.kind}, {args.style}, {args.width} width)")
-    if args.kind != "forest":
+    if args.kind == "forest":
+        print(f"caption: {caption}")
+    else:
         print(f"caption: {export.figure_caption(Result.from_dict(saved), args.kind)}")
         print(f"LaTeX caption: {export.figure_caption(Result.from_dict(saved), args.kind, latex=True)}")
     return 0

@@ -13,6 +13,8 @@ import sacrebleu
 
 import sigcore
 from sigcore.__main__ import main
+from sigcore.many import Many
+from sigcore.report import family
 
 ROOT = Path(__file__).resolve().parents[1]
 SLP3 = ROOT / "sample_data" / "slp3_fig4_11.csv"
@@ -486,6 +488,25 @@ def test_many_warns_when_b_is_too_small_for_the_correction_to_reach_alpha(tmp_pa
     assert not any(line.rstrip().endswith("*") and "significant" not in line for line in lines)
     assert main(["many", *files, "--all-pairs", "--resamples", "1000"]) == 0
     assert "warning" not in capsys.readouterr().out
+
+
+def test_figure_of_a_saved_family_asks_which_metric_and_prints_its_caption(tmp_path, capsys):
+    pytest.importorskip("kaleido")
+    gold, systems = _many_files(tmp_path, k=3, n=200)
+    files = [str(tmp_path / "gold.txt")] + [str(tmp_path / f"{name}.run.txt") for name in systems]
+    saved, out = tmp_path / "family.json", tmp_path / "forest.svg"
+    assert main(["many", *files, "--baseline", "sys0", "--metric", "accuracy", "macro_f1", "--resamples", "500",
+                 "--save", str(saved)]) == 0
+    capsys.readouterr()
+    assert main(["figure", str(saved), "--kind", "forest", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "holds 2 families: choose one with --metric" in err and "accuracy, macro_f1" in err
+    assert main(["figure", str(saved), "--kind", "forest", "--metric", "macro_f1", "--out", str(out)]) == 0
+    caption = capsys.readouterr().out.splitlines()[1]
+    many = Many.from_dict(json.loads(saved.read_text())["families"][1])
+    assert caption == f"caption: {family.forest_caption(many)}"
+    assert caption.startswith("caption: δ = macro-F1(system) − macro-F1(sys0) on 200 items "
+                              "(paired bootstrap, b = 500, seed 0, two-sided). Filled: significant after Holm's")
 
 
 def test_many_refuses_a_single_system_in_one_line(tmp_path, capsys):

@@ -9,7 +9,6 @@ names are user text: shown in tables (never HTML), escaped in Markdown (:mod:`ui
 from __future__ import annotations
 
 import hashlib
-import math
 import pickle
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -261,13 +260,7 @@ def show(many: Many, key: str) -> None:
     if many.baseline is not None:
         _figure(forest(many), f"forest_{many.metric}_{key}",
                 paper=lambda: export.styled_image(forest(many, style=PAPER), "pdf", PAPER))
-        significant = [a for (a, b) in many.results if many.significant(a, b)]
-        bars = all(math.isfinite(v) for pair in many.results for v in many.delta_interval(*pair))
-        st.caption(f"Filled: significant after {family.CORRECTION_NAMES[many.correction]}'s correction "
-                   f"({len(significant)} of {len(many.results)}); hollow: not. "
-                   + (f"Each bar is that comparison's own {1 - many.alpha:.0%} interval of δ, not corrected for the "
-                      f"{len(many.results)} comparisons, so a bar may miss 0 while the corrected p is above α."
-                      if bars else f"The {many.test} test gives no interval of δ itself, so no bars are drawn."))
+        st.caption(md(family.forest_caption(many)))
         table(many, key)
     else:
         _figure(heatmap(many), f"heatmap_{many.metric}_{key}")

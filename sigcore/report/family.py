@@ -25,6 +25,22 @@ def heading(many: Many) -> str:
             f"{SIDES[many.alternative]}, {CORRECTION_NAMES[many.correction]} over {_count(many)}, α = {many.alpha:g}")
 
 
+def forest_caption(many: Many) -> str:
+    """The forest plot's caption (:func:`sigcore.report.family_figures.forest`): what is drawn, with which test,
+    what the filled and hollow marks mean, and why a bar is not the corrected decision."""
+    first = next(iter(many.results.values()))
+    metric = METRIC_NAMES.get(many.metric, many.metric)
+    significant = sum(many.significant(a, b) for (a, b) in many.results)
+    bars = all(math.isfinite(v) for pair in many.results for v in many.delta_interval(*pair))
+    resamples = f", b = {first.n_resamples:,}, seed {first.seed}" if first.resampled else ""
+    return (f"δ = {metric}(system) − {metric}({many.baseline}) on {first.n_items:,} items ({TEST_NAMES[many.test]}"
+            f"{resamples}, {SIDES[many.alternative]}). Filled: significant after {CORRECTION_NAMES[many.correction]}'s correction ({significant} of "
+            f"{len(many.results)}); hollow: not. "
+            + (f"Each bar is that comparison's own {first.confidence_level:.0%} interval of δ, not corrected for "
+               f"the {len(many.results)} comparisons, so a bar may miss 0 while the corrected p is above α."
+               if bars else f"The {TEST_NAMES[many.test]} gives no interval of δ itself, so no bars are drawn."))
+
+
 def floor_warning(many: Many) -> str | None:
     """Why no comparison can be significant when b is too small for the correction to bring any p under α."""
     smallest, needed = many.floor()
