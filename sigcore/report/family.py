@@ -8,11 +8,13 @@ import math
 
 from ..many import Many
 from ..result import p_number
+from . import citations
 from .export import _latex_number, latex_escape
 from .sentence import METRIC_NAMES, TEST_NAMES, number
 
 CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "hochberg": "Hochberg",
                     "bh": "Benjamini-Hochberg", "by": "Benjamini-Yekutieli"}
+_LATEX_SIDES = {"two-sided": "two-sided", "greater": "one-sided, H1: better", "less": "one-sided, H1: worse"}
 SIDES = {"two-sided": "two-sided", "greater": "one-sided, H1: system better than against",
          "less": "one-sided, H1: system worse than against"}
 
@@ -116,14 +118,16 @@ def latex(families: list[Many]) -> str:
     if first.test in ("bootstrap", "permutation"):
         b = f"{next(iter(first.results.values())).n_resamples:,}".replace(",", "{,}")  # 10{,}000 in math mode
         how += f", $b = {b}$"
-    how += (f", {first.alternative}, {CORRECTION_NAMES[first.correction]}-corrected over {_count(first)}, "
-            f"$\\alpha = {first.alpha:g}$")
+    how += (f", {_LATEX_SIDES[first.alternative]}, {CORRECTION_NAMES[first.correction]}-corrected over "
+            f"{_count(first)}, $\\alpha = {first.alpha:g}$")
+    cite = citations.cite_latex(citations.family_keys(first.test, [f.metric for f in families], first.correction))
     if pairs:
         caption = (f"Systems by {METRIC_NAMES.get(first.metric, first.metric)}, in clusters: every system above a "
-                   f"rule is significantly better than every one below it ({how}); rank: the ranks the tests allow.")
+                   f"rule is significantly better than every one below it ({how}) {cite}; rank: the ranks the tests "
+                   "allow.")
     else:
         caption = (f"$^\\dagger$/$^\\ddagger$: significantly better/worse than the baseline, "
-                   f"{latex_escape(first.baseline)} ({how}).")
+                   f"{latex_escape(first.baseline)} ({how}) {cite}.")
     lines = [r"% needs \usepackage{booktabs}", r"\begin{table}[t]", r"  \centering", r"  \small",
              f"  \\begin{{tabular}}{{l{'c' if pairs else ''}{'r' * len(families)}}}", r"    \toprule",
              "    " + " & ".join(header) + r" \\", r"    \midrule", *rows, r"    \bottomrule", r"  \end{tabular}",
