@@ -522,12 +522,19 @@ def main(argv: list[str] | None = None) -> int:
     return _run(_compare, args)
 
 
+_FLAGS = {"n_resamples": "--resamples", "confidence_level": "--confidence", "alpha": "--alpha", "seed": "--seed",
+          "n_sims": "--sims", "alternative": "--alternative", "metric": "--metric", "test": "--test"}
+
+
 def _run(command, args) -> int:
     """Run a command; bad input is one line on stderr (status 2), never a traceback."""
     try:
         return command(args)
     except SigcoreError as e:
-        print(f"error: {e}", file=sys.stderr)
+        message = str(e)
+        for parameter, flag in _FLAGS.items():  # the engine names its parameters; here they are flags
+            message = message.replace(f"`{parameter}`", flag)
+        print(f"error: {message}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # the reader stopped reading (python -m sigcore ... | head): nothing went wrong
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # so the exit flush does not fail

@@ -356,16 +356,23 @@ class _Run:
         return "|".join(parts)
 
     def warnings(self) -> tuple[str, ...]:
-        """What the reader should know about this test on data this size."""
+        """What the reader should know about this test on data this size (and about a BLEU of 0 for both)."""
+        out = ()
+        if self.metric == "bleu" and self.score_a == 0 and self.score_b == 0:
+            order = self.options.get("max_ngram_order", 4)
+            out = (f"BLEU is 0 for both systems: neither has a matching {order}-gram (a segment shorter than {order} "
+                   "tokens has none), so the test cannot tell them apart; for labels or short answers use accuracy "
+                   "or exact_match, or chrF",)
         size = self.n_differing  # only these move delta: 10 of 400 items are a small sample
         unsure = self.test == "bootstrap" or (self.test == "mcnemar" and not self.mcnemar_exact)
         if size >= SMALL_SAMPLE or size == 0 or not unsure:  # identical systems: nothing to be unsure of
-            return ()
+            return out
         units = "discordant pair" if self.binary else "group" if self.n_groups is not None else "item"
         what = f"{size} {units}{'s' * (size != 1)}" + ("" if self.binary else " where A and B differ")
         better = "McNemar's exact test" if self.binary else "the permutation test (exact for few items)"
         name = "McNemar chi-square test" if self.test == "mcnemar" else TESTS[self.test].title
-        return (f"only {what}: below {SMALL_SAMPLE} the {name}'s p tends to be too small; {better} is recommended",)
+        return (*out, f"only {what}: below {SMALL_SAMPLE} the {name}'s p tends to be too small; {better} is "
+                      "recommended")
 
     def resampled(self, block: int) -> Iterator[Result]:
         n_resamples = self.n_resamples

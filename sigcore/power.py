@@ -93,6 +93,12 @@ class Plan:
                  f"difference {_number(self.effect)} ({self.source})."]
         spread = "exact" if c.exact else f"95% MC {c.low:.2f}–{c.high:.2f}"
         lines.append(f"Power at n = {c.n:,}: {c.power:.2f} ({spread}).")
+        against = {"greater": self.effect < 0, "less": self.effect > 0}.get(self.alternative, False)
+        if against:  # no n helps: the test looks for a difference in the other direction
+            better, flip = ("B", "less") if self.alternative == "greater" else ("A", "greater")
+            lines.append(f"The assumed difference favours {better}, against H1: no test set size gives power; if "
+                         f"{better} is expected to win, plan for H1: {better} is better (alternative {flip!r}), or "
+                         "two-sided.")
         if self.n_needed is not None:
             lines.append(f"{share} power needs n {'=' if c.exact else '≈'} {self.n_needed:,}.")
         else:

@@ -371,7 +371,12 @@ def test_test_that_does_not_fit_the_metric(capsys):
 
 def test_zero_resamples(capsys):
     line = run_error(capsys, ["compare", *TABLE_ARGS, "--resamples", "0"])
-    assert line == "error: `n_resamples` must be a positive integer, not 0."
+    assert line == "error: --resamples must be a positive integer, not 0."  # the flag, not the API's parameter
+
+
+def test_negative_seed(capsys):
+    line = run_error(capsys, ["compare", *TABLE_ARGS, "--seed", "-1"])
+    assert line == "error: --seed must be a non-negative integer or None, not -1."
 
 
 def test_compat_with_one_sided_alternative_is_refused(capsys):
@@ -488,6 +493,14 @@ def test_many_warns_when_b_is_too_small_for_the_correction_to_reach_alpha(tmp_pa
     assert not any(line.rstrip().endswith("*") and "significant" not in line for line in lines)
     assert main(["many", *files, "--all-pairs", "--resamples", "1000"]) == 0
     assert "warning" not in capsys.readouterr().out
+
+
+def test_bleu_of_labels_is_zero_for_both_and_says_why(tmp_path, capsys):
+    gold = write_lines(tmp_path / "gold.txt", ["pos", "neg", "pos", "neg"] * 10)
+    a = write_lines(tmp_path / "a.txt", ["pos", "neg", "pos", "pos"] * 10)
+    b = write_lines(tmp_path / "b.txt", ["pos", "pos", "neg", "neg"] * 10)
+    assert main(["compare", gold, a, b, "--metric", "bleu", "--resamples", "200"]) == 0
+    assert "Caution: BLEU is 0 for both systems: neither has a matching 4-gram" in capsys.readouterr().out
 
 
 def test_figure_of_a_saved_family_asks_which_metric_and_prints_its_caption(tmp_path, capsys):

@@ -196,6 +196,10 @@ def test_less_and_two_sided_look_for_the_difference_on_their_side():
     assert less.detectable == pytest.approx(-greater.detectable) and less.n_needed == greater.n_needed
     two = plan_from_rates(400, 0.70, 0.74, 0.8, alternative="two-sided")
     assert two.detectable < 0 and two.current.power < greater.current.power
+    wrong_way = plan_from_rates(400, 0.70, 0.74, 0.8)  # B expected to win, H1 "A is better": say so, and how
+    assert "favours B, against H1: no test set size gives power" in wrong_way.text()
+    assert "plan for H1: B is better (alternative 'less'), or two-sided" in wrong_way.text()
+    assert "favours" not in less.text() + greater.text() + two.text()
 
 
 @pytest.mark.parametrize("test", ["bootstrap", "permutation", "t", "mcnemar"])
