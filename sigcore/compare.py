@@ -423,7 +423,8 @@ class _Run:
 
     def _own_intervals(self, sa: np.ndarray | None = None, sb: np.ndarray | None = None, normal: bool = False):
         """Each system's own two-sided interval: Wilson's for right/wrong items, else the percentile interval
-        of its resampled scores, or the t (normal) interval of its per-item mean for the closed-form tests."""
+        of its resampled scores (resampled alone: see resampling.alone), or the t (normal) interval of its
+        per-item mean for the closed-form tests."""
         level = self.confidence_level
         if self.binary:
             return tuple(intervals.wilson(self.score(s), level) for s in self.stats)
@@ -434,7 +435,7 @@ class _Run:
         return (math.nan, math.nan), (math.nan, math.nan)
 
     def _resampled_result(self, sa, sb, d, exact, boot, done) -> Result:
-        b = len(d)
+        b, k = len(d), len(self.paired.counts)
         count = int(np.sum(_extreme(d, self.test, self.alternative, self.delta, self.tol, self.compat)))
         exact = exact and done  # a partial enumeration is a sample of the assignments, not the exact p
         if self.test == "bootstrap" and self.compat is None:  # SLP3 eq. 4.48; no extreme resample: p < 1/b
@@ -446,7 +447,12 @@ class _Run:
         if self.test == "bootstrap":
             boot = (sa, sb, d) if self.ci_method else None
         method, (low, high) = self._delta_interval(None if boot is None else boot[2])
-        ci_a, ci_b = self._own_intervals(*(boot[:2] if boot else (None, None)))
+        own = (None, None)
+        if boot is not None:  # each system resampled alone (in the streamed partial results: the paired draws)
+            own = boot[:2] if not done or self.binary else (
+                resampling.alone(self.paired.rows_a, self.paired.counts, self.score, self.seed, boot[0], k),
+                resampling.alone(self.paired.rows_b, self.paired.counts, self.score, self.seed, boot[1], k))
+        ci_a, ci_b = self._own_intervals(*own)
         bootstrap = self.test == "bootstrap"
         mc = 0.0 if exact else math.sqrt((count + 2) / (b + 4) * (1 - (count + 2) / (b + 4)) / b)  # never 0
         return Result(

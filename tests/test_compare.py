@@ -1,6 +1,7 @@
 import itertools
 import json
 import math
+import zlib
 
 import numpy as np
 import pytest
@@ -396,3 +397,29 @@ def test_a_long_label_list_is_summarised_in_the_signature():
     res = compare(gold, gold, rng.integers(0, 300, 3_000), metric="macro_f1", n_resamples=100)
     assert "labels=<300 values sha256:" in res.signature and len(res.signature) < 300
     assert "labels=[0, 1, 2]" in compare(gold % 3, gold % 3, gold % 2, metric="macro_f1", n_resamples=100).signature
+
+
+@pytest.mark.parametrize("metric", ["macro_f1", "f1", "mean", "bleu"])
+@pytest.mark.parametrize("test", ["bootstrap", "permutation"])
+def test_a_systems_own_interval_does_not_depend_on_its_opponent(metric, test):
+    """A's interval comes from resampling A alone: the same against every B, on random data of every shape
+    (few patterns, where the paired draws group (gold, A, B); many, where they are per item)."""
+    rng = np.random.default_rng(zlib.crc32(f"{metric} {test}".encode()))
+    words = np.array(["the", "cat", "sat", "on", "a", "mat", "dog"])
+    for case in range(6):
+        n = int(rng.integers(15, 120))
+        if metric == "bleu":
+            gold = [" ".join(rng.choice(words, rng.integers(1, 9))) for _ in range(n)]
+            a, b, c = ([" ".join(rng.choice(words, rng.integers(0, 9))) for _ in range(n)] for _ in range(3))
+            a[:3] = gold[:3]  # some exact matches, so the scores are not 0
+        elif metric == "mean":
+            gold = None
+            a, b, c = (np.round(rng.normal(0.5, 0.2, n), int(rng.integers(0, 3))) for _ in range(3))
+        else:
+            labels = 3 if metric == "macro_f1" else 2
+            gold = rng.integers(0, labels, n)
+            a, b, c = (np.where(rng.random(n) < p, gold, rng.integers(0, labels, n)) for p in rng.uniform(0.4, 0.9, 3))
+        settings = dict(metric=metric, test=test, n_resamples=400, seed=case)
+        against_b, against_c = compare(gold, a, b, **settings), compare(gold, a, c, **settings)
+        assert against_b.ci_a == against_c.ci_a, (case, against_b.ci_a, against_c.ci_a)
+        assert compare(gold, c, a, **settings).ci_b == against_c.ci_a  # as B too

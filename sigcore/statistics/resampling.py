@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 import functools
+import itertools
 import os
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
@@ -88,8 +89,10 @@ def _unique_pairs(rows_a: np.ndarray, rows_b: np.ndarray, weights: np.ndarray):
     """
     s = rows_a.shape[1]
     projection = np.random.default_rng(0).uniform(1, 2, size=2 * s)
-    _, first, inverse = np.unique(rows_a @ projection[:s] + rows_b @ projection[s:], return_index=True,
-                                  return_inverse=True)
+    key = np.zeros(len(rows_a))
+    for j, column in enumerate(itertools.chain(rows_a.T, rows_b.T)):  # column by column, not a matrix product:
+        key += column * projection[j]  # BLAS may sum two equal rows in different orders, and split a pattern
+    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
     block = max(1, _MAX_CELLS // max(s, 1))
     if not all(np.array_equal(rows[first][inverse[i:i + block]], rows[i:i + block])
                for rows in (rows_a, rows_b) for i in range(0, len(rows), block)):
@@ -167,6 +170,18 @@ def bootstrap(paired: PairedStats, n_resamples: int, seed: int) -> Iterator[tupl
                 parts_b.append(w @ paired.rows_b)
             return np.vstack(parts_a), np.vstack(parts_b)
     return _chunks(draw, seed, n_resamples)
+
+
+def alone(rows: np.ndarray, counts: np.ndarray, score: Callable[[np.ndarray], np.ndarray], seed: int,
+          paired: np.ndarray, paired_patterns: int) -> np.ndarray:
+    """One system's resampled scores, drawn from its own patterns (its rows grouped, in the order of their first
+    items) with ``seed``: they depend on its outputs alone, so its interval is the same whichever system it is
+    compared with. ``paired``: its scores on the paired draws over ``paired_patterns`` patterns; when it has as
+    many patterns of its own, those are the same patterns and the same draws, and are reused."""
+    own = PairedStats.from_patterns(rows, rows, counts)
+    if len(own.counts) == paired_patterns:
+        return paired
+    return np.concatenate([score(totals) for totals, _ in bootstrap(own, len(paired), seed)])
 
 
 def permutation(paired: PairedStats, n_resamples: int, seed: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
