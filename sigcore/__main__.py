@@ -204,8 +204,8 @@ def _figure_parser(commands) -> None:
     fig.add_argument("--kind", default="histogram", choices=FIGURE_KINDS)
     fig.add_argument("--style", default="paper", choices=list(STYLES),
                      help="paper: true size, 8-9 pt serif, black; slide: large text for a projector")
-    fig.add_argument("--width", default="column", choices=WIDTHS,
-                     help="column (3.3 in, one column of a two-column paper) or full (6.9 in)")
+    fig.add_argument("--width", choices=WIDTHS, help="column: 3.3 in, or 640 px for a slide (the paper's default); "
+                                                     "full: 6.9 in, or a whole 1280 px slide (the slide's default)")
     fig.add_argument("--metric", help="which metric's family to draw, when `many --save` holds several")
     fig.add_argument("--out", required=True, help="the figure's file: .pdf, .svg or .png (300 dpi for a paper)")
 
@@ -492,7 +492,7 @@ def _figure(args) -> int:
         raise InputError(f"is not a result saved by sigcore ({type(e).__name__}: {e})", file=args.file,
                          hint="Save one with `sigcore compare ... --save RESULT.json`.") from None
     _write(args.out, export.styled_image(fig, suffix, style))
-    print(f"wrote {args.out} ({args.kind}, {args.style}, {args.width} width)")
+    print(f"wrote {args.out} ({args.kind}, {style.describe(args.width)})")
     if args.kind == "forest":
         print(f"caption: {caption}")
     else:

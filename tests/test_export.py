@@ -249,3 +249,39 @@ def test_markdown_and_latex_of_a_real_result_keep_p_and_signature(real):
     md, tex = export.verdict_markdown(real, a="ours", b="base"), export.verdict_latex(real, a="ours", b="base")
     assert real.p_text in md and f"`{real.signature}`" in md
     assert f"% signature: {real.signature}" in tex
+
+
+# ---------------------------------------------------------------- figure captions: counts in their number
+
+_ONE_PLURAL = re.compile(r"\b1 (?:[\w-]+ ){0,3}?(?:items|groups|swaps|resamples|permutations)\b")
+
+
+@pytest.mark.parametrize("kind", ["histogram", "null", "convergence"])
+def test_a_figure_caption_counts_one_in_the_singular(kind):
+    """One item, group, resample or swap is not "1 items", "1 groups", "b = 1 paired bootstrap resamples" or
+    "all 1 swaps" (an exact test on items that never differ has the one swap that changes nothing)."""
+    cases = [_result(n_items=1, n_resamples=1, n_groups=1),
+             _result(test="permutation", n_items=1, n_resamples=1, p_floor=0.5),
+             _result(test="permutation", exact=True, n_items=12, n_resamples=1, n_groups=1, p_floor=1.0)]
+    for res in cases:
+        if kind == "convergence" and res.exact:
+            continue
+        for caption in (export.figure_caption(res, kind), export.figure_caption(res, kind, latex=True)):
+            assert not _ONE_PLURAL.search(caption.replace("$", "")), caption
+    text = export.figure_caption(cases[0], kind)
+    assert "b = 1 paired bootstrap resample x⁽ⁱ⁾ of the 1 item in 1 group (seed 0)" in text
+    assert text.startswith("The p-value after b = 1 paired" if kind == "convergence" else "δ(x⁽ⁱ⁾)")
+    assert "b = 1 random swap of A's and B's outputs on the 1 item (seed 0)" in export.figure_caption(cases[1], kind)
+    if kind != "convergence":
+        assert ("δ under H0 on the only swap of A's and B's outputs, which agree on all 12 items in 1 group (seed 0)"
+                in export.figure_caption(cases[2], kind))
+    many = export.figure_caption(_result(n_items=12, n_resamples=2, n_groups=3), kind)
+    assert "b = 2 paired bootstrap resamples x⁽ⁱ⁾ of the 12 items in 3 groups" in many
+
+
+def test_an_exact_test_on_items_that_never_differ_has_one_swap():
+    gold, same = [1, 0, 1, 1, 0, 1], [1, 0, 0, 1, 0, 1]
+    res = sigcore.compare(gold, same, same, test="permutation", n_resamples=1000)
+    assert res.exact and res.n_resamples == 1
+    assert export.figure_caption(res, "histogram").startswith(
+        "δ under H0 on the only swap of A's and B's outputs, which agree on all 6 items (seed 0); dark bars")

@@ -1,13 +1,17 @@
 """Figures for papers and slides (sigcore.report.figures.figure, style, styled_image): what they show agrees
 with the result, and the files are what a paper needs (true size, 8-9 pt text, embedded fonts, 300 dpi)."""
 
+import html
+import io
 import json
 import re
 import struct
+import subprocess
 import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
+from PIL import Image
 
 import sigcore
 from sigcore.__main__ import main
@@ -16,7 +20,7 @@ from sigcore.many import Many
 from sigcore.report import export
 from sigcore.report.family_figures import forest
 from sigcore.report.figures import KINDS, figure
-from sigcore.report.style import PAPER, PX_PER_IN, SLIDE
+from sigcore.report.style import PAPER, PX_PER_IN, SLIDE, plain
 from sigcore.result import Result
 
 pytestmark = pytest.mark.filterwarnings("ignore:The kopts argument is ignored")  # plotly's, with one browser
@@ -29,6 +33,14 @@ B = np.where(rng.random(N) < 0.70, GOLD, 1 - GOLD)
 
 def result(test="bootstrap", alternative="greater", a=A, b=B, **more):
     return sigcore.compare(GOLD, a, b, test=test, alternative=alternative, n_resamples=3000, **more)
+
+
+def _family():
+    """Systems against a baseline, with long names, one of them significant after the correction."""
+    gen = np.random.default_rng(5)
+    systems = {name: np.where(gen.random(N) < p, GOLD, 1 - GOLD) for name, p in
+               (("LIUM-NMT", 0.65), ("uedin-nmt", 0.7), ("KIT-baseline-system-v2", 0.62), ("online-B", 0.85))}
+    return sigcore.compare_many(GOLD, systems, baseline="LIUM-NMT", n_resamples=1000, correction="by")
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -90,7 +102,8 @@ def test_labels_read_inward_each_in_its_own_row():
 
 def test_axis_names_the_systems_and_metric():
     fig = figure(result(), "histogram", a="uedin-nmt", b="<b>LIUM</b>")
-    assert fig.layout.xaxis.title.text.replace("<br>", " ") == "δ(x⁽ⁱ⁾) = accuracy(uedin-nmt) − accuracy(&lt;b&gt;LIUM&lt;/b&gt;)"
+    assert fig.layout.xaxis.title.text.replace("<br>", " ") == (  # x⁽ⁱ⁾ in the figure's font: see test_pdf_fonts
+        "δ(x<sup>(i)</sup>) = accuracy(uedin-nmt) − accuracy(&lt;b&gt;LIUM&lt;/b&gt;)")
     assert fig.layout.title.text is None  # the caption carries the title
 
 
@@ -184,6 +197,106 @@ def test_png_is_300_dpi_at_true_size(files):
     assert unit == 1 and x == y == round(300 / 0.0254)
 
 
+GRID = [(kind, style, width) for kind in ("histogram", "null", "convergence", "forest") for style in (PAPER, SLIDE)
+        for width in ("column", "full")]
+
+
+@pytest.fixture(scope="module")
+def every_pdf(tmp_path_factory):
+    """Each kind at each width and style: the figure, its PDF (saved to a file for poppler) and its PNG at 96 dpi."""
+    folder, family = tmp_path_factory.mktemp("pdf"), _family()
+    results = {"column": result(alternative="two-sided"), "full": result("permutation", "less")}
+    made = {}
+    for kind, style, width in GRID:
+        fig = (forest(family, style=style, width=width) if kind == "forest" else
+               figure(results[width], kind, style=style, width=width, a="uedin-nmt", b="LIUM-NMT"))
+        path = folder / f"{kind}-{style.name}-{width}.pdf"
+        path.write_bytes(export.styled_image(fig, "pdf", style))
+        png = export.figure_image(fig, "png", width=fig.layout.width, height=fig.layout.height, scale=1)
+        made[kind, style.name, width] = fig, path, png
+    return made
+
+
+def _poppler(*argv) -> str:
+    return subprocess.run(argv, capture_output=True, text=True, check=True).stdout
+
+
+def _words(path) -> tuple[float, float, list[tuple[float, float, float, float, str]]]:
+    """The page's size and each word's box (left, top, right, bottom, in points from the top left) and text."""
+    out = _poppler("pdftotext", "-bbox", str(path), "-")
+    page = re.search(r'<page width="([\d.]+)" height="([\d.]+)"', out)
+    words = [(*map(float, m.groups()[:4]), html.unescape(m.group(5))) for m in re.finditer(
+        r'<word xMin="([-\d.]+)" yMin="([-\d.]+)" xMax="([-\d.]+)" yMax="([-\d.]+)">([^<]*)</word>', out)]
+    return float(page.group(1)), float(page.group(2)), words
+
+
+def _ink(image: np.ndarray) -> tuple[int, int, int, int]:
+    """The box of an image's non-white pixels: left, top, right, bottom."""
+    rows, columns = np.nonzero(image < 200)
+    return columns.min(), rows.min(), columns.max(), rows.max()
+
+
+def _texts(fig) -> list[str]:
+    """Every text a figure must show, as Plotly's labels (with <br> and <sup>): axis titles, legend entries
+    (of traces with points), line labels and notes."""
+    titles = [axis.title.text for axis in (fig.layout.xaxis, fig.layout.yaxis) if axis.title.text]
+    return titles + [t.name for t in fig.data if len(t.x)] + [note.text for note in fig.layout.annotations]
+
+
+@pytest.mark.parametrize("kind, style, width", [(k, s.name, w) for k, s, w in GRID])
+def test_pdf_is_the_figure_at_true_size_with_every_text_on_its_page(every_pdf, kind, style, width):
+    """The page is the figure's size (rounded up to whole points, as Chromium prints in points and 1/300 in),
+    drawn at scale 1 from its corner (its ink where the PNG's is, to 2 px at 96 dpi: kaleido's own PDF shrank it
+    by 0.2 in and cut off its bottom), and every axis title, legend entry and label is on the page."""
+    fig, path, png = every_pdf[kind, style, width]
+    page_width, page_height, words = _words(path)
+    assert 0 <= page_width - fig.layout.width * 72 / PX_PER_IN < 1.25
+    assert 0 <= page_height - fig.layout.height * 72 / PX_PER_IN < 1.25
+    raster = subprocess.run(["pdftoppm", "-r", str(PX_PER_IN), "-gray", "-singlefile", str(path)],
+                            capture_output=True, check=True).stdout
+    raster = np.asarray(Image.open(io.BytesIO(raster)))
+    assert np.allclose(_ink(raster), _ink(np.asarray(Image.open(io.BytesIO(png)).convert("L"))), atol=2)
+    for left, top, right, bottom, text in words:
+        assert -0.5 <= left and right <= page_width + 0.5 and -0.5 <= top and bottom <= page_height + 0.5, text
+    drawn = [text for *_, text in words]
+    for label in _texts(fig):
+        for piece in re.split(r"<[^>]*>", label):  # a <sup>'s text is a word of its own
+            for word in plain(piece).split():
+                assert any(word in text for text in drawn), (word, label)
+
+
+@pytest.mark.parametrize("kind, style, width", [(k, s.name, w) for k, s, w in GRID])
+def test_pdf_fonts_are_the_styles_own(every_pdf, kind, style, width):
+    """Every glyph in the style's family, embedded: x⁽ⁱ⁾'s superscript, which Times-like fonts lack, would come
+    from DejaVu Sans."""
+    _, path, _ = every_pdf[kind, style, width]
+    rows = _poppler("pdffonts", str(path)).splitlines()[2:]
+    fonts = [row.split()[0] for row in rows]
+    assert fonts and all(" yes " in f" {row} " for row in rows)  # emb yes
+    assert not any("DejaVu" in font for font in fonts), fonts
+    serif = [font for font in fonts if re.search("Serif|Times|Roman|Termes", font)]
+    assert serif == fonts if style == "paper" else not serif, fonts
+
+
+def test_pdf_title_says_what_the_figure_shows(every_pdf):
+    """Not kaleido's page title, "Kaleido-fier": the figure's kind, what is compared and how; the file is still
+    whole (each cross-reference points at its object)."""
+    for (kind, style, width), (fig, path, _) in every_pdf.items():
+        title = re.search(r"^Title:\s*(.*)$", _poppler("pdfinfo", str(path)), re.M).group(1)
+        assert title == fig.layout.meta["title"] and "Kaleido" not in title
+        pdf = path.read_bytes()
+        start = int(re.search(rb"startxref\s+(\d+)", pdf).group(1))
+        entries = re.findall(rb"(\d{10}) \d{5} n", pdf[start:])
+        assert entries and all(pdf[int(at):].startswith(b"%d 0 obj" % (k + 1)) for k, at in enumerate(entries))
+    titles = {key: fig.layout.meta["title"] for key, (fig, _, _) in every_pdf.items()}
+    assert titles["histogram", "paper", "column"] == ("Distribution of δ(x⁽ⁱ⁾): accuracy(uedin-nmt) − "
+                                                      "accuracy(LIUM-NMT), paired bootstrap")
+    assert titles["null", "paper", "full"] == ("Distribution under H0 of δ: accuracy(uedin-nmt) − accuracy(LIUM-NMT), "
+                                               "approximate randomisation")
+    assert titles["convergence", "slide", "full"].startswith("p as resamples accrue: accuracy(uedin-nmt)")
+    assert titles["forest", "paper", "column"].startswith("δ against LIUM-NMT, accuracy: paired bootstrap")
+
+
 def test_a_figure_does_not_depend_on_plotlys_default_template(monkeypatch):
     import plotly.io as pio
 
@@ -195,6 +308,71 @@ def test_a_figure_does_not_depend_on_plotlys_default_template(monkeypatch):
 def test_slide_style_is_large():
     fig = figure(result(), "histogram", style=SLIDE, width="full")
     assert fig.layout.width == 1280 and fig.layout.font.size >= 20 and fig.layout.xaxis.tickfont.size >= 20
+
+
+def test_slide_widths_are_a_whole_slide_and_half_of_one():
+    """A slide's figure is the slide's width (1280 px) unless asked for one column of a two-column slide (640
+    px); a paper's is a column (3.3 in) unless asked for the full text width."""
+    res = result()
+    for width, px in ((None, 1280), ("full", 1280), ("column", 640)):
+        svg = export.styled_image(figure(res, "histogram", style=SLIDE, width=width), "svg", SLIDE)
+        assert float(ET.fromstring(svg).get("width")) == px
+    assert forest(_family(), style=SLIDE).layout.width == 1280
+    assert figure(res).layout.width == forest(_family(), style=PAPER).layout.width == pytest.approx(3.3 * PX_PER_IN)
+    assert SLIDE.describe() == "slide: a whole slide, 1280 px"
+    assert SLIDE.describe("column") == "slide: one column of a two-column slide, 640 px"
+    assert PAPER.describe() == "paper: one column, 3.3 in"
+    with pytest.raises(SettingsError, match=r"unknown width 'poster' for a slide figure.*full \(a whole slide, 1280"):
+        figure(res, style=SLIDE, width="poster")
+
+
+def _random_results(count: int, seed: int):
+    """Results over random data: test sizes, accuracies (so signs and effects from none to huge), tests, sides."""
+    gen = np.random.default_rng(seed)
+    for k in range(count):
+        n = int(gen.integers(15, 300))
+        gold = gen.integers(0, 2, n)
+        a, b = (np.where(gen.random(n) < p, gold, 1 - gold) for p in gen.uniform(0.45, 0.98, 2))
+        yield sigcore.compare(gold, a, b, test=("bootstrap", "permutation")[k % 2],
+                              alternative=("greater", "less", "two-sided")[k // 2 % 3], n_resamples=400, seed=k)
+
+
+def test_every_line_lies_inside_the_x_axis_clear_of_its_ends():
+    """δ(x), 2·δ(x), 0 and −δ(x) at least 2% of the axis's range from either end, whatever the sign, side and
+    test (a permutation test's δ(x) is often beyond every permuted δ)."""
+    for res in _random_results(36, 23):
+        for kind in ("histogram", "null"):
+            fig = figure(res, kind)
+            low, high = fig.layout.xaxis.range
+            for line in fig.layout.shapes:
+                assert low + 0.02 * (high - low) <= line.x0 <= high - 0.02 * (high - low), (res.test, kind, line.x0)
+
+
+@pytest.mark.parametrize("n, accuracies, swap, p_range", [
+    (300, (0.8, 0.7), False, (0, 3e-4)),  # none counted by the bootstrap: p < 1/b
+    (300, (0.72, 0.70), False, (3e-4, 2e-3)), (600, (0.8, 0.7), False, (2e-3, 4e-3)),
+    (300, (0.75, 0.74), False, (0.01, 0.05)), (100, (0.7, 0.7), False, (0.5, 0.7)),
+    (300, (0.72, 0.70), True, (0.99, 1)),
+])
+@pytest.mark.parametrize("test", ["bootstrap", "permutation"])
+def test_convergence_shows_a_small_p_and_its_band_clear_of_the_floor(n, accuracies, swap, p_range, test):
+    """On a log axis, the final p (1/b when none was counted), its Monte-Carlo band and α are drawn, above the
+    axis's lowest 5%: p = 0.001 is no flat line on a 0-1 axis's floor, and p = 0.99 stays readable too."""
+    gen = np.random.default_rng(1)
+    gold = gen.integers(0, 2, n)
+    a, b = (np.where(gen.random(n) < p, gold, 1 - gold) for p in accuracies)
+    res = sigcore.compare(gold, *((b, a) if swap else (a, b)), test=test, alternative="greater", n_resamples=5000)
+    fig = figure(res, "convergence")
+    assert fig.layout.yaxis.type == "log"
+    low, high = fig.layout.yaxis.range
+    band, line = fig.data
+    m = len(line.x)
+    assert band.y[m - 1] == pytest.approx(res.p_interval[1])
+    assert line.y[-1] == pytest.approx(res.p_value) or res.n_extreme == 0  # then p < 1/b, and k / i = 0 is hidden
+    for value in (v for v in (res.p_value, *res.p_interval, res.alpha) if v > 0):  # a band from 0: under any log axis
+        assert 0.05 <= (np.log10(value) - low) / (high - low) <= 1, (res.p_text, value)
+    assert fig.layout.shapes[0].y0 == res.alpha  # α's line
+    assert p_range[0] <= res.p_value <= p_range[1]  # the case is the one its parameters say
 
 
 # ---------------------------------------------------------------- the command line
@@ -239,7 +417,7 @@ def test_cli_draws_a_saved_family(tmp_path, capsys):
 
 
 def _cases():
-    """Figures over random data, signs, sides, tests, names, kinds, styles and widths."""
+    """Figures over random data, signs, sides, tests, names, kinds, styles and widths; a family's forest."""
     gen = np.random.default_rng(11)
     for k in range(36):
         n = int(gen.integers(20, 400))
@@ -253,6 +431,10 @@ def _cases():
         style, width = ((PAPER, "column"), (PAPER, "full"), (SLIDE, "full"), (PAPER, "column"))[k % 4]
         yield f"{test}-{alternative}-{kind}-{style.name}-{width}-{names[0]}", figure(
             res, kind, style=style, width=width, a=names[0], b=names[1])
+    family = _family()
+    for style in (PAPER, SLIDE):
+        for width in ("column", "full"):
+            yield f"forest-{style.name}-{width}", forest(family, style=style, width=width)
 
 
 _BOXES = """async (spec) => {

@@ -8,12 +8,14 @@ text; CSV cells that a spreadsheet would run as a formula are neutralised (OWASP
 from __future__ import annotations
 
 import csv
+import html
 import importlib.util
 import io
 import json
 import math
 import re
 import struct
+import threading
 import zlib
 from decimal import Decimal
 from typing import Any
@@ -144,6 +146,11 @@ def caption_latex(res: Result, *, a: str = "A", b: str = "B") -> str:
     return _latex_text(_caption(res), res, a, b, citations.cite_latex(citations.metric_keys(res.metric)))
 
 
+def _counted(n: int, noun: str) -> str:
+    """``noun`` in the number ``n`` takes: "1 item", "12 items"."""
+    return f"{n:,} {noun}{'s' * (n != 1)}"
+
+
 def figure_caption(res: Result, kind: str = "histogram", *, latex: bool = False) -> str:
     """The short caption of a figure of ``res`` (:func:`sigcore.report.figures.figure`): what is drawn, from
     how many resamples of how many items, and where p's resamples are."""
@@ -152,16 +159,19 @@ def figure_caption(res: Result, kind: str = "histogram", *, latex: bool = False)
 
 
 def _figure_caption(res: Result, kind: str) -> str:
-    units = f"{res.n_items:,} items" + (f" in {res.n_groups:,} groups" if res.n_groups is not None else "")
+    groups = f" in {_counted(res.n_groups, 'group')}" if res.n_groups is not None else ""
+    units = _counted(res.n_items, "item") + groups
     if res.test == "bootstrap":
-        draws = f"b = {res.n_resamples:,} paired bootstrap resamples x⁽ⁱ⁾ of the {units}"
+        draws = f"b = {_counted(res.n_resamples, 'paired bootstrap resample')} x⁽ⁱ⁾ of the {units}"
+    elif res.n_resamples == 1 and res.exact:  # n items that differ have 2^n swaps: one when none differs
+        draws = f"the only swap of A's and B's outputs, which agree on all {units}"
     elif res.exact:
         draws = f"all {res.n_resamples:,} swaps of A's and B's outputs on the {units}"
     else:
-        draws = f"b = {res.n_resamples:,} random swaps of A's and B's outputs on the {units}"
+        draws = f"b = {_counted(res.n_resamples, 'random swap')} of A's and B's outputs on the {units}"
     if kind == "convergence":
-        return (f"The p-value after each of {draws} (seed {res.seed}), with its 95% Monte-Carlo interval; "
-                f"{res.p_text} after all b.")
+        return (f"The p-value after {'each of ' * (res.n_resamples != 1)}{draws} (seed {res.seed}), with its 95% "
+                f"Monte-Carlo interval; {res.p_text} after all b.")
     what = {("bootstrap", "histogram"): "δ(x⁽ⁱ⁾)", ("bootstrap", "null"): "δ(x⁽ⁱ⁾) − δ(x), centred on H0,"}
     shown = what.get((res.test, kind), "δ under H0")
     return f"{shown} on {draws} (seed {res.seed}); dark bars: the resamples counted in p ({res.p_text})."
@@ -351,12 +361,88 @@ def figure_image(fig: Any, fmt: str, *, width: int = SCREEN_FIGURE["width"], hei
         raise
 
 
+_PDF_PRINTING = threading.Lock()  # one swap of kaleido's printing step at a time
+_IMAGE_SIZE = "(() => { const r = document.getElementById('kaleido-image').getBoundingClientRect(); " \
+              "return [r.width, r.height]; })()"
+
+
+def _true_size_pdf(fig: Any, width: float, height: float) -> bytes:
+    """A PDF of ``fig`` on a page of its own size, with no margins, so it is neither shrunk nor cut.
+
+    kaleido 1.5 prints a figure's page with 0.1 in margins: Chromium shrinks the figure by 0.2 in to fit the
+    width (a column's 9 pt text prints at 8.5 pt) and cuts off what then falls below the bottom margin (a
+    legend, an axis title). kaleido has no setting for it, so its printing step is swapped, while this PDF is
+    drawn, for one with no margins on a page rounded up to whole points: Chromium rounds a page to the nearest
+    point, then to 1/300 in (up to 0.08 pt less), either of which could cut a sliver off. It measures the page
+    from the image in the browser, so a PDF that another thread draws meanwhile is right too.
+    """
+    try:
+        from kaleido._kaleido_tab import _devtools_utils as devtools
+    except ImportError:  # no kaleido: figure_image says how to install it
+        return figure_image(fig, "pdf", width=width, height=height, scale=1)
+
+    async def print_pdf(tab: Any) -> str:
+        size = await tab.send_command("Runtime.evaluate", params={"expression": _IMAGE_SIZE, "returnByValue": True})
+        devtools._raise_error(size)
+        w, h = (math.ceil(px * 72 / PX_PER_IN + 0.1) / 72 for px in size["result"]["result"]["value"])
+        printed = await tab.send_command("Page.printToPDF", params=dict(
+            printBackground=True, paperWidth=w, paperHeight=h, marginTop=0, marginBottom=0, marginLeft=0,
+            marginRight=0, preferCSSPageSize=False, pageRanges="1"))
+        devtools._raise_error(printed)
+        return printed["result"]["data"]
+
+    with _PDF_PRINTING:
+        if not callable(getattr(devtools, "print_pdf", None)) or not hasattr(devtools, "_raise_error"):
+            raise SettingsError("this kaleido cannot print a PDF at the figure's true size",
+                                hint="Install kaleido 1.5.0 (pip install kaleido==1.5.0), or save an SVG.")
+        original, devtools.print_pdf = devtools.print_pdf, print_pdf
+        try:
+            return figure_image(fig, "pdf", width=width, height=height, scale=1)
+        finally:
+            devtools.print_pdf = original
+
+
+def _pdf_titled(pdf: bytes, title: str) -> bytes:
+    """``pdf`` with ``title`` as its document title (Chromium's is the page's: kaleido's "Kaleido-fier").
+
+    The title is written in UTF-16 (a PDF text string, ISO 32000-1 §7.9.2.2), and the cross-reference
+    table's offsets after it are moved by the change in length, as a reader finds objects by them.
+    """
+    found = re.search(rb"/Title\s*(\((?:\\.|[^\\)])*\)|<[0-9A-Fa-f\s]*>)", pdf)
+    table = re.search(rb"\nxref\n0 (\d+)\n((?:\d{10} \d{5} [nf]\s*\n)+)trailer\b", pdf)
+    start = re.search(rb"startxref\s+(\d+)\s+%%EOF\s*$", pdf)
+    if not (found and table and start) or not found.end() < table.start():
+        return pdf  # not the single-table file Chromium writes: left as it is
+    text = b"<FEFF" + title.encode("utf-16-be").hex().upper().encode() + b">"
+    at, shift = found.start(1), len(text) - len(found.group(1))
+
+    def moved(entry: re.Match) -> bytes:
+        offset = int(entry.group(1))
+        return b"%010d" % (offset + shift if offset > at and entry.group(3) == b"n" else offset) + entry.group(2)
+    entries = re.sub(rb"(\d{10})( \d{5} ([nf]))", moved, table.group(2))
+    return (pdf[:at] + text + pdf[found.end(1):table.start(2)] + entries + pdf[table.end(2):start.start(1)]
+            + str(int(start.group(1)) + shift).encode() + pdf[start.end(1):])
+
+
+def _figure_title(fig: Any) -> str:
+    """What a figure shows, in one line, for its file's metadata: the title its builder gave it
+    (``layout.meta["title"]``), else its x axis's."""
+    meta = fig.layout.meta
+    if isinstance(meta, dict) and meta.get("title"):
+        return str(meta["title"])
+    axis = fig.layout.xaxis.title.text or "Figure"
+    return html.unescape(re.sub(r"<[^>]*>", "", axis.replace("<br>", " ")))
+
+
 def styled_image(fig: Any, fmt: str, style: Style) -> bytes:
     """A figure made in ``style`` (:mod:`sigcore.report.style`) at its true size: SVG and PDF at scale 1 (a
-    column figure is 3.3 in wide on the PDF's page), PNG at the style's dpi, recorded in the file."""
+    3.3 in wide figure is 3.3 in wide on the PDF's page, which is rounded up to whole points, with nothing cut
+    off and the figure's title as the document's), PNG at the style's dpi, recorded in the file."""
     width, height = fig.layout.width, fig.layout.height
     if width is None or height is None:
         raise SettingsError("this figure has no size of its own: make it with a style (style.apply)")
+    if fmt == "pdf":
+        return _pdf_titled(_true_size_pdf(fig, width, height), _figure_title(fig))
     if fmt != "png":
         return figure_image(fig, fmt, width=width, height=height, scale=1)
     return png_dpi(figure_image(fig, fmt, width=width, height=height, scale=style.dpi / PX_PER_IN), style.dpi)

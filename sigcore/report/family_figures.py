@@ -22,9 +22,10 @@ from ..many import Many
 from .family import CORRECTION_NAMES, heading, signed
 from .figures import AXIS, BODY, MARK
 from .sentence import METRIC_NAMES, number
-from .style import Style, apply, label
+from .style import Style, apply, label, plain, wrap
 
 ROW = 26  # pixels per system on the y axis
+_LEGEND_MARK = 4  # ems of a legend entry besides its text: the marker and the gaps around it
 NOT_SIGNIFICANT = BODY
 DIVERGING = [[0.0, "#b2182b"], [0.25, "#ef8a62"], [0.5, "#f7f7f7"], [0.75, "#67a9cf"], [1.0, "#2166ac"]]
 MINUS = "\u2212"
@@ -51,13 +52,15 @@ def forest_order(many: Many) -> list[str]:
     return sorted(others, key=lambda s: many.results[(s, many.baseline)].delta)  # Plotly draws y = 0 at the bottom
 
 
-def forest(many: Many, *, title: str | None = None, style: Style | None = None, width: str = "column") -> go.Figure:
+def forest(many: Many, *, title: str | None = None, style: Style | None = None,
+           width: str | None = None) -> go.Figure:
     """Each system's δ = score(system) − score(baseline), a point with its interval as a horizontal error bar,
     one row per system (largest δ on top), a vertical line at 0. Significant comparisons (after the family's
     correction, as ``many.significant`` decides) are filled, the others hollow and grey: the marks are the
     corrected decisions, while each bar is that comparison's own 1 − α interval of δ (``many.delta_interval``;
     none where the test's interval is of another quantity), not corrected. With ``style`` (a paper's or a
-    slide's), at its true size and without a title: the caption carries it."""
+    slide's), at its true size (``width``: "column" or "full", by default the style's own) and without a
+    title: the caption carries it, and a PDF's metadata."""
     base, scale, name = many.baseline, _scale(many), metric_label(many)
     order = forest_order(many)
     row = {s: i for i, s in enumerate(order)}
@@ -102,10 +105,27 @@ def forest(many: Many, *, title: str | None = None, style: Style | None = None, 
     fig = go.Figure(dict(data=traces, layout=layout))
     if style is None:
         return fig
-    row = 1.7 * style.row
-    fig.update_layout(margin=dict(l=style.text, r=style.text, t=style.row + 6, b=2 * style.tick + 3.6 * style.row),
-                      xaxis_gridcolor="#dddddd", yaxis_gridcolor="#eeeeee")
-    return apply(fig, style, width, row * len(order) + 2 * style.tick + 4.6 * style.row + 6)
+    room = style.width(width) - 2 * style.text
+    # the x title is centred on the panel, right of the systems' names (about 0.55 em a character): it may
+    # reach as far left of the centre as right of it, so it fits the figure's width less the names'
+    left = max(0.55 * style.tick * max(len(plain(label(s))) for s in order) + 10, style.text)
+    axis = wrap([f"δ = {name}(system)", f"{MINUS} {name}({label(base)})" + ("," if interval else "")]
+                + ([f"with its {level} interval"] if interval else []), style, style.width(width) - left)
+    shown = [t for t in fig.data if len(t.x)]  # Plotly lists no trace without points in the legend
+    for t in shown:  # "significant after Benjamini-Yekutieli" and "(α = 0.05)" on two lines if need be
+        head, _, tail = t.name.partition(" (")
+        t.name = wrap([head] + ([f"({tail}"] if tail else []), style, room - _LEGEND_MARK * style.text)
+    # the entries side by side if they fit the width, else one under the other
+    longest = [max(len(plain(line)) for line in t.name.split("<br>")) for t in shown]
+    across = sum((_LEGEND_MARK + 0.5 * n) * style.text for n in longest) <= room
+    lines = [t.name.count("<br>") + 1 for t in shown]
+    rows = (max(lines, default=1) if across else sum(lines)) + axis.count("<br>") + 1  # legend and x title
+    fig.update_layout(margin=dict(l=style.text, r=style.text, t=style.row + 6,
+                                  b=2 * style.tick + (rows + 1.6) * style.row),
+                      xaxis_title_text=axis, xaxis_gridcolor="#dddddd", yaxis_gridcolor="#eeeeee",
+                      legend_orientation="h" if across else "v")
+    return apply(fig, style, width, 1.7 * style.row * len(order) + 2 * style.tick + (rows + 2.6) * style.row + 6,
+                 title=f"δ against {base}, {heading(many)}")
 
 
 def heatmap_order(many: Many) -> list[str]:

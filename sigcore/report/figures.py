@@ -6,8 +6,6 @@ whatever b is. Labels use Unicode, not MathJax, which would fetch from the netwo
 
 from __future__ import annotations
 
-import html
-
 import numpy as np
 import plotly.graph_objects as go
 
@@ -16,7 +14,7 @@ from ..errors import SettingsError
 from ..result import Result, mc_interval
 from .family import signed
 from .sentence import metric_name, number, scale_of, test_name
-from .style import FIGURE_KINDS, PAPER, Style, apply, label
+from .style import FIGURE_KINDS, PAPER, RESAMPLE, Style, apply, label, plain, wrap
 
 MINUS = "\u2212"
 
@@ -174,30 +172,38 @@ def empty_histogram(message: str) -> go.Figure:
 
 KINDS = FIGURE_KINDS[:3]
 _MARK_NAMES = {-1: "−δ(x)", 0: "0", 1: "δ(x)", 2: "2·δ(x)"}  # lines at multiples of delta(x)
+_SHOWN = {("bootstrap", "histogram"): "Distribution of δ(x⁽ⁱ⁾)",
+          ("bootstrap", "null"): "Distribution under H0 of δ(x⁽ⁱ⁾) − δ(x)"}  # the permutation's: δ under H0
 _CONVERGENCE_POINTS = 400
+_EDGE = 0.05  # the share of an axis's range kept clear beyond its outermost marked line
 
 
-def figure(res: Result, kind: str = "histogram", *, style: Style = PAPER, width: str = "column",
+def figure(res: Result, kind: str = "histogram", *, style: Style = PAPER, width: str | None = None,
            a: str = "A", b: str = "B") -> go.Figure:
-    """A figure of ``res`` for a paper or a slide, at ``style``'s true size (``width``: "column" or "full").
+    """A figure of ``res`` for a paper or a slide, at ``style``'s true size; ``width`` is "column" (one
+    column of the paper or of a two-column slide) or "full" (the paper's text width, a whole slide), by
+    default the style's own (:mod:`sigcore.report.style`).
 
     - "histogram": the resampled δ as the test drew it: for the bootstrap, δ(x⁽ⁱ⁾) with δ(x) and 2·δ(x);
       for approximate randomisation, δ under H0 with δ(x);
     - "null": the distribution under H0, centred on 0: the bootstrap's δ(x⁽ⁱ⁾) − δ(x), where δ(x) is the
       threshold (why the unshifted test compares with 2·δ(x)); the permutation distribution as it is;
-    - "convergence": p after each resample i with its 95% Monte-Carlo band, and α.
+    - "convergence": p after each resample i with its 95% Monte-Carlo band, and α, on a log scale so that a
+      small p and its band stand as clear of the floor as a large one.
 
     Each line's label sits in a row of its own above the panel, on the side of the line towards the panel's
-    centre, so labels never overlap each other or the figure's edge, whatever δ's sign or the test's side.
+    centre, so labels never overlap each other or the figure's edge, whatever δ's sign or the test's side; every
+    line lies inside the x axis, at least 4% of its range from either end.
     """
     if kind not in KINDS:
         raise SettingsError(f"unknown figure kind {kind!r}", hint=f"Choose one of: {', '.join(KINDS)}.")
     if res.distribution is None:
         raise SettingsError(f"the {test_name(res)} is closed-form: it has no resampled distribution to draw",
                             hint="Run the paired bootstrap or approximate randomisation for a figure.")
+    title = _title(res, kind, a, b)
     if kind == "convergence":
-        return _convergence(res, style, width)
-    return _distribution(res, kind == "null", style, width, a, b)
+        return _convergence(res, style, width, title)
+    return _distribution(res, kind == "null", style, width, a, b, title)
 
 
 def _difference(res: Result, a: str, b: str) -> str:
@@ -205,7 +211,16 @@ def _difference(res: Result, a: str, b: str) -> str:
     return f"{name}({label(a)}) {MINUS} {name}({label(b)})"
 
 
-def _distribution(res: Result, null: bool, style: Style, width: str, a: str, b: str) -> go.Figure:
+def _title(res: Result, kind: str, a: str, b: str) -> str:
+    """What the figure shows, as plain text (a PDF's title): "Distribution of δ(x⁽ⁱ⁾): accuracy(A) − accuracy(B),
+    paired bootstrap"."""
+    shown = "p as resamples accrue" if kind == "convergence" else _SHOWN.get((res.test, kind),
+                                                                             "Distribution under H0 of δ")
+    return f"{shown}: {plain(_difference(res, a, b))}, {test_name(res)}"
+
+
+def _distribution(res: Result, null: bool, style: Style, width: str | None, a: str, b: str,
+                  title: str) -> go.Figure:
     bootstrap = res.test == "bootstrap"
     shift = 1 if null and bootstrap else 0  # in units of delta(x): the null view moves the bootstrap by -delta(x)
     values = res.distribution - shift * res.delta
@@ -215,6 +230,7 @@ def _distribution(res: Result, null: bool, style: Style, width: str, a: str, b: 
               f"{_MARK_NAMES[m]} = {signed(m * res.delta, scale_of(res))}" if m else "0", dashes[m])
              for m in sorted(dashes, key=lambda m: (m * res.delta, m))]
     edges = histogram_edges(values, tuple(x for x, _, _ in marks))
+    span = _clear(edges, [x for x, _, _ in marks])
     centres, widths = (edges[:-1] + edges[1:]) / 2, np.diff(edges)
     in_p = counted(res)
     clipped = np.clip(values, edges[0], edges[-1])
@@ -224,17 +240,24 @@ def _distribution(res: Result, null: bool, style: Style, width: str, a: str, b: 
     if not bootstrap:
         what = ["δ under H0 (outputs swapped per item),", f"δ = {_difference(res, a, b)}"]
     elif null:
-        what = ["δ(x⁽ⁱ⁾) − δ(x), centred on H0,", f"δ = {_difference(res, a, b)}"]
+        what = [f"δ({RESAMPLE}) − δ(x), centred on H0,", f"δ = {_difference(res, a, b)}"]
     else:
-        what = ["δ(x⁽ⁱ⁾) =", _difference(res, a, b)]
-    what = _wrap(what, style, style.width(width) - 5 * style.tick)
+        what = [f"δ({RESAMPLE}) =", _difference(res, a, b)]
+    what = wrap(what, style, style.width(width) - 5 * style.tick)
     fig = go.Figure(dict(data=bars, layout=dict(
         barmode="stack", bargap=0,
-        xaxis=dict(title=dict(text=what), range=[edges[0], edges[-1]], showline=True, ticks="outside",
-                   zeroline=False),
+        xaxis=dict(title=dict(text=what), range=span, showline=True, ticks="outside", zeroline=False),
         yaxis=dict(title=dict(text="permutations" if not bootstrap else "resamples"), rangemode="tozero",
                    showline=True, ticks="outside"))))
-    return _marked(fig, marks, (edges[0], edges[-1]), style, width, what.count("<br>") + 1)
+    return _marked(fig, marks, span, style, width, title, what.count("<br>") + 1)
+
+
+def _clear(edges: np.ndarray, lines: list[float]) -> list[float]:
+    """The x range: the bars' and, beyond the outermost lines, a twentieth of it, so that no line sits on the
+    axis's end (a permutation test's δ(x) is often its most extreme value)."""
+    low, high = min(edges[0], *lines), max(edges[-1], *lines)
+    pad = _EDGE * (high - low)
+    return [min(edges[0], min(lines) - pad), max(edges[-1], max(lines) + pad)]
 
 
 def _cuts(res: Result) -> list[int]:
@@ -246,8 +269,8 @@ def _cuts(res: Result) -> list[int]:
     return [-1, 1] if res.alternative == "two-sided" or res.compat is not None else [1]
 
 
-def _marked(fig: go.Figure, marks: list[tuple[float, str, str]], span: tuple[float, float], style: Style,
-            width: str, title_lines: int = 1) -> go.Figure:
+def _marked(fig: go.Figure, marks: list[tuple[float, str, str]], span: list[float], style: Style,
+            width: str | None, title: str, title_lines: int = 1) -> go.Figure:
     """Vertical lines with their labels, one row each above the panel, and the legend below it."""
     row = style.row
     fig.update_layout(
@@ -261,22 +284,16 @@ def _marked(fig: go.Figure, marks: list[tuple[float, str, str]], span: tuple[flo
         legend=dict(orientation="h", yref="container", y=0, yanchor="bottom", x=0.5, xanchor="center",
                     traceorder="normal"),
     )
-    return apply(fig, style, width, style.height + (title_lines - 1) * row)
+    return apply(fig, style, width, style.height + (title_lines - 1) * row, title=title)
 
 
-def _wrap(parts: list[str], style: Style, room: float) -> str:
-    """An axis title on one line if it fits the panel (at about half an em per character), else a line a part."""
-    one = " ".join(parts)
-    return one if 0.5 * style.text * len(html.unescape(one)) <= room else "<br>".join(parts)
-
-
-def _inward(x: float, span: tuple[float, float]) -> dict:
+def _inward(x: float, span: list[float]) -> dict:
     """A label's anchor: it reads from its line towards the panel's centre, so it never leaves the figure."""
     left = (x - span[0]) <= (span[1] - span[0]) / 2
     return dict(xanchor="left" if left else "right", xshift=3 if left else -3)
 
 
-def _convergence(res: Result, style: Style, width: str) -> go.Figure:
+def _convergence(res: Result, style: Style, width: str | None, title: str) -> go.Figure:
     if res.exact:
         raise SettingsError("this p is exact (every swap enumerated): there is no Monte-Carlo estimate to converge",
                             hint="Draw the histogram or the null instead.")
@@ -285,24 +302,58 @@ def _convergence(res: Result, style: Style, width: str) -> go.Figure:
     k = np.cumsum(counted(res))[i - 1]
     p = (k + 1) / (i + 1) if res.plus_one else k / i
     low, high = mc_interval(k, i, res.plus_one)
-    band = dict(type="scatter", x=np.concatenate([i, i[::-1]]), y=np.concatenate([high, low[::-1]]), fill="toself",
-                fillcolor=style.body, line=dict(width=0), name="95% Monte-Carlo interval", hoverinfo="skip")
-    line = dict(type="scatter", x=i, y=p, mode="lines", line=dict(color=style.ink, width=style.line),
-                name="p after i resamples")
+    floor, top = _p_range(res, p, low)
+    # a p of 0 (no resample counted yet) has no place on a log axis: drawn under its floor, which hides it
+    hidden = floor / 10
+    band = dict(type="scatter", x=np.concatenate([i, i[::-1]]), y=np.maximum(np.concatenate([high, low[::-1]]), hidden),
+                fill="toself", fillcolor=style.body, line=dict(width=0), name="95% Monte-Carlo interval",
+                hoverinfo="skip")
+    line = dict(type="scatter", x=i, y=np.maximum(p, hidden), mode="lines", name="p after i resamples",
+                line=dict(color=style.ink, width=style.line))
+    ticks = _p_ticks(floor)
     fig = go.Figure(dict(data=[band, line], layout=dict(
         xaxis=dict(title=dict(text="resamples drawn, i"), type="log", showline=True, ticks="outside",
                    range=[0, np.log10(b)]),
-        yaxis=dict(title=dict(text="p"), range=[0, min(1.0, 1.15 * max(float(np.max(high)), res.alpha))],
-                   showline=True, ticks="outside", zeroline=False))))
+        yaxis=dict(title=dict(text="p"), type="log", range=[np.log10(floor), np.log10(top)], tickvals=ticks,
+                   ticktext=[_p_tick(v) for v in ticks], showline=True, ticks="outside", zeroline=False))))
     row = style.row
     fig.update_layout(
         shapes=[dict(type="line", xref="paper", yref="y", x0=0, x1=1, y0=res.alpha, y1=res.alpha,
                      line=dict(color=style.counted, width=style.line, dash="dash"))],
-        annotations=[dict(xref="paper", yref="y", x=1, y=res.alpha, xanchor="right", yanchor="bottom",
+        annotations=[dict(xref="paper", yref="y", x=1, y=np.log10(res.alpha), xanchor="right", yanchor="bottom",
                           showarrow=False, text=f"α = {res.alpha:g}"),
                      dict(xref="paper", yref="paper", x=1, y=1, xanchor="right", yanchor="bottom", showarrow=False,
                           text=f"{res.p_text} after b = {b:,}")],
         margin=dict(l=4 * style.tick, r=style.text, t=row + 6, b=2 * style.tick + 2.6 * row),
         legend=dict(orientation="h", yref="container", y=0, yanchor="bottom", x=0.5, xanchor="center"),
     )
-    return apply(fig, style, width)
+    return apply(fig, style, width, title=title)
+
+
+def _p_range(res: Result, p: np.ndarray, low: np.ndarray) -> tuple[float, float]:
+    """The y range of a running p, on a log scale: from a third of the smallest p, band or α drawn (half a decade
+    of room under the final p's band, which so stays in the upper 95% of the axis up to b = 10⁷) to just over 1."""
+    final = res.p_value if res.p_value > 0 else res.p_floor  # "p < 1/b" when no resample was counted
+    smallest = min(np.min(low[low > 0], initial=1.0), np.min(p[p > 0], initial=1.0), res.alpha, final)
+    floor = smallest / 3
+    return floor, 10 ** (0.03 * -np.log10(floor))
+
+
+def _p_ticks(floor: float) -> list[float]:
+    """Powers of ten over the axis (every other one past six), and 2 and 5 times them when there are fewer than
+    three."""
+    decades = [10.0 ** e for e in range(int(np.ceil(np.log10(floor))), 1)]
+    if len(decades) > 6:  # every other decade, from 1 down, so that the labels keep apart on a column's axis
+        decades = decades[::-2][::-1]
+    if len(decades) < 3:
+        decades = sorted(v * m for v in decades + [decades[0] / 10] for m in (1, 2, 5) if floor <= v * m <= 1)
+    return decades
+
+
+def _p_tick(v: float) -> str:
+    """0.05, 0.001; below that 10⁻⁴, as a p-value is written (with <sup>, in the figure's own font)."""
+    if v >= 1e-3:
+        return f"{v:g}"
+    exponent = int(np.floor(np.log10(v) + 1e-9))
+    power = f"10<sup>{MINUS}{-exponent}</sup>"
+    return power if np.isclose(v, 10.0 ** exponent) else f"{v / 10.0 ** exponent:g}·{power}"

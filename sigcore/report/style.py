@@ -1,6 +1,10 @@
 """Figure styles: a paper's (true size, 8–9 pt serif, black text, greyscale-safe colours, no title: the caption
 carries it) and a slide's (large sans-serif text for the back row).
 
+Each has two widths, named alike: "full", the medium's whole width (a paper's text width, 6.9 in; a slide,
+1280 px), and "column", one column of its two-column layout (a paper's column, 3.3 in; a two-column slide's
+column, 640 px). A paper's figure is a column by default, a slide's a whole slide.
+
 Plotly and kaleido measure in CSS pixels, 96 to the inch; a paper measures in points, 72 to the inch. A figure
 3.3 in wide is 316.8 px wide, and 9 pt text is 12 px: placed at its true size, that is 9 pt on the page.
 """
@@ -8,6 +12,7 @@ Plotly and kaleido measure in CSS pixels, 96 to the inch; a paper measures in po
 from __future__ import annotations
 
 import html
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,15 +34,28 @@ class Style:
     ink: str  # text, axes and lines
     counted: str  # bars counted in p; significant marks
     body: str  # bars not counted; marks not significant
-    widths: dict[str, float]  # px, by name
+    widths: dict[str, float]  # px, by name: "column" and "full" (the module's docstring)
+    sizes: dict[str, str]  # each width as its reader knows it: "one column, 3.3 in"
+    default_width: str  # the width of a figure when none is asked for
     height: float  # px of a one-panel figure
     dpi: int  # of a PNG
     line: float  # px of marked lines
 
-    def width(self, name: str) -> float:
+    def width(self, name: str | None = None) -> float:
+        """The width ``name`` in pixels (the style's default width if None)."""
+        return self.widths[self.width_name(name)]
+
+    def width_name(self, name: str | None = None) -> str:
+        """``name`` if the style has that width, its default width if None."""
+        name = self.default_width if name is None else name
         if name not in self.widths:
-            raise SettingsError(f"unknown width {name!r}", hint=f"Choose one of: {', '.join(self.widths)}.")
-        return self.widths[name]
+            choices = " or ".join(f"{w} ({self.sizes[w]})" for w in self.widths)
+            raise SettingsError(f"unknown width {name!r} for a {self.name} figure", hint=f"Choose {choices}.")
+        return name
+
+    def describe(self, width: str | None = None) -> str:
+        """What a figure of this style and width is: "paper: one column, 3.3 in", "slide: a whole slide, 1280 px"."""
+        return f"{self.name}: {self.sizes[self.width_name(width)]}"
 
     @property
     def row(self) -> float:
@@ -47,12 +65,39 @@ class Style:
 
 PAPER = Style("paper", text=9 * PX_PER_PT, tick=8 * PX_PER_PT, family=SERIF, ink="black", counted=VERMILLION,
               body=GREY, widths={"column": 3.3 * PX_PER_IN, "full": 6.9 * PX_PER_IN},  # ACL's column, text width
+              sizes={"column": "one column, 3.3 in", "full": "the full text width, 6.9 in"}, default_width="column",
               height=2.3 * PX_PER_IN, dpi=300, line=1.2)
+# a 16:9 slide is 1280 × 720 px; 560 px of it lie below the slide's title
 SLIDE = Style("slide", text=22, tick=20, family=SANS, ink="black", counted=VERMILLION, body=GREY,
-              widths={"column": 640, "full": 1280}, height=560, dpi=192, line=3)
+              widths={"column": 640, "full": 1280},
+              sizes={"column": "one column of a two-column slide, 640 px", "full": "a whole slide, 1280 px"},
+              default_width="full", height=560, dpi=192, line=3)
 STYLES = {s.name: s for s in (PAPER, SLIDE)}
 WIDTHS = ("column", "full")
 FIGURE_KINDS = ("histogram", "null", "convergence", "forest")  # of a result, and of a family (forest)
+
+
+# x^(i), the i-th resample, as Plotly's <sup> so that it is set in the figure's own font: Times-like serifs
+# (and Liberation Sans) have no superscript parentheses or i, which Chromium would take from DejaVu Sans
+RESAMPLE = "x<sup>(i)</sup>"
+
+
+def plain(text: str) -> str:
+    """A Plotly label as the reader sees it: tags dropped, entities read, ``<br>`` a space."""
+    return html.unescape(re.sub(r"<[^>]*>", "", text.replace("<br>", " ")))
+
+
+def wrap(parts: list[str], style: Style, room: float) -> str:
+    """A label in as few lines as fit ``room`` pixels (at about half an em per character), broken only between
+    ``parts``."""
+    lines = [parts[0]]
+    for part in parts[1:]:
+        joined = f"{lines[-1]} {part}"
+        if 0.5 * style.text * len(plain(joined)) <= room:
+            lines[-1] = joined
+        else:
+            lines.append(part)
+    return "<br>".join(lines)
 
 
 def label(name: str) -> str:
@@ -67,9 +112,13 @@ def style_named(name: str) -> Style:
     return STYLES[name]
 
 
-def apply(fig: Any, style: Style, width: str, height: float | None = None) -> Any:
+def apply(fig: Any, style: Style, width: str | None = None, height: float | None = None, *,
+          title: str | None = None) -> Any:
     """``fig`` at ``style``'s size, fonts and ink: no title, every text in the style's family and colour, ticks
-    at the tick size, a white background. The builders place the marks; this sets what every figure shares."""
+    at the tick size, a white background. The builders place the marks; this sets what every figure shares.
+
+    ``title`` (plain text: what the figure shows) is kept in ``layout.meta``, not drawn: a PDF of the figure
+    carries it as its document title (:func:`sigcore.report.export.styled_image`)."""
     axis: dict[str, Any] = dict(tickfont=dict(size=style.tick), title=dict(font=dict(size=style.text)),
                                 linecolor=style.ink, tickcolor=style.ink, linewidth=max(style.line * 0.6, 1))
     fig.update_layout(  # a template of its own: importing streamlit makes its template plotly's default
@@ -77,6 +126,8 @@ def apply(fig: Any, style: Style, width: str, height: float | None = None) -> An
         paper_bgcolor="white", font=dict(family=style.family, size=style.text, color=style.ink),
         legend=dict(font=dict(size=style.text)),
     )
+    if title is not None:
+        fig.update_layout(meta=dict(title=title))
     fig.update_xaxes(**axis)
     fig.update_yaxes(**axis)
     for shape in fig.layout.shapes:
