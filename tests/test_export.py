@@ -148,6 +148,23 @@ def test_latex_tiny_and_negative_numbers():
     assert re.search(r"(?<![{$])-\d", body) is None  # every minus is \textminus{} or inside math
 
 
+@pytest.mark.parametrize("test, alternative", [("bootstrap", "greater"), ("bootstrap", "less"),
+                                               ("bootstrap", "two-sided"), ("mcnemar", "greater"), ("t", "less")])
+def test_latex_table_says_which_row_is_a_one_sided_bound(test, alternative):
+    gold = [1, 0, 1, 1, 0, 1] * 20
+    res = sigcore.compare(gold, [1, 0, 1, 0, 0, 1] * 20, [0, 0, 1, 1, 0, 0] * 20, metric="accuracy", test=test,
+                          alternative=alternative, n_resamples=500)
+    rows = [line.strip() for line in export.verdict_latex(res).splitlines() if line.strip().endswith("\\\\")][1:]
+    marked = [row for row in rows if "(one-sided)" in row]
+    if alternative == "two-sided":
+        assert not marked and "infty" not in "".join(rows)
+    else:  # the row holding the test's interval: delta's, or the estimand's (McNemar: the discordant share)
+        assert len(marked) == 1 and marked[0] == rows[-1], rows
+        bound = marked[0].split(" & ")[-1]
+        assert bound.endswith("$\\infty$) \\\\") or bound.startswith("($-\\infty$") \
+            or bound.endswith("1.0000] \\\\") or bound.startswith("[0.0000"), bound  # an infinite end is open
+
+
 # ---------------------------------------------------------------- tables and CSV
 
 

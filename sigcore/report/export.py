@@ -99,6 +99,8 @@ def verdict_latex(res: Result, *, a: str = "A", b: str = "B") -> str:
     """
     # the difference rows by their symbols, which the caption defines: a column has no room for "A − B" twice
     names = [latex_escape(a), latex_escape(b), r"$\delta$", *_LATEX_ESTIMANDS.get(res.estimand, [])]
+    if res.ci_side != "two-sided" and not math.isnan(res.ci_low):  # the test's interval is a one-sided bound
+        names[-1] += " (one-sided)"
     rows = [f"    {name} & {_latex_number(score, scale_of(res))} & {_latex_interval(low, high, scale_of(res))} \\\\"
             for name, (score, low, high) in zip(names, scores_table(res, a=a, b=b).itertuples(index=False))]
     lines = [
@@ -185,7 +187,8 @@ def _cited(res: Result) -> str:
 
 
 def _caption(res: Result) -> str:
-    units = f"{res.n_items:,} items" + (f" in {res.n_groups:,} groups" if res.n_groups is not None else "")
+    units = _counted(res.n_items, "item") + (f" in {_counted(res.n_groups, 'group')}" if res.n_groups is not None
+                                             else "")
     metric = metric_name(res) + (f" {_C}" if citations.metric_keys(res.metric) else "")
     if metric.split()[0] in ("accuracy", "exact", "precision", "recall", "mean", "weighted", "span"):
         metric = metric[0].upper() + metric[1:]  # a word starts the caption; chrF and macro-F1 keep their case
@@ -244,8 +247,10 @@ def _interval(low: float, high: float, scale: float) -> str:
 
 
 def _latex_interval(low: float, high: float, scale: float) -> str:
-    return ("---" if math.isnan(low) or math.isnan(high) else
-            f"[{_latex_number(low, scale)}, {_latex_number(high, scale)}]")
+    if math.isnan(low) or math.isnan(high):
+        return "---"
+    left, right = "(" if math.isinf(low) else "[", ")" if math.isinf(high) else "]"  # an infinite end is open
+    return f"{left}{_latex_number(low, scale)}, {_latex_number(high, scale)}{right}"
 
 
 def _latex_number(x: float, scale: float) -> str:
