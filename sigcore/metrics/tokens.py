@@ -1,7 +1,7 @@
 """Segments as integer tokens for :mod:`sigcore.metrics.ngrams`: BLEU's words, chrF's characters.
 
 Words are sacreBLEU's: its tokenizer per segment, except for the default '13a', which is applied to all
-segments at once with numpy and gives the same tokens (tested on every WMT17 line and on random text). '13a'
+segments at once with numpy and gives the same tokens (tested on WMT17 lines and on random text). '13a'
 (mteval-v13a, as sacreBLEU's ``Tokenizer13a``) pads the characters of one class with spaces and then runs three
 regular expressions, each replacing its leftmost non-overlapping matches: the match at j is taken unless the one
 at j - 1 was, so within a run of candidate positions every other one is; that is what :func:`_alternate` computes.
