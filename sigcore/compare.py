@@ -434,7 +434,9 @@ class _Run:
             return tuple(intervals.mean_interval(self.score(s), level, normal=normal) for s in self.stats)
         return (math.nan, math.nan), (math.nan, math.nan)
 
-    def _resampled_result(self, sa, sb, d, exact, boot, done) -> Result:
+    def _resampled_result(self, sa, sb, d, exact, boot, done, alone: bool = True) -> Result:
+        """The result from resampled scores; ``alone``: each system's interval from resampling it alone (a family
+        of comparisons passes False: its resampled scores are already every system's own, shared by all pairs)."""
         b, k = len(d), len(self.paired.counts)
         count = int(np.sum(_extreme(d, self.test, self.alternative, self.delta, self.tol, self.compat)))
         exact = exact and done  # a partial enumeration is a sample of the assignments, not the exact p
@@ -449,7 +451,7 @@ class _Run:
         method, (low, high) = self._delta_interval(None if boot is None else boot[2])
         own = (None, None)
         if boot is not None:  # each system resampled alone (in the streamed partial results: the paired draws)
-            own = boot[:2] if not done or self.binary else (
+            own = boot[:2] if not (done and alone) or self.binary else (
                 resampling.alone(self.paired.rows_a, self.paired.counts, self.score, self.seed, boot[0], k),
                 resampling.alone(self.paired.rows_b, self.paired.counts, self.score, self.seed, boot[1], k))
         ci_a, ci_b = self._own_intervals(*own)

@@ -252,7 +252,7 @@ def _shared_bootstrap(gold, systems, names, pairs, options):
                    None if stats is None or groups is not None else [stats[i], stats[j]], score, b, n_items,
                    None if groups is None else paired.n)
         sa, sb = resampled[:, i], resampled[:, j]
-        results[(a, bname)] = run._resampled_result(sa, sb, sa - sb, False, None, done=True)
+        results[(a, bname)] = run._resampled_result(sa, sb, sa - sb, False, None, done=True, alone=False)
     totals = {name: weights @ rows[column[name]] for name in names}
     scores = {name: float(score(totals[name])) for name in names}
     binary = METRICS[metric].binary and groups is None

@@ -21,6 +21,8 @@ from typing import Sequence
 
 import numpy as np
 
+from .._threads import map_all
+
 __all__ = ["Tokens", "clipped_matches", "ngram_totals"]
 
 _BITMAP_WORDS = 1 << 21  # 32 MiB at most for an order's bitmaps (with their running counts)
@@ -53,7 +55,7 @@ class _Order:
     count: np.ndarray  # its count in its segment's reference
     segment: np.ndarray  # its segment
     bits: np.ndarray | None  # per prefix, its words of a bitmap of the last tokens extending it (where small)
-    before: np.ndarray | None  # per prefix and word, how many extensions the prefix has in its earlier words
+    base: np.ndarray | None  # per prefix and word, the code of its word's first extension
 
 
 def clipped_matches(reference: Tokens, hypotheses: Sequence[Tokens], order: int, vocabulary: int) -> list[np.ndarray]:
@@ -61,7 +63,7 @@ def clipped_matches(reference: Tokens, hypotheses: Sequence[Tokens], order: int,
 
     Token ids are 0..``vocabulary`` - 1 for the reference's tokens and ``vocabulary`` for any other."""
     orders = _index(reference, order, vocabulary)
-    return [_matches(h, orders, len(reference.lengths), vocabulary) for h in hypotheses]
+    return map_all(lambda h: _matches(h, orders, len(reference.lengths), vocabulary), hypotheses)
 
 
 def _index(reference: Tokens, order: int, vocabulary: int) -> list[_Order]:
@@ -77,15 +79,15 @@ def _index(reference: Tokens, order: int, vocabulary: int) -> list[_Order]:
         owner = np.empty(len(keys), dtype=np.int64)
         owner[code] = segment[inside]
         last = keys % columns
-        bits = before = None
+        bits = base = None
         words = (columns + 63) // 64
         if (n_prefixes + 1) * words <= _BITMAP_WORDS:  # a bitmap per prefix: a lookup instead of a search
             bits = np.zeros((n_prefixes + 1) * words, dtype=np.uint64)
             np.add.at(bits, keys // columns * words + (last >> 6),  # distinct bits: adding is or-ing
                       np.uint64(1) << (last & 63).astype(np.uint64))
             counts = np.bitwise_count(bits.reshape(n_prefixes + 1, words)).astype(np.int64)
-            before = (np.cumsum(counts, axis=1) - counts).ravel()
-        orders.append(_Order(start, last, count, owner, bits, before))
+            base = (start[:-1, None] + np.cumsum(counts, axis=1) - counts).ravel()
+        orders.append(_Order(start, last, count, owner, bits, base))
         prefix = np.full(len(reference.ids), len(keys), dtype=np.int64)
         prefix[inside] = code
         n_prefixes = len(keys)
@@ -94,23 +96,26 @@ def _index(reference: Tokens, order: int, vocabulary: int) -> list[_Order]:
 
 def _matches(hypothesis: Tokens, orders: list[_Order], n_segments: int, vocabulary: int) -> np.ndarray:
     segment, left = hypothesis.positions()
+    ids = np.concatenate([hypothesis.ids, np.full(len(orders), vocabulary)])  # ids[i + k] past the end: absent
     out = np.zeros((n_segments, len(orders)))
-    prefix = segment
+    at, prefix = np.arange(len(hypothesis.ids)), segment  # the positions whose n-gram may still match
     for k, ref in enumerate(orders):
-        last = np.where(left > k, _next(hypothesis.ids, k), vocabulary)  # past its segment's end: absent
+        last = np.where(left > k, ids[at + k], vocabulary)  # past its segment's end: absent
         code = _rank(ref, prefix, last) if ref.bits is not None else _search(ref, prefix, last)
         found = np.bincount(code, minlength=len(ref.count) + 1)[:-1]
         out[:, k] = np.bincount(ref.segment, weights=np.minimum(found, ref.count), minlength=n_segments)
+        alive = code < len(ref.count)  # an n-gram the reference lacks has no longer n-gram it has
+        if alive.sum() < 0.8 * len(alive):  # dropping the dead is worth a pass once enough have died
+            at, code, left = at[alive], code[alive], left[alive]
         prefix = code
     return out
 
 
 def _rank(ref: _Order, prefix: np.ndarray, last: np.ndarray) -> np.ndarray:
-    """Each (prefix, last token)'s code from the prefix's bitmap: its first code plus the set bits before."""
+    """Each (prefix, last token)'s code from the prefix's bitmap: its word's first code plus the set bits below."""
     cell = prefix * (len(ref.bits) // (len(ref.start) - 1)) + (last >> 6)
     bits, bit = np.take(ref.bits, cell), (last & 63).astype(np.uint64)
-    below = bits & ((np.uint64(1) << bit) - np.uint64(1))
-    code = np.take(ref.start, prefix) + np.take(ref.before, cell) + np.bitwise_count(below)
+    code = np.take(ref.base, cell) + np.bitwise_count(bits & ((np.uint64(1) << bit) - np.uint64(1)))
     return np.where((bits >> bit) & np.uint64(1), code, len(ref.last))
 
 

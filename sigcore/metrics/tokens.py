@@ -54,21 +54,19 @@ def characters(lines: Sequence[str], lowercase: bool, whitespace: bool) -> tuple
 def encode(reference: tuple, hypotheses: Sequence[tuple]) -> tuple[Tokens, list[Tokens], int]:
     """Ids into the reference's vocabulary (any other token: the vocabulary's size) for tokens given as
     (words or code points, lengths); returns the reference's Tokens, the hypotheses' and the vocabulary's size."""
+    streams = [reference, *hypotheses]
     if isinstance(reference[0], np.ndarray):  # code points: a lookup table
-        top = max(int(values.max(initial=0)) for values, _ in [reference, *hypotheses]) + 1
+        top = max(int(values.max(initial=0)) for values, _ in streams) + 1
         present = np.flatnonzero(np.bincount(reference[0], minlength=top))
         size, table = len(present), np.full(top, len(present), dtype=np.int64)
         table[present] = np.arange(size)
-        lookup = table.__getitem__
-    else:  # words: a hash of the reference's
-        index = pd.Index(pd.unique(np.array(reference[0], dtype=object)))
-        size = len(index)
-
-        def lookup(values: list[str]) -> np.ndarray:
-            found = index.get_indexer(np.array(values, dtype=object))
-            return np.where(found < 0, size, found).astype(np.int64)
-    return (Tokens(lookup(reference[0]), reference[1]),
-            [Tokens(lookup(values), lengths) for values, lengths in hypotheses], size)
+        ids = [table[values] for values, _ in streams]
+    else:  # words: one hash over every stream's; codes follow first appearance, so the reference's come first
+        codes = pd.factorize(np.array(list(chain.from_iterable(v for v, _ in streams)), dtype=object))[0]
+        size = int(codes[:len(reference[0])].max(initial=-1)) + 1
+        ids = np.split(np.minimum(codes, size).astype(np.int64), np.cumsum([len(v) for v, _ in streams])[:-1])
+    tokens = [Tokens(i, lengths) for i, (_, lengths) in zip(ids, streams)]
+    return tokens[0], tokens[1:], size
 
 
 def _tokenize_13a(lines: Sequence[str]) -> tuple[list[str], np.ndarray]:

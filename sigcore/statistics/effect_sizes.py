@@ -19,10 +19,9 @@ import warnings
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import special
 
 from . import intervals
-from .._lazy import integrate, optimize, stats
+from .._lazy import integrate, optimize, special, stats
 from .closed_form import _check_alternative, _check_confidence, _paired_values, differences, hodges_lehmann
 from ..errors import InputError, SettingsError
 

@@ -17,8 +17,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from .._lazy import stats
-from scipy.special import ndtr, ndtri
+
+from .._lazy import special, stats
 
 def tails(level: float, alternative: str) -> tuple[float | None, float | None]:
     """The probability left below the lower end and above the upper end (None: that end is open)."""
@@ -76,15 +76,15 @@ def bca(values: np.ndarray, estimate: float, jackknife: np.ndarray, weights: np.
 
     ``jackknife`` holds the leave-one-out estimates, ``weights`` how many items share each one.
     """
-    z0 = ndtri((np.mean(values < estimate) + np.mean(values <= estimate)) / 2)  # ties count half
+    z0 = special.ndtri((np.mean(values < estimate) + np.mean(values <= estimate)) / 2)  # ties count half
     centre = np.average(jackknife, weights=weights)
     d = centre - jackknife
     spread = np.sum(weights * d**2)
     accel = np.sum(weights * d**3) / (6 * spread**1.5) if spread > 0 else 0.0
     lower, upper = tails(confidence_level, alternative)
-    z = ndtri(np.array([lower if lower is not None else 0.5, 1 - upper if upper is not None else 0.5]))
+    z = special.ndtri(np.array([lower if lower is not None else 0.5, 1 - upper if upper is not None else 0.5]))
     with np.errstate(invalid="ignore", divide="ignore"):  # z0 = ±inf when every resample is on one side
-        levels = ndtr(z0 + (z0 + z) / (1 - accel * (z0 + z)))
+        levels = special.ndtr(z0 + (z0 + z) / (1 - accel * (z0 + z)))
     if not np.all(np.isfinite(levels)):  # degenerate distribution (all resamples equal the estimate)
         return percentile(values, confidence_level, alternative)
     low, high = (float(q) for q in np.quantile(values, levels))

@@ -18,15 +18,14 @@ numbers of a caller that asks for everything at once.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-import functools
 import itertools
-import os
 from collections import deque
-from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Callable, Iterator
 
 import numpy as np
+
+from .._threads import WORKERS, pool
 
 CHUNK = 1_000
 _MAX_CELLS = 1 << 22  # largest (rows x items) count matrix built at once: 32 MiB of float64
@@ -111,12 +110,6 @@ def chunk_sizes(n_resamples: int) -> list[int]:
 
 
 Draw = Callable[[np.random.Generator, int], tuple[np.ndarray, np.ndarray]]
-_WORKERS = os.cpu_count() or 1
-
-
-@functools.cache
-def _pool() -> ThreadPoolExecutor:
-    return ThreadPoolExecutor(_WORKERS, thread_name_prefix="sigcore-resampling")
 
 
 def _chunks(draw: Draw, seed: int, n_resamples: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
@@ -127,14 +120,14 @@ def _chunks(draw: Draw, seed: int, n_resamples: int) -> Iterator[tuple[np.ndarra
     """
     sizes = chunk_sizes(n_resamples)
     tasks = zip(np.random.SeedSequence(seed).spawn(len(sizes)), sizes)
-    if len(sizes) == 1 or _WORKERS == 1:
+    if len(sizes) == 1 or WORKERS == 1:
         for child, size in tasks:
             yield draw(np.random.default_rng(child), size)
         return
     pending: deque = deque()
     for child, size in tasks:
-        pending.append(_pool().submit(draw, np.random.default_rng(child), size))
-        if len(pending) > 2 * _WORKERS:
+        pending.append(pool().submit(draw, np.random.default_rng(child), size))
+        if len(pending) > 2 * WORKERS:
             yield pending.popleft().result()
     while pending:
         yield pending.popleft().result()

@@ -1,0 +1,24 @@
+"""The engine's worker threads, one per core: numpy releases the GIL in its array loops, so work split into
+chunks (resamples) or by system (n-gram matching) runs on every core."""
+
+from __future__ import annotations
+
+import functools
+import os
+from concurrent.futures import ThreadPoolExecutor
+from typing import Callable, Sequence, TypeVar
+
+WORKERS = os.cpu_count() or 1
+T, R = TypeVar("T"), TypeVar("R")
+
+
+@functools.cache
+def pool() -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(WORKERS, thread_name_prefix="sigcore")
+
+
+def map_all(fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
+    """``[fn(x) for x in items]``, on every core when there is more than one item."""
+    if WORKERS == 1 or len(items) < 2:
+        return [fn(x) for x in items]
+    return list(pool().map(fn, items))
