@@ -281,6 +281,18 @@ def test_many_systems_page_draws_the_forest_plot_and_offers_the_latex_table(page
     assert page.get_by_role("button", name="LaTeX table").count() == 1
 
 
+def test_many_systems_page_has_a_datasets_and_a_seeds_mode(page, app_url):
+    """Above the data, the two other kinds of input open on their samples: replicability over four datasets,
+    ASO over five seeds (the numbers tests/test_many_modes.py checks against the engine)."""
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(app_url + "/many")
+    page.get_by_text("Many datasets", exact=True).click()
+    page.get_by_text("Replicability analysis (Dror et al., 2017) over 4 datasets").wait_for(timeout=60_000)
+    assert "Holm's procedure identifies: digits" in page.inner_text("body")
+    page.get_by_text("Many seeds", exact=True).click()
+    page.get_by_text("mlp over forest: ε_min = 0.130, almost stochastically dominant").wait_for(timeout=60_000)
+
+
 def test_a_paper_figure_shows_at_its_true_size_and_downloads_as_pdf(page, tmp_path):
     """After a run, the paper-style figure is drawn 3.3 in wide (316.8 CSS px) with the caption a paper prints,
     and its PDF download is a PDF."""
