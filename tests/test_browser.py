@@ -82,6 +82,11 @@ def test_default_comparison_renders_histogram_and_verdict(page, tmp_path):
     assert chart.get_by_text("b = 10,000 of 10,000").is_visible()
     assert plot.locator(".shapelayer path").count() == 2  # δ(x) and 2·δ(x)
     assert "2·δ(x) = 2.4" in plot.inner_text() and "δ(x) = 1.2" in plot.inner_text()
+    # drawn across its frame (it was drawn 300 px wide, an iframe's first width, and stayed so), and the
+    # Classroom's counters, hidden here, do not show under it
+    frame = page.locator("iframe[title*=live_chart]").bounding_box()
+    assert plot.locator(".main-svg").first.bounding_box()["width"] >= 0.95 * frame["width"] > 600
+    assert not chart.locator("#counters").is_visible()
     page.screenshot(path=tmp_path / "compare.png", full_page=True)
     assert (tmp_path / "compare.png").stat().st_size > 10_000
 
