@@ -211,7 +211,7 @@ def _members(groups: Sequence, n_items: int, *, columns: np.ndarray | None = Non
         raise InputError(f"item {item} has no group", line=item, hint="Give every item its group (document).")
     columns = np.arange(n_items) if columns is None else columns
     return sparse.csr_matrix((np.ones(n_items), (codes, columns)),
-                                   shape=(len(uniques), n_items if width is None else width))
+                             shape=(len(uniques), n_items if width is None else width))
 
 
 def _is_int(x: Any) -> bool:
