@@ -40,6 +40,7 @@ from .effects import effect_sizes, item_values
 from .result import Result, _json_safe, p_number
 from .errors import InputError, SettingsError, SigcoreError
 from .io import align
+from .io import results
 from .io.inputs import FORMATS, read
 
 
@@ -371,16 +372,9 @@ def _seeds(args) -> int:
         return 0
     if not args.file:
         raise SettingsError("give a table of per-seed scores, or --a and --b with the runs' output files")
-    frame = read(args.file).frame
-    columns = {str(c).strip().lower(): c for c in frame.columns}
-    if "system" in columns and "score" in columns:  # long: one row per (system, seed)
-        groups = frame.groupby(columns["system"], sort=False)[columns["score"]]
-        scores = {str(name): list(values) for name, values in groups}
-    else:  # wide: a column per system
-        scores = {str(c): list(frame[c]) for c in frame.columns if str(c).strip().lower() not in ("seed", "run")}
-    if len(scores) < 2:
-        raise InputError("the table needs scores of at least two systems", file=args.file, line=1,
-                         hint="Give a column per system (a row per seed), or the columns system and score.")
+    scores, notes = results.seed_scores(read(args.file))
+    for note in notes:
+        print(f"note: {note}")
     table = statistics.multi_aso(scores, confidence_level=args.confidence, bonferroni=not args.no_bonferroni,
                                  n_bootstrap=args.resamples, seed=args.seed)
     corrected = not args.no_bonferroni and len(scores) > 2
@@ -406,19 +400,8 @@ def _datasets(args) -> int:
         return _dataset_folders(args)
     if len(args.files) != 1:
         raise SettingsError("give one table of p-values, or one folder per dataset")
-    args.file = args.files[0]
-    table = read(args.file)
-    columns = {str(c).strip().lower(): c for c in table.frame.columns}
-    p_column = columns.get("p") or columns.get("p_value") or columns.get("p-value")
-    if p_column is None:
-        raise InputError("no column p (one one-sided p-value per dataset)", file=args.file, line=1,
-                         hint=f"The columns are: {', '.join(map(str, table.frame.columns))}.")
-    names = (table.frame[columns["dataset"]].astype(str).tolist() if "dataset" in columns else None)
-    try:
-        p = [float(v) for v in table.frame[p_column]]
-    except (TypeError, ValueError):
-        raise InputError("the p column must hold numbers between 0 and 1", file=args.file, line=1) from None
-    res = statistics.replicability(p, alpha=args.alpha, datasets=names)
+    names, p = results.p_values(read(args.files[0]))
+    res = statistics.replicability(list(p), alpha=args.alpha, datasets=list(names))
     print(res.sentence() + "\n")
     print("u  p^{u/N} Bonferroni  p^{u/N} Fisher")
     for u, (bonf, fisher) in enumerate(zip(res.bonferroni, res.fisher), start=1):

@@ -542,6 +542,9 @@ def test_seeds_prints_the_aso_matrix_and_the_pairs_below_tau(tmp_path, capsys):
     write_lines(wide, ["seed,A,B"] + [f"{i},{a},{b}" for i, (a, b) in enumerate(zip(rows[0][1], rows[1][1]))])
     assert main(["seeds", str(wide)]) == 0
     assert capsys.readouterr().out == out  # the same scores, either layout
+    write_lines(wide, ["seed,A,B"] + [f"{i},{a},{b if i else ''}" for i, (a, b) in enumerate(zip(*[v for _, v in rows]))])
+    assert main(["seeds", str(wide)]) == 0  # an empty cell is a run B lacks, as on the page
+    assert capsys.readouterr().out.startswith("note: the systems have different numbers of runs: A 5, B 4")
 
 
 def test_datasets_gives_k_hat_for_the_authors_example(tmp_path, capsys):
@@ -553,6 +556,10 @@ def test_datasets_gives_k_hat_for_the_authors_example(tmp_path, capsys):
     assert "k̂ = 1 of 6 (Bonferroni" in out and "k̂ = 2 of 6 (Fisher" in out and "identifies: d6" in out
     write_lines(table, ["dataset,score", "d1,3"])
     assert main(["datasets", str(table)]) == 2 and "no column p" in capsys.readouterr().err
+    write_lines(table, ["dataset,p", "d1,0.2", "d2,1.5"])  # read as the page reads it: where, and how to fix
+    assert main(["datasets", str(table)]) == 2
+    err = capsys.readouterr().err
+    assert f"{table}, line 3" in err and "p = 1.5 is not between 0 and 1" in err and err.count("\n") == 1
 
 
 def _dataset_folder(path, n, acc_a, acc_b, seed):

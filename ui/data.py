@@ -7,6 +7,7 @@ on the bytes, so changing a setting does not parse again.
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import pandas as pd
@@ -55,6 +56,16 @@ BY_ROW = "(row order)"
 @st.cache_data(max_entries=32, ttl=600, show_spinner=False)  # an upload's parsed table outlives it by 10 minutes at most
 def _parse(data: bytes, name: str, encoding: str | None):
     return read(data, name=name, encoding=encoding)
+
+
+def digest(files: list[tuple[str, bytes]], *more: bytes) -> str:
+    """A hash of uploaded files (names and bytes) and ``more``: what a cached computation on them depends on."""
+    h = hashlib.sha256()
+    for name, content in files:
+        h.update(name.encode() + b"\0" + hashlib.sha256(content).digest())
+    for part in more:
+        h.update(part)
+    return h.hexdigest()
 
 
 def _tables(files: list[tuple[str, bytes]], encoding: str | None = None):

@@ -22,7 +22,7 @@ import streamlit as st
 import sigcore
 from sigcore import SigcoreError
 from sigcore.errors import InputError
-from sigcore.io import align
+from sigcore.io import align, results
 from sigcore.report import citations, export
 from sigcore.report.sentence import decimals
 from sigcore.statistics.replicability import Replicability
@@ -37,7 +37,6 @@ SAMPLE_TABLE = "p_values.csv"
 SAMPLE_DATASETS = ("iris", "wine", "breast_cancer", "digits")
 SAMPLE_A, SAMPLE_B = "svm_rbf", "tree"  # the pair whose p-values SAMPLE_TABLE holds
 P_TABLE, OUTPUTS = "One p-value per dataset", "Outputs per dataset"
-P_COLUMNS = ("p", "p_value", "p-value", "pvalue")
 TESTS = ("bootstrap", "permutation", "t", "wilcoxon", "sign", "mcnemar", "z")
 ABOUT = ("On how many datasets is A better than B? Dror et al. (2017)'s replicability analysis takes one one-sided "
          "p-value per dataset (H1: A better than B) and estimates k̂, the number of datasets where A is better, "
@@ -88,9 +87,9 @@ def choose() -> tuple[str, list, str | None, bool]:
                       key=f"datasets-source-{kind == P_TABLE}")
     if source == "Sample":
         if kind == P_TABLE:
-            st.caption(f"svm_rbf (A) against a decision tree (B), scikit-learn, on its four bundled data sets "
-                       f"(iris, wine, breast cancer, digits): each one-sided p from the paired bootstrap "
-                       f"(b = 10,000, seed 0); see sample_data/README.md.")
+            st.caption("svm_rbf (A) against a decision tree (B), scikit-learn, on its four bundled data sets "
+                       "(iris, wine, breast cancer, digits): each one-sided p from the paired bootstrap "
+                       "(b = 10,000, seed 0); see sample_data/README.md.")
             return kind, [(SAMPLE_TABLE, (SAMPLE_DIR / SAMPLE_TABLE).read_bytes())], None, True
         st.caption("Four scikit-learn classifiers on its four bundled data sets (iris, wine, breast cancer, "
                    "digits): per data set a gold file and a file per classifier; see sample_data/README.md.")
@@ -133,7 +132,7 @@ def load(kind: str, files: list, encoding: str | None, sample: bool) -> Datasets
         if kind == P_TABLE:
             name, content = files[0]
             names, p = _p_values(content, name, encoding)
-            return Datasets(names, _digest([(name, content)]), sample, p_values=p, file=name)
+            return Datasets(names, data_ui.digest([(name, content)]), sample, p_values=p, file=name)
         if len(files) < 2:  # more are on their way: not an error yet
             st.info("Upload the files of at least two datasets: a replicability analysis counts datasets.")
             return None
@@ -145,50 +144,7 @@ def load(kind: str, files: list, encoding: str | None, sample: bool) -> Datasets
 
 @st.cache_data(max_entries=32, ttl=600, show_spinner=False)
 def _p_values(content: bytes, name: str, encoding: str | None) -> tuple[tuple[str, ...], tuple[float, ...]]:
-    return p_table(data_ui._parse(content, name, encoding))
-
-
-def p_table(table) -> tuple[tuple[str, ...], tuple[float, ...]]:
-    """The dataset names and one-sided p-values of a table (columns dataset and p), checked row by row: a value
-    that is no probability, or a p of 0 (a resampling test's p < 1/b), is refused with its line."""
-    frame = table.frame
-    columns = {str(c).strip().lower(): c for c in frame.columns}
-    p_column = next((columns[c] for c in P_COLUMNS if c in columns), None)
-    if p_column is None:
-        raise InputError("has no column p (one one-sided p-value per dataset)", file=table.name, line=1,
-                         hint=f"Name the column of p-values p; the columns are: {', '.join(map(str, frame.columns))}.")
-    name_column = columns.get("dataset")
-    if len(frame) < 2:
-        raise InputError(f"has {len(frame)} dataset{'s' * (len(frame) != 1)}", file=table.name,
-                         hint="Replicability analysis counts the datasets where A is better: give one row per "
-                              "dataset, at least two.")
-    names, values = [], []
-    for i, (line, raw) in enumerate(zip(table.lines, frame[p_column].tolist())):
-        where = {"file": table.name, "line": int(line), "column": str(p_column)}
-        try:  # CSV cells are text, JSON values keep their type; true/false are no p-values
-            p = float(raw) if isinstance(raw, (int, float)) and not isinstance(raw, bool) else float(str(raw).strip())
-        except ValueError:
-            raise InputError(f"{str(raw)!r} is not a number", **where,
-                             hint="Write each dataset's one-sided p-value as a number between 0 and 1, "
-                                  "e.g. 0.031.") from None
-        if not 0 <= p <= 1:  # nan fails too
-            raise InputError(f"p = {raw} is not between 0 and 1", **where,
-                             hint="A p-value is a probability: was it a percentage, a test statistic or a score?")
-        if p == 0:
-            raise InputError("p = 0, which a resampling test means as p < 1/b", **where,
-                             hint="Write it as 1/b (0.0001 for b = 10,000), the smallest p the test can give, or "
-                                  "upload each dataset's outputs instead.")
-        name = str(frame[name_column].iloc[i]).strip() if name_column is not None else f"dataset {i + 1}"
-        if not name:
-            raise InputError("has no dataset name", file=table.name, line=int(line), column=str(name_column),
-                             hint="Name every dataset, or leave out the dataset column.")
-        if name in names:
-            raise InputError(f"dataset {name!r} appears twice (first at line {table.lines[names.index(name)]})",
-                             file=table.name, line=int(line), column=str(name_column),
-                             hint="Give one row per dataset.")
-        names.append(name)
-        values.append(p)
-    return tuple(names), tuple(values)
+    return results.p_values(data_ui._parse(content, name, encoding))
 
 
 def _outputs(files: list, encoding: str | None, sample: bool) -> Datasets:
@@ -205,8 +161,8 @@ def _outputs(files: list, encoding: str | None, sample: bool) -> Datasets:
         except SigcoreError as e:
             raise type(e)(f"dataset {name!r}: {e.what}", hint=e.hint, file=e.file, line=e.line,
                           column=e.column) from None
-    return Datasets(tuple(names), _digest([f for _, fs in files for f in fs] + [(n, b"") for n in names]), sample,
-                    outputs=tuple(outputs))
+    source = data_ui.digest([f for _, fs in files for f in fs] + [(n, b"") for n in names])
+    return Datasets(tuple(names), source, sample, outputs=tuple(outputs))
 
 
 def _one_dataset(tables) -> align.AlignedMany:
@@ -220,13 +176,6 @@ def _one_dataset(tables) -> align.AlignedMany:
                               "system's file after the system (tree.txt), or upload one table.")
     ordered = [tables[gold[0]]] + [t for i, t in enumerate(tables) if i != gold[0]]
     return align.load_many(ordered, has_gold=True)
-
-
-def _digest(files: list[tuple[str, bytes]]) -> str:
-    h = hashlib.sha256()
-    for name, content in files:
-        h.update(name.encode() + b"\0" + hashlib.sha256(content).digest())
-    return h.hexdigest()
 
 
 def systems(data: Datasets) -> list[str]:

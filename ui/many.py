@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import pickle
 from dataclasses import asdict, dataclass
-from pathlib import Path
 
 import pandas as pd
 import streamlit as st
@@ -23,7 +22,7 @@ from sigcore.many import CORRECTIONS, Many
 from sigcore.report import export, family
 from sigcore.report.family_figures import forest, heatmap
 from sigcore.report.style import PAPER
-from sigcore.report.sentence import decimals, number
+from sigcore.report.sentence import decimals
 
 from . import data as data_ui
 from .data import ENCODINGS, NONE, _pairing_widget, _tables, _uploads_in_memory
@@ -217,11 +216,7 @@ def _tests(metrics: list[str], n: int) -> list[str]:
 
 def source_key(files: list[tuple[str, bytes]], data: align.AlignedMany) -> str:
     """What the family depends on: the files' bytes, and the items as aligned (gold, pairing, names, groups)."""
-    h = hashlib.sha256()
-    for name, content in files:
-        h.update(name.encode() + hashlib.sha256(content).digest())
-    h.update(pickle.dumps((data.gold, data.systems, data.groups, data.ids)))
-    return h.hexdigest()
+    return data_ui.digest(files, pickle.dumps((data.gold, data.systems, data.groups, data.ids)))
 
 
 @st.cache_data(max_entries=8, ttl=600, show_spinner=False)  # a family keeps b resampled δ per pair: bounded

@@ -21,7 +21,7 @@ from sigcore.io import align
 from sigcore.report import export, reproduce
 from sigcore.report.figures import chart_title, delta_histogram, empty_histogram, histogram_frames, live_edges
 
-from .data import n_groups
+from .data import digest, n_groups
 from .figure import config as figure_config
 from .live_chart import frame, live_chart
 from .safe import md
@@ -177,12 +177,8 @@ def inputs(data: align.Aligned, metric: str):
 def source_key(files: list[tuple[str, bytes]], data: align.Aligned) -> str:
     """What the data depend on: the bytes, and the items as paired and decoded (columns, group, pairing by id or
     by row, encoding): two pairings of the same files are two data sets."""
-    h = hashlib.sha256()
-    for name, content in files:
-        h.update(name.encode() + hashlib.sha256(content).digest())
-    h.update(pickle.dumps((data.a_name, data.b_name, data.columns, data.gold, data.a, data.b, data.ids,
-                           data.groups)))
-    return h.hexdigest()
+    return digest(files, pickle.dumps((data.a_name, data.b_name, data.columns, data.gold, data.a, data.b, data.ids,
+                                       data.groups)))
 
 
 def run_key(source: str, s: Settings) -> str:

@@ -14,7 +14,6 @@ cells in tables (never HTML), escaped in Markdown (:mod:`ui.safe`).
 from __future__ import annotations
 
 import hashlib
-import math
 import re
 from dataclasses import asdict, dataclass
 
@@ -24,8 +23,7 @@ import streamlit as st
 
 import sigcore
 from sigcore import SigcoreError
-from sigcore.errors import InputError
-from sigcore.io import align
+from sigcore.io import align, results
 from sigcore.report import citations, export
 from sigcore.report.sentence import decimals
 from sigcore.result import p_number
@@ -40,7 +38,6 @@ SAMPLE_DIR = data_ui.SAMPLE_DIR / "seeds"
 SAMPLE_SCORES, SAMPLE_RUNS = "digits_seed_scores.csv", "digits_runs.csv"
 SAMPLE_A, SAMPLE_B = "mlp", "forest"  # the runs the sample compares
 SCORES, RUNS = "Scores per seed", "Outputs per seed (A against B)"
-SEED_COLUMNS = ("seed", "run")
 CONFIDENCE_LEVELS = (0.90, 0.95, 0.99)
 TAUS = (0.2, 0.5)
 ALTERNATIVES = {"greater": "A better", "less": "B better", "two-sided": "different"}
@@ -141,7 +138,7 @@ def load(kind: str, files: list[tuple[str, bytes]], encoding: str | None, sample
         tables = data_ui._tables(files, encoding)
         with mapping_area:
             data = _runs(tables)
-        return Runs(data, _digest(files), tuple(name for name, _ in files), sample)
+        return Runs(data, data_ui.digest(files), tuple(name for name, _ in files), sample)
     except SigcoreError as e:
         st.error(md(str(e)), icon="⚠️")
         return None
@@ -149,61 +146,7 @@ def load(kind: str, files: list[tuple[str, bytes]], encoding: str | None, sample
 
 @st.cache_data(max_entries=32, ttl=600, show_spinner=False)
 def _scores(content: bytes, name: str, encoding: str | None) -> tuple[dict[str, tuple[float, ...]], tuple[str, ...]]:
-    return scores_table(data_ui._parse(content, name, encoding))
-
-
-def scores_table(table) -> tuple[dict[str, tuple[float, ...]], tuple[str, ...]]:
-    """Each system's per-seed scores from a wide table (a column per system; a seed or run column is left out) or
-    a long one (the columns system and score), and notes; every value checked with its line and column. An empty
-    cell in a wide table is a run that system lacks."""
-    frame = table.frame
-    columns = {str(c).strip().lower(): c for c in frame.columns}
-    where = {"file": table.name}
-    out: dict[str, list[float]] = {}
-    if "system" in columns and "score" in columns:  # long: one row per (system, seed)
-        for line, system, value in zip(table.lines, frame[columns["system"]], frame[columns["score"]]):
-            score = _number(value, table.name, int(line), str(columns["score"]), long=True)
-            if score is not None:
-                out.setdefault(str(system).strip(), []).append(score)
-        hint = "Give at least two systems' scores (a row per system and seed)."
-    else:  # wide: a column per system
-        systems = [c for c in frame.columns if str(c).strip().lower() not in SEED_COLUMNS]
-        for c in systems:
-            values = [_number(v, table.name, int(line), str(c)) for line, v in zip(table.lines, frame[c])]
-            out[str(c)] = [v for v in values if v is not None]
-        hint = "Give a column per system (a row per seed), or the columns system and score."
-    if len(out) < 2:
-        raise InputError(f"has the scores of {len(out)} system{'s' * (len(out) != 1)}; ASO compares at least two",
-                         **where, line=1, hint=hint)
-    for system, values in out.items():
-        if len(values) < 2:
-            raise InputError(f"system {system!r} has {len(values)} score{'s' * (len(values) != 1)}", **where,
-                             hint="ASO compares distributions over seeds: give at least two runs per system "
-                                  "(five or more say more).")
-    counts = {len(v) for v in out.values()}
-    notes = () if len(counts) == 1 else (
-        "the systems have different numbers of runs: " + ", ".join(f"{s} {len(v)}" for s, v in out.items()),)
-    return {s: tuple(v) for s, v in out.items()}, notes
-
-
-def _number(value, file: str, line: int, column: str, long: bool = False) -> float | None:
-    """A score as a float; None for an empty cell (a run the system lacks); anything else is refused."""
-    if value is None or (isinstance(value, float) and math.isnan(value)) or str(value).strip() == "":
-        if long:
-            raise InputError("has no score", file=file, line=line, column=column,
-                             hint="Give every row a score, or leave the row out.")
-        return None
-    try:
-        number = float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else \
-            float(str(value).strip())
-    except ValueError:
-        raise InputError(f"{str(value)!r} is not a number", file=file, line=line, column=column,
-                         hint="Each cell is one run's score, e.g. 0.8125 (a decimal point, no % sign); leave a cell "
-                              "empty where a system has fewer runs.") from None
-    if not math.isfinite(number):
-        raise InputError(f"{str(value)!r} is not a finite score", file=file, line=line, column=column,
-                         hint="Give each run's score as a number; leave the cell empty for a missing run.")
-    return number
+    return results.seed_scores(data_ui._parse(content, name, encoding))
 
 
 def _runs(tables) -> align.AlignedMany:
@@ -218,13 +161,6 @@ def _runs(tables) -> align.AlignedMany:
                           help="The gold labels or references; every other file is one run, named after its file.")
     ordered = list(tables) if picked < 0 else [tables[picked]] + [t for i, t in enumerate(tables) if i != picked]
     return align.load_many(ordered, has_gold=picked >= 0, id=data_ui._pairing_widget(ordered))
-
-
-def _digest(files: list[tuple[str, bytes]]) -> str:
-    h = hashlib.sha256()
-    for name, content in files:
-        h.update(name.encode() + b"\0" + hashlib.sha256(content).digest())
-    return h.hexdigest()
 
 
 def system_of(run: str) -> str:

@@ -8,7 +8,6 @@ text; CSV cells that a spreadsheet would run as a formula are neutralised (OWASP
 from __future__ import annotations
 
 import csv
-import html
 import importlib.util
 import io
 import json
@@ -26,7 +25,7 @@ from ..errors import SettingsError
 from . import citations
 from .sentence import CI_NAMES, level, method, metric_name, number, scale_of, test_name, verdict
 from ..result import Result
-from .style import PX_PER_IN, Style
+from .style import PX_PER_IN, Style, plain
 
 SCREEN_FIGURE = dict(width=480, height=320)  # the on-screen chart saved as is; a paper's size: style.py
 FORMATS = ("png", "svg", "pdf")
@@ -435,8 +434,7 @@ def _figure_title(fig: Any) -> str:
     meta = fig.layout.meta
     if isinstance(meta, dict) and meta.get("title"):
         return str(meta["title"])
-    axis = fig.layout.xaxis.title.text or "Figure"
-    return html.unescape(re.sub(r"<[^>]*>", "", axis.replace("<br>", " ")))
+    return plain(fig.layout.xaxis.title.text or "Figure")
 
 
 def styled_image(fig: Any, fmt: str, style: Style) -> bytes:

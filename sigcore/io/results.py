@@ -1,0 +1,111 @@
+"""Tables of results rather than outputs: one one-sided p-value per dataset (for the replicability analysis over
+datasets), or one score per system and seed (for Almost Stochastic Order). The command line and the Many systems
+page read them alike: every value is checked, and a bad one is reported with its file, line and column."""
+
+from __future__ import annotations
+
+import math
+
+from ..errors import InputError
+
+__all__ = ["p_values", "seed_scores"]
+
+P_COLUMNS = ("p", "p_value", "p-value", "pvalue")
+SEED_COLUMNS = ("seed", "run")
+
+
+def p_values(table) -> tuple[tuple[str, ...], tuple[float, ...]]:
+    """The dataset names and one-sided p-values of a table (columns dataset and p), checked row by row: a value
+    that is no probability, or a p of 0 (a resampling test's p < 1/b), is refused with its line."""
+    frame = table.frame
+    columns = {str(c).strip().lower(): c for c in frame.columns}
+    p_column = next((columns[c] for c in P_COLUMNS if c in columns), None)
+    if p_column is None:
+        raise InputError("has no column p (one one-sided p-value per dataset)", file=table.name, line=1,
+                         hint=f"Name the column of p-values p; the columns are: {', '.join(map(str, frame.columns))}.")
+    name_column = columns.get("dataset")
+    if len(frame) < 2:
+        raise InputError(f"has {len(frame)} dataset{'s' * (len(frame) != 1)}", file=table.name,
+                         hint="Replicability analysis counts the datasets where A is better: give one row per "
+                              "dataset, at least two.")
+    names, values = [], []
+    for i, (line, raw) in enumerate(zip(table.lines, frame[p_column].tolist())):
+        where = {"file": table.name, "line": int(line), "column": str(p_column)}
+        try:  # CSV cells are text, JSON values keep their type; true/false are no p-values
+            p = float(raw) if isinstance(raw, (int, float)) and not isinstance(raw, bool) else float(str(raw).strip())
+        except ValueError:
+            raise InputError(f"{str(raw)!r} is not a number", **where,
+                             hint="Write each dataset's one-sided p-value as a number between 0 and 1, "
+                                  "e.g. 0.031.") from None
+        if not 0 <= p <= 1:  # nan fails too
+            raise InputError(f"p = {raw} is not between 0 and 1", **where,
+                             hint="A p-value is a probability: was it a percentage, a test statistic or a score?")
+        if p == 0:
+            raise InputError("p = 0, which a resampling test means as p < 1/b", **where,
+                             hint="Write it as 1/b (0.0001 for b = 10,000), the smallest p the test can give, or "
+                                  "upload each dataset's outputs instead.")
+        name = str(frame[name_column].iloc[i]).strip() if name_column is not None else f"dataset {i + 1}"
+        if not name:
+            raise InputError("has no dataset name", file=table.name, line=int(line), column=str(name_column),
+                             hint="Name every dataset, or leave out the dataset column.")
+        if name in names:
+            raise InputError(f"dataset {name!r} appears twice (first at line {table.lines[names.index(name)]})",
+                             file=table.name, line=int(line), column=str(name_column),
+                             hint="Give one row per dataset.")
+        names.append(name)
+        values.append(p)
+    return tuple(names), tuple(values)
+
+
+def seed_scores(table) -> tuple[dict[str, tuple[float, ...]], tuple[str, ...]]:
+    """Each system's per-seed scores from a wide table (a column per system; a seed or run column is left out) or
+    a long one (the columns system and score), and notes; every value checked with its line and column. An empty
+    cell in a wide table is a run that system lacks."""
+    frame = table.frame
+    columns = {str(c).strip().lower(): c for c in frame.columns}
+    where = {"file": table.name}
+    out: dict[str, list[float]] = {}
+    if "system" in columns and "score" in columns:  # long: one row per (system, seed)
+        for line, system, value in zip(table.lines, frame[columns["system"]], frame[columns["score"]]):
+            score = _number(value, table.name, int(line), str(columns["score"]), long=True)
+            if score is not None:
+                out.setdefault(str(system).strip(), []).append(score)
+        hint = "Give at least two systems' scores (a row per system and seed)."
+    else:  # wide: a column per system
+        systems = [c for c in frame.columns if str(c).strip().lower() not in SEED_COLUMNS]
+        for c in systems:
+            values = [_number(v, table.name, int(line), str(c)) for line, v in zip(table.lines, frame[c])]
+            out[str(c)] = [v for v in values if v is not None]
+        hint = "Give a column per system (a row per seed), or the columns system and score."
+    if len(out) < 2:
+        raise InputError(f"has the scores of {len(out)} system{'s' * (len(out) != 1)}; ASO compares at least two",
+                         **where, line=1, hint=hint)
+    for system, values in out.items():
+        if len(values) < 2:
+            raise InputError(f"system {system!r} has {len(values)} score{'s' * (len(values) != 1)}", **where,
+                             hint="ASO compares distributions over seeds: give at least two runs per system "
+                                  "(five or more say more).")
+    counts = {len(v) for v in out.values()}
+    notes = () if len(counts) == 1 else (
+        "the systems have different numbers of runs: " + ", ".join(f"{s} {len(v)}" for s, v in out.items()),)
+    return {s: tuple(v) for s, v in out.items()}, notes
+
+
+def _number(value, file: str, line: int, column: str, long: bool = False) -> float | None:
+    """A score as a float; None for an empty cell (a run the system lacks); anything else is refused."""
+    if value is None or (isinstance(value, float) and math.isnan(value)) or str(value).strip() == "":
+        if long:
+            raise InputError("has no score", file=file, line=line, column=column,
+                             hint="Give every row a score, or leave the row out.")
+        return None
+    try:
+        number = float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else \
+            float(str(value).strip())
+    except ValueError:
+        raise InputError(f"{str(value)!r} is not a number", file=file, line=line, column=column,
+                         hint="Each cell is one run's score, e.g. 0.8125 (a decimal point, no % sign); leave a cell "
+                              "empty where a system has fewer runs.") from None
+    if not math.isfinite(number):
+        raise InputError(f"{str(value)!r} is not a finite score", file=file, line=line, column=column,
+                         hint="Give each run's score as a number; leave the cell empty for a missing run.")
+    return number
