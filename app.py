@@ -33,6 +33,8 @@ async def preload(_app):
     try:
         from ui import (datasets, lessons, many, pitfalls, planning, run, seeds, test_guide,  # noqa: F401
                         verdict, walkthrough)
+        import streamlit.emojis  # noqa: F401  the page icons' check reads this 0.4 MB table at its first use
+        st.empty()  # Streamlit's one-time "not run by `streamlit run`?" check walks every module (0.3 s)
     finally:
         quiet.setLevel(level)
     yield

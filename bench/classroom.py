@@ -1,12 +1,14 @@
 """How long each computation of the Classroom page takes at its default settings, cold (no Streamlit cache), and
 how soon a class can use the walk-through after opening the page.
 
-No peer here: these are the page's own simulations, and the question is whether each runs live in class
-(within a few seconds). Best of 3 runs, wall time. Then, in Debian's Chromium against a fresh server (cold
-caches): seconds from opening /classroom to a usable walk-through (the Draw button shown and the script done),
-as the page opens now, and the time the page took before sections 3 to 5 waited until they are reached (the
-same page with every section switched on, cold); both for `streamlit run app.py` (which imports the engine and
-the pages at server start) and `streamlit run dashboard.py` (the first visit imports it, as before), side by side.
+No peer for the simulations: the question is whether each runs live in class (within a few seconds). Best of 3
+runs, wall time. Then, in Debian's Chromium against a fresh server and a fresh browser profile, seconds from
+opening /classroom to the walk-through's Draw button (no script running), its x table and its histogram, for
+`streamlit run app.py` (the engine and the pages imported at server start), its next visitor, and `streamlit run
+dashboard.py` (the first visit imports them, as before); then, in the same run, the floor: a page of Streamlit
+alone (a title and the Draw button), and that page with the live chart's empty histogram (Plotly's 5 MB of
+JavaScript), which no page that draws the histogram can beat. Last, how long the page took when every section
+was computed at once (sections 3 to 6 switched on, cold), as it first did.
 
     python bench/classroom.py
 """
@@ -69,9 +71,26 @@ def best_of(task, runs: int = 3) -> float:
     return min(times)
 
 
-def page_times(script: str, runs: int = 3) -> tuple[list[float], list[float], list[float]]:
-    """(to a usable walk-through, to every section computed once switched on, to a usable walk-through for the
-    next visitor of the same server), each run on a fresh server of `streamlit run script`."""
+STREAMLIT_ALONE = """import streamlit as st
+st.title("Classroom: is A really better than B?")
+st.button("Draw x⁽¹⁾")
+"""
+WITH_PLOTLY = STREAMLIT_ALONE + """import sys
+sys.path.insert(0, {root!r})
+from ui import live_chart, walkthrough
+live_chart.live_chart(walkthrough.histogram(0.2, shifted=False, presenter=False), [], run="r", shown=None,
+                      interval=0.1, config={{}}, key="c")
+"""
+MILESTONES = ("Draw shown", "x table", "histogram")
+IDLE = "() => !document.querySelector('[data-testid=stStatusWidget]')"  # no script running
+
+
+def page_times(script: str, runs: int = 3, *, path: str = "classroom", sections: bool = False
+               ) -> dict[str, list[float]]:
+    """Seconds from opening ``path`` to each milestone (the Draw button shown and no script running; the
+    walk-through's x row in the live chart's table; Plotly's histogram drawn), each run on a fresh server of
+    `streamlit run script` (its first visit); with ``sections`` also to every section computed once switched on
+    (as the page was at first) and the next visitor's milestones."""
     import socket
     import subprocess
     import urllib.request
@@ -79,7 +98,24 @@ def page_times(script: str, runs: int = 3) -> tuple[list[float], list[float], li
     from playwright.sync_api import sync_playwright
 
     root = Path(__file__).resolve().parents[1]
-    usable, everything, again = [], [], []
+    times: dict[str, list[float]] = {}
+
+    def visit(browser, port: int, prefix: str = ""):
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        frame = page.frame_locator("iframe")
+        start = time.perf_counter()
+        page.goto(f"http://127.0.0.1:{port}/{path}")
+        for name, ready in zip(MILESTONES, (
+                lambda: (page.get_by_role("button", name="Draw x⁽¹⁾").wait_for(timeout=120_000),
+                         page.wait_for_function(IDLE, timeout=120_000, polling=50)),
+                lambda: frame.locator("#table tbody tr").first.wait_for(timeout=120_000),
+                lambda: frame.locator(".js-plotly-plot .barlayer").first.wait_for(state="attached", timeout=120_000))):
+            if name == "x table" and not path:
+                continue  # the floors have no table
+            ready()
+            times.setdefault(prefix + name, []).append(time.perf_counter() - start)
+        return page
+
     for _ in range(runs):
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
@@ -98,41 +134,47 @@ def page_times(script: str, runs: int = 3) -> tuple[list[float], list[float], li
                 browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=[
                     "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                     "--disable-sync", "--no-first-run"])
-                page = browser.new_page(viewport={"width": 1280, "height": 720})
-                idle = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
-                start = time.perf_counter()
-                page.goto(f"http://127.0.0.1:{port}/classroom")
-                page.get_by_role("button", name="Draw x⁽¹⁾").wait_for(timeout=120_000)
-                page.wait_for_function(idle, timeout=120_000, polling=50)
-                usable.append(time.perf_counter() - start)
-                start = time.perf_counter()  # as the page was before: sections 3 to 5 computed at once, cold
-                for label in page.get_by_text("Show this section").all():
-                    label.click()
-                page.wait_for_timeout(300)
-                page.wait_for_function(idle, timeout=300_000, polling=50)
-                everything.append(usable[-1] + time.perf_counter() - start)
-                second = browser.new_page(viewport={"width": 1280, "height": 720})  # the next student's visit
-                start = time.perf_counter()
-                second.goto(f"http://127.0.0.1:{port}/classroom")
-                second.get_by_role("button", name="Draw x⁽¹⁾").wait_for(timeout=120_000)
-                second.wait_for_function(idle, timeout=120_000, polling=50)
-                again.append(time.perf_counter() - start)
+                page = visit(browser, port)
+                if sections:
+                    start = time.perf_counter()  # as the page was before: sections 3 to 5 computed at once, cold
+                    for label in page.get_by_text("Show this section").all():
+                        label.click()
+                    page.wait_for_timeout(300)
+                    page.wait_for_function(IDLE, timeout=300_000, polling=50)
+                    times.setdefault("every section", []).append(
+                        times["Draw shown"][-1] + time.perf_counter() - start)
+                    visit(browser, port, "next visitor: ")  # a new context each: nothing cached in the browser
                 browser.close()
         finally:
             server.terminate()
             server.wait()
-    return usable, everything, again
+    return times
+
+
+def row(label: str, times: dict[str, list[float]], prefix: str = "") -> str:
+    cells = [", ".join(f"{t:.1f}" for t in times[prefix + m]) if prefix + m in times else "" for m in MILESTONES]
+    return f"| {label} | {' | '.join(cells)} |"
 
 
 if __name__ == "__main__":
+    import tempfile
+
     print("| computation (Classroom defaults) | seconds |\n|---|---|")
     for name, task in TASKS.items():
         print(f"| {name} | {best_of(task):.2f} |", flush=True)
-    print("\nOpening /classroom, Chromium, seconds (3 runs, each on a fresh server):")
-    for script, how in (("app.py", "the engine and the pages imported at server start"),
-                        ("dashboard.py", "imported by the first visit, as before")):
-        usable, everything, again = page_times(script)
-        print(f"streamlit run {script} ({how}):")
-        print(f"  walk-through usable, first visit of the server    {', '.join(f'{t:.1f}' for t in usable)}")
-        print(f"  every section computed (as the page was before)    {', '.join(f'{t:.1f}' for t in everything)}")
-        print(f"  walk-through usable, the next visitor              {', '.join(f'{t:.1f}' for t in again)}")
+    print("\nOpening /classroom in Chromium at 1280x720, seconds to each milestone (3 runs, each the first visit of a "
+          "fresh server, a fresh browser profile):\n")
+    print("| page | " + " | ".join(MILESTONES) + " |\n|---|---|---|---|")
+    app = page_times("app.py", sections=True)
+    print(row("`streamlit run app.py` (engine and pages imported at server start)", app), flush=True)
+    print(row("the next visitor of the same server", app, "next visitor: "), flush=True)
+    print(row("`streamlit run dashboard.py` (imported by the first visit, as before)", page_times("dashboard.py")),
+          flush=True)
+    with tempfile.TemporaryDirectory() as folder:  # the floor: what Streamlit and Plotly take on their own
+        for name, text, label in (("alone.py", STREAMLIT_ALONE, "floor: Streamlit alone, a title and the Draw button"),
+                                  ("plotly.py", WITH_PLOTLY, "floor: that, and the live chart's empty histogram")):
+            script = Path(folder) / name
+            script.write_text(text.format(root=str(Path(__file__).resolve().parents[1])))
+            print(row(label, page_times(str(script), path="")), flush=True)
+    print(f"\nEvery section computed once switched on (as the page first was, cold): "
+          f"{', '.join(f'{t:.1f}' for t in app['every section'])} s")
