@@ -6,21 +6,33 @@ bench/classroom.py), and sessions starting together never import them concurrent
 """
 
 import ctypes
+import threading
+import time
 from contextlib import asynccontextmanager
 
 import streamlit as st
+
+TRIM_EVERY = 30  # seconds between returns of free heap pages to the system
 
 
 def _return_freed_memory() -> None:
     """glibc keeps large freed numpy buffers in per-thread heaps, raising its mmap threshold as they are freed, so a
     server held ~200 MB after the sessions that used it had ended (bench/load.py); fixed 128 KiB thresholds give
-    large blocks back to the system when freed."""
+    large blocks back to the system when freed, and a background thread gives back the free pages inside the heaps
+    (malloc_trim: milliseconds, without the GIL), which is where small objects go under PYTHONMALLOC=malloc."""
     try:
         libc = ctypes.CDLL("libc.so.6")
     except OSError:
         return  # not glibc (macOS, musl): their allocators behave differently
     libc.mallopt(-3, 128 * 1024)  # M_MMAP_THRESHOLD: large blocks get their own mapping, unmapped when freed
     libc.mallopt(-1, 128 * 1024)  # M_TRIM_THRESHOLD: free heap tops are returned beyond 128 KiB
+
+    def trim() -> None:
+        while True:
+            time.sleep(TRIM_EVERY)
+            libc.malloc_trim(0)
+
+    threading.Thread(target=trim, name="sigcore-malloc-trim", daemon=True).start()
 
 
 @asynccontextmanager

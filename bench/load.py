@@ -1,6 +1,7 @@
 """Eight users at once on the dashboard: isolation, server memory, and another user's page load.
 
     python bench/load.py    # about 5 minutes on 2 cores (2.5 of them waiting on memory); prints, does not assert
+    PYTHONMALLOC=malloc python bench/load.py    # the server's small objects from glibc (the environment is passed on)
 
 Starts ``streamlit run app.py`` on a free port (as bench/dashboard.py does) and drives Debian's /usr/bin/chromium
 with Playwright (async API, one browser, one context per user). What it measures:
@@ -237,7 +238,7 @@ async def open_session(browser, url: str, csv: bytes, n: int):
     await page.get_by_text("Upload", exact=True).click()
     await page.locator('[data-testid="stFileUploader"] input[type=file]').set_input_files(
         {"name": f"load_{n}.csv", "mimeType": "text/csv", "buffer": csv})
-    await page.get_by_text(f"{n:,} items").wait_for(timeout=TIMEOUT)
+    await page.get_by_text(f"{n:,} items · ").wait_for(timeout=TIMEOUT)  # the upload's caption, not the advice
     await page.get_by_role("button", name="Run", exact=True).wait_for(timeout=TIMEOUT)
     await page.wait_for_function(READY, timeout=TIMEOUT)  # its reruns over, so the idle reading is idle
     return context, page

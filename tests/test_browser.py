@@ -142,6 +142,26 @@ def test_classroom_draws_a_test_set_line_by_line(page, app_url, tmp_path):
     page.get_by_role("button", name=f"Draw x⁽{sup(stopped + 1)}⁾").wait_for(timeout=30_000)  # Stop kept b
 
 
+def test_the_walk_through_does_not_wait_for_plotly(page, app_url):
+    """Plotly's 5 MB are read in the background: x, the code and Draw work before the chart can be drawn, and the
+    chart then shows what was played meanwhile."""
+    held = []
+    page.route("**/plotly.min.js", lambda route: held.append(route))  # routing also turns the browser's cache off
+    page.goto(app_url + "/classroom")
+    chart = page.frame_locator("iframe[title*=live_chart]")
+    chart.locator("#table tbody tr").first.wait_for(timeout=60_000)
+    assert chart.locator("#table tbody tr").first.inner_text().startswith("x")
+    assert held and chart.locator(".js-plotly-plot").count() == 0  # Plotly requested, not yet read
+    page.get_by_role("button", name="Draw 10", exact=True).click()
+    chart.locator("#count", has_text="of b = 10").wait_for(timeout=60_000)  # playing, chart still waiting
+    assert chart.locator(".js-plotly-plot").count() == 0
+    held[0].continue_()
+    chart.locator("#code div.now", has_text="p-value(x) ≈ s / b").wait_for(timeout=60_000)
+    chart.locator(".js-plotly-plot .bars path").first.wait_for(state="attached", timeout=60_000)
+    heights = chart.locator(".js-plotly-plot").evaluate("div => div.data.map(t => t.y.reduce((a, b) => a + b, 0))")
+    assert sum(heights) == 10  # every x^(i) of the batch in the histogram once (not counted, counted in s)
+
+
 @pytest.mark.parametrize("width, height", [(1920, 1080), (1280, 720)])
 def test_presenter_mode_is_readable_from_the_back_and_fits_one_screen(app_url, tmp_path, width, height):
     """1280 x 720 is a 1080p projector at 150% zoom: buttons, chart, code, counters and table on one screen, the
