@@ -253,7 +253,7 @@ def draws(a: list[bool], b: list[bool], *, presenter: bool = False) -> None:
             batch["shown"] = len(frames)
 
     playing = state["batch"] is not None and batch["shown"] is None  # the browser is still playing a batch
-    widths = [1.3, 1.1, 1.2, 1.5, 0.9, 1.9, 1.7] if presenter else [1.2, 1, 1, 1, 1, 2.4]
+    widths = [1.3, 1.1, 1.2, 1.5, 0.9, 1.9, 1.7] if presenter else [1.2, 1, 1, 1.3, 1, 2.1]
     c1, c2, c3, c4, c5, c6, *c7 = st.columns(widths, vertical_alignment="center")
     for col, k, label in [(c1, 1, "Drawing…" if playing else f"Draw x⁽{sup(state['b'] + 1)}⁾"), (c2, 10, "Draw 10"),
                           (c3, 100, "Draw 100"), (c4, 10_000, "Draw 10,000")]:
