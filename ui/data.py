@@ -68,6 +68,11 @@ def digest(files: list[tuple[str, bytes]], *more: bytes) -> str:
     return h.hexdigest()
 
 
+def fits(*options) -> str:
+    """A short key for a form's widgets that depends on ``options``: other data, other options, fresh boxes."""
+    return hashlib.sha256(repr(options).encode()).hexdigest()[:8]
+
+
 def _tables(files: list[tuple[str, bytes]], encoding: str | None = None):
     return [_parse(data, name, encoding) for name, data in files]
 

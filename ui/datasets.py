@@ -12,7 +12,6 @@ cells in tables (never HTML), escaped in Markdown (:mod:`ui.safe`) and in LaTeX.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import asdict, dataclass, replace
 
@@ -223,7 +222,7 @@ def settings(data: Datasets) -> Settings | None:
                     + ". Name each system's file (or column) the same way in every dataset."), icon="⚠️")
         return None
     metrics = metrics_for(data.outputs[0])
-    fits = hashlib.sha256(repr((names, metrics)).encode()).hexdigest()[:8]  # other data, other options: fresh boxes
+    fits = data_ui.fits(names, metrics)
     with st.form("datasets-settings", border=False):
         c1, c2, c3, c4 = st.columns([2, 2, 2, 2])
         a_start = names.index(SAMPLE_A) if data.sample and SAMPLE_A in names else 0

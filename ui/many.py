@@ -8,7 +8,6 @@ names are user text: shown in tables (never HTML), escaped in Markdown (:mod:`ui
 
 from __future__ import annotations
 
-import hashlib
 import pickle
 from dataclasses import asdict, dataclass
 
@@ -160,7 +159,7 @@ def settings(data: align.AlignedMany, sample: bool) -> Settings | None:
     metrics = metrics_for(data)
     start = [m for m in metrics if m == "bleu"] or metrics[:1]  # the page opens in seconds; chrF on request
     n = len(next(iter(data.systems.values())))
-    fits = hashlib.sha256(repr((names, metrics)).encode()).hexdigest()[:8]  # other data, other options: fresh boxes
+    fits = data_ui.fits(names, metrics)
     with st.form("many-settings", border=False):
         c1, c2, c3 = st.columns([2, 2, 1])
         chosen = c1.multiselect("Metrics", metrics, default=start, key=f"many-metrics-{fits}",

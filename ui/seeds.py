@@ -13,7 +13,6 @@ cells in tables (never HTML), escaped in Markdown (:mod:`ui.safe`).
 
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import asdict, dataclass
 
@@ -240,7 +239,7 @@ def settings(data: Scores | Runs) -> AsoSettings | RunsSettings | None:
     runs = list(data.data.systems)
     start_a, start_b = guess_sides(runs, data.sample)
     metrics = metrics_for(data.data)
-    fits = hashlib.sha256(repr((runs, metrics)).encode()).hexdigest()[:8]  # other data, other options: fresh boxes
+    fits = data_ui.fits(runs, metrics)
     with st.form("seeds-runs-settings", border=False):
         c1, c2 = st.columns(2)
         runs_a = c1.multiselect("A's runs", runs, default=start_a, key=f"seeds-runs-a-{fits}",
