@@ -6,8 +6,8 @@ runs, wall time. Then, in Debian's Chromium against a fresh server and a fresh b
 opening /classroom to the walk-through's Draw button (no script running), its x table and its histogram, for
 `streamlit run app.py` (the engine and the pages imported at server start), its next visitor, and `streamlit run
 dashboard.py` (the first visit imports them, as before); then, in the same run, the floor: a page of Streamlit
-alone (a title and the Draw button), and that page with the live chart's empty histogram (Plotly's 5 MB of
-JavaScript), which no page that draws the histogram can beat. Last, how long the page took when every section
+alone (a title and the Draw button), and that page with the live chart's empty histogram (Plotly's basic bundle,
+1.2 MB of JavaScript), which no page that draws the histogram can beat. Last, how long the page took when every section
 was computed at once (sections 3 to 6 switched on, cold), as it first did.
 
     python bench/classroom.py
@@ -77,9 +77,9 @@ st.button("Draw x⁽¹⁾")
 """
 WITH_PLOTLY = STREAMLIT_ALONE + """import sys
 sys.path.insert(0, {root!r})
-from ui import live_chart, walkthrough
-live_chart.live_chart(walkthrough.histogram(0.2, shifted=False, presenter=False), [], run="r", shown=None,
-                      interval=0.1, config={{}}, key="c")
+import plotly.io
+from ui import live_chart  # light; the walk-through's figure is made here, not by importing the pages on a visit
+live_chart.live_chart(plotly.io.from_json({figure!r}), [], run="r", shown=None, interval=0.1, config={{}}, key="c")
 """
 MILESTONES = ("Draw shown", "x table", "histogram")
 IDLE = "() => !document.querySelector('[data-testid=stStatusWidget]')"  # no script running
@@ -175,7 +175,8 @@ if __name__ == "__main__":
                 ("alone.py", STREAMLIT_ALONE, "floor: Streamlit alone, a title and the Draw button", MILESTONES[:1]),
                 ("plotly.py", WITH_PLOTLY, "floor: that, and the live chart's empty histogram", MILESTONES[::2])):
             script = Path(folder) / name
-            script.write_text(text.format(root=str(Path(__file__).resolve().parents[1])))
+            script.write_text(text.format(root=str(Path(__file__).resolve().parents[1]), figure=walkthrough.histogram(
+                0.2, shifted=False, presenter=False).to_json()))
             print(row(label, page_times(str(script), path="", milestones=milestones)), flush=True)
     print(f"\nEvery section computed once switched on (as the page first was, cold): "
           f"{', '.join(f'{t:.1f}' for t in app['every section'])} s")

@@ -146,7 +146,7 @@ def test_the_walk_through_does_not_wait_for_plotly(page, app_url):
     """Plotly's 5 MB are read in the background: x, the code and Draw work before the chart can be drawn, and the
     chart then shows what was played meanwhile."""
     held = []
-    page.route("**/plotly.min.js", lambda route: held.append(route))  # routing also turns the browser's cache off
+    page.route("**/plotly-basic.min.js", lambda route: held.append(route))  # routing also turns the browser's cache off
     page.goto(app_url + "/classroom")
     chart = page.frame_locator("iframe[title*=live_chart]")
     chart.locator("#table tbody tr").first.wait_for(timeout=60_000)

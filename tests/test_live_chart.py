@@ -1,11 +1,13 @@
 """The live chart component's files are served from a folder no other local user can have made or changed."""
 
+import gzip
 import os
 import stat
 import tempfile
 from pathlib import Path
 
 import plotly
+import plotly.offline
 
 from ui import live_chart
 
@@ -15,7 +17,17 @@ def test_the_component_is_served_from_a_private_folder_of_its_own():
     assert folder.parent == Path(tempfile.gettempdir()) and folder.name.startswith("sigcore-live-chart-")
     assert folder.name != f"sigcore-live-chart-{plotly.__version__}"  # the old, predictable name
     assert stat.S_IMODE(os.stat(folder).st_mode) == 0o700 and os.stat(folder).st_uid == os.getuid()
-    script = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
-    assert (folder / "plotly.min.js").read_bytes() == script.read_bytes()
+    assert (folder / live_chart.PLOTLY).read_bytes() == _shipped()
     assert (folder / "index.html").read_bytes() == (Path(live_chart.__file__).with_name("live_chart") / "index.html"
                                                     ).read_bytes()
+
+
+def _shipped() -> bytes:
+    return gzip.decompress((Path(live_chart.__file__).with_name("live_chart") / f"{live_chart.PLOTLY}.gz").read_bytes())
+
+
+def test_the_chart_draws_with_the_plotly_js_version_of_the_installed_plotly():
+    """The figures are made by the plotly package for its own plotly.js: the shipped basic bundle must be that one
+    (after upgrading plotly: `npm pack plotly.js-basic-dist-min@VERSION`, gzip -9 -n its plotly-basic.min.js)."""
+    head = _shipped()[:200].decode()
+    assert f"plotly.js (basic - minified) v{plotly.offline.get_plotlyjs_version()}\n" in head
