@@ -12,7 +12,7 @@ from contextlib import asynccontextmanager
 
 import streamlit as st
 
-TRIM_EVERY = 30  # seconds between returns of free heap pages to the system
+TRIM_EVERY = 10  # seconds between returns of free heap pages to the system (each takes milliseconds)
 
 
 def _return_freed_memory() -> None:
