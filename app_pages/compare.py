@@ -29,5 +29,5 @@ if result is not None:
     with verdict_slot.container():
         st.subheader("4 · Verdict")
         verdict.show(result, data.a_name, data.b_name, run.effect_sizes(data, settings, result),
-                     run.command(files, data, settings, result))
+                     run.command(files, data, settings, result, roles.get("encoding")))
         planning.show(data, settings, source)

@@ -290,7 +290,8 @@ def _compare(args) -> int:
     effects = effect_sizes(gold, sys_a, sys_b, metric=metric, alternative=res.alternative,
                            confidence_level=res.confidence_level, **options)
     # a column by its name ("run1/model" stays that); a file by its short name, as `many` names systems
-    a_name, b_name = ((data.a_name, data.b_name) if data.columns else align.system_names([data.a_name, data.b_name]))
+    a_name, b_name = ((data.a_name, data.b_name) if "A" in data.columns
+                      else align.system_names([data.a_name, data.b_name]))
     names = {"a_name": a_name, "b_name": b_name}
     if args.save:
         _write(args.save, export.result_json(res, distribution=True, **names))
@@ -316,7 +317,7 @@ def _compare(args) -> int:
     if effects:
         lines += ["effect sizes (A − B):", *(f"  {e.text}" for e in effects)]
     lines.append("reproduce: " + reproduce.command(
-        res, args.files, columns=data.columns, metric=args.metric, by_row=args.by_row, encoding=args.encoding,
+        res, args.files, columns=data.columns, metric=args.metric, by_row=data.by_row, encoding=args.encoding,
         prog="sigcore" if Path(sys.argv[0]).name == "sigcore" else "python -m sigcore"))
     print("\n".join([*lines, signature]))  # the signature stays the last line
     return 0

@@ -358,6 +358,42 @@ def test_the_reproduce_line_recreates_the_pages_result(tmp_path, monkeypatch, ca
     assert json.loads(capsys.readouterr().out)["signature"] == signature
 
 
+ROWS = [(i, "x" if i % 3 else "y") for i in range(60)]  # A right everywhere, its rows reversed; B says x
+
+
+@pytest.mark.parametrize("pairing, encoding, flags", [
+    ("(row order)", None, ["--by-row"]), ("key", None, ["--id", "key"]), ("id", "utf-16-le", ["--id", "id"])])
+def test_the_reproduce_line_keeps_the_pairing_and_encoding_chosen_on_the_page(tmp_path, monkeypatch, capsys, pairing,
+                                                                             encoding, flags):
+    """Three files sharing an id column, paired on the page by row, by another column they share, or by id with an
+    encoding declared: the command line says so, and run where the files are, it recreates the page's result."""
+    import shlex
+
+    from sigcore.__main__ import main
+
+    def table(header, rows):
+        return (header + "\n" + "".join(f"{i},{k},{v}\n" for i, k, v in rows)).encode(encoding or "utf-8")
+
+    files = [("gold.csv", table("id,key,gold", [(i, k, g) for k, (i, g) in enumerate(ROWS)])),
+             ("a.csv", table("id,key,pred", [(i, k, g) for k, (i, g) in enumerate(reversed(ROWS))])),
+             ("b.csv", table("id,key,pred", [(i, k, "x") for k, (i, _) in enumerate(ROWS)]))]
+    at = upload(app(), *files)
+    if encoding:
+        select(at, "Encoding").set_value("UTF-16 little-endian").run()
+    select(at, "Pair items by").set_value(pairing).run()
+    run(at)
+    line = next(c.value for c in at.code if c.value.startswith("python -m sigcore compare"))
+    args = shlex.split(line)[3:]
+    assert all(f in args for f in flags) and ("--encoding" in args) == bool(encoding)
+    for name, data in files:
+        (tmp_path / name).write_bytes(data)
+    monkeypatch.chdir(tmp_path)
+    assert main([*args, "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    by_row = sum(g == h for (_, g), (_, h) in zip(ROWS, reversed(ROWS))) / len(ROWS)  # the key is the row number
+    assert got["signature"] == at.code[0].value and got["score_a"] == (1.0 if pairing == "id" else by_row)
+
+
 def test_paper_downloads_and_figure_styles():
     at = run(app())
     labels = [b.label for b in at.get("download_button")]

@@ -163,9 +163,12 @@ def _advice(source: str, metric: str, options: tuple, _data: align.Aligned):
         return None
 
 
-def command(files: list[tuple[str, bytes]], data: align.Aligned, s: Settings, res: sigcore.Result) -> str:
-    """The command line that recreates ``res`` from the files (by their names), every setting spelled out."""
-    return reproduce.command(res, [name for name, _ in files], columns=data.columns, metric=s.metric)
+def command(files: list[tuple[str, bytes]], data: align.Aligned, s: Settings, res: sigcore.Result,
+            encoding: str | None = None) -> str:
+    """The command line that recreates ``res`` from the files (by their names), every setting spelled out: the
+    columns, how the files were paired and the encoding chosen on the page among them."""
+    return reproduce.command(res, [name for name, _ in files], columns=data.columns, metric=s.metric,
+                             by_row=data.by_row, encoding=encoding)
 
 
 def inputs(data: align.Aligned, metric: str):

@@ -61,7 +61,8 @@ class Aligned:
     scores: dict[str, tuple[list, list]] = field(default_factory=dict)  # per-item score fields (lm-eval)
     sources: dict[str, tuple[str, np.ndarray]] = field(default_factory=dict, repr=False)  # role -> file, lines
     notes: tuple[str, ...] = ()
-    columns: dict[str, str] = field(default_factory=dict)  # role -> column, for a single table
+    columns: dict[str, str] = field(default_factory=dict)  # role -> column (several files: the id pairing them)
+    by_row: bool = False  # several files paired by row although they share an id column
 
     @property
     def n(self) -> int:
@@ -163,7 +164,7 @@ def from_files(gold, a, b, *, id: str | None = None, on_unmatched: str = "stop")
         return _conll_pair(a, b)
     many = from_system_files(gold, [a, b], id=id, on_unmatched=on_unmatched, names=["a", "b"])  # roles as names
     return Aligned(many.gold, many.systems["a"], many.systems["b"], a.name, b.name, ids=many.ids,
-                   sources=many.sources, notes=many.notes)
+                   sources=many.sources, notes=many.notes, columns=many.columns, by_row=many.by_row)
 
 
 @dataclass(frozen=True)
@@ -177,7 +178,8 @@ class AlignedMany:
     groups: list | None = None
     sources: dict[str, tuple[str, np.ndarray]] = field(default_factory=dict, repr=False)  # role -> file, lines
     notes: tuple[str, ...] = ()
-    columns: dict[str, str] = field(default_factory=dict)  # role -> column, for a single table
+    columns: dict[str, str] = field(default_factory=dict)  # role -> column (several files: the id pairing them)
+    by_row: bool = False  # several files paired by row although they share an id column
 
 
 def from_system_files(gold, systems: Sequence, *, id: str | None = None, on_unmatched: str = "stop",
@@ -192,8 +194,9 @@ def from_system_files(gold, systems: Sequence, *, id: str | None = None, on_unma
     columns = [_value_column(t, "gold" if role == "gold" and gold is not None else "system")
                for t, role in zip(tables, roles)]
     notes: list[str] = []
+    shared = shared_id(tables)
     if id is None:
-        id = shared_id(tables)
+        id = shared
         if id is not None:
             notes.append(f"the files are paired by their shared id column {id!r}, not by row")
     if id:
@@ -219,7 +222,8 @@ def from_system_files(gold, systems: Sequence, *, id: str | None = None, on_unma
     gold_values, values = _same_kind(gold_values, values, notes)
     ids = [tables[0].frame[id].tolist()[i] for i in order[0]] if id else None
     sources = dict(zip(roles, ((t.name, ln) for t, ln in zip(tables, lines))))
-    return AlignedMany(gold_values, dict(zip(names, values)), ids=ids, sources=sources, notes=tuple(notes))
+    return AlignedMany(gold_values, dict(zip(names, values)), ids=ids, sources=sources, notes=tuple(notes),
+                       columns={"id": id} if id else {}, by_row=not id and shared is not None)
 
 
 def load_many(tables: Sequence, *, has_gold: bool = True, gold: str | None = None, id: str | None = None,
