@@ -243,6 +243,24 @@ def test_why_twice_delta_reads_beside_both_panels(app_url, presenter, width, hei
             assert apart, (one, other)
 
 
+def test_every_classroom_button_shows_its_whole_label_at_1280_px(app_url):
+    """A projector at 1280 x 720 with the sidebar open: no button's label is cut (the third preset once read
+    "A wins every disagreemen…")."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        page.goto(app_url + "/classroom")
+        page.get_by_role("button", name="Draw x⁽¹⁾").wait_for(timeout=60_000)
+        labels = page.evaluate("""() => [...document.querySelectorAll('.stButton button, .stDownloadButton button')]
+            .filter(b => b.offsetParent).map(b => [b.textContent,  // cut: some part narrower than its text
+              [b, ...b.querySelectorAll('*')].some(e => e.clientWidth && e.scrollWidth > e.clientWidth)])""")
+        browser.close()
+    assert len(labels) >= 12 and any(text.startswith("A wins every disagreement") for text, _ in labels)
+    assert not [text for text, cut in labels if cut]
+
+
 def test_the_teacher_pauses_steps_goes_back_and_replays_with_keys(page, app_url):
     page.goto(app_url + "/classroom")
     page.get_by_role("button", name="Draw x⁽¹⁾").click(timeout=60_000)

@@ -164,7 +164,7 @@ def test_set(*, presenter: bool = False) -> tuple[list[bool], list[bool]]:
                 st.session_state[key] = st.session_state[key]
         return ([st.session_state[f"doc-{j}-A"] for j in range(N)],
                 [st.session_state[f"doc-{j}-B"] for j in range(N)])
-    presets = st.columns(len(PRESETS))
+    presets = st.columns([len(name) + 10 for name in PRESETS])  # as wide as each label needs: none cut at 1280 px
     for col, (name, (a, b)) in zip(presets, PRESETS.items()):
         col.button(name, on_click=_set, args=(a, b, PRESET_ALPHA.get(name)), width="stretch")
     rejected, wins = (teaching.exact_bootstrap_p(*PRESETS[name]) for name in list(PRESETS)[1:3])
