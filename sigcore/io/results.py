@@ -66,10 +66,21 @@ def seed_scores(table) -> tuple[dict[str, tuple[float, ...]], tuple[str, ...]]:
     where = {"file": table.name}
     out: dict[str, list[float]] = {}
     if "system" in columns and "score" in columns:  # long: one row per (system, seed)
-        for line, system, value in zip(table.lines, frame[columns["system"]], frame[columns["score"]]):
-            score = _number(value, table.name, int(line), str(columns["score"]), long=True)
-            if score is not None:
-                out.setdefault(str(system).strip(), []).append(score)
+        seed = next((columns[c] for c in SEED_COLUMNS if c in columns), None)
+        seeds = frame[seed] if seed is not None else [None] * len(frame)
+        first: dict[tuple[str, str], int] = {}  # (system, seed) -> its line: a run given twice counts twice
+        for line, system, run, value in zip(table.lines, frame[columns["system"]], seeds, frame[columns["score"]]):
+            name = "" if system is None or (isinstance(system, float) and math.isnan(system)) else str(system).strip()
+            if not name:
+                raise InputError("has no system name", file=table.name, line=int(line), column=str(columns["system"]),
+                                 hint="Name the system of every row, or leave the row out.")
+            if seed is not None and (name, str(run).strip()) in first:
+                raise InputError(f"system {name!r} has {seed} {str(run).strip()!r} twice (first at line "
+                                 f"{first[name, str(run).strip()]})", file=table.name, line=int(line), column=str(seed),
+                                 hint="Give each run once: a run listed twice would count twice.")
+            if seed is not None:
+                first[name, str(run).strip()] = int(line)
+            out.setdefault(name, []).append(_number(value, table.name, int(line), str(columns["score"]), long=True))
         hint = "Give at least two systems' scores (a row per system and seed)."
     else:  # wide: a column per system
         systems = [c for c in frame.columns if str(c).strip().lower() not in SEED_COLUMNS]
