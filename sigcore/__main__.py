@@ -25,7 +25,7 @@ import json
 import math
 import os
 import sys
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 
 import pandas as pd
@@ -166,8 +166,9 @@ def _data_arguments(cmd) -> None:
                      help="compare the items whose ids are in every file instead of stopping")
     cmd.add_argument("--format", choices=list(FORMATS), help="file format (default: from extension and content)")
     cmd.add_argument("--encoding", help="text encoding when not UTF-8 (e.g. latin-1)")
-    cmd.add_argument("--metric", default="accuracy",
-                     help=f"one of {', '.join(METRICS)}; or a per-item score field of the files (lm-eval: acc)")
+    cmd.add_argument("--metric", help=f"one of {', '.join(METRICS)}; or a per-item score field of the files (lm-eval: "
+                                      "acc); default: the first that fits the data, as the app suggests (accuracy "
+                                      "for labels, bleu for multi-word text, span_f1 for tags, mean for scores)")
     cmd.add_argument("--tokenize", help="BLEU tokenizer (sacrebleu's names: 13a, none, intl, ...)")
     cmd.add_argument("--positive-label", help="the positive class for precision, recall and f1")
 
@@ -233,6 +234,12 @@ def _load(args) -> align.Aligned:
 def _inputs(args):
     """The aligned data, and gold, A, B and the metric as the engine takes them; the metric's options."""
     data = _load(args)
+    if args.metric is None and data.gold is None:
+        args.metric = "accuracy"  # which says that it needs gold, and how to give it
+    if args.metric is None:  # translations compared by exact match would be a silent, misleading default
+        args.metric = align.suggest_metrics(data)[0]
+        data = replace(data, notes=(*data.notes, f"the metric is {args.metric}, the first that fits these data "
+                                                 "(as the app suggests); choose another with --metric"))
     gold, sys_a, sys_b, metric = data.gold, data.a, data.b, args.metric
     if metric not in METRICS and metric in data.scores:  # a per-item score field, e.g. lm-eval's acc
         gold, sys_a, sys_b, metric = align.score_inputs(data, metric)

@@ -68,8 +68,10 @@ def test_human_report_on_slp3_table(capsys):
     assert main(["compare", *TABLE_ARGS, "--resamples", "2000"]) == 0
     out, err = capsys.readouterr()
     assert err == ""
-    columns, *lines = out.splitlines()
+    columns, note, *lines = out.splitlines()
     assert columns.startswith("columns: gold = 'gold', A = 'A', B = 'B', id = 'doc' (guessed")
+    assert note == "note: the metric is accuracy, the first that fits these data (as the app suggests); choose " \
+                   "another with --metric"
     assert len(lines) == 9
     assert lines[0].startswith("accuracy: A = 0.7000 [") and ", B = 0.5000 [" in lines[0]
     assert "(10 items, 6 discordant; 95% intervals)" in lines[0]
@@ -135,6 +137,15 @@ def test_files_sharing_ids_pair_by_them_unless_by_row(tmp_path, capsys):
     by_id = run_json(capsys, [gold, a, b])
     assert by_id["score_a"] == 1.0 and "paired by their shared id column 'id'" in by_id["notes"][0]
     assert run_json(capsys, [gold, a, b, "--by-row"])["score_a"] == 0.0  # reversed rows: every item wrong
+
+
+def test_without_metric_translations_are_scored_by_bleu_as_the_app_suggests(capsys):
+    """Exact match on sentences said "no evidence that uedin-nmt is better" where BLEU finds it better by 1.22."""
+    mt = [str(ROOT / "sample_data" / "mt" / f) for f in ("newstest2017.ref.de", "uedin-nmt.de", "LIUM-NMT.de")]
+    guessed = run_json(capsys, [*mt, "--resamples", "1000"])
+    assert guessed["metric"] == "bleu" and guessed["notes"][-1].startswith("the metric is bleu, the first that fits")
+    assert guessed["signature"] == run_json(capsys, [*mt, "--resamples", "1000", "--metric", "bleu"])["signature"]
+    assert run_json(capsys, [*mt, "--resamples", "1000", "--metric", "accuracy"])["metric"] == "accuracy"
 
 
 def test_mcnemar_chi_square_and_the_level_that_follows_alpha(capsys):
@@ -239,7 +250,8 @@ def test_text_files_human_report_names_the_files(tmp_path, capsys):
     a = write_lines(tmp_path / "a.txt", ["x", "y", "x", "x"])
     b = write_lines(tmp_path / "b.txt", ["x", "x", "y", "y"])
     assert main(["compare", gold, a, b, "--resamples", "200"]) == 0
-    first = capsys.readouterr().out.splitlines()[0]
+    note, first, *_ = capsys.readouterr().out.splitlines()
+    assert note.startswith("note: the metric is accuracy, the first that fits these data")  # labels: accuracy
     assert first.startswith("accuracy: A (a) = 0.7500 [")  # as `many` names systems; errors give the whole path
     assert "B (b) = 0.5000 [" in first
     assert main(["compare", gold, a, b, "--resamples", "200", "--latex"]) == 0
