@@ -126,8 +126,9 @@ def _many_parser(commands) -> None:
     pick = many.add_mutually_exclusive_group()
     pick.add_argument("--baseline", help="the system every other is compared with (default: the first)")
     pick.add_argument("--all-pairs", action="store_true", help="compare every pair, and rank the systems")
-    many.add_argument("--metric", nargs="+", default=["accuracy"], metavar="METRIC",
-                      help=f"one or more of: {', '.join(METRICS)}")
+    many.add_argument("--metric", nargs="+", metavar="METRIC",
+                      help=f"one or more of: {', '.join(METRICS)}; default: the first that fits the data, as the app "
+                           "suggests")
     many.add_argument("--test", default="bootstrap", choices=list(TESTS))
     many.add_argument("--correction", default="holm", choices=list(CORRECTIONS),
                       help="Holm (default), Bonferroni, Hochberg, Benjamini-Hochberg (bh), Benjamini-Yekutieli (by)")
@@ -332,14 +333,18 @@ def _compare(args) -> int:
 
 def _many(args) -> int:
     if args.bibtex:
-        print(citations.bibtex(citations.family_keys(args.test, args.metric, args.correction)), end="")
+        print(citations.bibtex(citations.family_keys(args.test, args.metric or ["accuracy"], args.correction)), end="")
         return 0
     tables = [read(path, format=args.format, encoding=args.encoding) for path in args.files]
-    unknown = [m for m in args.metric if m not in METRICS]
+    unknown = [m for m in args.metric or [] if m not in METRICS]
     if unknown:
         raise SettingsError(f"unknown metric {unknown[0]!r}", hint=f"Choose from: {', '.join(METRICS)}.")
-    has_gold = all(METRICS[m].needs_gold for m in args.metric)
+    has_gold = all(METRICS[m].needs_gold for m in args.metric or [])
     data = align.load_many(tables, has_gold=has_gold, gold=args.gold, id=align.ROW_ORDER if args.by_row else args.id)
+    if args.metric is None:  # as compare: translations are not compared by exact match unless asked
+        args.metric = [align.suggest_many_metrics(data)[0]]
+        data = replace(data, notes=(*data.notes, f"the metric is {args.metric[0]}, the first that fits these data "
+                                                 "(as the app suggests); choose others with --metric"))
     options = {"tokenize": args.tokenize} if args.tokenize else {}
     families = [compare_many(data.gold, data.systems, baseline=args.baseline, all_pairs=args.all_pairs, metric=m,
                              test=args.test, n_resamples=args.resamples, alternative=args.alternative,

@@ -148,6 +148,14 @@ def test_without_metric_translations_are_scored_by_bleu_as_the_app_suggests(caps
     assert run_json(capsys, [*mt, "--resamples", "1000", "--metric", "accuracy"])["metric"] == "accuracy"
 
 
+def test_many_without_metric_scores_translations_by_bleu_too(capsys):
+    mt = [str(ROOT / "sample_data" / "mt" / f) for f in ("newstest2017.ref.de", "uedin-nmt.de", "LIUM-NMT.de")]
+    assert main(["many", *mt, "--resamples", "200", "--json"]) == 0
+    assert {row["metric"] for row in json.loads(capsys.readouterr().out)} == {"bleu"}
+    assert main(["many", *mt, "--resamples", "200"]) == 0
+    assert "note: the metric is bleu, the first that fits these data" in capsys.readouterr().out
+
+
 def test_mcnemar_chi_square_and_the_level_that_follows_alpha(capsys):
     chi = run_json(capsys, [*TABLE_ARGS, "--test", "mcnemar", "--chi-square"])
     assert "test:mcnemar-chi2" in chi["signature"] and chi["exact"] is False
@@ -499,9 +507,9 @@ def test_many_warns_when_b_is_too_small_for_the_correction_to_reach_alpha(tmp_pa
     files = [str(tmp_path / "gold.txt")] + [str(tmp_path / f"{name}.run.txt") for name in systems]
     assert main(["many", *files, "--all-pairs", "--resamples", "100"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[1] == ("warning: No comparison can be significant at these settings: with b = 100, the smallest "
+    assert lines[2] == ("warning: No comparison can be significant at these settings: with b = 100, the smallest "
                         "corrected p Holm's correction can give over 6 comparisons is 0.06 > α = 0.05. Raise b to "
-                        "at least 1,000.")
+                        "at least 1,000.")  # after the note on the metric
     assert not any(line.rstrip().endswith("*") and "significant" not in line for line in lines)
     assert main(["many", *files, "--all-pairs", "--resamples", "1000"]) == 0
     assert "warning" not in capsys.readouterr().out

@@ -147,9 +147,7 @@ def preview(data: align.AlignedMany, files: list[tuple[str, bytes]]) -> None:
 
 def metrics_for(data: align.AlignedMany) -> list[str]:
     """The metrics that fit these data, the most natural first (as the Compare page suggests them)."""
-    names = list(data.systems)
-    pair = align.Aligned(data.gold, data.systems[names[0]], data.systems[names[1]], names[0], names[1])
-    return [m for m in align.suggest_metrics(pair) if m in sigcore.METRICS]
+    return [m for m in align.suggest_many_metrics(data) if m in sigcore.METRICS]
 
 
 def settings(data: align.AlignedMany, sample: bool) -> Settings | None:

@@ -461,6 +461,12 @@ def score_inputs(aligned: Aligned, name: str) -> tuple[list | None, list, list, 
     return None, a, b, "mean"
 
 
+def suggest_many_metrics(data: AlignedMany) -> list[str]:
+    """The metrics that fit several systems' outputs, the most natural first: those of the first two."""
+    first, second = list(data.systems)[:2]
+    return suggest_metrics(Aligned(data.gold, data.systems[first], data.systems[second], first, second))
+
+
 def suggest_metrics(aligned: Aligned) -> list[str]:
     """The metrics that fit these data, the most natural first, then any per-item score fields.
 
