@@ -1,5 +1,6 @@
 """The app in a real headless Chromium (Debian's, driven by Playwright; no browser download)."""
 
+import contextlib
 import os
 import re
 import shutil
@@ -25,12 +26,13 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def app_url():
+@contextlib.contextmanager
+def streamlit_server(*options: str):
+    """`streamlit run app.py` on a free port, with Streamlit's command-line ``options``: (process, url)."""
     port = free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
-         "--server.address", "127.0.0.1", "--server.headless", "true"],
+         "--server.address", "127.0.0.1", "--server.headless", "true", *options],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     url = f"http://127.0.0.1:{port}"
     try:
@@ -42,10 +44,16 @@ def app_url():
                 time.sleep(0.5)
         else:
             raise RuntimeError("streamlit did not start: " + proc.stdout.read1().decode(errors="replace"))
-        yield url
+        yield proc, url
     finally:
         proc.terminate()
         proc.wait(timeout=20)
+
+
+@pytest.fixture(scope="module")
+def app_url():
+    with streamlit_server() as (_, url):
+        yield url
 
 
 @pytest.fixture
@@ -253,12 +261,14 @@ def test_every_classroom_button_shows_its_whole_label_at_1280_px(app_url):
         page = browser.new_page(viewport={"width": 1280, "height": 720})
         page.goto(app_url + "/classroom")
         page.get_by_role("button", name="Draw x⁽¹⁾").wait_for(timeout=60_000)
+        page.wait_for_function("() => !document.querySelector('[data-testid=stStatusWidget]')", timeout=60_000)
+        page.wait_for_timeout(500)  # the layout settles
         labels = page.evaluate("""() => [...document.querySelectorAll('.stButton button, .stDownloadButton button')]
             .filter(b => b.offsetParent).map(b => [b.textContent,  // cut: some part narrower than its text
               [b, ...b.querySelectorAll('*')].some(e => e.clientWidth && e.scrollWidth > e.clientWidth)])""")
         browser.close()
-    assert len(labels) >= 12 and any(text.startswith("A wins every disagreement") for text, _ in labels)
-    assert not [text for text, cut in labels if cut]
+    assert len(labels) >= 12 and any(text.startswith("A wins every disagreement") for text, _ in labels), labels
+    assert not [text for text, cut in labels if cut], labels
 
 
 def test_the_teacher_pauses_steps_goes_back_and_replays_with_keys(page, app_url):

@@ -9,14 +9,11 @@ settled (app.py returns free heap pages every TRIM_EVERY seconds).
 """
 
 import re
-import subprocess
-import sys
 import time
-import urllib.request
 
 import pytest
 
-from test_browser import CHROMIUM, ROOT, free_port
+from test_browser import CHROMIUM, ROOT, streamlit_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -43,23 +40,8 @@ def settled(pid: int) -> float:
 
 @pytest.fixture(scope="module")
 def server():
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
-         "--server.address", "127.0.0.1", "--server.headless", "true", "--server.disconnectedSessionTTL", "1"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(120):
-            try:
-                urllib.request.urlopen(url + "/_stcore/health", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.5)
+    with streamlit_server("--server.disconnectedSessionTTL", "1") as (proc, url):  # a closed tab's session: dropped
         yield proc.pid, url
-    finally:
-        proc.terminate()
-        proc.wait(timeout=20)
 
 
 def session(url: str, resamples: int, speed: str) -> None:
