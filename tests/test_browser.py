@@ -20,6 +20,13 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 pytestmark = pytest.mark.browser
 
 
+def launch(playwright):
+    """Debian's headless Chromium, with the flags this machine's closed network needs."""
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=[
+        "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"])
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -63,9 +70,7 @@ def page(app_url):
 
     assert os.path.exists(CHROMIUM), "install Debian's chromium (see .ci/run)"
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-            "--disable-sync", "--no-first-run"])
+        browser = launch(p)
         page = browser.new_page(viewport={"width": 1280, "height": 2000})
         page.goto(app_url)
         yield page
@@ -178,9 +183,7 @@ def test_presenter_mode_is_readable_from_the_back_and_fits_one_screen(app_url, t
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-            "--disable-sync", "--no-first-run"])
+        browser = launch(p)
         page = browser.new_page(viewport={"width": width, "height": height})
         page.goto(app_url + "/classroom?presenter=1&b=20")
         page.get_by_role("button", name="Draw x⁽²¹⁾").click(timeout=60_000)
@@ -224,7 +227,7 @@ def test_why_twice_delta_reads_beside_both_panels(app_url, presenter, width, hei
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        browser = launch(p)
         page = browser.new_page(viewport={"width": width, "height": height})
         page.goto(app_url + f"/classroom?presenter={presenter}&shift=1&x={x}")
         chart = page.frame_locator("iframe[title*=live_chart]")
@@ -257,7 +260,7 @@ def test_every_classroom_button_shows_its_whole_label_at_1280_px(app_url):
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        browser = launch(p)
         page = browser.new_page(viewport={"width": 1280, "height": 720})
         page.goto(app_url + "/classroom")
         page.get_by_role("button", name="Draw x⁽¹⁾").wait_for(timeout=60_000)

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from test_browser import CHROMIUM, ROOT, streamlit_server
+from test_browser import ROOT, launch, streamlit_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -50,9 +50,7 @@ def session(url: str, resamples: int, speed: str) -> None:
     from playwright.sync_api import expect, sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-            "--disable-sync", "--no-first-run"])
+        browser = launch(p)
         page = browser.new_page(viewport={"width": 1280, "height": 2000})
         page.goto(url)
         expect(page.get_by_role("combobox", name="Test", exact=True)).to_have_value("bootstrap (recommended)",
