@@ -315,7 +315,7 @@ def _compare(args) -> int:
         print(f"{export.sentence_latex(res, a=a_name, b=b_name)}\n\n"
               f"{export.verdict_latex(res, a=a_name, b=b_name)}", end="")
         return 0
-    if data.columns:
+    if "A" in data.columns:  # one table: its columns; several files say how they were paired in a note
         print("columns: " + ", ".join(f"{role} = {name!r}" for role, name in data.columns.items())
               + " (guessed from the names where not given; change with --gold, --a, --b, --id, --group)")
     for note in data.notes:
