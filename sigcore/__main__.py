@@ -90,7 +90,8 @@ def _parser() -> argparse.ArgumentParser:
     seeds.add_argument("--gold", metavar="GOLD", help="with --a and --b: the gold file of per-seed output files")
     seeds.add_argument("--a", nargs="+", metavar="RUN", help="system A's output files, one per seed")
     seeds.add_argument("--b", nargs="+", metavar="RUN", help="system B's output files, one per seed")
-    seeds.add_argument("--metric", default="accuracy", help=f"with --a/--b: one of {', '.join(METRICS)}")
+    seeds.add_argument("--metric", help=f"with --a/--b: one of {', '.join(METRICS)} (default: the first that fits the "
+                                        "runs, as the app suggests)")
     seeds.add_argument("--alternative", choices=ALTERNATIVES, default="greater")
     seeds.add_argument("--alpha", type=_level("--alpha"), default=0.05)
     seeds.add_argument("--confidence", type=_level("--confidence"), default=0.95)
@@ -109,7 +110,8 @@ def _parser() -> argparse.ArgumentParser:
     datasets.add_argument("--alpha", type=_level("--alpha"), default=0.05)
     datasets.add_argument("--a", help="with folders: system A's name (its file name up to the first dot)")
     datasets.add_argument("--b", help="with folders: system B's name")
-    datasets.add_argument("--metric", default="accuracy", help=f"with folders: one of {', '.join(METRICS)}")
+    datasets.add_argument("--metric", help=f"with folders: one of {', '.join(METRICS)} (default: the first that fits "
+                                           "the first folder's outputs, as the app suggests)")
     datasets.add_argument("--test", default="bootstrap", choices=list(TESTS))
     datasets.add_argument("--resamples", type=int, default=10_000)
     datasets.add_argument("--seed", type=int, default=0)
@@ -232,15 +234,31 @@ def _load(args) -> align.Aligned:
                       group=args.group, on_unmatched="drop" if args.drop_unmatched else "stop")
 
 
+def _suggest_metric(args, data) -> str | None:
+    """Without --metric, set on ``args`` the metric the app suggests for ``data`` (translations compared by exact
+    match would be a silent, misleading default; a list for `many`) and return a note saying so. Without gold,
+    accuracy, which says that it needs gold and how to give it."""
+    if args.metric is not None:
+        return None
+    if data.gold is None:
+        metric = "accuracy"
+    else:
+        metric = (align.suggest_many_metrics(data) if isinstance(data, align.AlignedMany)
+                  else align.suggest_metrics(data))[0]
+    args.metric = [metric] if args.command == "many" else metric
+    return None if data.gold is None else (f"the metric is {metric}, the first that fits these data (as the app "
+                                           f"suggests); choose {'others' if args.command == 'many' else 'another'} "
+                                           "with --metric")
+
+
+def _noted(data, note: str | None):
+    return data if note is None else replace(data, notes=(*data.notes, note))
+
+
 def _inputs(args):
     """The aligned data, and gold, A, B and the metric as the engine takes them; the metric's options."""
     data = _load(args)
-    if args.metric is None and data.gold is None:
-        args.metric = "accuracy"  # which says that it needs gold, and how to give it
-    if args.metric is None:  # translations compared by exact match would be a silent, misleading default
-        args.metric = align.suggest_metrics(data)[0]
-        data = replace(data, notes=(*data.notes, f"the metric is {args.metric}, the first that fits these data "
-                                                 "(as the app suggests); choose another with --metric"))
+    data = _noted(data, _suggest_metric(args, data))
     gold, sys_a, sys_b, metric = data.gold, data.a, data.b, args.metric
     if metric not in METRICS and metric in data.scores:  # a per-item score field, e.g. lm-eval's acc
         gold, sys_a, sys_b, metric = align.score_inputs(data, metric)
@@ -341,10 +359,7 @@ def _many(args) -> int:
         raise SettingsError(f"unknown metric {unknown[0]!r}", hint=f"Choose from: {', '.join(METRICS)}.")
     has_gold = all(METRICS[m].needs_gold for m in args.metric or [])
     data = align.load_many(tables, has_gold=has_gold, gold=args.gold, id=align.ROW_ORDER if args.by_row else args.id)
-    if args.metric is None:  # as compare: translations are not compared by exact match unless asked
-        args.metric = [align.suggest_many_metrics(data)[0]]
-        data = replace(data, notes=(*data.notes, f"the metric is {args.metric[0]}, the first that fits these data "
-                                                 "(as the app suggests); choose others with --metric"))
+    data = _noted(data, _suggest_metric(args, data))
     options = {"tokenize": args.tokenize} if args.tokenize else {}
     families = [compare_many(data.gold, data.systems, baseline=args.baseline, all_pairs=args.all_pairs, metric=m,
                              test=args.test, n_resamples=args.resamples, alternative=args.alternative,
@@ -367,7 +382,7 @@ def _many(args) -> int:
 
 def _seeds(args) -> int:
     if args.bibtex:  # ASO; with output files, the bootstrap over items and runs too
-        bootstrap = citations.keys_for_test("bootstrap", args.metric) if args.a else []
+        bootstrap = citations.keys_for_test("bootstrap", args.metric or "accuracy") if args.a else []
         print(citations.bibtex([*citations.ASO, *bootstrap]), end="")
         return 0
     if args.a or args.b:  # per-seed output files: the bootstrap over items and runs
@@ -377,6 +392,8 @@ def _seeds(args) -> int:
         runs = [read(f) for f in args.a + args.b]
         names = [f"a{i}" for i in range(len(args.a))] + [f"b{i}" for i in range(len(args.b))]
         data = align.from_system_files(read(args.gold) if args.gold else None, runs, names=names)
+        for note in filter(None, [_suggest_metric(args, data)]):
+            print(f"note: {note}")
         outputs = list(data.systems.values())
         res = compare_seeds(data.gold, outputs[:len(args.a)], outputs[len(args.a):], metric=args.metric,
                             n_resamples=args.resamples, alternative=args.alternative, alpha=args.alpha,
@@ -407,7 +424,8 @@ def _seeds(args) -> int:
 
 def _datasets(args) -> int:
     if args.bibtex:
-        print(citations.bibtex([*citations.REPLICABILITY, *citations.keys_for_test(args.test, args.metric)]), end="")
+        print(citations.bibtex([*citations.REPLICABILITY, *citations.keys_for_test(args.test, args.metric or "accuracy")]),
+              end="")
         return 0
     if all(Path(f).is_dir() for f in args.files):
         return _dataset_folders(args)
@@ -440,6 +458,8 @@ def _dataset_folders(args) -> int:
                 raise InputError(f"has no system {name!r}", file=str(folder),
                                  hint=f"Its systems are: {', '.join(by_name)}.")
         data = align.from_files(read(gold[0]), read(by_name[args.a]), read(by_name[args.b]))
+        for note in filter(None, [_suggest_metric(args, data)]):  # from the first folder, for all
+            print(f"note: {note}")
         res = compare(data.gold, data.a, data.b, metric=args.metric, test=args.test, n_resamples=args.resamples,
                       alternative="greater", alpha=args.alpha, seed=args.seed)
         results.append(res)
