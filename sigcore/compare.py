@@ -306,6 +306,24 @@ def counted(res: Result) -> np.ndarray:
                     res.compat)
 
 
+class _Alone:
+    """One system's resampled scores, drawn from its own patterns (its rows grouped) with the run's seed: they
+    depend on its outputs alone, so its interval is the same whichever system it is compared with. Drawn chunk by
+    chunk as far as :meth:`fill` asks; ``same``: it has as many patterns as the pairs, whose draws are its own."""
+
+    def __init__(self, chunks: Iterator, n_resamples: int, score, same: bool):
+        self.chunks, self.score, self.same = chunks, score, same
+        self.scores, self.filled = np.empty(0 if same else n_resamples), 0
+
+    def fill(self, share: float) -> None:
+        """Draw until ``share`` of the resamples are scored (all of them at 1)."""
+        want = len(self.scores) if share >= 1 else int(share * len(self.scores))
+        while self.filled < want:
+            totals, _ = next(self.chunks)
+            self.scores[self.filled:self.filled + len(totals)] = self.score(totals)
+            self.filled += len(totals)
+
+
 @dataclass
 class _Run:
     metric: str
@@ -388,6 +406,7 @@ class _Run:
             boot = self._bootstrap_scores(n_resamples)  # the null says nothing about the size of delta
         # one buffer each: every partial result holds a view of its first values, never a copy
         scores_a, scores_b, deltas = np.empty(total), np.empty(total), np.empty(total)
+        own = self._alone(n_resamples)
         filled, mark = 0, min(block, total)
         for totals_a, totals_b in chunks:
             size = len(totals_a)
@@ -395,12 +414,27 @@ class _Run:
             scores_b[filled:filled + size] = self.score(totals_b)
             np.subtract(scores_a[filled:filled + size], scores_b[filled:filled + size], out=deltas[filled:filled + size])
             filled += size
+            for draws in own:  # in step with the paired draws: the progress counts them, a Stop comes between
+                draws.fill(filled / total)
             while mark <= filled:
                 yield self._resampled_result(scores_a[:mark], scores_b[:mark], deltas[:mark], exact, boot,
-                                             done=mark == total)
+                                             done=mark == total, own=own)
                 if mark == total:
                     return
                 mark = min(mark + block, total)
+
+    def _alone(self, n_resamples: int) -> list[_Alone]:
+        """Each system's resamples drawn from its own patterns (:class:`_Alone`), for its interval at the end;
+        none where the paired draws serve: no interval, right/wrong items (Wilson's), as many patterns as pairs."""
+        if self.ci_method is None or self.binary:
+            return []
+        k = len(self.paired.counts)
+        own = [resampling.PairedStats.from_patterns(rows, rows, self.paired.counts)
+               for rows in (self.paired.rows_a, self.paired.rows_b)]
+        if all(len(o.counts) == k for o in own):
+            return []
+        return [_Alone(iter(()) if len(o.counts) == k else resampling.bootstrap(o, n_resamples, self.seed), n_resamples,
+                       self.score, len(o.counts) == k) for o in own]
 
     def _bootstrap_scores(self, n_resamples: int) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
         if self.ci_method is None:
@@ -423,7 +457,7 @@ class _Run:
 
     def _own_intervals(self, sa: np.ndarray | None = None, sb: np.ndarray | None = None, normal: bool = False):
         """Each system's own two-sided interval: Wilson's for right/wrong items, else the percentile interval
-        of its resampled scores (resampled alone: see resampling.alone), or the t (normal) interval of its
+        of its resampled scores (resampled alone: see :class:`_Alone`), or the t (normal) interval of its
         per-item mean for the closed-form tests."""
         level = self.confidence_level
         if self.binary:
@@ -434,10 +468,11 @@ class _Run:
             return tuple(intervals.mean_interval(self.score(s), level, normal=normal) for s in self.stats)
         return (math.nan, math.nan), (math.nan, math.nan)
 
-    def _resampled_result(self, sa, sb, d, exact, boot, done, alone: bool = True) -> Result:
+    def _resampled_result(self, sa, sb, d, exact, boot, done, alone: bool = True, own: list | None = None) -> Result:
         """The result from resampled scores; ``alone``: each system's interval from resampling it alone (a family
-        of comparisons passes False: its resampled scores are already every system's own, shared by all pairs)."""
-        b, k = len(d), len(self.paired.counts)
+        of comparisons passes False: its resampled scores are already every system's own, shared by all pairs),
+        with ``own``'s draws where they were made (:meth:`_alone`)."""
+        b = len(d)
         count = int(np.sum(_extreme(d, self.test, self.alternative, self.delta, self.tol, self.compat)))
         exact = exact and done  # a partial enumeration is a sample of the assignments, not the exact p
         if self.test == "bootstrap" and self.compat is None:  # SLP3 eq. 4.48; no extreme resample: p < 1/b
@@ -449,12 +484,11 @@ class _Run:
         if self.test == "bootstrap":
             boot = (sa, sb, d) if self.ci_method else None
         method, (low, high) = self._delta_interval(None if boot is None else boot[2])
-        own = (None, None)
+        scores = (None, None)
         if boot is not None:  # each system resampled alone (in the streamed partial results: the paired draws)
-            own = boot[:2] if not (done and alone) or self.binary else (
-                resampling.alone(self.paired.rows_a, self.paired.counts, self.score, self.seed, boot[0], k),
-                resampling.alone(self.paired.rows_b, self.paired.counts, self.score, self.seed, boot[1], k))
-        ci_a, ci_b = self._own_intervals(*own)
+            scores = boot[:2] if not (done and alone and own) else tuple(
+                paired if draws.same else draws.scores for paired, draws in zip(boot[:2], own))
+        ci_a, ci_b = self._own_intervals(*scores)
         bootstrap = self.test == "bootstrap"
         mc = 0.0 if exact else math.sqrt((count + 2) / (b + 4) * (1 - (count + 2) / (b + 4)) / b)  # never 0
         return Result(

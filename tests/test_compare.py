@@ -134,6 +134,34 @@ def test_stream_ends_exactly_where_compare_does(test, block):
     np.testing.assert_array_equal(parts[0].distribution, whole.distribution[:parts[0].n_resamples])
 
 
+@pytest.mark.parametrize("test", ["bootstrap", "permutation"])
+def test_each_systems_own_draws_come_along_the_stream_not_after_it(monkeypatch, test):
+    """Each system's interval resamples it alone (its own patterns, fewer than the pairs' here): those draws are
+    made in step with the paired ones, so the progress counts them and a Stop comes between them. They were all
+    made after the last block: b = 10⁶ BLEU sat at "1,000,000 drawn" for half a minute that no Stop could end."""
+    from sigcore.statistics import resampling
+
+    drawn, bootstrap = [], resampling.bootstrap
+
+    def counted(paired, n_resamples, seed):
+        for chunk in bootstrap(paired, n_resamples, seed):
+            drawn.append(len(paired.counts))  # a chunk used, by its number of patterns
+            yield chunk
+    monkeypatch.setattr(resampling, "bootstrap", counted)
+    rng = np.random.default_rng(2)
+    gold = rng.integers(0, 3, 400)
+    a, b = (np.where(rng.uniform(size=400) < acc, gold, (gold + 1) % 3) for acc in (0.7, 0.6))
+    b_resamples = 20 * resampling.CHUNK
+    parts = stream(gold, a, b, metric="macro_f1", test=test, n_resamples=b_resamples, seed=1, block=b_resamples // 20)
+    first = next(parts)
+    pairs = max(drawn)  # patterns: 12 for the pairs here, 6 for each system with gold
+    assert 0 < sum(k < pairs for k in drawn) <= 2  # each system's first twentieth (a chunk of 20), not all 40
+    *_, last = parts
+    assert sum(k < pairs for k in drawn) == 2 * 20
+    assert last == compare(gold, a, b, metric="macro_f1", test=test, n_resamples=b_resamples, seed=1)
+    assert last.ci_a != first.ci_a
+
+
 def test_same_seed_reproduces_bit_for_bit_and_zero_is_a_seed():
     gold, a, b = noisy_pair()
     first, again = compare(gold, a, b, seed=0), compare(gold, a, b, seed=0)

@@ -165,18 +165,6 @@ def bootstrap(paired: PairedStats, n_resamples: int, seed: int) -> Iterator[tupl
     return _chunks(draw, seed, n_resamples)
 
 
-def alone(rows: np.ndarray, counts: np.ndarray, score: Callable[[np.ndarray], np.ndarray], seed: int,
-          paired: np.ndarray, paired_patterns: int) -> np.ndarray:
-    """One system's resampled scores, drawn from its own patterns (its rows grouped, in the order of their first
-    items) with ``seed``: they depend on its outputs alone, so its interval is the same whichever system it is
-    compared with. ``paired``: its scores on the paired draws over ``paired_patterns`` patterns; when it has as
-    many patterns of its own, those are the same patterns and the same draws, and are reused."""
-    own = PairedStats.from_patterns(rows, rows, counts)
-    if len(own.counts) == paired_patterns:
-        return paired
-    return np.concatenate([score(totals) for totals, _ in bootstrap(own, len(paired), seed)])
-
-
 def permutation(paired: PairedStats, n_resamples: int, seed: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """Yield (totals_a, totals_b) with each item's A and B rows swapped with probability 1/2."""
     base_a, base_b = paired.totals()
