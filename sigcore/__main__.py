@@ -228,27 +228,43 @@ def _level(flag: str):
     return parse
 
 
+def _pairing(args) -> str | None:
+    """The id that pairs several files (``ROW_ORDER``: by row); both flags at once contradict each other."""
+    if args.by_row and args.id:
+        raise SettingsError(f"--id {args.id} and --by-row say two ways of pairing the files",
+                            hint="Pair them by that id column (--id) or by row (--by-row), not both.")
+    return align.ROW_ORDER if args.by_row else args.id
+
+
 def _load(args) -> align.Aligned:
     tables = [read(path, format=args.format, encoding=args.encoding) for path in args.files]
-    return align.load(tables, gold=args.gold, a=args.a, b=args.b, id=align.ROW_ORDER if args.by_row else args.id,
+    return align.load(tables, gold=args.gold, a=args.a, b=args.b, id=_pairing(args),
                       group=args.group, on_unmatched="drop" if args.drop_unmatched else "stop")
 
 
-def _suggest_metric(args, data) -> str | None:
+def _suggest_metric(args, data, what: str = "these data") -> str | None:
     """Without --metric, set on ``args`` the metric the app suggests for ``data`` (translations compared by exact
-    match would be a silent, misleading default; a list for `many`) and return a note saying so. Without gold,
-    accuracy, which says that it needs gold and how to give it."""
+    match would be a silent, misleading default; a list for `many`) and return a note saying so. Without gold:
+    the mean of per-item scores, or for anything else accuracy, which says that it needs gold and how to give it."""
     if args.metric is not None:
         return None
+    many = isinstance(data, align.AlignedMany)
     if data.gold is None:
-        metric = "accuracy"
+        values = [v for system in (data.systems.values() if many else (data.a, data.b)) for v in system[:200]]
+        metric = "mean" if values and all(_is_number(v) for v in values) else "accuracy"
     else:
-        metric = (align.suggest_many_metrics(data) if isinstance(data, align.AlignedMany)
-                  else align.suggest_metrics(data))[0]
+        metric = (align.suggest_many_metrics(data) if many else align.suggest_metrics(data))[0]
     args.metric = [metric] if args.command == "many" else metric
-    return None if data.gold is None else (f"the metric is {metric}, the first that fits these data (as the app "
-                                           f"suggests); choose {'others' if args.command == 'many' else 'another'} "
-                                           "with --metric")
+    return None if metric == "accuracy" and data.gold is None else (
+        f"the metric is {metric}, the first that fits {what} (as the app suggests); choose "
+        f"{'others' if args.command == 'many' else 'another'} with --metric")
+
+
+def _is_number(value) -> bool:
+    try:
+        return math.isfinite(float(value))
+    except (TypeError, ValueError):
+        return False
 
 
 def _noted(data, note: str | None):
@@ -275,6 +291,8 @@ def _advise(args) -> int:
         advice = advise_outputs(gold, sys_a, sys_b, metric=metric, groups=data.groups, **options)
     except InputError as e:
         raise data.locate(e) from None
+    for note in data.notes:
+        print(f"note: {note}")
     print(advice.text())
     return 0
 
@@ -358,7 +376,7 @@ def _many(args) -> int:
     if unknown:
         raise SettingsError(f"unknown metric {unknown[0]!r}", hint=f"Choose from: {', '.join(METRICS)}.")
     has_gold = all(METRICS[m].needs_gold for m in args.metric or [])
-    data = align.load_many(tables, has_gold=has_gold, gold=args.gold, id=align.ROW_ORDER if args.by_row else args.id)
+    data = align.load_many(tables, has_gold=has_gold, gold=args.gold, id=_pairing(args))
     data = _noted(data, _suggest_metric(args, data))
     options = {"tokenize": args.tokenize} if args.tokenize else {}
     families = [compare_many(data.gold, data.systems, baseline=args.baseline, all_pairs=args.all_pairs, metric=m,
@@ -458,7 +476,8 @@ def _dataset_folders(args) -> int:
                 raise InputError(f"has no system {name!r}", file=str(folder),
                                  hint=f"Its systems are: {', '.join(by_name)}.")
         data = align.from_files(read(gold[0]), read(by_name[args.a]), read(by_name[args.b]))
-        for note in filter(None, [_suggest_metric(args, data)]):  # from the first folder, for all
+        for note in filter(None, [_suggest_metric(args, data, f"the first folder's data ({folder.name}), for "
+                                                                "every folder")]):  # one metric for every dataset
             print(f"note: {note}")
         res = compare(data.gold, data.a, data.b, metric=args.metric, test=args.test, n_resamples=args.resamples,
                       alternative="greater", alpha=args.alpha, seed=args.seed)

@@ -1,6 +1,7 @@
 """Pairing outputs item by item: guessed roles, alignment by id, and the decisions on blanks and kinds."""
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -9,6 +10,8 @@ import sigcore
 from sigcore import InputError
 from sigcore.io import align
 from sigcore.io.inputs import read
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def table(name: str, text: str):
@@ -158,3 +161,14 @@ def test_gold_files_are_guessed_from_their_names():
     names = ["LIUM-NMT.4900.de.gz", "newstest2017.ref.de.gz", "gold.txt", "goldfish.out", "sys_label.tsv", "a.txt"]
     assert align.gold_files(names) == [1, 2, 3, 4]  # "goldfish" starts with gold: a guess the page lets one change
     assert align.gold_files(["a.txt", "b.txt"]) == []
+
+
+def test_suggested_metric_follows_what_the_gold_is():
+    """Intents written as sentences are labels (few, repeated), not translations: accuracy, not BLEU."""
+    refs = (ROOT / "sample_data" / "mt" / "newstest2017.ref.de").read_text(encoding="utf-8").splitlines()
+    intents = ["I want to book a flight", "please cancel my order now", "what is the weather today"] * 20
+    tags = [["B-PER", "O"], ["O", "B-LOC"]] * 10
+    suggested = {name: align.suggest_metrics(align.Aligned(gold, gold, gold[::-1], "a", "b"))[0]
+                 for name, gold in (("refs", refs), ("intents", intents), ("tags", tags), ("labels", list("xyz") * 9))}
+    assert suggested == {"refs": "bleu", "intents": "accuracy", "tags": "span_f1", "labels": "accuracy"}
+    assert align.suggest_metrics(align.Aligned(None, [0.5, 0.2], [0.1, 0.3], "a", "b"))[0] == "mean"

@@ -378,8 +378,22 @@ def test_lengths_differ_with_mean(tmp_path, capsys):
     (1, ["--metric", "mean"], "the table needs two system columns to compare"),
 ])
 def test_wrong_number_of_files(tmp_path, capsys, n, extra, message):
-    files = [write_lines(tmp_path / f"f{i}.txt", ["1", "0"]) for i in range(n)]
+    files = [write_lines(tmp_path / f"f{i}.txt", ["x", "y"] if n == 2 else ["1", "0"]) for i in range(n)]
     assert message in run_error(capsys, ["compare", *files, *extra])
+
+
+def test_two_files_of_numbers_without_gold_are_per_item_scores(tmp_path, capsys):
+    files = [write_lines(tmp_path / f"{name}.txt", values) for name, values in
+             (("a", ["0.5", "0.7", "0.2", "0.9"]), ("b", ["0.4", "0.6", "0.3", "0.5"]))]
+    got = run_json(capsys, [*files, "--resamples", "500"])
+    assert got["metric"] == "mean" and got["notes"][-1].startswith("the metric is mean, the first that fits")
+    assert got["score_a"] == pytest.approx(0.575)
+
+
+def test_id_and_by_row_together_are_refused(tmp_path, capsys):
+    files = [write_lines(tmp_path / f"{n}.csv", ["id,v", "1,x", "2,y"]) for n in ("gold", "a", "b")]
+    line = run_error(capsys, ["compare", *files, "--id", "id", "--by-row"])
+    assert "--id id and --by-row say two ways of pairing the files" in line and "not both" in line
 
 
 def test_test_that_does_not_fit_the_metric(capsys):
@@ -599,7 +613,8 @@ def test_datasets_from_folders_compares_a_and_b_in_each_then_counts(tmp_path, ca
         _dataset_folder(folder, 400, acc_a, acc_b, seed)
     assert main(["datasets", *map(str, folders), "--a", "ours", "--b", "base", "--resamples", "2000"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("note: the metric is accuracy, the first that fits these data")  # labels, once
+    assert out.startswith("note: the metric is accuracy, the first that fits the first folder's data (data0), for "
+                          "every folder")  # labels, once
     results = []
     for folder in folders:
         gold = [line for line in (folder / "gold.txt").read_text().splitlines()]

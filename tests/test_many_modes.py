@@ -252,10 +252,12 @@ def test_per_seed_outputs_give_the_bootstrap_over_items_and_runs(seeds_page):
     (b"seed,a\n0,0.91\n1,0.90\n", "bad.csv, line 1: has the scores of 1 system; ASO compares at least two. Give a "
                                   "column per system"),
     (b"system,score\na,0.9\na,0.8\nb,0.7\n", "bad.csv: system 'b' has 1 score. ASO compares distributions over seeds"),
-    (b"system,seed,score\na,1,0.9\na,2,0.8\nb,1,0.7\nb,2,0.6\na,1,0.9\n",
-     "bad.csv, line 6, column seed: system 'a' has seed '1' twice (first at line 2). Give each run once"),
+    (b"system,seed,score\na,1,0.9\na,2,0.8\nb,1,0.7\nb,2,0.6\na,1.0,0.9\n",
+     "bad.csv, line 6, column seed: system 'a' has seed 1 twice (first at line 2). Give each run once"),
     (b"system,score\na,0.9\n,0.8\nb,0.7\nb,0.6\n", "bad.csv, line 3, column system: has no system name. Name"),
-], ids=["score not a number", "one system", "one seed", "a run twice", "no system name"])
+    (b"seed,a,b\n1,0.9,0.8\n2,0.8,0.7\n01,0.9,0.8\n", "bad.csv, line 4, column seed: seed 1 twice (first at line 2)"),
+    (b"system,seed,score\na,1,0.9\na,,0.8\nb,1,0.7\nb,2,0.6\n", "bad.csv, line 3, column seed: has no seed. Give"),
+], ids=["score not a number", "one system", "one seed", "a run twice", "no system name", "a row twice", "no seed"])
 def test_a_bad_score_table_is_told_beside_the_uploader_with_a_hint(content, message):
     at = upload(page("Many seeds"), ("bad.csv", content))
     assert not at.exception

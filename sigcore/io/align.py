@@ -471,7 +471,8 @@ def suggest_metrics(aligned: Aligned) -> list[str]:
     """The metrics that fit these data, the most natural first, then any per-item score fields.
 
     Tag sequences: span F1. Per-item numbers without gold: the mean. Multi-word text (translations,
-    generations): BLEU, chrF, exact match. Labels: accuracy and the F1 family (binary P/R/F1 with two labels).
+    generations), mostly distinct: BLEU, chrF, exact match. Labels, a few words long or not ("I want to book a
+    flight" as an intent): accuracy and the F1 family (binary P/R/F1 with two labels).
     """
     fields = list(aligned.scores)
     if aligned.gold is None:
@@ -480,7 +481,8 @@ def suggest_metrics(aligned: Aligned) -> list[str]:
     if sample and all(isinstance(v, (list, tuple)) for v in sample):
         return ["span_f1"]
     texts = [v for v in sample if isinstance(v, str)]
-    if texts and sum(len(v.split()) > 2 for v in texts) > len(texts) / 2:
+    if (texts and sum(len(v.split()) > 2 for v in texts) > len(texts) / 2
+            and len(set(texts)) > len(texts) / 2):  # references differ item by item; labels repeat
         return ["bleu", "chrf", "exact_match"] + fields
     labels = {str(v).strip() for v in list(aligned.gold) + list(aligned.a) + list(aligned.b)}
     binary = ["f1", "precision", "recall"] if len(labels) == 2 else []

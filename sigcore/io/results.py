@@ -70,19 +70,21 @@ def seed_scores(table) -> tuple[dict[str, tuple[float, ...]], tuple[str, ...]]:
         seeds = frame[seed] if seed is not None else [None] * len(frame)
         first: dict[tuple[str, str], int] = {}  # (system, seed) -> its line: a run given twice counts twice
         for line, system, run, value in zip(table.lines, frame[columns["system"]], seeds, frame[columns["score"]]):
-            name = "" if system is None or (isinstance(system, float) and math.isnan(system)) else str(system).strip()
+            name = _text(system)
             if not name:
                 raise InputError("has no system name", file=table.name, line=int(line), column=str(columns["system"]),
                                  hint="Name the system of every row, or leave the row out.")
-            if seed is not None and (name, str(run).strip()) in first:
-                raise InputError(f"system {name!r} has {seed} {str(run).strip()!r} twice (first at line "
-                                 f"{first[name, str(run).strip()]})", file=table.name, line=int(line), column=str(seed),
-                                 hint="Give each run once: a run listed twice would count twice.")
             if seed is not None:
-                first[name, str(run).strip()] = int(line)
+                _once(first, (name, _seed(run, table.name, int(line), str(seed))), int(line), table.name, str(seed),
+                      f"system {name!r} has {seed} {_seed(run, table.name, int(line), str(seed))}")
             out.setdefault(name, []).append(_number(value, table.name, int(line), str(columns["score"]), long=True))
         hint = "Give at least two systems' scores (a row per system and seed)."
     else:  # wide: a column per system
+        seed = next((columns[c] for c in SEED_COLUMNS if c in columns), None)
+        first = {}
+        for line, run in zip(table.lines, frame[seed]) if seed is not None else ():
+            _once(first, _seed(run, table.name, int(line), str(seed)), int(line), table.name, str(seed),
+                  f"{seed} {_seed(run, table.name, int(line), str(seed))}")
         systems = [c for c in frame.columns if str(c).strip().lower() not in SEED_COLUMNS]
         for c in systems:
             values = [_number(v, table.name, int(line), str(c)) for line, v in zip(table.lines, frame[c])]
@@ -100,6 +102,31 @@ def seed_scores(table) -> tuple[dict[str, tuple[float, ...]], tuple[str, ...]]:
     notes = () if len(counts) == 1 else (
         "the systems have different numbers of runs: " + ", ".join(f"{s} {len(v)}" for s, v in out.items()),)
     return {s: tuple(v) for s, v in out.items()}, notes
+
+
+def _text(value) -> str:
+    return "" if value is None or (isinstance(value, float) and math.isnan(value)) else str(value).strip()
+
+
+def _seed(value, file: str, line: int, column: str) -> str:
+    """A seed as written, 1, 1.0 and 01 alike (they name one run)."""
+    text = _text(value)
+    if not text:
+        raise InputError("has no seed", file=file, line=line, column=column,
+                         hint="Give every run its seed, or leave out the seed column.")
+    try:
+        number = float(text)
+    except ValueError:
+        return text
+    return str(int(number)) if number.is_integer() else text
+
+
+def _once(seen: dict, key, line: int, file: str, column: str, what: str) -> None:
+    """Refuse a run given twice: it would count twice."""
+    if key in seen:
+        raise InputError(f"{what} twice (first at line {seen[key]})", file=file, line=line, column=column,
+                         hint="Give each run once: a run listed twice would count twice.")
+    seen[key] = line
 
 
 def _number(value, file: str, line: int, column: str, long: bool = False) -> float | None:
