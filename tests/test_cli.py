@@ -643,3 +643,21 @@ def test_seeds_from_run_files_is_compare_seeds(tmp_path, capsys):
                                      [[str(v) for v in r] for r in runs["b"]], n_resamples=1000)
     note, sentence = capsys.readouterr().out.strip().splitlines()
     assert note.startswith("note: the metric is accuracy, the first that fits") and sentence == expected.sentence()
+
+
+def test_many_reads_conll_files_that_each_carry_gold_and_refuses_lm_eval_logs(tmp_path, capsys):
+    """Three such files were read as a gold file and two systems: one system vanished from the comparison."""
+    rows = [line.split() for line in (ROOT / "sample_data" / "ner.conll").read_text(encoding="utf-8").splitlines()]
+    files = []
+    for k, name in enumerate(("sysA", "sysB", "sysC")):  # token, gold and this system's tags (A's, B's, then A's)
+        lines = [" ".join([r[0], r[1], r[2 + k % 2]]) if len(r) >= 4 else "" for r in rows if not r or len(r) >= 4]
+        files.append(write_lines(tmp_path / f"{name}.conll", lines))
+    assert main(["many", *files, "--resamples", "200", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert [(r["system"], r["against"], r["metric"]) for r in got] == [("sysB", "sysA", "span_f1"),
+                                                                         ("sysC", "sysA", "span_f1")]
+    pair = run_json(capsys, [files[1], files[0], "--resamples", "200"])  # the same pair with compare
+    assert (got[0]["score"], got[0]["score_against"]) == pytest.approx((pair["score_a"], pair["score_b"]))
+    assert got[1]["delta"] == 0  # sysC has sysA's tags
+    logs = sorted((ROOT / "sample_data" / "lm_eval").glob("*.jsonl"))
+    assert "are not read together yet" in run_error(capsys, ["many", *map(str, logs[:2]), *map(str, logs[:1])])

@@ -230,6 +230,12 @@ def load_many(tables: Sequence, *, has_gold: bool = True, gold: str | None = Non
               group: str | None = None, on_unmatched: str = "stop") -> AlignedMany:
     """What ``sigcore many`` reads: one wide table (gold, and a column per system), or a gold file followed by
     one file per system (``has_gold=False``: only system files, e.g. per-item scores)."""
+    if len(tables) > 1 and all(t.format == "conll" and _has_gold(t) for t in tables):  # each its own gold
+        return _conll_many(tables)
+    if any(t.format == "lm-eval" for t in tables):
+        raise InputError("several systems' lm-evaluation-harness logs are not read together yet",
+                         file=next(t.name for t in tables if t.format == "lm-eval"),
+                         hint="Compare two logs at a time: sigcore compare samples_A.jsonl samples_B.jsonl --metric acc.")
     if len(tables) > 1:
         gold_table, systems = (tables[0], tables[1:]) if has_gold else (None, tables)
         if len(systems) < 2:
@@ -316,17 +322,31 @@ def _has_gold(table) -> bool:
     return "gold" in table.frame.columns
 
 
-def _conll_pair(a, b) -> Aligned:
-    """Two CoNLL files that each carry tokens, gold tags and their system's tags: gold must agree."""
+def _same_test_set(a, b) -> None:
+    """Two CoNLL files that each carry tokens and gold tags: they must be the same, sentence by sentence."""
     for i, (ta, tb, ga, gb) in enumerate(zip(a.frame["tokens"], b.frame["tokens"], a.frame["gold"], b.frame["gold"])):
         if list(ta) != list(tb) or list(ga) != list(gb):
             raise InputError(f"sentence {i + 1} has other tokens or gold tags than in {a.name}", file=b.name,
-                             line=int(b.lines[i]), hint="Both files must tag the same test set with the same gold tags.")
+                             line=int(b.lines[i]), hint="Every file must tag the same test set with the same gold tags.")
     if len(a.frame) != len(b.frame):
         raise InputError(f"has {len(b.frame)} sentences but {a.name} has {len(a.frame)}", file=b.name)
-    pred = [_value_column(t, "a") for t in (a, b)]
-    return Aligned(a.frame["gold"].tolist(), a.frame[pred[0]].tolist(), b.frame[pred[1]].tolist(), a.name, b.name,
-                   sources={"gold": (a.name, a.lines), "a": (a.name, a.lines), "b": (b.name, b.lines)})
+
+
+def _conll_pair(a, b) -> Aligned:
+    """Two CoNLL files that each carry tokens, gold tags and their system's tags: gold must agree."""
+    many = _conll_many([a, b], names=["a", "b"])
+    return Aligned(many.gold, many.systems["a"], many.systems["b"], a.name, b.name, sources=many.sources)
+
+
+def _conll_many(tables: Sequence, names: Sequence[str] | None = None) -> AlignedMany:
+    """CoNLL files that each carry gold: the gold of the first, each file's own tags as a system."""
+    for t in tables[1:]:
+        _same_test_set(tables[0], t)
+    names = list(names) if names is not None else system_names([t.name for t in tables])
+    return AlignedMany(tables[0].frame["gold"].tolist(),
+                       {n: t.frame[_value_column(t, "a")].tolist() for n, t in zip(names, tables)},
+                       sources={"gold": (tables[0].name, tables[0].lines),
+                                **{n: (t.name, t.lines) for n, t in zip(names, tables)}})
 
 
 def _value_column(table, role: str) -> str:
