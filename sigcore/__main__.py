@@ -368,16 +368,10 @@ def _compare(args) -> int:
 
 
 def _many(args) -> int:
+    data = None if args.bibtex and args.metric else _many_data(args)  # --bibtex: the metric's papers, if suggested
     if args.bibtex:
-        print(citations.bibtex(citations.family_keys(args.test, args.metric or ["accuracy"], args.correction)), end="")
+        print(citations.bibtex(citations.family_keys(args.test, args.metric, args.correction)), end="")
         return 0
-    tables = [read(path, format=args.format, encoding=args.encoding) for path in args.files]
-    unknown = [m for m in args.metric or [] if m not in METRICS]
-    if unknown:
-        raise SettingsError(f"unknown metric {unknown[0]!r}", hint=f"Choose from: {', '.join(METRICS)}.")
-    has_gold = all(METRICS[m].needs_gold for m in args.metric or [])
-    data = align.load_many(tables, has_gold=has_gold, gold=args.gold, id=_pairing(args))
-    data = _noted(data, _suggest_metric(args, data))
     options = {"tokenize": args.tokenize} if args.tokenize else {}
     families = [compare_many(data.gold, data.systems, baseline=args.baseline, all_pairs=args.all_pairs, metric=m,
                              test=args.test, n_resamples=args.resamples, alternative=args.alternative,
@@ -398,10 +392,19 @@ def _many(args) -> int:
     return 0
 
 
+def _many_data(args) -> align.AlignedMany:
+    tables = [read(path, format=args.format, encoding=args.encoding) for path in args.files]
+    unknown = [m for m in args.metric or [] if m not in METRICS]
+    if unknown:
+        raise SettingsError(f"unknown metric {unknown[0]!r}", hint=f"Choose from: {', '.join(METRICS)}.")
+    has_gold = all(METRICS[m].needs_gold for m in args.metric or [])
+    data = align.load_many(tables, has_gold=has_gold, gold=args.gold, id=_pairing(args))
+    return _noted(data, _suggest_metric(args, data))
+
+
 def _seeds(args) -> int:
-    if args.bibtex:  # ASO; with output files, the bootstrap over items and runs too
-        bootstrap = citations.keys_for_test("bootstrap", args.metric or "accuracy") if args.a else []
-        print(citations.bibtex([*citations.ASO, *bootstrap]), end="")
+    if args.bibtex and not args.a:  # ASO
+        print(citations.bibtex(citations.ASO), end="")
         return 0
     if args.a or args.b:  # per-seed output files: the bootstrap over items and runs
         if not (args.a and args.b) or args.file:
@@ -410,7 +413,12 @@ def _seeds(args) -> int:
         runs = [read(f) for f in args.a + args.b]
         names = [f"a{i}" for i in range(len(args.a))] + [f"b{i}" for i in range(len(args.b))]
         data = align.from_system_files(read(args.gold) if args.gold else None, runs, names=names)
-        for note in filter(None, [_suggest_metric(args, data)]):
+        note = _suggest_metric(args, data)
+        if args.bibtex:  # with output files, the bootstrap over items and runs and the metric's papers too
+            print(citations.bibtex([*citations.ASO, *citations.keys_for_test("bootstrap", args.metric),
+                                    *citations.metric_keys(args.metric)]), end="")
+            return 0
+        if note:
             print(f"note: {note}")
         outputs = list(data.systems.values())
         res = compare_seeds(data.gold, outputs[:len(args.a)], outputs[len(args.a):], metric=args.metric,
@@ -441,11 +449,14 @@ def _seeds(args) -> int:
 
 
 def _datasets(args) -> int:
-    if args.bibtex:
+    folders = all(Path(f).is_dir() for f in args.files)
+    if args.bibtex:  # with folders, the papers of the metric they are compared on
+        if folders and args.metric is None and args.a and args.b:
+            _suggest_metric(args, _folder_pair(Path(args.files[0]), args))
         print(citations.bibtex([*citations.REPLICABILITY, *citations.keys_for_test(args.test, args.metric or "accuracy")]),
               end="")
         return 0
-    if all(Path(f).is_dir() for f in args.files):
+    if folders:
         return _dataset_folders(args)
     if len(args.files) != 1:
         raise SettingsError("give one table of p-values, or one folder per dataset")
@@ -464,18 +475,7 @@ def _dataset_folders(args) -> int:
         raise SettingsError("name the two systems to compare in every folder", hint="Add --a NAME --b NAME.")
     results, names = [], []
     for folder in map(Path, args.files):
-        files = sorted(f for f in folder.iterdir() if f.is_file() and not f.name.startswith("."))
-        gold = [files[i] for i in align.gold_files([f.name for f in files])]
-        if len(gold) != 1:
-            raise InputError(f"needs exactly one gold file (named with ref, gold, reference, target or label), "
-                             f"found {len(gold)}", file=str(folder))
-        systems = [f for f in files if f != gold[0]]
-        by_name = dict(zip(align.system_names([f.name for f in systems]), systems))
-        for name in (args.a, args.b):
-            if name not in by_name:
-                raise InputError(f"has no system {name!r}", file=str(folder),
-                                 hint=f"Its systems are: {', '.join(by_name)}.")
-        data = align.from_files(read(gold[0]), read(by_name[args.a]), read(by_name[args.b]))
+        data = _folder_pair(folder, args)
         for note in filter(None, [_suggest_metric(args, data, f"the first folder's data ({folder.name}), for "
                                                                 "every folder")]):  # one metric for every dataset
             print(f"note: {note}")
@@ -487,6 +487,21 @@ def _dataset_folders(args) -> int:
     out = statistics.replicability(results, alpha=args.alpha, datasets=names)
     print("\n" + out.sentence().replace("A is better than B", f"{args.a} is better than {args.b}"))
     return 0
+
+
+def _folder_pair(folder: Path, args) -> align.Aligned:
+    """A dataset's folder: its gold file (named as such) and the files of systems ``args.a`` and ``args.b``."""
+    files = sorted(f for f in folder.iterdir() if f.is_file() and not f.name.startswith("."))
+    gold = [files[i] for i in align.gold_files([f.name for f in files])]
+    if len(gold) != 1:
+        raise InputError(f"needs exactly one gold file (named with ref, gold, reference, target or label), "
+                         f"found {len(gold)}", file=str(folder))
+    systems = [f for f in files if f != gold[0]]
+    by_name = dict(zip(align.system_names([f.name for f in systems]), systems))
+    for name in (args.a, args.b):
+        if name not in by_name:
+            raise InputError(f"has no system {name!r}", file=str(folder), hint=f"Its systems are: {', '.join(by_name)}.")
+    return align.from_files(read(gold[0]), read(by_name[args.a]), read(by_name[args.b]))
 
 
 def _figure(args) -> int:

@@ -661,3 +661,12 @@ def test_many_reads_conll_files_that_each_carry_gold_and_refuses_lm_eval_logs(tm
     assert got[1]["delta"] == 0  # sysC has sysA's tags
     logs = sorted((ROOT / "sample_data" / "lm_eval").glob("*.jsonl"))
     assert "are not read together yet" in run_error(capsys, ["many", *map(str, logs[:2]), *map(str, logs[:1])])
+
+
+def test_bibtex_cites_the_metric_chosen_for_the_data(capsys):
+    """Without --metric, --bibtex cites the papers of the metric the run would use (BLEU on translations)."""
+    mt = [str(ROOT / "sample_data" / "mt" / f) for f in ("newstest2017.ref.de", "uedin-nmt.de", "LIUM-NMT.de")]
+    for command in (["many", *mt], ["seeds", "--gold", mt[0], "--a", mt[1], mt[1], "--b", mt[2], mt[2]]):
+        assert main([*command, "--bibtex"]) == 0
+        out = capsys.readouterr().out
+        assert "papineni" in out.lower() and "note:" not in out  # BibTeX only
