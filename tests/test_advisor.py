@@ -335,8 +335,10 @@ def test_cli_advise_prints_the_advice_and_refuses_bad_input(tmp_path, capsys):
     assert main(["advise", str(table)]) == 0
     out = capsys.readouterr().out
     gold, a, b = zip(*rows)
-    assert out == advise_outputs(list(gold), list(a), list(b)).text() + "\n"
-    assert out.startswith("Recommended: McNemar's test (mcnemar)")
+    note = "note: the metric is accuracy, the first that fits these data (as the app suggests); choose another with " \
+           "--metric\n"
+    assert out == note + advise_outputs(list(gold), list(a), list(b)).text() + "\n"
+    assert out.removeprefix(note).startswith("Recommended: McNemar's test (mcnemar)")
     assert main(["advise", str(table), "--metric", "bleu_score"]) == 2
     err = capsys.readouterr().err
     assert "unknown metric 'bleu_score'" in err and "Traceback" not in err
