@@ -309,11 +309,11 @@ def counted(res: Result) -> np.ndarray:
 class _Alone:
     """One system's resampled scores, drawn from its own patterns (its rows grouped) with the run's seed: they
     depend on its outputs alone, so its interval is the same whichever system it is compared with. Drawn chunk by
-    chunk as far as :meth:`fill` asks; ``same``: it has as many patterns as the pairs, whose draws are its own."""
+    chunk as far as :meth:`fill` asks."""
 
-    def __init__(self, chunks: Iterator, n_resamples: int, score, same: bool):
-        self.chunks, self.score, self.same = chunks, score, same
-        self.scores, self.filled = np.empty(0 if same else n_resamples), 0
+    def __init__(self, chunks: Iterator, n_resamples: int, score):
+        self.chunks, self.score = chunks, score
+        self.scores, self.filled = np.empty(n_resamples), 0
 
     def fill(self, share: float) -> None:
         """Draw until ``share`` of the resamples are scored (all of them at 1)."""
@@ -414,8 +414,8 @@ class _Run:
             scores_b[filled:filled + size] = self.score(totals_b)
             np.subtract(scores_a[filled:filled + size], scores_b[filled:filled + size], out=deltas[filled:filled + size])
             filled += size
-            for draws in own:  # in step with the paired draws: the progress counts them, a Stop comes between
-                draws.fill(filled / total)
+            for draws in filter(None, own):  # in step with the paired draws: the progress counts them, a Stop
+                draws.fill(filled / total)  # comes between them
             while mark <= filled:
                 yield self._resampled_result(scores_a[:mark], scores_b[:mark], deltas[:mark], exact, boot,
                                              done=mark == total, own=own)
@@ -423,18 +423,17 @@ class _Run:
                     return
                 mark = min(mark + block, total)
 
-    def _alone(self, n_resamples: int) -> list[_Alone]:
-        """Each system's resamples drawn from its own patterns (:class:`_Alone`), for its interval at the end;
-        none where the paired draws serve: no interval, right/wrong items (Wilson's), as many patterns as pairs."""
+    def _alone(self, n_resamples: int) -> list[_Alone | None]:
+        """Each system's resamples drawn from its own patterns (:class:`_Alone`), for its interval at the end; None
+        where the paired draws are its own (as many patterns as the pairs), [] where no interval needs them (none
+        asked, or right/wrong items: Wilson's)."""
         if self.ci_method is None or self.binary:
             return []
         k = len(self.paired.counts)
         own = [resampling.PairedStats.from_patterns(rows, rows, self.paired.counts)
                for rows in (self.paired.rows_a, self.paired.rows_b)]
-        if all(len(o.counts) == k for o in own):
-            return []
-        return [_Alone(iter(()) if len(o.counts) == k else resampling.bootstrap(o, n_resamples, self.seed), n_resamples,
-                       self.score, len(o.counts) == k) for o in own]
+        return [None if len(o.counts) == k else _Alone(resampling.bootstrap(o, n_resamples, self.seed), n_resamples,
+                                                       self.score) for o in own]
 
     def _bootstrap_scores(self, n_resamples: int) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
         if self.ci_method is None:
@@ -487,7 +486,7 @@ class _Run:
         scores = (None, None)
         if boot is not None:  # each system resampled alone (in the streamed partial results: the paired draws)
             scores = boot[:2] if not (done and alone and own) else tuple(
-                paired if draws.same else draws.scores for paired, draws in zip(boot[:2], own))
+                paired if draws is None else draws.scores for paired, draws in zip(boot[:2], own))
         ci_a, ci_b = self._own_intervals(*scores)
         bootstrap = self.test == "bootstrap"
         mc = 0.0 if exact else math.sqrt((count + 2) / (b + 4) * (1 - (count + 2) / (b + 4)) / b)  # never 0

@@ -75,16 +75,16 @@ def seed_scores(table) -> tuple[dict[str, tuple[float, ...]], tuple[str, ...]]:
                 raise InputError("has no system name", file=table.name, line=int(line), column=str(columns["system"]),
                                  hint="Name the system of every row, or leave the row out.")
             if seed is not None:
-                _once(first, (name, _seed(run, table.name, int(line), str(seed))), int(line), table.name, str(seed),
-                      f"system {name!r} has {seed} {_seed(run, table.name, int(line), str(seed))}")
+                run = _seed(run, table.name, int(line), str(seed))
+                _once(first, (name, run), int(line), table.name, str(seed), f"system {name!r} has {seed} {run}")
             out.setdefault(name, []).append(_number(value, table.name, int(line), str(columns["score"]), long=True))
         hint = "Give at least two systems' scores (a row per system and seed)."
     else:  # wide: a column per system
         seed = next((columns[c] for c in SEED_COLUMNS if c in columns), None)
         first = {}
         for line, run in zip(table.lines, frame[seed]) if seed is not None else ():
-            _once(first, _seed(run, table.name, int(line), str(seed)), int(line), table.name, str(seed),
-                  f"{seed} {_seed(run, table.name, int(line), str(seed))}")
+            run = _seed(run, table.name, int(line), str(seed))
+            _once(first, run, int(line), table.name, str(seed), f"{seed} {run}")
         systems = [c for c in frame.columns if str(c).strip().lower() not in SEED_COLUMNS]
         for c in systems:
             values = [_number(v, table.name, int(line), str(c)) for line, v in zip(table.lines, frame[c])]
