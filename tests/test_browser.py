@@ -216,6 +216,9 @@ def test_presenter_mode_is_readable_from_the_back_and_fits_one_screen(app_url, t
             '.stButton button p, [data-testid="stCheckbox"] label p, [data-testid="stSelectbox"] input')]
             .map(e => parseFloat(getComputedStyle(e).fontSize))""")
         assert len(controls) >= 9 and min(controls) >= 22, controls  # buttons, switches and speed, from the back
+        speed = page.evaluate("""() => { const e = document.querySelector('[data-testid="stSelectbox"] input');
+            return [e.value, e.scrollWidth, e.clientWidth]; }""")
+        assert speed[0] == "Lines, 0.25 s" and speed[1] <= speed[2], speed  # "Line by line (Figure 4…" was cut
         browser.close()
 
 

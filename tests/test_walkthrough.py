@@ -131,3 +131,9 @@ def test_b_names_the_batch_s_end_and_mid_batch_counts_say_drawn():
                                                                           ("drawn", "s / drawn"))
         assert ("s / b = " in t["status"]) == (c == 21)  # the book's s / b only once all b are drawn
         assert "of b = 21" in t["count"] or t["count"] == "b = 21"
+
+
+def test_presenter_speeds_are_short_and_tell_every_speed_apart():
+    shown = [w.short_speed(name) for name in w.SPEEDS]
+    assert len(set(shown)) == len(w.SPEEDS) and max(map(len, shown)) <= 13, shown
+    assert shown[:3] == ["Lines, 0.25 s", "Lines, 1 s", "Lines, 2 s"] and shown[-1] == "Fast"
