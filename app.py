@@ -11,6 +11,9 @@ import time
 from contextlib import asynccontextmanager
 
 import streamlit as st
+from starlette.middleware import Middleware
+
+from ui.live_chart import cache_scripts
 
 TRIM_EVERY = 10  # seconds between returns of free heap pages to the system (each takes milliseconds)
 
@@ -53,4 +56,4 @@ async def preload(_app):
 
 
 _return_freed_memory()
-app = st.App("dashboard.py", lifespan=preload)
+app = st.App("dashboard.py", lifespan=preload, middleware=[Middleware(cache_scripts)])

@@ -156,10 +156,12 @@ def test_classroom_draws_a_test_set_line_by_line(page, app_url, tmp_path):
 
 
 def test_the_walk_through_does_not_wait_for_plotly(page, app_url):
-    """Plotly's 5 MB are read in the background: x, the code and Draw work before the chart can be drawn, and the
+    """Plotly's 1.2 MB are read in the background: x, the code and Draw work before the chart can be drawn, and the
     chart then shows what was played meanwhile."""
+    from ui.live_chart import SERVED
+
     held = []
-    page.route("**/plotly-basic.min.js", lambda route: held.append(route))  # routing also turns the browser's cache off
+    page.route(f"**/{SERVED}", lambda route: held.append(route))  # routing also turns the browser's cache off
     page.goto(app_url + "/classroom")
     chart = page.frame_locator("iframe[title*=live_chart]")
     chart.locator("#table tbody tr").first.wait_for(timeout=60_000)
@@ -375,3 +377,31 @@ def test_which_test_page_runs_a_simulation(page, app_url):
     chart = page.locator(".js-plotly-plot").first
     chart.wait_for(timeout=60_000)
     assert "paired bootstrap" in chart.inner_text() and "McNemar's exact test" in chart.inner_text()
+
+
+def test_a_second_opening_takes_plotly_from_the_browser_cache(app_url):
+    """The lecturer who tried the page before class: Plotly's 1.2 MB come from the cache the second time (Streamlit
+    sent a component's files with no lifetime and no validator, so every visit fetched and compiled them again)."""
+    from playwright.sync_api import sync_playwright
+
+    from ui.live_chart import SERVED
+
+    with sync_playwright() as p:
+        browser = launch(p)
+        context = browser.new_context(viewport={"width": 1280, "height": 720})
+        seen = []
+        for _ in range(2):
+            page = context.new_page()
+            cdp = context.new_cdp_session(page)
+            cdp.send("Network.enable")
+            cdp.on("Network.responseReceived", lambda event: seen.append(event["response"]) if event[
+                "response"]["url"].endswith("/" + SERVED) else None)
+            page.goto(app_url + "/classroom")
+            page.frame_locator("iframe[title*=live_chart]").locator(".js-plotly-plot .barlayer").first.wait_for(
+                state="attached", timeout=60_000)
+            page.close()
+        browser.close()
+    assert len(seen) == 2, seen
+    first, second = seen
+    assert not first.get("fromDiskCache") and "immutable" in first["headers"]["cache-control"], first["headers"]
+    assert second.get("fromDiskCache") or second.get("fromMemoryCache"), second

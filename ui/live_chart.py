@@ -7,7 +7,7 @@ reports back how many it showed. Its Plotly is the "basic" bundle (bar, scatter 
 plotly package's full one is 4.6 MB, which took a second and a half to start on the page's main thread), of the
 plotly.js version the installed plotly package draws with, shipped gzipped beside the page (plotly.js-basic-dist-min
 from npm, MIT licence in live_chart/PLOTLY-LICENSE) and unpacked with it into a private temporary folder: nothing is
-fetched from the network.
+fetched from the network. Served under a name carrying its version, it is kept by the browser (``cache_scripts``).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import atexit
 import functools
 import gzip
 import json
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -24,7 +25,16 @@ import plotly.graph_objects as go
 import streamlit.components.v1 as components
 
 _FILES = Path(__file__).with_name("live_chart")
-PLOTLY = "plotly-basic.min.js"
+PLOTLY = "plotly-basic.min.js"  # shipped as PLOTLY.gz
+
+
+def _version() -> str:
+    with gzip.open(_FILES / f"{PLOTLY}.gz", "rt") as bundle:  # "* plotly.js (basic - minified) v4.1.1" on line 2
+        return re.search(r"\) v(\S+)", bundle.read(200)).group(1)
+
+
+# the name it is served under: one per version, so that browsers may keep it (app.py's cache_scripts)
+SERVED = PLOTLY.replace(".min.js", f"-v{_version()}.min.js")
 
 
 def _folder() -> Path:
@@ -32,9 +42,28 @@ def _folder() -> Path:
     predictable one could be created first by another local user, who would then serve every visitor's script."""
     folder = Path(tempfile.mkdtemp(prefix="sigcore-live-chart-"))
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
-    (folder / PLOTLY).write_bytes(gzip.decompress((_FILES / f"{PLOTLY}.gz").read_bytes()))
-    shutil.copyfile(_FILES / "index.html", folder / "index.html")
+    (folder / SERVED).write_bytes(gzip.decompress((_FILES / f"{PLOTLY}.gz").read_bytes()))
+    page = (_FILES / "index.html").read_text(encoding="utf-8")
+    (folder / "index.html").write_text(page.replace(f'"{PLOTLY}"', f'"{SERVED}"'), encoding="utf-8")
     return folder
+
+
+def cache_scripts(app):
+    """ASGI middleware: browsers keep Plotly's script for a year (Streamlit sends a component's files with neither a
+    lifetime nor a validator, so each visit fetched and compiled its 1.2 MB again); its name changes with its
+    version."""
+    async def middleware(scope, receive, send):
+        if scope["type"] != "http" or not scope["path"].endswith(f"/{SERVED}"):
+            return await app(scope, receive, send)
+
+        async def send_kept(message):
+            if message["type"] == "http.response.start" and message["status"] == 200:
+                headers = [(k, v) for k, v in message["headers"] if k.lower() != b"cache-control"]
+                message = {**message, "headers": headers + [(b"cache-control", b"public, max-age=31536000, immutable")]}
+            await send(message)
+
+        await app(scope, receive, send_kept)
+    return middleware
 
 
 @functools.cache  # declared at first use, inside a session: app.py imports ui/ before Streamlit's runtime exists
