@@ -306,22 +306,32 @@ def counted(res: Result) -> np.ndarray:
                     res.compat)
 
 
-class _Alone:
-    """One system's resampled scores, drawn from its own patterns (its rows grouped) with the run's seed: they
-    depend on its outputs alone, so its interval is the same whichever system it is compared with. Drawn chunk by
-    chunk as far as :meth:`fill` asks."""
+class _Drawn:
+    """Bootstrap resamples scored chunk by chunk as far as :meth:`fill` asks, in step with a run's own draws (its
+    progress counts them, a Stop comes between them): one system's, drawn from its own patterns (its rows grouped)
+    with the run's seed, so that its interval is the same whichever system it is compared with; or, with
+    ``paired``, both systems' and their difference, for a permutation test's interval."""
 
-    def __init__(self, chunks: Iterator, n_resamples: int, score):
-        self.chunks, self.score = chunks, score
-        self.scores, self.filled = np.empty(n_resamples), 0
+    def __init__(self, chunks: Iterator, n_resamples: int, score, *, paired: bool = False):
+        self.chunks, self.score, self.filled = chunks, score, 0
+        self.scores = np.empty(n_resamples)
+        self.scores_b, self.deltas = (np.empty(n_resamples), np.empty(n_resamples)) if paired else (None, None)
 
     def fill(self, share: float) -> None:
         """Draw until ``share`` of the resamples are scored (all of them at 1)."""
         want = len(self.scores) if share >= 1 else int(share * len(self.scores))
         while self.filled < want:
-            totals, _ = next(self.chunks)
-            self.scores[self.filled:self.filled + len(totals)] = self.score(totals)
-            self.filled += len(totals)
+            totals_a, totals_b = next(self.chunks)
+            drawn = slice(self.filled, self.filled + len(totals_a))
+            self.scores[drawn] = self.score(totals_a)
+            if self.deltas is not None:
+                self.scores_b[drawn] = self.score(totals_b)
+                np.subtract(self.scores[drawn], self.scores_b[drawn], out=self.deltas[drawn])
+            self.filled = drawn.stop
+
+    def paired(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The paired scores and differences drawn so far (views)."""
+        return self.scores[:self.filled], self.scores_b[:self.filled], self.deltas[:self.filled]
 
 
 @dataclass
@@ -403,7 +413,8 @@ class _Run:
             total = max(resampling.exact_permutation_size(self.paired) - 1, 1) if exact else n_resamples
             chunks = (resampling.exact_permutation(self.paired, self.seed) if exact
                       else resampling.permutation(self.paired, n_resamples, self.seed))
-            boot = self._bootstrap_scores(n_resamples)  # the null says nothing about the size of delta
+            boot = None if self.ci_method is None else _Drawn(  # the null says nothing about the size of delta
+                resampling.bootstrap(self.paired, n_resamples, self.seed), n_resamples, self.score, paired=True)
         # one buffer each: every partial result holds a view of its first values, never a copy
         scores_a, scores_b, deltas = np.empty(total), np.empty(total), np.empty(total)
         own = self._alone(n_resamples)
@@ -414,17 +425,17 @@ class _Run:
             scores_b[filled:filled + size] = self.score(totals_b)
             np.subtract(scores_a[filled:filled + size], scores_b[filled:filled + size], out=deltas[filled:filled + size])
             filled += size
-            for draws in filter(None, own):  # in step with the paired draws: the progress counts them, a Stop
-                draws.fill(filled / total)  # comes between them
+            for draws in filter(None, [boot, *own]):
+                draws.fill(filled / total)
             while mark <= filled:
-                yield self._resampled_result(scores_a[:mark], scores_b[:mark], deltas[:mark], exact, boot,
-                                             done=mark == total, own=own)
+                yield self._resampled_result(scores_a[:mark], scores_b[:mark], deltas[:mark], exact,
+                                             None if boot is None else boot.paired(), done=mark == total, own=own)
                 if mark == total:
                     return
                 mark = min(mark + block, total)
 
-    def _alone(self, n_resamples: int) -> list[_Alone | None]:
-        """Each system's resamples drawn from its own patterns (:class:`_Alone`), for its interval at the end; None
+    def _alone(self, n_resamples: int) -> list[_Drawn | None]:
+        """Each system's resamples drawn from its own patterns (:class:`_Drawn`), for its interval at the end; None
         where the paired draws are its own (as many patterns as the pairs), [] where no interval needs them (none
         asked, or right/wrong items: Wilson's)."""
         if self.ci_method is None or self.binary:
@@ -432,15 +443,8 @@ class _Run:
         k = len(self.paired.counts)
         own = [resampling.PairedStats.from_patterns(rows, rows, self.paired.counts)
                for rows in (self.paired.rows_a, self.paired.rows_b)]
-        return [None if len(o.counts) == k else _Alone(resampling.bootstrap(o, n_resamples, self.seed), n_resamples,
+        return [None if len(o.counts) == k else _Drawn(resampling.bootstrap(o, n_resamples, self.seed), n_resamples,
                                                        self.score) for o in own]
-
-    def _bootstrap_scores(self, n_resamples: int) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-        if self.ci_method is None:
-            return None
-        scores = [(self.score(a), self.score(b)) for a, b in resampling.bootstrap(self.paired, n_resamples, self.seed)]
-        sa, sb = np.concatenate([a for a, _ in scores]), np.concatenate([b for _, b in scores])
-        return sa, sb, sa - sb
 
     def _delta_interval(self, d: np.ndarray | None) -> tuple[str, tuple[float, float]]:
         if d is None or self.ci_method is None:
@@ -456,7 +460,7 @@ class _Run:
 
     def _own_intervals(self, sa: np.ndarray | None = None, sb: np.ndarray | None = None, normal: bool = False):
         """Each system's own two-sided interval: Wilson's for right/wrong items, else the percentile interval
-        of its resampled scores (resampled alone: see :class:`_Alone`), or the t (normal) interval of its
+        of its resampled scores (resampled alone: see :class:`_Drawn`), or the t (normal) interval of its
         per-item mean for the closed-form tests."""
         level = self.confidence_level
         if self.binary:

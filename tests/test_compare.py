@@ -138,7 +138,8 @@ def test_stream_ends_exactly_where_compare_does(test, block):
 def test_each_systems_own_draws_come_along_the_stream_not_after_it(monkeypatch, test):
     """Each system's interval resamples it alone (its own patterns, fewer than the pairs' here): those draws are
     made in step with the paired ones, so the progress counts them and a Stop comes between them. They were all
-    made after the last block: b = 10⁶ BLEU sat at "1,000,000 drawn" for half a minute that no Stop could end."""
+    made after the last block: b = 10⁶ BLEU sat at "1,000,000 drawn" for half a minute that no Stop could end. A
+    permutation test's interval (a paired bootstrap) comes along the same way."""
     from sigcore.statistics import resampling
 
     drawn, bootstrap = [], resampling.bootstrap
@@ -156,8 +157,9 @@ def test_each_systems_own_draws_come_along_the_stream_not_after_it(monkeypatch, 
     first = next(parts)
     pairs = max(drawn)  # patterns: 12 for the pairs here, 6 for each system with gold
     assert 0 < sum(k < pairs for k in drawn) <= 2  # each system's first twentieth (a chunk of 20), not all 40
-    *_, last = parts
-    assert sum(k < pairs for k in drawn) == 2 * 20
+    assert sum(k == pairs for k in drawn) == 1  # so too the paired bootstrap of a permutation test's interval,
+    *_, last = parts  # which was drawn whole before the first permutation
+    assert sum(k < pairs for k in drawn) == 2 * 20 and sum(k == pairs for k in drawn) == 20
     assert last == compare(gold, a, b, metric="macro_f1", test=test, n_resamples=b_resamples, seed=1)
     assert last.ci_a != first.ci_a
 
