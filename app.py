@@ -48,7 +48,7 @@ async def preload(_app):
     try:
         from ui import (datasets, lessons, many, pitfalls, planning, run, seeds, test_guide,  # noqa: F401
                         verdict, walkthrough)
-        import streamlit.emojis  # noqa: F401  the page icons' check reads this 0.4 MB table at its first use
+        import streamlit.emojis  # noqa: F401  the check of an icon (st.error's ⚠️) reads this 0.4 MB table at first use
         st.empty()  # Streamlit's one-time "not run by `streamlit run`?" check walks every module (0.3 s)
     finally:
         quiet.setLevel(level)

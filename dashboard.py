@@ -2,13 +2,14 @@
 
 import streamlit as st
 
-st.set_page_config(page_title="sigcore: does A really beat B?", page_icon="⚖️", layout="wide")
+st.set_page_config(page_title="sigcore: does A really beat B?", page_icon=":material/balance:", layout="wide")
 
-PAGES = [  # one line per page; app_pages/, as Streamlit runs the files of a pages/ folder as old-style pages
-    st.Page("app_pages/compare.py", title="Compare two systems", icon="⚖️", default=True),
-    st.Page("app_pages/classroom.py", title="Classroom: the paired bootstrap", icon="🎓"),
-    st.Page("app_pages/many.py", title="Many systems", icon="📊"),
-    st.Page("app_pages/which_test.py", title="Which test?", icon="🧭"),
+PAGES = [  # one line per page; app_pages/, as Streamlit runs the files of a pages/ folder as old-style pages.
+    # Material icons: Streamlit's own font draws them; emoji were boxes where no emoji font is installed
+    st.Page("app_pages/compare.py", title="Compare two systems", icon=":material/balance:", default=True),
+    st.Page("app_pages/classroom.py", title="Classroom: the paired bootstrap", icon=":material/school:"),
+    st.Page("app_pages/many.py", title="Many systems", icon=":material/leaderboard:"),
+    st.Page("app_pages/which_test.py", title="Which test?", icon=":material/explore:"),
 ]
 
 with st.sidebar:  # st.navigation lists the pages above this

@@ -259,6 +259,14 @@ def test_why_twice_delta_reads_beside_both_panels(app_url, presenter, width, hei
             assert apart, (one, other)
 
 
+def test_the_page_icons_are_drawn_by_streamlits_own_font(page):
+    """Emoji icons were empty boxes where no emoji font is installed (this Chromium, and the README's screenshots);
+    Material icons come with Streamlit's font."""
+    links = page.locator("[data-testid=stSidebarNav] a")
+    links.first.wait_for(timeout=60_000)
+    assert links.count() == 4
+    assert page.locator("[data-testid=stSidebarNav] a [data-testid=stIconMaterial]").count() == 4
+
 def test_every_classroom_button_shows_its_whole_label_at_1280_px(app_url):
     """A projector at 1280 x 720 with the sidebar open: no button's label is cut (the third preset once read
     "A wins every disagreemen…")."""
