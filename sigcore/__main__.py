@@ -186,7 +186,8 @@ def _power_parser(commands) -> None:
     for flag, text in (("--gold", "table column with the gold labels"), ("--a", "table column with A's outputs"),
                        ("--b", "table column with B's outputs"), ("--id", "id column: align files by it")):
         pw.add_argument(flag, help=text)
-    pw.add_argument("--metric", default="accuracy", help="a metric that is a mean of per-item values")
+    pw.add_argument("--metric", help="a metric that is a mean of per-item values (default: the one the app "
+                                     "suggests for the pilot, e.g. accuracy for labels, mean for per-item scores)")
     pw.add_argument("--test", default="bootstrap", choices=["bootstrap", "permutation", "t", "mcnemar"])
     pw.add_argument("--alternative", choices=ALTERNATIVES, default="greater")
     pw.add_argument("--alpha", type=_level("--alpha"), default=0.05)
@@ -310,6 +311,7 @@ def _power(args) -> int:
         return 0
     tables = [read(path) for path in args.files]
     data = align.load(tables, gold=args.gold, a=args.a, b=args.b, id=args.id)
+    note = _suggest_metric(args, data, "the pilot")
     if args.metric not in METRICS:
         raise SettingsError(f"unknown metric {args.metric!r}", hint=f"Choose one of: {', '.join(METRICS)}.")
     values = item_values(data.gold, data.a, data.b, metric=args.metric)
@@ -317,6 +319,8 @@ def _power(args) -> int:
         raise SettingsError(f"{args.metric} is not a mean of per-item values, so a pilot's items cannot be "
                             "redrawn into test sets of another size",
                             hint="Plan with accuracy or per-item scores (--metric mean), or with expected rates.")
+    if note:
+        print(f"note: {note}")
     print(power.plan(*values, binary=METRICS[args.metric].binary, **settings).text())
     return 0
 
