@@ -25,11 +25,10 @@ from ..errors import SettingsError
 from . import citations
 from .sentence import CI_NAMES, level, method, metric_name, number, scale_of, test_name, verdict
 from ..result import Result
-from .style import PX_PER_IN, Style, plain
+from .style import MINUS, PX_PER_IN, Style, plain
 
 SCREEN_FIGURE = dict(width=480, height=320)  # the on-screen chart saved as is; a paper's size: style.py
 FORMATS = ("png", "svg", "pdf")
-MINUS = "\u2212"  # the difference row is "A − B", as in the figures
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~:$&])")  # ~ (GFM), : and $ (Streamlit) on top of CommonMark's
 _LATEX_SPECIAL = {

@@ -22,13 +22,12 @@ from ..many import Many
 from .family import CORRECTION_NAMES, heading, signed
 from .figures import AXIS, BODY, MARK
 from .sentence import METRIC_NAMES, number
-from .style import Style, apply, label, plain, wrap
+from .style import MINUS, Style, apply, label, plain, wrap
 
 ROW = 26  # pixels per system on the y axis
 _LEGEND_MARK = 4  # ems of a legend entry besides its text: the marker and the gaps around it
 NOT_SIGNIFICANT = BODY
 DIVERGING = [[0.0, "#b2182b"], [0.25, "#ef8a62"], [0.5, "#f7f7f7"], [0.75, "#67a9cf"], [1.0, "#2166ac"]]
-MINUS = "\u2212"
 
 
 def metric_label(many: Many) -> str:

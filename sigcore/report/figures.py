@@ -14,9 +14,7 @@ from ..errors import SettingsError
 from ..result import Result, mc_interval
 from .family import signed
 from .sentence import metric_name, number, scale_of, test_name
-from .style import FIGURE_KINDS, PAPER, RESAMPLE, Style, apply, label, plain, wrap
-
-MINUS = "\u2212"
+from .style import FIGURE_KINDS, MINUS, PAPER, RESAMPLE, Style, apply, label, plain, wrap
 
 TAIL, BODY, MARK = "#c0392b", "#9aa5b1", "#1f3a5f"
 AXIS = dict(showline=True, linecolor="black", ticks="outside")  # every figure's axes

@@ -23,6 +23,7 @@ SERIF = "'Times New Roman', Times, 'Liberation Serif', 'Nimbus Roman', 'TeX Gyre
 SANS = "'Open Sans', 'Liberation Sans', Arial, sans-serif"
 # Okabe & Ito's colour-blind-safe vermillion, and a grey that stays lighter than it in greyscale (47% vs 73%)
 VERMILLION, GREY, BLUE = "#D55E00", "#BBBBBB", "#0072B2"
+MINUS = "\u2212"  # a real minus sign, as papers print negatives ("A − B", "−0.40")
 
 
 @dataclass(frozen=True)
