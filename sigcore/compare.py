@@ -307,9 +307,9 @@ def counted(res: Result) -> np.ndarray:
 
 
 class _Drawn:
-    """Bootstrap resamples scored chunk by chunk as far as :meth:`fill` asks, in step with a run's own draws (its
-    progress counts them, a Stop comes between them): one system's, drawn from its own patterns (its rows grouped)
-    with the run's seed, so that its interval is the same whichever system it is compared with; or, with
+    """Bootstrap resamples scored chunk by chunk as far as :meth:`fill` asks, in step with a run's own draws (no
+    block waits for them all, and a Stop comes between them): one system's, drawn from its own patterns (its rows
+    grouped) with the run's seed, so that its interval is the same whichever system it is compared with; or, with
     ``paired``, both systems' and their difference, for a permutation test's interval."""
 
     def __init__(self, chunks: Iterator, n_resamples: int, score, *, paired: bool = False):
@@ -329,8 +329,8 @@ class _Drawn:
                 np.subtract(self.scores[drawn], self.scores_b[drawn], out=self.deltas[drawn])
             self.filled = drawn.stop
 
-    def paired(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The paired scores and differences drawn so far (views)."""
+    def drawn(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The paired scores and differences drawn so far (views; made with ``paired``)."""
         return self.scores[:self.filled], self.scores_b[:self.filled], self.deltas[:self.filled]
 
 
@@ -425,11 +425,11 @@ class _Run:
             scores_b[filled:filled + size] = self.score(totals_b)
             np.subtract(scores_a[filled:filled + size], scores_b[filled:filled + size], out=deltas[filled:filled + size])
             filled += size
-            for draws in filter(None, [boot, *own]):
-                draws.fill(filled / total)
             while mark <= filled:
+                for draws in filter(None, [boot, *own]):  # block by block, even where one chunk of the test's
+                    draws.fill(mark / total)  # draws holds many blocks (a short exact enumeration)
                 yield self._resampled_result(scores_a[:mark], scores_b[:mark], deltas[:mark], exact,
-                                             None if boot is None else boot.paired(), done=mark == total, own=own)
+                                             None if boot is None else boot.drawn(), done=mark == total, own=own)
                 if mark == total:
                     return
                 mark = min(mark + block, total)

@@ -138,8 +138,7 @@ def test_stream_ends_exactly_where_compare_does(test, block):
 def test_each_systems_own_draws_come_along_the_stream_not_after_it(monkeypatch, test):
     """Each system's interval resamples it alone (its own patterns, fewer than the pairs' here): those draws are
     made in step with the paired ones, so the progress counts them and a Stop comes between them. They were all
-    made after the last block: b = 10⁶ BLEU sat at "1,000,000 drawn" for half a minute that no Stop could end. A
-    permutation test's interval (a paired bootstrap) comes along the same way."""
+    made after the last block: b = 10⁶ BLEU sat at "1,000,000 drawn" for half a minute that no Stop could end."""
     from sigcore.statistics import resampling
 
     drawn, bootstrap = [], resampling.bootstrap
@@ -157,11 +156,35 @@ def test_each_systems_own_draws_come_along_the_stream_not_after_it(monkeypatch, 
     first = next(parts)
     pairs = max(drawn)  # patterns: 12 for the pairs here, 6 for each system with gold
     assert 0 < sum(k < pairs for k in drawn) <= 2  # each system's first twentieth (a chunk of 20), not all 40
-    assert sum(k == pairs for k in drawn) == 1  # so too the paired bootstrap of a permutation test's interval,
-    *_, last = parts  # which was drawn whole before the first permutation
-    assert sum(k < pairs for k in drawn) == 2 * 20 and sum(k == pairs for k in drawn) == 20
+    *_, last = parts
+    assert sum(k < pairs for k in drawn) == 2 * 20
     assert last == compare(gold, a, b, metric="macro_f1", test=test, n_resamples=b_resamples, seed=1)
     assert last.ci_a != first.ci_a
+
+
+@pytest.mark.parametrize("differing, block, chunks", [(40, 1_000, 1), (9, 100, 4)])  # sampled; exact, 2⁹ in a chunk
+def test_a_permutation_tests_interval_comes_along_the_stream(monkeypatch, differing, block, chunks):
+    """A permutation test's interval is a paired bootstrap: it was drawn whole before the first block, a stall at 0%
+    that no Stop could end. Now block by block, also where one chunk of permutations (a short exact enumeration)
+    holds many blocks."""
+    from sigcore.statistics import resampling
+
+    drawn, bootstrap = [], resampling.bootstrap
+
+    def counted(paired, n_resamples, seed):
+        for chunk in bootstrap(paired, n_resamples, seed):
+            drawn.append(1)
+            yield chunk
+    monkeypatch.setattr(resampling, "bootstrap", counted)
+    gold, a, b = np.ones(500, int), np.ones(500, int), np.ones(500, int)
+    a[:differing // 3], b[differing // 3:differing] = 0, 0  # A and B differ on `differing` items
+    b_resamples = 20 * resampling.CHUNK
+    parts = stream(gold, a, b, test="permutation", n_resamples=b_resamples, seed=1, block=block)
+    first = next(parts)
+    assert len(drawn) <= chunks  # the first block's share of the 20 chunks (100 of 511 assignments: 4)
+    *_, last = parts
+    assert len(drawn) == 20 and last.exact == (differing == 9)
+    assert last == compare(gold, a, b, test="permutation", n_resamples=b_resamples, seed=1)
 
 
 def test_same_seed_reproduces_bit_for_bit_and_zero_is_a_seed():
