@@ -13,7 +13,7 @@ from contextlib import asynccontextmanager
 import streamlit as st
 from starlette.middleware import Middleware
 
-from ui.live_chart import cache_scripts
+from ui.live_chart import cache_scripts  # the middleware must exist before the server: imported here, not in preload
 
 TRIM_EVERY = 10  # seconds between returns of free heap pages to the system (each takes milliseconds)
 

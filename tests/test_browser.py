@@ -267,6 +267,7 @@ def test_the_page_icons_are_drawn_by_streamlits_own_font(page):
     assert links.count() == 4
     assert page.locator("[data-testid=stSidebarNav] a [data-testid=stIconMaterial]").count() == 4
 
+
 def test_every_classroom_button_shows_its_whole_label_at_1280_px(app_url):
     """A projector at 1280 x 720 with the sidebar open: no button's label is cut (the third preset once read
     "A wins every disagreemen…")."""

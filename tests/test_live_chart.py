@@ -32,3 +32,25 @@ def test_the_chart_draws_with_the_plotly_js_version_of_the_installed_plotly():
     (after upgrading plotly: `npm pack plotly.js-basic-dist-min@VERSION`, gzip -9 -n its plotly-basic.min.js)."""
     head = _shipped()[:200].decode()
     assert f"plotly.js (basic - minified) v{plotly.offline.get_plotlyjs_version()}\n" in head
+
+
+def test_only_plotlys_script_is_kept_a_year_whatever_the_base_path():
+    import asyncio
+
+    def serve(path: str, status: int = 200) -> dict:
+        async def streamlit(scope, receive, send):  # as Streamlit sends a component's file
+            await send({"type": "http.response.start", "status": status,
+                        "headers": [(b"content-type", b"application/javascript"), (b"cache-control", b"public")]})
+            await send({"type": "http.response.body", "body": b""})
+        sent = []
+
+        async def send(message):
+            sent.append(message)
+        asyncio.run(live_chart.cache_scripts(streamlit)({"type": "http", "path": path}, None, send))
+        return dict(sent[0]["headers"])
+
+    script = f"/component/ui.live_chart.sigcore_live_chart/{live_chart.SERVED}"
+    for path in (script, "/course" + script):  # also under a base URL path
+        assert serve(path)[b"cache-control"] == b"public, max-age=31536000, immutable"
+    assert serve(script, status=404)[b"cache-control"] == b"public"
+    assert serve("/component/ui.live_chart.sigcore_live_chart/index.html")[b"cache-control"] == b"public"

@@ -33,7 +33,7 @@ def _version() -> str:
         return re.search(r"\) v(\S+)", bundle.read(200)).group(1)
 
 
-# the name it is served under: one per version, so that browsers may keep it (app.py's cache_scripts)
+# the name it is served under: one per version, so that browsers may keep it (cache_scripts, installed by app.py)
 SERVED = PLOTLY.replace(".min.js", f"-v{_version()}.min.js")
 
 
@@ -58,7 +58,7 @@ def cache_scripts(app):
 
         async def send_kept(message):
             if message["type"] == "http.response.start" and message["status"] == 200:
-                headers = [(k, v) for k, v in message["headers"] if k.lower() != b"cache-control"]
+                headers = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"cache-control"]
                 message = {**message, "headers": headers + [(b"cache-control", b"public, max-age=31536000, immutable")]}
             await send(message)
 
