@@ -312,6 +312,8 @@ def _power(args) -> int:
     tables = [read(path) for path in args.files]
     data = align.load(tables, gold=args.gold, a=args.a, b=args.b, id=args.id)
     note = _suggest_metric(args, data, "the pilot")
+    if note:  # before the checks: a refused suggestion (BLEU) says why it was chosen
+        print(f"note: {note}")
     if args.metric not in METRICS:
         raise SettingsError(f"unknown metric {args.metric!r}", hint=f"Choose one of: {', '.join(METRICS)}.")
     values = item_values(data.gold, data.a, data.b, metric=args.metric)
@@ -319,8 +321,6 @@ def _power(args) -> int:
         raise SettingsError(f"{args.metric} is not a mean of per-item values, so a pilot's items cannot be "
                             "redrawn into test sets of another size",
                             hint="Plan with accuracy or per-item scores (--metric mean), or with expected rates.")
-    if note:
-        print(f"note: {note}")
     print(power.plan(*values, binary=METRICS[args.metric].binary, **settings).text())
     return 0
 
