@@ -10,6 +10,7 @@ import sigcore
 from sigcore import advisor
 from sigcore.effects import effect_sizes
 from sigcore import report
+from sigcore.io import align
 from sigcore.io.inputs import read
 from ui.safe import md
 
@@ -128,6 +129,20 @@ def test_upload_gold_and_one_text_file_per_system():
                           test="mcnemar")
     assert verdict_of(at) == md(report.verdict(res, a="A (a.txt)", b="B (b.txt)"))
 
+
+def test_an_lm_eval_score_field_is_a_metric_of_the_page():
+    """lm-eval logs carry per-item scores ("acc"): choosing one as the metric compared them (it raised an
+    AttributeError, shown as the generic error, from a misspelt call)."""
+    logs = [ROOT / "sample_data" / "lm_eval" / f"samples_arc_easy_model-{m}.jsonl" for m in "ab"]
+    at = upload(app(), *((path.name, path.read_bytes()) for path in logs))
+    assert "acc" in select(at, "Metric").options
+    select(at, "Metric").set_value("acc").run()
+    run(at)
+    assert not at.exception and not at.error
+    data = align.load([read(path) for path in logs])
+    gold, a, b, metric = align.score_inputs(data, "acc")
+    res = sigcore.compare(gold, a, b, metric=metric)
+    assert verdict_of(at) == md(report.verdict(res, a=f"A ({logs[0].name})", b=f"B ({logs[1].name})"))
 
 def test_invalid_upload_shows_the_message_and_no_traceback():
     at = upload(app(), ("results.csv", b"\x89PNG\r\n\x1a\n\x00\x00binary"))

@@ -173,7 +173,7 @@ def command(files: list[tuple[str, bytes]], data: align.Aligned, s: Settings, re
 
 def inputs(data: align.Aligned, metric: str):
     if metric in data.scores:  # a per-item score field, e.g. lm-eval's acc
-        return align.scoreinputs(data, metric)
+        return align.score_inputs(data, metric)
     return data.gold, data.a, data.b, metric
 
 
