@@ -245,27 +245,16 @@ def _load(args) -> align.Aligned:
 
 def _suggest_metric(args, data, what: str = "these data") -> str | None:
     """Without --metric, set on ``args`` the metric the app suggests for ``data`` (translations compared by exact
-    match would be a silent, misleading default; a list for `many`) and return a note saying so. Without gold:
-    the mean of per-item scores, or for anything else accuracy, which says that it needs gold and how to give it."""
+    match would be a silent, misleading default; a list for `many`) and return a note saying so (none for
+    accuracy without gold: its refusal says that gold is missing)."""
     if args.metric is not None:
         return None
     many = isinstance(data, align.AlignedMany)
-    if data.gold is None:
-        values = [v for system in (data.systems.values() if many else (data.a, data.b)) for v in system[:200]]
-        metric = "mean" if values and all(_is_number(v) for v in values) else "accuracy"
-    else:
-        metric = (align.suggest_many_metrics(data) if many else align.suggest_metrics(data))[0]
+    metric = (align.suggest_many_metrics(data) if many else align.suggest_metrics(data))[0]
     args.metric = [metric] if args.command == "many" else metric
     return None if metric == "accuracy" and data.gold is None else (
         f"the metric is {metric}, the first that fits {what} (as the app suggests); choose "
         f"{'others' if args.command == 'many' else 'another'} with --metric")
-
-
-def _is_number(value) -> bool:
-    try:
-        return math.isfinite(float(value))
-    except (TypeError, ValueError):
-        return False
 
 
 def _noted(data, note: str | None):

@@ -172,3 +172,5 @@ def test_suggested_metric_follows_what_the_gold_is():
                  for name, gold in (("refs", refs), ("intents", intents), ("tags", tags), ("labels", list("xyz") * 9))}
     assert suggested == {"refs": "bleu", "intents": "accuracy", "tags": "span_f1", "labels": "accuracy"}
     assert align.suggest_metrics(align.Aligned(None, [0.5, 0.2], [0.1, 0.3], "a", "b"))[0] == "mean"
+    # no gold and no numbers: accuracy, whose refusal says that gold is missing (the mean's said "not a number")
+    assert align.suggest_metrics(align.Aligned(None, ["x", "y"], ["y", "y"], "a", "b"))[0] == "accuracy"

@@ -144,6 +144,14 @@ def test_an_lm_eval_score_field_is_a_metric_of_the_page():
     res = sigcore.compare(gold, a, b, metric=metric)
     assert verdict_of(at) == md(report.verdict(res, a=f"A ({logs[0].name})", b=f"B ({logs[1].name})"))
 
+def test_system_files_without_gold_are_told_that_gold_is_missing():
+    """Two files of labels and no gold: the app (as the command line) suggests accuracy, which asks for the gold;
+    it suggested the mean, which said that 'x' is not a number."""
+    at = run(upload(app(), ("a.txt", b"x\ny\nx\n"), ("b.txt", b"y\ny\nx\n")))
+    assert select(at, "Metric").value == "accuracy" and not at.exception
+    assert [e.value for e in at.error] == [md("accuracy needs gold labels (references) and none were given. Give "
+                                              "the gold column or file, or use the 'mean' metric for per-item scores.")]
+
 def test_invalid_upload_shows_the_message_and_no_traceback():
     at = upload(app(), ("results.csv", b"\x89PNG\r\n\x1a\n\x00\x00binary"))
     assert not at.exception

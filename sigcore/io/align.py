@@ -481,6 +481,13 @@ def score_inputs(aligned: Aligned, name: str) -> tuple[list | None, list, list, 
     return None, a, b, "mean"
 
 
+def _is_number(value: Any) -> bool:
+    try:
+        return math.isfinite(float(value))
+    except (TypeError, ValueError):
+        return False
+
+
 def suggest_many_metrics(data: AlignedMany) -> list[str]:
     """The metrics that fit several systems' outputs, the most natural first: those of the first two."""
     first, second = list(data.systems)[:2]
@@ -490,13 +497,15 @@ def suggest_many_metrics(data: AlignedMany) -> list[str]:
 def suggest_metrics(aligned: Aligned) -> list[str]:
     """The metrics that fit these data, the most natural first, then any per-item score fields.
 
-    Tag sequences: span F1. Per-item numbers without gold: the mean. Multi-word text (translations,
-    generations), mostly distinct: BLEU, chrF, exact match. Labels, a few words long or not ("I want to book a
-    flight" as an intent): accuracy and the F1 family (binary P/R/F1 with two labels).
+    Tag sequences: span F1. Per-item numbers without gold: the mean; anything else without gold: accuracy,
+    whose refusal says that gold is missing and how to give it. Multi-word text (translations, generations),
+    mostly distinct: BLEU, chrF, exact match. Labels, a few words long or not ("I want to book a flight" as an
+    intent): accuracy and the F1 family (binary P/R/F1 with two labels).
     """
     fields = list(aligned.scores)
     if aligned.gold is None:
-        return ["mean"] + fields
+        values = [*aligned.a[:200], *aligned.b[:200]]
+        return ["mean" if values and all(map(_is_number, values)) else "accuracy"] + fields
     sample = [v for v in aligned.gold[:200] if v is not None]
     if sample and all(isinstance(v, (list, tuple)) for v in sample):
         return ["span_f1"]
