@@ -270,7 +270,7 @@ def test_the_page_icons_are_drawn_by_streamlits_own_font(page):
 
 def test_every_classroom_button_shows_its_whole_label_at_1280_px(app_url):
     """A projector at 1280 x 720 with the sidebar open: no button's label is cut (the third preset once read
-    "A wins every disagreemen…")."""
+    "A wins every disagreemen…"), nor eq. 4.48."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
@@ -283,7 +283,11 @@ def test_every_classroom_button_shows_its_whole_label_at_1280_px(app_url):
         labels = page.evaluate("""() => [...document.querySelectorAll('.stButton button, .stDownloadButton button')]
             .filter(b => b.offsetParent).map(b => [b.textContent,  // cut: some part narrower than its text
               [b, ...b.querySelectorAll('*')].some(e => e.clientWidth && e.scrollWidth > e.clientWidth)])""")
+        equation, shown = page.evaluate("""() => { const box = document.querySelector('.katex-display');
+            return [Math.max(...[...box.querySelectorAll('.base')].map(e => e.getBoundingClientRect().right)),
+                    box.getBoundingClientRect().right]; }""")
         browser.close()
+    assert equation <= shown, (equation, shown)  # eq. 4.48 whole (its "= s / b" ran past its box, cut)
     assert len(labels) >= 12 and any(text.startswith("A wins every disagreement") for text, _ in labels), labels
     assert not [text for text, cut in labels if cut], labels
 

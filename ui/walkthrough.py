@@ -224,9 +224,9 @@ def equation(a: list[bool], b: list[bool]) -> None:
     delta = teaching.accuracies(a, b)[2]
     sum_ = r"\frac{1}{b}\sum_{i=1}^{b}\text{𝟙}"  # KaTeX has no blackboard 1: the Unicode indicator
     twice = textbook_number(2 * delta).replace("−", "-")  # TeX's "-" in math is the minus sign
-    st.latex(rf"\text{{p-value}}(x) = {sum_}\left(\delta(x^{{(i)}}) - \delta(x) \ge \delta(x)\right)"
-             rf" = {sum_}\left(\delta(x^{{(i)}}) \ge 2\delta(x)\right)"
-             rf" = {sum_}\left(\delta(x^{{(i)}}) \ge {twice}\right) = \frac{{s}}{{b}}")
+    st.latex(rf"\begin{{aligned}}\text{{p-value}}(x) &= {sum_}\left(\delta(x^{{(i)}}) - \delta(x) \ge \delta(x)\right)"
+             rf" \\ &= {sum_}\left(\delta(x^{{(i)}}) \ge 2\delta(x)\right)"  # two lines: one was cut at 1280 px
+             rf" = {sum_}\left(\delta(x^{{(i)}}) \ge {twice}\right) = \frac{{s}}{{b}}\end{{aligned}}")
     st.caption("𝟙(q) is 1 when q is true and 0 otherwise (eq. 4.48). With 10,000 test sets and threshold .01, the "
                "book's example counts 47 with δ(x⁽ⁱ⁾) ≥ 2δ(x): p = .0047 < .01, and H0 is rejected; the preset "
                "\"Rejected at .01\" is such a test set (exact p .0060).")
