@@ -41,11 +41,36 @@ def test_agrees_with_deepsig_within_monte_carlo_error_with_our_draws(name):
 
 
 @pytest.mark.parametrize("case", DEEPSIG["multi_aso"], ids=lambda c: c["name"])
-def test_multi_aso_equals_deepsig(case):
+def test_multi_aso_equals_deepsig_off_the_diagonal_and_leaves_the_diagonal_empty(case):
+    """deepsig writes 1 on the diagonal, which reads as a system compared with itself; ours is NaN there."""
     kwargs = {"seed": case["kwargs"]["seed"], "bonferroni": case["kwargs"].get("use_bonferroni", True)}
     table = multi_aso(case["scores"], compat="deepsig", **kwargs)
     assert list(table.index) == list(table.columns) == case["index"]
-    np.testing.assert_allclose(table.to_numpy(), case["matrix"], rtol=0, atol=1e-12)
+    expected = np.array(case["matrix"], dtype=float)
+    off = ~np.eye(len(expected), dtype=bool)
+    np.testing.assert_allclose(table.to_numpy()[off], expected[off], rtol=0, atol=1e-12)
+    assert np.all(np.diag(expected) == 1) and np.all(np.isnan(np.diag(table.to_numpy())))
+    assert table.attrs["n_bootstrap"] == 1000  # deepsig's default, under compat="deepsig"
+
+
+def test_the_default_b_is_10000_and_agrees_with_deepsigs_1000_within_monte_carlo_error():
+    """deepsig's recorded table without Bonferroni (whose correction differs from ours for 3 systems), from its
+    default 1,000 draws, against ours from 10,000 of our own."""
+    case = next(c for c in DEEPSIG["multi_aso"] if c["name"] == "multi_nobonf")
+    table = multi_aso(case["scores"], bonferroni=False, seed=0)
+    assert table.attrs["n_bootstrap"] == 10_000 and table.attrs["seed"] == 0 and table.attrs["num_comparisons"] == 1
+    assert multi_aso(case["scores"], seed=0).attrs["num_comparisons"] == 3
+    assert aso([0.7, 0.8, 0.75], [0.6, 0.65, 0.7], seed=0).n_bootstrap == 10_000
+    assert aso([0.7, 0.8, 0.75], [0.6, 0.65, 0.7], seed=0, compat="deepsig").n_bootstrap == 1000
+    deepsig = np.array(case["matrix"], dtype=float)
+    off = ~np.eye(len(deepsig), dtype=bool)
+    np.testing.assert_allclose(table.to_numpy()[off], deepsig[off], rtol=0, atol=0.05)  # as the aso cases above
+
+
+def test_the_matrix_prints_a_dash_on_its_diagonal():
+    table = multi_aso({"a": [0.9, 0.91, 0.92], "b": [0.8, 0.81, 0.82]}, seed=0)
+    lines = [line.split() for line in table.round(3).to_string(na_rep="—").splitlines()]
+    assert lines == [["a", "b"], ["a", "—", "0.0"], ["b", "1.0", "—"]]  # b over a is 1: a dominates b
 
 
 def test_violation_ratio_by_hand():
@@ -78,6 +103,8 @@ def test_seeded_runs_repeat_and_memory_is_bounded():
     ({"scores_a": ["x", "y"], "scores_b": [0.6, 0.5]}, "must be numbers"),
     ({"scores_a": [0.7, 0.8], "scores_b": [0.6, 0.5], "confidence_level": 1.5}, "between 0 and 1"),
     ({"scores_a": [0.7, 0.8], "scores_b": [0.6, 0.5], "compat": "deepsig"}, "needs a seed"),
+    ({"scores_a": [0.7, 0.8], "scores_b": [0.6, 0.5], "n_bootstrap": 0}, "n_bootstrap must be a whole number"),
+    ({"scores_a": [0.7, 0.8], "scores_b": [0.6, 0.5], "n_bootstrap": 10.5}, "n_bootstrap must be a whole number"),
 ])
 def test_bad_input_is_refused(kwargs, message):
     with pytest.raises(SettingsError, match=message):
