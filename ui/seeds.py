@@ -7,6 +7,10 @@ Two inputs, as ``python -m sigcore seeds`` takes them:
 - per-seed outputs of A and B on one test set (a gold file and a file per run, or one table with a column per
   run): the paired bootstrap over items and runs (:func:`sigcore.compare_seeds`).
 
+The defaults are sigcore's everywhere: b = 10,000 (the bootstrap over items and runs, and ASO's bootstrap, where
+deepsig's default is 1,000: on the sample, 10,000 takes about 0.03 s and 0.15 s), H1 two-sided, α = 0.05. Every
+output states the settings it used: the sentence, the captions, and each download's columns or header line.
+
 Uploads are parsed by :mod:`ui.data` (cached on the bytes, never on disk). System and run names are user text:
 cells in tables (never HTML), escaped in Markdown (:mod:`ui.safe`).
 """
@@ -24,9 +28,8 @@ import sigcore
 from sigcore import SigcoreError
 from sigcore.io import align, results
 from sigcore.report import citations, export
-from sigcore.report.sentence import decimals
-from sigcore.result import p_number
-from sigcore.statistics.aso import TAU
+from sigcore.report.sentence import _SIDED, decimals, number
+from sigcore.statistics.aso import N_BOOTSTRAP, TAU
 
 from . import data as data_ui
 from .data import ENCODINGS
@@ -39,7 +42,8 @@ SAMPLE_A, SAMPLE_B = "mlp", "forest"  # the runs the sample compares
 SCORES, RUNS = "Scores per seed", "Outputs per seed (A against B)"
 CONFIDENCE_LEVELS = (0.90, 0.95, 0.99)
 TAUS = (0.2, 0.5)
-ALTERNATIVES = {"greater": "A better", "less": "B better", "two-sided": "different"}
+ALTERNATIVES = {"greater": "{a} better than {b}", "less": "{b} better than {a}", "two-sided": "{a} and {b} differ"}
+B_DEFAULT = 10_000  # sigcore's b, for the bootstrap over items and runs and for ASO's
 ABOUT = ("Systems trained with several random seeds: a single run of each says little. From each run's score, "
          "Almost Stochastic Order (Dror et al. 2019, as deepsig computes it) asks whether one system's scores "
          "dominate another's over the seeds; from each run's outputs, the paired bootstrap over items and runs "
@@ -71,7 +75,7 @@ class AsoSettings:
     confidence_level: float = 0.95
     bonferroni: bool = True
     tau: float = TAU
-    n_bootstrap: int = 1000
+    n_bootstrap: int = N_BOOTSTRAP  # deepsig's default is 1,000
     seed: int = 0
 
 
@@ -80,10 +84,24 @@ class RunsSettings:
     runs_a: tuple[str, ...]
     runs_b: tuple[str, ...]
     metric: str = "accuracy"
-    alternative: str = "greater"
-    n_resamples: int = 1000
+    alternative: str = "two-sided"
+    n_resamples: int = B_DEFAULT
     alpha: float = 0.05
     seed: int = 0
+
+    @property
+    def names(self) -> tuple[str, str]:
+        """A's and B's names: the system their runs belong to (mlp_seed0… is mlp), else "A" and "B"."""
+        return names_of(self.runs_a, self.runs_b)
+
+    def h1(self) -> str:
+        """H1 in the systems' names, with its side: "mlp and forest differ (two-sided)"."""
+        return f"{h1_label(self.alternative, *self.names)} ({_SIDED[self.alternative]})"
+
+    def used(self) -> str:
+        """The settings as the outputs state them: "H1: mlp and forest differ (two-sided), b = 10,000, seed 0,
+        α = 0.05"."""
+        return f"H1: {self.h1()}, b = {self.n_resamples:,}, seed {self.seed}, α = {self.alpha:g}"
 
 
 # ---------------------------------------------------------------- data
@@ -167,6 +185,19 @@ def system_of(run: str) -> str:
     return re.sub(r"[-_. ]*(?:seed|run|s|r)?[-_. ]*\d+$", "", run, flags=re.IGNORECASE) or run
 
 
+def names_of(runs_a, runs_b) -> tuple[str, str]:
+    """The systems' names from their runs' names, when each side's runs belong to one system and the two differ
+    (mlp_seed0… against forest_seed0…: mlp and forest); else "A" and "B"."""
+    a, b = {system_of(r) for r in runs_a}, {system_of(r) for r in runs_b}
+    if len(a) == 1 and len(b) == 1 and a != b:
+        return a.pop(), b.pop()
+    return "A", "B"
+
+
+def h1_label(alternative: str, a: str, b: str) -> str:
+    return ALTERNATIVES[alternative].format(a=a, b=b)
+
+
 def guess_sides(runs: list[str], sample: bool) -> tuple[list[str], list[str]]:
     """A's and B's runs as their names suggest: the first two systems (the sample: mlp and forest), else halves."""
     groups: dict[str, list[str]] = {}
@@ -231,8 +262,9 @@ def settings(data: Scores | Runs) -> AsoSettings | RunsSettings | None:
                                help="ε_min < τ reads as 'almost stochastically dominant': 0.2 as deepsig "
                                     "recommends (Ulmer et al. 2022); 0.5 (Dror et al. 2019) gives more false "
                                     "positives.")
-            n = c4.number_input("Bootstrap b", 100, 100_000, 1000, step=500, key="seeds-n-bootstrap",
-                                help="Bootstrap iterations for ε_min's margin (deepsig's default: 1,000).")
+            n = c4.number_input("Bootstrap b", 100, 100_000, N_BOOTSTRAP, step=1_000, key="seeds-n-bootstrap",
+                                help="Bootstrap iterations for ε_min's margin: 10,000, sigcore's b (deepsig's "
+                                     "default is 1,000; the two agree within Monte-Carlo error).")
             seed = c5.number_input("Seed", 0, 2**31 - 1, 0, key="seeds-seed")
             st.form_submit_button("Run", type="primary")
         return AsoSettings(float(level), bool(bonferroni), float(tau), int(n), int(seed))
@@ -248,9 +280,12 @@ def settings(data: Scores | Runs) -> AsoSettings | RunsSettings | None:
         runs_b = c2.multiselect("B's runs", runs, default=start_b, key=f"seeds-runs-b-{fits}")
         c3, c4, c5, c6, c7 = st.columns([1.5, 1.5, 1, 1, 1])
         metric = c3.selectbox("Metric", metrics, key=f"seeds-metric-{fits}", format_func=metric_label_of)
-        alternative = c4.selectbox("H1", list(ALTERNATIVES), key="seeds-alternative", format_func=ALTERNATIVES.get,
-                                   help="A better (one-sided, the default), B better, or different (two-sided).")
-        n = c5.number_input("Resamples b", 100, 100_000, 1000, step=1_000, key="seeds-resamples",
+        a, b = names_of(runs_a, runs_b)
+        alternative = c4.selectbox("H1", list(ALTERNATIVES), index=list(ALTERNATIVES).index("two-sided"),
+                                   key="seeds-alternative", format_func=lambda h: h1_label(h, a, b),
+                                   help="They differ (two-sided, the default), or one of them is better "
+                                        "(one-sided).")
+        n = c5.number_input("Resamples b", 100, 100_000, B_DEFAULT, step=1_000, key="seeds-resamples",
                             help="Each resample draws the items once for all runs, then which runs of A and of B "
                                  "it averages.")
         alpha = c6.selectbox("Level α", ALPHAS, index=ALPHAS.index(0.05), key="seeds-alpha",
@@ -310,30 +345,46 @@ def below(table: pd.DataFrame, tau: float) -> list[tuple[str, str, float]]:
 
 
 def matrix_frame(table: pd.DataFrame) -> pd.DataFrame:
-    """The ε_min matrix as shown: the diagonal left blank (multi_aso puts 1 there, as deepsig does)."""
+    """The ε_min matrix as shown: the diagonal, NaN in multi_aso's table (deepsig writes 1), shows "—"."""
     shown = table.astype(float).copy()
-    for name in shown.index:
-        shown.loc[name, name] = np.nan
     shown.index.name = "row better than column"
     return shown
+
+
+def aso_used(table: pd.DataFrame) -> str:
+    """The settings multi_aso used (its ``.attrs``), as the outputs state them: "confidence 0.9833 (Bonferroni
+    over the 3 pairs), b = 10,000, seed 0"."""
+    pairs = table.attrs["num_comparisons"]
+    return (f"confidence {table.attrs['confidence_level']:.4g}"
+            + (f" (Bonferroni over the {pairs} pairs)" if pairs > 1 else "")
+            + f", b = {table.attrs['n_bootstrap']:,}, seed {table.attrs['seed']}")
+
+
+def pairs_frame(table: pd.DataFrame, tau: float) -> pd.DataFrame:
+    """The download: one row per ordered pair (never a system against itself) with ε_min of "better than",
+    whether it is below τ, and the settings that made it."""
+    rows = [{"better": a, "than": b, "eps_min": float(table.loc[a, b]), "below_tau": bool(table.loc[a, b] < tau),
+             "tau": tau, "confidence_level": float(table.attrs["confidence_level"]),
+             "bonferroni_pairs": table.attrs["num_comparisons"], "n_bootstrap": table.attrs["n_bootstrap"],
+             "seed": table.attrs["seed"]}
+            for a in table.index for b in table.columns if a != b]
+    return pd.DataFrame(rows)
 
 
 def show_aso(table: pd.DataFrame, s: AsoSettings) -> None:
     """The ε_min matrix with the cells below τ shaded, the pairs below τ in words, and how to read it."""
     k = len(table)
-    corrected = s.bonferroni and k > 2
     shown = matrix_frame(table)
     styled = shown.style.apply(lambda col: ["background-color: #d8f0dd" if v < s.tau else "" for v in col], axis=0)
     styled = styled.format("{:.3f}", na_rep="—")
     st.markdown("**ε_min: row better than column**")
     st.dataframe(styled, key="seeds-matrix", height=min(38 + 35 * k, 563), placeholder="—",
                  width=min(1200, 190 + 130 * k))
-    st.caption(f"ASO as deepsig computes it, at confidence {table.attrs['confidence_level']:.4g}"
-               + (f" (Bonferroni over the {k * (k - 1) // 2} pairs)" if corrected else "")
-               + f", b = {s.n_bootstrap:,}, seed {s.seed}. ε_min is an upper bound on the share of the distance "
-                 f"between the two score distributions where the row does worse than the column: below τ = "
-                 f"{s.tau:g} (shaded) the row is almost stochastically dominant over the column; 0: stochastically "
-                 "dominant; below 0.5: better in more cases than not. It is not a p-value.")
+    st.caption(f"ASO as deepsig computes it, at {aso_used(table)}. ε_min is an upper bound on the share of the "
+               f"distance between the two score distributions where the row does worse than the column: below τ = "
+               f"{s.tau:g} (shaded) the row is almost stochastically dominant over the column; 0: stochastically "
+               "dominant; below 0.5: better in more cases than not. It is not a p-value. The diagonal (—): a system "
+               "is not compared with itself.")
     pairs = below(table, s.tau)
     if not pairs:
         st.info(f"No pair has ε_min < τ = {s.tau:g}: no system is almost stochastically dominant over another.")
@@ -345,30 +396,44 @@ def show_aso(table: pd.DataFrame, s: AsoSettings) -> None:
 
 
 def runs_frame(res, s: RunsSettings) -> pd.DataFrame:
-    """Each run's score, A's runs then B's."""
-    return pd.DataFrame({"system": ["A"] * len(s.runs_a) + ["B"] * len(s.runs_b), "run": [*s.runs_a, *s.runs_b],
+    """Each run's score, A's runs then B's, under the systems' names."""
+    a, b = s.names
+    return pd.DataFrame({"system": [a] * len(s.runs_a) + [b] * len(s.runs_b), "run": [*s.runs_a, *s.runs_b],
                          "score": [*res.scores_a, *res.scores_b]})
+
+
+def runs_csv_frame(res, s: RunsSettings) -> pd.DataFrame:
+    """The download: each run's score, then on every row the comparison's settings (a CSV read on its own still
+    says what it was part of; the sentence download has the result)."""
+    a, b = s.names
+    return runs_frame(res, s).assign(metric=res.metric, h1=h1_label(res.alternative, a, b),
+                                     alternative=res.alternative, n_resamples=res.n_resamples, seed=res.seed,
+                                     alpha=res.alpha)
 
 
 def show_runs(res, s: RunsSettings) -> None:
     """The sentence, δ and p, δ's bound or interval with and without the seeds' variance, and each run's score."""
-    st.markdown(md(res.sentence()))
-    fmt = _format(max(abs(res.score_a), abs(res.score_b)))
+    a, b = s.names
+    st.markdown(md(res.sentence(a=a, b=b)))
+    scale = max(abs(res.score_a), abs(res.score_b))
+    fmt = _format(scale)
     c1, c2, c3 = st.columns([1, 1, 2])
-    c1.metric("δ = mean A − mean B", fmt.format(res.delta), border=True)
-    c2.metric("p", f"< {p_number(1 / res.n_resamples)}" if res.n_extreme == 0 else p_number(res.p_value, res.alpha),
-              border=True, help=f"H1: {ALTERNATIVES[res.alternative]} ({res.alternative})")
+    c1.metric("δ = mean A − mean B", fmt.format(res.delta), border=True,
+              help=md(f"A: {a} ({len(s.runs_a)} runs), B: {b} ({len(s.runs_b)} runs)"))
+    c2.metric("p", res.p_text.removeprefix("p = ").removeprefix("p "), border=True,
+              help=md(f"{s.used()}; paired bootstrap over items and runs"))
     kind = "interval" if res.alternative == "two-sided" else "bound"
-    c3.markdown(f"**{1 - res.alpha:.0%} {kind} of δ**  \n"
-                f"with the seeds' variance: {_bounds(res.alternative, res.ci_low, res.ci_high, fmt)}  \n"
-                f"from the items alone: {_bounds(res.alternative, *res.ci_items, fmt)}")
+    c3.markdown(f"**{res.level} {kind} of δ** ({_SIDED[res.alternative]})  \n"
+                f"with the seeds' variance: {_bounds(res.alternative, res.ci_low, res.ci_high, scale)}  \n"
+                f"from the items alone: {_bounds(res.alternative, *res.ci_items, scale)}")
     c3.caption("The first resamples the items and which runs are averaged; the second holds the runs fixed, so "
                "the difference is what the seeds add.")
     left, right = st.columns([2, 3], gap="large")
     left.dataframe(runs_frame(res, s), hide_index=True, key="seeds-runs", column_config={
         "system": st.column_config.TextColumn(width="small"),
         "score": st.column_config.NumberColumn(format=fmt.replace("{:", "%").replace("}", ""))})
-    right.caption(md(f"A: {', '.join(s.runs_a)} · B: {', '.join(s.runs_b)} · {metric_label_of(s.metric)}"))
+    right.caption(md(f"A ({a}): {', '.join(s.runs_a)} · B ({b}): {', '.join(s.runs_b)} · "
+                     f"{metric_label_of(s.metric)} · {s.used()}"))
 
 
 def _format(scale: float) -> str:
@@ -376,9 +441,14 @@ def _format(scale: float) -> str:
     return f"{{:.{decimals(scale or 1.0)}f}}"
 
 
-def _bounds(alternative: str, low: float, high: float, fmt: str) -> str:
-    return {"greater": f"δ ≥ {fmt.format(low)}", "less": f"δ ≤ {fmt.format(high)}"}.get(
-        alternative, f"{fmt.format(low)} to {fmt.format(high)}").replace("-", "−")
+def _bounds(alternative: str, low: float, high: float, scale: float) -> str:
+    """The bound or interval as the sentence prints its numbers (:func:`sigcore.report.sentence.number`); "—" where
+    b resamples cannot reach α."""
+    shown = {"greater": (low,), "less": (high,)}.get(alternative, (low, high))
+    if not all(np.isfinite(shown)):
+        return "— (b is too small to reach α)"
+    lo, hi = number(low, scale), number(high, scale)
+    return {"greater": f"δ ≥ {lo}", "less": f"δ ≤ {hi}"}.get(alternative, f"{lo} to {hi}").replace("-", "−")
 
 
 def show(out, s: AsoSettings | RunsSettings) -> None:
@@ -389,18 +459,23 @@ def show(out, s: AsoSettings | RunsSettings) -> None:
 
 
 def downloads(out, s: AsoSettings | RunsSettings) -> None:
-    """ASO: the matrix as CSV and the pairs below τ as text; runs: each run's score as CSV and the sentence; BibTeX."""
+    """ASO: every ordered pair's ε_min as CSV and the pairs below τ as text; runs: each run's score as CSV and the
+    sentence; BibTeX. Each states the settings that made it (columns in the CSVs, a header line in the text)."""
     cols = st.columns([1, 1, 1, 3])
     if isinstance(s, AsoSettings):
-        text = "\n".join(f"{a} over {b}: ε_min = {eps:.3f}" for a, b, eps in below(out, s.tau)) or \
-            f"No pair has ε_min < τ = {s.tau:g}."
-        buttons = [("ε_min CSV", export.table_csv(matrix_frame(out)), "sigcore_aso.csv", "text/csv"),
+        used = f"ASO as deepsig computes it; {aso_used(out)}"
+        pairs = below(out, s.tau)
+        text = "\n".join([f"ε_min of 'row better than column' below τ = {s.tau:g} ({used}):",
+                          *(f"{a} over {b}: ε_min = {eps:.3f}" for a, b, eps in pairs)]) if pairs else \
+            f"No pair has ε_min < τ = {s.tau:g} ({used})."
+        buttons = [("ε_min CSV", export.table_csv(pairs_frame(out, s.tau)), "sigcore_aso.csv", "text/csv"),
                    ("Pairs below τ", text + "\n", "sigcore_aso.txt", "text/plain"),
                    ("BibTeX", citations.bibtex(citations.ASO), "sigcore_aso.bib", "text/x-bibtex")]
     else:
         keys = citations.keys_for_test("bootstrap", s.metric)
-        buttons = [("Runs CSV", export.table_csv(runs_frame(out, s)), "sigcore_seeds_runs.csv", "text/csv"),
-                   ("Sentence (text)", out.sentence() + "\n", "sigcore_seeds.txt", "text/plain"),
+        a, b = s.names
+        buttons = [("Runs CSV", export.table_csv(runs_csv_frame(out, s)), "sigcore_seeds_runs.csv", "text/csv"),
+                   ("Sentence (text)", out.sentence(a=a, b=b) + "\n", "sigcore_seeds.txt", "text/plain"),
                    ("BibTeX", citations.bibtex(keys), "sigcore_seeds.bib", "text/x-bibtex")]
     for col, (label, content, file_name, mime) in zip(cols, buttons):
         col.download_button(label, content, file_name=file_name, mime=mime, on_click="ignore", width="stretch",
