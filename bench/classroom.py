@@ -42,7 +42,8 @@ def frames(speed: str, stop: int) -> None:
 def three_tests(copies: int) -> None:
     a, b = list(A) * copies, list(B) * copies
     for test in lessons.THREE:
-        sigcore.compare([1] * len(a), a, b, test=test, n_resamples=lessons.RESAMPLES, ci_method=None)
+        sigcore.compare([1] * len(a), a, b, test=test, alternative="greater",
+                        n_resamples=lessons.RESAMPLES, ci_method=None)
 
 
 TASKS = {

@@ -19,15 +19,14 @@ import math
 import numbers
 import warnings
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 from ._lazy import stats
 
-from .compare import RESAMPLING, SMALL_SAMPLE, TESTS, Z_MIN_ITEMS, compare, tests_for
-from .effects import item_values
+from .compare import RESAMPLING, SMALL_SAMPLE, TESTS, Z_MIN_ITEMS, compare, prepared, tests_for
 from .errors import SettingsError
-from .metrics import METRICS
+from .metrics import METRICS, prepare
 from .report.sentence import METRIC_NAMES
 from .result import TIE
 from .statistics.closed_form import differences
@@ -78,13 +77,15 @@ def _named(test: str) -> str:
 
 
 def advise(metric: str, *, a_scores: Sequence[float] | None = None, b_scores: Sequence[float] | None = None,
-           n_items: int | None = None, grouped: bool = False, alpha: float = 0.05) -> Advice:
+           n_items: int | None = None, n_differing: int | None = None, grouped: bool = False,
+           alpha: float = 0.05) -> Advice:
     """Advise a paired test for ``metric`` on these data.
 
     ``a_scores``/``b_scores``: per-item scores of a decomposable metric (right/wrong as 1/0 for a binary one);
-    a metric that is not a mean of per-item values (F1, BLEU...) needs only ``n_items``. ``grouped``: the
-    items come in groups (documents), and ``n_items`` counts the groups. ``alpha``: the level at which
-    Shapiro-Wilk's rejection of normality counts.
+    a metric that is not a mean of per-item values (F1, BLEU...) needs only ``n_items``, and ``n_differing``,
+    the items where A's and B's statistics differ (the only ones that move δ), when known. ``grouped``: the
+    items come in groups (documents), and ``n_items`` and ``n_differing`` count groups. ``alpha``: the level at
+    which Shapiro-Wilk's rejection of normality counts.
     """
     if metric not in METRICS:
         raise SettingsError(f"unknown metric {metric!r}", hint=f"Choose one of: {', '.join(METRICS)}.")
@@ -98,11 +99,17 @@ def advise(metric: str, *, a_scores: Sequence[float] | None = None, b_scores: Se
                                 or n_items < 1):
         raise SettingsError(f"`n_items` must be a positive integer, not {n_items!r}")
     n_items = None if n_items is None else int(n_items)
+    if n_differing is not None and (not isinstance(n_differing, numbers.Integral) or isinstance(n_differing, bool)
+                                    or not 0 <= n_differing <= (n_items if n_items is not None else n_differing)):
+        raise SettingsError(f"`n_differing` must be a whole number from 0 to n_items, not {n_differing!r}")
     given = a_scores is not None or b_scores is not None
     if given and not m.decomposable:
         raise SettingsError(f"{metric} is not a mean of per-item scores, so per-item scores do not decide its test",
                             hint="Pass n_items (the number of test items) instead of a_scores and b_scores.")
     facts = _blank(metric, n_items, bool(grouped), float(alpha))
+    if n_differing is not None:
+        facts.update(n_differing=int(n_differing), tie_share=1 - n_differing / n_items if n_items else None,
+                     exact_permutation=n_differing <= EXACT_MAX)
     if m.decomposable and (given or not grouped):
         a, b = _scores(metric, a_scores, b_scores, binary=m.binary)
         if not grouped:  # grouped: n_items counts groups, which the scores cannot tell
@@ -110,7 +117,7 @@ def advise(metric: str, *, a_scores: Sequence[float] | None = None, b_scores: Se
                 raise SettingsError(f"`n_items` is {n_items} but the scores cover {a.size} items",
                                     hint="Leave n_items out when giving scores; it is their length.")
             _describe(facts, a, b, binary=m.binary)
-    fits = tests_for(metric, n_items=facts["n_items"], n_differing=facts["n_differing"], grouped=facts["grouped"])
+    fits = tests_for(metric, n_items=facts["n_items"], grouped=facts["grouped"])
     if grouped or not m.decomposable:
         ranked, rejected = _resampling(facts)
     elif facts["n_differing"] == 0:
@@ -123,15 +130,72 @@ def advise(metric: str, *, a_scores: Sequence[float] | None = None, b_scores: Se
 
 
 def advise_outputs(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metric: str = "accuracy",
-                   groups: Sequence | None = None, **metric_options: Any) -> Advice:
-    """:func:`advise` from the systems' outputs, as :func:`sigcore.compare` takes them: the per-item values
-    of a decomposable metric are scored here; ``groups`` (a group per item) counts the groups."""
-    values = item_values(gold, sys_a, sys_b, metric=metric, **metric_options)
-    if groups is not None:
-        return advise(metric, n_items=len(set(groups)), grouped=True)
-    if values is None:
-        return advise(metric, n_items=len(sys_a))
-    return advise(metric, a_scores=values[0], b_scores=values[1])
+                   groups: Sequence | None = None, alpha: float = 0.05, **metric_options: Any) -> Advice:
+    """:func:`advise` from the systems' outputs, as :func:`sigcore.compare` takes them: the test that
+    ``compare(..., test="auto")`` runs on the same data is ``advise_outputs(...).recommended.test``."""
+    if metric not in METRICS:
+        raise SettingsError(f"unknown metric {metric!r}", hint=f"Choose one of: {', '.join(METRICS)}.")
+    paired, stats, score, _, _ = prepared(gold, sys_a, sys_b, metric, groups, metric_options)
+    return advise_prepared(metric, paired, stats, score, groups is not None, alpha)
+
+
+def advise_prepared(metric: str, paired, stats, score, grouped: bool, alpha: float = 0.05) -> Advice:
+    """The advice on data as :func:`sigcore.compare.prepared` prepares them: per-item values for a metric that is
+    their mean, else the number of items (groups) and of those where A and B differ. The one place that
+    decides the recommended test, for the advisor, the app's Test box and ``test="auto"``."""
+    if METRICS[metric].decomposable and not grouped:
+        return advise(metric, a_scores=score(stats[0]), b_scores=score(stats[1]), alpha=alpha)
+    return advise(metric, n_items=paired.n, n_differing=paired.discordant().n, grouped=grouped, alpha=alpha)
+
+
+def advise_family(gold: Sequence | None, systems: Mapping[str, Sequence], pairs: Sequence[tuple[str, str]], *,
+                  metric: str = "accuracy", groups: Sequence | None = None, alpha: float = 0.05,
+                  **metric_options: Any) -> tuple[str, str]:
+    """The one test for a family of comparisons (``pairs`` of ``systems``' names), and why: the test the advice
+    recommends for every pair when they agree; otherwise the permutation test when some pair has fewer than
+    ``SMALL_SAMPLE`` items (groups) where its systems differ (valid, and exact, at any size), else the paired
+    bootstrap (valid for any metric once enough items differ)."""
+    if metric not in METRICS:
+        raise SettingsError(f"unknown metric {metric!r}", hint=f"Choose one of: {', '.join(METRICS)}.")
+    names = list(dict.fromkeys(name for pair in pairs for name in pair))
+    rows, stats, score = _family_rows(gold, [systems[n] for n in names], metric, groups, metric_options)
+    column = {name: i for i, name in enumerate(names)}
+    chosen, fewest = {}, None
+    for a, b in pairs:
+        i, j = column[a], column[b]
+        differ = int(np.any(rows[i] != rows[j], axis=1).sum())
+        fewest = differ if fewest is None else min(fewest, differ)
+        if METRICS[metric].decomposable and groups is None:
+            advice = advise(metric, a_scores=score(stats[i]), b_scores=score(stats[j]), alpha=alpha)
+        else:
+            advice = advise(metric, n_items=len(rows[i]), n_differing=differ, grouped=groups is not None, alpha=alpha)
+        chosen.setdefault(advice.recommended.test, []).append(advice.recommended.reason)
+    units = "groups" if groups is not None else "items"
+    if len(chosen) == 1:
+        test, reasons = next(iter(chosen.items()))
+        return test, (f"recommended for each of the {len(pairs)} pairs (`sigcore advise` on a pair says why)"
+                      if len(pairs) > 1 else f"recommended for these data: {reasons[0]}")
+    if fewest < SMALL_SAMPLE:
+        return "permutation", (f"the pairs' recommended tests differ ({', '.join(chosen)}) and some pair differs on "
+                               f"only {fewest} {units}: the permutation test is valid, and exact, at any size")
+    return "bootstrap", (f"the pairs' recommended tests differ ({', '.join(chosen)}); the paired bootstrap fits "
+                         f"every pair, each differing on at least {fewest:,} {units}")
+
+
+def _family_rows(gold, outputs: list[Sequence], metric: str, groups, metric_options):
+    """Each system's sufficient statistics per item (per group with ``groups``), its per-item ones where the
+    metric has them, and the score function: what decides whether two systems differ on an item."""
+    from .compare import _members
+
+    if METRICS[metric].patterns is not None:
+        patterns, inverse, score, _ = METRICS[metric].patterns(gold, outputs, **metric_options)
+        rows, stats = [p[inverse] for p in patterns], None
+        if groups is not None:
+            rows = [_members(groups, len(inverse), columns=inverse, width=len(p)) @ p for p in patterns]
+    else:
+        stats, score, _ = prepare(metric, gold, outputs, **metric_options)
+        rows = stats if groups is None else [_members(groups, len(stats[0])) @ s for s in stats]
+    return rows, stats, score
 
 
 def _blank(metric: str, n_items: int | None, grouped: bool, alpha: float) -> dict[str, Any]:
@@ -228,28 +292,33 @@ def _sw(f: dict[str, Any]) -> str:
 
 def _resampling(f: dict[str, Any]) -> tuple[list[Choice], list[Choice]]:
     """Grouped items, or a metric that is no mean of per-item values: the bootstrap or the permutation test."""
-    n, metric = f["n_items"], METRIC_NAMES.get(f["metric"], f["metric"])
+    n, k, metric = f["n_items"], f["n_differing"], METRIC_NAMES.get(f["metric"], f["metric"])
     units = "groups" if f["grouped"] else "items"
     why = ("the items come in groups, and only resampling whole groups keeps their dependence" if f["grouped"]
            else f"{metric} is not a mean of per-item values, so only resampling tests apply")
-    if n is not None and n < SMALL_SAMPLE:
-        return [Choice("permutation", f"{why}, and with {n} {units} (fewer than {SMALL_SAMPLE}) the permutation "
-                                      f"test stays valid, {_exactness(n if n <= EXACT_MAX else None, units)}"),
-                Choice("bootstrap", f"valid, but with only {n} {units} its p tends to be too small")], []
+    size = k if k is not None else n  # only the units where A and B differ move δ
+    if size is not None and size < SMALL_SAMPLE:
+        few = (f"{n} {units}" if k is None or k == n else
+               f"{k} {units} where A and B differ (of {n:,})")
+        return [Choice("permutation", f"{why}, and with {few} (fewer than {SMALL_SAMPLE}) the permutation "
+                                      f"test stays valid, {_exactness(size, units)}"),
+                Choice("bootstrap", f"valid, but with only {few} its p tends to be too small")], []
     drawn = f"the {n:,} {units}" if n is not None else f"the {units}"
     boot = (f"the cluster bootstrap (Field & Welsh 2007) redraws {drawn} whole, with replacement" if f["grouped"]
             else f"the paired bootstrap (Berg-Kirkpatrick et al. 2012) recomputes {metric} on {drawn} drawn with "
                  "replacement")
     return [Choice("bootstrap", f"{why}: {boot}"),
             Choice("permutation", f"swaps A and B per {units[:-1]} and recomputes the metric, as valid, "
-                                  f"{_exactness(None, units)}")], []
+                                  f"{_exactness(k, units)}")], []
 
 
 def _identical(f: dict[str, Any], fits: list[str]) -> list[Choice]:
     """A and B agree on every item: every test gives p = 1."""
     n = f["n_items"]
     first = f"A and B agree on all {n:,} items, so every test gives p = 1, and this exact one comes first"
-    return [Choice(fits[0], first)] + [Choice(t, "also gives p = 1, as A and B never differ") for t in fits[1:]]
+    exact = "mcnemar" if "mcnemar" in fits else "permutation"
+    return [Choice(exact, first)] + [Choice(t, "also gives p = 1, as A and B never differ") for t in fits
+                                     if t != exact]
 
 
 def _binary(f: dict[str, Any]) -> tuple[list[Choice], list[Choice]]:

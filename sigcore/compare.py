@@ -32,6 +32,7 @@ from .statistics import closed_form, intervals, resampling
 from .statistics.resampling import PairedStats
 
 RESAMPLING = ("bootstrap", "permutation")
+AUTO = "auto"  # test=AUTO: the test the advisor recommends for these data (sigcore.advisor), recorded as the one run
 SMALL_SAMPLE = 30  # items (groups; discordant pairs for right/wrong items) below which exact tests are recommended
 Z_MIN_ITEMS = 50  # the z-test's normal tail with the sample SD: 6.1% false alarms at n = 30 for alpha = 5%
 MAX_RESAMPLES = 10_000_000  # b: the run keeps three arrays of b floats (240 MB at this b)
@@ -70,34 +71,31 @@ TESTS: dict[str, Test] = {t.name: t for t in [
 COMPAT = ("sacrebleu",)
 
 
-def tests_for(metric: str, *, n_items: int | None = None, n_differing: int | None = None,
-              grouped: bool = False) -> list[str]:
-    """The tests that fit a metric (and, when given, the data's size), recommended first.
+def tests_for(metric: str, *, n_items: int | None = None, grouped: bool = False) -> list[str]:
+    """The tests that fit a metric (and, when given, the data's size), in the order of :data:`TESTS`.
 
-    ``n_items``: items, or groups when ``grouped``; ``n_differing``: those where A and B differ (for
-    right/wrong items, the discordant pairs), the ones that move delta. Grouped items take the resampling tests
-    only; the z-test needs ``Z_MIN_ITEMS``; below ``SMALL_SAMPLE`` differing items the exact McNemar test
-    (right/wrong items) or the permutation test (exact when 2^n' <= b) comes first.
+    ``n_items``: items, or groups when ``grouped``. Grouped items take the resampling tests only; the z-test needs ``Z_MIN_ITEMS``, the t-test two items. Which of them is
+    recommended for given data is the advisor's to say (:func:`sigcore.advisor.advise_outputs`), the one
+    ``test="auto"`` runs.
     """
     m = METRICS[metric]
     names = [name for name, t in TESTS.items() if t.fits(m) and (name in RESAMPLING or not grouped)]
     if n_items is not None:  # a standard deviation needs 2 items; the z-test's normal tail, many more
         names = [name for name in names if not (name == "z" and n_items < Z_MIN_ITEMS or name == "t" and n_items < 2)]
-    size = n_differing if n_differing is not None else n_items
-    if size is not None and size < SMALL_SAMPLE:
-        first = "mcnemar" if "mcnemar" in names else "permutation"
-        names = [first] + [name for name in names if name != first]
     return names
 
 
 def compare(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metric: str = "accuracy",
-            test: str = "bootstrap", n_resamples: int = 10_000, alternative: str = "greater", alpha: float = 0.05,
+            test: str = AUTO, n_resamples: int = 10_000, alternative: str = "two-sided", alpha: float = 0.05,
             confidence_level: float | None = None, seed: int | None = 0, groups: Sequence | None = None,
             compat: str | None = None, ci_method: str | None = "basic", exact: bool = True,
             **metric_options: Any) -> Result:
     """Test whether system A beats system B on the same items.
 
-    ``alternative``: "greater" (H1: A is better), "less" (B is better) or "two-sided" (they differ).
+    ``test``: a key of :data:`TESTS`, or "auto" (the default): the test the advisor recommends for these data
+    (:func:`sigcore.advisor.advise_outputs`), which the result names as ``test``, with ``auto`` True; with
+    ``compat`` or a ``ci_method`` other than "basic", the first resampling test it accepts.
+    ``alternative``: "two-sided" (H1: they differ, the default), "greater" (A is better) or "less" (B is better).
     ``alpha``: the significance level; H0 is rejected when p <= alpha. ``confidence_level`` defaults to
     1 - alpha, so that the interval agrees with the test; one-sided tests get a one-sided bound.
     ``groups``: the group (document) of each item; the resampling tests then draw or swap whole groups.
@@ -114,7 +112,7 @@ def compare(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metric: 
 
 
 def stream(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metric: str = "accuracy",
-           test: str = "bootstrap", n_resamples: int = 10_000, alternative: str = "greater", alpha: float = 0.05,
+           test: str = AUTO, n_resamples: int = 10_000, alternative: str = "two-sided", alpha: float = 0.05,
            confidence_level: float | None = None, seed: int | None = 0, groups: Sequence | None = None,
            compat: str | None = None, ci_method: str | None = "basic", exact: bool = True, block: int = 1_000,
            budget: int | None = None, **metric_options: Any) -> Iterator[Result]:
@@ -125,8 +123,42 @@ def stream(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metric: s
     work, resamples × items (× patterns of identical items, when the engine groups them): a run beyond it is
     refused before it starts, for a server shared by many users.
     """
-    _check_settings(metric, test, n_resamples, alternative, alpha, confidence_level, seed, compat, ci_method,
-                    exact, block, groups)
+    auto = test == AUTO
+    _check_settings(metric, "bootstrap" if auto else test, n_resamples, alternative, alpha, confidence_level, seed,
+                    compat, ci_method, exact or auto, block, groups)
+    paired, stats, score, options, n_items = prepared(gold, sys_a, sys_b, metric, groups, metric_options)
+    if auto:  # the advisor's choice for these data; the other settings are then checked against it
+        from .advisor import advise_prepared
+
+        advice = advise_prepared(metric, paired, stats, score, groups is not None, alpha)
+        ranked = [advice.recommended.test, *(c.test for c in advice.acceptable)]
+        if compat or ci_method not in ("basic", None):  # a bootstrap interval asked for: a resampling test
+            ranked = [t for t in ranked if t in RESAMPLING]
+        test = ranked[0]
+        _check_settings(metric, test, n_resamples, alternative, alpha, confidence_level, seed, compat, ci_method,
+                        exact, block, groups)
+    if test == "z" and n_items < Z_MIN_ITEMS:
+        raise SettingsError(f"the z-test needs at least {Z_MIN_ITEMS} items (it takes the sample SD for the "
+                            f"known one), got {n_items}", hint="Use the t-test, or an exact test for few items.")
+    if budget is not None and test in RESAMPLING:
+        _check_budget(paired, n_resamples, budget, twice=test == "permutation" and ci_method is not None)
+    if seed is None:  # a fresh seed, recorded so that the run can be reproduced
+        seed = int(np.random.SeedSequence().entropy % 2**63)
+    level = 1 - alpha if confidence_level is None else confidence_level
+    run = _Run(metric, test, alternative, alpha, level, 1 - level if confidence_level is not None else alpha,
+               int(seed), compat, ci_method, exact, options, paired, stats, score, n_resamples, n_items,
+               None if groups is None else paired.n, data_hash(gold, sys_a, sys_b, groups),
+               _references(metric, gold), auto)
+    if test in RESAMPLING:
+        return run.resampled(block)
+    return iter([run.closed_form()])
+
+
+def prepared(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, metric: str, groups: Sequence | None,
+             metric_options: dict[str, Any]):
+    """The paired sufficient statistics of A and B (per item, per group with ``groups``, or per pattern of
+    identical items), the per-item ones where the metric has them (else None), the metric's score function and
+    resolved options, and the number of items."""
     if METRICS[metric].patterns is not None:  # wide rows: built per group of identical items, never per item
         (rows_a, rows_b), inverse, score, options = METRICS[metric].patterns(gold, [sys_a, sys_b], **metric_options)
         stats, n_items = None, len(inverse)
@@ -143,21 +175,7 @@ def stream(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metric: s
         else:
             members = _members(groups, n_items)
             paired = PairedStats.from_items(members @ stats[0], members @ stats[1])
-    if test == "z" and n_items < Z_MIN_ITEMS:
-        raise SettingsError(f"the z-test needs at least {Z_MIN_ITEMS} items (it takes the sample SD for the "
-                            f"known one), got {n_items}", hint="Use the t-test, or an exact test for few items.")
-    if budget is not None and test in RESAMPLING:
-        _check_budget(paired, n_resamples, budget, twice=test == "permutation" and ci_method is not None)
-    if seed is None:  # a fresh seed, recorded so that the run can be reproduced
-        seed = int(np.random.SeedSequence().entropy % 2**63)
-    level = 1 - alpha if confidence_level is None else confidence_level
-    run = _Run(metric, test, alternative, alpha, level, 1 - level if confidence_level is not None else alpha,
-               int(seed), compat, ci_method, exact, options, paired, stats, score, n_resamples, n_items,
-               None if groups is None else paired.n, data_hash(gold, sys_a, sys_b, groups),
-               _references(metric, gold))
-    if test in RESAMPLING:
-        return run.resampled(block)
-    return iter([run.closed_form()])
+    return paired, stats, score, options, n_items
 
 
 def data_hash(*columns: Sequence | None) -> str:
@@ -355,6 +373,7 @@ class _Run:
     n_groups: int | None
     data: str = ""  # data_hash of the inputs, so a reader can check they have the same data
     references: int | None = None  # reference streams of BLEU and chrF
+    auto: bool = False  # the test was not named: the advisor's recommendation for these data
 
     def __post_init__(self):
         total_a, total_b = self.paired.totals()
@@ -502,7 +521,7 @@ class _Run:
             seed=self.seed, mc_error=mc, p_floor=floor, distribution=d,
             threshold=2 * self.delta if bootstrap and self.compat is None else self.delta,
             signature=self.signature(b, exact, method), n_extreme=count, n_groups=self.n_groups, exact=exact,
-            compat=self.compat, options=self.options, warnings=self.warnings(), done=done)
+            compat=self.compat, options=self.options, warnings=self.warnings(), done=done, auto=self.auto)
 
     def closed_form(self) -> Result:
         va, vb = self.score(self.stats[0]), self.score(self.stats[1])  # decomposable: one value per item
@@ -518,5 +537,6 @@ class _Run:
             ci_method=method, ci_a=ci_a, ci_b=ci_b, n_items=self.n_items, n_differing=self.n_differing,
             n_resamples=0, seed=None, mc_error=0.0, p_floor=float(out.p_floor), distribution=None, threshold=None,
             signature=self.signature(None, ci=method), statistic=float(out.statistic), wins=out.wins,
-            losses=out.losses, compat=None, options=self.options, warnings=self.warnings(), exact=out.exact)
+            losses=out.losses, compat=None, options=self.options, warnings=self.warnings(), exact=out.exact,
+            auto=self.auto)
 

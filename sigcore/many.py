@@ -21,13 +21,13 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from .compare import _Run, _check_settings, _is_int, _members, compare
+from .compare import AUTO, _Run, _check_settings, _is_int, _members, compare
 from .errors import SettingsError
 from .metrics import METRICS, prepare
 from .statistics import intervals, resampling
 from .statistics.multiple import adjust
 from .statistics.resampling import PairedStats
-from .result import Result, _from_json, _json_safe, on_side
+from .result import Result, _from_json, _json_safe, on_side, p_number
 
 CORRECTIONS = ("holm", "bonferroni", "hochberg", "bh", "by")
 MEMORY = 1 << 30  # bytes of resampled scores and deltas held at once: every system's and every pair's, b each
@@ -50,6 +50,12 @@ class Many:
     score_intervals: dict[str, tuple[float, float]]
     results: dict[tuple[str, str], Result] = field(repr=False)
     adjusted: dict[tuple[str, str], float]
+    test_reason: str = ""  # no test was named: why ``test`` is the one the advice chose for the family
+
+    @property
+    def auto(self) -> bool:
+        """Whether no test was named and ``test`` is the one recommended for the family."""
+        return bool(self.test_reason)
 
     def significant(self, a: str, b: str) -> bool:
         """Whether "a against b" rejects H0 after correction: corrected p ≤ α, δ on H1's side."""
@@ -67,6 +73,11 @@ class Many:
         """b, the same for every comparison of the family (0 for the closed-form tests)."""
         return next(iter(self.results.values())).n_resamples
 
+    @property
+    def seed(self) -> int | None:
+        """The seed of every comparison's resamples (None for the closed-form tests)."""
+        return next(iter(self.results.values())).seed
+
     def floor(self) -> tuple[float, int | None]:
         """The smallest corrected p the family can reach (every p at its floor, corrected as the family is), and,
         when that is above α, about how many resamples would reach α (a multiple of 1,000; None otherwise)."""
@@ -77,20 +88,40 @@ class Many:
         needed = math.ceil(results[0].n_resamples * smallest / self.alpha)  # a resampling floor shrinks as 1/b
         return smallest, int(math.ceil(needed / 1000) * 1000)
 
+    def p_texts(self, a: str, b: str) -> tuple[str, str]:
+        """p and the corrected p as every report prints them: "< 0.0001" where no resample was extreme (p is then
+        an upper bound, and so is its correction), else the digits that keep p on its side of α."""
+        res = self.results[(a, b)]
+        bound = res.p_text.startswith("p < ")
+        corrected = p_number(self.adjusted[(a, b)], self.alpha)
+        return res.p_text.removeprefix("p = ").replace("p < ", "< "), f"< {corrected}" if bound else corrected
+
+    def settings(self) -> dict[str, Any]:
+        """What every output of the family states: the test (and why, when none was named), H1, b, seed, α and the
+        correction."""
+        return {"test": self.test, "test_reason": self.test_reason, "alternative": self.alternative,
+                "n_resamples": self.n_resamples, "seed": self.seed, "alpha": self.alpha,
+                "correction": self.correction}
+
     def table(self) -> pd.DataFrame:
-        """One row per comparison: the systems, their scores, δ with its interval, p, corrected p, decision."""
+        """One row per comparison: the systems, their scores, δ with its interval, p and corrected p (as numbers
+        and as printed), the decision, and the settings that made them."""
         rows = []
+        settings = {k: v for k, v in self.settings().items() if k != "test_reason"}
         for (a, b), res in self.results.items():
             low, high = self.delta_interval(a, b)
+            p_text, adjusted_text = self.p_texts(a, b)
             rows.append({"system": a, "against": b, "score": res.score_a, "score_against": res.score_b,
                          "delta": res.delta, "ci_low": low, "ci_high": high, "p": res.p_value,
-                         "p_adjusted": self.adjusted[(a, b)], "significant": self.significant(a, b)})
+                         "p_adjusted": self.adjusted[(a, b)], "p_text": p_text, "p_adjusted_text": adjusted_text,
+                         "significant": self.significant(a, b), **settings})
         return pd.DataFrame(rows)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-safe dict of the family, each comparison as :meth:`Result.to_dict` writes it."""
         return _json_safe({"systems": list(self.systems), "baseline": self.baseline, "metric": self.metric, "test": self.test,
                 "alternative": self.alternative, "alpha": self.alpha, "correction": self.correction,
+                "test_reason": self.test_reason, "n_resamples": self.n_resamples, "seed": self.seed,
                 "scores": self.scores, "score_intervals": {k: list(v) for k, v in self.score_intervals.items()},
                 "comparisons": [{"a": a, "b": b, "p_adjusted": self.adjusted[(a, b)], "result": res.to_dict()}
                                 for (a, b), res in self.results.items()]})
@@ -103,7 +134,8 @@ class Many:
                    data["alpha"], data["correction"], _from_json(data["scores"]),
                    {k: tuple(_from_json(v)) for k, v in data["score_intervals"].items()},
                    {pair: Result.from_dict(c["result"]) for pair, c in zip(pairs, data["comparisons"])},
-                   {pair: _from_json(c["p_adjusted"]) for pair, c in zip(pairs, data["comparisons"])})
+                   {pair: _from_json(c["p_adjusted"]) for pair, c in zip(pairs, data["comparisons"])},
+                   data.get("test_reason", ""))
 
     def ranking(self) -> pd.DataFrame:
         """Systems by score, best first, in :func:`clusters`, with each system's rank range (losses + 1 to
@@ -134,23 +166,33 @@ def clusters(better: np.ndarray) -> list[int]:
 
 
 def compare_many(gold: Sequence | None, systems: Mapping[str, Sequence], *, baseline: str | None = None,
-                 all_pairs: bool = False, metric: str = "accuracy", test: str = "bootstrap",
+                 all_pairs: bool = False, metric: str = "accuracy", test: str = AUTO,
                  n_resamples: int = 10_000, alternative: str = "two-sided", alpha: float = 0.05,
                  correction: str = "holm", seed: int | None = 0, groups: Sequence | None = None,
                  compat: str | None = None, ci_method: str | None = "basic", **metric_options: Any) -> Many:
     """Compare every system with ``baseline`` (default: the first), or every pair with ``all_pairs``.
 
     ``systems``: name → outputs, in the same item order as ``gold``. ``alternative`` is H1 for "system against
-    baseline" (or "first of the pair against the second, in the order given"): two-sided by default, since a
-    family of comparisons rarely knows every direction in advance.
+    baseline" (or "first of the pair against the second, in the order given"): two-sided by default, as in
+    :func:`sigcore.compare`. ``test="auto"`` (the default): one test for the family, the one
+    :func:`sigcore.advisor.advise_family` chooses (``Many.test_reason`` says why).
     """
     names = _names(systems, baseline, all_pairs)
     if correction not in CORRECTIONS:
         raise SettingsError(f"unknown correction {correction!r}", hint=f"Choose one of: {', '.join(CORRECTIONS)}.")
-    _check_settings(metric, test, n_resamples, alternative, alpha, None, seed, compat, ci_method, True, 1, groups)
+    auto = test == AUTO
+    _check_settings(metric, "bootstrap" if auto else test, n_resamples, alternative, alpha, None, seed, compat,
+                    ci_method, True, 1, groups)
     base = baseline if baseline is not None else names[0]
     pairs = (list(itertools.combinations(names, 2)) if all_pairs
              else [(name, base) for name in names if name != base])
+    why = ""
+    if auto:
+        from .advisor import advise_family
+
+        test, why = (("bootstrap", "sacrebleu's paired bootstrap (compat)") if compat else
+                     advise_family(gold, systems, pairs, metric=metric, groups=groups, alpha=alpha, **metric_options))
+        _check_settings(metric, test, n_resamples, alternative, alpha, None, seed, compat, ci_method, True, 1, groups)
     if test == "bootstrap" and _is_int(n_resamples) and (len(pairs) + len(names)) * n_resamples * 8 > MEMORY:
         raise SettingsError(f"{len(pairs)} comparisons of {len(names)} systems at b = {n_resamples:,} would hold more "
                             f"than {MEMORY >> 30} GiB of resampled scores",
@@ -169,7 +211,7 @@ def compare_many(gold: Sequence | None, systems: Mapping[str, Sequence], *, base
             own.update({a: res.ci_a, b: res.ci_b})
     adjusted = dict(zip(results, adjust(list(results.values()), correction)))
     return Many(tuple(names), None if all_pairs else base, metric, test, alternative, alpha, correction,
-                scores, own, results, adjusted)
+                scores, own, results, adjusted, why)
 
 
 def _names(systems: Mapping[str, Sequence], baseline: str | None, all_pairs: bool) -> list[str]:

@@ -34,7 +34,7 @@ from typing import Callable
 import numpy as np
 from ._lazy import stats
 
-from .compare import ALTERNATIVES, MAX_RESAMPLES
+from .compare import ALTERNATIVES, AUTO, MAX_RESAMPLES
 from .errors import InputError, SettingsError
 from .statistics import closed_form, intervals
 from .teaching.bootstrap import _greater_p, _support, outcome_probabilities, smallest_n
@@ -85,11 +85,13 @@ class Plan:
     #                           None if none reaches it, nan if nothing can be shifted (see :func:`plan`)
     binary: bool = False  # right/wrong items: differences are in accuracy
     source: str = "the pilot's"  # where the assumed difference comes from
+    auto: bool = False  # no test was named: the one recommended for the pilot
 
     def text(self) -> str:
         """Three or four sentences for a reader planning a test set."""
         c, share = self.current, f"{self.target:.0%}"
-        lines = [f"{_NAMES[self.test]}, {_SIDES[self.alternative]}, alpha = {self.alpha:g}; assumed true "
+        chosen = " (recommended for these data)" if self.auto else ""
+        lines = [f"{_NAMES[self.test]}{chosen}, {_SIDES[self.alternative]}, alpha = {self.alpha:g}; assumed true "
                  f"difference {_number(self.effect)} ({self.source})."]
         spread = "exact" if c.exact else f"95% MC {c.low:.2f}–{c.high:.2f}"
         lines.append(f"Power at n = {c.n:,}: {c.power:.2f} ({spread}).")
@@ -121,8 +123,8 @@ def _number(x: float) -> str:
     return (f"{x:.3f}" if x == 0 or 0.001 <= abs(x) < 1000 else f"{x:.3g}").replace("-", "\u2212")
 
 
-def plan(a, b, *, test: str = "bootstrap", binary: bool | None = None, alpha: float = 0.05,
-         alternative: str = "greater", target: float = 0.8, n_sims: int = 400, n_resamples: int = 1_000,
+def plan(a, b, *, test: str = AUTO, binary: bool | None = None, alpha: float = 0.05,
+         alternative: str = "two-sided", target: float = 0.8, n_sims: int = 400, n_resamples: int = 1_000,
          n_max: int = 100_000, seed: int = 0) -> Plan:
     """Power and sample size for comparing A with B, from pilot outputs.
 
@@ -135,21 +137,37 @@ def plan(a, b, *, test: str = "bootstrap", binary: bool | None = None, alpha: fl
     (right/wrong items, their number kept); it is None when no such difference reaches ``target`` at the pilot's
     size (a test that cannot reject on so few items) and nan when the pilot has nothing to shift against (no item
     where A and B differ, or per-item differences that do not vary).
+
+    ``test="auto"`` (the default): the test the advisor recommends for the pilot, or the first it accepts among
+    those planned here (:data:`SUPPORTED`); ``Plan.auto`` is then True.
     """
-    _check(test, alpha, alternative, target, n_sims, n_resamples, n_max, seed)
-    model, binary, effect, pilot_n = _pilot(a, b, test, binary)
+    auto = test == AUTO
+    _check("bootstrap" if auto else test, alpha, alternative, target, n_sims, n_resamples, n_max, seed)
+    model, binary, effect, pilot_n = _pilot(a, b, "bootstrap" if auto else test, binary)
+    test = _recommended(a, b, binary, alpha) if auto else test
     return _plan(model, pilot_n, _Settings(test, float(alpha), alternative, n_resamples), float(target), n_sims,
-                 n_max, seed, binary=binary, effect=effect)
+                 n_max, seed, binary=binary, effect=effect, auto=auto)
 
 
-def power_at(a, b, n: int, *, test: str = "bootstrap", binary: bool | None = None, alpha: float = 0.05,
-             alternative: str = "greater", n_sims: int = 400, n_resamples: int = 1_000, seed: int = 0) -> Power:
+def _recommended(a, b, binary: bool, alpha: float) -> str:
+    """The advisor's test for the pilot, or the first test it accepts that power is planned for."""
+    from .advisor import advise
+
+    x, y = closed_form._paired_values(a, b, min_n=2)
+    advice = advise("accuracy" if binary else "mean", a_scores=x, b_scores=y, alpha=alpha)
+    return next(c.test for c in (advice.recommended, *advice.acceptable) if c.test in SUPPORTED)
+
+
+def power_at(a, b, n: int, *, test: str = AUTO, binary: bool | None = None, alpha: float = 0.05,
+             alternative: str = "two-sided", n_sims: int = 400, n_resamples: int = 1_000, seed: int = 0) -> Power:
     """The power on test sets of ``n`` items drawn from the pilot, as :func:`plan` computes it (the same test sets
-    as its curve for the same seed and ``n_sims``)."""
-    _check(test, alpha, alternative, 0.5, n_sims, n_resamples, 2, seed)
+    as its curve for the same seed and ``n_sims``; ``test="auto"`` as in :func:`plan`)."""
+    auto = test == AUTO
+    _check("bootstrap" if auto else test, alpha, alternative, 0.5, n_sims, n_resamples, 2, seed)
     if not _is_int(n) or n < 2:
         raise SettingsError(f"`n` must be an integer of at least 2 items, not {n!r}")
-    model, *_ = _pilot(a, b, test, binary)
+    model, binary, *_ = _pilot(a, b, "bootstrap" if auto else test, binary)
+    test = _recommended(a, b, binary, alpha) if auto else test
     return _power(model, int(n), _Settings(test, float(alpha), alternative, n_resamples), n_sims, seed, 0)
 
 
@@ -172,18 +190,21 @@ def _pilot(a, b, test: str, binary: bool | None):
     return model, bool(binary), float(x.mean() - y.mean()), len(x)
 
 
-def plan_from_rates(n: int, accuracy_a: float, accuracy_b: float, agreement: float, *, test: str = "bootstrap",
-                    alpha: float = 0.05, alternative: str = "greater", target: float = 0.8, n_sims: int = 400,
+def plan_from_rates(n: int, accuracy_a: float, accuracy_b: float, agreement: float, *, test: str = AUTO,
+                    alpha: float = 0.05, alternative: str = "two-sided", target: float = 0.8, n_sims: int = 400,
                     n_resamples: int = 1_000, n_max: int = 100_000, seed: int = 0) -> Plan:
     """:func:`plan` without a pilot: right/wrong items with these expected accuracies and agreement rate (the
-    share of items both get right or both get wrong), "current" being a test set of ``n`` items."""
+    share of items both get right or both get wrong), "current" being a test set of ``n`` items; ``test="auto"``
+    plans McNemar's exact test, the one the advisor recommends for right/wrong items."""
+    auto = test == AUTO
+    test = "mcnemar" if auto else test
     _check(test, alpha, alternative, target, n_sims, n_resamples, n_max, seed)
     if not _is_int(n) or n < 2:
         raise SettingsError(f"`n` must be an integer of at least 2 items, not {n!r}")
     cells = outcome_probabilities(accuracy_a, accuracy_b, agreement)
     return _plan(_Binary(float(cells[1]), float(cells[2])), int(n), _Settings(test, float(alpha), alternative,
                  n_resamples), float(target), n_sims, n_max, seed, binary=True,
-                 effect=float(accuracy_a - accuracy_b), source="expected")
+                 effect=float(accuracy_a - accuracy_b), source="expected", auto=auto)
 
 
 def _is_int(x) -> bool:
@@ -690,7 +711,7 @@ def _grid(n_max: int) -> list[int]:
 
 
 def _plan(model, pilot_n: int, s: _Settings, target: float, n_sims: int, n_max: int, seed: int, *,
-          binary: bool, effect: float, source: str = "the pilot's") -> Plan:
+          binary: bool, effect: float, source: str = "the pilot's", auto: bool = False) -> Plan:
     exact = isinstance(model, _Binary)
     cache: dict[tuple[int, bool], Power] = {}
 
@@ -717,7 +738,7 @@ def _plan(model, pilot_n: int, s: _Settings, target: float, n_sims: int, n_max: 
     points = {p.n: p for p in curve}
     points.setdefault(pilot_n, current)
     return Plan(s.test, s.alpha, s.alternative, target, effect, current, tuple(points[n] for n in sorted(points)),
-                n_needed, detectable, binary, source)
+                n_needed, detectable, binary, source, auto)
 
 
 def _n_needed(power: Callable[[int], float], grid: list[int], i: int, target: float, exact: bool) -> int | None:

@@ -50,7 +50,8 @@ class Result:
     as extreme. ``p_floor`` is the smallest p the test can give with these resamples (or this n); a resampled
     p is never 0: with no extreme resample it is ``p_floor`` and reads "p < p_floor". ``mc_error`` is the
     Monte-Carlo standard error of p, Agresti-Coull's (from (count + 2) / (b + 4), so never 0; 0 for exact and
-    closed-form tests); :attr:`p_interval` is the Clopper-Pearson interval the reports print. ``n_groups`` counts the groups
+    closed-form tests); :attr:`p_interval` is the Clopper-Pearson interval the reports print. ``auto``: no test was
+    named, and ``test`` is the one recommended for these data. ``n_groups`` counts the groups
     (documents) resampled whole, when items were clustered. ``n_differing`` counts the items (groups) where
     A's and B's statistics differ (for right/wrong items: the discordant pairs).
     """
@@ -90,6 +91,7 @@ class Result:
     options: dict[str, Any] = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
     done: bool = True
+    auto: bool = False  # no test was named: this is the one the advisor recommends for these data (test="auto")
 
     # ---------------------------------------------------------------- the decision
 

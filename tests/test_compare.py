@@ -34,7 +34,7 @@ def exact_slp3_bootstrap_p():
 def test_slp3_figure_4_11_bootstrap_p_matches_exact_enumeration():
     exact = exact_slp3_bootstrap_p()
     assert exact == pytest.approx(0.2684, abs=1e-4)  # the textbook's row x
-    res = compare(GOLD, SLP3_A, SLP3_B, n_resamples=20_000, seed=0)
+    res = compare(GOLD, SLP3_A, SLP3_B, n_resamples=20_000, seed=0, test="bootstrap", alternative="greater")
     assert (res.score_a, res.score_b) == (0.7, 0.5) and res.delta == pytest.approx(0.2)
     assert res.threshold == pytest.approx(0.4)
     assert abs(res.p_value - exact) < 4 * math.sqrt(exact * (1 - exact) / 20_000)
@@ -114,7 +114,7 @@ def test_closed_form_tests_equal_scipy_on_per_item_correctness():
             scipy.stats.ttest_rel(ca, cb, alternative=alt).pvalue, rel=1e-12)
         assert compare(gold, a, b, test="sign", alternative=alt).p_value == pytest.approx(
             scipy.stats.binomtest(int((ca > cb).sum()), int((ca != cb).sum()), alternative=alt).pvalue, rel=1e-12)
-    res = compare(gold, a, b, test="t")
+    res = compare(gold, a, b, test="t", alternative="greater")
     expected = scipy.stats.ttest_rel(ca, cb, alternative="greater").confidence_interval(0.95)
     assert (res.ci_low, res.ci_high) == pytest.approx((expected.low, expected.high), rel=1e-12)
     assert res.distribution is None and res.mc_error == 0
@@ -124,8 +124,8 @@ def test_closed_form_tests_equal_scipy_on_per_item_correctness():
 @pytest.mark.parametrize("block", [1, 7, 1_000, 2_999, 3_000, 50_000])
 def test_stream_ends_exactly_where_compare_does(test, block):
     gold, a, b = noisy_pair(n=300)
-    whole = compare(gold, a, b, test=test, n_resamples=3_000, seed=5)
-    parts = list(stream(gold, a, b, test=test, n_resamples=3_000, seed=5, block=block))
+    whole = compare(gold, a, b, test=test, n_resamples=3_000, seed=5, alternative="greater")
+    parts = list(stream(gold, a, b, test=test, n_resamples=3_000, seed=5, block=block, alternative="greater"))
     assert len(parts) == math.ceil(3_000 / block)
     assert [p.n_resamples for p in parts[:2]] == [min(block, 3_000), min(2 * block, 3_000)][:len(parts)]
     assert all(not p.done for p in parts[:-1]) and parts[-1].done
@@ -152,13 +152,13 @@ def test_each_systems_own_draws_come_along_the_stream_not_after_it(monkeypatch, 
     gold = rng.integers(0, 3, 400)
     a, b = (np.where(rng.uniform(size=400) < acc, gold, (gold + 1) % 3) for acc in (0.7, 0.6))
     b_resamples = 20 * resampling.CHUNK
-    parts = stream(gold, a, b, metric="macro_f1", test=test, n_resamples=b_resamples, seed=1, block=b_resamples // 20)
+    parts = stream(gold, a, b, metric="macro_f1", test=test, n_resamples=b_resamples, seed=1, block=b_resamples // 20, alternative="greater")
     first = next(parts)
     pairs = max(drawn)  # patterns: 12 for the pairs here, 6 for each system with gold
     assert 0 < sum(k < pairs for k in drawn) <= 2  # each system's first twentieth (a chunk of 20), not all 40
     *_, last = parts
     assert sum(k < pairs for k in drawn) == 2 * 20
-    assert last == compare(gold, a, b, metric="macro_f1", test=test, n_resamples=b_resamples, seed=1)
+    assert last == compare(gold, a, b, metric="macro_f1", test=test, n_resamples=b_resamples, seed=1, alternative="greater")
     assert last.ci_a != first.ci_a
 
 
@@ -179,34 +179,34 @@ def test_a_permutation_tests_interval_comes_along_the_stream(monkeypatch, differ
     gold, a, b = np.ones(500, int), np.ones(500, int), np.ones(500, int)
     a[:differing // 3], b[differing // 3:differing] = 0, 0  # A and B differ on `differing` items
     b_resamples = 20 * resampling.CHUNK
-    parts = stream(gold, a, b, test="permutation", n_resamples=b_resamples, seed=1, block=block)
+    parts = stream(gold, a, b, test="permutation", n_resamples=b_resamples, seed=1, block=block, alternative="greater")
     first = next(parts)
     assert len(drawn) <= chunks  # the first block's share of the 20 chunks (100 of 511 assignments: 4)
     *_, last = parts
     assert len(drawn) == 20 and last.exact == (differing == 9)
-    assert last == compare(gold, a, b, test="permutation", n_resamples=b_resamples, seed=1)
+    assert last == compare(gold, a, b, test="permutation", n_resamples=b_resamples, seed=1, alternative="greater")
 
 
 def test_same_seed_reproduces_bit_for_bit_and_zero_is_a_seed():
     gold, a, b = noisy_pair()
-    first, again = compare(gold, a, b, seed=0), compare(gold, a, b, seed=0)
+    first, again = compare(gold, a, b, seed=0, test="bootstrap", alternative="greater"), compare(gold, a, b, seed=0, test="bootstrap", alternative="greater")
     np.testing.assert_array_equal(first.distribution, again.distribution)
     assert first == again
-    assert not np.array_equal(first.distribution, compare(gold, a, b, seed=1).distribution)
-    fresh = compare(gold, a, b, seed=None)
+    assert not np.array_equal(first.distribution, compare(gold, a, b, seed=1, test="bootstrap", alternative="greater").distribution)
+    fresh = compare(gold, a, b, seed=None, test="bootstrap", alternative="greater")
     assert fresh.seed is not None and f"seed:{fresh.seed}" in fresh.signature
-    np.testing.assert_array_equal(fresh.distribution, compare(gold, a, b, seed=fresh.seed).distribution)
+    np.testing.assert_array_equal(fresh.distribution, compare(gold, a, b, seed=fresh.seed, test="bootstrap", alternative="greater").distribution)
 
 
 def test_exact_permutation_when_all_swaps_fit_in_the_resamples():
     rng = np.random.default_rng(3)
     a, b = rng.random(9), rng.random(9)
-    res = compare(None, a, b, metric="mean", test="permutation", n_resamples=1_000)
+    res = compare(None, a, b, metric="mean", test="permutation", n_resamples=1_000, alternative="greater")
     assert res.exact and res.n_resamples == 2**9 - 1 and res.mc_error == 0  # all but the observed assignment
     null = [np.mean(np.where(s, b, a) - np.where(s, a, b)) for s in itertools.product([0, 1], repeat=9)]
     assert res.p_value == pytest.approx(np.mean(np.array(null) >= a.mean() - b.mean() - 1e-12))
     assert "test:permutation-exact" in res.signature
-    assert not compare(None, a, b, metric="mean", test="permutation", n_resamples=100).exact
+    assert not compare(None, a, b, metric="mean", test="permutation", n_resamples=100, alternative="greater").exact
 
 
 def simulated_rejection_rate(test, simulations=300, n=200, alpha=0.05):
@@ -216,7 +216,7 @@ def simulated_rejection_rate(test, simulations=300, n=200, alpha=0.05):
         gold = np.ones(n, dtype=int)
         a = (rng.random(n) < 0.7).astype(int)  # H0: both systems are right on 70% of items
         b = (rng.random(n) < 0.7).astype(int)
-        res = compare(gold, a, b, test=test, n_resamples=1_000, seed=i)
+        res = compare(gold, a, b, test=test, n_resamples=1_000, seed=i, alternative="greater")
         rejections += res.p_value < alpha
     return rejections, simulations
 
@@ -230,14 +230,14 @@ def test_type_one_error_under_the_null_stays_near_alpha(test):
 
 def test_bca_interval_is_available_and_recorded():
     gold, a, b = noisy_pair()
-    res = compare(gold, a, b, ci_method="bca", alternative="two-sided")
+    res = compare(gold, a, b, ci_method="bca", alternative="two-sided", test="bootstrap")
     assert res.ci_method == "bootstrap-bca" and "ci:bootstrap-bca@0.95" in res.signature
     assert res.distribution.min() <= res.ci_low < res.delta < res.ci_high <= res.distribution.max()
 
 
 def test_result_is_json_safe_and_reports_tiny_p_as_below_the_floor():
     gold = np.ones(500, dtype=int)
-    res = compare(gold, gold, np.zeros(500, dtype=int), n_resamples=1_000)
+    res = compare(gold, gold, np.zeros(500, dtype=int), n_resamples=1_000, test="bootstrap", alternative="greater")
     assert res.n_extreme == 0 and res.p_value == res.p_floor == 1 / 1_000 and res.p_text == "p < 0.001"
     data = json.loads(json.dumps(res.to_dict()))
     assert data["p_value"] == 0.001 and data["n_extreme"] == 0 and data["p_text"] == "p < 0.001"
@@ -264,11 +264,11 @@ def test_result_is_json_safe_and_reports_tiny_p_as_below_the_floor():
     (dict(alpha=-1), r"`alpha` must be a number strictly between 0 and 1"),
     (dict(alpha=float("nan")), r"`alpha` must be a number strictly between 0 and 1"),
     (dict(alpha=True), r"`alpha` must be a number strictly between 0 and 1"),
-    (dict(exact=False), r"`exact=False` .* applies to McNemar's test only"),
+    (dict(exact=False, test="bootstrap"), r"`exact=False` .* applies to McNemar's test only"),
     (dict(test="t", groups=list("aabbccddee")), r"t test treats items as independent.*resample whole groups"),
     (dict(test="z"), r"the z-test needs at least 50 items.*Use the t-test"),
     (dict(compat="moses"), r"unknown compat mode 'moses'"),
-    (dict(compat="sacrebleu"), r"two-sided.*alternative='two-sided'"),
+    (dict(compat="sacrebleu", alternative="greater"), r"two-sided.*alternative='two-sided'"),
 ])
 def test_settings_that_do_not_fit_are_refused_with_the_fix(kwargs, message):
     with pytest.raises(SettingsError, match=message):
@@ -277,7 +277,7 @@ def test_settings_that_do_not_fit_are_refused_with_the_fix(kwargs, message):
 
 def test_stream_checks_settings_when_called_not_when_iterated():
     with pytest.raises(SettingsError):
-        stream(GOLD, SLP3_A, SLP3_B, block=0)
+        stream(GOLD, SLP3_A, SLP3_B, block=0, test="bootstrap", alternative="greater")
 
 
 def test_registries_describe_every_entry_in_one_line():
@@ -289,8 +289,8 @@ def test_registries_describe_every_entry_in_one_line():
 
 def test_skipping_the_interval_leaves_p_unchanged():
     gold, a, b = noisy_pair()
-    full = compare(gold, a, b, test="permutation")
-    bare = compare(gold, a, b, test="permutation", ci_method=None)
+    full = compare(gold, a, b, test="permutation", alternative="greater")
+    bare = compare(gold, a, b, test="permutation", ci_method=None, alternative="greater")
     assert bare.p_value == full.p_value and bare.ci_method == "none"
     assert all(math.isnan(x) for x in (bare.ci_low, bare.ci_high))
     assert bare.ci_a == full.ci_a  # right/wrong items: Wilson's interval costs no resamples
@@ -301,11 +301,11 @@ def test_skipping_the_interval_leaves_p_unchanged():
 def test_own_accuracy_interval_with_t_and_z_is_wilsons_and_stays_in_0_1(test):
     gold = [1] * 60
     a, b = [1] * 59 + [0], [1] * 60  # accuracies .983 and 1: a t interval would pass 1, or shrink to a point
-    res = sigcore.compare(gold, a, b, test=test, confidence_level=0.9)
+    res = sigcore.compare(gold, a, b, test=test, confidence_level=0.9, alternative="greater")
     for interval, right in ((res.ci_a, 59), (res.ci_b, 60)):
         assert interval == pytest.approx(proportion_confint(right, 60, alpha=0.1, method="wilson"), abs=1e-12)
         assert 0 <= interval[0] < interval[1] <= 1
-    per_item = sigcore.compare(None, [0.2, 0.5, 0.9, 0.4], [0.1, 0.5, 0.7, 0.4], metric="mean", test="t")
+    per_item = sigcore.compare(None, [0.2, 0.5, 0.9, 0.4], [0.1, 0.5, 0.7, 0.4], metric="mean", test="t", alternative="greater")
     assert per_item.ci_a == pytest.approx(scipy.stats.t.interval(0.95, 3, loc=0.5, scale=scipy.stats.sem(
         [0.2, 0.5, 0.9, 0.4])))  # scores that are not right/wrong keep the t interval
 
@@ -324,7 +324,7 @@ def _false_alarms(test, n, kind, sims=400, alpha=0.05):
         else:
             gold, a, b, metric = None, rng.normal(size=n), np.zeros(n), "mean"
         rejected += compare(gold, a, b, metric=metric, test=test, alpha=alpha, n_resamples=1_000, seed=s,
-                            ci_method=None).significant
+                            ci_method=None, alternative="greater").significant
     return rejected, scipy.stats.binom.ppf(0.999, sims, alpha)
 
 
@@ -333,8 +333,10 @@ def _false_alarms(test, n, kind, sims=400, alpha=0.05):
 @pytest.mark.parametrize("n", [5, 10, 20])
 def test_the_recommended_test_for_a_small_sample_holds_alpha(n, kind):
     metric = "accuracy" if kind == "right/wrong" else "mean"
-    test = sigcore.tests_for(metric, n_items=n, n_differing=n)[0]
-    assert test == ("mcnemar" if kind == "right/wrong" else "permutation")
+    a = [i % 2 for i in range(n)] if kind == "right/wrong" else list(np.random.default_rng(n).normal(size=n))
+    b = [1 - x for x in a] if kind == "right/wrong" else [0.0] * n  # every item differs
+    test = compare([1] * n if kind == "right/wrong" else None, a, b, metric=metric, n_resamples=100).test
+    assert test == ("mcnemar" if kind == "right/wrong" else "permutation")  # what test="auto" runs
     rejected, top = _false_alarms(test, n, kind)
     assert rejected <= top, (test, n, rejected)
 
@@ -343,7 +345,7 @@ def test_the_recommended_test_for_a_small_sample_holds_alpha(n, kind):
 def test_the_bootstrap_on_five_scores_rejects_too_often_which_is_why_it_warns():
     rejected, top = _false_alarms("bootstrap", 5, "scores")
     assert rejected > top  # about 11% at alpha = 5% (README)
-    assert compare(None, [0.1, 0.5, 0.3, 0.9, 0.2], [0.0] * 5, metric="mean").warnings
+    assert compare(None, [0.1, 0.5, 0.3, 0.9, 0.2], [0.0] * 5, metric="mean", test="bootstrap", alternative="greater").warnings
 
 
 def test_wilson_coverage_at_accuracy_099_on_100_items():
@@ -359,7 +361,7 @@ def test_wilson_coverage_at_accuracy_099_on_100_items():
     sims, wilson, percentile = 400, 0, 0
     for s in range(sims):
         right = (rng.random(n) < truth).astype(int)
-        res = compare(np.ones(n, int), right, np.ones(n, int), n_resamples=1_000, seed=s, alternative="two-sided")
+        res = compare(np.ones(n, int), right, np.ones(n, int), n_resamples=1_000, seed=s, alternative="two-sided", test="bootstrap")
         wilson += res.ci_a[0] <= truth <= res.ci_a[1]
         low, high = sigcore.statistics.intervals.percentile(res.distribution + res.score_b, 0.95)  # A's own bootstrap scores
         percentile += low <= truth <= high
@@ -377,8 +379,8 @@ def _documents(rng, docs=40, per=10, icc=0.5):
 
 def test_groups_resample_whole_documents_and_say_so():
     a, b, groups = _documents(np.random.default_rng(1))
-    plain = compare(None, a, b, metric="mean", alternative="two-sided")
-    grouped = compare(None, a, b, metric="mean", alternative="two-sided", groups=[f"doc{g}" for g in groups])
+    plain = compare(None, a, b, metric="mean", alternative="two-sided", test="bootstrap")
+    grouped = compare(None, a, b, metric="mean", alternative="two-sided", groups=[f"doc{g}" for g in groups], test="bootstrap")
     assert grouped.n_groups == 40 and grouped.n_items == 400 and plain.n_groups is None
     assert grouped.delta == pytest.approx(plain.delta) and grouped.p_value > plain.p_value  # documents vary more
     assert grouped.ci_high - grouped.ci_low > 2 * (plain.ci_high - plain.ci_low)
@@ -386,7 +388,7 @@ def test_groups_resample_whole_documents_and_say_so():
     assert "over 40 groups (documents resampled whole)" in sigcore.report.verdict(grouped)
     # with documents of equal size, the cluster bootstrap is the item bootstrap of the documents' means
     means = [np.bincount(groups, weights=x) / 10 for x in (a, b)]
-    documents = compare(None, *means, metric="mean", alternative="two-sided")
+    documents = compare(None, *means, metric="mean", alternative="two-sided", test="bootstrap")
     np.testing.assert_allclose(grouped.distribution, documents.distribution, rtol=1e-12, atol=1e-15)
     permuted = compare(None, a, b, metric="mean", test="permutation", groups=groups, alternative="two-sided")
     assert permuted.n_groups == 40 and "A and B swapped per group" in sigcore.report.verdict(permuted)
@@ -404,18 +406,18 @@ def test_groups_work_for_every_metric(metric):
     else:
         gold = rng.integers(0, 3, n)
         a, b = (np.where(rng.random(n) < q, gold, rng.integers(0, 3, n)) for q in (0.8, 0.5))
-    res = compare(gold, a, b, metric=metric, groups=groups)
+    res = compare(gold, a, b, metric=metric, groups=groups, test="bootstrap", alternative="greater")
     assert res.n_groups == 12 and res.warnings and "groups where A and B differ" in res.warnings[0]
-    assert res.score_a == compare(gold, a, b, metric=metric).score_a  # grouping never changes the scores
+    assert res.score_a == compare(gold, a, b, metric=metric, test="bootstrap", alternative="greater").score_a  # grouping never changes the scores
 
 
 def test_groups_that_do_not_fit_are_refused():
     with pytest.raises(sigcore.InputError, match="`groups` has 3 entries but there are 10 items"):
-        compare(GOLD, SLP3_A, SLP3_B, groups=[1, 2, 3])
+        compare(GOLD, SLP3_A, SLP3_B, groups=[1, 2, 3], test="bootstrap", alternative="greater")
     with pytest.raises(sigcore.InputError, match="item 2 has no group"):
-        compare(GOLD, SLP3_A, SLP3_B, groups=[1, None] + [3] * 8)
+        compare(GOLD, SLP3_A, SLP3_B, groups=[1, None] + [3] * 8, test="bootstrap", alternative="greater")
     with pytest.raises(SettingsError, match="sacrebleu has no groups"):
-        compare(GOLD, SLP3_A, SLP3_B, groups=[1] * 10, compat="sacrebleu", alternative="two-sided")
+        compare(GOLD, SLP3_A, SLP3_B, groups=[1] * 10, compat="sacrebleu", alternative="two-sided", test="bootstrap")
 
 
 @pytest.mark.slow
@@ -433,23 +435,23 @@ def test_the_cluster_bootstrap_holds_alpha_where_the_item_bootstrap_does_not():
 
 def test_a_run_that_cannot_fit_is_refused_before_it_starts():
     with pytest.raises(SettingsError, match=r"`n_resamples` is at most 10,000,000, not 10,000,000,000"):
-        compare(GOLD, SLP3_A, SLP3_B, n_resamples=10**10)
+        compare(GOLD, SLP3_A, SLP3_B, n_resamples=10**10, test="bootstrap", alternative="greater")
     rng = np.random.default_rng(0)
     a, b = rng.random(2_000), rng.random(2_000)
     with pytest.raises(SettingsError, match=r"b = 1,000 resamples of 2,000 rows is about 2\.0e\+06 steps.*"
                                             r"Use b of at most 500, or run the command line"):
-        sigcore.stream(None, a, b, metric="mean", n_resamples=1_000, budget=10**6)
-    assert list(sigcore.stream(GOLD, SLP3_A, SLP3_B, n_resamples=1_000, budget=10**6))  # 4 patterns: cheap
+        sigcore.stream(None, a, b, metric="mean", n_resamples=1_000, budget=10**6, test="bootstrap", alternative="greater")
+    assert list(sigcore.stream(GOLD, SLP3_A, SLP3_B, n_resamples=1_000, budget=10**6, test="bootstrap", alternative="greater"))  # 4 patterns: cheap
     with pytest.raises(SettingsError, match="about 4.0e"):  # the permutation test bootstraps its interval too
-        sigcore.stream(None, a, b, metric="mean", test="permutation", n_resamples=1_000, budget=10**6)
+        sigcore.stream(None, a, b, metric="mean", test="permutation", n_resamples=1_000, budget=10**6, alternative="greater")
 
 
 def test_a_long_label_list_is_summarised_in_the_signature():
     rng = np.random.default_rng(1)
     gold = rng.integers(0, 300, 3_000)
-    res = compare(gold, gold, rng.integers(0, 300, 3_000), metric="macro_f1", n_resamples=100)
+    res = compare(gold, gold, rng.integers(0, 300, 3_000), metric="macro_f1", n_resamples=100, test="bootstrap", alternative="greater")
     assert "labels=<300 values sha256:" in res.signature and len(res.signature) < 300
-    assert "labels=[0, 1, 2]" in compare(gold % 3, gold % 3, gold % 2, metric="macro_f1", n_resamples=100).signature
+    assert "labels=[0, 1, 2]" in compare(gold % 3, gold % 3, gold % 2, metric="macro_f1", n_resamples=100, test="bootstrap", alternative="greater").signature
 
 
 @pytest.mark.parametrize("metric", ["macro_f1", "f1", "mean", "bleu"])

@@ -63,7 +63,7 @@ def _compile(tmp_path, body):
 @pytest.mark.slow
 def test_sixteen_wmt_systems_against_a_baseline_fit_a_column(wmt, tmp_path):
     refs, systems = wmt
-    families = [compare_many(refs, systems, metric=m, baseline="LIUM-NMT", n_resamples=300) for m in ("bleu", "chrf")]
+    families = [compare_many(refs, systems, metric=m, baseline="LIUM-NMT", n_resamples=300, test="bootstrap") for m in ("bleu", "chrf")]
     table = family.latex(families)
     _compile(tmp_path, table)
     assert "System & BLEU & chrF" in table and table.count(r"\caption") == 1
@@ -82,7 +82,7 @@ def test_sixteen_wmt_systems_against_a_baseline_fit_a_column(wmt, tmp_path):
 def test_a_ranking_table_draws_a_rule_between_clusters(wmt, tmp_path):
     refs, systems = wmt
     some = {name: systems[name] for name in ("uedin-nmt", "LIUM-NMT", "KIT", "online-F", "C-3MA")}
-    many = compare_many(refs, some, metric="bleu", all_pairs=True, n_resamples=300)
+    many = compare_many(refs, some, metric="bleu", all_pairs=True, n_resamples=300, test="bootstrap")
     table = family.latex([many])
     _compile(tmp_path, table)
     body = table.split(r"\midrule", 1)[1].split(r"\bottomrule")[0]
@@ -96,7 +96,7 @@ def test_names_are_escaped_and_the_caption_says_how():
     rng = np.random.default_rng(0)
     gold = rng.integers(0, 2, 200)
     systems = {"ours_v2 & co": gold, "base%1": np.where(rng.uniform(size=200) < 0.7, gold, 1 - gold)}
-    many = compare_many(gold, systems, baseline="base%1", n_resamples=500)
+    many = compare_many(gold, systems, baseline="base%1", n_resamples=500, test="bootstrap")
     table = family.latex([many])
     assert r"ours\_v2 \& co" in table and r"base\%1" in table
     assert "Holm-corrected over 1 comparison," in table and "$b = 500$" in table and r"$\alpha = 0.05$" in table

@@ -25,7 +25,7 @@ def test_live_edges_cover_four_standard_deviations_and_the_marks():
 
 
 def test_histogram_bars_add_up_and_the_red_ones_are_what_p_counts():
-    res = sigcore.compare(GOLD, A, B, n_resamples=2_000)
+    res = sigcore.compare(GOLD, A, B, n_resamples=2_000, test="bootstrap", alternative="greater")
     fig = delta_histogram(res)
     body, tail = (np.asarray(trace.y) for trace in fig.data)
     assert body.sum() + tail.sum() == 2_000
@@ -34,14 +34,14 @@ def test_histogram_bars_add_up_and_the_red_ones_are_what_p_counts():
 
 
 def test_permutation_histogram_marks_delta_only_and_closed_form_has_none():
-    res = sigcore.compare(GOLD, A, B, test="permutation", n_resamples=2_000)
+    res = sigcore.compare(GOLD, A, B, test="permutation", n_resamples=2_000, alternative="greater")
     assert [shape.x0 for shape in delta_histogram(res).layout.shapes] == pytest.approx([res.delta])
     with pytest.raises(ValueError, match="no resampled distribution"):
-        delta_histogram(sigcore.compare(GOLD, A, B, test="t"))
+        delta_histogram(sigcore.compare(GOLD, A, B, test="t", alternative="greater"))
 
 
 def test_values_outside_a_fixed_range_pile_up_in_the_end_bars():
-    res = sigcore.compare(GOLD, A, B, n_resamples=1_000)
+    res = sigcore.compare(GOLD, A, B, n_resamples=1_000, test="bootstrap", alternative="greater")
     fig = delta_histogram(res, edges=np.array([0.05, 0.15, 0.25, 0.35]))
     assert sum(np.asarray(trace.y).sum() for trace in fig.data) == 1_000
 

@@ -32,7 +32,7 @@ def false_alarms(test: str, n: int, n_sims: int, alpha: float) -> str:
 
 def three_p_texts(a, b, copies):
     return [sigcore.compare([1] * len(a) * copies, a * copies, b * copies, test=test,
-                            n_resamples=lessons.RESAMPLES, ci_method=None).p_text for test in lessons.THREE]
+                            n_resamples=lessons.RESAMPLES, ci_method=None, alternative="greater").p_text for test in lessons.THREE]
 
 
 def test_p_values_shows_sigcore_share_of_false_alarms_and_follows_the_widgets():

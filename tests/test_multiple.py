@@ -88,7 +88,7 @@ def test_a_zero_is_never_adjusted_as_zero():
 
 def test_results_are_adjusted_with_their_own_floors():
     gold = [1] * 200
-    results = [compare(gold, [1] * 200, [0] * 200, n_resamples=100, seed=s) for s in range(3)]
+    results = [compare(gold, [1] * 200, [0] * 200, n_resamples=100, seed=s, test="bootstrap", alternative="greater") for s in range(3)]
     assert all(r.n_extreme == 0 and r.p_value == r.p_floor == 0.01 for r in results)
     np.testing.assert_allclose(adjust(results), [0.03, 0.03, 0.03])
 
@@ -99,6 +99,6 @@ def test_unknown_method_is_refused_with_the_choices():
 
 
 def test_a_closed_form_zero_is_a_real_zero_when_results_are_given():
-    res = compare(None, [0.5] * 60, [0.25] * 60, metric="mean", test="t")  # a constant difference: the limit p = 0
+    res = compare(None, [0.5] * 60, [0.25] * 60, metric="mean", test="t", alternative="greater")  # a constant difference: the limit p = 0
     assert res.p_value == 0 and not res.resampled
     np.testing.assert_array_equal(adjust([res, res]), [0.0, 0.0])

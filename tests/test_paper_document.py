@@ -44,7 +44,7 @@ def make_paper(folder: Path) -> str:
     mt = ROOT / "sample_data" / "mt"
     ref, a, b = (read(mt / name).frame.iloc[:, 0].tolist() for name in
                  ("newstest2017.ref.de", "uedin-nmt.de", "LIUM-NMT.de"))
-    res = sigcore.compare(ref, a, b, metric="bleu", n_resamples=2000, alternative="two-sided")
+    res = sigcore.compare(ref, a, b, metric="bleu", n_resamples=2000, alternative="two-sided", test="bootstrap")
     names = dict(a="uedin-nmt", b="LIUM-NMT")
     (folder / "histogram.pdf").write_bytes(export.styled_image(figure(res, "histogram", **names), "pdf", PAPER))
     (folder / "refs.bib").write_text(citations.bibtex(citations.keys_of(res)), encoding="utf-8")

@@ -40,7 +40,7 @@ def _family():
     gen = np.random.default_rng(5)
     systems = {name: np.where(gen.random(N) < p, GOLD, 1 - GOLD) for name, p in
                (("LIUM-NMT", 0.65), ("uedin-nmt", 0.7), ("KIT-baseline-system-v2", 0.62), ("online-B", 0.85))}
-    return sigcore.compare_many(GOLD, systems, baseline="LIUM-NMT", n_resamples=1000, correction="by")
+    return sigcore.compare_many(GOLD, systems, baseline="LIUM-NMT", n_resamples=1000, correction="by", test="bootstrap")
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -121,7 +121,7 @@ def test_convergence_ends_at_p_inside_its_band():
 def test_refusals():
     with pytest.raises(SettingsError, match="closed-form"):
         figure(result("t"), "histogram")
-    exact = sigcore.compare(GOLD[:12], A[:12], B[:12], test="permutation", n_resamples=10_000)
+    exact = sigcore.compare(GOLD[:12], A[:12], B[:12], test="permutation", n_resamples=10_000, alternative="greater")
     assert exact.exact
     with pytest.raises(SettingsError, match="exact"):
         figure(exact, "convergence")
@@ -141,7 +141,7 @@ def test_a_saved_result_draws_the_same_figure(kind):
 
 def test_a_saved_family_draws_the_same_forest():
     systems = {f"s{k}": np.where(rng.random(N) < 0.62 + 0.04 * k, GOLD, 1 - GOLD) for k in range(4)}
-    many = sigcore.compare_many(GOLD, systems, baseline="s0", n_resamples=1000)
+    many = sigcore.compare_many(GOLD, systems, baseline="s0", n_resamples=1000, test="bootstrap")
     again = Many.from_dict(json.loads(json.dumps(many.to_dict())))
     assert again.table().equals(many.table())
     assert forest(again, style=PAPER).to_json() == forest(many, style=PAPER).to_json()
@@ -382,7 +382,7 @@ def test_cli_saves_a_result_and_draws_it(tmp_path, capsys):
     table = tmp_path / "t.csv"
     table.write_text("gold,a,b\n" + "".join(f"{g},{x},{y}\n" for g, x, y in zip(GOLD, A, B)))
     saved = tmp_path / "r.json"
-    assert main(["compare", str(table), "--save", str(saved), "--resamples", "2000"]) == 0
+    assert main(["compare", str(table), "--save", str(saved), "--resamples", "2000", "--test", "bootstrap"]) == 0
     res = Result.from_dict(json.loads(saved.read_text()))
     assert res.n_resamples == 2000 and len(res.distribution) == 2000
     out = tmp_path / "fig.svg"

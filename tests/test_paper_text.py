@@ -69,7 +69,7 @@ def test_the_markdown_sentence_is_the_verdict_with_its_citation(seed, test, alte
 def test_captions_name_the_metric_items_and_test():
     refs = ["a b c d e", "f g h i j"] * 20
     res = sigcore.compare(refs, ["a b c d e", "f g h i x"] * 20, ["a b c x e", "f g x i j"] * 20, metric="bleu",
-                          n_resamples=10_000)
+                          n_resamples=10_000, test="bootstrap", alternative="greater")
     caption = export.caption(res, a="uedin", b="LIUM")
     assert caption.startswith("BLEU (Papineni et al., 2002; Post, 2018) of uedin and LIUM on 40 items, and δ = uedin − LIUM")
     assert caption.endswith("paired bootstrap, b = 10,000, seed 0.") and "bleu" not in caption
@@ -78,7 +78,7 @@ def test_captions_name_the_metric_items_and_test():
     assert "uedin\\_1" in latex and "bleu" not in latex.split("\\citep")[0]
     table = export.verdict_latex(res, a="uedin", b="LIUM")
     assert f"\\caption{{{export.caption_latex(res, a='uedin', b='LIUM')}}}" in table
-    acc = sigcore.compare([1, 0] * 20, [1, 1] * 20, [0, 0] * 20, test="t")
+    acc = sigcore.compare([1, 0] * 20, [1, 1] * 20, [0, 0] * 20, test="t", alternative="greater")
     assert export.caption(acc).startswith("Accuracy of A and B on 40 items, and δ = A − B with its one-sided 95% bound (t)")
 
 
@@ -90,7 +90,7 @@ def test_every_citation_has_its_bibtex():
         assert [m for m in re.findall(r"^@\w+\{([^,]+),", bib, re.M)] == keys
         assert bib.count("{") == bib.count("}")
         assert "dror-etal-2018-hitchhikers" in keys
-    bleu = sigcore.compare(["a b c"] * 9, ["a b c"] * 9, ["a b d"] * 9, metric="bleu", n_resamples=50)
+    bleu = sigcore.compare(["a b c"] * 9, ["a b c"] * 9, ["a b d"] * 9, metric="bleu", n_resamples=50, test="bootstrap", alternative="greater")
     assert {"papineni-etal-2002-bleu", "post-2018-call", "koehn-2004-statistical"} <= set(citations.keys_of(bleu))
 
 
@@ -98,11 +98,11 @@ def test_the_data_hash_is_of_the_items_not_their_container():
     gold, a, b = [1, 0, 1, 2], [1, 0, 0, 2], [0, 0, 1, 2]
     assert data_hash(gold, a, b, None) == data_hash(np.array(gold), tuple(a), np.array(b), None)
     assert data_hash(gold, a, b, None) != data_hash(gold, b, a, None) != data_hash(gold, a, [0, 0, 1, 1], None)
-    res = sigcore.compare(gold * 10, a * 10, b * 10, n_resamples=10)
+    res = sigcore.compare(gold * 10, a * 10, b * 10, n_resamples=10, test="bootstrap", alternative="greater")
     assert f"|items:40|data:sha256:{data_hash(gold * 10, a * 10, b * 10, None)}|" in res.signature
-    refs = sigcore.compare(["a b c"] * 9, ["a b c"] * 9, ["a b d"] * 9, metric="bleu", n_resamples=10)
+    refs = sigcore.compare(["a b c"] * 9, ["a b c"] * 9, ["a b d"] * 9, metric="bleu", n_resamples=10, test="bootstrap", alternative="greater")
     assert "|refs:1|items:9|" in refs.signature and "tokenize=13a" in refs.signature
-    two = sigcore.compare([["a b c"] * 9, ["a b e"] * 9], ["a b c"] * 9, ["a b d"] * 9, metric="bleu", n_resamples=10)
+    two = sigcore.compare([["a b c"] * 9, ["a b e"] * 9], ["a b c"] * 9, ["a b d"] * 9, metric="bleu", n_resamples=10, test="bootstrap", alternative="greater")
     assert "|refs:2|" in two.signature
 
 
@@ -136,13 +136,13 @@ def test_the_reproduce_line_recreates_the_result(table, capsys, extra):
 
 
 def test_cli_latex_and_bibtex(table, capsys):
-    assert main(["compare", str(table), "--resamples", "500", "--latex"]) == 0
+    assert main(["compare", str(table), "--resamples", "500", "--latex", "--test", "bootstrap"]) == 0
     out = capsys.readouterr().out
     sentence, tabular = out.split("\n\n", 1)
     assert sentence.startswith("No significant evidence") or "beats" in sentence
     assert "\\citep{berg-kirkpatrick-etal-2012-empirical,efron1993introduction}" in sentence
     assert tabular.startswith("% needs \\usepackage{booktabs}") and "\\caption{Accuracy of ours and theirs" in tabular
-    assert main(["compare", str(table), "--resamples", "500", "--bibtex"]) == 0
+    assert main(["compare", str(table), "--resamples", "500", "--bibtex", "--test", "bootstrap"]) == 0
     bib = capsys.readouterr().out
     assert bib.startswith("@inproceedings{berg-kirkpatrick-etal-2012-empirical,") and "@book{efron1993introduction," in bib
 
@@ -163,7 +163,7 @@ def test_figure_captions_say_what_is_drawn(seed, test, kind):
 
 
 @pytest.mark.parametrize("argv, keys", [
-    (["many", "x.txt", "--metric", "bleu", "chrf", "--correction", "by", "--bibtex"],
+    (["many", "x.txt", "--metric", "bleu", "chrf", "--correction", "by", "--test", "bootstrap", "--bibtex"],
      ["berg-kirkpatrick-etal-2012-empirical", "efron1993introduction", "koehn-2004-statistical",
       "papineni-etal-2002-bleu", "post-2018-call", "popovic-2015-chrf", "benjamini2001control",
       "dror-etal-2018-hitchhikers"]),

@@ -87,21 +87,21 @@ def test_right_wrong_bootstrap_with_many_resamples_is_the_exact_bootstrap_power(
     # b -> infinity: each test set's exact bootstrap p decides, which teaching.exact_power sums by bisection
     for n, acc_a, acc_b, agreement in [(20, 0.8, 0.6, 0.7), (100, 0.75, 0.7, 0.85), (400, 0.75, 0.7, 0.85),
                                        (60, 0.7, 0.7, 0.6)]:
-        p = plan_from_rates(n, acc_a, acc_b, agreement, n_resamples=10_000_000, n_max=10).current.power
+        p = plan_from_rates(n, acc_a, acc_b, agreement, n_resamples=10_000_000, n_max=10, test="bootstrap", alternative="greater").current.power
         assert p == pytest.approx(teaching.exact_power([n], acc_a, acc_b, agreement)[0], abs=1e-3)
 
 
 def test_right_wrong_permutation_test_is_mcnemar_up_to_its_random_swaps():
-    exact = plan_from_rates(300, 0.74, 0.7, 0.8, test="mcnemar").current.power
-    swaps = plan_from_rates(300, 0.74, 0.7, 0.8, test="permutation", n_resamples=1_000_000).current.power
+    exact = plan_from_rates(300, 0.74, 0.7, 0.8, test="mcnemar", alternative="greater").current.power
+    swaps = plan_from_rates(300, 0.74, 0.7, 0.8, test="permutation", n_resamples=1_000_000, alternative="greater").current.power
     assert swaps == pytest.approx(exact, abs=0.002)
 
 
 def test_a_pilot_and_its_rates_plan_alike():
     a, b = cells_pilot(500, 60, 35, 330)  # only A 12%, only B 7%, agreement 81%
     for test in ("bootstrap", "permutation"):
-        from_pilot = plan(a, b, test=test)
-        from_rates = plan_from_rates(500, 390 / 500, 365 / 500, 405 / 500, test=test)
+        from_pilot = plan(a, b, test=test, alternative="greater")
+        from_rates = plan_from_rates(500, 390 / 500, 365 / 500, 405 / 500, test=test, alternative="greater")
         assert from_pilot.current.power == pytest.approx(from_rates.current.power, abs=1e-12)
         assert from_pilot.n_needed == from_rates.n_needed and from_pilot.binary
         assert from_pilot.detectable == pytest.approx(from_rates.detectable, rel=1e-9)
@@ -113,7 +113,7 @@ def test_a_pilot_and_its_rates_plan_alike():
 def test_right_wrong_bootstrap_power_is_what_compare_does_on_simulated_test_sets(n):
     a, b = cells_pilot(400, 60, 36, 240)
     sims = 800
-    p = power_at(a, b, n)
+    p = power_at(a, b, n, test="bootstrap", alternative="greater")
     engine = engine_power(a, b, n, "bootstrap", sims)
     assert p.exact and abs(p.power - engine) <= 3 * math.sqrt(p.power * (1 - p.power) / sims)
 
@@ -135,12 +135,12 @@ def test_score_resampling_power_is_what_compare_does_on_simulated_test_sets(test
 def test_bootstrap_power_is_close_to_t_and_mcnemar_power_where_both_apply():
     # per-item scores: the same simulated test sets for both tests, so noise hardly separates them
     a, b = normal_pilot(2_000, 0.15)
-    t = power_at(a, b, 300, test="t", n_sims=2_000)
+    t = power_at(a, b, 300, test="t", n_sims=2_000, alternative="greater")
     for test in ("bootstrap", "permutation"):
-        other = power_at(a, b, 300, test=test, n_sims=2_000)
+        other = power_at(a, b, 300, test=test, n_sims=2_000, alternative="greater")
         assert abs(other.power - t.power) <= 3 * t.mc_error
     # right/wrong items: exact powers; the tests differ only in how they treat discreteness (McNemar is exact)
-    powers = {test: plan_from_rates(600, 0.76, 0.72, 0.8, test=test, n_max=10).current.power
+    powers = {test: plan_from_rates(600, 0.76, 0.72, 0.8, test=test, n_max=10, alternative="greater").current.power
               for test in ("bootstrap", "t", "mcnemar", "permutation")}
     assert abs(powers["bootstrap"] - powers["t"]) <= 0.02
     assert powers["mcnemar"] <= powers["t"] and abs(powers["mcnemar"] - powers["bootstrap"]) <= 0.03
@@ -149,18 +149,18 @@ def test_bootstrap_power_is_close_to_t_and_mcnemar_power_where_both_apply():
 # --- the plan ----------------------------------------------------------------------------------------------------
 
 def test_a_bigger_difference_needs_fewer_items():
-    small = plan_from_rates(300, 0.75, 0.72, 0.8)
-    big = plan_from_rates(300, 0.77, 0.72, 0.8)
+    small = plan_from_rates(300, 0.75, 0.72, 0.8, test="bootstrap", alternative="greater")
+    big = plan_from_rates(300, 0.77, 0.72, 0.8, test="bootstrap", alternative="greater")
     assert big.n_needed < small.n_needed
     a, b = normal_pilot(1_000, 0.1)
-    assert plan(a, b - 0.05, test="t").n_needed < plan(a, b, test="t").n_needed  # B worse: d_z 0.15
+    assert plan(a, b - 0.05, test="t", alternative="greater").n_needed < plan(a, b, test="t", alternative="greater").n_needed  # B worse: d_z 0.15
 
 
 @pytest.mark.parametrize("test", ["bootstrap", "mcnemar"])
 def test_n_needed_reaches_the_target_and_a_fifth_fewer_items_do_not(test):
-    p = plan_from_rates(300, 0.75, 0.71, 0.82, test=test)
-    at = plan_from_rates(p.n_needed, 0.75, 0.71, 0.82, test=test, n_max=10).current.power
-    fewer = plan_from_rates(int(0.8 * p.n_needed), 0.75, 0.71, 0.82, test=test, n_max=10).current.power
+    p = plan_from_rates(300, 0.75, 0.71, 0.82, test=test, alternative="greater")
+    at = plan_from_rates(p.n_needed, 0.75, 0.71, 0.82, test=test, n_max=10, alternative="greater").current.power
+    fewer = plan_from_rates(int(0.8 * p.n_needed), 0.75, 0.71, 0.82, test=test, n_max=10, alternative="greater").current.power
     assert at >= 0.8 > fewer
     first = next(c.n for c in p.curve if c.power >= 0.8)  # n_needed refines the grid's first size that reaches it
     assert p.n_needed <= first and all(c.power < 0.8 for c in p.curve if c.n < p.n_needed)
@@ -168,35 +168,35 @@ def test_n_needed_reaches_the_target_and_a_fifth_fewer_items_do_not(test):
 
 def test_n_needed_from_simulations_reaches_the_target_within_monte_carlo_error():
     a, b = skewed_pilot()
-    p = plan(a, b, test="t")
+    p = plan(a, b, test="t", alternative="greater")
     assert 100 < p.n_needed < 5_000 and not p.current.exact
-    at = power_at(a, b, p.n_needed, test="t", n_sims=3_000, seed=5)
-    fewer = power_at(a, b, int(0.8 * p.n_needed), test="t", n_sims=3_000, seed=6)
+    at = power_at(a, b, p.n_needed, test="t", n_sims=3_000, seed=5, alternative="greater")
+    fewer = power_at(a, b, int(0.8 * p.n_needed), test="t", n_sims=3_000, seed=6, alternative="greater")
     assert at.power >= 0.8 - 3 * at.mc_error and fewer.power < 0.8
 
 
 def test_the_detectable_difference_has_the_target_power():
-    p = plan_from_rates(500, 0.75, 0.73, 0.8)
+    p = plan_from_rates(500, 0.75, 0.73, 0.8, test="bootstrap", alternative="greater")
     d = p.detectable
     assert 0.02 < d < 0.1
-    assert plan_from_rates(500, 0.73 + d, 0.73, 0.8, n_max=10).current.power == pytest.approx(0.8, abs=0.005)
-    assert plan_from_rates(500, 0.73 + 0.95 * d, 0.73, 0.8, n_max=10).current.power < 0.8
+    assert plan_from_rates(500, 0.73 + d, 0.73, 0.8, n_max=10, test="bootstrap", alternative="greater").current.power == pytest.approx(0.8, abs=0.005)
+    assert plan_from_rates(500, 0.73 + 0.95 * d, 0.73, 0.8, n_max=10, test="bootstrap", alternative="greater").current.power < 0.8
     # per-item scores: B's scores shifted so that the pilot's difference is the detectable one
     a, b = skewed_pilot()
-    q = plan(a, b, test="bootstrap")
+    q = plan(a, b, test="bootstrap", alternative="greater")
     moved = b + (q.effect - q.detectable)
-    at = power_at(a, moved, len(a), n_sims=3_000, seed=8)
+    at = power_at(a, moved, len(a), n_sims=3_000, seed=8, test="bootstrap", alternative="greater")
     assert abs(at.power - 0.8) <= 3 * at.mc_error + 0.01
 
 
 def test_less_and_two_sided_look_for_the_difference_on_their_side():
-    less = plan_from_rates(400, 0.70, 0.74, 0.8, alternative="less")
-    greater = plan_from_rates(400, 0.74, 0.70, 0.8)
+    less = plan_from_rates(400, 0.70, 0.74, 0.8, alternative="less", test="bootstrap")
+    greater = plan_from_rates(400, 0.74, 0.70, 0.8, test="bootstrap", alternative="greater")
     assert less.current.power == pytest.approx(greater.current.power, abs=1e-12)
     assert less.detectable == pytest.approx(-greater.detectable) and less.n_needed == greater.n_needed
-    two = plan_from_rates(400, 0.70, 0.74, 0.8, alternative="two-sided")
+    two = plan_from_rates(400, 0.70, 0.74, 0.8, alternative="two-sided", test="bootstrap")
     assert two.detectable < 0 and two.current.power < greater.current.power
-    wrong_way = plan_from_rates(400, 0.70, 0.74, 0.8)  # B expected to win, H1 "A is better": say so, and how
+    wrong_way = plan_from_rates(400, 0.70, 0.74, 0.8, test="bootstrap", alternative="greater")  # B expected to win, H1 "A is better": say so, and how
     assert "favours B, against H1: no test set size gives power" in wrong_way.text()
     assert "plan for H1: B is better (alternative 'less'), or two-sided" in wrong_way.text()
     assert "favours" not in less.text() + greater.text() + two.text()
@@ -205,7 +205,7 @@ def test_less_and_two_sided_look_for_the_difference_on_their_side():
 @pytest.mark.parametrize("test", ["bootstrap", "permutation", "t", "mcnemar"])
 def test_without_a_difference_power_is_the_false_alarm_rate(test):
     for n in (40, 400):
-        p = plan_from_rates(n, 0.7, 0.7, 0.8, test=test, n_max=10).current
+        p = plan_from_rates(n, 0.7, 0.7, 0.8, test=test, n_max=10, alternative="greater").current
         if test in ("mcnemar", "permutation"):  # exact tests: at most alpha
             assert p.power <= 0.05
         else:
@@ -223,16 +223,16 @@ def test_without_a_difference_power_is_the_false_alarm_rate(test):
 def test_identical_systems_are_never_told_apart():
     a = np.random.default_rng(4).uniform(0, 1, 200)
     for x, y in ((a, a), ((a > 0.5).astype(int), (a > 0.5).astype(int))):
-        p = plan(x, y, n_max=1_000)
+        p = plan(x, y, n_max=1_000, test="bootstrap", alternative="greater")
         assert p.current.power == 0 and p.n_needed is None and math.isnan(p.detectable)
         assert "not reached by n = 1,000" in p.text() and "no smallest detectable difference" in p.text()
     # a test that cannot reject on so few items: no difference is detected (McNemar's smallest p on 4 items: 1/16)
-    p = plan_from_rates(4, 0.8, 0.6, 0.6, test="mcnemar", n_max=100)
+    p = plan_from_rates(4, 0.8, 0.6, 0.6, test="mcnemar", n_max=100, alternative="greater")
     assert p.current.power == 0 and p.detectable is None and "no difference made by moving items" in p.text()
 
 
 def test_the_curve_rises_and_stops_past_the_target():
-    p = plan_from_rates(200, 0.78, 0.72, 0.8, test="t")
+    p = plan_from_rates(200, 0.78, 0.72, 0.8, test="t", alternative="greater")
     ns = [c.n for c in p.curve]
     assert ns == sorted(ns) and 200 in ns and ns[0] == 10
     assert p.curve[-1].power >= 0.95 > p.curve[-2].power
@@ -240,7 +240,7 @@ def test_the_curve_rises_and_stops_past_the_target():
 
 
 def test_the_plan_reads_as_sentences():
-    p = plan_from_rates(500, 0.75, 0.73, 0.8)
+    p = plan_from_rates(500, 0.75, 0.73, 0.8, test="bootstrap", alternative="greater")
     lines = p.text().splitlines()
     assert len(lines) == 4
     assert lines[0] == "Paired bootstrap, H1: A is better, alpha = 0.05; assumed true difference 0.020 (expected)."
@@ -248,32 +248,32 @@ def test_the_plan_reads_as_sentences():
     assert lines[2] == f"80% power needs n = {p.n_needed:,}."
     assert lines[3] == f"At n = 500 the smallest difference detected 80% of the time is {p.detectable:.3f} accuracy."
     a, b = skewed_pilot()
-    q = plan(a, b, test="t", target=0.9)
+    q = plan(a, b, test="t", target=0.9, alternative="greater")
     assert f"(95% MC {q.current.low:.2f}–{q.current.high:.2f})" in q.text() and "90% power needs n ≈" in q.text()
 
 
 def test_the_same_seed_gives_the_same_plan():
     a, b = skewed_pilot()
-    one, two = (plan(a, b, test="permutation", n_sims=200, seed=3) for _ in range(2))
+    one, two = (plan(a, b, test="permutation", n_sims=200, seed=3, alternative="greater") for _ in range(2))
     assert one == two and isinstance(one, Plan) and isinstance(one.current, Power)
-    assert plan(a, b, test="permutation", n_sims=200, seed=4).current != one.current
+    assert plan(a, b, test="permutation", n_sims=200, seed=4, alternative="greater").current != one.current
 
 
 # --- refusals ------------------------------------------------------------------------------------------------------
 
 def test_bad_pilots_are_refused():
     with pytest.raises(InputError, match="different lengths"):
-        plan([1, 0, 1], [1, 0])
+        plan([1, 0, 1], [1, 0], test="bootstrap", alternative="greater")
     with pytest.raises(InputError, match="NaN"):
-        plan([0.5, math.nan, 0.2], [0.1, 0.2, 0.3])
+        plan([0.5, math.nan, 0.2], [0.1, 0.2, 0.3], test="bootstrap", alternative="greater")
     with pytest.raises(InputError, match="infinite"):
-        power_at([0.5, math.inf, 0.2], [0.1, 0.2, 0.3], 10)
+        power_at([0.5, math.inf, 0.2], [0.1, 0.2, 0.3], 10, test="bootstrap", alternative="greater")
     with pytest.raises(InputError, match="at least 2"):
-        plan([1], [0])
+        plan([1], [0], test="bootstrap", alternative="greater")
     with pytest.raises(InputError, match="right/wrong"):
-        plan([0.5, 1.0], [0.0, 1.0], binary=True)
+        plan([0.5, 1.0], [0.0, 1.0], binary=True, test="bootstrap", alternative="greater")
     with pytest.raises(SettingsError, match="McNemar"):
-        plan([0.5, 1.0], [0.0, 1.0], test="mcnemar")
+        plan([0.5, 1.0], [0.0, 1.0], test="mcnemar", alternative="greater")
 
 
 @pytest.mark.parametrize("settings, message", [
@@ -290,11 +290,11 @@ def test_bad_settings_are_refused(settings, message):
 
 def test_impossible_rates_are_refused():
     with pytest.raises(SettingsError, match="agree on 0.99"):
-        plan_from_rates(100, 0.9, 0.7, 0.99)
+        plan_from_rates(100, 0.9, 0.7, 0.99, test="bootstrap", alternative="greater")
     with pytest.raises(SettingsError, match="`n`"):
-        plan_from_rates(1, 0.9, 0.7, 0.8)
+        plan_from_rates(1, 0.9, 0.7, 0.8, test="bootstrap", alternative="greater")
     with pytest.raises(SettingsError, match="wilcoxon"):
-        plan_from_rates(100, 0.9, 0.7, 0.8, test="wilcoxon")
+        plan_from_rates(100, 0.9, 0.7, 0.8, test="wilcoxon", alternative="greater")
 
 
 def test_cli_plans_from_a_pilot_or_from_rates(tmp_path, capsys):
@@ -319,6 +319,7 @@ def test_cli_plans_from_a_pilot_or_from_rates(tmp_path, capsys):
     assert main(["power", "--n", "1000", "--accuracy-a", "0.75", "--accuracy-b", "0.72", "--agreement", "0.85"]) == 0
     out = capsys.readouterr().out
     assert out == plan_from_rates(1000, 0.75, 0.72, 0.85).text() + "\n" and "(expected)" in out
+    assert out.startswith("McNemar's exact test (recommended for these data), H1: A and B differ, alpha = 0.05")
     for argv, message in (([str(table), "--n", "5"], "not both"), ([], "give pilot files"),
                           ([str(table), "--metric", "macro_f1"], "not a mean of per-item values"),
                           ([str(translations(tmp_path))], "bleu is not a mean of per-item values")):

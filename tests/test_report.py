@@ -112,7 +112,7 @@ def _bleu_pair(n=60, seed=3):
 @pytest.mark.parametrize("alternative, compat", [("less", None), ("two-sided", None), ("two-sided", "sacrebleu")])
 def test_case_1_the_interval_is_in_the_winners_direction_when_b_wins(alternative, compat):
     refs, a, b = _bleu_pair()
-    res = compare(refs, a, b, metric="bleu", tokenize="none", alternative=alternative, compat=compat)
+    res = compare(refs, a, b, metric="bleu", tokenize="none", alternative=alternative, compat=compat, test="bootstrap")
     assert res.delta < 0 and res.significant
     text = report.verdict(res, a="A (FBK)", b="B (LIUM)")
     assert text.startswith(f"B (LIUM) beats A (FBK) by {report.number(-res.delta, report.scale_of(res))} BLEU (")
@@ -123,11 +123,11 @@ def test_case_1_the_interval_is_in_the_winners_direction_when_b_wins(alternative
 
 def test_case_2_the_sign_test_names_the_winner_of_items_not_of_the_mean():
     a, b = [0.6] * 15 + [-1.5], [0.5] * 16  # A wins 15 of 16 items; B has the larger mean
-    sign = compare(None, a, b, metric="mean", test="sign")
+    sign = compare(None, a, b, metric="mean", test="sign", alternative="greater")
     assert sign.delta < 0 and sign.significant and (sign.wins, sign.losses) == (15, 1)
     assert report.verdict(sign).startswith("A beats B on 15 of the 16 items where they differ (one-sided 95% "
                                            "bound: at least 74% of them); p = 0.00026 (one-sided), sign test")
-    wilcoxon = compare(None, a, b, metric="mean", test="wilcoxon")
+    wilcoxon = compare(None, a, b, metric="mean", test="wilcoxon", alternative="greater")
     assert wilcoxon.estimand == "pseudo_median" and wilcoxon.estimate == pytest.approx(0.1)
     assert report.verdict(wilcoxon).startswith("A beats B by a pseudo-median of 0.1000 mean score per item")
     for res in (sign, wilcoxon):
@@ -138,7 +138,7 @@ def test_case_3_a_one_sided_p_comes_with_a_one_sided_bound_and_says_so():
     gold = [1] * 1000
     rng = np.random.default_rng(5)
     a, b = (rng.random(1000) < 0.75).astype(int), (rng.random(1000) < 0.71).astype(int)
-    res = compare(gold, a, b)  # default H1: A better
+    res = compare(gold, a, b, test="bootstrap", alternative="greater")  # default H1: A better
     assert res.alternative == "greater" and res.ci_high == math.inf and res.ci_side == "lower"
     text = report.verdict(res)
     assert "one-sided 95% bound" in text and "(one-sided)" in text and "CI" not in text
@@ -154,29 +154,29 @@ def test_case_4_float_noise_is_no_difference_in_any_test(test):
 
 def test_case_5_resolution_and_alpha():
     toy = ([1] * 10, [1, 1, 1, 0, 1, 0, 1, 1, 0, 1], [1, 0, 1, 1, 0, 1, 0, 1, 0, 0])
-    one = compare(*toy, n_resamples=1)
+    one = compare(*toy, n_resamples=1, test="bootstrap", alternative="greater")
     assert not one.significant and not one.reachable and "cannot reach α = 0.05" in report.verdict(one)
     assert "b ≥ 20 could reach it" in report.verdict(one)
     gold = [1] * 300
-    clear = compare(gold, [1] * 300, [0] * 300, n_resamples=100, alpha=0.001)
+    clear = compare(gold, [1] * 300, [0] * 300, n_resamples=100, alpha=0.001, test="bootstrap", alternative="greater")
     assert clear.n_extreme == 0 and clear.p_value == 0.01 and not clear.significant
     assert "p < 0.01 (one-sided)" in report.verdict(clear) and "b ≥ 1,000 could reach it" in report.verdict(clear)
-    assert compare(gold, [1] * 300, [0] * 300, n_resamples=1_000, alpha=0.001).significant
-    data = compare(gold, [1] * 300, [0] * 300, n_resamples=1_000).to_dict()
+    assert compare(gold, [1] * 300, [0] * 300, n_resamples=1_000, alpha=0.001, test="bootstrap", alternative="greater").significant
+    data = compare(gold, [1] * 300, [0] * 300, n_resamples=1_000, test="bootstrap", alternative="greater").to_dict()
     assert data["p_value"] > 0 and data["mc_error"] > 0 and data["n_extreme"] == 0 and data["p_floor"] == 0.001
     assert p_number(0.049995, 0.05) == "0.04999" and p_number(0.050004, 0.05) == "0.050004"  # never "0.05"
     assert p_number(0.05, 0.05) == "0.05" and p_number(0.0336, 0.05) == "0.0336"
     exact = compare(None, [1.0, 2.0, 3.0], [0.0, 0.0, 0.0], metric="mean", test="permutation",
                     alternative="two-sided")
     assert exact.exact and exact.p_floor == 0.25 == exact.p_value  # 2 of the 8 swaps are as extreme
-    assert compare(None, [1.0, 2.0, 3.0], [0.0] * 3, metric="mean", test="permutation").p_floor == 0.125
+    assert compare(None, [1.0, 2.0, 3.0], [0.0] * 3, metric="mean", test="permutation", alternative="greater").p_floor == 0.125
 
 
 def test_case_5_straddling_alpha_says_so_and_how_many_resamples_would_settle_it():
     rng = np.random.default_rng(11)
     for seed in range(200):
         a = rng.random(200) < 0.6
-        res = compare([1] * 200, a.astype(int), (rng.random(200) < 0.55).astype(int), n_resamples=500, seed=seed)
+        res = compare([1] * 200, a.astype(int), (rng.random(200) < 0.55).astype(int), n_resamples=500, seed=seed, test="bootstrap", alternative="greater")
         if not res.settled:
             break
     else:
@@ -193,27 +193,27 @@ def test_case_6_a_bound_that_rounds_to_zero_keeps_its_sign():
 
 
 def test_case_7_tiny_samples_warn_and_recommend_the_exact_test():
-    one = compare([1], [1], [0])
+    one = compare([1], [1], [0], test="bootstrap", alternative="greater")
     assert one.warnings and "McNemar's exact test is recommended" in report.verdict(one)
-    assert compare([1], [1], [0], test="mcnemar").p_value == 0.5
-    assert compare([1], [1], [0], test="permutation").p_value == 0.5
-    assert sigcore.tests_for("accuracy", n_items=1, n_differing=1)[0] == "mcnemar"
-    assert sigcore.tests_for("mean", n_items=10)[0] == "permutation"
+    assert compare([1], [1], [0], test="mcnemar", alternative="greater").p_value == 0.5
+    assert compare([1], [1], [0], test="permutation", alternative="greater").p_value == 0.5
+    assert compare([1], [1], [0]).test == "mcnemar"  # what runs when no test is named: the exact one
+    assert compare(None, list(range(10)), [0] * 10, metric="mean").test == "permutation"
     assert "z" not in sigcore.tests_for("mean", n_items=49) and "z" in sigcore.tests_for("mean", n_items=50)
     with pytest.raises(sigcore.SettingsError, match="z-test needs at least 50 items"):
-        compare(None, list(range(10)), [0] * 10, metric="mean", test="z")
+        compare(None, list(range(10)), [0] * 10, metric="mean", test="z", alternative="greater")
 
 
 @pytest.mark.parametrize("test", ["bootstrap", "permutation", "t", "mcnemar", "sign"])
 def test_case_8_right_wrong_systems_get_wilsons_interval_in_every_test(test):
-    res = compare([1] * 300, [1] * 300, [1] * 290 + [0] * 10, test=test)
+    res = compare([1] * 300, [1] * 300, [1] * 290 + [0] * 10, test=test, alternative="greater")
     assert res.ci_a[0] < 1 and res.ci_a[1] == 1  # 300 of 300 right: not [1, 1]
     assert res.ci_a == pytest.approx(sigcore.statistics.intervals.wilson(np.ones(300), res.confidence_level))
 
 
 def test_case_9_identical_outputs_in_compat_mode_are_no_difference():
     refs, a, _ = _bleu_pair()
-    res = compare(refs, a, a, metric="bleu", compat="sacrebleu", alternative="two-sided", n_resamples=1_000)
+    res = compare(refs, a, a, metric="bleu", compat="sacrebleu", alternative="two-sided", n_resamples=1_000, test="bootstrap")
     assert res.p_value <= 0.05 and not res.significant  # sacrebleu's own p, faithfully; the verdict is not fooled
     text = report.verdict(res)
     assert text.startswith("A and B give the same result on every item: no difference")
@@ -222,12 +222,12 @@ def test_case_9_identical_outputs_in_compat_mode_are_no_difference():
 
 def test_case_11_mcnemar_chi_square_is_reachable_and_closed_forms_report_no_resamples():
     gold, a, b = [1] * 200, [1] * 120 + [0] * 80, [1] * 100 + [0] * 100
-    chi = compare(gold, a, b, test="mcnemar", exact=False)
-    exact = compare(gold, a, b, test="mcnemar")
+    chi = compare(gold, a, b, test="mcnemar", exact=False, alternative="greater")
+    exact = compare(gold, a, b, test="mcnemar", alternative="greater")
     assert chi.p_value != exact.p_value and not chi.exact and exact.exact
     assert "McNemar's chi-square test" in report.verdict(chi) and "-chi2" in chi.signature
-    for res in [compare(gold, a, b, test=test) for test in ("mcnemar", "sign", "t")] + [
-            compare(None, np.linspace(0, 1, 200), np.linspace(0, 0.9, 200), metric="mean", test="wilcoxon")]:
+    for res in [compare(gold, a, b, test=test, alternative="greater") for test in ("mcnemar", "sign", "t")] + [
+            compare(None, np.linspace(0, 1, 200), np.linspace(0, 0.9, 200), metric="mean", test="wilcoxon", alternative="greater")]:
         assert res.n_resamples == 0 and res.seed is None and "resamples:" not in res.signature
 
 
@@ -238,15 +238,15 @@ def test_the_sentence_format_of_each_kind():
     gold = [1] * 400
     rng = np.random.default_rng(2)
     a, b = (rng.random(400) < 0.8).astype(int), (rng.random(400) < 0.7).astype(int)
-    two = compare(gold, a, b, alternative="two-sided")
+    two = compare(gold, a, b, alternative="two-sided", test="bootstrap")
     assert re.fullmatch(r"A beats B by 0\.\d{4} accuracy \(95% CI 0\.\d{4} to 0\.\d{4}\); p (<|=) [\d.]+ "
                         r"\(two-sided\), paired bootstrap, b = 10,000, seed 0: significant at α = 0\.05\.",
                         report.verdict(two))
-    less = compare(gold, b, a, alternative="less")
+    less = compare(gold, b, a, alternative="less", test="bootstrap")
     assert re.fullmatch(r"A beats B by 0\.\d{4} accuracy \(one-sided 95% bound: at least 0\.\d{4}\); p (<|=) "
                         r"[\d.]+ \(one-sided\), paired bootstrap, b = 10,000, seed 0: significant at α = 0\.05\.",
                         report.verdict(less, a="B", b="A"))
-    none = compare(gold, b, a)
+    none = compare(gold, b, a, test="bootstrap", alternative="greater")
     assert re.fullmatch(r"No significant evidence that A is better than B: δ = -0\.\d{4} accuracy \(one-sided 95% "
                         r"bound: δ ≥ -0\.\d{4}\); p = [\d.]+ \(one-sided\), paired bootstrap, b = 10,000, seed 0: "
                         r"not significant at α = 0\.05\.", report.verdict(none))
@@ -256,7 +256,7 @@ def test_exports_say_what_the_sentence_says():
     gold = [1] * 400
     rng = np.random.default_rng(4)
     res = compare(gold, (rng.random(400) < 0.7).astype(int), (rng.random(400) < 0.8).astype(int),
-                  alternative="two-sided")
+                  alternative="two-sided", test="bootstrap")
     text = report.verdict(res)
     assert export.verdict_markdown(res).splitlines()[0] == text
     latex = export.sentence_latex(res)
@@ -317,7 +317,7 @@ def test_sentences_agree_with_the_numbers_over_many_random_cases(chunk):
 
 def test_wilcoxon_takes_its_side_from_its_rank_sums_and_refuses_right_wrong_items():
     with pytest.raises(sigcore.SettingsError, match="wilcoxon test needs a metric .* other than right/wrong"):
-        compare([1] * 20, [1] * 15 + [0] * 5, [1] * 10 + [0] * 10, test="wilcoxon")
+        compare([1] * 20, [1] * 15 + [0] * 5, [1] * 10 + [0] * 10, test="wilcoxon", alternative="greater")
     # ratings that differ by ±2 or not at all: the pseudo-median is 0 while the ranks favour B
     a, b = [0.0] * 37, [2.0] * 20 + [-2.0] * 9 + [0.0] * 8
     res = compare(None, a, b, metric="mean", test="wilcoxon", alternative="less")
@@ -338,7 +338,7 @@ def test_float_noise_in_a_pseudo_median_is_zero():
 def test_latex_keeps_the_digits_that_put_p_on_its_side_of_alpha():
     rng = np.random.default_rng(199)
     a, b = np.round(rng.normal(0.6, 0.2, 200), 3), np.round(rng.normal(0.53, 0.2, 200), 3)
-    res = compare(None, a, b, metric="mean", test="t", alpha=0.00014)
+    res = compare(None, a, b, metric="mean", test="t", alpha=0.00014, alternative="greater")
     assert not res.significant and res.p_text == "p = 0.000143"
     assert r"$p = 1.43 \times 10^{-4}$" in export.sentence_latex(res)
 
@@ -354,7 +354,7 @@ def test_latex_is_plain_ascii_outside_the_names():
 def test_an_interval_at_another_level_than_alpha_says_so_not_that_it_is_no_dual():
     rng = np.random.default_rng(3)
     gold, a, b = [1] * 300, (rng.random(300) < 0.75).astype(int), (rng.random(300) < 0.68).astype(int)
-    res = compare(gold, a, b, alpha=0.05, confidence_level=0.99)
+    res = compare(gold, a, b, alpha=0.05, confidence_level=0.99, test="bootstrap", alternative="greater")
     assert res.significant and res.ci_low < 0
     text = report.verdict(res)
     assert "Note: the interval's level (99%) is not 1 - α, and at that level it includes 0." in text
@@ -362,14 +362,14 @@ def test_an_interval_at_another_level_than_alpha_says_so_not_that_it_is_no_dual(
 
 
 def test_the_resamples_to_settle_are_enough_and_p_at_alpha_is_said_plainly():
-    res = compare([1] * 200, [1] * 200, [0] * 200, n_resamples=20, seed=0)
+    res = compare([1] * 200, [1] * 200, [0] * 200, n_resamples=20, seed=0, test="bootstrap", alternative="greater")
     assert res.n_extreme == 0 and not res.settled
     more = res.resamples_to_settle()
     assert not sigcore.result.mc_interval(0, more)[0] <= 0.05 <= sigcore.result.mc_interval(0, more)[1]
     assert sigcore.result.mc_interval(0, more - 2)[1] >= 0.05  # and not many more than needed
     rng = np.random.default_rng(0)
     gold, a, b = [1] * 200, (rng.random(200) < 0.75).astype(int), (rng.random(200) < 0.66).astype(int)
-    at_alpha = next(r for r in (compare(gold, a, b, n_resamples=100, seed=s) for s in range(200))
+    at_alpha = next(r for r in (compare(gold, a, b, n_resamples=100, seed=s, test="bootstrap", alternative="greater") for s in range(200))
                     if r.p_value == 0.05)
     assert at_alpha.resamples_to_settle() is None
     assert "p equals α, so more resamples are needed to settle it" in report.verdict(at_alpha)
@@ -377,11 +377,11 @@ def test_the_resamples_to_settle_are_enough_and_p_at_alpha_is_said_plainly():
 
 def test_monte_carlo_interval_ends_are_rounded_on_their_side_of_alpha():
     res = compare([1] * 200, [1] * 150 + [0] * 50, [1] * 100 + [0] * 100, test="permutation", n_resamples=1000,
-                  alpha=0.001)
+                  alpha=0.001, alternative="greater")
     assert res.p_value == 1 / 1001 and res.significant
     text = report.verdict(res)
     assert "(0.000999 to " in text  # not "0.001", which would read as alpha
-    assert "interval up to" in report.summary(compare([1] * 300, [1] * 300, [0] * 300, n_resamples=100))
+    assert "interval up to" in report.summary(compare([1] * 300, [1] * 300, [0] * 300, n_resamples=100, test="bootstrap", alternative="greater"))
 
 
 def test_shares_name_what_their_interval_is_of_and_identical_systems_get_no_caution():
@@ -389,13 +389,13 @@ def test_shares_name_what_their_interval_is_of_and_identical_systems_get_no_caut
     gold, a, b = [1] * 300, (rng.random(300) < 0.7).astype(int), (rng.random(300) < 0.68).astype(int)
     res = compare(gold, a, b, test="sign", alternative="two-sided")
     assert not res.significant and "(95% CI of the share of A: " in report.verdict(res)
-    same = compare([1] * 10, [1] * 5 + [0] * 5, [1] * 5 + [0] * 5)
+    same = compare([1] * 10, [1] * 5 + [0] * 5, [1] * 5 + [0] * 5, test="bootstrap", alternative="greater")
     assert same.warnings == () and "Caution" not in report.verdict(same)
 
 
 def test_a_partial_exact_enumeration_is_an_estimate_until_it_is_done():
     gold, a, b = [1] * 40, [1] * 10 + [0] * 3 + [1] * 27, [0] * 10 + [1] * 3 + [1] * 27
-    parts = list(sigcore.stream(gold, a, b, test="permutation", block=1000))
+    parts = list(sigcore.stream(gold, a, b, test="permutation", block=1000, alternative="greater"))
     whole = parts[-1]
     assert whole.exact and whole.n_resamples == 2**13 - 1 and whole.p_value == pytest.approx(0.0461, abs=1e-4)
     assert all(not p.exact and p.resampled for p in parts[:-1])
@@ -408,6 +408,6 @@ def test_a_partial_exact_enumeration_is_an_estimate_until_it_is_done():
 def test_case_1_as_the_review_ran_it_on_wmt17():
     wmt = Path(__file__).resolve().parents[1] / "sample_data" / "wmt17_en_de"
     refs, fbk, lium = (read_lines(wmt / f"{name}.de.gz") for name in ("newstest2017.ref", "FBK.4870", "LIUM-NMT.4900"))
-    res = compare(refs, fbk, lium, metric="bleu", tokenize="none", compat="sacrebleu", alternative="two-sided")
+    res = compare(refs, fbk, lium, metric="bleu", tokenize="none", compat="sacrebleu", alternative="two-sided", test="bootstrap")
     assert report.verdict(res, a="A (FBK)", b="B (LIUM)").startswith(
         "B (LIUM) beats A (FBK) by 0.47 BLEU (95% CI 0.05 to 0.89, basic bootstrap); p = 0.0132 (two-sided)")

@@ -35,7 +35,7 @@ def test_monte_carlo_bootstrap_converges_to_the_exact_p():
     rng = np.random.default_rng(1)
     a, b = teaching.paired_outcomes(60, 0.75, 0.65, 0.8, rng)
     exact = teaching.exact_bootstrap_p(a, b)
-    res = sigcore.compare([1] * 60, a, b, n_resamples=20_000)
+    res = sigcore.compare([1] * 60, a, b, n_resamples=20_000, test="bootstrap", alternative="greater")
     assert abs(res.p_value - exact) < 4 * math.sqrt(exact * (1 - exact) / 20_000)
 
 

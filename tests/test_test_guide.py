@@ -73,7 +73,7 @@ def test_formulas_are_the_ones_the_engine_computes():
 
 
 def _engine(test, d):
-    return np.array([sigcore.compare(None, row, np.zeros(len(row)), metric="mean", test=test, ci_method=None).p_value
+    return np.array([sigcore.compare(None, row, np.zeros(len(row)), metric="mean", test=test, ci_method=None, alternative="greater").p_value
                      for row in d])
 
 
@@ -86,14 +86,14 @@ def test_vectorised_closed_form_p_values_equal_compare():
     d = rng.normal(0.2, 1, size=(15, 60))  # compare() takes the z-test from 50 items
     assert np.array_equal(tg.z_p(d), _engine("z", d))
     a, b = rng.integers(0, 2, size=(2, 15, 40))
-    mcnemar = [sigcore.compare([1] * 40, x, y, test="mcnemar").p_value for x, y in zip(a, b)]
+    mcnemar = [sigcore.compare([1] * 40, x, y, test="mcnemar", alternative="greater").p_value for x, y in zip(a, b)]
     assert np.allclose(tg.binomial_p((a > b).sum(1), (a < b).sum(1)), mcnemar, rtol=1e-12, atol=0)
 
 
 def test_bootstrap_p_is_compare_on_the_counts_and_b_ahead_is_never_significant():
     a, b = np.ones(100, dtype=int), np.ones(100, dtype=int)
     b[:4] = 0
-    assert tg.bootstrap_p(4, 0) == sigcore.compare([1] * 100, a, b).p_value
+    assert tg.bootstrap_p(4, 0) == sigcore.compare([1] * 100, a, b, test="bootstrap", alternative="greater").p_value
     # the simulation skips n10 <= n01: B ahead or level, so most x^(i) count and p > alpha
     skipped = [tg.bootstrap_p(w, k - w) for k in range(1, 31) for w in range(k // 2 + 1)]
     assert min(skipped) > 0.4

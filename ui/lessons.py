@@ -54,7 +54,8 @@ def _power(accuracy_a: float, accuracy_b: float, agreement: float) -> tuple[np.n
 @st.cache_data(max_entries=64, show_spinner=False)
 def _three(a_correct: tuple, b_correct: tuple, copies: int) -> list[sigcore.Result]:
     a, b = list(a_correct) * copies, list(b_correct) * copies  # the same proportions, more documents
-    return [sigcore.compare([1] * len(a), a, b, test=test, n_resamples=RESAMPLES, ci_method=None)
+    return [sigcore.compare([1] * len(a), a, b, test=test, alternative="greater", n_resamples=RESAMPLES,
+                           ci_method=None)
             for test in THREE]
 
 

@@ -62,9 +62,8 @@ def text(many: Many) -> str:
     for (a, b), res in many.results.items():
         low, high = many.score_intervals[a]
         rows.append([a, b, number(many.scores[a], scale), _interval(low, high, scale), signed(res.delta, scale),
-                     _interval(*many.delta_interval(a, b), scale, with_sign=True),
-                     res.p_text.removeprefix("p = ").replace("p < ", "< "),
-                     p_number(many.adjusted[(a, b)], many.alpha), "*" if many.significant(a, b) else ""])
+                     _interval(*many.delta_interval(a, b), scale, with_sign=True), *many.p_texts(a, b),
+                     "*" if many.significant(a, b) else ""])
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     warning = floor_warning(many)
     lines = [heading(many), *([f"warning: {warning}"] if warning else []), ""] + ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
@@ -117,7 +116,7 @@ def latex(families: list[Many]) -> str:
     how = f"{TEST_NAMES[first.test]}"
     if first.test in ("bootstrap", "permutation"):
         b = f"{next(iter(first.results.values())).n_resamples:,}".replace(",", "{,}")  # 10{,}000 in math mode
-        how += f", $b = {b}$"
+        how += f", $b = {b}$, seed {first.seed}"
     how += (f", {_LATEX_SIDES[first.alternative]}, {CORRECTION_NAMES[first.correction]}-corrected over "
             f"{_count(first)}, $\\alpha = {first.alpha:g}$")
     cite = citations.cite_latex(citations.family_keys(first.test, [f.metric for f in families], first.correction))

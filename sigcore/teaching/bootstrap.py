@@ -11,7 +11,6 @@ agreement rate (the share of items where both are right or both wrong).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np

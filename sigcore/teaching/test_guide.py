@@ -279,7 +279,8 @@ def bootstrap_p(n10: int, n01: int, n: int = 100, n_resamples: int = 10_000) -> 
     B is, the other items right for both."""
     a, b = np.ones(n, dtype=int), np.ones(n, dtype=int)
     b[:n10], a[n10:n10 + n01] = 0, 0
-    return compare(np.ones(n, dtype=int), a, b, n_resamples=n_resamples, ci_method=None).p_value
+    return compare(np.ones(n, dtype=int), a, b, test="bootstrap", alternative="greater", n_resamples=n_resamples,
+                   ci_method=None).p_value
 
 
 def skewed_differences(sizes: tuple[int, ...] = (5, 10, 20, 50, 100, 200), *, alpha: float = 0.05,
@@ -407,7 +408,8 @@ def clustered_items(correlations: tuple[float, ...] = (0.0, 0.1, 0.3, 0.5), *, d
         hits[names[0]][i] = np.sum(binomial_p(np.sum(a > b, axis=1), np.sum(a < b, axis=1)) <= alpha)
         seeds = rng.integers(_SEEDS, size=sims[names[1]][i])
         hits[names[1]][i] = sum(compare(np.ones(a.shape[1], dtype=int), a[s], b[s], test="permutation",
-                                        n_resamples=n_resamples, ci_method=None, seed=int(seeds[s]),
+                                        alternative="greater", n_resamples=n_resamples, ci_method=None,
+                                        seed=int(seeds[s]),
                                         groups=groups).p_value <= alpha for s in range(len(seeds)))
     return Clustered(alpha, x, hits, sims, names, documents, sentences, discordance, n_resamples)
 
@@ -479,8 +481,8 @@ def _critical_wins(n: int, alpha: float) -> int:
 
 def _compare(d: np.ndarray, test: str, n_resamples: int, seed: int):
     """``compare`` on per-item differences d: A scores d, B scores 0, so that δ(x) = d̄."""
-    return compare(None, d, np.zeros_like(d), metric="mean", test=test, n_resamples=n_resamples, ci_method=None,
-                   seed=int(seed))
+    return compare(None, d, np.zeros_like(d), metric="mean", test=test, alternative="greater",
+                   n_resamples=n_resamples, ci_method=None, seed=int(seed))
 
 
 def _same(hits: dict[str, np.ndarray], n_sims: int) -> dict[str, np.ndarray]:
