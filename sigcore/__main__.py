@@ -27,19 +27,21 @@ import os
 import sys
 from dataclasses import asdict, replace
 from pathlib import Path
+from typing import Sequence
 
 import pandas as pd
 
 from . import ALTERNATIVES, METRICS, TESTS, compare, compare_many, compare_seeds, power, report, statistics
-from .compare import COMPAT
+from .compare import AUTO, COMPAT
 from .many import CORRECTIONS, Many
-from .report import citations, export, family, reproduce
+from .report import citations, export, family, reproduce, sentence
 from .report.style import FIGURE_KINDS, STYLES, WIDTHS, style_named
-from .advisor import advise_outputs
+from .advisor import advise_family, advise_outputs
 from .effects import effect_sizes, item_values
 from .result import Result, _json_safe, p_number
 from .errors import InputError, SettingsError, SigcoreError
 from .io import align
+from .io.roles import GOLD_NAMES, Ambiguous, names_of
 from .io import results
 from .io.inputs import FORMATS, read
 
@@ -53,10 +55,11 @@ def _parser() -> argparse.ArgumentParser:
     cmp = commands.add_parser("compare", help="test A against B",
                               description="Test whether system A beats system B on the same items.")
     _data_arguments(cmp)
-    cmp.add_argument("--test", default="bootstrap", choices=list(TESTS))
+    cmp.add_argument("--test", default=AUTO, choices=[AUTO, *TESTS], help="the test (default: auto, the one recommended for these data; `sigcore advise` says why)")
     cmp.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples or permutations (b)")
-    cmp.add_argument("--alternative", choices=ALTERNATIVES,
-                     help="H1: greater = A better (default), less = B better, two-sided = they differ")
+    cmp.add_argument("--alternative", choices=ALTERNATIVES, default="two-sided",
+                     help="H1, chosen before looking at the data: two-sided = they differ (default), greater = A "
+                          "better, less = B better (one-sided)")
     cmp.add_argument("--seed", type=int, default=0)
     cmp.add_argument("--alpha", type=_level("--alpha"), default=0.05,
                      help="significance level: reject H0 when p <= alpha (default 0.05)")
@@ -92,13 +95,16 @@ def _parser() -> argparse.ArgumentParser:
     seeds.add_argument("--b", nargs="+", metavar="RUN", help="system B's output files, one per seed")
     seeds.add_argument("--metric", help=f"with --a/--b: one of {', '.join(METRICS)} (default: the first that fits the "
                                         "runs, as the app suggests)")
-    seeds.add_argument("--alternative", choices=ALTERNATIVES, default="greater")
+    seeds.add_argument("--alternative", choices=ALTERNATIVES, default="two-sided",
+                       help="with --a/--b: H1 (default: two-sided, they differ)")
     seeds.add_argument("--alpha", type=_level("--alpha"), default=0.05)
     seeds.add_argument("--confidence", type=_level("--confidence"), default=0.95)
     seeds.add_argument("--tau", type=_level("--tau"), default=0.2, help="ε_min below it reads as 'almost "
                                                                         "stochastically dominant' (default 0.2)")
     seeds.add_argument("--no-bonferroni", action="store_true", help="do not correct for the k(k - 1)/2 pairs")
-    seeds.add_argument("--resamples", type=int, default=1000, help="bootstrap iterations (deepsig's default)")
+    seeds.add_argument("--resamples", type=int, default=10_000,
+                       help="bootstrap resamples b: of items and runs with --a/--b, of ASO's quantile functions "
+                            "otherwise (default 10,000 as everywhere; deepsig's default is 1,000)")
     seeds.add_argument("--seed", type=int, default=0)
     seeds.add_argument("--bibtex", action="store_true", help="print BibTeX for the methods instead")
     datasets = commands.add_parser("datasets", help="replicability over datasets (Dror et al. 2017)",
@@ -106,13 +112,13 @@ def _parser() -> argparse.ArgumentParser:
                                                "p-value per dataset.")
     datasets.add_argument("files", nargs="+", metavar="FILE_OR_FOLDER",
                           help="a table with the columns dataset and p; or one folder per dataset, each with a gold "
-                               "file (named with ref, gold, reference, target or label) and one file per system")
+                               "file (named gold, ref, reference, target, labels or answers) and one file per system")
     datasets.add_argument("--alpha", type=_level("--alpha"), default=0.05)
     datasets.add_argument("--a", help="with folders: system A's name (its file name up to the first dot)")
     datasets.add_argument("--b", help="with folders: system B's name")
     datasets.add_argument("--metric", help=f"with folders: one of {', '.join(METRICS)} (default: the first that fits "
                                            "the first folder's outputs, as the app suggests)")
-    datasets.add_argument("--test", default="bootstrap", choices=list(TESTS))
+    datasets.add_argument("--test", default=AUTO, choices=[AUTO, *TESTS], help="the test (default: auto, the one recommended for these data; `sigcore advise` says why)")
     datasets.add_argument("--resamples", type=int, default=10_000)
     datasets.add_argument("--seed", type=int, default=0)
     datasets.add_argument("--bibtex", action="store_true", help="print BibTeX for the methods instead")
@@ -126,12 +132,14 @@ def _many_parser(commands) -> None:
                       help="GOLD SYS1 SYS2 ... files (globs expanded by the shell; .gz is fine), or one table with "
                            "a column per system")
     pick = many.add_mutually_exclusive_group()
-    pick.add_argument("--baseline", help="the system every other is compared with (default: the first)")
+    pick.add_argument("--baseline", help="the system every other is compared with: its name or its file's, with or "
+                                         "without extensions (default: the first)")
     pick.add_argument("--all-pairs", action="store_true", help="compare every pair, and rank the systems")
     many.add_argument("--metric", nargs="+", metavar="METRIC",
                       help=f"one or more of: {', '.join(METRICS)}; default: the first that fits the data, as the app "
                            "suggests")
-    many.add_argument("--test", default="bootstrap", choices=list(TESTS))
+    many.add_argument("--test", default=AUTO, choices=[AUTO, *TESTS],
+                      help="the test (default: auto, the one recommended for every pair, or the one that fits them all)")
     many.add_argument("--correction", default="holm", choices=list(CORRECTIONS),
                       help="Holm (default), Bonferroni, Hochberg, Benjamini-Hochberg (bh), Benjamini-Yekutieli (by)")
     many.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples or permutations (b)")
@@ -141,7 +149,12 @@ def _many_parser(commands) -> None:
     many.add_argument("--seed", type=int, default=0)
     many.add_argument("--compat", choices=COMPAT, help="reproduce another tool's two-sided definitions")
     many.add_argument("--tokenize", help="BLEU tokenizer (sacrebleu's names: 13a, none, intl, ...)")
-    many.add_argument("--gold", help="table column with the gold labels or references (default: guessed)")
+    many.add_argument("--gold", help="the column with the gold labels or references: of the table, or of every file "
+                                     "that has one (default: the one named like gold)")
+    many.add_argument("--gold-file", metavar="FILE", help="which of the files is the gold (default: the one named "
+                                                          f"{GOLD_NAMES})")
+    many.add_argument("--name", action="append", metavar="SYSTEM=NAME", default=[],
+                      help="the name a system is printed with, e.g. --name LIUM-NMT='LIUM (NMT)'; repeat for others")
     many.add_argument("--id", help="id column: align files by it (guessed when the files share one)")
     many.add_argument("--by-row", action="store_true", help="pair the files by row even where they share an id column")
     many.add_argument("--format", choices=list(FORMATS), help="file format (default: from extension and content)")
@@ -158,10 +171,21 @@ def _many_parser(commands) -> None:
 def _data_arguments(cmd) -> None:
     """The files, their columns and the metric: what compare and advise read the same way."""
     cmd.add_argument("files", nargs="+", metavar="FILE",
-                     help="one table; or GOLD A B files; or two CoNLL files or lm-eval sample logs; .gz is fine")
-    cmd.add_argument("--gold", help="table column with the gold labels or references (default: guessed)")
-    cmd.add_argument("--a", help="table column with system A's outputs (default: the first system column)")
-    cmd.add_argument("--b", help="table column with system B's outputs (default: the second)")
+                     help="one table; or a gold file and one file per system (in any order: the gold file is found by "
+                          "its name); or two files that each carry gold (a gold column, CoNLL) or per-item scores; or "
+                          "two lm-eval sample logs; .gz is fine")
+    cmd.add_argument("--gold", help="the column with the gold labels or references: of the table, or of every file "
+                                    "that has one (default: the one named like gold)")
+    cmd.add_argument("--gold-file", metavar="FILE", help="which of the files is the gold (default: the one named gold, "
+                                                         "ref, reference, target, labels or answers)")
+    cmd.add_argument("--a", help="the column with system A's outputs: of the table, or of A's file")
+    cmd.add_argument("--b", help="the column with system B's outputs (the baseline's): of the table, or of B's file")
+    cmd.add_argument("--baseline", metavar="NAME", help="with several files: the baseline's file (or its name), B; "
+                                                        "A is the other (default: the one named like a baseline, "
+                                                        "else the second)")
+    cmd.add_argument("--name", action="append", metavar="SYSTEM=NAME", default=[],
+                     help="the name a system is printed with, e.g. --name svm='SVM (RBF)' or --name A=Ours (repeat "
+                          "for B)")
     cmd.add_argument("--id", help="id column: align files by it (guessed when the files share one)")
     cmd.add_argument("--by-row", action="store_true", help="pair the files by row even where they share an id column")
     cmd.add_argument("--group", help="table column with the document/group of each item")
@@ -188,8 +212,10 @@ def _power_parser(commands) -> None:
         pw.add_argument(flag, help=text)
     pw.add_argument("--metric", help="a metric that is a mean of per-item values (default: the one the app "
                                      "suggests for the pilot, e.g. accuracy for labels, mean for per-item scores)")
-    pw.add_argument("--test", default="bootstrap", choices=["bootstrap", "permutation", "t", "mcnemar"])
-    pw.add_argument("--alternative", choices=ALTERNATIVES, default="greater")
+    pw.add_argument("--test", default=AUTO, choices=[AUTO, *power.SUPPORTED],
+                    help="the test planned for (default: auto, the one recommended for the pilot)")
+    pw.add_argument("--alternative", choices=ALTERNATIVES, default="two-sided",
+                    help="H1 (default: two-sided, they differ)")
     pw.add_argument("--alpha", type=_level("--alpha"), default=0.05)
     pw.add_argument("--target", type=_level("--target"), default=0.8, help="the power wanted (default 0.8)")
     pw.add_argument("--sims", type=int, default=400, help="simulated test sets per size (where not exact)")
@@ -239,22 +265,58 @@ def _pairing(args) -> str | None:
 
 def _load(args) -> align.Aligned:
     tables = [read(path, format=args.format, encoding=args.encoding) for path in args.files]
-    return align.load(tables, gold=args.gold, a=args.a, b=args.b, id=_pairing(args),
-                      group=args.group, on_unmatched="drop" if args.drop_unmatched else "stop")
+    return align.load(tables, gold=args.gold, a=args.a, b=args.b, id=_pairing(args), group=args.group,
+                      on_unmatched="drop" if args.drop_unmatched else "stop", gold_file=_gold_file(args),
+                      baseline=getattr(args, "baseline", None))
+
+
+def _gold_file(args) -> int | None:
+    """--gold-file as the position of one of the files given (its path as typed, or its name)."""
+    if not getattr(args, "gold_file", None):
+        return None
+    return align.match_system(args.gold_file, args.files) if args.gold_file not in args.files else \
+        args.files.index(args.gold_file)
 
 
 def _suggest_metric(args, data, what: str = "these data") -> str | None:
     """Without --metric, set on ``args`` the metric the app suggests for ``data`` (translations compared by exact
     match would be a silent, misleading default; a list for `many`) and return a note saying so (none for
-    accuracy without gold: its refusal says that gold is missing)."""
+    accuracy without gold: its refusal says that gold is missing); numbers that look like class labels without
+    gold are a question, not a mean."""
     if args.metric is not None:
         return None
     many = isinstance(data, align.AlignedMany)
     metric = (align.suggest_many_metrics(data) if many else align.suggest_metrics(data))[0]
+    question = align.metric_question(data)
+    if question:
+        raise Ambiguous(question, question="Are they per-item scores to average, or labels that need their gold?",
+                        choices=["mean"], flag="--metric",
+                        hint="Give the gold (a gold file, or the gold column with --gold), or --metric mean if the "
+                             "numbers are per-item scores.")
     args.metric = [metric] if args.command == "many" else metric
     return None if metric == "accuracy" and data.gold is None else (
         f"the metric is {metric}, the first that fits {what} (as the app suggests); choose "
         f"{'others' if args.command == 'many' else 'another'} with --metric")
+
+
+def _names(args, names: tuple[str, ...] | list[str]) -> list[str]:
+    """The systems' names as printed, with --name SYSTEM=NAME (SYSTEM: A, B, or a system's name or file)."""
+    out = list(names)
+    for given in getattr(args, "name", []) or []:
+        key, sep, shown = given.partition("=")
+        if not sep or not shown.strip():
+            raise SettingsError(f"--name {given!r} is not SYSTEM=NAME", hint="For example: --name svm='SVM (RBF)'.")
+        k = "AB".index(key) if key in ("A", "B") and len(names) == 2 else align.match_system(key, names)
+        out[k] = shown.strip()
+    return out
+
+
+def _roles(data, metric_note: str | None, metric: str, extra: Sequence[str] = ()) -> list[str]:
+    """What was decided about the data, printed before any result: the roles with file names, the metric and
+    why, and the notes."""
+    lines = [f"roles: {role}" for role in data.roles]
+    lines.append("metric: " + (metric_note.removeprefix("the metric is ") if metric_note else f"{metric} (given)"))
+    return lines + list(extra) + [f"note: {note}" for note in data.notes]
 
 
 def _noted(data, note: str | None):
@@ -264,25 +326,21 @@ def _noted(data, note: str | None):
 def _inputs(args):
     """The aligned data, and gold, A, B and the metric as the engine takes them; the metric's options."""
     data = _load(args)
-    data = _noted(data, _suggest_metric(args, data))
-    gold, sys_a, sys_b, metric = data.gold, data.a, data.b, args.metric
-    if metric not in METRICS and metric in data.scores:  # a per-item score field, e.g. lm-eval's acc
-        gold, sys_a, sys_b, metric = align.score_inputs(data, metric)
-    elif metric not in METRICS:
+    note = _suggest_metric(args, data)
+    if args.metric not in METRICS and args.metric not in data.scores:
         fields = f" or the per-item scores in these files: {', '.join(data.scores)}" if data.scores else ""
-        raise SettingsError(f"unknown metric {metric!r}", hint=f"Choose one of: {', '.join(METRICS)}{fields}.")
+        raise SettingsError(f"unknown metric {args.metric!r}", hint=f"Choose one of: {', '.join(METRICS)}{fields}.")
     options = {k: v for k, v in (("tokenize", args.tokenize), ("positive_label", args.positive_label)) if v}
-    return data, (gold, sys_a, sys_b, metric), options
+    return data, align.engine_inputs(data, args.metric), options, note
 
 
 def _advise(args) -> int:
-    data, (gold, sys_a, sys_b, metric), options = _inputs(args)
+    data, (gold, sys_a, sys_b, metric), options, note = _inputs(args)
     try:
         advice = advise_outputs(gold, sys_a, sys_b, metric=metric, groups=data.groups, **options)
     except InputError as e:
         raise data.locate(e) from None
-    for note in data.notes:
-        print(f"note: {note}")
+    print("\n".join(_roles(data, note, args.metric)))
     print(advice.text())
     return 0
 
@@ -315,25 +373,28 @@ def _power(args) -> int:
 
 
 def _compare(args) -> int:
-    data, (gold, sys_a, sys_b, metric), options = _inputs(args)
-    alternative = args.alternative or ("two-sided" if args.compat else "greater")
+    data, (gold, sys_a, sys_b, metric), options, note = _inputs(args)
     try:
         res = compare(gold, sys_a, sys_b, metric=metric, test=args.test, n_resamples=args.resamples,
-                      alternative=alternative, alpha=args.alpha, confidence_level=args.confidence, seed=args.seed,
-                      groups=data.groups, compat=args.compat, exact=not args.chi_square,
+                      alternative=args.alternative, alpha=args.alpha, confidence_level=args.confidence,
+                      seed=args.seed, groups=data.groups, compat=args.compat, exact=not args.chi_square,
                       ci_method=None if args.ci_method == "none" else args.ci_method, **options)
+        why = (advise_outputs(gold, sys_a, sys_b, metric=metric, groups=data.groups, alpha=args.alpha,
+                              **options).recommended.reason if res.auto and not args.compat else None)
     except InputError as e:
         raise data.locate(e) from None
     effects = effect_sizes(gold, sys_a, sys_b, metric=metric, alternative=res.alternative,
                            confidence_level=res.confidence_level, **options)
-    # a column by its name ("run1/model" stays that); a file by its short name, as `many` names systems
-    a_name, b_name = ((data.a_name, data.b_name) if "A" in data.columns
-                      else align.system_names([data.a_name, data.b_name]))
+    a_name, b_name = _names(args, data.display_names)
     names = {"a_name": a_name, "b_name": b_name}
+    test = (f"test: {report.sentence.test_name(res)}, "
+            + (f"recommended for these data: {why} (choose another with --test)" if why else
+               "sacrebleu's paired bootstrap (--compat)" if res.auto else "given with --test"))
+    decided = _roles(data, note, args.metric, [test])
     if args.save:
         _write(args.save, export.result_json(res, distribution=True, **names))
     if args.json:
-        print(json.dumps({**res.to_dict(), **names, "columns": data.columns,
+        print(json.dumps({**res.to_dict(), **names, "columns": data.columns, "roles": [str(r) for r in data.roles],
                           "notes": list(data.notes), "effect_sizes": [_json_safe(asdict(e)) for e in effects]},
                          indent=2))
         return 0
@@ -344,11 +405,7 @@ def _compare(args) -> int:
         print(f"{export.sentence_latex(res, a=a_name, b=b_name)}\n\n"
               f"{export.verdict_latex(res, a=a_name, b=b_name)}", end="")
         return 0
-    if "A" in data.columns:  # one table: its columns; several files say how they were paired in a note
-        print("columns: " + ", ".join(f"{role} = {name!r}" for role, name in data.columns.items())
-              + " (guessed from the names where not given; change with --gold, --a, --b, --id, --group)")
-    for note in data.notes:
-        print(f"note: {note}")
+    print("\n".join(decided))
     a, b = (role if name == role else f"{role} ({name})" for name, role in ((a_name, "A"), (b_name, "B")))
     *lines, signature = report.summary(res, a=a, b=b).splitlines()
     if effects:
@@ -361,38 +418,70 @@ def _compare(args) -> int:
 
 
 def _many(args) -> int:
-    data = None if args.bibtex and args.metric else _many_data(args)  # --bibtex: the metric's papers, if suggested
+    known = args.bibtex and args.metric and args.test != AUTO  # --bibtex: the papers of the test and metric
+    data, note = (None, None) if known else _many_data(args)
     if args.bibtex:
-        print(citations.bibtex(citations.family_keys(args.test, args.metric, args.correction)), end="")
+        tests = [args.test] if args.test != AUTO else list(dict.fromkeys(
+            advise_family(data.gold, data.systems, _pairs(data, args), metric=m)[0] for m in args.metric))
+        print(citations.bibtex([k for t in tests for k in citations.family_keys(t, args.metric, args.correction)]),
+              end="")
         return 0
     options = {"tokenize": args.tokenize} if args.tokenize else {}
-    families = [compare_many(data.gold, data.systems, baseline=args.baseline, all_pairs=args.all_pairs, metric=m,
+    systems = dict(zip(_names(args, list(data.systems)), data.systems.values()))
+    baseline = None if args.baseline is None else list(systems)[_system_of(args.baseline, data)]
+    families = [compare_many(data.gold, systems, baseline=baseline, all_pairs=args.all_pairs, metric=m,
                              test=args.test, n_resamples=args.resamples, alternative=args.alternative,
                              alpha=args.alpha, correction=args.correction, seed=args.seed, groups=data.groups,
                              compat=args.compat, **options) for m in args.metric]
     if args.save:
         _write(args.save, json.dumps({"families": [f.to_dict() for f in families]}, indent=2))
-    if args.csv or args.json:
+    if args.csv:
         frame = pd.concat([f.table().assign(metric=f.metric) for f in families], ignore_index=True)
-        print(frame.to_csv(index=False) if args.csv else frame.to_json(orient="records", indent=2), end="")
+        print(export.table_csv(frame).decode("utf-8"), end="")
+        return 0
+    if args.json:
+        print(json.dumps({"families": [{"metric": f.metric, "baseline": f.baseline, **f.settings(),
+                                        "roles": [str(r) for r in data.roles], "notes": list(data.notes),
+                                        "comparisons": f.table().to_dict(orient="records")} for f in families]},
+                         indent=2, default=_json_safe))
         return 0
     if args.latex:
         print(family.latex(families), end="")
         return 0
-    for note in data.notes:
-        print(f"note: {note}")
+    tests = [f"test ({f.metric}): {sentence.test_name(next(iter(f.results.values())))}, "
+             + (f.test_reason if f.auto else "given with --test") for f in families]
+    print("\n".join(_roles(data, note, " ".join(args.metric), tests)))
     print("\n\n".join(family.text(f) for f in families))
     return 0
 
 
-def _many_data(args) -> align.AlignedMany:
+def _pairs(data: align.AlignedMany, args) -> list[tuple[str, str]]:
+    """The pairs `many` compares: every pair, or each system against the baseline (the first by default)."""
+    names = list(data.systems)
+    if args.all_pairs:
+        return [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
+    base = names[_system_of(args.baseline, data)] if args.baseline else names[0]
+    return [(name, base) for name in names if name != base]
+
+
+def _system_of(name: str, data: align.AlignedMany) -> int:
+    """A system of ``data`` by its name or its file's (with or without the extensions): --baseline LIUM-NMT.4900.de."""
+    names = list(data.systems)
+    try:
+        return align.match_system(name, names)
+    except SettingsError:
+        files = [data.sources.get(n, (n,))[0] for n in names]
+        return align.match_system(name, files)
+
+
+def _many_data(args) -> tuple[align.AlignedMany, str | None]:
     tables = [read(path, format=args.format, encoding=args.encoding) for path in args.files]
     unknown = [m for m in args.metric or [] if m not in METRICS]
     if unknown:
         raise SettingsError(f"unknown metric {unknown[0]!r}", hint=f"Choose from: {', '.join(METRICS)}.")
     has_gold = all(METRICS[m].needs_gold for m in args.metric or [])
-    data = align.load_many(tables, has_gold=has_gold, gold=args.gold, id=_pairing(args))
-    return _noted(data, _suggest_metric(args, data))
+    data = align.load_many(tables, has_gold=has_gold, gold=args.gold, id=_pairing(args), gold_file=_gold_file(args))
+    return data, _suggest_metric(args, data)
 
 
 def _seeds(args) -> int:
@@ -417,7 +506,8 @@ def _seeds(args) -> int:
         res = compare_seeds(data.gold, outputs[:len(args.a)], outputs[len(args.a):], metric=args.metric,
                             n_resamples=args.resamples, alternative=args.alternative, alpha=args.alpha,
                             seed=args.seed)
-        print(res.sentence())
+        names = names_of([Path(f).name.split(".")[0] for f in args.a], [Path(f).name.split(".")[0] for f in args.b])
+        print(res.sentence(a=names[0], b=names[1]))
         return 0
     if not args.file:
         raise SettingsError("give a table of per-seed scores, or --a and --b with the runs' output files")
@@ -431,7 +521,7 @@ def _seeds(args) -> int:
           f"{table.attrs['confidence_level']:.4g}{', Bonferroni over the pairs' if corrected else ''}; "
           f"b = {args.resamples:,}, "
           f"seed {args.seed}):\n")
-    print(table.round(3).to_string())
+    print(table.round(3).to_string(na_rep="—"))
     print(f"\nBelow τ = {args.tau:g}: the row is almost stochastically dominant over the column (deepsig's "
           "recommended threshold, Ulmer et al. 2022); 0: stochastically dominant.")
     for a in table.index:
@@ -443,11 +533,17 @@ def _seeds(args) -> int:
 
 def _datasets(args) -> int:
     folders = all(Path(f).is_dir() for f in args.files)
-    if args.bibtex:  # with folders, the papers of the metric they are compared on
-        if folders and args.metric is None and args.a and args.b:
-            _suggest_metric(args, _folder_pair(Path(args.files[0]), args))
-        print(citations.bibtex([*citations.REPLICABILITY, *citations.keys_for_test(args.test, args.metric or "accuracy")]),
-              end="")
+    if args.bibtex:  # with folders, the papers of the test and metric they are compared on (the first folder's)
+        keys = list(citations.REPLICABILITY)
+        if folders and args.a and args.b:
+            data = _folder_pair(Path(args.files[0]), args)
+            _suggest_metric(args, data)
+            test = args.test if args.test != AUTO else advise_outputs(
+                data.gold, data.a, data.b, metric=args.metric).recommended.test
+            keys += citations.keys_for_test(test, args.metric)
+        elif args.test != AUTO:
+            keys += citations.keys_for_test(args.test, args.metric or "accuracy")
+        print(citations.bibtex(keys), end="")
         return 0
     if folders:
         return _dataset_folders(args)
@@ -487,7 +583,7 @@ def _folder_pair(folder: Path, args) -> align.Aligned:
     files = sorted(f for f in folder.iterdir() if f.is_file() and not f.name.startswith("."))
     gold = [files[i] for i in align.gold_files([f.name for f in files])]
     if len(gold) != 1:
-        raise InputError(f"needs exactly one gold file (named with ref, gold, reference, target or label), "
+        raise InputError(f"needs exactly one gold file (named {GOLD_NAMES}), "
                          f"found {len(gold)}", file=str(folder))
     systems = [f for f in files if f != gold[0]]
     by_name = dict(zip(align.system_names([f.name for f in systems]), systems))
@@ -517,6 +613,10 @@ def _figure(args) -> int:
                          hint="Save one with `sigcore many ... --baseline NAME --save FAMILY.json`.")
     if args.kind != "forest" and (families is not None or not isinstance(saved, dict)):
         raise InputError("holds a family of comparisons, not one result: draw it with --kind forest", file=args.file)
+    if (args.kind != "forest" and saved.get("test") in ("bootstrap", "permutation")
+            and saved.get("distribution") is None):  # printed with --json: the values were left out
+        raise InputError("holds no resampled values (a result printed with --json leaves them out)", file=args.file,
+                         hint="Write the result with its values: sigcore compare ... --save RESULT.json.")
     chosen = [f for f in families or [] if args.metric in (None, f.get("metric"))]
     if families and len(chosen) != 1:
         raise SettingsError(f"{args.file} has no family on {args.metric!r}" if args.metric else

@@ -60,12 +60,13 @@ def test_unmatched_ids_stop_with_their_place_or_are_dropped_with_a_note():
     gold = table("gold.csv", "id,label\nq1,a\nq2,b\nq3,c\n")
     a = table("a.csv", "id,prediction\nq1,a\nq2,b\nq3,c\n")
     b = table("b.csv", "id,prediction\nq1,a\nq3,c\nq9,z\n")
-    with pytest.raises(InputError, match=r"1 of its ids are not in every file \(the first is 'q2'\)") as info:
+    with pytest.raises(InputError, match=r"lacks 1 id that gold.csv has \(the first is 'q2', on line 3 of gold.csv\)"
+                       r"\..*'Drop items missing from a file' in the app, --drop-unmatched") as info:
         align.from_files(gold, a, b, id="id")
-    assert (info.value.file, info.value.line) == ("gold.csv", 3)
+    assert (info.value.file, info.value.line) == ("b.csv", None)  # the file that lacks it
     data = align.from_files(gold, a, b, id="id", on_unmatched="drop")
     assert data.ids == ["q1", "q3"] and data.b == ["a", "c"]
-    assert any("dropped 1 items of b.csv" in note for note in data.notes)
+    assert any("dropped 1 item of b.csv" in note for note in data.notes)
 
 
 def test_blank_predictions_count_as_wrong_and_are_reported():
@@ -74,7 +75,7 @@ def test_blank_predictions_count_as_wrong_and_are_reported():
     assert data.a == ["x", "", "z"] and data.b == ["", "y", "z"]
     assert data.notes == ("t.csv column 'A' has 1 blank outputs (line 3); they count as wrong answers",
                           "t.csv column 'B' has 1 blank outputs (line 2); they count as wrong answers")
-    assert sigcore.compare(data.gold, data.a, data.b).score_a == pytest.approx(2 / 3)
+    assert sigcore.compare(data.gold, data.a, data.b, test="bootstrap", alternative="greater").score_a == pytest.approx(2 / 3)
 
 
 def test_numbers_against_text_are_compared_as_text_with_a_note():
@@ -90,7 +91,7 @@ def test_engine_errors_are_readdressed_to_the_file_line():
     t = table("scores.csv", "id,sys1,sys2\n1,0.5,0.25\n2,0.5,oops\n")
     data = align.from_table(t)
     with pytest.raises(InputError) as info:
-        sigcore.compare(None, data.a, data.b, metric="mean")
+        sigcore.compare(None, data.a, data.b, metric="mean", test="bootstrap", alternative="greater")
     located = data.locate(info.value)
     assert (located.file, located.line) == ("scores.csv", 3) and "oops" in str(located)
 
@@ -106,7 +107,7 @@ def test_lm_eval_logs_pair_by_doc_id_and_expose_per_item_scores():
     assert data.ids == [0, 1] and data.gold == ["4", "9"] and data.a == ["4", "8"] and data.b == ["4", "9"]
     gold, sys_a, sys_b, metric = align.score_inputs(data, "exact_match")
     assert metric == "accuracy" and sys_a == [1, 0] and sys_b == [1, 1]
-    assert sigcore.compare(gold, sys_a, sys_b, test="mcnemar").score_a == 0.5
+    assert sigcore.compare(gold, sys_a, sys_b, test="mcnemar", alternative="greater").score_a == 0.5
 
 
 def test_lm_eval_logs_of_different_tasks_are_refused():
@@ -124,7 +125,7 @@ def test_two_conll_files_that_carry_gold_must_agree_on_it():
     b = read(b"# tokens gold pred\nJohn B-PER O\nlives O O\n\nParis B-LOC B-ORG\n", name="b.conll")
     data = align.load([a, b])
     assert data.gold == [["B-PER", "O"], ["B-LOC"]] and data.b == [["O", "O"], ["B-ORG"]]
-    assert sigcore.compare(data.gold, data.a, data.b, metric="span_f1").score_a == 1.0
+    assert sigcore.compare(data.gold, data.a, data.b, metric="span_f1", test="bootstrap", alternative="greater").score_a == 1.0
     c = read(b"# tokens gold pred\nJohn B-PER O\nlives O O\n\nParis B-ORG B-ORG\n", name="c.conll")
     with pytest.raises(InputError, match="sentence 2 has other tokens or gold tags") as info:
         align.load([a, c])
@@ -135,7 +136,7 @@ def test_sample_data_loads_and_compares():
     from pathlib import Path
     root = Path(__file__).resolve().parents[1] / "sample_data"
     data = align.load([read(root / "classification.csv")])
-    assert data.n > 100 and np.isfinite(sigcore.compare(data.gold, data.a, data.b).p_value)
+    assert data.n > 100 and np.isfinite(sigcore.compare(data.gold, data.a, data.b, test="bootstrap", alternative="greater").p_value)
 
 
 def test_files_that_share_an_id_column_are_paired_by_it_not_by_row():
@@ -149,7 +150,7 @@ def test_files_that_share_an_id_column_are_paired_by_it_not_by_row():
     data = align.load(files)
     assert data.ids == [str(i) for i in range(200)]  # cells stay text as written
     assert data.a == [str(v) for v in a] and data.b == [str(v) for v in b]
-    assert "paired by their shared id column 'id'" in data.notes[0]
+    assert str(data.roles[-1]) == "pairing = by the id column 'id' (every file has it)"
     by_row = align.load(files, id=align.ROW_ORDER)
     assert by_row.ids is None and by_row.a == [str(v) for v in a[order]]
     with pytest.raises(InputError, match="id '3' occurs twice"):
@@ -158,8 +159,10 @@ def test_files_that_share_an_id_column_are_paired_by_it_not_by_row():
 
 
 def test_gold_files_are_guessed_from_their_names():
-    names = ["LIUM-NMT.4900.de.gz", "newstest2017.ref.de.gz", "gold.txt", "goldfish.out", "sys_label.tsv", "a.txt"]
-    assert align.gold_files(names) == [1, 2, 3, 4]  # "goldfish" starts with gold: a guess the page lets one change
+    names = ["LIUM-NMT.4900.de.gz", "newstest2017.ref.de.gz", "gold.txt", "goldfish.out", "sys_label.tsv", "a.txt",
+             "References.JSONL", "answers.csv.gz", "ref-system.txt", "refined.txt"]
+    # a word of the name (goldfish is not gold), and no system's word beside it (sys_label, ref-system are systems)
+    assert align.gold_files(names) == [1, 2, 6, 7]
     assert align.gold_files(["a.txt", "b.txt"]) == []
 
 

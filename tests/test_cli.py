@@ -65,17 +65,20 @@ def write_lines(path, lines, newline="\n", bom=False, final=True):
 # --- the table form on SLP3 Figure 4.11 -------------------------------------------------------------------
 
 def test_human_report_on_slp3_table(capsys):
-    assert main(["compare", *TABLE_ARGS, "--resamples", "2000"]) == 0
+    assert main(["compare", *TABLE_ARGS, "--resamples", "2000", "--test", "bootstrap", "--alternative", "greater"]) == 0
     out, err = capsys.readouterr()
     assert err == ""
-    columns, note, *lines = out.splitlines()
-    assert columns.startswith("columns: gold = 'gold', A = 'A', B = 'B', id = 'doc' (guessed")
-    assert note == "note: the metric is accuracy, the first that fits these data (as the app suggests); choose " \
-                   "another with --metric"
+    *roles, metric, test = out.splitlines()[:7]
+    lines = out.splitlines()[7:]
+    assert roles == [f"roles: table = {SLP3}", "roles: gold = column 'gold' (given)", "roles: A = column 'A' (given)",
+                     "roles: B = column 'B' (given)", "roles: id = column 'doc' (named like an id)"]
+    assert metric == "metric: accuracy, the first that fits these data (as the app suggests); choose another with " \
+                     "--metric"
+    assert test == "test: paired bootstrap, given with --test"
     assert len(lines) == 9
     assert lines[0].startswith("accuracy: A = 0.7000 [") and ", B = 0.5000 [" in lines[0]
     assert "(10 items, 6 discordant; 95% intervals)" in lines[0]
-    res = sigcore.compare(*slp3_columns(), n_resamples=2000)
+    res = sigcore.compare(*slp3_columns(), n_resamples=2000, test="bootstrap", alternative="greater")
     assert lines[1] == f"delta = A - B = 0.2000; one-sided 95% bound: δ ≥ {res.ci_low:.4f} (basic bootstrap, the test's dual)"
     assert f"H1: A is better than B (one-sided): {res.p_text} ({res.n_extreme} of 2,000 resamples" in lines[2]
     assert "paired bootstrap, b = 2,000, seed 0" in lines[2]
@@ -92,11 +95,11 @@ def test_human_report_on_slp3_table(capsys):
 
 
 def test_alpha_sets_the_decision_and_the_interval_level(capsys):
-    assert main(["compare", *TABLE_ARGS, "--resamples", "2000", "--alpha", "0.3"]) == 0
+    assert main(["compare", *TABLE_ARGS, "--resamples", "2000", "--alpha", "0.3", "--test", "bootstrap", "--alternative", "greater"]) == 0
     out = capsys.readouterr().out
     assert "A beats B by 0.2000 accuracy (one-sided 70% bound: at least " in out
     assert "significant at α = 0.3." in out and "No significant evidence" not in out
-    res = sigcore.compare(*slp3_columns(), n_resamples=2000, alpha=0.3)
+    res = sigcore.compare(*slp3_columns(), n_resamples=2000, alpha=0.3, test="bootstrap", alternative="greater")
     assert res.significant and res.confidence_level == pytest.approx(0.7) and res.ci_low > 0
 
 
@@ -135,7 +138,7 @@ def test_files_sharing_ids_pair_by_them_unless_by_row(tmp_path, capsys):
     a = write_lines(tmp_path / "a.csv", ["id,pred"] + [f"{i},{'xy'[i % 2]}" for i in reversed(range(40))])
     b = write_lines(tmp_path / "b.csv", ["id,pred"] + [f"{i},x" for i in range(40)])
     by_id = run_json(capsys, [gold, a, b])
-    assert by_id["score_a"] == 1.0 and "paired by their shared id column 'id'" in by_id["notes"][0]
+    assert by_id["score_a"] == 1.0 and "pairing = by the id column 'id' (every file has it)" in by_id["roles"]
     assert run_json(capsys, [gold, a, b, "--by-row"])["score_a"] == 0.0  # reversed rows: every item wrong
 
 
@@ -143,7 +146,7 @@ def test_without_metric_translations_are_scored_by_bleu_as_the_app_suggests(caps
     """Exact match on sentences said "no evidence that uedin-nmt is better" where BLEU finds it better by 1.22."""
     mt = [str(ROOT / "sample_data" / "mt" / f) for f in ("newstest2017.ref.de", "uedin-nmt.de", "LIUM-NMT.de")]
     guessed = run_json(capsys, [*mt, "--resamples", "1000"])
-    assert guessed["metric"] == "bleu" and guessed["notes"][-1].startswith("the metric is bleu, the first that fits")
+    assert guessed["metric"] == "bleu" and guessed["test"] == "bootstrap" and guessed["auto"]
     assert guessed["signature"] == run_json(capsys, [*mt, "--resamples", "1000", "--metric", "bleu"])["signature"]
     assert run_json(capsys, [*mt, "--resamples", "1000", "--metric", "accuracy"])["metric"] == "accuracy"
 
@@ -151,9 +154,9 @@ def test_without_metric_translations_are_scored_by_bleu_as_the_app_suggests(caps
 def test_many_without_metric_scores_translations_by_bleu_too(capsys):
     mt = [str(ROOT / "sample_data" / "mt" / f) for f in ("newstest2017.ref.de", "uedin-nmt.de", "LIUM-NMT.de")]
     assert main(["many", *mt, "--resamples", "200", "--json"]) == 0
-    assert {row["metric"] for row in json.loads(capsys.readouterr().out)} == {"bleu"}
+    assert [f["metric"] for f in json.loads(capsys.readouterr().out)["families"]] == ["bleu"]
     assert main(["many", *mt, "--resamples", "200"]) == 0
-    assert "note: the metric is bleu, the first that fits these data" in capsys.readouterr().out
+    assert "metric: bleu, the first that fits these data" in capsys.readouterr().out
 
 
 def test_mcnemar_chi_square_and_the_level_that_follows_alpha(capsys):
@@ -161,7 +164,7 @@ def test_mcnemar_chi_square_and_the_level_that_follows_alpha(capsys):
     assert "test:mcnemar-chi2" in chi["signature"] and chi["exact"] is False
     assert run_json(capsys, [*TABLE_ARGS, "--alpha", "0.01"])["confidence_level"] == pytest.approx(0.99)
     assert run_json(capsys, [*TABLE_ARGS, "--alpha", "0.01", "--confidence", "0.9"])["confidence_level"] == 0.9
-    line = run_error(capsys, ["compare", *TABLE_ARGS, "--chi-square"])
+    line = run_error(capsys, ["compare", *TABLE_ARGS, "--chi-square", "--test", "bootstrap"])
     assert "`exact=False` (the chi-square approximation) applies to McNemar's test only" in line
 
 
@@ -178,8 +181,9 @@ def test_json_p_value_equals_the_api(capsys, test):
 
 
 def test_json_mcnemar_is_the_exact_binomial(capsys):
-    # 4 documents only A gets right, 2 only B: P(X >= 4 | n = 6, 1/2) = 22/64
-    assert run_json(capsys, [*TABLE_ARGS, "--test", "mcnemar"])["p_value"] == 22 / 64
+    # 4 documents only A gets right, 2 only B: P(X >= 4 | n = 6, 1/2) = 22/64, twice that two-sided
+    assert run_json(capsys, [*TABLE_ARGS, "--test", "mcnemar", "--alternative", "greater"])["p_value"] == 22 / 64
+    assert run_json(capsys, [*TABLE_ARGS, "--test", "mcnemar"])["p_value"] == 44 / 64
 
 
 def test_json_options_reach_the_result(capsys):
@@ -193,21 +197,21 @@ def test_json_options_reach_the_result(capsys):
     assert got["ci_method"] == "bootstrap-bca"
     assert got["test"] == "bootstrap"
     res = sigcore.compare(*slp3_columns(), n_resamples=1234, alternative="two-sided", seed=7,
-                          confidence_level=0.9, ci_method="bca")
+                          confidence_level=0.9, ci_method="bca", test="bootstrap")
     assert (got["p_value"], got["ci_low"], got["ci_high"]) == (res.p_value, res.ci_low, res.ci_high)
     assert "resamples:1234|seed:7" in got["signature"] and "ci:bootstrap-bca@0.9" in got["signature"]
 
 
 def test_seed_changes_the_resamples(capsys):
-    p0 = run_json(capsys, [*TABLE_ARGS, "--resamples", "500", "--seed", "0"])["p_value"]
-    p1 = run_json(capsys, [*TABLE_ARGS, "--resamples", "500", "--seed", "1"])["p_value"]
-    assert p0 == sigcore.compare(*slp3_columns(), n_resamples=500, seed=0).p_value
-    assert p1 == sigcore.compare(*slp3_columns(), n_resamples=500, seed=1).p_value
+    p0 = run_json(capsys, [*TABLE_ARGS, "--resamples", "500", "--seed", "0", "--test", "bootstrap"])["p_value"]
+    p1 = run_json(capsys, [*TABLE_ARGS, "--resamples", "500", "--seed", "1", "--test", "bootstrap"])["p_value"]
+    assert p0 == sigcore.compare(*slp3_columns(), n_resamples=500, seed=0, test="bootstrap").p_value
+    assert p1 == sigcore.compare(*slp3_columns(), n_resamples=500, seed=1, test="bootstrap").p_value
     assert p0 != p1
 
 
-def test_default_alternative_is_greater_and_less_flips_it(capsys):
-    assert run_json(capsys, [*TABLE_ARGS, "--test", "mcnemar"])["alternative"] == "greater"
+def test_default_alternative_is_two_sided_and_less_flips_it(capsys):
+    assert run_json(capsys, [*TABLE_ARGS, "--test", "mcnemar"])["alternative"] == "two-sided"
     less = run_json(capsys, [*TABLE_ARGS, "--test", "mcnemar", "--alternative", "less"])
     assert less["alternative"] == "less"
     assert less["p_value"] == 57 / 64  # P(X <= 4 | n = 6, 1/2)
@@ -227,7 +231,7 @@ def test_bleu_from_text_files_equals_sacrebleu(tmp_path, capsys):
     assert got["score_a"] > got["score_b"] > 0
     assert got["options"]["tokenize"] == "none"
     assert "tokenize=none" in got["signature"]
-    assert got["alternative"] == "greater"
+    assert got["alternative"] == "two-sided"
 
 
 def test_crlf_and_bom_files_read_like_lf_files(tmp_path, capsys):
@@ -258,8 +262,11 @@ def test_text_files_human_report_names_the_files(tmp_path, capsys):
     a = write_lines(tmp_path / "a.txt", ["x", "y", "x", "x"])
     b = write_lines(tmp_path / "b.txt", ["x", "x", "y", "y"])
     assert main(["compare", gold, a, b, "--resamples", "200"]) == 0
-    note, first, *_ = capsys.readouterr().out.splitlines()
-    assert note.startswith("note: the metric is accuracy, the first that fits these data")  # labels: accuracy
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[:4] == [f"roles: gold = {gold} (named like a gold file)", f"roles: A = {a}", f"roles: B = {b}",
+                         "roles: pairing = by row (the files have no id column in common)"]
+    assert lines[4].startswith("metric: accuracy, the first that fits these data")  # labels: accuracy
+    first = lines[6]
     assert first.startswith("accuracy: A (a) = 0.7500 [")  # as `many` names systems; errors give the whole path
     assert "B (b) = 0.5000 [" in first
     assert main(["compare", gold, a, b, "--resamples", "200", "--latex"]) == 0
@@ -374,7 +381,7 @@ def test_lengths_differ_with_mean(tmp_path, capsys):
 
 @pytest.mark.parametrize("n, extra, message", [
     (2, [], "accuracy needs gold labels (references) and none were given"),
-    (4, [], "got 4 files. Give one table; or GOLD A B files"),
+    (4, [], "got 4 files: a gold file and 3 system files. Give one table; or a gold file and two system files"),
     (1, ["--metric", "mean"], "the table needs two system columns to compare"),
 ])
 def test_wrong_number_of_files(tmp_path, capsys, n, extra, message):
@@ -386,7 +393,7 @@ def test_two_files_of_numbers_without_gold_are_per_item_scores(tmp_path, capsys)
     files = [write_lines(tmp_path / f"{name}.txt", values) for name, values in
              (("a", ["0.5", "0.7", "0.2", "0.9"]), ("b", ["0.4", "0.6", "0.3", "0.5"]))]
     got = run_json(capsys, [*files, "--resamples", "500"])
-    assert got["metric"] == "mean" and got["notes"][-1].startswith("the metric is mean, the first that fits")
+    assert got["metric"] == "mean" and got["test"] == "permutation" and got["auto"]  # 4 items: exact permutations
     assert got["score_a"] == pytest.approx(0.575)
 
 
@@ -429,8 +436,8 @@ def test_module_entry_point_reports(tmp_path):
     proc = run_module("compare", *TABLE_ARGS, "--resamples", "1000")
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
-    assert "No significant evidence that A is better than B" in proc.stdout
-    assert proc.stdout.splitlines()[-1].startswith("signature: test:bootstrap|")
+    assert "No significant evidence that A and B differ" in proc.stdout
+    assert proc.stdout.splitlines()[-1].startswith("signature: test:mcnemar|alternative:two-sided|")
 
 
 def test_module_entry_point_error_has_no_traceback(tmp_path):
@@ -519,13 +526,13 @@ def test_many_warns_when_b_is_too_small_for_the_correction_to_reach_alpha(tmp_pa
     """Holm over 6 pairs at b = 100: the smallest corrected p is 6/100 > 0.05, whatever the data."""
     gold, systems = _many_files(tmp_path, k=4, n=300)
     files = [str(tmp_path / "gold.txt")] + [str(tmp_path / f"{name}.run.txt") for name in systems]
-    assert main(["many", *files, "--all-pairs", "--resamples", "100"]) == 0
+    assert main(["many", *files, "--all-pairs", "--resamples", "100", "--test", "bootstrap"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[2] == ("warning: No comparison can be significant at these settings: with b = 100, the smallest "
+    assert lines[9] == ("warning: No comparison can be significant at these settings: with b = 100, the smallest "
                         "corrected p Holm's correction can give over 6 comparisons is 0.06 > α = 0.05. Raise b to "
                         "at least 1,000.")  # after the note on the metric
     assert not any(line.rstrip().endswith("*") and "significant" not in line for line in lines)
-    assert main(["many", *files, "--all-pairs", "--resamples", "1000"]) == 0
+    assert main(["many", *files, "--all-pairs", "--resamples", "1000", "--test", "bootstrap"]) == 0
     assert "warning" not in capsys.readouterr().out
 
 
@@ -619,7 +626,7 @@ def test_datasets_from_folders_compares_a_and_b_in_each_then_counts(tmp_path, ca
     for folder in folders:
         gold = [line for line in (folder / "gold.txt").read_text().splitlines()]
         a, b = ((folder / f"{n}.run1.txt").read_text().splitlines() for n in ("ours", "base"))
-        results.append(sigcore.compare(gold, a, b, n_resamples=2000))
+        results.append(sigcore.compare(gold, a, b, n_resamples=2000, alternative="greater"))
     expected = sigcore.statistics.replicability(results, datasets=[f.name for f in folders])
     assert f"ours is better than base on at least k̂ = {expected.k_bonferroni} of 3" in out
     assert f"identifies: {', '.join(expected.identified)}" in out and out.count("data") >= 4
@@ -642,7 +649,8 @@ def test_seeds_from_run_files_is_compare_seeds(tmp_path, capsys):
     expected = sigcore.compare_seeds([str(g) for g in gold], [[str(v) for v in r] for r in runs["a"]],
                                      [[str(v) for v in r] for r in runs["b"]], n_resamples=1000)
     note, sentence = capsys.readouterr().out.strip().splitlines()
-    assert note.startswith("note: the metric is accuracy, the first that fits") and sentence == expected.sentence()
+    assert note.startswith("note: the metric is accuracy, the first that fits")
+    assert sentence == expected.sentence(a="a", b="b")  # the runs' names, a0 a1 a2 and b0 b1 b2
 
 
 def test_many_reads_conll_files_that_each_carry_gold_and_refuses_lm_eval_logs(tmp_path, capsys):
@@ -653,9 +661,10 @@ def test_many_reads_conll_files_that_each_carry_gold_and_refuses_lm_eval_logs(tm
         lines = [" ".join([r[0], r[1], r[2 + k % 2]]) if len(r) >= 4 else "" for r in rows if not r or len(r) >= 4]
         files.append(write_lines(tmp_path / f"{name}.conll", lines))
     assert main(["many", *files, "--resamples", "200", "--json"]) == 0
-    got = json.loads(capsys.readouterr().out)
-    assert [(r["system"], r["against"], r["metric"]) for r in got] == [("sysB", "sysA", "span_f1"),
-                                                                         ("sysC", "sysA", "span_f1")]
+    family, = json.loads(capsys.readouterr().out)["families"]
+    got = family["comparisons"]
+    assert family["metric"] == "span_f1"
+    assert [(r["system"], r["against"]) for r in got] == [("sysB", "sysA"), ("sysC", "sysA")]
     pair = run_json(capsys, [files[1], files[0], "--resamples", "200"])  # the same pair with compare
     assert (got[0]["score"], got[0]["score_against"]) == pytest.approx((pair["score_a"], pair["score_b"]))
     assert got[1]["delta"] == 0  # sysC has sysA's tags

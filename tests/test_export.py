@@ -39,7 +39,7 @@ def real():
     gold = rng.integers(0, 2, 200)
     sys_a = np.where(rng.random(200) < 0.8, gold, 1 - gold)
     sys_b = np.where(rng.random(200) < 0.7, gold, 1 - gold)
-    return sigcore.compare(gold.tolist(), sys_a.tolist(), sys_b.tolist(), n_resamples=2_000, seed=0)
+    return sigcore.compare(gold.tolist(), sys_a.tolist(), sys_b.tolist(), n_resamples=2_000, seed=0, test="bootstrap", alternative="greater")
 
 
 # ---------------------------------------------------------------- Markdown
@@ -81,7 +81,8 @@ def test_markdown_numbers_are_the_results_fields(real):
     scale = max(abs(real.score_a), abs(real.score_b))
     for (_, score, interval), (value, low, high) in zip(rows, expected):
         assert score == number(value, scale) and float(score) == pytest.approx(value, abs=5e-5)  # 4 decimals
-        assert interval.rstrip(" |") == f"[{number(low, scale)}, {number(high, scale)}]"
+        right = ")" if math.isinf(high) else "]"  # a one-sided bound's infinite end is open
+        assert interval.rstrip(" |") == f"[{number(low, scale)}, {number(high, scale)}{right}"
 
 
 def test_markdown_dash_for_a_missing_interval():
@@ -298,7 +299,7 @@ def test_a_figure_caption_counts_one_in_the_singular(kind):
 
 def test_an_exact_test_on_items_that_never_differ_has_one_swap():
     gold, same = [1, 0, 1, 1, 0, 1], [1, 0, 0, 1, 0, 1]
-    res = sigcore.compare(gold, same, same, test="permutation", n_resamples=1000)
+    res = sigcore.compare(gold, same, same, test="permutation", n_resamples=1000, alternative="greater")
     assert res.exact and res.n_resamples == 1
     assert export.figure_caption(res, "histogram").startswith(
         "δ under H0 on the only swap of A's and B's outputs, which agree on all 6 items (seed 0); dark bars")

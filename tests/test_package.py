@@ -127,7 +127,8 @@ def test_the_sigcore_command_runs_from_an_empty_folder(installed, tmp_path):
     assert command.returncode == 0, command.stderr
     module = run([installed / "python", "-m", "sigcore", "compare", "gold.txt", "a.txt", "b.txt", "--test", "mcnemar"],
                  tmp_path)
-    reproduce = "reproduce: sigcore compare gold.txt a.txt b.txt --metric accuracy --test mcnemar"
+    reproduce = ("reproduce: sigcore compare gold.txt a.txt b.txt --gold-file gold.txt --baseline b.txt --metric "
+                 "accuracy --test mcnemar")
     assert reproduce in command.stdout  # each names itself as it was called
     assert module.stdout == command.stdout.replace(reproduce, reproduce.replace("sigcore", "python -m sigcore", 1))
     assert "McNemar's exact test" in command.stdout

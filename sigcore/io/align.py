@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError, SettingsError
+from .roles import GOLD_NAMES, Ambiguous, Role, baseline_index, baseline_named, gold_files, label_reason
 
 _GOLD = ("gold", "label", "labels", "gold_label", "reference", "references", "ref", "target", "answer",
          "y", "y_true", "truth", "expected", "tags")
@@ -63,10 +64,21 @@ class Aligned:
     notes: tuple[str, ...] = ()
     columns: dict[str, str] = field(default_factory=dict)  # role -> column (several files: the id pairing them)
     by_row: bool = False  # several files paired by row although they share an id column
+    roles: tuple[Role, ...] = ()  # what was decided about the files and columns, and why (shown to the user)
+    outputs: tuple[str, ...] = ()  # the columns (or files) the systems' outputs came from, for what their names say
 
     @property
     def n(self) -> int:
         return len(self.a)
+
+    @property
+    def display_names(self) -> tuple[str, str]:
+        """A's and B's names as reports print them: a column's as it is, a file's as short as stays unique
+        (``uedin-nmt.4722.de`` is ``uedin-nmt``), as ``sigcore many`` names systems."""
+        if "A" in self.columns:
+            return self.a_name, self.b_name
+        a, b = system_names([self.a_name, self.b_name])
+        return a, b
 
     def locate(self, error: InputError) -> InputError:
         """An engine error about item k ("system 2 ... item 7") re-addressed to the file and line it came from."""
@@ -116,8 +128,11 @@ def _unique(column: pd.Series) -> bool:
         return False
 
 
-def from_table(table, mapping: Mapping | None = None, *, a: str | None = None, b: str | None = None) -> Aligned:
-    """Two system columns of one table (gold, id and group from the mapping), in row order."""
+def from_table(table, mapping: Mapping | None = None, *, a: str | None = None, b: str | None = None,
+               given: Sequence[str] = ("gold", "A", "B", "id", "group")) -> Aligned:
+    """Two system columns of one table (gold, id and group from the mapping), in row order. ``given`` names the
+    roles the caller chose (the others were guessed), for :attr:`Aligned.roles`; without ``a`` and ``b``, a
+    column named like a baseline is B, so that δ = A − B reads "yours minus the baseline"."""
     frame = table.frame
     mapping = mapping or guess_mapping(frame)
     for role, name in (("gold", mapping.gold), ("id", mapping.id), ("group", mapping.group), ("A", a), ("B", b),
@@ -125,24 +140,35 @@ def from_table(table, mapping: Mapping | None = None, *, a: str | None = None, b
         if name is not None and name not in frame.columns:
             raise InputError(f"no column {name!r} for {role}", file=table.name, line=1,
                              hint=f"The columns are: {', '.join(map(str, frame.columns))}.")
-    systems = [s for s in mapping.systems if s != mapping.gold]
-    a = a or (systems[0] if systems else None)
+    systems = [s for s in mapping.systems if s not in (mapping.gold, mapping.id, mapping.group)]
+    why = {r: "given" for r in given}
+    if a is None and b is None:
+        a, b, named = pick_pair([str(c) for c in systems])
+        why.update({"B": named} if named else {})
+    a = a or next((s for s in systems if s != b), None)
     b = b or next((s for s in systems if s != a), None)
     if a is None or b is None:
         raise InputError("the table needs two system columns to compare", file=table.name, line=1,
                          hint=f"The columns are: {', '.join(map(str, frame.columns))}; name the gold, A and B columns.")
-    notes: list[str] = []
+    notes = list(table.notes)
     gold = _gold(frame[mapping.gold].tolist(), table.name, table.lines) if mapping.gold else None
     values = [_prediction(frame[c].tolist(), f"{table.name} column {c!r}", table.lines, notes) for c in (a, b)]
     gold, values = _same_kind(gold, values, notes)
     if mapping.id is not None:
         _no_duplicates(frame[mapping.id].tolist(), table.name, table.lines)
     sources = {role: (table.name, table.lines) for role in ("gold", "a", "b")}
-    roles = {"gold": mapping.gold, "A": a, "B": b, "id": mapping.id, "group": mapping.group}
+    columns = {"gold": mapping.gold, "A": a, "B": b, "id": mapping.id, "group": mapping.group}
+    guessed = {"gold": "named like gold", "A": "the first system column",
+               "B": "named like a baseline" if baseline_named(str(b)) else "the next system column",
+               "id": "named like an id", "group": "named like a group"}
+    decided = [Role("table", table.name)] + [Role(role, f"column {str(name)!r}", why.get(role, guessed[role]))
+                                             for role, name in columns.items() if name is not None]
+    decided += [] if mapping.gold is not None else [Role("gold", "none", "no column is named like gold")]
     return Aligned(gold, values[0], values[1], str(a), str(b),
                    ids=frame[mapping.id].tolist() if mapping.id else None,
                    groups=frame[mapping.group].tolist() if mapping.group else None,
-                   sources=sources, notes=tuple(notes), columns={k: str(v) for k, v in roles.items() if v is not None})
+                   sources=sources, notes=tuple(notes), columns={k: str(v) for k, v in columns.items() if v is not None},
+                   roles=tuple(decided), outputs=(str(a), str(b)))
 
 
 ROW_ORDER = ""  # id=ROW_ORDER pairs files by row even where they share an id column
@@ -154,17 +180,22 @@ def shared_id(tables: Sequence) -> str | None:
     return names.pop() if len(names) == 1 else None
 
 
-def from_files(gold, a, b, *, id: str | None = None, on_unmatched: str = "stop") -> Aligned:
+def from_files(gold, a, b, *, id: str | None = None, on_unmatched: str = "stop", gold_column: str | None = None,
+               outputs: Sequence[str | None] = (None, None), why: str = "") -> Aligned:
     """Gold (or None) and one file per system; aligned by ``id`` when every file has that column, by the id
     column they share when ``id`` is None (rows shuffled in one file would otherwise pair the wrong items),
-    and by row with ``id=ROW_ORDER``."""
+    and by row with ``id=ROW_ORDER``. System files that carry their own gold column (``gold_column``, or one
+    named like gold) are checked to agree with the gold, or with each other without a gold file."""
     if on_unmatched not in ON_UNMATCHED:
         raise SettingsError(f"`on_unmatched` must be 'stop' or 'drop', not {on_unmatched!r}")
     if gold is None and a.format == "conll" and b.format == "conll" and _has_gold(a) and _has_gold(b):
         return _conll_pair(a, b)
-    many = from_system_files(gold, [a, b], id=id, on_unmatched=on_unmatched, names=["a", "b"])  # roles as names
+    many = from_system_files(gold, [a, b], id=id, on_unmatched=on_unmatched, names=["a", "b"],  # roles as names
+                             gold_column=gold_column, outputs=outputs, why=why)
     return Aligned(many.gold, many.systems["a"], many.systems["b"], a.name, b.name, ids=many.ids,
-                   sources=many.sources, notes=many.notes, columns=many.columns, by_row=many.by_row)
+                   sources=many.sources, notes=many.notes, columns=many.columns, by_row=many.by_row,
+                   roles=tuple(replace(r, role={"a": "A", "b": "B"}.get(r.role, r.role)) for r in many.roles),
+                   outputs=(*many.outputs, a.name, b.name))
 
 
 @dataclass(frozen=True)
@@ -180,25 +211,35 @@ class AlignedMany:
     notes: tuple[str, ...] = ()
     columns: dict[str, str] = field(default_factory=dict)  # role -> column (several files: the id pairing them)
     by_row: bool = False  # several files paired by row although they share an id column
+    roles: tuple[Role, ...] = ()  # what was decided about the files and columns, and why (shown to the user)
+    outputs: tuple[str, ...] = ()  # the columns the systems' outputs came from, for what their names say
 
 
 def from_system_files(gold, systems: Sequence, *, id: str | None = None, on_unmatched: str = "stop",
-                      names: Sequence[str] | None = None) -> AlignedMany:
+                      names: Sequence[str] | None = None, gold_column: str | None = None,
+                      outputs: Sequence[str | None] | None = None, why: str = "") -> AlignedMany:
     """Gold (or None) and one file per system, aligned as :func:`from_files` aligns two; systems are named
-    ``names`` (default: their file names, as short as stays unique: ``LIUM-NMT.4900.de`` is ``LIUM-NMT``)."""
+    ``names`` (default: their file names, as short as stays unique: ``LIUM-NMT.4900.de`` is ``LIUM-NMT``).
+    ``outputs`` names each system file's output column (None: the one named like outputs, or the only one);
+    ``why`` says how the gold file was chosen, for :attr:`AlignedMany.roles`."""
     if on_unmatched not in ON_UNMATCHED:
         raise SettingsError(f"`on_unmatched` must be 'stop' or 'drop', not {on_unmatched!r}")
-    tables = ([gold] if gold is not None else []) + list(systems)
+    systems = list(systems)
+    tables = ([gold] if gold is not None else []) + systems
     names = list(names) if names is not None else system_names([t.name for t in systems])
     roles = (["gold"] if gold is not None else []) + names
-    columns = [_value_column(t, "gold" if role == "gold" and gold is not None else "system")
-               for t, role in zip(tables, roles)]
-    notes: list[str] = []
+    if gold_column is not None:  # --gold with several files: that column of every file that must have one
+        for t in (tables if gold is None else [gold]):
+            _column(t, gold_column, "gold")
+    own = [_own_gold(t, gold_column) for t in systems]  # a system file's own gold column, if it has one
+    outputs = list(outputs) if outputs is not None else [None] * len(systems)
+    columns = ([_value_column(gold, "gold", gold_column)] if gold is not None else []) + [
+        _column(t, out, "outputs").name if out else _value_column(t, "system", exclude=g)
+        for t, out, g in zip(systems, outputs, own)]
+    notes = [note for t in tables for note in t.notes]
     shared = shared_id(tables)
     if id is None:
         id = shared
-        if id is not None:
-            notes.append(f"the files are paired by their shared id column {id!r}, not by row")
     if id:
         keys = [_column(t, id, "id").tolist() for t in tables]
         for key, t in zip(keys, tables):
@@ -216,20 +257,180 @@ def from_system_files(gold, systems: Sequence, *, id: str | None = None, on_unma
         order = [np.arange(lengths[0])] * len(tables)
     picked = [t.frame[c].to_numpy(dtype=object)[o].tolist() for t, c, o in zip(tables, columns, order)]
     lines = [t.lines[o] for t, o in zip(tables, order)]
-    gold_values = _gold(picked[0], tables[0].name, lines[0]) if gold is not None else None
     first = 1 if gold is not None else 0
-    values = [_prediction(v, t.name, ln, notes) for v, t, ln in zip(picked[first:], tables[first:], lines[first:])]
+    shared_gold = _shared_gold(gold, columns[0] if gold is not None else None, systems, own, picked[0] if gold
+                               is not None else None, order[first:], lines[first:])
+    gold_values = None
+    if shared_gold is not None:
+        gold_values = _gold(shared_gold[0], shared_gold[1].name, shared_gold[2])
+    values = [_prediction(v, t.name, ln, notes) for v, t, ln in zip(picked[first:], systems, lines[first:])]
     gold_values, values = _same_kind(gold_values, values, notes)
     ids = [tables[0].frame[id].tolist()[i] for i in order[0]] if id else None
     sources = dict(zip(roles, ((t.name, ln) for t, ln in zip(tables, lines))))
+    if gold is None and shared_gold is not None:
+        sources["gold"] = (shared_gold[1].name, shared_gold[2])
+    decided = _file_roles(gold, columns[0] if gold is not None else None, systems, names, columns[first:], own,
+                          why, len(ids) if ids is not None else len(values[0]))
+    decided.append(Role("pairing", f"by the id column {id!r}" if id else "by row",
+                        "every file has it" if id and id == shared else "given" if id else
+                        "the files have no id column in common" if shared is None else "given"))
     return AlignedMany(gold_values, dict(zip(names, values)), ids=ids, sources=sources, notes=tuple(notes),
-                       columns={"id": id} if id else {}, by_row=not id and shared is not None)
+                       columns={"id": id} if id else {}, by_row=not id and shared is not None, roles=tuple(decided),
+                       outputs=tuple(str(c) for c in columns[first:]))
+
+
+def _own_gold(table, gold_column: str | None) -> str | None:
+    """A system file's own gold column: ``gold_column`` where it has it, else one named like gold beside another
+    column for the outputs (a file of one column is all outputs)."""
+    if gold_column is not None:
+        return gold_column if gold_column in table.frame.columns else None
+    if table.format == "conll":
+        return None
+    guess = guess_mapping(table.frame)
+    return guess.gold if guess.gold is not None and guess.systems else None
+
+
+def _shared_gold(gold, gold_col, systems, own, gold_values, orders, lines):
+    """The gold every file must agree with (the gold file's, else the first system file's own gold column), as
+    (values, table, lines); every system file's own gold is checked against it item by item."""
+    if gold is not None:
+        shared = (gold_values, gold, None)
+    else:
+        k = next((i for i, g in enumerate(own) if g is not None), None)
+        if k is None:
+            return None
+        shared = (systems[k].frame[own[k]].to_numpy(dtype=object)[orders[k]].tolist(), systems[k], lines[k])
+    reference, where, where_lines = shared
+    for t, g, o, ln in zip(systems, own, orders, lines):
+        if g is None or t is where:
+            continue
+        mine = t.frame[g].to_numpy(dtype=object)[o].tolist()
+        for i, (x, y) in enumerate(zip(reference, mine)):
+            if _as_text(x).strip() != _as_text(y).strip() if isinstance(x, (str, int, float)) and isinstance(
+                    y, (str, int, float)) else x != y:
+                there = f"{where.name} line {int(where_lines[i])}" if where_lines is not None else where.name
+                raise InputError(f"its gold column {g!r} has {_shown(y)} where {there} has {_shown(x)}", file=t.name,
+                                 line=int(ln[i]), hint="Every file must hold the same test set with the same gold "
+                                                       "labels; check that the files come from one evaluation.")
+    if gold is None:
+        return reference, where, where_lines
+    return reference, gold, None if where_lines is None else where_lines
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _file_roles(gold, gold_col, systems, names, outputs, own, why, n) -> list[Role]:
+    """What the files and columns were taken for, as the user is shown it."""
+    out = []
+    with_gold = [t.name for t, g in zip(systems, own) if g is not None]
+    if gold is not None:
+        column = "" if gold.format == "text" else f" column {gold_col!r}"
+        out.append(Role("gold", f"{gold.name}{column}", why))
+        if with_gold:
+            out.append(Role("gold", f"checked against the gold column of {', '.join(with_gold)}",
+                            f"they agree on all {n:,} items"))
+    elif with_gold:
+        cols = sorted({g for g in own if g is not None})
+        out.append(Role("gold", f"the column {', '.join(map(repr, cols))} of {', '.join(with_gold)}",
+                        f"each of these files has one; they agree on all {n:,} items" if len(with_gold) > 1
+                        else "the only gold among the files"))
+    for name, t, column in zip(names, systems, outputs):
+        where = t.name if t.format == "text" else f"{t.name} column {column!r}"
+        out.append(Role(name, where, ""))
+    return out
+
+
+NO_GOLD_FILE = -1  # gold_file=NO_GOLD_FILE: none of the files is the gold (per-item scores, or gold columns)
+
+
+def pick_gold_file(tables: Sequence, *, gold_file: int | None = None, gold: str | None = None) -> tuple[int | None, str]:
+    """Which of several files is the gold one (its position, or None), and why, by its name, not its place: a file
+    named like gold (:func:`sigcore.io.roles.gold_named`) wherever it stands; none when every file carries its own
+    gold column; the one file that holds only a gold column; the first of files that are all alike (the
+    documented GOLD A B order). Two gold names, or none among files of different kinds, raise :class:`Ambiguous`.
+    ``gold_file`` (a position, or :data:`NO_GOLD_FILE`) says it instead."""
+    names = [t.name for t in tables]
+    if gold is not None and not any(gold in t.frame.columns for t in tables):
+        raise InputError(f"no column {gold!r} for gold", file=names[0], line=1,
+                         hint=f"The columns are: {', '.join(map(str, tables[0].frame.columns))}.")
+    if gold_file is not None:
+        if gold_file != NO_GOLD_FILE and not 0 <= gold_file < len(tables):
+            raise SettingsError(f"`gold_file` must be the position of one of the {len(tables)} files, not {gold_file!r}")
+        return (None, "given") if gold_file == NO_GOLD_FILE else (gold_file, "given")
+    named = gold_files(names)
+    if len(named) == 1:
+        return named[0], "named like a gold file"
+    if len(named) > 1:
+        listed = [names[i] for i in named]
+        raise Ambiguous(f"{len(named)} files are named like the gold: {', '.join(listed)}",
+                        question="Which file is the gold?", choices=listed, flag="--gold-file")
+    own = [_own_gold(t, gold) for t in tables]
+    if all(g is not None for g in own) or (len(tables) == 2 and gold is None):
+        return None, ""  # each file its own gold column; or two system files (CoNLL with gold, per-item scores)
+    only = [i for i, t in enumerate(tables) if _gold_only(t, gold)]
+    if len(only) == 1:
+        return only[0], "its only column is named like gold"
+    kinds = {(t.format, tuple(map(str, t.frame.columns))) for t in tables}
+    if len(kinds) == 1:
+        return 0, f"the first file; none is named {GOLD_NAMES}"
+    raise Ambiguous("none of the files is named like the gold, and they are not alike",
+                    question="Which file is the gold?", choices=names, flag="--gold-file")
+
+
+def _gold_only(table, gold: str | None) -> bool:
+    """A file of gold values alone: one column named like gold (or ``gold``), beside an id at most."""
+    if table.format == "conll":
+        return False
+    guess = guess_mapping(table.frame)
+    column = gold if gold is not None and gold in table.frame.columns else guess.gold
+    return column is not None and not [c for c in guess.systems if c != column]
+
+
+def pick_pair(systems: Sequence[str]) -> tuple[str | None, str | None, str]:
+    """A and B among a table's system columns: the one named like a baseline is B (and why), else the first two."""
+    order, why = order_systems(systems)
+    if len(systems) < 2:
+        return (systems[0] if systems else None), None, ""
+    if why == "the order given":
+        return systems[0], systems[1], ""
+    return systems[order[0]], systems[order[-1]], why
+
+
+def order_systems(names: Sequence[str], baseline: str | int | None = None) -> tuple[list[int], str]:
+    """The systems' positions with the baseline last (B, so that δ = A − B is "yours minus the baseline"), and
+    why: the baseline given (a name as :func:`match_system` takes it, or its position), the one named like a
+    baseline, or the order given."""
+    if baseline is not None:
+        k = baseline if isinstance(baseline, int) else match_system(baseline, names)
+        return [i for i in range(len(names)) if i != k] + [k], "given as the baseline"
+    k = baseline_index(names)
+    if k is None or len(names) < 2:
+        return list(range(len(names))), "the order given"
+    return [i for i in range(len(names)) if i != k] + [k], "named like a baseline"
+
+
+def match_system(name: str, names: Sequence[str]) -> int:
+    """The system ``name`` stands for: its name as shown, its file's name or path, or the file's name without
+    its extensions (``LIUM-NMT``, ``LIUM-NMT.4900.de``, ``mt/LIUM-NMT.4900.de.gz`` are one system)."""
+    def forms(n: str) -> set[str]:
+        base = Path(str(n)).name
+        return {str(n), base, base.removesuffix(".gz"), base.split(".")[0]}
+    wanted = forms(name)
+    found = [i for i, n in enumerate(names) if forms(n) & wanted]
+    if len(found) != 1:
+        raise SettingsError(f"{name!r} is {'not one of' if not found else 'more than one of'} the systems",
+                            hint=f"The systems are: {', '.join(map(str, names))}.")
+    return found[0]
 
 
 def load_many(tables: Sequence, *, has_gold: bool = True, gold: str | None = None, id: str | None = None,
-              group: str | None = None, on_unmatched: str = "stop") -> AlignedMany:
-    """What ``sigcore many`` reads: one wide table (gold, and a column per system), or a gold file followed by
-    one file per system (``has_gold=False``: only system files, e.g. per-item scores)."""
+              group: str | None = None, on_unmatched: str = "stop", gold_file: int | None = None) -> AlignedMany:
+    """What ``sigcore many`` reads: one wide table (gold, and a column per system), or a gold file (chosen by
+    :func:`pick_gold_file`) and one file per system, or system files that each carry gold (``has_gold=False``:
+    only system files, e.g. per-item scores)."""
     if len(tables) > 1 and all(t.format == "conll" and _has_gold(t) for t in tables):  # each its own gold
         return _conll_many(tables)
     if any(t.format == "lm-eval" for t in tables):
@@ -237,11 +438,14 @@ def load_many(tables: Sequence, *, has_gold: bool = True, gold: str | None = Non
                          file=next(t.name for t in tables if t.format == "lm-eval"),
                          hint="Compare two logs at a time: sigcore compare samples_A.jsonl samples_B.jsonl --metric acc.")
     if len(tables) > 1:
-        gold_table, systems = (tables[0], tables[1:]) if has_gold else (None, tables)
+        index, why = pick_gold_file(tables, gold_file=NO_GOLD_FILE if not has_gold and gold_file is None
+                                    else gold_file, gold=gold)
+        gold_table = None if index is None else tables[index]
+        systems = [t for i, t in enumerate(tables) if i != index]
         if len(systems) < 2:
             raise InputError(f"got {len(tables)} files: a gold file and {len(systems)} system file",
-                             hint="Give the gold file, then one file per system (at least two).")
-        return from_system_files(gold_table, systems, id=id, on_unmatched=on_unmatched)
+                             hint="Give the gold file and one file per system (at least two).")
+        return from_system_files(gold_table, systems, id=id, on_unmatched=on_unmatched, gold_column=gold, why=why)
     table = tables[0]
     guess = guess_mapping(table.frame)
     mapping = Mapping(gold=gold or guess.gold, systems=guess.systems, id=id or guess.id, group=group or guess.group)
@@ -254,33 +458,23 @@ def load_many(tables: Sequence, *, has_gold: bool = True, gold: str | None = Non
     if len(systems) < 2:
         raise InputError(f"the table needs at least two system columns, found {len(systems)}", file=table.name,
                          line=1, hint=f"The columns are: {', '.join(map(str, frame.columns))}.")
-    notes: list[str] = []
+    notes = list(table.notes)
     gold_values = _gold(frame[mapping.gold].tolist(), table.name, table.lines) if mapping.gold else None
     values = [_prediction(frame[c].tolist(), f"{table.name} column {c!r}", table.lines, notes) for c in systems]
     gold_values, values = _same_kind(gold_values, values, notes)
     if mapping.id is not None:
         _no_duplicates(frame[mapping.id].tolist(), table.name, table.lines)
-    roles = {"gold": mapping.gold, "id": mapping.id, "group": mapping.group}
+    columns = {"gold": mapping.gold, "id": mapping.id, "group": mapping.group}
+    decided = [Role("table", table.name)] + [
+        Role(role, f"column {str(name)!r}", "given" if given else f"named like {role}")
+        for (role, name), given in zip(columns.items(), (gold, id, group)) if name is not None]
+    decided.append(Role("systems", ", ".join(map(repr, map(str, systems))), "the other columns"))
     return AlignedMany(gold_values, {str(c): v for c, v in zip(systems, values)},
                        ids=frame[mapping.id].tolist() if mapping.id else None,
                        groups=frame[mapping.group].tolist() if mapping.group else None,
                        sources={role: (table.name, table.lines) for role in ["gold", *map(str, systems)]},
-                       notes=tuple(notes), columns={k: str(v) for k, v in roles.items() if v is not None})
-
-
-GOLD_FILE_WORDS = ("ref", "gold", "reference", "target", "label")
-
-
-def gold_files(files: Sequence[str]) -> list[int]:
-    """Which of these files look like the gold one: a name that starts with, or has as a word (between dots,
-    dashes or underscores), ref, gold, reference, target or label (``newstest2017.ref.de.gz``, ``gold.txt``)."""
-    found = []
-    for i, file in enumerate(files):
-        name = Path(file).name.lower()
-        words = name.replace("-", ".").replace("_", ".").split(".")
-        if any(word in words or name.startswith(word) for word in GOLD_FILE_WORDS):
-            found.append(i)
-    return found
+                       notes=tuple(notes), columns={k: str(v) for k, v in columns.items() if v is not None},
+                       roles=tuple(decided), outputs=tuple(map(str, systems)))
 
 
 def system_names(files: Sequence[str]) -> list[str]:
@@ -349,9 +543,13 @@ def _conll_many(tables: Sequence, names: Sequence[str] | None = None) -> Aligned
                                 **{n: (t.name, t.lines) for n, t in zip(names, tables)}})
 
 
-def _value_column(table, role: str) -> str:
-    """The one column of a file that holds its gold values or its system's outputs."""
-    columns = [c for c in table.frame.columns if _key(c) not in _ID and _key(c) not in ("tokens", "words")]
+def _value_column(table, role: str, given: str | None = None, exclude: str | None = None) -> str:
+    """The one column of a file that holds its gold values (``given`` when named) or its system's outputs (never
+    ``exclude``, the file's own gold column)."""
+    if given is not None:
+        return _column(table, given, role).name
+    columns = [c for c in table.frame.columns if _key(c) not in _ID and _key(c) not in ("tokens", "words")
+               and c != exclude]
     if len(columns) == 1:
         return columns[0]
     wanted = _GOLD if role == "gold" else _OUTPUT
@@ -360,9 +558,10 @@ def _value_column(table, role: str) -> str:
         return columns[-1]  # token, gold, pred: the system's tags are last
     if preferred:
         return preferred[0]
+    flag = "--gold COLUMN" if role == "gold" else "--a COLUMN (and --b for B's file)"
     raise InputError(f"cannot tell which column holds the {'gold values' if role == 'gold' else 'outputs'}",
                      file=table.name, line=1, hint=f"The columns are: {', '.join(map(str, table.frame.columns))}; "
-                     "give a file with one column, or one table with gold, A and B columns.")
+                     f"name it ({flag}), or give one table with gold, A and B columns.")
 
 
 def _column(table, name: str, role: str) -> pd.Series:
@@ -390,16 +589,22 @@ def _match(keys: list[list], tables: list, on_unmatched: str) -> tuple[list[np.n
         unmatched = [k for k in key if not all(k in p for p in positions)]
         if not unmatched:
             continue
-        if on_unmatched == "stop":
-            first = unmatched[0]
-            raise InputError(f"{len(unmatched)} of its ids are not in every file (the first is {_show(first)})",
-                             file=table.name, line=int(table.lines[pos[first]]),
-                             hint="Check that the files come from the same test set, or drop unmatched items "
-                                  "(on_unmatched='drop', --drop-unmatched).")
-        notes.append(f"dropped {len(unmatched)} items of {table.name} whose ids are not in every file")
+        if on_unmatched == "stop":  # the file that lacks them is where to look; the id and its line are here
+            lacking, other = next((t, p) for t, p in zip(tables, positions) if unmatched[0] not in p)
+            missing = [k for k in key if k not in other]
+            raise InputError(f"lacks {_count(len(missing), 'id')} that {table.name} has (the first is "
+                             f"{_show(missing[0])}, on line {int(table.lines[pos[missing[0]]])} of {table.name})",
+                             file=lacking.name, hint="Check that the files come from the same test set, or drop "
+                             "the unmatched items ('Drop items missing from a file' in the app, --drop-unmatched on "
+                             "the command line, on_unmatched='drop' in the API).")
+        notes.append(f"dropped {_count(len(unmatched), 'item')} of {table.name} whose ids are not in every file")
     if not shared:
         raise InputError("the files share no ids", file=tables[0].name, hint="Check the id column.")
     return [np.array([p[k] for k in shared], dtype=np.intp) for p in positions], notes
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n:,} {noun}{'s' * (n != 1)}"
 
 
 def _show(key: Any) -> str:
@@ -449,25 +654,67 @@ def _as_text(value: Any) -> Any:
 
 
 def load(tables: Sequence, *, gold: str | None = None, a: str | None = None, b: str | None = None,
-         id: str | None = None, group: str | None = None, on_unmatched: str = "stop") -> Aligned:
+         id: str | None = None, group: str | None = None, on_unmatched: str = "stop", gold_file: int | None = None,
+         baseline: str | int | None = None) -> Aligned:
     """What the command line and the app call: one table, two lm-eval logs or CoNLL files, or gold + A + B.
 
-    ``gold``, ``a``, ``b``, ``id`` and ``group`` name columns of a single table (overriding the guess), or
-    the id column shared by several files (guessed when they share one; ``ROW_ORDER`` pairs them by row).
+    One table: ``gold``, ``a``, ``b``, ``id`` and ``group`` name its columns (overriding the guess). Several
+    files: the gold file by its name (:func:`pick_gold_file`; ``gold_file`` gives its position), ``gold`` the gold
+    column every file that has one must have, ``a`` and ``b`` A's and B's output columns, ``id`` the id column
+    they share (guessed when they share one; ``ROW_ORDER`` pairs them by row). ``baseline`` names the system
+    that is B (or gives its file's position), else the one named like a baseline is, else the second;
+    :attr:`Aligned.roles` says what was chosen.
     """
     if len(tables) == 1:
+        if baseline is not None:
+            raise SettingsError("with one table, say which column is the baseline with b=COLUMN (--b)")
         guess = guess_mapping(tables[0].frame)
         mapping = Mapping(gold=gold or guess.gold, systems=guess.systems, id=id or guess.id,
                           group=group or guess.group)
-        return from_table(tables[0], mapping, a=a, b=b)
+        given = [role for role, value in (("gold", gold), ("A", a), ("B", b), ("id", id), ("group", group)) if value]
+        return from_table(tables[0], mapping, a=a, b=b, given=given)
+    if group is not None:
+        raise SettingsError("`group` names a column of one table", hint="Give the items' groups as a column of one "
+                            "table (with gold, A and B columns).")
     if len(tables) == 2 and all(t.format == "lm-eval" for t in tables):
-        return from_lm_eval(*tables, on_unmatched=on_unmatched)
-    if len(tables) == 2:
-        return from_files(None, *tables, id=id, on_unmatched=on_unmatched)
-    if len(tables) == 3:
-        return from_files(*tables, id=id, on_unmatched=on_unmatched)
-    raise InputError(f"got {len(tables)} files", hint="Give one table; or GOLD A B files; or two files that each "
-                     "carry gold (CoNLL) or per-item scores; or two lm-evaluation-harness sample logs.")
+        return _ordered(from_lm_eval(*tables, on_unmatched=on_unmatched), tables, baseline, flip=from_lm_eval,
+                        on_unmatched=on_unmatched)
+    index, why = pick_gold_file(tables, gold_file=gold_file, gold=gold)
+    systems = [t for i, t in enumerate(tables) if i != index]
+    if len(systems) != 2:
+        kind = "no gold file" if index is None else "a gold file"
+        raise InputError(f"got {len(tables)} files: {kind} and {len(systems)} system files",
+                         hint="Give one table; or a gold file and two system files; or two files that each carry "
+                              "gold (a gold column, CoNLL) or per-item scores; or two lm-evaluation-harness logs.")
+    if isinstance(baseline, int):  # a position among the files given: among the system files, then
+        baseline = [i for i in range(len(tables)) if i != index].index(baseline)
+    order, ab = order_systems([t.name for t in systems], baseline)
+    outputs = [(a, b)[i] for i in order]
+    data = from_files(None if index is None else tables[index], *(systems[i] for i in order), id=id,
+                      on_unmatched=on_unmatched, gold_column=gold, outputs=outputs, why=why)
+    spelled = {**data.columns, **({"gold_file": tables[index].name} if index is not None else {}),
+               "baseline": data.b_name}  # so that a command line can say what was chosen by name
+    return replace(data, columns=spelled, roles=tuple(replace(r, why=ab if r.role == "B" and ab != "the order given"
+                                                              else r.why) for r in data.roles))
+
+
+def _ordered(data: Aligned, tables, baseline, flip, **options) -> Aligned:
+    """Two logs read in the order given, or the other way round when the first is the baseline."""
+    order, why = order_systems([t.name for t in tables], baseline)
+    if order != [0, 1]:
+        data = flip(tables[1], tables[0], **options)
+    roles = [Role("gold", f"the target field of {data.a_name} and {data.b_name}", "they agree on every item"),
+             Role("A", data.a_name), Role("B", data.b_name, "" if why == "the order given" else why)]
+    return replace(data, roles=tuple(roles))
+
+
+def engine_inputs(aligned: Aligned, metric: str) -> tuple[list | None, list, list, str]:
+    """(gold, a, b, metric) as ``sigcore.compare`` takes them: a per-item score field of the files (lm-eval's
+    ``acc``; it wins over a registry metric of the same name, as it is what the harness reports), else the
+    outputs under a metric of the registry."""
+    if metric in aligned.scores:
+        return score_inputs(aligned, metric)
+    return aligned.gold, aligned.a, aligned.b, metric
 
 
 def score_inputs(aligned: Aligned, name: str) -> tuple[list | None, list, list, str]:
@@ -486,6 +733,21 @@ def _is_number(value: Any) -> bool:
         return math.isfinite(float(value))
     except (TypeError, ValueError):
         return False
+
+
+def metric_question(aligned: Aligned | AlignedMany) -> str | None:
+    """Why averaging these outputs as per-item scores (the mean, which :func:`suggest_metrics` offers for numbers
+    without gold) may be the wrong question: they look like class labels (:func:`sigcore.io.roles.label_reason`).
+    None where the suggestion stands."""
+    if aligned.gold is not None:
+        return None
+    systems = [aligned.a, aligned.b] if isinstance(aligned, Aligned) else list(aligned.systems.values())
+    values = [v for system in systems for v in system[:500]]
+    if not values or not all(map(_is_number, values)):
+        return None
+    reason = label_reason(values, list(aligned.outputs))
+    return None if reason is None else (f"the outputs look like class labels ({reason}), and there is no gold to "
+                                        "score them against")
 
 
 def suggest_many_metrics(data: AlignedMany) -> list[str]:
@@ -515,4 +777,5 @@ def suggest_metrics(aligned: Aligned) -> list[str]:
         return ["bleu", "chrf", "exact_match"] + fields
     labels = {str(v).strip() for v in list(aligned.gold) + list(aligned.a) + list(aligned.b)}
     binary = ["f1", "precision", "recall"] if len(labels) == 2 else []
-    return ["accuracy", "macro_f1", "micro_f1", "weighted_f1", *binary, "exact_match"] + fields
+    metrics = ["accuracy", "macro_f1", "micro_f1", "weighted_f1", *binary, "exact_match"]
+    return [m for m in metrics if m not in fields] + fields  # a score field of the same name is the one meant

@@ -66,6 +66,7 @@ class Table:
     format: str          # a key of FORMATS
     frame: pd.DataFrame  # one row per item (per sentence for CoNLL); column names are str
     lines: np.ndarray    # int64, the 1-based line where each row starts
+    notes: tuple[str, ...] = ()  # what reading decided that the user should know
 
 
 def read(source: str | os.PathLike | bytes, *, name: str | None = None, format: str | None = None,
@@ -86,13 +87,35 @@ def read(source: str | os.PathLike | bytes, *, name: str | None = None, format: 
                          hint="Compare a sample of the items, or split the test set.")
     try:
         frame, lines, fmt = _parse(text, name, format)
+        frame, notes = _index_column(frame, name, fmt)
     except RecursionError:  # JSON nested deeper than Python's parser can follow
         raise InputError("nests JSON values too deeply to be read", file=name,
                          hint="Give flat records: labels and outputs as text or numbers, not nested arrays.") from None
     if len(frame) > MAX_ITEMS:
         raise InputError(f"has more than {MAX_ITEMS:,} items", file=name,
                          hint="Compare a sample of the items, or split the test set.")
-    return Table(name, fmt, frame, np.asarray(lines, dtype=np.int64))
+    return Table(name, fmt, frame, np.asarray(lines, dtype=np.int64), notes)
+
+
+_UNNAMED = "\x00unnamed"  # a header's empty first name while reading: pandas' index, if its values say so
+
+
+def _index_column(frame: pd.DataFrame, name: str, fmt: str) -> tuple[pd.DataFrame, tuple[str, ...]]:
+    """A table written by pandas' ``to_csv`` with its index: an unnamed first column of unique values (0..n-1)
+    is the id column (dropped where the table has one), with a note; any other unnamed column is refused."""
+    if fmt not in ("csv", "tsv") or not len(frame.columns) or frame.columns[0] != _UNNAMED:
+        return frame, ()
+    values = frame[_UNNAMED]
+    if not values.is_unique or (values.str.strip() == "").any():
+        raise InputError("column 1 has no name, and its values are not unique ids", file=name, line=1, column=1,
+                         hint="Give every column a name in the header row (the first row).")
+    if "id" in frame.columns:
+        return frame.drop(columns=_UNNAMED), (f"{name}: column 1 has no name (an index, as pandas' to_csv writes it) "
+                                              "and the table has an id column: column 1 is left out",)
+    counting = values.tolist() == [str(i) for i in range(len(values))]
+    kind = "0 to n − 1, as pandas writes its index" if counting else "unique"
+    return frame.rename(columns={_UNNAMED: "id"}), (
+        f"{name}: column 1 has no name; its values are {kind}, so it is read as the id column",)
 
 
 def _parse(text: str, name: str, format: str | None) -> tuple[pd.DataFrame, np.ndarray, str]:
@@ -158,6 +181,8 @@ def _header_sep(text: str) -> str:
 
 
 def _check_header(header: list[str], name: str, line: int) -> None:
+    if len(header) > 1 and not header[0].strip() and all(f.strip() for f in header[1:]):
+        header[0] = _UNNAMED  # pandas' index, perhaps: its values decide (_index_column)
     for i, field in enumerate(header, 1):
         if not field.strip():
             raise InputError(f"column {i} has no name", file=name, line=line, column=i,

@@ -83,7 +83,7 @@ def verdict_markdown(res: Result, *, a: str = "A", b: str = "B") -> str:
     sentence = verdict(res, a=md_escape(a), b=md_escape(b), metric=md_escape(metric_name(res)))
     lines = [sentence, "", f"| System | {md_escape(metric_name(res))} | {level(res)} CI |", "|---|---:|:---:|"]
     for name, (score, low, high) in scores_table(res, a=a, b=b).iterrows():
-        lines.append(f"| {md_escape(name)} | {number(score, scale_of(res))} | {_interval(low, high, scale_of(res))} |")
+        lines.append(f"| {md_escape(name)} | {number(score, scale_of(res))} | {interval_text(low, high, scale_of(res))} |")
     lines += ["", f"Signature: {_code_span(res.signature)}"]
     return "\n".join(lines) + "\n"
 
@@ -240,8 +240,12 @@ def latex_escape(text: str) -> str:
     return _LATEX_RE.sub(lambda m: _LATEX_SPECIAL[m.group()], _one_line(text))
 
 
-def _interval(low: float, high: float, scale: float) -> str:
-    return "—" if math.isnan(low) or math.isnan(high) else f"[{number(low, scale)}, {number(high, scale)}]"
+def interval_text(low: float, high: float, scale: float) -> str:
+    """[0.0024, 0.0293], or [0.0024, ∞) for a one-sided bound (an infinite end is open); — where there is none."""
+    if math.isnan(low) or math.isnan(high):
+        return "—"
+    left, right = "(" if math.isinf(low) else "[", ")" if math.isinf(high) else "]"
+    return f"{left}{number(low, scale)}, {number(high, scale)}{right}"
 
 
 def _latex_interval(low: float, high: float, scale: float) -> str:

@@ -1,0 +1,130 @@
+"""Which file or column is what: gold and baseline by their names, class labels told from per-item scores.
+
+Every guess made here is shown to the user (``Aligned.roles``, printed by the command line, shown in the app's
+preview) and a guess the names cannot settle is not made: :class:`Ambiguous` says what to choose, among what,
+and with which flag (the app asks the same question in a select box).
+
+- A file is gold when a word of its name (between dots, dashes, underscores or spaces; any case, any extension,
+  ``.gz``) is one of :data:`GOLD_WORDS` and none is a system's word (``ref-system.txt`` is a system):
+  ``gold.txt``, ``newstest2017.ref.de.gz``, ``references.jsonl``, ``labels.csv``.
+- A system is the baseline when its name says so (:data:`BASELINE_WORDS`, or "ref"/"reference" with "system").
+- Numbers without gold are per-item scores to average only when nothing says they are class labels: a column
+  or file named like predictions, or few distinct whole numbers without a score's name, is a question.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Sequence
+
+from ..errors import SettingsError
+
+GOLD_WORDS = ("gold", "ref", "refs", "reference", "references", "target", "targets", "label", "labels",
+              "answer", "answers")
+_SYSTEM_WORDS = ("system", "systems", "sys", "model", "pred", "preds", "prediction", "predictions", "output",
+                 "outputs", "hyp", "hypothesis", "baseline", "base", "mt")
+GOLD_NAMES = "gold, ref, reference, target, labels or answers"  # how messages name the words of GOLD_WORDS
+BASELINE_WORDS = ("baseline", "base")
+# names that say a column (or file) holds per-item scores, or a system's predicted labels
+_SCORE_WORDS = ("score", "scores", "correct", "acc", "accuracy", "em", "exact", "match", "f1", "bleu", "chrf",
+                "rouge", "bertscore", "comet", "rating", "ratings", "reward", "loss", "prob", "probability",
+                "logprob", "likelihood", "metric", "value", "quality")
+_LABEL_WORDS = ("pred", "preds", "prediction", "predictions", "predicted", "label", "labels", "class", "classes",
+                "tag", "tags", "category", "y", "yhat")
+FEW_LABELS = 20  # whole numbers taking at most this many values look like class ids, not scores
+
+
+class Ambiguous(SettingsError):
+    """The data leave a role open: ``question`` asks it, ``choices`` are the answers, ``flag`` gives one on the
+    command line (the app asks in a select box instead)."""
+
+    def __init__(self, what: str, *, question: str, choices: Sequence[str], flag: str, hint: str | None = None,
+                 file: str | None = None):
+        self.question, self.choices, self.flag = question, tuple(choices), flag
+        listed = ", ".join(choices)
+        super().__init__(what, file=file, hint=hint or f"{question} Say it with {flag} (one of: {listed}).")
+
+
+@dataclass(frozen=True)
+class Role:
+    """One decision about the data: ``role`` (gold, A, B, id, group, pairing) is ``source`` because ``why``."""
+
+    role: str
+    source: str
+    why: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.role} = {self.source}" + (f" ({self.why})" if self.why else "")
+
+
+def words(name: str) -> list[str]:
+    """The words of a file or column name, lower case, without folders, ``.gz`` and the extension's dots."""
+    base = Path(str(name)).name.lower()
+    return [w for w in re.split(r"[.\-_\s]+", base) if w]
+
+
+def gold_named(name: str) -> bool:
+    """Whether a file's name says it holds the gold labels or references."""
+    ws = words(name)
+    return any(w in GOLD_WORDS for w in ws) and not any(w in _SYSTEM_WORDS for w in ws)
+
+
+def gold_files(files: Sequence[str]) -> list[int]:
+    """The positions of the files named like gold ones (:func:`gold_named`)."""
+    return [i for i, file in enumerate(files) if gold_named(file)]
+
+
+def baseline_named(name: str) -> bool:
+    """Whether a system's (file's or column's) name says it is the baseline: baseline, base, ref-system."""
+    ws = words(name)
+    return (any(w in BASELINE_WORDS for w in ws) or str(Path(str(name)).name).lower().startswith("baseline")
+            or any(a in ("ref", "reference") and b in ("system", "sys") for a, b in zip(ws, ws[1:])))
+
+
+def baseline_index(names: Sequence[str]) -> int | None:
+    """The one system named like a baseline, if exactly one is."""
+    found = [i for i, name in enumerate(names) if baseline_named(name)]
+    return found[0] if len(found) == 1 else None
+
+
+def system_of(run: str) -> str:
+    """The system a run belongs to, from its name: ``mlp_seed3``, ``mlp-3``, ``mlp.run2`` and ``mlp3`` are mlp."""
+    return re.sub(r"[-_. ]*(?:seed|run|s|r)?[-_. ]*\d+$", "", run, flags=re.IGNORECASE) or run
+
+
+def names_of(runs_a: Sequence[str], runs_b: Sequence[str]) -> tuple[str, str]:
+    """The systems' names from their runs' names, when each side's runs belong to one system and the two differ
+    (mlp_seed0… against forest_seed0…: mlp and forest); else "A" and "B"."""
+    a, b = {system_of(r) for r in runs_a}, {system_of(r) for r in runs_b}
+    if len(a) == 1 and len(b) == 1 and a != b:
+        return a.pop(), b.pop()
+    return "A", "B"
+
+
+def label_reason(values: Sequence[Any], names: Sequence[str]) -> str | None:
+    """Why numbers given without gold look like class labels rather than per-item scores, or None where they
+    read as scores: a score's name (acc, score, chrf...) settles it as scores; a prediction's name (pred, label,
+    class...) or few distinct whole numbers make it a question."""
+    ws = [w for name in names for w in words(name)]
+    if any(w in _SCORE_WORDS for w in ws):
+        return None
+    said = next((name for name in names if any(w in _LABEL_WORDS for w in words(name))), None)
+    if said is not None:
+        return f"{said!r} is named like predicted labels"
+    numbers = [_number(v) for v in values]
+    if numbers and all(x is not None and x.is_integer() for x in numbers):
+        distinct = len(set(numbers))
+        if distinct <= FEW_LABELS:
+            return f"they are {distinct} distinct whole number{'s' * (distinct != 1)}, as class ids are"
+    return None
+
+
+def _number(value: Any) -> float | None:
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        return None
+    return x if math.isfinite(x) else None

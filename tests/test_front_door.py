@@ -1,0 +1,437 @@
+"""The front door: what the engine is asked is what the user meant, the same in the command line, the API and the app.
+
+The roles of files and columns come from their names and are printed; an open question is asked, never guessed; one
+recommender decides the test that runs when none is named; one set of defaults is stated in every output.
+"""
+
+import csv
+import inspect
+import itertools
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+import scipy.stats
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from streamlit.testing.v1 import AppTest
+
+import sigcore
+from sigcore import power
+from sigcore.__main__ import _parser, main
+from sigcore.advisor import advise_outputs
+from sigcore.io import align
+from sigcore.io.inputs import read
+from ui import run as run_ui
+from ui.safe import md
+
+ROOT = Path(__file__).resolve().parents[1]
+N = 899  # scikit-learn's digits test split, as the trial used it
+
+
+def predictions(tmp_path: Path, labels: str = "digits") -> dict[str, Path]:
+    """baseline_preds.csv and mymodel_preds.csv, ``id,gold,pred`` each, as people write them: the models differ on
+    16 items and mine wins 15 to 1."""
+    rng = np.random.default_rng(22)
+    classes = {"digits": [str(d) for d in range(10)], "binary": ["0", "1"],
+               "text": ["cat", "dog", "bird", "fish"]}[labels]
+    gold = rng.choice(classes, N)
+    wrong = {g: next(c for c in classes if c != g) for g in classes}
+    mine, base = gold.copy(), gold.copy()
+    differ = rng.choice(N, 16, replace=False)
+    base[differ[:15]] = [wrong[g] for g in gold[differ[:15]]]
+    mine[differ[15:]] = [wrong[g] for g in gold[differ[15:]]]
+    files = {}
+    for name, pred in (("baseline_preds.csv", base), ("mymodel_preds.csv", mine)):
+        pd.DataFrame({"id": range(N), "gold": gold, "pred": pred}).to_csv(tmp_path / name, index=False)
+        files[name] = tmp_path / name
+    return files
+
+
+def run_json(capsys, argv: list) -> dict:
+    assert main(["compare", *map(str, argv), "--json"]) == 0, capsys.readouterr().err
+    return json.loads(capsys.readouterr().out)
+
+
+def refusal(capsys, argv: list) -> str:
+    assert main(list(map(str, argv))) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "Traceback" not in err and len(err.splitlines()) == 1
+    return err
+
+
+# ---------------------------------------------------------------- 1. one file per model, each with its own gold
+
+@pytest.mark.parametrize("labels", ["digits", "binary", "text"])
+def test_files_that_each_carry_gold_are_compared_on_their_labels(tmp_path, capsys, labels):
+    """They dropped the gold column and tested the mean of the predicted digit ids (p = 0.9053), the share of
+    positive predictions (0/1 labels), or refused text labels for want of a gold that was there."""
+    files = predictions(tmp_path, labels)
+    got = run_json(capsys, files.values())
+    assert (got["metric"], got["test"], got["auto"]) == ("accuracy", "mcnemar", True)
+    assert (got["a_name"], got["b_name"]) == ("mymodel_preds", "baseline_preds")  # the baseline is B, by its name
+    assert got["p_value"] == pytest.approx(scipy.stats.binomtest(15, 16).pvalue, rel=1e-12)  # exact, two-sided
+    assert got["score_a"] - got["score_b"] == pytest.approx(14 / N)
+    assert main(["compare", *map(str, files.values())]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[:4] == [f"roles: gold = the column 'gold' of {files['mymodel_preds.csv']}, "
+                       f"{files['baseline_preds.csv']} (each of these files has one; they agree on all {N} items)",
+                       f"roles: A = {files['mymodel_preds.csv']} column 'pred'",
+                       f"roles: B = {files['baseline_preds.csv']} column 'pred' (named like a baseline)",
+                       "roles: pairing = by the id column 'id' (every file has it)"]
+    assert out[4].startswith("metric: accuracy") and out[5].startswith("test: McNemar's exact test, recommended")
+
+
+def test_gold_columns_that_disagree_are_refused_with_both_places(tmp_path, capsys):
+    files = predictions(tmp_path)
+    frame = pd.read_csv(files["baseline_preds.csv"], dtype=str)
+    frame.loc[41, "gold"] = "x"
+    frame.to_csv(files["baseline_preds.csv"], index=False)
+    err = refusal(capsys, ["compare", *files.values()])
+    assert err.startswith(f"error: {files['baseline_preds.csv']}, line 43: its gold column 'gold' has 'x' where "
+                          f"{files['mymodel_preds.csv']} line 43 has ")
+
+
+def test_gold_named_with_several_files_is_that_column_of_every_file(tmp_path, capsys):
+    files = predictions(tmp_path)
+    for path in files.values():  # a name no guess knows
+        pd.read_csv(path, dtype=str).rename(columns={"gold": "answer_key"}).to_csv(path, index=False)
+    err = refusal(capsys, ["compare", *files.values()])  # the digits, seen without their gold: a question
+    assert "the outputs look like class labels ('pred' is named like predicted labels)" in err and "--gold" in err
+    got = run_json(capsys, [*files.values(), "--gold", "answer_key"])
+    assert got["test"] == "mcnemar" and got["p_value"] == pytest.approx(scipy.stats.binomtest(15, 16).pvalue)
+    err = refusal(capsys, ["compare", *files.values(), "--gold", "truth"])
+    assert "no column 'truth' for gold" in err and "The columns are: id, answer_key, pred" in err
+
+
+@pytest.mark.parametrize("values, reason", [
+    ([str(d) for d in range(10)] * 10, "they are 10 distinct whole numbers, as class ids are"),
+    (["0", "1"] * 50, "they are 2 distinct whole numbers, as class ids are")])
+def test_numbers_that_look_like_labels_are_never_averaged_without_gold(tmp_path, capsys, values, reason):
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    a.write_text("\n".join(values) + "\n")
+    b.write_text("\n".join(reversed(values)) + "\n")
+    err = refusal(capsys, ["compare", a, b])
+    assert f"the outputs look like class labels ({reason}), and there is no gold" in err
+    assert "--metric mean if the numbers are per-item scores" in err
+    assert run_json(capsys, [a, b, "--metric", "mean"])["metric"] == "mean"  # said, not guessed
+
+
+def test_columns_named_like_predictions_or_scores_say_which_they_are(tmp_path, capsys):
+    rng = np.random.default_rng(3)
+    preds = tmp_path / "preds.csv"
+    pd.DataFrame({"pred_a": rng.random(50), "pred_b": rng.random(50)}).to_csv(preds, index=False)
+    assert "'pred_a' is named like predicted labels" in refusal(capsys, ["compare", preds])
+    scores = tmp_path / "scores.csv"
+    pd.DataFrame({"acc_a": rng.integers(0, 2, 50), "acc_b": rng.integers(0, 2, 50)}).to_csv(scores, index=False)
+    assert run_json(capsys, [scores])["metric"] == "mean"  # 0/1 named as scores: their mean is the accuracy
+
+
+# ---------------------------------------------------------------- 2. gold by its name, not its place
+
+def text_files(tmp_path: Path, names=("baseline.txt", "gold.txt", "mymodel.txt")) -> list[Path]:
+    gold = ["a", "b", "c", "a", "b", "c"] * 10
+    outputs = {"gold": gold, "baseline": ["a"] * 60, "mymodel": gold[:50] + ["z"] * 10}
+    paths = []
+    for name in names:
+        paths.append(tmp_path / name)
+        paths[-1].write_text("\n".join(outputs[name.split(".")[0].removesuffix("2")]) + "\n")
+    return paths
+
+
+def test_gold_is_found_by_its_name_wherever_it_stands(tmp_path, capsys):
+    """``baseline.txt gold.txt mymodel.txt`` (a shell glob's order) took baseline.txt as the gold."""
+    paths = text_files(tmp_path)
+    seen = {run_json(capsys, order)["signature"] for order in itertools.permutations(paths)}
+    assert len(seen) == 1  # one comparison, whatever the order: mymodel against the baseline, on gold.txt
+    got = run_json(capsys, paths)
+    assert got["roles"][:3] == [f"gold = {paths[1]} (named like a gold file)", f"A = {paths[2]}",
+                                f"B = {paths[0]} (named like a baseline)"]
+    assert got["score_a"] == pytest.approx(50 / 60) and got["score_b"] == pytest.approx(20 / 60)
+
+
+@pytest.mark.parametrize("names, told", [
+    (("gold.txt", "ref.txt", "mymodel.txt"), "2 files are named like the gold: {0}, {1}"),
+    (("first.txt", "second.csv", "third.txt"), "none of the files is named like the gold, and they are not alike")])
+def test_an_open_gold_is_a_refusal_that_lists_the_files(tmp_path, capsys, names, told):
+    paths = [tmp_path / n for n in names]
+    for path in paths:
+        path.write_text("id,pred\n1,x\n2,y\n" if path.suffix == ".csv" else "x\ny\n")
+    err = refusal(capsys, ["compare", *paths])
+    listed = [str(p) for p in paths]
+    assert told.format(*listed) in err and "Which file is the gold? Say it with --gold-file" in err
+    assert ", ".join(listed[:2]) in err
+    got = run_json(capsys, [*paths, "--gold-file", paths[1], "--by-row"])  # the flag settles it
+    assert got["roles"][0] == f"gold = {paths[1]}" + (" column 'pred' (given)" if names[1].endswith("csv")
+                                                        else " (given)")
+
+
+def test_files_all_alike_keep_the_documented_order(tmp_path, capsys):
+    paths = [tmp_path / n for n in ("x.txt", "y.txt", "z.txt")]
+    for path, lines in zip(paths, (["a", "b"] * 5, ["a", "a"] * 5, ["b", "b"] * 5)):
+        path.write_text("\n".join(lines) + "\n")
+    roles = run_json(capsys, paths)["roles"]
+    assert roles[0] == f"gold = {paths[0]} (the first file; none is named gold, ref, reference, target, labels or " \
+                       "answers)"  # printed, so the user sees the guess
+
+
+# ---------------------------------------------------------------- 3. mine and the baseline
+
+def test_the_baseline_is_b_by_its_name_by_the_flag_and_names_print_as_given(tmp_path, capsys):
+    paths = text_files(tmp_path)
+    assert run_json(capsys, paths)["b_name"] == "baseline"
+    flipped = run_json(capsys, [*paths, "--baseline", "mymodel.txt"])
+    assert (flipped["a_name"], flipped["b_name"]) == ("baseline", "mymodel")
+    assert main(["compare", *map(str, paths), "--name", "mymodel=Ours (large)", "--name", "B=Baseline"]) == 0
+    out = capsys.readouterr().out
+    assert "A (Ours (large)) beats B (Baseline)" in out
+    assert "--name nobody=X" and "'nobody' is not one of the systems" in refusal(
+        capsys, ["compare", *paths, "--name", "nobody=X"])
+
+
+def test_a_table_column_named_like_a_baseline_is_b(tmp_path, capsys):
+    table = tmp_path / "t.csv"
+    table.write_text("gold,baseline,ours\n" + "x,y,x\ny,y,y\n" * 20)
+    got = run_json(capsys, [table])
+    assert (got["a_name"], got["b_name"]) == ("ours", "baseline")
+    assert "B = column 'baseline' (named like a baseline)" in got["roles"]
+
+
+# ---------------------------------------------------------------- 4. one recommender
+
+@st.composite
+def shapes(draw):
+    """Data of many shapes: labels, per-item scores, F1 and BLEU; sizes 1 to 80; few or many differing items;
+    grouped or not."""
+    metric = draw(st.sampled_from(["accuracy", "mean", "macro_f1", "bleu"]))
+    n = draw(st.integers(1, 80))
+    share = draw(st.sampled_from([0.0, 0.05, 0.3, 1.0]))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    differ = rng.random(n) < share
+    if metric == "mean":
+        gold, a = None, rng.normal(size=n).round(2)
+        b = np.where(differ, rng.normal(size=n).round(2), a)
+    elif metric == "bleu":
+        words = ["the", "cat", "sat", "on", "a", "mat", "dog", "ran"]
+        gold = [" ".join(rng.choice(words, 6)) for _ in range(n)]
+        a = [" ".join(rng.choice(words, 6)) for _ in range(n)]
+        b = [" ".join(rng.choice(words, 6)) if d else x for x, d in zip(a, differ)]
+    else:
+        gold = rng.choice(["x", "y", "z"], n)
+        a = np.where(rng.random(n) < 0.7, gold, "y")
+        b = np.where(differ, np.where(a == gold, "z", gold), a)
+    groups = [i // 3 for i in range(n)] if draw(st.booleans()) and n >= 2 else None
+    return metric, gold, list(a), list(b), groups
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(shapes())
+def test_the_advisor_the_test_box_and_the_default_run_agree(shape):
+    metric, gold, a, b, groups = shape
+    advice = advise_outputs(gold, a, b, metric=metric, groups=groups)
+    res = sigcore.compare(gold, a, b, metric=metric, groups=groups, n_resamples=200)
+    assert res.auto and res.test == advice.recommended.test  # what runs is what is advised
+    assert run_ui.ordered_tests(advice, metric, groups is not None)[0] == advice.recommended.test  # the Test box
+    many = sigcore.compare_many(gold, {"A": a, "B": b}, metric=metric, groups=groups, n_resamples=200)
+    assert many.test == advice.recommended.test and many.auto  # one pair: its own advice
+    units = res.n_differing
+    if units <= 3:  # 1-3 items (groups) that differ can never make a default run significant
+        assert not res.significant and not many.significant("B", "A")
+
+
+@pytest.mark.parametrize("metric, rows", [
+    ("accuracy", [("x", "x", "y")] * 3 + [("x", "x", "x")] * 40),  # 3 discordant pairs
+    ("accuracy", [("x", "x", "y")] * 70 + [("x", "y", "x")] * 30),  # 100 discordant: McNemar still
+    ("mean", [("", f"{i / 10}", f"{i / 12}") for i in range(60)]),  # per-item scores
+    ("bleu", [("the cat sat on the mat", "the cat sat on a mat", "a cat sat on the mat")] * 2
+     + [("we ran home", "we ran home", "we walked home")]),
+])
+def test_the_command_line_runs_what_sigcore_advise_recommends(tmp_path, capsys, metric, rows):
+    table = tmp_path / "t.csv"
+    with open(table, "w", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(["gold", "A", "B"] if metric != "mean" else ["A", "B"])
+        writer.writerows(r if metric != "mean" else r[1:] for r in rows)
+    got = run_json(capsys, [table, "--metric", metric, "--resamples", "500"])
+    assert main(["advise", str(table), "--metric", metric]) == 0
+    advised = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("Recommended:"))
+    assert advised.startswith(f"Recommended: {sigcore.TESTS[got['test']].title} ({got['test']})") and got["auto"]
+    if metric == "accuracy" and len(rows) == 43:
+        assert not got["significant"] and got["p_value"] == 0.25  # exact two-sided McNemar on 3 pairs
+
+
+def test_one_to_three_differing_items_are_never_significant_by_default():
+    for k in (1, 2, 3):
+        res = sigcore.compare([1] * k, [1] * k, [0] * k)
+        assert res.test == "mcnemar" and res.p_value == 2 * 0.5 ** k and not res.significant
+        scores = sigcore.compare(None, [0.9] * k, [0.1] * k, metric="mean")
+        assert scores.test == "permutation" and not scores.significant
+
+
+def test_a_family_takes_one_test_for_every_pair_and_says_why():
+    rng = np.random.default_rng(4)
+    gold = rng.choice(list("xyz"), 400)
+    systems = {name: list(np.where(rng.random(400) < acc, gold, "y")) for name, acc in
+               (("base", 0.6), ("big", 0.7), ("huge", 0.72))}
+    many = sigcore.compare_many(list(gold), systems, all_pairs=True)
+    assert many.test == "mcnemar" and many.test_reason.startswith("recommended for each of the 3 pairs")
+    tiny = dict(systems, copy=list(systems["base"][:-2]) + ["x", "z"])  # differs from base on two items at most
+    mixed = sigcore.compare_many(list(gold), tiny, metric="macro_f1", baseline="base")
+    assert mixed.test == "permutation" and "some pair differs on only" in mixed.test_reason
+
+
+# ---------------------------------------------------------------- 5. the same defaults everywhere, stated everywhere
+
+def test_every_entry_point_has_the_same_defaults():
+    for function in (sigcore.compare, sigcore.stream, sigcore.compare_many, sigcore.compare_seeds, power.plan,
+                     power.power_at, power.plan_from_rates):
+        parameters = inspect.signature(function).parameters
+        assert parameters["alternative"].default == "two-sided", function.__name__
+        assert parameters["alpha"].default == 0.05, function.__name__
+        if function in (sigcore.compare, sigcore.stream, sigcore.compare_many):
+            assert parameters["test"].default == "auto" and parameters["n_resamples"].default == 10_000
+    commands = _parser()._subparsers._group_actions[0].choices
+    for name in ("compare", "many", "seeds", "power"):
+        defaults = vars(commands[name].parse_args(["x.csv"] if name != "seeds" else []))
+        assert defaults["alternative"] == "two-sided" and defaults["alpha"] == 0.05, name
+        if name in ("compare", "many", "seeds"):
+            assert defaults["resamples"] == 10_000, name
+        if name != "seeds":
+            assert defaults["test"] == "auto", name
+    assert vars(commands["datasets"].parse_args(["x.csv"]))["resamples"] == 10_000
+
+
+def _family_files(tmp_path):
+    rng = np.random.default_rng(9)
+    gold = rng.choice(list("xyz"), 300)
+    (tmp_path / "gold.txt").write_text("\n".join(gold) + "\n")
+    for name, acc in (("base", 0.5), ("ours", 0.9)):
+        (tmp_path / f"{name}.txt").write_text("\n".join(np.where(rng.random(300) < acc, gold, "y")) + "\n")
+    return [str(tmp_path / f) for f in ("gold.txt", "base.txt", "ours.txt")]
+
+
+def test_a_familys_outputs_state_their_settings_and_print_p_one_way(tmp_path, capsys):
+    files = _family_files(tmp_path)
+    settings = ["--test", "bootstrap", "--resamples", "2000", "--seed", "3"]
+    assert main(["many", *files, *settings, "--json"]) == 0
+    family, = json.loads(capsys.readouterr().out)["families"]
+    assert {k: family[k] for k in ("test", "alternative", "n_resamples", "seed", "alpha", "correction")} == {
+        "test": "bootstrap", "alternative": "two-sided", "n_resamples": 2000, "seed": 3, "alpha": 0.05,
+        "correction": "holm"}
+    row, = family["comparisons"]
+    assert row["p_text"] == "< 0.0005" and row["p_adjusted_text"] == "< 0.0005"  # no extreme resample: a bound
+    assert main(["many", *files, *settings, "--csv"]) == 0
+    rows = list(csv.DictReader(capsys.readouterr().out.splitlines()))
+    assert rows[0]["p_text"] == "< 0.0005" and rows[0]["n_resamples"] == "2000" and rows[0]["seed"] == "3"
+    assert main(["many", *files, *settings]) == 0
+    table = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("ours "))
+    assert table.split()[-3:] == ["0.0005", "<", "0.0005"][-3:] or "< 0.0005  < 0.0005" in table
+    assert main(["many", *files, *settings, "--latex"]) == 0
+    assert "$b = 2{,}000$, seed 3, two-sided, Holm-corrected" in capsys.readouterr().out
+
+
+# ---------------------------------------------------------------- 6. pairing problems the user can fix where they are
+
+def test_a_pandas_index_column_is_read_as_the_id(tmp_path, capsys):
+    """``df.to_csv(path)`` writes an unnamed first column of 0..n-1: it was refused ("column 1 has no name")."""
+    frame = pd.DataFrame({"gold": list("xyxy") * 10, "svm": list("xyyy") * 10, "tree": list("xxxy") * 10})
+    frame.to_csv(tmp_path / "preds.csv")
+    got = run_json(capsys, [tmp_path / "preds.csv"])
+    assert got["columns"]["id"] == "id" and got["n_items"] == 40
+    assert "column 1 has no name; its values are 0 to n − 1, as pandas writes its index" in got["notes"][0]
+    frame.assign(id=range(100, 140)).to_csv(tmp_path / "both.csv")  # an id of its own: the index is left out
+    assert "column 1 is left out" in run_json(capsys, [tmp_path / "both.csv"])["notes"][0]
+    (tmp_path / "bad.csv").write_text(",gold,a,b\n1,x,x,y\n1,y,y,y\n")
+    assert "column 1 has no name, and its values are not unique ids" in refusal(
+        capsys, ["compare", tmp_path / "bad.csv"])
+
+
+def test_many_takes_the_baseline_by_its_file_name(tmp_path, capsys):
+    files = _family_files(tmp_path)
+    outputs = []
+    for baseline in ("base", "base.txt", str(tmp_path / "base.txt")):
+        assert main(["many", *files, "--baseline", baseline, "--resamples", "500", "--csv"]) == 0
+        outputs.append(capsys.readouterr().out)
+    assert len(set(outputs)) == 1 and ",base," in outputs[0]
+
+
+def test_a_figure_of_a_result_printed_as_json_says_how_to_save_one(tmp_path, capsys):
+    table = tmp_path / "t.csv"
+    table.write_text("gold,A,B\n" + "x,x,y\ny,y,y\n" * 20)
+    (tmp_path / "r.json").write_text(json.dumps(run_json(capsys, [table, "--test", "bootstrap"])))
+    err = refusal(capsys, ["figure", tmp_path / "r.json", "--out", tmp_path / "f.pdf"])
+    assert "holds no resampled values (a result printed with --json leaves them out)" in err
+    assert "--save RESULT.json" in err and "closed-form" not in err
+
+
+# ---------------------------------------------------------------- the app asks what the data leave open
+
+def app() -> AppTest:
+    return AppTest.from_file(str(ROOT / "dashboard.py"), default_timeout=60).run()
+
+
+def upload(at: AppTest, paths) -> AppTest:
+    at.radio[0].set_value("Upload").run()
+    at.file_uploader[0].set_value([(p.name, p.read_bytes(), "application/octet-stream") for p in paths]).run()
+    return at
+
+
+def select(at: AppTest, label: str):
+    return next(s for s in at.selectbox if s.label == label)
+
+
+def verdict_of(at: AppTest) -> str:
+    shown = [e.value for e in at.success] + [e.value for e in at.info if "significant" in e.value]
+    assert len(shown) == 1, shown
+    return shown[0]
+
+
+def test_the_app_reads_files_that_each_carry_gold_and_says_which_is_which(tmp_path):
+    files = predictions(tmp_path)
+    at = upload(app(), files.values())
+    assert not at.exception and not at.error
+    assert select(at, "Gold file").value == -1 and select(at, "Baseline (B)").value == 0  # by their names
+    roles = next(c.value for c in at.caption if "each of these files has one" in c.value)
+    assert md("B = baseline_preds.csv column 'pred' (named like a baseline)") in roles
+    assert select(at, "Metric").value == "accuracy" and select(at, "Test").value == "mcnemar"
+    h1 = select(at, "H1")
+    assert h1.value == "mymodel_preds and baseline_preds differ (two-sided)"  # a select box: text, not Markdown
+    next(b for b in at.button if b.label == "Run").click().run()
+    assert "mymodel\\_preds" in verdict_of(at) and "15 to 1" in verdict_of(at)
+
+
+def test_the_app_asks_which_file_is_the_gold_when_the_names_do_not_say(tmp_path):
+    paths = text_files(tmp_path, ("gold.txt", "baseline.txt", "mymodel.txt"))
+    (tmp_path / "ref.txt").write_bytes(paths[0].read_bytes())
+    at = upload(app(), [tmp_path / "ref.txt", *paths])
+    assert select(at, "Gold file").value is None  # two gold names: a question, not a guess
+    assert any("Say which file is the gold" in i.value for i in at.info) and not at.button
+    with pytest.raises(Exception):
+        select(at, "Metric")
+    paths = text_files(tmp_path, ("baseline.txt", "gold.txt", "mymodel.txt"))
+    at = upload(app(), paths)
+    assert select(at, "Gold file").value == 1 and select(at, "Baseline (B)").value == 0
+
+
+def test_the_app_asks_whether_numbers_without_gold_are_labels_or_scores(tmp_path):
+    for name in ("a.txt", "b.txt"):
+        (tmp_path / name).write_text("\n".join(str(d % 10) for d in range(60)) + "\n")
+    at = upload(app(), [tmp_path / "a.txt", tmp_path / "b.txt"])
+    assert select(at, "Metric").value is None and not at.button  # no mean of class ids, silently
+    assert any("look like class labels" in w.value for w in at.warning)
+    select(at, "Metric").set_value("mean").run()
+    assert not at.exception and any(b.label == "Run" for b in at.button)
+
+
+def test_the_app_can_drop_items_missing_from_a_file(tmp_path):
+    (tmp_path / "gold.csv").write_text("id,gold\n" + "".join(f"{i},x\n" for i in range(30)))
+    (tmp_path / "a.csv").write_text("id,pred\n" + "".join(f"{i},x\n" for i in range(30)))
+    (tmp_path / "b.csv").write_text("id,pred\n" + "".join(f"{i},y\n" for i in range(29)))
+    at = upload(app(), [tmp_path / f for f in ("gold.csv", "a.csv", "b.csv")])
+    assert at.error[0].value.startswith(md("b.csv: lacks 1 id that gold.csv has (the first is '29', on line 31 of "
+                                           "gold.csv)"))
+    assert md("'Drop items missing from a file' in the app") in at.error[0].value
+    next(c for c in at.checkbox if c.label == "Drop items missing from a file").check().run()
+    assert not at.error and any(md("dropped 1 item of gold.csv") in w.value for w in at.warning)
