@@ -6,11 +6,11 @@ from ui import data as data_ui
 from ui import planning, run, verdict
 
 st.title("Does system A really beat system B?")
-st.caption("Paired significance tests for NLP/ML systems: the paired bootstrap of Berg-Kirkpatrick et al. (2012) "
-           "as in Jurafsky & Martin, SLP3 §4.11, approximate randomisation, and the classic paired tests.")
+st.caption("Paired significance tests for NLP/ML systems: the paired bootstrap of SLP3 §4.11 (Berg-Kirkpatrick et "
+           "al. 2012), approximate randomisation and the classic paired tests.")
 
 st.subheader("1 · Data")
-pick, preview = st.columns([2, 3], gap="large")
+pick, preview = st.columns(2, gap="large")
 with pick:
     files, roles = data_ui.choose_files()
 with preview:
@@ -22,12 +22,11 @@ st.subheader("2 · Settings")
 source = run.source_key(files, data)
 settings = run.settings(data, source)
 
-st.subheader("3 · Run")
-result, verdict_slot = run.live(data, settings, run.run_key(source, settings))
+result, verdict_slot = run.live(data, settings, run.run_key(source, settings), heading="3 · Run")
 
 if result is not None:
     with verdict_slot.container():
         st.subheader("4 · Verdict")
-        verdict.show(result, data.a_name, data.b_name, run.effect_sizes(data, settings, result),
+        verdict.show(result, *data.display_names, run.effect_sizes(data, settings, result),
                      run.command(files, data, settings, result, roles.get("encoding")))
         planning.show(data, settings, source)

@@ -18,6 +18,7 @@ from streamlit import config
 from sigcore import SigcoreError
 from sigcore.io import align
 from sigcore.io.inputs import read
+from sigcore.io.roles import GOLD_NAMES, Ambiguous
 
 from .safe import md
 
@@ -79,43 +80,49 @@ def _tables(files: list[tuple[str, bytes]], encoding: str | None = None):
 
 def choose_files() -> tuple[list[tuple[str, bytes]], dict]:
     """A sample (the default, so the page works at once) or the user's uploads, as (name, bytes) pairs."""
-    source = st.radio("Data", ["Sample", "Upload"], horizontal=True, label_visibility="collapsed")
+    which, box = st.columns([1, 3], vertical_alignment="center")
+    source = which.radio("Data", ["Sample", "Upload"], label_visibility="collapsed")
     if source == "Sample":
-        name = st.selectbox("Sample", list(SAMPLES), help="Small real-looking cases; see sample_data/README.md.")
-        files, roles = SAMPLES[name]
-        return [(Path(f).name, (SAMPLE_DIR / f).read_bytes()) for f in files], roles
-    uploads = st.file_uploader(
+        name = box.selectbox("Sample", list(SAMPLES), help="Small real-looking cases; see sample_data/README.md.")
+        files, roles = SAMPLES[name]  # named by their path from the project root: the reproduce line runs there
+        return [(f"{SAMPLE_DIR.name}/{f}", (SAMPLE_DIR / f).read_bytes()) for f in files], roles
+    uploads = box.file_uploader(
         "System outputs", accept_multiple_files=True,
-        help="One table (CSV, TSV, JSON lines, JSON, CoNLL) with gold and system columns; or a gold file and one "
-             "file per system (gold first); or two CoNLL files that carry gold; or two lm-evaluation-harness "
+        help="One table (CSV, TSV, JSON lines, JSON, CoNLL) with gold and system columns; or a gold file (found by "
+             "its name: gold, ref, reference, target, labels, answers) and one file per system; or two files that "
+             "each carry a gold column (id, gold, pred), or two CoNLL files with gold; or two lm-evaluation-harness "
              "samples_*.jsonl logs. Gzip is fine. Nothing is stored.")
     files = [(u.name, u.getvalue()) for u in uploads or []]
     encoding = ENCODINGS[st.selectbox("Encoding", list(ENCODINGS), help="How the uploaded text was saved.")]
-    if len(files) == 3:  # let the user say which file is which: by position, as two files may share a name
-        cols = st.columns(3)
-        picked = [c.selectbox(role, range(3), index=i, key=f"file_{role}",
-                              format_func=lambda k: f"{k + 1}. {files[k][0]}")
-                  for i, (c, role) in enumerate(zip(cols, ["Gold file", "System A file", "System B file"]))]
-        files = [files[k] for k in picked]
     return files, {"encoding": encoding} if encoding else {}
 
 
 def load(files: list[tuple[str, bytes]], roles: dict, mapping_area) -> align.Aligned | None:
-    """Parse and pair the files (column roles chosen in ``mapping_area``); show problems and return None."""
+    """Parse and pair the files (their roles chosen in ``mapping_area``); show problems and open questions, and
+    return None until they are settled."""
     if not files:
         st.info("Upload files to compare, or choose a sample.")
         return None
     roles = dict(roles)
     try:
         tables = _tables(files, roles.pop("encoding", None))
-        if len(tables) == 1:
-            with mapping_area:
+        with mapping_area:
+            if len(tables) == 1:
                 roles = {**roles, **_mapping_widgets(tables[0], roles)}
-            data = _from_roles(tables[0], roles)
-        else:
-            with mapping_area:
-                roles["id"] = _pairing_widget(tables)
-            data = align.load(tables, **roles)
+            else:
+                files_box, pairing_box = st.columns(2), st.columns(2, vertical_alignment="bottom")
+                chosen, settled = _file_widgets(tables, files_box)
+                roles.update(chosen)
+                with pairing_box[0]:
+                    roles["id"] = _pairing_widget(tables)
+                roles["on_unmatched"] = "drop" if pairing_box[1].checkbox(
+                    "Drop items missing from a file", key="drop_" + "_".join(t.name for t in tables),
+                    help="Compare only the items whose ids are in every file (a note says how many were dropped). "
+                         "Off: an id missing from a file stops the comparison, naming the file and line.") else "stop"
+                if not settled:
+                    st.info("Say which file is the gold (in the Gold file box) to compare the others.")
+                    return None
+        data = _from_roles(tables[0], roles) if len(tables) == 1 else align.load(tables, **roles)
     except SigcoreError as e:
         st.error(md(str(e)), icon="⚠️")
         return None
@@ -123,17 +130,57 @@ def load(files: list[tuple[str, bytes]], roles: dict, mapping_area) -> align.Ali
     return data
 
 
+NO_GOLD = "(no gold file)"  # each file carries its gold, or per-item scores need none
+
+
+def _file_widgets(tables, boxes) -> tuple[dict, bool]:
+    """Which file is the gold (by its name; asked when the names do not say) and which system is the baseline
+    (B: the one named like one, else the second), in the two ``boxes``, by position, as two files may share a
+    name. Returns what the user changed from the names' answer (``align.load`` takes the rest from the names, and
+    says so), and whether the gold is settled."""
+    names = [t.name for t in tables]
+    key = "_".join(names)
+    out, gold = {}, None
+    if not all(t.format == "lm-eval" for t in tables):  # a log holds its targets
+        try:
+            index, _ = align.pick_gold_file(tables)
+            start = 0 if index is None else index + 1
+        except Ambiguous:
+            start = None  # the names do not say: the user must
+        options = [align.NO_GOLD_FILE, *range(len(tables))]
+        gold = boxes[0].selectbox(
+            "Gold file", options, index=start, key=f"gold_file_{key}", placeholder="Which file is the gold?",
+            format_func=lambda k: NO_GOLD if k == align.NO_GOLD_FILE else f"{k + 1}. {Path(names[k]).name}",
+            help=f"The file of gold labels or references, found by its name ({GOLD_NAMES}); none when each file "
+                 "carries its own gold column, or for per-item scores.")
+        if gold is None:
+            return out, False
+        if start is None or gold != options[start]:
+            out["gold_file"] = gold
+    systems = [i for i in range(len(tables)) if i != gold]
+    if len(systems) == 2:
+        order, _ = align.order_systems([names[i] for i in systems])
+        baseline = boxes[1].selectbox("Baseline (B)", systems, index=order[-1], key=f"baseline_{key}",
+                                      format_func=lambda k: f"{k + 1}. {Path(names[k]).name}",
+                                      help="The system yours (A, the other file) is compared with: δ = A − B. "
+                                           "Prefilled from the names (baseline, base, ref-system), else the second.")
+        if baseline != systems[order[-1]]:
+            out["baseline"] = baseline
+    return out, True
+
+
 def _mapping_widgets(table, roles: dict) -> dict:
     """Select boxes for the column roles of a single table, starting from the guess."""
     guess = align.guess_mapping(table.frame)
     columns = [str(c) for c in table.frame.columns]
     systems = [s for s in guess.systems if s != guess.gold]
-    start = {"gold": guess.gold, "a": roles.get("a") or (systems[0] if systems else None),
-             "b": roles.get("b") or (systems[1] if len(systems) > 1 else None), "id": guess.id, "group": guess.group}
+    a, b, _ = align.pick_pair(systems)
+    start = {"gold": guess.gold, "a": roles.get("a") or a, "b": roles.get("b") or b, "id": guess.id,
+             "group": guess.group}
     chosen = {}
     cols = st.columns(3) + st.columns(3)[:2]
-    for col, (role, label) in zip(cols, [("gold", "Gold"), ("a", "System A"), ("b", "System B"), ("id", "Id"),
-                                         ("group", "Group")]):
+    for col, (role, label) in zip(cols, [("gold", "Gold"), ("a", "Your system (A)"), ("b", "Baseline (B)"),
+                                         ("id", "Id"), ("group", "Group")]):
         options = [NONE] + columns
         value = col.selectbox(label, options, index=options.index(start[role]) if start[role] in options else 0,
                               key=f"role_{role}_{table.name}_{start[role]}",  # two samples share one file
@@ -156,9 +203,12 @@ def _pairing_widget(tables) -> str:
 
 def _from_roles(table, roles: dict) -> align.Aligned:
     """The table as the select boxes map it, where "(none)" means none: align.load would take its guess instead."""
-    mapping = align.Mapping(gold=roles["gold"], systems=align.guess_mapping(table.frame).systems, id=roles["id"],
-                            group=roles["group"])
-    return align.from_table(table, mapping, a=roles["a"], b=roles["b"])
+    guess = align.guess_mapping(table.frame)
+    mapping = align.Mapping(gold=roles["gold"], systems=guess.systems, id=roles["id"], group=roles["group"])
+    a, b, _ = align.pick_pair([s for s in guess.systems if s != guess.gold])
+    start = {"gold": guess.gold, "A": a, "B": b, "id": guess.id, "group": guess.group}
+    given = [r for r in start if roles[r.lower() if r in "AB" else r] != start[r]]  # the boxes moved from the guess
+    return align.from_table(table, mapping, a=roles["a"], b=roles["b"], given=given)
 
 
 def n_groups(data: align.Aligned) -> int | None:
@@ -168,14 +218,18 @@ def n_groups(data: align.Aligned) -> int | None:
 
 def _preview(data: align.Aligned, tables) -> None:
     groups = "" if data.groups is None else f" in {n_groups(data):,} groups ({md(data.columns.get('group', ''))})"
-    st.caption(f"{data.n:,} items{groups} · " + " · ".join(f"{md(t.name)} ({t.format})" for t in tables))
+    formats = {t.format for t in tables}
+    read = (f"{'one' if len(tables) == 1 else len(tables)} {formats.pop()} file{'s' * (len(tables) > 1)}"
+            if len(formats) == 1 else ", ".join(f"{md(t.name)} ({t.format})" for t in tables))
+    st.caption(f"{data.n:,} items{groups} from {read} · "  # what was taken for what, and why
+               + " · ".join(md(str(role)) for role in data.roles))
     for note in data.notes:
         st.warning(md(note))
-    head = pd.DataFrame({"gold": _short(data.gold), f"A: {data.a_name}": _short(data.a),
-                         f"B: {data.b_name}": _short(data.b)}) if data.gold is not None else \
-        pd.DataFrame({f"A: {data.a_name}": _short(data.a), f"B: {data.b_name}": _short(data.b)})
-    st.dataframe(head, hide_index=True, height=212)  # cells are text, never HTML
+    a, b = data.display_names
+    head = pd.DataFrame({"gold": _short(data.gold), f"A: {a}": _short(data.a), f"B: {b}": _short(data.b)}) \
+        if data.gold is not None else pd.DataFrame({f"A: {a}": _short(data.a), f"B: {b}": _short(data.b)})
+    st.dataframe(head, hide_index=True, height=143)  # cells are text, never HTML
 
 
-def _short(values, rows: int = 5) -> list[str]:
+def _short(values, rows: int = 3) -> list[str]:
     return [" ".join(map(str, v)) if isinstance(v, (list, tuple)) else str(v) for v in list(values)[:rows]]

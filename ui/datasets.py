@@ -21,7 +21,9 @@ import streamlit as st
 import sigcore
 from sigcore import SigcoreError
 from sigcore.errors import InputError
+from sigcore.compare import AUTO
 from sigcore.io import align, results
+from sigcore.io.roles import GOLD_NAMES
 from sigcore.report import citations, export
 from sigcore.report.sentence import decimals
 from sigcore.statistics.replicability import Replicability
@@ -110,7 +112,7 @@ def choose() -> tuple[str, list, str | None, bool]:
                 name = st.text_input(f"Name of dataset {k}", f"dataset {k}", key=f"datasets-name-{k}").strip()
                 uploads = st.file_uploader(
                     f"Files of dataset {k}", accept_multiple_files=True, key=f"datasets-upload-{k}",
-                    help="A gold file (named with ref, gold, reference, target or label) and one file per system "
+                    help=f"A gold file (named {GOLD_NAMES}) and one file per system "
                          "(named after the system), or one table with a gold column and a column per system. "
                          "Nothing is stored.")
                 if uploads:
@@ -171,7 +173,7 @@ def _one_dataset(tables) -> align.AlignedMany:
     if len(gold) != 1:
         raise InputError(f"needs exactly one gold file among {len(tables)} files, found {len(gold)}",
                          file=", ".join(t.name for t in tables),
-                         hint="Name the gold file with ref, gold, reference, target or label (gold.txt), and each "
+                         hint=f"Name the gold file {GOLD_NAMES} (gold.txt), and each "
                               "system's file after the system (tree.txt), or upload one table.")
     ordered = [tables[gold[0]]] + [t for i, t in enumerate(tables) if i != gold[0]]
     return align.load_many(ordered, has_gold=True)
@@ -231,10 +233,12 @@ def settings(data: Datasets) -> Settings | None:
                          help="H1 on every dataset: A is better than B (one-sided).")
         b = c2.selectbox("System B", names, index=b_start, key=f"datasets-b-{fits}")
         metric = c3.selectbox("Metric", metrics, key=f"datasets-metric-{fits}", format_func=metric_label_of)
-        tests = [t for t in TESTS if any(t in sigcore.tests_for(m) for m in metrics)]
+        tests = [AUTO, *(t for t in TESTS if any(t in sigcore.tests_for(m) for m in metrics))]
         test = c4.selectbox("Test", tests, key=f"datasets-test-{fits}",
-                            help="One-sided (H1: A better) on each dataset; a test that does not fit the metric is "
-                                 "refused with the reason.")
+                            format_func=lambda t: "recommended (per dataset)" if t == AUTO else t,
+                            help="Recommended: on each dataset the test the advisor recommends for its data (the "
+                                 "table says which). One-sided (H1: A better) on each dataset, as the replicability "
+                                 "analysis needs; a test that does not fit the metric is refused with the reason.")
         c5, c6, c7, _ = st.columns([2, 2, 2, 2])
         n = c5.number_input("Resamples b", 100, 100_000, 10_000, step=1_000, key="datasets-b-resamples",
                             help="Bootstrap resamples or permutations on each dataset.")
@@ -320,6 +324,7 @@ def per_dataset_frame(analysis: Analysis) -> pd.DataFrame:
         frame["score_b"] = [r.score_b for r in analysis.results]
         frame["delta"] = [r.delta for r in analysis.results]
         frame["n_items"] = [r.n_items for r in analysis.results]
+        frame["test"] = [r.test for r in analysis.results]
     frame["p"] = res.p_values
     frame["identified"] = [name in res.identified for name in res.datasets]
     return frame
@@ -367,8 +372,9 @@ def show(analysis: Analysis) -> None:
             "p": number("p", format="%.4g", help="one-sided, H1: A better than B on this dataset", width="small"),
             "identified": st.column_config.CheckboxColumn("identified", help="named by Holm's procedure")})
         if analysis.results is not None:
-            st.caption(md(f"A: {s.a} · B: {s.b} · {metric_label_of(s.metric)}, {s.test} test, H1: A better, "
-                          f"b = {s.n_resamples:,}, seed {s.seed}"))
+            st.caption(md(f"A: {s.a} · B: {s.b} · {metric_label_of(s.metric)}, {' and '.join(tests_run(analysis))} "
+                          f"test{'s' * (len(tests_run(analysis)) > 1)}, H1: A better, b = {s.n_resamples:,}, "
+                          f"seed {s.seed}" + (" (recommended for each dataset's data)" if s.test == AUTO else "")))
             _cautions(analysis)
     with right:
         st.markdown("**Is A better on at least u datasets?**")
@@ -382,6 +388,11 @@ def show(analysis: Analysis) -> None:
         st.caption(f"The partial-conjunction p of \"A is better on fewer than u of the {n} datasets\", for each u: "
                    f"where it is ≤ α = {res.alpha:g}, A is better on at least u, and k̂ is the number of such u. "
                    "Bonferroni's holds under any dependence between the datasets; Fisher's needs them independent.")
+
+
+def tests_run(analysis: Analysis) -> list[str]:
+    """The tests the datasets were compared with (one, unless each took the one recommended for its data)."""
+    return list(dict.fromkeys(r.test for r in analysis.results))
 
 
 def _cautions(analysis: Analysis) -> None:
@@ -399,7 +410,8 @@ def downloads(analysis: Analysis) -> None:
     """The tables as CSV (protected against spreadsheet formulas), the sentence as text and LaTeX, and BibTeX."""
     s = analysis.settings
     stem = "sigcore_datasets" + ("" if analysis.results is None else f"_{s.metric}")
-    keys = citations.REPLICABILITY + ([] if analysis.results is None else citations.keys_for_test(s.test, s.metric))
+    keys = citations.REPLICABILITY + ([] if analysis.results is None else
+                                      [k for t in tests_run(analysis) for k in citations.keys_for_test(t, s.metric)])
     cols = st.columns([1, 1, 1, 1, 1])
     buttons = [("Datasets CSV", export.table_csv(per_dataset_frame(analysis)), f"{stem}.csv", "text/csv"),
                ("Conjunctions CSV", export.table_csv(conjunction_frame(analysis)),

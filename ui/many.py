@@ -16,6 +16,7 @@ import streamlit as st
 
 import sigcore
 from sigcore import SigcoreError
+from sigcore.compare import AUTO
 from sigcore.io import align
 from sigcore.many import CORRECTIONS, Many
 from sigcore.report import export, family
@@ -172,15 +173,16 @@ def settings(data: align.AlignedMany, sample: bool) -> Settings | None:
         tokenize = c3.selectbox("BLEU tokenizer", ["13a", "none", "intl", "char"], key="many-tokenize",
                                 help="sacrebleu's tokenizer, for BLEU only.") if "bleu" in metrics else "13a"
         c4, c5, c6, c7, c8 = st.columns([1.8, 1, 1.3, 1, 1])
-        tests = _tests(chosen or metrics[:1], n)
+        tests = [AUTO, *_tests(chosen or metrics[:1], n)]
         test = c4.selectbox("Test", tests, key=f"many-test-{fits}-{'-'.join(tests)}",
-                            format_func=lambda t: f"{t} (recommended)" if t == tests[0] else t,
-                            help="Two-sided: does the system differ from the baseline (or the pair's systems from "
-                                 "each other)? The paired bootstrap draws each resample once and scores every "
-                                 "system on it.")
-        b = c5.number_input("Resamples b", 100, 100_000, 1_000, step=1_000, key="many-b",
-                            help="Bootstrap resamples or permutations. 1,000 runs in seconds; a corrected p cannot "
-                                 "go below (comparisons) / b, so many comparisons need more.")
+                            format_func=lambda t: RECOMMENDED if t == AUTO else t,
+                            help="Recommended: the test the advisor recommends for every pair, or, where the pairs'"
+                                 " differ, the one that fits them all (the result says which, and why). Two-sided: "
+                                 "does the system differ from the baseline (or the pair's systems from each other)? "
+                                 "The paired bootstrap draws each resample once and scores every system on it.")
+        b = c5.number_input("Resamples b", 100, 100_000, 10_000, step=1_000, key="many-b",
+                            help="Bootstrap resamples or permutations, 10,000 as everywhere; a corrected p cannot go "
+                                 "below (comparisons) / b, so many comparisons need more.")
         correction = c6.selectbox("Correction", list(CORRECTIONS), key="many-correction",
                                   format_func=CORRECTION_LABELS.get,
                                   help="For many comparisons at once: Holm, Bonferroni and Hochberg bound the "
@@ -199,9 +201,12 @@ def settings(data: align.AlignedMany, sample: bool) -> Settings | None:
                     float(alpha), int(seed), tokenize)
 
 
+RECOMMENDED = "recommended (decided on the data)"
+
+
 def _tests(metrics: list[str], n: int) -> list[str]:
-    """The tests that fit the first metric, recommended first, then those that fit another one (a test that does
-    not fit every chosen metric is refused with the reason when it runs)."""
+    """The tests that fit the first metric, then those that fit another one (a test that does not fit every chosen
+    metric is refused with the reason when it runs)."""
     out: list[str] = []
     for m in metrics:
         out += [t for t in sigcore.tests_for(m, n_items=n) if t not in out]

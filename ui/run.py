@@ -17,25 +17,24 @@ from streamlit import config
 
 import sigcore
 from sigcore import SigcoreError, advisor, effects, report
+from sigcore.compare import RESAMPLING
 from sigcore.io import align
 from sigcore.report import export, reproduce
 from sigcore.report.figures import chart_title, delta_histogram, empty_histogram, histogram_frames, live_edges
 
-from .data import digest, n_groups
+from .data import digest
 from .figure import config as figure_config
 from .live_chart import frame, live_chart
 from .safe import md
 
-ALTERNATIVES = {"A better than B": "greater", "B better than A": "less", "A and B differ": "two-sided"}
+H1_HELP = ("H1, the alternative hypothesis, is chosen before looking at the results. Two-sided: the systems differ, "
+           "in either direction (the default; report it unless the direction was fixed in advance). One-sided: "
+           "only the named system being better counts as evidence; choosing that side after seeing which system "
+           "won halves p unfairly.")
 # label -> (resamples per frame, or None for about 25 frames in all; pause between frames in seconds)
 SPEEDS = {"1 resample per frame (class)": (1, 0.25), "10 per frame": (10, 0.1), "100 per frame": (100, 0.05),
           "As fast as possible": (None, 0.0)}
 ALPHAS = (0.10, 0.05, 0.01, 0.005, 0.001)
-WHY = {"bootstrap": "fits any metric and gives the interval of the difference",
-       "permutation": "valid in small samples; tests H0 that A and B are exchangeable",
-       "t": "fast and classic, assumes roughly normal per-item differences",
-       "z": "normal approximation for large n", "wilcoxon": "rank test on per-item differences",
-       "sign": "counts only which system wins each item", "mcnemar": "the classic test for paired right/wrong"}
 MIN_FRAME = 0.1  # seconds a frame stays up at full speed: 25 frames in 2.5 s, each one seen
 MAX_FRAMES = 500  # a run is computed before it is played: at slow speeds, large b gets b / 500 per frame
 BUDGET = 2 * 10**9  # resamples x rows one run may compute on this shared server (about 30 s); the CLI has none
@@ -55,30 +54,59 @@ class Settings:
     options: tuple = ()
 
 
+def hypotheses(a: str, b: str) -> dict[str, str]:
+    """H1 in the systems' names, the default (two-sided) first: label -> alternative."""
+    return {f"{a} and {b} differ (two-sided)": "two-sided", f"{a} is better than {b} (one-sided)": "greater",
+            f"{b} is better than {a} (one-sided)": "less"}
+
+
 def settings(data: align.Aligned, source: str) -> Settings:
-    """The setting widgets; ``source`` (from :func:`source_key`) keys the cached size of the data."""
+    """The setting widgets; ``source`` (from :func:`source_key`) keys the cached advice on the data."""
     metrics = align.suggest_metrics(data)
-    c1, c2, c3 = st.columns(3)
-    metric = c1.selectbox("Metric", metrics, help="Only the metrics that fit these data.")
-    options = _metric_options(c1, data, metric)
-    size = _size(source, metric, options, data)
-    fitting = sigcore.tests_for(inputs(data, metric)[3], **size)
-    test = c2.selectbox("Test", fitting, format_func=lambda t: t if t != fitting[0] else f"{t} (recommended)",
-                        help="Only the tests that fit this metric and these data, the recommended one first."
-                             + (" The items come in groups: only the tests that resample whole groups fit."
-                                if size["grouped"] else ""))
-    c2.caption(_why(test, fitting, size))
-    alternative = ALTERNATIVES[c3.radio("H1", list(ALTERNATIVES), help="The alternative hypothesis.")]
-    c4, c5, c6, c7 = st.columns(4)
-    n = c4.number_input("Resamples b", 100, 1_000_000, 10_000, step=1_000)
-    seed = c5.number_input("Seed", 0, 2**31 - 1, 0)
-    alpha = c6.selectbox("Significance level α", ALPHAS, index=ALPHAS.index(0.05), format_func=lambda x: f"{x:g}",
+    question = align.metric_question(data)
+    (c1, c2, c3, c4), why, (c5, c6, c7, c8) = st.columns(WIDTHS), st.container(), st.columns(WIDTHS)
+    metric = c1.selectbox("Metric", metrics, index=None if question else 0, help=METRIC_HELP,
+                          placeholder="Labels or scores? Choose")
+    if metric is None:  # numbers that look like class labels, and no gold: a question, not a mean
+        st.warning(md(f"{question[0].upper()}{question[1:]}. Choose mean only if they are per-item scores to "
+                      "average; if they are predicted labels, add the gold (a gold file, or a gold column)."))
+        st.stop()
+    options = _metric_options(c8, data, metric)  # before the tests: they change which items differ
+    alpha = c4.selectbox("Significance level α", ALPHAS, index=ALPHAS.index(0.05), format_func=lambda x: f"{x:g}",
                          help="H0 is rejected when p ≤ α. Intervals are at 1 − α (95% for α = 0.05), one-sided "
                               "for a one-sided H1, so that they agree with the test.")
+    advice = _advice(source, metric, options, float(alpha), data)  # its Shapiro-Wilk level is α
+    tests = ordered_tests(advice, inputs(data, metric)[3], data.groups is not None)
+    test = c2.selectbox("Test", tests, format_func=lambda t: f"{t} (recommended)" if advice and
+                        t == advice.recommended.test else t, help=TEST_HELP)
+    labels = hypotheses(*data.display_names)  # a select box shows its options as text, never Markdown
+    alternative = labels[c3.selectbox("H1", list(labels), help=H1_HELP)]
+    with why:
+        _advisor(advice, test)
+    n = c5.number_input("Resamples b", 100, 1_000_000, 10_000, step=1_000, help=B_HELP)
+    seed = c6.number_input("Seed", 0, 2**31 - 1, 0, help="The seed of the resamples: the same seed, data and "
+                                                        "settings give the same p, on any machine.")
     speed = c7.selectbox("Animation", list(SPEEDS), index=len(SPEEDS) - 1,
                          help=f"At most {MAX_FRAMES} frames: with a larger b, each frame adds b / {MAX_FRAMES}.")
-    _advisor(c2, _advice(source, metric, options, data), test)  # full width, below the settings
     return Settings(metric, test, alternative, int(n), int(seed), float(alpha), speed, options)
+
+
+WIDTHS = [1, 1, 1.4, 0.8]  # Metric, Test, H1, α; then b, seed, animation and the metric's own option
+METRIC_HELP = ("Only the metrics that fit these data, the most natural first: accuracy and the F1 family for labels, "
+               "BLEU and chrF for translations, span F1 for tags, the mean for per-item scores.")
+TEST_HELP = ("Only the tests that fit this metric and these data; the one the advisor (Dror et al. 2018) recommends "
+             "for these data first, and runs by default. Resampling tests (bootstrap, permutation) fit any metric; "
+             "t, z, Wilcoxon and sign need per-item values; McNemar right/wrong items.")
+B_HELP = ("How many times the bootstrap redraws the test set (or the permutation test swaps A and B): p is resolved "
+          "to about 1/b, and its Monte-Carlo error shrinks as 1/√b. 10,000 is the default everywhere.")
+
+
+def ordered_tests(advice, metric: str, grouped: bool) -> list[str]:
+    """The Test box's choices: the recommended test, the others the advice accepts, then the rest that fit."""
+    if advice is None:  # bad data: the tests that fit, and Run shows the message
+        return sigcore.tests_for(metric, grouped=grouped)
+    advised = [advice.recommended.test, *(c.test for c in advice.acceptable)]
+    return advised + [t for t in advice.facts["fits"] if t not in advised]
 
 
 def _metric_options(column, data: align.Aligned, metric: str) -> tuple:
@@ -92,45 +120,6 @@ def _metric_options(column, data: align.Aligned, metric: str) -> tuple:
     return ()
 
 
-def _why(test: str, fitting: list[str], size: dict) -> str:
-    """The caption under the Test box: why the recommended test is first, or what the chosen one does."""
-    few = _few(fitting, size)
-    if test != fitting[0]:
-        return WHY[test] + (f"; with {few}, its p tends to be too small" if few and test == "bootstrap" else "")
-    if few is None:
-        return "recommended: " + WHY[test]
-    if test == "mcnemar":
-        return f"recommended, exact: {few}"
-    return f"recommended for {few}: valid in small samples, and exact when b covers every swap of A and B"
-
-
-def _few(fitting: list[str], size: dict) -> str | None:
-    """What made ``tests_for`` put a small-sample test first (the bootstrap leads otherwise), or None."""
-    if fitting[0] == "bootstrap":
-        return None
-    units, n, differ = "groups" if size["grouped"] else "items", size["n_items"], size["n_differing"]
-    if differ is None:
-        return f"few {units} ({n:,})"
-    if fitting[0] == "mcnemar":
-        return f"few discordant pairs ({differ:,} items where only one system is right)"
-    return f"few {units} where A and B differ ({differ:,} of {n:,})"
-
-
-@st.cache_data(max_entries=64, show_spinner=False)
-def _size(source: str, metric: str, options: tuple, _data: align.Aligned) -> dict:
-    """``sigcore.tests_for``'s size arguments: items (groups when grouped) and those where A and B differ, the
-    ones that move delta (for right/wrong items, the discordant pairs), counted by the engine as its
-    small-sample warning counts them. Cached on ``source``, not on the long lists."""
-    grouped = _data.groups is not None
-    gold, a, b, name = inputs(_data, metric)
-    try:  # one resample and no interval: only the counts are wanted
-        res = sigcore.compare(gold, a, b, metric=name, n_resamples=1, ci_method=None, groups=_data.groups,
-                              **dict(options))
-    except SigcoreError:  # bad data: Run shows the message
-        return {"n_items": n_groups(_data) if grouped else _data.n, "n_differing": None, "grouped": grouped}
-    return {"n_items": res.n_groups if grouped else res.n_items, "n_differing": res.n_differing, "grouped": grouped}
-
-
 def effect_sizes(data: align.Aligned, s: Settings, res: sigcore.Result) -> list:
     """The effect sizes that fit the metric, their intervals on the test's side."""
     gold, a, b, name = inputs(data, s.metric)
@@ -138,13 +127,15 @@ def effect_sizes(data: align.Aligned, s: Settings, res: sigcore.Result) -> list:
                                 confidence_level=res.confidence_level, **dict(s.options))
 
 
-def _advisor(column, advice, test: str) -> None:
-    """The advisor's word on the chosen test, and all of its advice on request."""
+def _advisor(advice, test: str) -> None:
+    """Why the chosen test (the advisor's reason, or why it is not advised), and all of its advice on request."""
     if advice is None:
         return
+    reasons = {c.test: c.reason for c in advice.acceptable}
     rejected = {c.test: c.reason for c in advice.unsuitable}
-    if test in rejected:
-        column.caption(md(f"⚠ Not advised for these data: {rejected[test]}."))
+    if test != advice.recommended.test:  # the recommended one says why in the box below
+        st.caption(md(f"Also valid: {reasons[test]}." if test in reasons else
+                      f"⚠ Not advised for these data: {rejected[test]}."))
     with st.expander(f"Which test? Advised: {advice.recommended.title}"):
         st.caption("After the decision tree of Dror et al. (2018), on these data.")
         lines = [f"**Recommended: {md(advice.recommended.title)}**, because {md(advice.recommended.reason)}."]
@@ -154,11 +145,11 @@ def _advisor(column, advice, test: str) -> None:
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def _advice(source: str, metric: str, options: tuple, _data: align.Aligned):
-    """The advisor on these data (cached on ``source``, like :func:`_size`); None where the data are bad."""
+def _advice(source: str, metric: str, options: tuple, alpha: float, _data: align.Aligned):
+    """The advisor on these data (cached on ``source``, not on the long lists); None where the data are bad."""
     gold, a, b, name = inputs(_data, metric)
     try:
-        return advisor.advise_outputs(gold, a, b, metric=name, groups=_data.groups, **dict(options))
+        return advisor.advise_outputs(gold, a, b, metric=name, groups=_data.groups, alpha=alpha, **dict(options))
     except SigcoreError:  # bad data: Run shows the message
         return None
 
@@ -172,9 +163,7 @@ def command(files: list[tuple[str, bytes]], data: align.Aligned, s: Settings, re
 
 
 def inputs(data: align.Aligned, metric: str):
-    if metric in data.scores:  # a per-item score field, e.g. lm-eval's acc
-        return align.score_inputs(data, metric)
-    return data.gold, data.a, data.b, metric
+    return align.engine_inputs(data, metric)
 
 
 def source_key(files: list[tuple[str, bytes]], data: align.Aligned) -> str:
@@ -189,7 +178,7 @@ def run_key(source: str, s: Settings) -> str:
     return hashlib.sha256(repr((source, asdict(s))).encode()).hexdigest()
 
 
-def live(data: align.Aligned, s: Settings, key: str):
+def live(data: align.Aligned, s: Settings, key: str, heading: str = ""):
     """The Run button and the live histogram with its progress, running p and Stop.
 
     Run resamples the whole run at once (it is fast), then the chart plays it frame by frame in the browser
@@ -199,22 +188,27 @@ def live(data: align.Aligned, s: Settings, key: str):
     """
     state = st.session_state
     last = state.get("run")
-    if st.button("Run", type="primary"):
+    title, button, progress = st.columns([1.2, 0.7, 6], vertical_alignment="center")  # one row: nothing moves
+    if heading:
+        title.subheader(heading)
+    if button.button("Run", type="primary"):
         try:
-            partials = _compute(data, s)
+            partials = _compute(data, s, progress)
         except SigcoreError as e:
             st.error(md(str(data.locate(e) if isinstance(e, sigcore.InputError) else e)), icon="⚠️")
             partials = None
         last = state["run"] = None if partials is None else {"key": key, "id": uuid.uuid4().hex,
                                                              "partials": partials, "shown": None}
     fresh = last is not None and last["key"] == key
-    if not fresh:
+    if s.test not in RESAMPLING:  # nothing is resampled: no chart to watch
+        st.caption(f"The {sigcore.TESTS[s.test].title} is closed-form: nothing is resampled, and its p is exact "
+                   "or from its formula." if s.test != "z" else "The paired z-test uses the normal approximation: "
+                   "nothing is resampled.")
+        if fresh:
+            last["shown"] = 1
+    elif not fresh:
         live_chart(empty_histogram("Press Run: the distribution of δ(x⁽ⁱ⁾) builds up here"), [], run="idle",
                    shown=0, interval=1, config=CHART, key=CHART_KEY)  # loads the chart's page before Run
-    elif last["partials"][-1].distribution is None:
-        live_chart(empty_histogram("A closed-form test: nothing to resample"), [], run=last["id"], shown=0,
-                   interval=1, config=CHART, key=CHART_KEY)
-        last["shown"] = 1
     else:
         figure, frames = _frames(last["partials"], s)
         played = live_chart(figure, frames, run=last["id"], shown=last["shown"],
@@ -230,10 +224,10 @@ def live(data: align.Aligned, s: Settings, key: str):
     return (last["partials"][shown - 1] if shown else None), verdict_slot
 
 
-def _compute(data: align.Aligned, s: Settings) -> list[sigcore.Result]:
-    """The whole run, block by block, with a progress bar: a rerun, a Stop or a closed tab interrupts it at
-    the next block (Streamlit stops a script at its next call), instead of computing on for minutes."""
-    progress = st.progress(0.0, text="Resampling...")
+def _compute(data: align.Aligned, s: Settings, area) -> list[sigcore.Result]:
+    """The whole run, block by block, with a progress bar in ``area``: a rerun, a Stop or a closed tab interrupts it
+    at the next block (Streamlit stops a script at its next call), instead of computing on for minutes."""
+    progress = area.progress(0.0, text="Resampling...")
     partials = []
     for res in _stream(data, s):
         partials.append(res)

@@ -17,7 +17,6 @@ cells in tables (never HTML), escaped in Markdown (:mod:`ui.safe`).
 
 from __future__ import annotations
 
-import re
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -27,6 +26,7 @@ import streamlit as st
 import sigcore
 from sigcore import SigcoreError
 from sigcore.io import align, results
+from sigcore.io.roles import names_of, system_of
 from sigcore.report import citations, export
 from sigcore.report.sentence import _SIDED, decimals, number
 from sigcore.statistics.aso import N_BOOTSTRAP, TAU
@@ -178,20 +178,6 @@ def _runs(tables) -> align.AlignedMany:
                           help="The gold labels or references; every other file is one run, named after its file.")
     ordered = list(tables) if picked < 0 else [tables[picked]] + [t for i, t in enumerate(tables) if i != picked]
     return align.load_many(ordered, has_gold=picked >= 0, id=data_ui._pairing_widget(ordered))
-
-
-def system_of(run: str) -> str:
-    """The system a run belongs to, from its name: ``mlp_seed3``, ``mlp-3``, ``mlp.run2`` and ``mlp3`` are mlp."""
-    return re.sub(r"[-_. ]*(?:seed|run|s|r)?[-_. ]*\d+$", "", run, flags=re.IGNORECASE) or run
-
-
-def names_of(runs_a, runs_b) -> tuple[str, str]:
-    """The systems' names from their runs' names, when each side's runs belong to one system and the two differ
-    (mlp_seed0… against forest_seed0…: mlp and forest); else "A" and "B"."""
-    a, b = {system_of(r) for r in runs_a}, {system_of(r) for r in runs_b}
-    if len(a) == 1 and len(b) == 1 and a != b:
-        return a.pop(), b.pop()
-    return "A", "B"
 
 
 def h1_label(alternative: str, a: str, b: str) -> str:

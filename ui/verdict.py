@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
 import sigcore
@@ -24,9 +25,11 @@ def show(res: sigcore.Result, a: str, b: str, effects: list = (), command: str |
     if not res.done:
         sentence += f" (stopped after {res.n_resamples:,} resamples)"
     (st.success if res.significant else st.info)(md(sentence))
-    table = export.scores_table(res, a=a, b=b).reset_index()
-    st.dataframe(table, hide_index=True, column_config={c: st.column_config.NumberColumn(format="%.4f")
-                                                        for c in table.columns if c != "system"})
+    table = export.scores_table(res, a=a, b=b)
+    scale = report.scale_of(res)  # the digits and open ends the sentence prints, never "Infinity"
+    st.dataframe(pd.DataFrame({"system": table.index, report.metric_name(res): [
+        report.number(x, scale) for x in table["score"]], f"{report.level(res)} interval": [
+        export.interval_text(lo, hi, scale) for lo, hi in zip(table["ci_low"], table["ci_high"])]}), hide_index=True)
     for effect in effects:  # beside p, the effect in units a reader weighs; hover: when it misleads
         st.markdown(f"**{effect.title}**: {md(effect.text)}", help=effect.misleads)
     st.code(res.signature, language=None, wrap_lines=True)
