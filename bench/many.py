@@ -51,7 +51,7 @@ from sigcore.io.inputs import read_lines
 refs = read_lines({str(DATA / REF)!r})
 systems = {{name.split(".")[0]: read_lines({str(DATA)!r} + "/" + name) for name in {SYSTEMS!r}}}
 start = time.perf_counter()
-many = sigcore.compare_many(refs, systems, metric="bleu", all_pairs=True, n_resamples=10_000)
+many = sigcore.compare_many(refs, systems, metric="bleu", all_pairs=True, n_resamples=10_000, test="bootstrap")
 print(time.perf_counter() - start, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
       max(many.ranking()["cluster"]))
 """

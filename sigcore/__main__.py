@@ -359,6 +359,8 @@ def _power(args) -> int:
     tables = [read(path) for path in args.files]
     data = align.load(tables, gold=args.gold, a=args.a, b=args.b, id=args.id)
     note = _suggest_metric(args, data, "the pilot")
+    for role in data.roles:  # what the pilot's files were taken for, before any number
+        print(f"roles: {role}")
     if note:  # before the checks: a refused suggestion (BLEU) says why it was chosen
         print(f"note: {note}")
     if args.metric not in METRICS:
@@ -440,10 +442,10 @@ def _many(args) -> int:
         print(export.table_csv(frame).decode("utf-8"), end="")
         return 0
     if args.json:
-        print(json.dumps({"families": [{"metric": f.metric, "baseline": f.baseline, **f.settings(),
-                                        "roles": [str(r) for r in data.roles], "notes": list(data.notes),
-                                        "comparisons": f.table().to_dict(orient="records")} for f in families]},
-                         indent=2, default=_json_safe))
+        print(json.dumps(_json_safe({"families": [{  # nan and inf as Result.to_dict writes them: JSON has neither
+            "metric": f.metric, "baseline": f.baseline, **f.settings(), "roles": [str(r) for r in data.roles],
+            "notes": list(data.notes), "comparisons": f.table().to_dict(orient="records")} for f in families]}),
+            indent=2, allow_nan=False))
         return 0
     if args.latex:
         print(family.latex(families), end="")
@@ -521,7 +523,7 @@ def _seeds(args) -> int:
           f"{table.attrs['confidence_level']:.4g}{', Bonferroni over the pairs' if corrected else ''}; "
           f"b = {args.resamples:,}, "
           f"seed {args.seed}):\n")
-    print(table.round(3).to_string(na_rep="—"))
+    print(table.to_string(float_format="{:.3f}".format, na_rep="—"))
     print(f"\nBelow τ = {args.tau:g}: the row is almost stochastically dominant over the column (deepsig's "
           "recommended threshold, Ulmer et al. 2022); 0: stochastically dominant.")
     for a in table.index:

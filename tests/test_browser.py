@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from ui import data as ui_data
 from ui.walkthrough import sup
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -88,7 +89,7 @@ def test_default_comparison_renders_histogram_and_verdict(page, tmp_path):
     test = page.get_by_role("combobox", name="Test", exact=True)
     expect(test).to_have_value("bootstrap (recommended)", timeout=60_000)  # WMT17 BLEU, 500 segments
     page.get_by_role("button", name="Run").click()
-    page.get_by_text("A (uedin-nmt.de) beats B (LIUM-NMT.de) by 1.22 BLEU").wait_for(timeout=60_000)
+    page.get_by_text("A (uedin-nmt) beats B (LIUM-NMT) by 1.22 BLEU").wait_for(timeout=60_000)
     chart = page.frame_locator("iframe[title*=live_chart]")  # the live chart component
     plot = chart.locator(".js-plotly-plot")
     plot.locator(".bars").first.wait_for(timeout=30_000)
@@ -102,6 +103,60 @@ def test_default_comparison_renders_histogram_and_verdict(page, tmp_path):
     assert not chart.locator("#counters").is_visible()
     page.screenshot(path=tmp_path / "compare.png", full_page=True)
     assert (tmp_path / "compare.png").stat().st_size > 10_000
+
+
+def test_run_is_above_the_fold_and_pressing_it_moves_nothing(app_url):
+    """At 1440 x 900, Run sat below the fold; pressing it swapped the 380 px chart for a progress bar for ~0.8 s
+    (the page jumped 219 px and back), and the chart grew by its progress line when the run came in."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = launch(p)
+        page = browser.new_page(viewport={"width": 1440, "height": 900})
+        page.goto(app_url)
+        run = page.get_by_role("button", name="Run")
+        run.wait_for(timeout=60_000)
+        chart = page.locator("iframe[title*=live_chart]")
+        chart.wait_for(timeout=60_000)
+        page.wait_for_function("() => !document.querySelector('[data-testid=stStatusWidget]')", timeout=60_000)
+        page.wait_for_timeout(1_000)
+        box = run.bounding_box()
+        assert box["y"] + box["height"] <= 900, box  # on the first screen of a 1440 x 900 display
+        page.evaluate("""() => { window.seen = []; const t0 = performance.now(); const tick = () => {
+            const f = document.querySelector('iframe[title*=live_chart]'), r = f && f.getBoundingClientRect();
+            window.seen.push(r ? [Math.round(r.top), Math.round(r.height)] : null);
+            if (performance.now() - t0 < 6000) requestAnimationFrame(tick); }; requestAnimationFrame(tick); }""")
+        run.click()
+        page.get_by_text("beats B (LIUM-NMT) by 1.22 BLEU").wait_for(timeout=60_000)
+        page.wait_for_timeout(6_500)
+        seen = page.evaluate("window.seen")
+        browser.close()
+    assert len(seen) > 20 and None not in seen  # the chart never leaves the page
+    assert len({tuple(s) for s in seen}) == 1, sorted({tuple(s) for s in seen})  # nor moves, nor grows
+
+
+def test_file_names_are_whole_in_the_role_boxes(app_url, tmp_path):
+    """Two files of predictions, each with its gold: the Gold file and Baseline boxes read "1. mymod…" at 1440 px."""
+    from playwright.sync_api import sync_playwright
+
+    names = ("baseline_preds.csv", "mymodel_preds.csv")
+    for k, name in enumerate(names):
+        (tmp_path / name).write_text("id,gold,pred\n" + "".join(f"{i},{i % 3},{(i + k) % 3}\n" for i in range(60)))
+    with sync_playwright() as p:
+        browser = launch(p)
+        page = browser.new_page(viewport={"width": 1440, "height": 900})
+        page.goto(app_url)
+        page.get_by_text("Upload", exact=True).click(timeout=60_000)
+        page.locator("input[type=file]").set_input_files([str(tmp_path / n) for n in names])
+        page.get_by_role("combobox", name="Baseline (B)", exact=True).wait_for(timeout=60_000)
+        page.wait_for_function("() => !document.querySelector('[data-testid=stStatusWidget]')", timeout=60_000)
+        boxes = page.evaluate("""() => [...document.querySelectorAll('[data-testid="stSelectbox"]')].map(b => {
+            const e = b.querySelector('input');  // a select box shows its value in an input: cut when it overflows
+            return [b.querySelector('label').textContent, e.value, e.scrollWidth <= e.clientWidth]; })""")
+        browser.close()
+    shown = {label: (text, whole) for label, text, whole in boxes}
+    assert shown["Baseline (B)"] == ("1. baseline_preds.csv", True), boxes
+    assert shown["Gold file"] == (ui_data.NO_GOLD, True) and shown["Test"] == ("mcnemar (recommended)", True), boxes
 
 
 def test_stop_keeps_what_was_drawn(page, tmp_path):
@@ -364,14 +419,14 @@ def test_many_systems_page_has_a_datasets_and_a_seeds_mode(page, app_url):
     page.get_by_text("Replicability analysis (Dror et al., 2017) over 4 datasets").wait_for(timeout=60_000)
     assert "Holm's procedure identifies: digits" in page.inner_text("body")
     page.get_by_text("Many seeds", exact=True).click()
-    page.get_by_text("mlp over forest: ε_min = 0.130, almost stochastically dominant").wait_for(timeout=60_000)
+    page.get_by_text("mlp over forest: ε_min = 0.144, almost stochastically dominant").wait_for(timeout=60_000)
 
 
 def test_a_paper_figure_shows_at_its_true_size_and_downloads_as_pdf(page, tmp_path):
     """After a run, the paper-style figure is drawn 3.3 in wide (316.8 CSS px) with the caption a paper prints,
     and its PDF download is a PDF."""
     page.get_by_role("button", name="Run").click()
-    page.get_by_text("A (uedin-nmt.de) beats B (LIUM-NMT.de) by 1.22 BLEU").wait_for(timeout=60_000)
+    page.get_by_text("A (uedin-nmt) beats B (LIUM-NMT) by 1.22 BLEU").wait_for(timeout=60_000)
     page.get_by_text("Figure for a paper or a slide").click()
     svg = page.locator(".stPlotlyChart .main-svg").first
     svg.wait_for(timeout=30_000)

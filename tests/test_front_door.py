@@ -191,6 +191,15 @@ def test_the_baseline_is_b_by_its_name_by_the_flag_and_names_print_as_given(tmp_
         capsys, ["compare", *paths, "--name", "nobody=X"])
 
 
+@pytest.mark.parametrize("name, baseline", [("baseline", True), ("my_baseline.txt", True), ("base.txt", True),
+                                            ("base_preds.csv", True), ("ref-system.out", True), ("bert-base", False),
+                                            ("t5-base.jsonl", False), ("database.txt", False), ("mymodel", False)])
+def test_names_that_say_baseline(name, baseline):
+    from sigcore.io.roles import baseline_named
+
+    assert baseline_named(name) == baseline  # "base" is a model's size in bert-base and t5-base
+
+
 def test_a_table_column_named_like_a_baseline_is_b(tmp_path, capsys):
     table = tmp_path / "t.csv"
     table.write_text("gold,baseline,ours\n" + "x,y,x\ny,y,y\n" * 20)
@@ -435,3 +444,35 @@ def test_the_app_can_drop_items_missing_from_a_file(tmp_path):
     assert md("'Drop items missing from a file' in the app") in at.error[0].value
     next(c for c in at.checkbox if c.label == "Drop items missing from a file").check().run()
     assert not at.error and any(md("dropped 1 item of gold.csv") in w.value for w in at.warning)
+
+
+def test_many_reads_files_that_each_carry_gold_too(tmp_path, capsys):
+    files = predictions(tmp_path)
+    third = pd.read_csv(files["mymodel_preds.csv"], dtype=str)
+    third.to_csv(tmp_path / "other_preds.csv", index=False)
+    assert main(["many", *map(str, files.values()), str(tmp_path / "other_preds.csv"), "--all-pairs", "--json"]) == 0
+    family, = json.loads(capsys.readouterr().out)["families"]
+    assert (family["metric"], family["test"]) == ("accuracy", "mcnemar")
+    assert family["roles"][0].startswith("gold = the column 'gold' of ") and "they agree on all 899 items" in \
+        family["roles"][0]
+    assert all(row["ci_low"] == "nan" for row in family["comparisons"])  # McNemar's interval is of a share: no NaN
+
+
+def test_the_app_reads_a_pandas_index_as_the_id(tmp_path):
+    frame = pd.DataFrame({"gold": list("xyxy") * 10, "svm": list("xyyy") * 10, "tree": list("xxxy") * 10})
+    frame.to_csv(tmp_path / "preds.csv")
+    at = upload(app(), [tmp_path / "preds.csv"])
+    assert not at.exception and not at.error and select(at, "Id").value == "id"
+    assert any(md("column 1 has no name; its values are 0 to n − 1") in w.value for w in at.warning)
+
+
+def test_a_blank_gold_in_a_gold_file_or_a_gold_column_is_refused_with_its_line(tmp_path, capsys):
+    paths = text_files(tmp_path)
+    paths[1].write_text("a\n\nc\n" + "a\n" * 57)  # gold.txt: line 2 blank
+    assert "gold.txt, line 2: the gold value is blank" in refusal(capsys, ["compare", *paths])
+    files = predictions(tmp_path)
+    for path in files.values():
+        frame = pd.read_csv(path, dtype=str)
+        frame.loc[4, "gold"] = ""
+        frame.to_csv(path, index=False)
+    assert "_preds.csv, line 6: the gold value is blank" in refusal(capsys, ["compare", *files.values()])

@@ -309,13 +309,15 @@ def test_cli_plans_from_a_pilot_or_from_rates(tmp_path, capsys):
     out = capsys.readouterr().out
     expected = plan((a == gold).astype(int), (b == gold).astype(int), test="mcnemar", binary=True)
     note = "note: the metric is accuracy, the first that fits the pilot (as the app suggests); choose another with --metric"
-    assert out == f"{note}\n{expected.text()}\n" and "(the pilot's)" in out
+    roles = (f"roles: table = {table}\nroles: gold = column 'gold' (named like gold)\nroles: A = column 'a' (the "
+             "first system column)\nroles: B = column 'b' (the next system column)")
+    assert out == f"{roles}\n{note}\n{expected.text()}\n" and "(the pilot's)" in out
     scores = tmp_path / "scores.csv"  # per-item scores, no gold: their mean, as the app suggests (was accuracy,
     va, vb = gen.normal(0.6, 0.2, 300), gen.normal(0.55, 0.2, 300)  # which refused them for want of gold)
     scores.write_text("a,b\n" + "".join(f"{x},{y}\n" for x, y in zip(va, vb)))
     assert main(["power", str(scores), "--test", "t"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("note: the metric is mean") and out.endswith(plan(va, vb, test="t").text() + "\n")
+    assert "\nnote: the metric is mean" in out and out.endswith(plan(va, vb, test="t").text() + "\n")
     assert main(["power", "--n", "1000", "--accuracy-a", "0.75", "--accuracy-b", "0.72", "--agreement", "0.85"]) == 0
     out = capsys.readouterr().out
     assert out == plan_from_rates(1000, 0.75, 0.72, 0.85).text() + "\n" and "(expected)" in out

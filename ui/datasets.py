@@ -25,7 +25,8 @@ from sigcore.compare import AUTO
 from sigcore.io import align, results
 from sigcore.io.roles import GOLD_NAMES
 from sigcore.report import citations, export
-from sigcore.report.sentence import decimals
+from sigcore.report.sentence import decimals, test_name, the
+from sigcore.result import p_number
 from sigcore.statistics.replicability import Replicability
 
 from . import data as data_ui
@@ -89,8 +90,8 @@ def choose() -> tuple[str, list, str | None, bool]:
     if source == "Sample":
         if kind == P_TABLE:
             st.caption("svm_rbf (A) against a decision tree (B), scikit-learn, on its four bundled data sets "
-                       "(iris, wine, breast cancer, digits): each one-sided p from the paired bootstrap "
-                       "(b = 10,000, seed 0); see sample_data/README.md.")
+                       "(iris, wine, breast cancer, digits): each one-sided p from McNemar's exact test, the "
+                       "one recommended for these right/wrong items; see sample_data/README.md.")
             return kind, [(SAMPLE_TABLE, (SAMPLE_DIR / SAMPLE_TABLE).read_bytes())], None, True
         st.caption("Four scikit-learn classifiers on its four bundled data sets (iris, wine, breast cancer, "
                    "digits): per data set a gold file and a file per classifier; see sample_data/README.md.")
@@ -399,7 +400,8 @@ def _cautions(analysis: Analysis) -> None:
     """Each dataset's cautions about its test (few discordant pairs, a p that cannot reach α), in one box."""
     res, s = analysis.replicability, analysis.settings
     notes = [(name, w) for name, r in zip(res.datasets, analysis.results) for w in r.warnings]
-    notes += [(name, f"with b = {s.n_resamples:,} the p cannot reach α; raise b")
+    notes += [(name, f"with b = {s.n_resamples:,} the p cannot reach α; raise b" if r.resampled else
+               f"the smallest p {the(test_name(r))} can give on these items is {p_number(r.p_floor)} > α")
               for name, r in zip(res.datasets, analysis.results) if not r.reachable]
     if notes:
         st.warning("Cautions about the tests:\n" + "\n".join(f"- {md(name)}: {md(w)}" for name, w in notes),

@@ -18,6 +18,7 @@ import sigcore
 from sigcore import SigcoreError
 from sigcore.compare import AUTO
 from sigcore.io import align
+from sigcore.io.roles import GOLD_NAMES, Ambiguous
 from sigcore.many import CORRECTIONS, Many
 from sigcore.report import export, family
 from sigcore.report.family_figures import forest, heatmap
@@ -113,28 +114,39 @@ def _one_table(table) -> align.AlignedMany:
     group = cols[1].selectbox("Group column", group_options,
                               index=group_options.index(guess.group) if guess.group in group_options else 0,
                               key=f"many-group-{table.name}", help=data_ui.GROUP_HELP)
-    return align.load_many([table], gold=None if gold == NONE else gold, group=None if group == NONE else group)
+    return align.load_many([table], gold=None if gold in (NONE, guess.gold) else gold,  # unchanged: the guess, said so
+                           group=None if group in (NONE, guess.group) else group)
 
 
-def _many_files(tables) -> align.AlignedMany:
-    """A gold file and one file per system: which one is gold (guessed by name), and how items are paired."""
+def _many_files(tables) -> align.AlignedMany | None:
+    """A gold file and one file per system: which one is gold (by its name, as on the Compare page: asked when the
+    names do not say), and how items are paired; None until the gold is settled."""
     names = [t.name for t in tables]
-    options = list(range(len(tables))) + [-1]
-    guess = (align.gold_files(names) or [0])[0]  # the first named like a gold file, else the first
-    picked = st.selectbox("Gold file", options, index=guess, key="many-gold-file-" + "_".join(names),
+    options = [*range(len(tables)), align.NO_GOLD_FILE]
+    try:
+        index, _ = align.pick_gold_file(tables)
+        start = len(tables) if index is None else index
+    except Ambiguous:
+        start = None
+    picked = st.selectbox("Gold file", options, index=start, key="many-gold-file-" + "_".join(names),
+                          placeholder="Which file is the gold?",
                           format_func=lambda k: NO_GOLD if k < 0 else f"{k + 1}. {names[k]}",
-                          help="The references or gold labels; every other file is a system, named after its file "
-                               "(LIUM-NMT.4900.de.gz is LIUM-NMT).")
-    ordered = list(tables) if picked < 0 else [tables[picked]] + [t for i, t in enumerate(tables) if i != picked]
-    pairing = _pairing_widget(ordered)
-    return align.load_many(ordered, has_gold=picked >= 0, id=pairing)
+                          help=f"The references or gold labels, found by its name ({GOLD_NAMES}); every other file "
+                               "is a system, named after its file (LIUM-NMT.4900.de.gz is LIUM-NMT).")
+    if picked is None:
+        st.info("Say which file is the gold to compare the others.")
+        return None
+    pairing = _pairing_widget([tables[picked], *(t for t in tables if t is not tables[picked])] if picked >= 0
+                              else tables)
+    return align.load_many(tables, gold_file=picked, id=pairing)
 
 
 def preview(data: align.AlignedMany, files: list[tuple[str, bytes]]) -> None:
     """How many items and systems were read, the notes, and the first items."""
     n = len(next(iter(data.systems.values())))
     groups = "" if data.groups is None else f" in {pd.Series(data.groups, dtype=object).nunique():,} groups"
-    st.caption(f"{n:,} items{groups} · {len(data.systems)} systems · {len(files)} file{'s' * (len(files) != 1)}")
+    st.caption(f"{n:,} items{groups} · {len(data.systems)} systems · {len(files)} file{'s' * (len(files) != 1)}"
+               + "".join(f" · {md(str(role))}" for role in data.roles))  # what was taken for what, and why
     for note in data.notes:
         st.warning(md(note))
     head = {} if data.gold is None else {"(gold)": data_ui._short(data.gold)}
@@ -301,11 +313,15 @@ def table(many: Many, key: str) -> None:
                      "delta": number_column("δ", format=score, help="score(system) − score(against)"),
                      "ci_low": number_column("δ low", format=score, help=f"{1 - many.alpha:.0%} interval of δ"),
                      "ci_high": number_column("δ high", format=score, help=f"{1 - many.alpha:.0%} interval of δ"),
-                     "p": number_column("p", format="%.3g"),
-                     "p_adjusted": number_column(f"p ({correction})", format="%.3g",
-                                                 help=f"corrected with {correction}'s method over the family"),
+                     "p_text": st.column_config.TextColumn("p", help="as every report prints it: < 1/b when no "
+                                                                      "resample was as extreme"),
+                     "p_adjusted_text": st.column_config.TextColumn(
+                         f"p ({correction})", help=f"corrected with {correction}'s method over the family"),
                      "significant": st.column_config.CheckboxColumn(
-                         "significant", help=f"corrected p ≤ α = {many.alpha:g}")})
+                         "significant", help=f"corrected p ≤ α = {many.alpha:g}")},
+                 column_order=["system", "against", "score", "score_against", "delta", "ci_low", "ci_high", "p_text",
+                               "p_adjusted_text", "significant"])
+    st.caption(md(family.heading(many) + (f"; {many.test_reason}" if many.auto else "")))  # what was done
 
 
 def ranking_frame(many: Many) -> pd.DataFrame:

@@ -20,6 +20,7 @@ from sigcore import SigcoreError, advisor, effects, report
 from sigcore.compare import RESAMPLING
 from sigcore.io import align
 from sigcore.report import export, reproduce
+from sigcore.report.sentence import the
 from sigcore.report.figures import chart_title, delta_histogram, empty_histogram, histogram_frames, live_edges
 
 from .data import digest
@@ -201,7 +202,8 @@ def live(data: align.Aligned, s: Settings, key: str, heading: str = ""):
                                                              "partials": partials, "shown": None}
     fresh = last is not None and last["key"] == key
     if s.test not in RESAMPLING:  # nothing is resampled: no chart to watch
-        st.caption(f"The {sigcore.TESTS[s.test].title} is closed-form: nothing is resampled, and its p is exact "
+        title = the(sigcore.TESTS[s.test].title)
+        st.caption(f"{title[0].upper()}{title[1:]} is closed-form: nothing is resampled, and its p is exact "
                    "or from its formula." if s.test != "z" else "The paired z-test uses the normal approximation: "
                    "nothing is resampled.")
         if fresh:

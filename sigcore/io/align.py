@@ -258,17 +258,19 @@ def from_system_files(gold, systems: Sequence, *, id: str | None = None, on_unma
     picked = [t.frame[c].to_numpy(dtype=object)[o].tolist() for t, c, o in zip(tables, columns, order)]
     lines = [t.lines[o] for t, o in zip(tables, order)]
     first = 1 if gold is not None else 0
-    shared_gold = _shared_gold(gold, columns[0] if gold is not None else None, systems, own, picked[0] if gold
-                               is not None else None, order[first:], lines[first:])
-    gold_values = None
-    if shared_gold is not None:
-        gold_values = _gold(shared_gold[0], shared_gold[1].name, shared_gold[2])
+    k = next((i for i, g in enumerate(own) if g is not None), None)  # without a gold file: the first gold column
+    reference = ((picked[0], gold, lines[0]) if gold is not None else None if k is None else
+                 (systems[k].frame[own[k]].to_numpy(dtype=object)[order[first + k]].tolist(), systems[k],
+                  lines[first + k]))
+    if reference is not None:
+        _check_gold(reference, systems, own, order[first:], lines[first:])
+    gold_values = None if reference is None else _gold(reference[0], reference[1].name, reference[2])
     values = [_prediction(v, t.name, ln, notes) for v, t, ln in zip(picked[first:], systems, lines[first:])]
     gold_values, values = _same_kind(gold_values, values, notes)
     ids = [tables[0].frame[id].tolist()[i] for i in order[0]] if id else None
     sources = dict(zip(roles, ((t.name, ln) for t, ln in zip(tables, lines))))
-    if gold is None and shared_gold is not None:
-        sources["gold"] = (shared_gold[1].name, shared_gold[2])
+    if reference is not None:
+        sources["gold"] = (reference[1].name, reference[2])
     decided = _file_roles(gold, columns[0] if gold is not None else None, systems, names, columns[first:], own,
                           why, len(ids) if ids is not None else len(values[0]))
     decided.append(Role("pairing", f"by the id column {id!r}" if id else "by row",
@@ -290,31 +292,26 @@ def _own_gold(table, gold_column: str | None) -> str | None:
     return guess.gold if guess.gold is not None and guess.systems else None
 
 
-def _shared_gold(gold, gold_col, systems, own, gold_values, orders, lines):
-    """The gold every file must agree with (the gold file's, else the first system file's own gold column), as
-    (values, table, lines); every system file's own gold is checked against it item by item."""
-    if gold is not None:
-        shared = (gold_values, gold, None)
-    else:
-        k = next((i for i, g in enumerate(own) if g is not None), None)
-        if k is None:
-            return None
-        shared = (systems[k].frame[own[k]].to_numpy(dtype=object)[orders[k]].tolist(), systems[k], lines[k])
-    reference, where, where_lines = shared
+def _check_gold(reference, systems, own, orders, lines) -> None:
+    """Every system file's own gold column (``own``) agrees, item by item, with ``reference``: the gold's values,
+    its table and the lines they came from (the gold file's, or the first system file's gold column)."""
+    values, where, where_lines = reference
     for t, g, o, ln in zip(systems, own, orders, lines):
         if g is None or t is where:
             continue
-        mine = t.frame[g].to_numpy(dtype=object)[o].tolist()
-        for i, (x, y) in enumerate(zip(reference, mine)):
-            if _as_text(x).strip() != _as_text(y).strip() if isinstance(x, (str, int, float)) and isinstance(
-                    y, (str, int, float)) else x != y:
-                there = f"{where.name} line {int(where_lines[i])}" if where_lines is not None else where.name
-                raise InputError(f"its gold column {g!r} has {_shown(y)} where {there} has {_shown(x)}", file=t.name,
-                                 line=int(ln[i]), hint="Every file must hold the same test set with the same gold "
-                                                       "labels; check that the files come from one evaluation.")
-    if gold is None:
-        return reference, where, where_lines
-    return reference, gold, None if where_lines is None else where_lines
+        for i, (x, y) in enumerate(zip(values, t.frame[g].to_numpy(dtype=object)[o].tolist())):
+            if not _same_label(x, y):
+                raise InputError(f"its gold column {g!r} has {_shown(y)} where {where.name} line "
+                                 f"{int(where_lines[i])} has {_shown(x)}", file=t.name, line=int(ln[i]),
+                                 hint="Every file must hold the same test set with the same gold labels; check that "
+                                      "the files come from one evaluation.")
+
+
+def _same_label(x: Any, y: Any) -> bool:
+    """Two gold values as files write them: 3, 3.0 and "3 " are one label; lists (tags) compare as they are."""
+    if isinstance(x, (str, int, float)) and isinstance(y, (str, int, float)):
+        return str(_as_text(x)).strip() == str(_as_text(y)).strip()
+    return x == y
 
 
 def _shown(value: Any) -> str:
@@ -466,7 +463,8 @@ def load_many(tables: Sequence, *, has_gold: bool = True, gold: str | None = Non
         _no_duplicates(frame[mapping.id].tolist(), table.name, table.lines)
     columns = {"gold": mapping.gold, "id": mapping.id, "group": mapping.group}
     decided = [Role("table", table.name)] + [
-        Role(role, f"column {str(name)!r}", "given" if given else f"named like {role}")
+        Role(role, f"column {str(name)!r}", "given" if given else {"gold": "named like gold", "id": "named like an id",
+                                                                     "group": "named like a group"}[role])
         for (role, name), given in zip(columns.items(), (gold, id, group)) if name is not None]
     decided.append(Role("systems", ", ".join(map(repr, map(str, systems))), "the other columns"))
     return AlignedMany(gold_values, {str(c): v for c, v in zip(systems, values)},

@@ -7,7 +7,7 @@ and with which flag (the app asks the same question in a select box).
 - A file is gold when a word of its name (between dots, dashes, underscores or spaces; any case, any extension,
   ``.gz``) is one of :data:`GOLD_WORDS` and none is a system's word (``ref-system.txt`` is a system):
   ``gold.txt``, ``newstest2017.ref.de.gz``, ``references.jsonl``, ``labels.csv``.
-- A system is the baseline when its name says so (:data:`BASELINE_WORDS`, or "ref"/"reference" with "system").
+- A system is the baseline when its name says so (baseline; base as its first word, not bert-base; ref-system).
 - Numbers without gold are per-item scores to average only when nothing says they are class labels: a column
   or file named like predictions, or few distinct whole numbers without a score's name, is a question.
 """
@@ -27,7 +27,6 @@ GOLD_WORDS = ("gold", "ref", "refs", "reference", "references", "target", "targe
 _SYSTEM_WORDS = ("system", "systems", "sys", "model", "pred", "preds", "prediction", "predictions", "output",
                  "outputs", "hyp", "hypothesis", "baseline", "base", "mt")
 GOLD_NAMES = "gold, ref, reference, target, labels or answers"  # how messages name the words of GOLD_WORDS
-BASELINE_WORDS = ("baseline", "base")
 # names that say a column (or file) holds per-item scores, or a system's predicted labels
 _SCORE_WORDS = ("score", "scores", "correct", "acc", "accuracy", "em", "exact", "match", "f1", "bleu", "chrf",
                 "rouge", "bertscore", "comet", "rating", "ratings", "reward", "loss", "prob", "probability",
@@ -78,9 +77,10 @@ def gold_files(files: Sequence[str]) -> list[int]:
 
 
 def baseline_named(name: str) -> bool:
-    """Whether a system's (file's or column's) name says it is the baseline: baseline, base, ref-system."""
+    """Whether a system's (file's or column's) name says it is the baseline: baseline anywhere in it, base as its
+    first word (``base.txt``, ``base_preds.csv``; not ``bert-base``, where it is the model's size), ref-system."""
     ws = words(name)
-    return (any(w in BASELINE_WORDS for w in ws) or str(Path(str(name)).name).lower().startswith("baseline")
+    return ("baseline" in str(Path(str(name)).name).lower() or (bool(ws) and ws[0] == "base")
             or any(a in ("ref", "reference") and b in ("system", "sys") for a, b in zip(ws, ws[1:])))
 
 

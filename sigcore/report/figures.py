@@ -13,7 +13,7 @@ from ..compare import counted
 from ..errors import SettingsError
 from ..result import Result, mc_interval
 from .family import signed
-from .sentence import metric_name, number, scale_of, test_name
+from .sentence import metric_name, number, scale_of, test_name, the
 from .style import FIGURE_KINDS, MINUS, PAPER, RESAMPLE, Style, apply, label, plain, wrap
 
 TAIL, BODY, MARK = "#c0392b", "#9aa5b1", "#1f3a5f"
@@ -196,7 +196,7 @@ def figure(res: Result, kind: str = "histogram", *, style: Style = PAPER, width:
     if kind not in KINDS:
         raise SettingsError(f"unknown figure kind {kind!r}", hint=f"Choose one of: {', '.join(KINDS)}.")
     if res.distribution is None:
-        raise SettingsError(f"the {test_name(res)} is closed-form: it has no resampled distribution to draw",
+        raise SettingsError(f"{the(test_name(res))} is closed-form: it has no resampled distribution to draw",
                             hint="Run the paired bootstrap or approximate randomisation for a figure.")
     title = _title(res, kind, a, b)
     if kind == "convergence":

@@ -79,6 +79,11 @@ def test_name(res: Result) -> str:
     return TEST_NAMES[res.test]
 
 
+def the(title: str) -> str:
+    """A test's title as a sentence names it: "the paired t-test", but "McNemar's test" (a name takes no article)."""
+    return title if "'s " in title else f"the {title}"
+
+
 def method(res: Result) -> str:
     """'paired bootstrap, b = 10,000, seed 0' and the like (with the groups resampled whole)."""
     name = test_name(res)
