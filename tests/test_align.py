@@ -61,7 +61,7 @@ def test_unmatched_ids_stop_with_their_place_or_are_dropped_with_a_note():
     a = table("a.csv", "id,prediction\nq1,a\nq2,b\nq3,c\n")
     b = table("b.csv", "id,prediction\nq1,a\nq3,c\nq9,z\n")
     with pytest.raises(InputError, match=r"lacks 1 id that gold.csv has \(the first is 'q2', on line 3 of gold.csv\)"
-                       r"\..*'Drop items missing from a file' in the app, --drop-unmatched") as info:
+                       r"\..*'Drop unmatched items' in the app, --drop-unmatched") as info:
         align.from_files(gold, a, b, id="id")
     assert (info.value.file, info.value.line) == ("b.csv", None)  # the file that lacks it
     data = align.from_files(gold, a, b, id="id", on_unmatched="drop")

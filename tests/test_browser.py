@@ -136,24 +136,33 @@ def test_run_is_above_the_fold_and_pressing_it_moves_nothing(app_url):
 
 
 def test_file_names_are_whole_in_the_role_boxes(app_url, tmp_path):
-    """Two files of predictions, each with its gold: the Gold file and Baseline boxes read "1. mymod…" at 1440 px."""
+    """Two files of predictions, each with its gold: the Gold file and Baseline boxes read "1. mymod…" at 1440 px;
+    at a projector's 1280 px no box of the page's default cuts its value (H1's side, "(recommended)")."""
     from playwright.sync_api import sync_playwright
 
     names = ("baseline_preds.csv", "mymodel_preds.csv")
     for k, name in enumerate(names):
         (tmp_path / name).write_text("id,gold,pred\n" + "".join(f"{i},{i % 3},{(i + k) % 3}\n" for i in range(60)))
+    shown_boxes = """() => [...document.querySelectorAll('[data-testid="stSelectbox"]')].map(b => {
+        const e = b.querySelector('input');  // a select box shows its value in an input: cut when it overflows
+        return [b.querySelector('label').textContent, e.value, e.scrollWidth <= e.clientWidth]; })"""
+    settled = "() => !document.querySelector('[data-testid=stStatusWidget]')"
     with sync_playwright() as p:
         browser = launch(p)
-        page = browser.new_page(viewport={"width": 1440, "height": 900})
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
         page.goto(app_url)
+        page.get_by_role("button", name="Run").wait_for(timeout=60_000)
+        page.wait_for_function(settled, timeout=60_000)
+        default = page.evaluate(shown_boxes)
+        page.set_viewport_size({"width": 1440, "height": 900})
         page.get_by_text("Upload", exact=True).click(timeout=60_000)
         page.locator("input[type=file]").set_input_files([str(tmp_path / n) for n in names])
         page.get_by_role("combobox", name="Baseline (B)", exact=True).wait_for(timeout=60_000)
-        page.wait_for_function("() => !document.querySelector('[data-testid=stStatusWidget]')", timeout=60_000)
-        boxes = page.evaluate("""() => [...document.querySelectorAll('[data-testid="stSelectbox"]')].map(b => {
-            const e = b.querySelector('input');  // a select box shows its value in an input: cut when it overflows
-            return [b.querySelector('label').textContent, e.value, e.scrollWidth <= e.clientWidth]; })""")
+        page.wait_for_function(settled, timeout=60_000)
+        boxes = page.evaluate(shown_boxes)
         browser.close()
+    assert len(default) >= 9 and all(whole for _, _, whole in default), default
+    assert ["H1", "two-sided: uedin-nmt and LIUM-NMT differ", True] in default
     shown = {label: (text, whole) for label, text, whole in boxes}
     assert shown["Baseline (B)"] == ("1. baseline_preds.csv", True), boxes
     assert shown["Gold file"] == (ui_data.NO_GOLD, True) and shown["Test"] == ("mcnemar (recommended)", True), boxes

@@ -106,7 +106,7 @@ def test_latex_escapes_hostile_names_exactly():
         "  \\caption{Accuracy of A\\_1 \\& 50\\% and {[}b{]}\\textasciicircum{}\\textasciitilde{}\\$\\#\\{\\}"
         "\\textbackslash{} on 100 items, and $\\delta$ = A\\_1 \\& 50\\% \\textminus{} {[}b{]}\\textasciicircum{}"
         "\\textasciitilde{}\\$\\#\\{\\}\\textbackslash{} with its 95\\% interval (basic bootstrap); paired "
-        "bootstrap, $b = 10{,}000$, seed 0.}\n"
+        "bootstrap, $b = 10{,}000$, seed 0, two-sided.}\n"
         "  \\begin{tabular}{lrc}\n"
         "    \\toprule\n"
         "    System & accuracy & 95\\% CI \\\\\n"

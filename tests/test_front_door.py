@@ -341,6 +341,18 @@ def test_a_familys_outputs_state_their_settings_and_print_p_one_way(tmp_path, ca
     assert "$b = 2{,}000$, seed 3, two-sided, Holm-corrected" in capsys.readouterr().out
 
 
+def test_a_pairs_csv_and_caption_state_their_settings():
+    from sigcore.report import export
+
+    res = sigcore.compare(list("xyxy") * 10, list("xyyy") * 10, list("xxxy") * 10, test="bootstrap", seed=4,
+                          n_resamples=3000)
+    rows = list(csv.DictReader(export.scores_csv(res, a="ours", b="theirs").decode().splitlines()))
+    assert [r["system"] for r in rows] == ["ours", "theirs", "ours − theirs"]
+    assert {(r["test"], r["alternative"], r["n_resamples"], r["seed"], r["alpha"]) for r in rows} == {
+        ("bootstrap", "two-sided", "3000", "4", "0.05")}
+    assert export.caption(res).endswith("paired bootstrap, b = 3,000, seed 4, two-sided.")
+
+
 # ---------------------------------------------------------------- 6. pairing problems the user can fix where they are
 
 def test_a_pandas_index_column_is_read_as_the_id(tmp_path, capsys):
@@ -406,7 +418,7 @@ def test_the_app_reads_files_that_each_carry_gold_and_says_which_is_which(tmp_pa
     assert md("B = baseline_preds.csv column 'pred' (named like a baseline)") in roles
     assert select(at, "Metric").value == "accuracy" and select(at, "Test").value == "mcnemar"
     h1 = select(at, "H1")
-    assert h1.value == "mymodel_preds and baseline_preds differ (two-sided)"  # a select box: text, not Markdown
+    assert h1.value == "two-sided: mymodel_preds and baseline_preds differ"  # a select box: text, not Markdown
     next(b for b in at.button if b.label == "Run").click().run()
     assert "mymodel\\_preds" in verdict_of(at) and "15 to 1" in verdict_of(at)
 
@@ -441,8 +453,8 @@ def test_the_app_can_drop_items_missing_from_a_file(tmp_path):
     at = upload(app(), [tmp_path / f for f in ("gold.csv", "a.csv", "b.csv")])
     assert at.error[0].value.startswith(md("b.csv: lacks 1 id that gold.csv has (the first is '29', on line 31 of "
                                            "gold.csv)"))
-    assert md("'Drop items missing from a file' in the app") in at.error[0].value
-    next(c for c in at.checkbox if c.label == "Drop items missing from a file").check().run()
+    assert md("'Drop unmatched items' in the app") in at.error[0].value
+    next(c for c in at.checkbox if c.label == "Drop unmatched items").check().run()
     assert not at.error and any(md("dropped 1 item of gold.csv") in w.value for w in at.warning)
 
 

@@ -72,7 +72,7 @@ def test_captions_name_the_metric_items_and_test():
                           n_resamples=10_000, test="bootstrap", alternative="greater")
     caption = export.caption(res, a="uedin", b="LIUM")
     assert caption.startswith("BLEU (Papineni et al., 2002; Post, 2018) of uedin and LIUM on 40 items, and δ = uedin − LIUM")
-    assert caption.endswith("paired bootstrap, b = 10,000, seed 0.") and "bleu" not in caption
+    assert caption.endswith("paired bootstrap, b = 10,000, seed 0, one-sided.") and "bleu" not in caption
     latex = export.caption_latex(res, a="uedin_1", b="LIUM")
     assert r"$b = 10{,}000$" in latex and r"\citep{papineni-etal-2002-bleu,post-2018-call}" in latex
     assert "uedin\\_1" in latex and "bleu" not in latex.split("\\citep")[0]

@@ -68,11 +68,11 @@ def session(url: str, resamples: int, speed: str) -> None:
 
 def test_a_closed_session_gives_its_memory_back_and_sessions_do_not_accumulate(server):
     pid, url = server
-    session(url, 10_000, "As fast as possible")  # the first visit loads what every page uses
+    session(url, 10_000, "Fast (25 frames)")  # the first visit loads what every page uses
     before = settled(pid)
-    session(url, HEAVY, "1 resample per frame (class)")
+    session(url, HEAVY, "1 per frame (class)")
     first = settled(pid)
-    session(url, HEAVY, "1 resample per frame (class)")
+    session(url, HEAVY, "1 per frame (class)")
     second = settled(pid)
     print(f"server resident set: {before:.0f} MB after a light session, {first:.0f} and {second:.0f} MB after "
           f"each of two runs of b = {HEAVY:,} at the class's speed, their tabs closed")

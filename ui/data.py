@@ -35,7 +35,7 @@ def _uploads_in_memory() -> None:
 _uploads_in_memory()
 # name shown -> (files, column roles)
 SAMPLES = {  # the first opens the page: a real case where the bootstrap is the recommended test
-    "WMT17 English-German, 500 segments: BLEU": (["mt/newstest2017.ref.de", "mt/uedin-nmt.de", "mt/LIUM-NMT.de"], {}),
+    "WMT17 en-de, 500 segments: BLEU": (["mt/newstest2017.ref.de", "mt/uedin-nmt.de", "mt/LIUM-NMT.de"], {}),
     "SLP3 Figure 4.11: 10 documents, A .70 vs B .50": (["slp3_fig4_11.csv"], {}),
     "Digit classifiers (scikit-learn): SVM vs logistic regression": (["classification.csv"], {"a": "svm_rbf", "b": "logreg"}),
     "Digit classifiers (scikit-learn): decision tree vs naive Bayes": (["classification.csv"], {"a": "tree", "b": "naive_bayes"}),
@@ -116,7 +116,7 @@ def load(files: list[tuple[str, bytes]], roles: dict, mapping_area) -> align.Ali
                 with pairing_box[0]:
                     roles["id"] = _pairing_widget(tables)
                 roles["on_unmatched"] = "drop" if pairing_box[1].checkbox(
-                    "Drop items missing from a file", key="drop_" + "_".join(t.name for t in tables),
+                    "Drop unmatched items", key="drop_" + "_".join(t.name for t in tables),
                     help="Compare only the items whose ids are in every file (a note says how many were dropped). "
                          "Off: an id missing from a file stops the comparison, naming the file and line.") else "stop"
                 if not settled:

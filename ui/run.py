@@ -33,8 +33,8 @@ H1_HELP = ("H1, the alternative hypothesis, is chosen before looking at the resu
            "only the named system being better counts as evidence; choosing that side after seeing which system "
            "won halves p unfairly.")
 # label -> (resamples per frame, or None for about 25 frames in all; pause between frames in seconds)
-SPEEDS = {"1 resample per frame (class)": (1, 0.25), "10 per frame": (10, 0.1), "100 per frame": (100, 0.05),
-          "As fast as possible": (None, 0.0)}
+SPEEDS = {"1 per frame (class)": (1, 0.25), "10 per frame": (10, 0.1), "100 per frame": (100, 0.05),
+          "Fast (25 frames)": (None, 0.0)}
 ALPHAS = (0.10, 0.05, 0.01, 0.005, 0.001)
 MIN_FRAME = 0.1  # seconds a frame stays up at full speed: 25 frames in 2.5 s, each one seen
 MAX_FRAMES = 500  # a run is computed before it is played: at slow speeds, large b gets b / 500 per frame
@@ -56,16 +56,17 @@ class Settings:
 
 
 def hypotheses(a: str, b: str) -> dict[str, str]:
-    """H1 in the systems' names, the default (two-sided) first: label -> alternative."""
-    return {f"{a} and {b} differ (two-sided)": "two-sided", f"{a} is better than {b} (one-sided)": "greater",
-            f"{b} is better than {a} (one-sided)": "less"}
+    """H1 in the systems' names, the default (two-sided) first, its side first so that a narrow box cuts a name,
+    never the side: label -> alternative."""
+    return {f"two-sided: {a} and {b} differ": "two-sided", f"one-sided: {a} is better than {b}": "greater",
+            f"one-sided: {b} is better than {a}": "less"}
 
 
 def settings(data: align.Aligned, source: str) -> Settings:
     """The setting widgets; ``source`` (from :func:`source_key`) keys the cached advice on the data."""
     metrics = align.suggest_metrics(data)
     question = align.metric_question(data)
-    (c1, c2, c3, c4), why, (c5, c6, c7, c8) = st.columns(WIDTHS), st.container(), st.columns(WIDTHS)
+    (c1, c2, c3), why, (c4, c5, c6, c7, c8) = st.columns([0.8, 1.1, 1.6]), st.container(), st.columns(5)
     metric = c1.selectbox("Metric", metrics, index=None if question else 0, help=METRIC_HELP,
                           placeholder="Labels or scores? Choose")
     if metric is None:  # numbers that look like class labels, and no gold: a question, not a mean
@@ -92,7 +93,6 @@ def settings(data: align.Aligned, source: str) -> Settings:
     return Settings(metric, test, alternative, int(n), int(seed), float(alpha), speed, options)
 
 
-WIDTHS = [1, 1, 1.4, 0.8]  # Metric, Test, H1, α; then b, seed, animation and the metric's own option
 METRIC_HELP = ("Only the metrics that fit these data, the most natural first: accuracy and the F1 family for labels, "
                "BLEU and chrF for translations, span F1 for tags, the mean for per-item scores.")
 TEST_HELP = ("Only the tests that fit this metric and these data; the one the advisor (Dror et al. 2018) recommends "

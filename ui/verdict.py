@@ -56,7 +56,7 @@ def _downloads(res: sigcore.Result, a: str, b: str) -> None:
         ("Table (LaTeX)", lambda: export.verdict_latex(res, a=a, b=b), f"{stem}.tex", "text/x-tex"),
         ("BibTeX", lambda: citations.bibtex(citations.keys_of(res)), f"{stem}.bib", "text/x-bibtex"),
         ("Markdown", lambda: export.verdict_markdown(res, a=a, b=b), f"{stem}.md", "text/markdown"),
-        ("Scores CSV", lambda: export.table_csv(export.scores_table(res, a=a, b=b)), f"{stem}_scores.csv", "text/csv"),
+        ("Scores CSV", lambda: export.scores_csv(res, a=a, b=b), f"{stem}_scores.csv", "text/csv"),
         ("JSON", lambda: export.result_json(res, distribution=True, a_name=a, b_name=b), f"{stem}.json",
          "application/json"),
     ]

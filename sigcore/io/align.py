@@ -593,7 +593,7 @@ def _match(keys: list[list], tables: list, on_unmatched: str) -> tuple[list[np.n
             raise InputError(f"lacks {_count(len(missing), 'id')} that {table.name} has (the first is "
                              f"{_show(missing[0])}, on line {int(table.lines[pos[missing[0]]])} of {table.name})",
                              file=lacking.name, hint="Check that the files come from the same test set, or drop "
-                             "the unmatched items ('Drop items missing from a file' in the app, --drop-unmatched on "
+                             "the unmatched items ('Drop unmatched items' in the app, --drop-unmatched on "
                              "the command line, on_unmatched='drop' in the API).")
         notes.append(f"dropped {_count(len(unmatched), 'item')} of {table.name} whose ids are not in every file")
     if not shared:

@@ -23,7 +23,7 @@ import pandas as pd
 
 from ..errors import SettingsError
 from . import citations
-from .sentence import CI_NAMES, level, method, metric_name, number, scale_of, test_name, verdict
+from .sentence import _SIDED, CI_NAMES, level, method, metric_name, number, scale_of, test_name, verdict
 from ..result import Result
 from .style import MINUS, PX_PER_IN, Style, plain
 
@@ -194,7 +194,16 @@ def _caption(res: Result) -> str:
     if res.estimand == "delta" and not math.isnan(res.ci_low):
         bound = f"its {level(res)} interval" if res.ci_side == "two-sided" else f"its one-sided {level(res)} bound"
         shown += f" with {bound} ({CI_NAMES.get(res.ci_method, res.ci_method)})"
-    return f"{shown}; {method(res)}."
+    return f"{shown}; {method(res)}, {_SIDED[res.alternative]}."
+
+
+def scores_csv(res: Result, *, a: str = "A", b: str = "B") -> bytes:
+    """:func:`scores_table` as CSV, each row with the settings that made it (metric, test, H1, α, level, b, seed),
+    so that the file says what it holds on its own."""
+    frame = scores_table(res, a=a, b=b).assign(
+        metric=res.metric, test=res.test, alternative=res.alternative, alpha=res.alpha,
+        confidence_level=res.confidence_level, n_resamples=res.n_resamples, seed=res.seed)
+    return table_csv(frame)
 
 
 def _latex_text(text: str, res: Result, a: str, b: str, cite: str) -> str:
