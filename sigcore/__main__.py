@@ -25,7 +25,7 @@ import json
 import math
 import os
 import sys
-from dataclasses import asdict, replace
+from dataclasses import asdict
 from pathlib import Path
 from typing import Sequence
 
@@ -319,10 +319,6 @@ def _roles(data, metric_note: str | None, metric: str, extra: Sequence[str] = ()
     return lines + list(extra) + [f"note: {note}" for note in data.notes]
 
 
-def _noted(data, note: str | None):
-    return data if note is None else replace(data, notes=(*data.notes, note))
-
-
 def _inputs(args):
     """The aligned data, and gold, A, B and the metric as the engine takes them; the metric's options."""
     data = _load(args)
@@ -389,7 +385,7 @@ def _compare(args) -> int:
                            confidence_level=res.confidence_level, **options)
     a_name, b_name = _names(args, data.display_names)
     names = {"a_name": a_name, "b_name": b_name}
-    test = (f"test: {report.sentence.test_name(res)}, "
+    test = (f"test: {sentence.test_name(res)}, "
             + (f"recommended for these data: {why} (choose another with --test)" if why else
                "sacrebleu's paired bootstrap (--compat)" if res.auto else "given with --test"))
     decided = _roles(data, note, args.metric, [test])

@@ -22,8 +22,6 @@ import sigcore
 from sigcore import power
 from sigcore.__main__ import _parser, main
 from sigcore.advisor import advise_outputs
-from sigcore.io import align
-from sigcore.io.inputs import read
 from ui import run as run_ui
 from ui.safe import md
 
