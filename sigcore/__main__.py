@@ -2,7 +2,7 @@
 
   python -m sigcore compare TABLE [--gold COL --a COL --b COL] [options]   one table (CSV, TSV, JSON lines,
                                                                             JSON, CoNLL); roles guessed
-  python -m sigcore compare GOLD_FILE A_FILE B_FILE [options]               gold + one file per system
+  python -m sigcore compare GOLD_FILE A_FILE B_FILE [options]               gold (by its name) + a file per system
   python -m sigcore compare A.conll B.conll --metric span_f1                CoNLL files that carry gold
   python -m sigcore compare samples_A.jsonl samples_B.jsonl --metric acc     lm-evaluation-harness logs
   python -m sigcore compare A_SCORES B_SCORES --metric mean                  per-item scores, no gold
@@ -274,8 +274,13 @@ def _gold_file(args) -> int | None:
     """--gold-file as the position of one of the files given (its path as typed, or its name)."""
     if not getattr(args, "gold_file", None):
         return None
-    return align.match_system(args.gold_file, args.files) if args.gold_file not in args.files else \
-        args.files.index(args.gold_file)
+    if args.gold_file in args.files:
+        return args.files.index(args.gold_file)
+    try:
+        return align.match_system(args.gold_file, args.files)
+    except SettingsError:
+        raise SettingsError(f"--gold-file {args.gold_file} is not one of the files given",
+                            hint=f"The files are: {', '.join(args.files)}.") from None
 
 
 def _suggest_metric(args, data, what: str = "these data") -> str | None:
@@ -294,9 +299,12 @@ def _suggest_metric(args, data, what: str = "these data") -> str | None:
                         hint="Give the gold (a gold file, or the gold column with --gold), or --metric mean if the "
                              "numbers are per-item scores.")
     args.metric = [metric] if args.command == "many" else metric
+    others = f"choose {'others' if args.command == 'many' else 'another'} with --metric"
+    if align.right_wrong(data):
+        return (f"the metric is accuracy: the outputs are right (1) or wrong (0) per item, as their names say "
+                f"({', '.join(data.outputs[:2])}), compared against a gold of 1s; {others}")
     return None if metric == "accuracy" and data.gold is None else (
-        f"the metric is {metric}, the first that fits {what} (as the app suggests); choose "
-        f"{'others' if args.command == 'many' else 'another'} with --metric")
+        f"the metric is {metric}, the first that fits {what} (as the app suggests); {others}")
 
 
 def _names(args, names: tuple[str, ...] | list[str]) -> list[str]:
@@ -311,10 +319,10 @@ def _names(args, names: tuple[str, ...] | list[str]) -> list[str]:
     return out
 
 
-def _roles(data, metric_note: str | None, metric: str, extra: Sequence[str] = ()) -> list[str]:
-    """What was decided about the data, printed before any result: the roles with file names, the metric and
-    why, and the notes."""
-    lines = [f"roles: {role}" for role in data.roles]
+def _roles(data, metric_note: str | None, metric: str, extra: Sequence[str] = (), more: Sequence = ()) -> list[str]:
+    """What was decided about the data, printed before any result: the roles with file names (and ``more``, such
+    as the baseline of a family), the metric and why, ``extra`` lines, and the notes."""
+    lines = [f"roles: {role}" for role in (*data.roles, *more)]
     lines.append("metric: " + (metric_note.removeprefix("the metric is ") if metric_note else f"{metric} (given)"))
     return lines + list(extra) + [f"note: {note}" for note in data.notes]
 
@@ -386,13 +394,19 @@ def _compare(args) -> int:
     a_name, b_name = _names(args, data.display_names)
     names = {"a_name": a_name, "b_name": b_name}
     test = (f"test: {sentence.test_name(res)}, "
-            + (f"recommended for these data: {why} (choose another with --test)" if why else
+            + (f"as --chi-square asks (the advisor recommends its exact form: {why})" if why and args.chi_square else
+               f"recommended for these data: {why} (choose another with --test)" if why else
                "sacrebleu's paired bootstrap (--compat)" if res.auto else "given with --test"))
     decided = _roles(data, note, args.metric, [test])
     if args.save:
         _write(args.save, export.result_json(res, distribution=True, **names))
+        if res.distribution is None:  # said where it is written, not when `figure` refuses it
+            print(f"note: {args.save} has no resampled values for `sigcore figure`: {sentence.the(sentence.test_name(res))} is "
+                  "closed-form (--test bootstrap or permutation resamples)", file=sys.stderr)
     if args.json:
         print(json.dumps({**res.to_dict(), **names, "columns": data.columns, "roles": [str(r) for r in data.roles],
+                          "metric_reason": note.removeprefix(f"the metric is {args.metric}").lstrip(":, ") if note
+                          else "given", "test_reason": why or ("given" if not res.auto else ""),
                           "notes": list(data.notes), "effect_sizes": [_json_safe(asdict(e)) for e in effects]},
                          indent=2))
         return 0
@@ -425,12 +439,16 @@ def _many(args) -> int:
               end="")
         return 0
     options = {"tokenize": args.tokenize} if args.tokenize else {}
-    systems = dict(zip(_names(args, list(data.systems)), data.systems.values()))
-    baseline = None if args.baseline is None else list(systems)[_system_of(args.baseline, data)]
-    families = [compare_many(data.gold, systems, baseline=baseline, all_pairs=args.all_pairs, metric=m,
-                             test=args.test, n_resamples=args.resamples, alternative=args.alternative,
-                             alpha=args.alpha, correction=args.correction, seed=args.seed, groups=data.groups,
-                             compat=args.compat, **options) for m in args.metric]
+    shown = _names(args, list(data.systems))
+    base, why = ((args.baseline, "given") if args.baseline is not None else align.default_baseline(data))
+    baseline = None if args.all_pairs else shown[_system_of(base, data)]
+    families = []
+    for m in args.metric:
+        gold, systems = align.many_inputs(data, m)
+        families.append(compare_many(gold, dict(zip(shown, systems.values())), baseline=baseline,
+                                     all_pairs=args.all_pairs, metric=m, test=args.test, n_resamples=args.resamples,
+                                     alternative=args.alternative, alpha=args.alpha, correction=args.correction,
+                                     seed=args.seed, groups=data.groups, compat=args.compat, **options))
     if args.save:
         _write(args.save, json.dumps({"families": [f.to_dict() for f in families]}, indent=2))
     if args.csv:
@@ -448,7 +466,8 @@ def _many(args) -> int:
         return 0
     tests = [f"test ({f.metric}): {sentence.test_name(next(iter(f.results.values())))}, "
              + (f.test_reason if f.auto else "given with --test") for f in families]
-    print("\n".join(_roles(data, note, " ".join(args.metric), tests)))
+    against = () if args.all_pairs else (align.Role("against", baseline, why),)  # every system against it
+    print("\n".join(_roles(data, note, " ".join(args.metric), tests, against)))
     print("\n\n".join(family.text(f) for f in families))
     return 0
 
@@ -458,7 +477,7 @@ def _pairs(data: align.AlignedMany, args) -> list[tuple[str, str]]:
     names = list(data.systems)
     if args.all_pairs:
         return [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
-    base = names[_system_of(args.baseline, data)] if args.baseline else names[0]
+    base = names[_system_of(args.baseline, data)] if args.baseline else align.default_baseline(data)[0]
     return [(name, base) for name in names if name != base]
 
 
@@ -664,6 +683,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 _FLAGS = {"n_resamples": "--resamples", "confidence_level": "--confidence", "alpha": "--alpha", "seed": "--seed",
+          "positive_label": "--positive-label",
           "n_sims": "--sims", "alternative": "--alternative", "metric": "--metric", "test": "--test"}
 
 

@@ -82,7 +82,10 @@ class Many:
         """The smallest corrected p the family can reach (every p at its floor, corrected as the family is), and,
         when that is above α, about how many resamples would reach α (a multiple of 1,000; None otherwise)."""
         results = list(self.results.values())
-        smallest = float(adjust([r.p_floor for r in results], self.correction).min())
+        floors = [r.p_floor for r in results]
+        if min(floors) == 0:  # an asymptotic test (t, z): p has no floor, and neither has its correction
+            return 0.0, None
+        smallest = float(adjust(floors, self.correction).min())
         if smallest <= self.alpha or not results[0].resampled:
             return smallest, None
         needed = math.ceil(results[0].n_resamples * smallest / self.alpha)  # a resampling floor shrinks as 1/b

@@ -236,8 +236,8 @@ def test_bleu_from_text_files_equals_sacrebleu(tmp_path, capsys):
 
 def test_crlf_and_bom_files_read_like_lf_files(tmp_path, capsys):
     args = ["--metric", "bleu", "--tokenize", "none", "--resamples", "300", "--seed", "3"]
-    plain = [write_lines(tmp_path / f"{n}.txt", lines) for n, lines in (("r", REFS), ("a", HYP_A), ("b", HYP_B))]
-    odd = [write_lines(tmp_path / "r_crlf.txt", REFS, newline="\r\n"),
+    plain = [write_lines(tmp_path / f"{n}.txt", lines) for n, lines in (("ref", REFS), ("a", HYP_A), ("b", HYP_B))]
+    odd = [write_lines(tmp_path / "ref_crlf.txt", REFS, newline="\r\n"),
            write_lines(tmp_path / "a_bom.txt", HYP_A, bom=True),
            write_lines(tmp_path / "b_both.txt", HYP_B, newline="\r\n", bom=True, final=False)]
     want = run_json(capsys, [*plain, *args])
@@ -247,7 +247,7 @@ def test_crlf_and_bom_files_read_like_lf_files(tmp_path, capsys):
 
 
 def test_compat_sacrebleu_defaults_to_two_sided(tmp_path, capsys):
-    files = [write_lines(tmp_path / f"{n}.txt", lines) for n, lines in (("r", REFS), ("a", HYP_A), ("b", HYP_B))]
+    files = [write_lines(tmp_path / f"{n}.txt", lines) for n, lines in (("ref", REFS), ("a", HYP_A), ("b", HYP_B))]
     got = run_json(capsys, [*files, "--metric", "bleu", "--compat", "sacrebleu", "--resamples", "300"])
     assert got["alternative"] == "two-sided"
     assert got["compat"] == "sacrebleu"
@@ -263,7 +263,8 @@ def test_text_files_human_report_names_the_files(tmp_path, capsys):
     b = write_lines(tmp_path / "b.txt", ["x", "x", "y", "y"])
     assert main(["compare", gold, a, b, "--resamples", "200"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[:4] == [f"roles: gold = {gold} (named like a gold file)", f"roles: A = {a}", f"roles: B = {b}",
+    assert lines[:4] == [f"roles: gold = {gold} (named like a gold file)", f"roles: A = {a}",
+                         f"roles: B = {b} (the second system file; --baseline to choose)",
                          "roles: pairing = by row (the files have no id column in common)"]
     assert lines[4].startswith("metric: accuracy, the first that fits these data")  # labels: accuracy
     first = lines[6]
@@ -381,7 +382,7 @@ def test_lengths_differ_with_mean(tmp_path, capsys):
 
 @pytest.mark.parametrize("n, extra, message", [
     (2, [], "accuracy needs gold labels (references) and none were given"),
-    (4, [], "got 4 files: a gold file and 3 system files. Give one table; or a gold file and two system files"),
+    (4, [], "got 4 files. Give one table; or a gold file and two system files"),
     (1, ["--metric", "mean"], "the table needs two system columns to compare"),
 ])
 def test_wrong_number_of_files(tmp_path, capsys, n, extra, message):

@@ -124,7 +124,13 @@ def test_columns_named_like_predictions_or_scores_say_which_they_are(tmp_path, c
     assert "'pred_a' is named like predicted labels" in refusal(capsys, ["compare", preds])
     scores = tmp_path / "scores.csv"
     pd.DataFrame({"acc_a": rng.integers(0, 2, 50), "acc_b": rng.integers(0, 2, 50)}).to_csv(scores, index=False)
-    assert run_json(capsys, [scores])["metric"] == "mean"  # 0/1 named as scores: their mean is the accuracy
+    got = run_json(capsys, [scores])  # 0/1 named as correctness: right/wrong items, against a gold of 1s
+    assert (got["metric"], got["test"]) == ("accuracy", "mcnemar")
+    assert got["metric_reason"].startswith("the outputs are right (1) or wrong (0) per item, as their names say "
+                                           "(acc_a, acc_b)")
+    floats = tmp_path / "floats.csv"
+    pd.DataFrame({"acc_a": rng.random(50), "acc_b": rng.random(50)}).to_csv(floats, index=False)
+    assert run_json(capsys, [floats])["metric"] == "mean"  # scores that are not 0/1: their mean
 
 
 # ---------------------------------------------------------------- 2. gold by its name, not its place
@@ -152,7 +158,8 @@ def test_gold_is_found_by_its_name_wherever_it_stands(tmp_path, capsys):
 
 @pytest.mark.parametrize("names, told", [
     (("gold.txt", "ref.txt", "mymodel.txt"), "2 files are named like the gold: {0}, {1}"),
-    (("first.txt", "second.csv", "third.txt"), "none of the files is named like the gold, and they are not alike")])
+    (("first.txt", "second.csv", "third.txt"), "none of the files is named like the gold (gold, ref, reference"),
+    (("forest.txt", "svm.txt", "preds.txt"), "none of the files is named like the gold (gold, ref, reference")])
 def test_an_open_gold_is_a_refusal_that_lists_the_files(tmp_path, capsys, names, told):
     paths = [tmp_path / n for n in names]
     for path in paths:
@@ -166,13 +173,16 @@ def test_an_open_gold_is_a_refusal_that_lists_the_files(tmp_path, capsys, names,
                                                         else " (given)")
 
 
-def test_files_all_alike_keep_the_documented_order(tmp_path, capsys):
-    paths = [tmp_path / n for n in ("x.txt", "y.txt", "z.txt")]
-    for path, lines in zip(paths, (["a", "b"] * 5, ["a", "a"] * 5, ["b", "b"] * 5)):
-        path.write_text("\n".join(lines) + "\n")
-    roles = run_json(capsys, paths)["roles"]
-    assert roles[0] == f"gold = {paths[0]} (the first file; none is named gold, ref, reference, target, labels or " \
-                       "answers)"  # printed, so the user sees the guess
+def test_files_named_like_truth_or_y_true_are_gold_too(tmp_path, capsys):
+    """``forest.txt svm.txt y_true.txt`` (a glob's order) took forest.txt as the gold and compared svm with y_true."""
+    for gold_name in ("y_true.txt", "truth.txt", "ground_truth.txt"):
+        paths = [tmp_path / n for n in ("forest.txt", "svm.txt", gold_name)]
+        for path, lines in zip(paths, (["a", "b"] * 5, ["a", "a"] * 5, ["a", "b"] * 5)):
+            path.write_text("\n".join(lines) + "\n")
+        roles = run_json(capsys, paths)["roles"]
+        assert roles[0] == f"gold = {paths[2]} (named like a gold file)"
+        for path in paths:
+            path.unlink()
 
 
 # ---------------------------------------------------------------- 3. mine and the baseline
@@ -358,7 +368,8 @@ def test_a_pandas_index_column_is_read_as_the_id(tmp_path, capsys):
     frame = pd.DataFrame({"gold": list("xyxy") * 10, "svm": list("xyyy") * 10, "tree": list("xxxy") * 10})
     frame.to_csv(tmp_path / "preds.csv")
     got = run_json(capsys, [tmp_path / "preds.csv"])
-    assert got["columns"]["id"] == "id" and got["n_items"] == 40
+    assert got["columns"]["id"] == "(index)" and got["n_items"] == 40
+    assert "id = column '(index)' (the unnamed first column, as pandas writes its index)" in got["roles"]
     assert "column 1 has no name; its values are 0 to n − 1, as pandas writes its index" in got["notes"][0]
     frame.assign(id=range(100, 140)).to_csv(tmp_path / "both.csv")  # an id of its own: the index is left out
     assert "column 1 is left out" in run_json(capsys, [tmp_path / "both.csv"])["notes"][0]
@@ -472,7 +483,7 @@ def test_the_app_reads_a_pandas_index_as_the_id(tmp_path):
     frame = pd.DataFrame({"gold": list("xyxy") * 10, "svm": list("xyyy") * 10, "tree": list("xxxy") * 10})
     frame.to_csv(tmp_path / "preds.csv")
     at = upload(app(), [tmp_path / "preds.csv"])
-    assert not at.exception and not at.error and select(at, "Id").value == "id"
+    assert not at.exception and not at.error and select(at, "Id").value == "(index)"
     assert any(md("column 1 has no name; its values are 0 to n − 1") in w.value for w in at.warning)
 
 
@@ -486,3 +497,61 @@ def test_a_blank_gold_in_a_gold_file_or_a_gold_column_is_refused_with_its_line(t
         frame.loc[4, "gold"] = ""
         frame.to_csv(path, index=False)
     assert "_preds.csv, line 6: the gold value is blank" in refusal(capsys, ["compare", *files.values()])
+
+
+# ---------------------------------------------------------------- found by a new user's trial
+
+def test_many_runs_closed_form_tests_on_per_item_scores(tmp_path, capsys):
+    """`many` on per-item scores crashed (the family's floor of a t-test's p, 0, was refused as 'p < 1/b')."""
+    assert main(["many", str(ROOT / "sample_data" / "per_item_scores.csv")]) == 0
+    out = capsys.readouterr().out
+    assert "test (mean): Wilcoxon signed-rank test, recommended" in out and "error" not in out
+    for test in ("t", "z", "wilcoxon", "sign"):
+        assert main(["many", str(ROOT / "sample_data" / "per_item_scores.csv"), "--test", test, "--csv"]) == 0
+        assert capsys.readouterr().out.count("\n") == 2
+
+
+def test_many_takes_a_file_named_baseline_as_its_baseline_and_says_so(tmp_path, capsys):
+    for name, lines in (("gold", "abca"), ("a_svm", "abba"), ("baseline", "acca"), ("c_nb", "abcb")):
+        (tmp_path / f"{name}.txt").write_text("\n".join(lines) + "\n")
+    files = sorted(map(str, tmp_path.glob("*.txt")))  # a_svm.txt baseline.txt c_nb.txt gold.txt
+    assert main(["many", *files, "--resamples", "500"]) == 0
+    out = capsys.readouterr().out
+    assert "roles: against = baseline (named like a baseline)" in out
+    rows = [line.split()[:2] for line in out.splitlines() if line.startswith(("a_svm ", "c_nb "))]
+    assert rows == [["a_svm", "baseline"], ["c_nb", "baseline"]]
+
+
+def test_a_table_of_three_systems_says_which_two_it_compares(tmp_path, capsys):
+    table = tmp_path / "t3.csv"
+    table.write_text("y_true,svm,forest,nb\n" + "".join(f"{i % 3},{i % 3},{(i + 1) % 3},{i % 2}\n" for i in range(30)))
+    got = run_json(capsys, [table])
+    assert "t3.csv has 3 system columns (svm, forest, nb): svm is compared with forest" in got["notes"][0]
+    assert "`sigcore many`" in got["notes"][0]
+    nb = run_json(capsys, [table, "--baseline", "nb"])  # one table: the baseline is B's column
+    assert (nb["a_name"], nb["b_name"]) == ("svm", "nb") and "A = column 'svm' (the first other system column)" in \
+        nb["roles"]
+
+
+def test_chi_square_says_it_was_asked_for_not_recommended(tmp_path, capsys):
+    files = predictions(tmp_path)
+    assert main(["compare", *map(str, files.values()), "--chi-square"]) == 0
+    test = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("test:"))
+    assert test.startswith("test: McNemar's chi-square test (continuity-corrected), as --chi-square asks (the "
+                           "advisor recommends its exact form:")
+
+
+def test_a_saved_closed_form_result_says_at_once_it_cannot_be_drawn(tmp_path, capsys):
+    files = predictions(tmp_path)
+    assert main(["compare", *map(str, files.values()), "--save", str(tmp_path / "r.json")]) == 0
+    err = capsys.readouterr().err
+    assert "r.json has no resampled values for `sigcore figure`: McNemar's exact test is closed-form" in err
+    assert "is not one of the files given" in refusal(capsys, ["compare", *files.values(), "--gold-file", "x.txt"])
+
+
+def test_a_familys_latex_caption_names_each_metrics_test(tmp_path, capsys):
+    files = _family_files(tmp_path)
+    assert main(["many", *files, "--metric", "accuracy", "macro_f1", "--latex", "--resamples", "2000"]) == 0
+    caption = next(line for line in capsys.readouterr().out.splitlines() if "\\caption" in line)
+    assert "(Acc.: McNemar's exact test; macro-F1: paired bootstrap, $b = 2{,}000$, seed 0, two-sided" in caption
+    assert caption.count("holm1979simple") == 1

@@ -209,7 +209,7 @@ def test_positive_label_explicit_matches_sklearn_binary():
     (lambda: prepare("f1", [0, 1], [[0, 1], [1, 1]], positive_label=2), InputError,
      r"positive_label 2 does not occur.*labels are: 0, 1"),
     (lambda: prepare("f1", ["a", "b"], [["a", "a"], ["b", "b"]]), SettingsError,
-     r"which label is the positive class.*positive_label to one of: 'a', 'b'\.$"),
+     r"which label is the positive class.*`positive_label` to one of: 'a', 'b'\.$"),
     (lambda: prepare("recall", [0, 1, 2], [[0, 1, 2], [1, 1, 1]]), SettingsError, r"positive class.*macro_f1"),
     (lambda: prepare("precision", ["pos", "positive"], [["pos"] * 2, ["pos"] * 2]), SettingsError, r"positive class"),
     (lambda: prepare("macro_f1", [0, 1], [[0, 1], [1, 1]], labels=[0, 0]), SettingsError, r"lists a label twice"),

@@ -179,7 +179,7 @@ def settings(data: align.AlignedMany, sample: bool) -> Settings | None:
         mode = c2.radio("Compare", [BASELINE, ALL_PAIRS], key="many-mode", horizontal=True,
                         help="Every system against one baseline, or every pair of systems (which adds a heatmap "
                              "and a ranking in clusters).")
-        base = SAMPLE_BASELINE if sample and SAMPLE_BASELINE in names else names[0]
+        base = SAMPLE_BASELINE if sample and SAMPLE_BASELINE in names else align.default_baseline(data)[0]
         baseline = c2.selectbox("Baseline", names, index=names.index(base), key=f"many-baseline-{fits}",
                                 help="Used against a baseline; ignored for all pairs.")
         tokenize = c3.selectbox("BLEU tokenizer", ["13a", "none", "intl", "char"], key="many-tokenize",
@@ -237,7 +237,8 @@ def source_key(files: list[tuple[str, bytes]], data: align.AlignedMany) -> str:
 def _family(source: str, metric: str, settings: dict, _data: align.AlignedMany) -> Many:
     """One metric's family, cached on the data's key and the settings (not on the long lists themselves)."""
     s = Settings(**settings)
-    return sigcore.compare_many(_data.gold, _data.systems, baseline=s.baseline, all_pairs=s.baseline is None,
+    gold, systems = align.many_inputs(_data, metric)  # right/wrong outputs without gold: against a gold of 1s
+    return sigcore.compare_many(gold, systems, baseline=s.baseline, all_pairs=s.baseline is None,
                                 metric=metric, test=s.test, n_resamples=s.n_resamples, correction=s.correction,
                                 alpha=s.alpha, seed=s.seed, groups=_data.groups, **s.options(metric))
 

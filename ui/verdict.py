@@ -35,7 +35,7 @@ def show(res: sigcore.Result, a: str, b: str, effects: list = (), command: str |
     st.code(res.signature, language=None, wrap_lines=True)
     if command:
         st.caption("Reproduce on the command line, where the files are:")
-        st.code(command, language="bash", wrap_lines=True)
+        st.code(command, language="bash")  # one line: wrapped, "--test" broke into "-" and "-test"
     _downloads(res, a, b)
     if res.distribution is not None:
         _figures(res, a, b)
@@ -55,7 +55,7 @@ def _downloads(res: sigcore.Result, a: str, b: str) -> None:
          "text/x-tex"),
         ("Table (LaTeX)", lambda: export.verdict_latex(res, a=a, b=b), f"{stem}.tex", "text/x-tex"),
         ("BibTeX", lambda: citations.bibtex(citations.keys_of(res)), f"{stem}.bib", "text/x-bibtex"),
-        ("Markdown", lambda: export.verdict_markdown(res, a=a, b=b), f"{stem}.md", "text/markdown"),
+        ("Verdict (Markdown)", lambda: export.verdict_markdown(res, a=a, b=b), f"{stem}.md", "text/markdown"),
         ("Scores CSV", lambda: export.scores_csv(res, a=a, b=b), f"{stem}_scores.csv", "text/csv"),
         ("JSON", lambda: export.result_json(res, distribution=True, a_name=a, b_name=b), f"{stem}.json",
          "application/json"),

@@ -25,11 +25,13 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError, SettingsError
-from .roles import GOLD_NAMES, Ambiguous, Role, baseline_index, baseline_named, gold_files, label_reason
+from .inputs import INDEX
+from .roles import (GOLD_NAMES, Ambiguous, Role, baseline_index, baseline_named, correctness_named, gold_files,
+                    label_reason)
 
 _GOLD = ("gold", "label", "labels", "gold_label", "reference", "references", "ref", "target", "answer",
          "y", "y_true", "truth", "expected", "tags")
-_ID = ("id", "doc_id", "item", "item_id", "idx", "index", "example_id", "sentence_id", "qid", "uid", "key")
+_ID = ("id", "doc_id", "item", "item_id", "idx", "index", "example_id", "sentence_id", "qid", "uid", "key", INDEX)
 _GROUP = ("group", "document", "doc", "doc_name", "cluster", "topic", "domain")
 _INPUT = ("text", "input", "source", "src", "sentence", "question", "prompt", "context", "premise",
           "passage", "tokens", "words", "filter")
@@ -97,7 +99,8 @@ def _key(name: str) -> str:
 
 
 def guess_mapping(frame: pd.DataFrame) -> Mapping:
-    """Guess the roles of a table's columns from their names (and, for ids, their uniqueness)."""
+    """Guess the roles of a table's columns from their names (and, for ids, their uniqueness); a name ending in
+    ``_id`` (question_id, sample_id) is an id too."""
     columns = list(frame.columns)
     keys = {c: _key(c) for c in columns}
 
@@ -110,7 +113,8 @@ def guess_mapping(frame: pd.DataFrame) -> Mapping:
 
     unique = [c for c in columns if _unique(frame[c])]
     # an id-named column is the id even where it repeats (the check then says where), never a system
-    id_column = first(_ID, columns) or first(_GROUP, unique)  # a "doc" column with one row per doc names items
+    id_column = (first(_ID, columns) or next((c for c in columns if keys[c].endswith("_id")), None)
+                 or first(_GROUP, unique))  # a "doc" column with one row per doc names items
     rest = [c for c in columns if c != id_column]
     gold = first(_GOLD, rest)
     rest = [c for c in rest if c != gold]
@@ -142,15 +146,21 @@ def from_table(table, mapping: Mapping | None = None, *, a: str | None = None, b
                              hint=f"The columns are: {', '.join(map(str, frame.columns))}.")
     systems = [s for s in mapping.systems if s not in (mapping.gold, mapping.id, mapping.group)]
     why = {r: "given" for r in given}
-    if a is None and b is None:
+    unnamed = a is None and b is None
+    if unnamed:
         a, b, named = pick_pair([str(c) for c in systems])
         why.update({"B": named} if named else {})
+    elif a is None:
+        why["A"] = "the first other system column"
     a = a or next((s for s in systems if s != b), None)
     b = b or next((s for s in systems if s != a), None)
     if a is None or b is None:
         raise InputError("the table needs two system columns to compare", file=table.name, line=1,
                          hint=f"The columns are: {', '.join(map(str, frame.columns))}; name the gold, A and B columns.")
     notes = list(table.notes)
+    if unnamed and len(systems) > 2:  # the others are not compared: say so, and how
+        notes.append(f"{table.name} has {len(systems)} system columns ({', '.join(map(str, systems))}): {a} is "
+                     f"compared with {b}; choose with --a and --b, or compare them all with `sigcore many`")
     gold = _gold(frame[mapping.gold].tolist(), table.name, table.lines) if mapping.gold else None
     values = [_prediction(frame[c].tolist(), f"{table.name} column {c!r}", table.lines, notes) for c in (a, b)]
     gold, values = _same_kind(gold, values, notes)
@@ -160,7 +170,8 @@ def from_table(table, mapping: Mapping | None = None, *, a: str | None = None, b
     columns = {"gold": mapping.gold, "A": a, "B": b, "id": mapping.id, "group": mapping.group}
     guessed = {"gold": "named like gold", "A": "the first system column",
                "B": "named like a baseline" if baseline_named(str(b)) else "the next system column",
-               "id": "named like an id", "group": "named like a group"}
+               "id": "the unnamed first column, as pandas writes its index" if mapping.id == INDEX else
+               "named like an id", "group": "named like a group"}
     decided = [Role("table", table.name)] + [Role(role, f"column {str(name)!r}", why.get(role, guessed[role]))
                                              for role, name in columns.items() if name is not None]
     decided += [] if mapping.gold is not None else [Role("gold", "none", "no column is named like gold")]
@@ -346,8 +357,8 @@ NO_GOLD_FILE = -1  # gold_file=NO_GOLD_FILE: none of the files is the gold (per-
 def pick_gold_file(tables: Sequence, *, gold_file: int | None = None, gold: str | None = None) -> tuple[int | None, str]:
     """Which of several files is the gold one (its position, or None), and why, by its name, not its place: a file
     named like gold (:func:`sigcore.io.roles.gold_named`) wherever it stands; none when every file carries its own
-    gold column; the one file that holds only a gold column; the first of files that are all alike (the
-    documented GOLD A B order). Two gold names, or none among files of different kinds, raise :class:`Ambiguous`.
+    gold column; the one file that holds only a gold column. Two gold names, or none (a shell glob's order says
+    nothing of which file is the gold), raise :class:`Ambiguous`.
     ``gold_file`` (a position, or :data:`NO_GOLD_FILE`) says it instead."""
     names = [t.name for t in tables]
     if gold is not None and not any(gold in t.frame.columns for t in tables):
@@ -370,11 +381,8 @@ def pick_gold_file(tables: Sequence, *, gold_file: int | None = None, gold: str 
     only = [i for i, t in enumerate(tables) if _gold_only(t, gold)]
     if len(only) == 1:
         return only[0], "its only column is named like gold"
-    kinds = {(t.format, tuple(map(str, t.frame.columns))) for t in tables}
-    if len(kinds) == 1:
-        return 0, f"the first file; none is named {GOLD_NAMES}"
-    raise Ambiguous("none of the files is named like the gold, and they are not alike",
-                    question="Which file is the gold?", choices=names, flag="--gold-file")
+    raise Ambiguous(f"none of the files is named like the gold ({GOLD_NAMES})", question="Which file is the gold?",
+                    choices=names, flag="--gold-file")  # a shell glob's order says nothing of which it is
 
 
 def _gold_only(table, gold: str | None) -> bool:
@@ -664,12 +672,15 @@ def load(tables: Sequence, *, gold: str | None = None, a: str | None = None, b: 
     :attr:`Aligned.roles` says what was chosen.
     """
     if len(tables) == 1:
-        if baseline is not None:
-            raise SettingsError("with one table, say which column is the baseline with b=COLUMN (--b)")
+        if baseline is not None and b is not None and baseline != b:
+            raise SettingsError(f"the baseline {baseline!r} and B {b!r} are two columns for one role",
+                                hint="Name the baseline's column once (--baseline or --b).")
+        b = b if baseline is None else baseline  # with one table, the baseline is B's column
         guess = guess_mapping(tables[0].frame)
         mapping = Mapping(gold=gold or guess.gold, systems=guess.systems, id=id or guess.id,
                           group=group or guess.group)
         given = [role for role, value in (("gold", gold), ("A", a), ("B", b), ("id", id), ("group", group)) if value]
+        # (a baseline given is B given)
         return from_table(tables[0], mapping, a=a, b=b, given=given)
     if group is not None:
         raise SettingsError("`group` names a column of one table", hint="Give the items' groups as a column of one "
@@ -677,6 +688,9 @@ def load(tables: Sequence, *, gold: str | None = None, a: str | None = None, b: 
     if len(tables) == 2 and all(t.format == "lm-eval" for t in tables):
         return _ordered(from_lm_eval(*tables, on_unmatched=on_unmatched), tables, baseline, flip=from_lm_eval,
                         on_unmatched=on_unmatched)
+    if len(tables) > 3:
+        raise InputError(f"got {len(tables)} files", hint="Give one table; or a gold file and two system files; or two "
+                         "files that each carry gold or per-item scores. To compare more systems: sigcore many.")
     index, why = pick_gold_file(tables, gold_file=gold_file, gold=gold)
     systems = [t for i, t in enumerate(tables) if i != index]
     if len(systems) != 2:
@@ -692,8 +706,10 @@ def load(tables: Sequence, *, gold: str | None = None, a: str | None = None, b: 
                       on_unmatched=on_unmatched, gold_column=gold, outputs=outputs, why=why)
     spelled = {**data.columns, **({"gold_file": tables[index].name} if index is not None else {}),
                "baseline": data.b_name}  # so that a command line can say what was chosen by name
-    return replace(data, columns=spelled, roles=tuple(replace(r, why=ab if r.role == "B" and ab != "the order given"
-                                                              else r.why) for r in data.roles))
+    if ab == "the order given":
+        ab = "the second system file; --baseline to choose"
+    return replace(data, columns=spelled, roles=tuple(replace(r, why=ab) if r.role == "B" else r
+                                                      for r in data.roles))
 
 
 def _ordered(data: Aligned, tables, baseline, flip, **options) -> Aligned:
@@ -712,7 +728,18 @@ def engine_inputs(aligned: Aligned, metric: str) -> tuple[list | None, list, lis
     outputs under a metric of the registry."""
     if metric in aligned.scores:
         return score_inputs(aligned, metric)
+    if metric in ("accuracy", "exact_match") and right_wrong(aligned):
+        return [1] * aligned.n, [int(float(v)) for v in aligned.a], [int(float(v)) for v in aligned.b], metric
     return aligned.gold, aligned.a, aligned.b, metric
+
+
+def right_wrong(aligned: Aligned | AlignedMany) -> bool:
+    """Whether outputs without gold are each item's right (1) or wrong (0), as their names say (correct, acc, em,
+    solved...): they are compared as accuracy against a gold of 1s, so that McNemar's test fits."""
+    systems = [aligned.a, aligned.b] if isinstance(aligned, Aligned) else list(aligned.systems.values())
+    values = [v for system in systems for v in system]
+    return (aligned.gold is None and bool(values) and all(_is_number(v) and float(v) in (0.0, 1.0) for v in values)
+            and correctness_named(aligned.outputs))
 
 
 def score_inputs(aligned: Aligned, name: str) -> tuple[list | None, list, list, str]:
@@ -751,19 +778,42 @@ def metric_question(aligned: Aligned | AlignedMany) -> str | None:
 def suggest_many_metrics(data: AlignedMany) -> list[str]:
     """The metrics that fit several systems' outputs, the most natural first: those of the first two."""
     first, second = list(data.systems)[:2]
-    return suggest_metrics(Aligned(data.gold, data.systems[first], data.systems[second], first, second))
+    return suggest_metrics(Aligned(data.gold, data.systems[first], data.systems[second], first, second,
+                                   outputs=data.outputs[:2]))
+
+
+def default_baseline(data: AlignedMany) -> tuple[str, str]:
+    """The system every other is compared with when none is named, and why: the one named like a baseline (its name
+    or its file's), else the first."""
+    names = list(data.systems)
+    k = baseline_index(names)
+    if k is None:
+        k = baseline_index([data.sources.get(n, (n,))[0] for n in names])
+    return (names[0], "the first system; --baseline to choose") if k is None else (names[k], "named like a baseline")
+
+
+def many_inputs(data: AlignedMany, metric: str) -> tuple[list | None, dict[str, list]]:
+    """(gold, systems) as ``sigcore.compare_many`` takes them: right/wrong outputs without gold (:func:`right_wrong`)
+    against a gold of 1s, as :func:`engine_inputs` takes a pair."""
+    if metric in ("accuracy", "exact_match") and right_wrong(data):
+        n = len(next(iter(data.systems.values())))
+        return [1] * n, {name: [int(float(v)) for v in values] for name, values in data.systems.items()}
+    return data.gold, data.systems
 
 
 def suggest_metrics(aligned: Aligned) -> list[str]:
     """The metrics that fit these data, the most natural first, then any per-item score fields.
 
-    Tag sequences: span F1. Per-item numbers without gold: the mean; anything else without gold: accuracy,
+    Tag sequences: span F1. Per-item 0/1 without gold, named like correctness: accuracy (McNemar fits), then the
+    mean. Other per-item numbers without gold: the mean; anything else without gold: accuracy,
     whose refusal says that gold is missing and how to give it. Multi-word text (translations, generations),
     mostly distinct: BLEU, chrF, exact match. Labels, a few words long or not ("I want to book a flight" as an
     intent): accuracy and the F1 family (binary P/R/F1 with two labels).
     """
     fields = list(aligned.scores)
     if aligned.gold is None:
+        if right_wrong(aligned):  # 0/1 named like correctness: right/wrong items, against a gold of 1s
+            return ["accuracy", "mean"] + fields
         values = [*aligned.a[:200], *aligned.b[:200]]
         return ["mean" if values and all(map(_is_number, values)) else "accuracy"] + fields
     sample = [v for v in aligned.gold[:200] if v is not None]

@@ -98,6 +98,7 @@ def read(source: str | os.PathLike | bytes, *, name: str | None = None, format: 
 
 
 _UNNAMED = "\x00unnamed"  # a header's empty first name while reading: pandas' index, if its values say so
+INDEX = "(index)"  # the name it is read under: not a column the file names, and said so wherever it shows
 
 
 def _index_column(frame: pd.DataFrame, name: str, fmt: str) -> tuple[pd.DataFrame, tuple[str, ...]]:
@@ -114,8 +115,8 @@ def _index_column(frame: pd.DataFrame, name: str, fmt: str) -> tuple[pd.DataFram
                                               "and the table has an id column: column 1 is left out",)
     counting = values.tolist() == [str(i) for i in range(len(values))]
     kind = "0 to n − 1, as pandas writes its index" if counting else "unique"
-    return frame.rename(columns={_UNNAMED: "id"}), (
-        f"{name}: column 1 has no name; its values are {kind}, so it is read as the id column",)
+    return frame.rename(columns={_UNNAMED: INDEX}), (
+        f"{name}: column 1 has no name; its values are {kind}, so it is read as the id column {INDEX!r}",)
 
 
 def _parse(text: str, name: str, format: str | None) -> tuple[pd.DataFrame, np.ndarray, str]:

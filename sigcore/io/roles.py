@@ -23,10 +23,10 @@ from typing import Any, Sequence
 from ..errors import SettingsError
 
 GOLD_WORDS = ("gold", "ref", "refs", "reference", "references", "target", "targets", "label", "labels",
-              "answer", "answers")
+              "answer", "answers", "truth", "groundtruth", "expected")
 _SYSTEM_WORDS = ("system", "systems", "sys", "model", "pred", "preds", "prediction", "predictions", "output",
-                 "outputs", "hyp", "hypothesis", "baseline", "base", "mt")
-GOLD_NAMES = "gold, ref, reference, target, labels or answers"  # how messages name the words of GOLD_WORDS
+                 "outputs", "hyp", "hypothesis", "baseline", "base")
+GOLD_NAMES = "gold, ref, reference, target, labels, answers, truth or y_true"  # how messages name GOLD_WORDS
 # names that say a column (or file) holds per-item scores, or a system's predicted labels
 _SCORE_WORDS = ("score", "scores", "correct", "acc", "accuracy", "em", "exact", "match", "f1", "bleu", "chrf",
                 "rouge", "bertscore", "comet", "rating", "ratings", "reward", "loss", "prob", "probability",
@@ -66,9 +66,10 @@ def words(name: str) -> list[str]:
 
 
 def gold_named(name: str) -> bool:
-    """Whether a file's name says it holds the gold labels or references."""
+    """Whether a file's name says it holds the gold labels or references (``y_true.txt`` too, scikit-learn's)."""
     ws = words(name)
-    return any(w in GOLD_WORDS for w in ws) and not any(w in _SYSTEM_WORDS for w in ws)
+    said = any(w in GOLD_WORDS for w in ws) or any(a == "y" and b == "true" for a, b in zip(ws, ws[1:]))
+    return said and not any(w in _SYSTEM_WORDS for w in ws)
 
 
 def gold_files(files: Sequence[str]) -> list[int]:
@@ -102,6 +103,14 @@ def names_of(runs_a: Sequence[str], runs_b: Sequence[str]) -> tuple[str, str]:
     if len(a) == 1 and len(b) == 1 and a != b:
         return a.pop(), b.pop()
     return "A", "B"
+
+
+_RIGHT_WRONG = ("correct", "acc", "accuracy", "em", "exact", "match", "right", "solved", "pass", "passed", "hit")
+
+
+def correctness_named(names: Sequence[str]) -> bool:
+    """Whether these column or file names say their 0/1 values are right/wrong per item (model_a_correct, acc)."""
+    return bool(names) and all(any(w in _RIGHT_WRONG for w in words(name)) for name in names[:2])
 
 
 def label_reason(values: Sequence[Any], names: Sequence[str]) -> str | None:

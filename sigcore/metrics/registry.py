@@ -260,7 +260,7 @@ def _positive_label(metric: str, labels: list, given: Any) -> Any:
         if len(labels) == 2 and len(named) == 1:
             return named[0]
     raise SettingsError(f"{metric} needs to know which label is the positive class",
-                        hint=f"Set positive_label to one of: {shown}"
+                        hint=f"Set `positive_label` to one of: {shown}"
                              + (" (or use macro_f1 / micro_f1 for several classes)." if len(labels) > 2 else "."))
 
 

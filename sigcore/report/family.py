@@ -10,7 +10,7 @@ from ..many import Many
 from ..result import p_number
 from . import citations
 from .export import _latex_number, latex_escape
-from .sentence import METRIC_NAMES, TEST_NAMES, number
+from .sentence import METRIC_NAMES, TEST_NAMES, number, test_name
 
 CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "hochberg": "Hochberg",
                     "bh": "Benjamini-Hochberg", "by": "Benjamini-Yekutieli"}
@@ -113,13 +113,13 @@ def latex(families: list[Many]) -> str:
             scale = max(abs(v) for v in f.scores.values()) or 1.0
             cells.append(_latex_number(f.scores[name], scale) + ("" if pairs else _mark(f, name)))
         rows.append("    " + " & ".join(cells) + r" \\")
-    how = f"{TEST_NAMES[first.test]}"
-    if first.test in ("bootstrap", "permutation"):
-        b = f"{next(iter(first.results.values())).n_resamples:,}".replace(",", "{,}")  # 10{,}000 in math mode
-        how += f", $b = {b}$, seed {first.seed}"
+    tests = list(dict.fromkeys(f.test for f in families))  # with test="auto" each metric may take its own
+    how = "; ".join(_latex_test(next(f for f in families if f.test == t), families if len(tests) > 1 else None)
+                    for t in tests)
     how += (f", {_LATEX_SIDES[first.alternative]}, {CORRECTION_NAMES[first.correction]}-corrected over "
             f"{_count(first)}, $\\alpha = {first.alpha:g}$")
-    cite = citations.cite_latex(citations.family_keys(first.test, [f.metric for f in families], first.correction))
+    cite = citations.cite_latex(list(dict.fromkeys(k for t in tests for k in citations.family_keys(
+        t, [f.metric for f in families if f.test == t], first.correction))))
     if pairs:
         caption = (f"Systems by {METRIC_NAMES.get(first.metric, first.metric)}, in clusters: every system above a "
                    f"rule is significantly better than every one below it ({how}) {cite}; rank: the ranks the tests "
@@ -132,6 +132,19 @@ def latex(families: list[Many]) -> str:
              "    " + " & ".join(header) + r" \\", r"    \midrule", *rows, r"    \bottomrule", r"  \end{tabular}",
              f"  \\caption{{{caption}}}", r"\end{table}"]
     return "\n".join(lines) + "\n"
+
+
+def _latex_test(many: Many, families: list[Many] | None) -> str:
+    """"paired bootstrap, $b = 10{,}000$, seed 0", and, when the families' tests differ, the metrics it was for."""
+    first = next(iter(many.results.values()))
+    how = test_name(first)  # an exact enumeration says so, and has no b
+    if first.resampled:
+        b = f"{many.n_resamples:,}".replace(",", "{,}")  # 10{,}000 in math mode
+        how += f", $b = {b}$, seed {many.seed}"
+    if families is None:
+        return how
+    metrics = ", ".join(PAPER_NAMES.get(f.metric, f.metric) for f in families if f.test == many.test)
+    return f"{metrics}: {how}"
 
 
 def _mark(many: Many, name: str) -> str:

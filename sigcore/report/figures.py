@@ -82,14 +82,15 @@ def delta_histogram(res: Result, *, edges: np.ndarray | None = None, title: str 
     bars = [dict(type="bar", x=centres, y=heights, width=widths, name=name,
                  marker=dict(color=colour, line=dict(width=0)))
             for heights, name, colour in zip(_bar_heights(res, edges), ("not counted", "counted in p"), (BODY, TAIL))]
-    marks = [(res.delta, f"δ(x) = {number(res.delta)}", MARK, "solid", "right")]
+    marks = [(res.delta, f"δ(x) = {number(res.delta)}", MARK, "solid", _side(res.delta, edges, "right"))]
     if bootstrap:
-        marks.append((res.threshold, f"2·δ(x) = {number(res.threshold)}", "black", "dash", "left"))
+        marks.append((res.threshold, f"2·δ(x) = {number(res.threshold)}", "black", "dash",
+                      _side(res.threshold, edges, "left")))
     what = "δ(x⁽ⁱ⁾) on bootstrap resamples x⁽ⁱ⁾" if bootstrap else "δ under H0 (A and B swapped per item)"
     layout = dict(
         barmode="stack", bargap=0, height=380, margin=dict(l=60, r=20, t=80, b=60), plot_bgcolor="white",
         title=dict(text=title or chart_title(res)),
-        xaxis=dict(title=dict(text=f"{what}  ({res.metric}, A − B)"), range=[edges[0], edges[-1]],
+        xaxis=dict(title=dict(text=f"{what}  ({metric_name(res)}, A − B)"), range=[edges[0], edges[-1]],
                    **AXIS),
         yaxis=dict(title=dict(text="resamples"), **AXIS,
                    rangemode="tozero"),
@@ -97,6 +98,13 @@ def delta_histogram(res: Result, *, edges: np.ndarray | None = None, title: str 
         **_lines(marks),
     )
     return go.Figure(dict(data=bars, layout=layout))
+
+
+def _side(x: float, edges: np.ndarray, prefer: str) -> str:
+    """Which side of its line a label goes: ``prefer``, unless that runs it off the plot (its last or first
+    quarter), where a label of a dozen characters would be cut."""
+    where = (x - edges[0]) / (edges[-1] - edges[0]) if edges[-1] > edges[0] else 0.5
+    return "right" if where > 0.75 else "left" if where < 0.25 else prefer
 
 
 def _lines(marks: list[tuple], axis: str = "x", *, font: int = 13, rows: bool = False) -> dict:
