@@ -24,6 +24,7 @@ import argparse
 import json
 import math
 import os
+import re
 import sys
 from dataclasses import asdict
 from pathlib import Path
@@ -687,8 +688,35 @@ _FLAGS = {"n_resamples": "--resamples", "confidence_level": "--confidence", "alp
           "n_sims": "--sims", "alternative": "--alternative", "metric": "--metric", "test": "--test"}
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # all but \n and \t: escapes, bells, carriage returns
+
+
+class _Printable:
+    """A text stream that writes control characters as \\xNN: a file name with an ANSI escape, a bell or a
+    carriage return is shown, never obeyed by the terminal."""
+
+    def __init__(self, stream):
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        return self.stream.write(_CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text))
+
+    def __getattr__(self, name):
+        return getattr(self.stream, name)
+
+
 def _run(command, args) -> int:
-    """Run a command; bad input is one line on stderr (status 2), never a traceback."""
+    """Run a command; bad input is one line on stderr (status 2), never a traceback; no control character of
+    the data reaches the terminal."""
+    streams = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _Printable(sys.stdout), _Printable(sys.stderr)
+    try:
+        return _checked(command, args)
+    finally:
+        sys.stdout, sys.stderr = streams
+
+
+def _checked(command, args) -> int:
     try:
         return command(args)
     except SigcoreError as e:

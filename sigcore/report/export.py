@@ -321,7 +321,11 @@ def table_csv(frame: pd.DataFrame) -> bytes:
     if keep_index:
         frame.index = frame.index.map(safe_cell)
         frame.index.name = safe_cell(frame.index.name)
-    return frame.to_csv(index=keep_index, lineterminator="\n").encode("utf-8")
+    # a lone \r is no line end for the writer, so it is left unquoted and a spreadsheet starts a row there
+    texts = [*frame.columns, *(frame.index if keep_index else []), *frame.to_numpy(dtype=object).ravel()]
+    carriage = any(isinstance(v, str) and "\r" in v for v in texts)
+    return frame.to_csv(index=keep_index, lineterminator="\n",
+                        quoting=csv.QUOTE_NONNUMERIC if carriage else csv.QUOTE_MINIMAL).encode("utf-8")
 
 
 def deltas_csv(res: Result) -> bytes:
