@@ -29,6 +29,7 @@ from .errors import SettingsError
 from .metrics import METRICS, prepare
 from .report.sentence import METRIC_NAMES
 from .result import TIE
+from .statistics import intervals
 from .statistics.closed_form import differences
 
 N_RESAMPLES: int = inspect.signature(compare).parameters["n_resamples"].default  # b the advice assumes
@@ -250,7 +251,7 @@ def _scores(metric: str, a_scores: Any, b_scores: Any, binary: bool) -> tuple[np
 
 def _describe(facts: dict[str, Any], a: np.ndarray, b: np.ndarray, binary: bool) -> None:
     """Fill ``facts`` with what decides the test: sizes, ties, and for real values the shape of d."""
-    d = differences(a.copy(), b.copy())
+    d, _ = intervals.power_scale(differences(a.copy(), b.copy()))  # the shape of d, not its size, decides
     n, nonzero = d.size, d[d != 0]
     k = nonzero.size
     facts.update(n_items=n, n_differing=k, tie_share=1 - k / n, exact_permutation=k <= EXACT_MAX)

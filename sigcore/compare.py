@@ -379,6 +379,10 @@ class _Run:
         total_a, total_b = self.paired.totals()
         self.score_a, self.score_b = float(self.score(total_a)), float(self.score(total_b))
         self.delta = self.score_a - self.score_b
+        if not math.isfinite(self.delta):  # no verdict may rest on an infinity
+            raise InputError(f"δ = {self.score_a:g} − {self.score_b:g} is not a finite number",
+                             hint="The scores are too large to subtract: rescale both systems' alike (e.g. divide "
+                                  "them by 1e300).")
         self.tol = tie(self.score_a, self.score_b)
         self.n_differing = self.paired.discordant().n
         self.binary = METRICS[self.metric].binary and self.n_groups is None

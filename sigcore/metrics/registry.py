@@ -425,9 +425,14 @@ def prepare_mean(gold: Sequence | None, systems: Sequence[Sequence], **options: 
     """
     _options("mean", options, {})
     _, systems = _check("mean", gold, systems, needs_gold=False)
-    stats = [_rows([_number(value, k, i) for i, value in enumerate(system, start=1)])
-             for k, system in enumerate(systems, start=1)]
-    return stats, _share, {}
+    values = [np.array([_number(value, k, i) for i, value in enumerate(system, start=1)], dtype=float)
+              for k, system in enumerate(systems, start=1)]
+    # sums of n scores near 1e308 overflow: rows a power of two down (exact), and the mean multiplied back
+    top = max((float(np.abs(v).max()) for v in values if v.size), default=0.0)
+    shift = max(0, math.frexp(top)[1] + max(len(values[0]), 1).bit_length() - 1000) if top > 0 else 0
+    if shift == 0:
+        return [_rows(v) for v in values], _share, {}
+    return [_rows(np.ldexp(v, -shift)) for v in values], lambda t: np.ldexp(_share(t), shift), {}
 
 
 METRICS: dict[str, Metric] = {metric.name: metric for metric in [

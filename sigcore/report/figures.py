@@ -12,6 +12,7 @@ import plotly.graph_objects as go
 from ..compare import counted
 from ..errors import SettingsError
 from ..result import Result, mc_interval
+from ..statistics.intervals import power_scale
 from .family import signed
 from .sentence import metric_name, number, scale_of, test_name, the
 from .style import FIGURE_KINDS, MINUS, PAPER, RESAMPLE, Style, apply, label, plain, wrap
@@ -30,7 +31,9 @@ def histogram_edges(values: np.ndarray, marks: tuple[float, ...] = (), *,
     ``cover`` is a range to include as well, for a live chart whose later resamples may fall outside the
     first block's values (see :func:`live_edges`).
     """
-    points = np.unique(np.round(np.concatenate([values, marks]), 10))  # float noise is not a new value
+    values = np.concatenate([values, marks])
+    with np.errstate(over="ignore", invalid="ignore"):  # rounding 1e306 to 10 decimals overflows: it needs none
+        points = np.unique(np.where(np.abs(values) < 1e290, np.round(values, 10), values))  # noise is no new value
     if len(points) == 1 and cover is None:
         return points[0] + np.array([-0.5, 0.5]) * max(abs(points[0]), 1e-3)
     low, high = min(points[0], cover[0]) if cover else points[0], max(points[-1], cover[1]) if cover else points[-1]
@@ -48,7 +51,8 @@ def histogram_edges(values: np.ndarray, marks: tuple[float, ...] = (), *,
 def live_edges(values: np.ndarray, marks: tuple[float, ...] = ()) -> np.ndarray:
     """Edges for a chart that will keep growing: the first values' mean ± 4 standard deviations, so nearly
     all later resamples fall inside (the rare one beyond is drawn in the end bar) and the axis never moves."""
-    centre, spread = float(np.mean(values)), float(np.std(values))
+    scaled, scale = power_scale(values)  # the spread of ±1e306 overflows: a power of two down, multiplied back
+    centre, spread = float(np.mean(scaled)) * scale, float(np.std(scaled)) * scale
     return histogram_edges(values, marks, cover=(centre - 4 * spread, centre + 4 * spread))
 
 

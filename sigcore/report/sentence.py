@@ -46,7 +46,7 @@ def number(x: float, scale: float | None = None) -> str:
     or -0.00), so it keeps its sign."""
     if not math.isfinite(x):
         return {math.inf: "∞", -math.inf: "-∞"}.get(x, "nan")
-    if 1e-3 <= abs(scale or 0) < 1e6:  # outside that, scientific notation reads better
+    if 1e-3 <= abs(scale or 0) < 1e6 and abs(x) < 1e6:  # outside that, scientific notation reads better
         text = f"{x:.{decimals(scale)}f}"
         if x == 0:
             return text.lstrip("-")  # -0.0 is 0

@@ -123,7 +123,13 @@ def _paired_values(a, b, names: tuple[str, str] = ("a", "b"), min_n: int = 1) ->
 
 def differences(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """a - b per item, with float noise (|a - b| within 1e-9 of the values) set to 0."""
-    d = a - b
+    with np.errstate(over="ignore", invalid="ignore"):
+        d = a - b
+    bad = np.flatnonzero(~np.isfinite(d))
+    if bad.size:  # 1e308 - (-1e308): no verdict may rest on an infinity
+        i = int(bad[0])
+        raise InputError(f"A - B overflows at item {i + 1} ({a[i]:g} - {b[i]:g})", line=i + 1,
+                         hint="Rescale both systems' scores alike (e.g. divide them by 1e300).")
     d[np.abs(d) <= TIE * np.maximum(np.abs(a), np.abs(b))] = 0.0
     return d
 
@@ -136,11 +142,12 @@ def _mean_test(a, b, alternative: str, confidence_level: float, normal: bool) ->
     x, y = _paired_values(a, b, min_n=2)  # a standard deviation needs two items
     d = differences(x, y)
     low, high = intervals.mean_interval(d, level, alternative, normal=normal)
-    if np.ptp(d) > 0:
-        statistic = float(d.mean() / (d.std(ddof=1) / math.sqrt(d.size)))
+    scaled, scale = intervals.power_scale(d)  # t is the same on d over a power of two; its mean is multiplied back
+    if np.ptp(scaled) > 0:
+        statistic = float(scaled.mean() / (scaled.std(ddof=1) / math.sqrt(d.size)))
         tail = stats.norm if normal else stats.t(d.size - 1)
-        return ClosedFormResult(statistic, _TAILS[alternative](tail, statistic), low, high, 0.0, float(d.mean()),
-                                exact=False)
+        return ClosedFormResult(statistic, _TAILS[alternative](tail, statistic), low, high, 0.0,
+                                float(scaled.mean()) * scale, exact=False)
     c = float(d[0])
     if c == 0:  # identical systems: no evidence either way
         return ClosedFormResult(0.0, 1.0, low, high, 0.0, 0.0, exact=False)
@@ -225,6 +232,7 @@ def hodges_lehmann(d: np.ndarray, confidence_level: float, alternative: str) -> 
     """The Hodges-Lehmann pseudo-median of ``d`` (the median of its Walsh averages (d_i + d_j) / 2, i <= j)
     and the interval that inverts the signed-rank test: Walsh averages C + 1 and N - C in order, C from the
     exact null of R+ (m <= 50) or its normal approximation (Hollander & Wolfe 1999, §3.2)."""
+    d, scale = intervals.power_scale(d)  # (d_i + d_j) / 2 of huge values would overflow: a power of two down
     m = d.size
     walsh = _Walsh(np.sort(d))
     noise = TIE * float(np.max(np.abs(d)))  # (0.1 + (-0.1)) / 2 can come out as 5.6e-17
@@ -239,8 +247,8 @@ def hodges_lehmann(d: np.ndarray, confidence_level: float, alternative: str) -> 
             bounds.append(side * math.inf)
             continue
         c = _critical_rank(m, tail)  # P(R+ <= c) <= tail under H0
-        bounds.append(side * math.inf if c < 0 else snap(walsh.order(c + 1 if side < 0 else walsh.n - c)))
-    return float(estimate), (bounds[0], bounds[1])
+        bounds.append(side * math.inf if c < 0 else snap(walsh.order(c + 1 if side < 0 else walsh.n - c)) * scale)
+    return float(estimate) * scale, (bounds[0], bounds[1])
 
 
 def _critical_rank(m: int, tail: float) -> int:

@@ -146,7 +146,7 @@ def cohens_dz(a, b, *, confidence_level: float = 0.95, alternative: str = "two-s
     misleads = ("d_z divides by the spread of the per-item differences, so it grows as A and B agree more (it "
                 "depends on how correlated they are) and is not comparable to an unpaired Cohen's d; at large "
                 "n even a tiny d_z can be significant.")
-    if np.ptp(d) == 0:
+    if np.all(d == d[0]):  # (ptp overflows on ±1e308)
         c = float(d[0])
         if c == 0:
             text = "d_z undefined (0/0): A and B score the same on every item"
@@ -156,7 +156,8 @@ def cohens_dz(a, b, *, confidence_level: float = 0.95, alternative: str = "two-s
         text = (f"d_z = {_fixed(value)}: {leader} is ahead by the same {_significant(abs(c))} on every item, so "
                 f"the differences have no spread to standardize by; report the difference instead")
         return EffectSize("cohens_dz", "Cohen's d_z", value, math.nan, math.nan, text, misleads)
-    value = float(d.mean() / d.std(ddof=1))
+    scaled, _ = intervals.power_scale(d)  # d_z is the same on d over a power of two, whose spread cannot overflow
+    value = float(scaled.mean() / scaled.std(ddof=1))
     root = math.sqrt(n)
     if not math.isfinite(value * root):  # a spread below float range: no distribution to invert
         text = f"d_z = {_fixed(value)}: the differences barely vary, so there is no interval"

@@ -20,6 +20,16 @@ import numpy as np
 
 from .._lazy import special, stats
 
+def power_scale(x: np.ndarray, largest: int = 400) -> tuple[np.ndarray, float]:
+    """``x`` over a power of two, and that power: its largest magnitude brought under 2^largest (by 1 when it is
+    already), exactly, since only the exponents move, so that sums and squares of huge scores (1e308) cannot
+    overflow; a mean, spread or interval computed on it is multiplied back."""
+    x = np.asarray(x, dtype=float)
+    top = float(np.max(np.abs(x))) if x.size else 0.0
+    shift = max(0, math.frexp(top)[1] - largest) if top > 0 else 0
+    return (x, 1.0) if shift == 0 else (np.ldexp(x, -shift), math.ldexp(1.0, shift))
+
+
 def tails(level: float, alternative: str) -> tuple[float | None, float | None]:
     """The probability left below the lower end and above the upper end (None: that end is open)."""
     return {"greater": (1 - level, None), "less": (None, 1 - level),
@@ -95,15 +105,16 @@ def mean_interval(x: np.ndarray, confidence_level: float, alternative: str = "tw
                   normal: bool = False) -> tuple[float, float]:
     """Student's t (or the normal) interval of a mean, the t-test's (z-test's) dual; a point when the values
     do not vary."""
+    x, scale = power_scale(x)  # huge scores: computed a power of two down, multiplied back
     n, mean = len(x), float(np.mean(x))
     sd = float(np.std(x, ddof=1)) if n > 1 else 0.0
     lower, upper = tails(confidence_level, alternative)
     if sd == 0:
-        return (-math.inf if lower is None else mean), (math.inf if upper is None else mean)
+        return (-math.inf if lower is None else mean * scale), (math.inf if upper is None else mean * scale)
     quantile = stats.norm.isf if normal else (lambda q: stats.t.isf(q, n - 1))
     se = sd / math.sqrt(n)
-    return (-math.inf if lower is None else mean - float(quantile(lower)) * se,
-            math.inf if upper is None else mean + float(quantile(upper)) * se)
+    return (-math.inf if lower is None else (mean - float(quantile(lower)) * se) * scale,
+            math.inf if upper is None else (mean + float(quantile(upper)) * se) * scale)
 
 
 def clopper_pearson(k: int, n: int, confidence_level: float, alternative: str = "two-sided") -> tuple[float, float]:
