@@ -7,17 +7,31 @@ the upload and the command line can print it as one line, never as a traceback.
 from __future__ import annotations
 
 
+def shown(value: object, limit: int = 40) -> str:
+    """A value as a message quotes it: its repr (control characters escaped), cut to ``limit`` characters, so
+    that a 5,000-digit number or a pasted document is not echoed whole."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def listed(names, limit: int = 20) -> str:
+    """Names as a hint lists them: the first few, then how many more (a table may have thousands of columns)."""
+    names = [str(n) for n in names]
+    return ", ".join(names[:limit]) + (f" and {len(names) - limit:,} more" if len(names) > limit else "")
+
+
 class SigcoreError(ValueError):
     """A problem with the caller's input or settings.
 
     ``what`` says what was wrong, ``hint`` how to fix it; ``file``, ``line`` and ``column`` say where,
-    when the problem has a place (lines and columns count from 1).
+    when the problem has a place (lines and columns count from 1); ``item`` is the item's position (from 1)
+    where one line holds several items, as a JSON array written on one line does.
     """
 
     def __init__(self, what: str, *, hint: str | None = None, file: str | None = None,
-                 line: int | None = None, column: int | str | None = None):
+                 line: int | None = None, column: int | str | None = None, item: int | None = None):
         self.what, self.hint = what, hint
-        self.file, self.line, self.column = file, line, column
+        self.file, self.line, self.column, self.item = file, line, column, item
         super().__init__(str(self))
 
     @property
@@ -25,6 +39,8 @@ class SigcoreError(ValueError):
         parts = [self.file or ""]
         if self.line is not None:
             parts.append(f"line {self.line}")
+        if self.item is not None:
+            parts.append(f"item {self.item}")
         if self.column is not None:
             parts.append(f"column {self.column}")
         return ", ".join(p for p in parts if p)

@@ -73,8 +73,8 @@ def test_blank_predictions_count_as_wrong_and_are_reported():
     t = table("t.csv", "gold,A,B\nx,x,\ny,,y\nz,z,z\n")
     data = align.from_table(t)
     assert data.a == ["x", "", "z"] and data.b == ["", "y", "z"]
-    assert data.notes == ("t.csv column 'A' has 1 blank outputs (line 3); they count as wrong answers",
-                          "t.csv column 'B' has 1 blank outputs (line 2); they count as wrong answers")
+    assert data.notes == ("t.csv column 'A' has 1 blank outputs (line 3): a label metric counts them as wrong answers; the mean refuses them",
+                          "t.csv column 'B' has 1 blank outputs (line 2): a label metric counts them as wrong answers; the mean refuses them")
     assert sigcore.compare(data.gold, data.a, data.b, test="bootstrap", alternative="greater").score_a == pytest.approx(2 / 3)
 
 

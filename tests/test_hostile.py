@@ -108,3 +108,137 @@ def test_the_pages_on_huge_scores_show_the_true_difference():
     assert not at.exception and not at.error
     verdict = next(e.value for e in at.info if "significant" in e.value)
     assert "δ = \\-0\\.5000 mean score" in verdict and "∞" not in verdict
+
+
+# ---------------------------------------------------------------- files that cost more than they hold
+
+def test_a_table_of_too_many_columns_is_refused_from_its_header():
+    import pytest
+
+    from sigcore.io.inputs import MAX_COLUMNS, read
+    from sigcore.errors import InputError
+
+    wide = ",".join(f"s{i}" for i in range(MAX_COLUMNS + 1)).encode()
+    with pytest.raises(InputError, match=f"has {MAX_COLUMNS + 1:,} columns, more than {MAX_COLUMNS:,}") as info:
+        read(wide + b"\n" + b"x," * MAX_COLUMNS + b"x\n", name="wide.csv")
+    assert info.value.line == 1
+    record = json.dumps({f"s{i}": 1 for i in range(MAX_COLUMNS + 1)}).encode()
+    with pytest.raises(InputError, match="keys, more than"):
+        read(record + b"\n", name="wide.jsonl")
+    # the header check is one pass: a duplicate among the last of 10,000 names is found, with both places
+    names = [f"s{i}" for i in range(MAX_COLUMNS - 1)] + ["s5"]
+    with pytest.raises(InputError, match=f"column {MAX_COLUMNS} has the same name as column 6"):
+        read((",".join(names) + "\n" + ",".join("x" * len(names)) + "\n").encode(), name="dup.csv")
+    with pytest.raises(InputError) as info:  # a missing column's hint lists a few names, not 10,000
+        sigcore_compare_columns(names[:-1])
+    assert len(info.value.hint) < 400 and "and 9,979 more" in info.value.hint
+
+
+def sigcore_compare_columns(names):
+    import sigcore.io.align as align
+    from sigcore.io.inputs import read
+
+    table = read((",".join(names) + "\n" + ",".join("x" * len(names)) + "\n").encode(), name="t.csv")
+    return align.load([table], gold="nobody")
+
+
+def test_a_json_array_of_too_many_items_is_refused_before_it_is_parsed(monkeypatch):
+    import pytest
+
+    import sigcore.io.inputs as inputs
+    from sigcore.errors import InputError
+
+    monkeypatch.setattr(inputs, "MAX_ITEMS", 1_000)
+    parsed = []
+    monkeypatch.setattr(inputs.json, "loads", lambda *a, **k: parsed.append(1))
+    for data in (json.dumps([{"gold": "x", "A": "x", "B": "y"}] * 1_001),  # on one line
+                 json.dumps({"gold": ["x"] * 1_001, "A": ["x"] * 1_001, "B": ["y"] * 1_001})):
+        with pytest.raises(InputError, match="has more than 1,000 items"):
+            inputs.read(data.encode(), name="big.json")
+    assert not parsed
+
+
+def test_nesting_is_measured_outside_strings_whatever_they_hold():
+    """Brackets, quotes and backslashes inside strings do not count; 64 levels pass, 65 are refused with their
+    place, on random values."""
+    import pytest
+    from hypothesis import given, settings, strategies as st
+
+    from sigcore.errors import InputError
+    from sigcore.io import jsonlimits
+
+    texts = st.text(alphabet='[]{}",\\\\\nx', max_size=12)
+
+    def nested(depth, leaf):
+        return leaf if depth == 0 else [nested(depth - 1, leaf)]
+
+    @settings(max_examples=200, deadline=None)
+    @given(texts, st.integers(1, 64), st.booleans())
+    def fits(leaf, depth, as_object):
+        value = {"k": nested(depth - 1, leaf)} if as_object else nested(depth, leaf)
+        jsonlimits.check(json.dumps(value), "t.json")
+        jsonlimits.check(json.dumps(value, ensure_ascii=False), "t.json")
+        deeper = json.dumps(nested(65 - depth, value))
+        with pytest.raises(InputError, match="more than 64 deep") as info:
+            jsonlimits.check(deeper, "t.json")
+        column = info.value.column  # the 65th bracket: 65 from the start, and '"k": ' more in an object
+        assert info.value.line == 1 and column == 65 + (len('"k": ') if as_object and depth > 1 else 0), deeper
+    fits()
+
+
+def test_a_number_longer_than_any_float_is_refused_with_its_place_and_cut_short():
+    import pytest
+
+    from sigcore.__main__ import main as cli
+    from sigcore.errors import InputError
+    from sigcore.io.inputs import read
+
+    digits = "7" * 5000
+    cases = {"t.jsonl": f'{{"gold": 1, "A": 1, "B": 2}}\n{{"gold": 1, "A": 1, "B": {digits}}}\n',
+             "t.json": f'[{{"gold": 1, "A": 1, "B": 2}},\n {{"gold": 1, "A": -{digits}, "B": 2}}]',
+             "samples_t.jsonl": '{"doc_id": 0, "target": 1, "filtered_resps": ["1"], "acc": 1}\n'
+                                f'{{"doc_id": {digits}, "target": 1, "filtered_resps": ["1"], "acc": 1}}\n'}
+    for name, text in cases.items():
+        with pytest.raises(InputError, match="holds a number with 5,000 digits") as info:
+            read(text.encode(), name=name)
+        assert info.value.line == 2 and len(str(info.value)) < 300, name
+    assert read(b'[{"gold": 1, "A": ' + b"9" * 309 + b', "B": 2}]', name="t.json").frame["A"][0] == int("9" * 309)
+
+
+def test_nan_and_infinity_among_scores_are_named_with_their_place(tmp_path, capsys):
+    from sigcore.io import align
+    from sigcore.io.inputs import read
+
+    text = "id,A,B\n" + "".join(f"{i},0.{i},0.{i + 1}\n" for i in range(1, 31))
+    for bad, line in (("nan", 5), ("inf", 8), ("-Infinity", 12)):
+        lines = text.splitlines()
+        lines[line - 1] = f"{line - 1},{bad},0.3"
+        path = tmp_path / "scores.csv"
+        path.write_text("\n".join(lines) + "\n")
+        data = align.load([read(path)])
+        assert align.suggest_metrics(data)[0] == "mean"  # numbers gone wrong, not labels wanting gold
+        assert main(["compare", str(path)]) == 2
+        err = capsys.readouterr().err
+        assert f"scores.csv, line {line}: system 'A' has '{bad}' for item {line - 1}, not a finite number" in err, err
+
+
+def test_an_item_of_a_json_array_on_one_line_is_named_by_its_position():
+    import pytest
+
+    import sigcore
+    from sigcore.errors import InputError
+    from sigcore.io import align
+    from sigcore.io.inputs import read
+
+    records = [{"A": 0.5, "B": 0.25} for _ in range(40)]
+    records[17]["A"] = "oops"
+    data = align.load([read(json.dumps(records).encode(), name="one.json")])
+    with pytest.raises(InputError) as info:
+        try:
+            sigcore.compare(None, data.a, data.b, metric="mean")
+        except InputError as e:
+            raise data.locate(e) from None
+    assert info.value.where == "one.json, line 1, item 18"
+    records[17] = [1, 2]
+    with pytest.raises(InputError, match="one.json, line 1, item 18: a record is a JSON list"):
+        read(json.dumps(records).encode(), name="one.json")

@@ -443,11 +443,11 @@ def test_csv_module_path_names_bad_rows_and_unclosed_quotes():
     ("deep.jsonl", b'{"gold": ' + b"[" * 200_000 + b"]" * 200_000 + b', "A": 1, "B": 2}\n'),
     ("deep.json", b"[" * 200_000 + b"]" * 200_000),
     ("samples_deep.jsonl", b'{"doc_id": 0, "filtered_resps": ' + b"[" * 200_000 + b"]" * 200_000 + b"}\n"),
-])
-def test_json_nested_too_deeply_is_refused_not_a_traceback(name, data):
-    with pytest.raises(InputError, match="nests JSON values too deeply to be read") as info:
+], ids=["jsonl", "json", "lm-eval"])
+def test_json_nested_too_deeply_is_refused_before_parsing(name, data):
+    with pytest.raises(InputError, match="nests JSON values more than 64 deep") as info:
         read(data, name=name)
-    assert info.value.file == name
+    assert info.value.file == name and info.value.line == 1
 
 
 def test_more_items_than_the_cap_are_refused_before_parsing(monkeypatch):

@@ -24,7 +24,7 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from ..errors import InputError, SettingsError
+from ..errors import InputError, SettingsError, listed, shown
 from .inputs import INDEX
 from .roles import (GOLD_NAMES, Ambiguous, Role, baseline_index, baseline_named, correctness_named, gold_files,
                     label_reason)
@@ -90,8 +90,16 @@ class Aligned:
         if role not in self.sources or not 1 <= error.line <= len(self.sources[role][1]):
             return error
         file, lines = self.sources[role]
-        return InputError(error.what, hint=error.hint, file=file, line=int(lines[error.line - 1]),
-                          column=error.column)
+        what = error.what if role == "gold" else error.what.replace(
+            f"system {1 if role == 'a' else 2}", f"system {shown(self.display_names[role == 'b'])}", 1)
+        return InputError(what, hint=error.hint, file=file, line=int(lines[error.line - 1]),
+                          column=error.column, item=shared_line(lines, error.line - 1))
+
+
+def shared_line(lines: np.ndarray, i: int) -> int | None:
+    """Item i's position (from 1) when its line holds other items too (a JSON array on one line), else None."""
+    here = lines[i]
+    return i + 1 if (i > 0 and lines[i - 1] == here) or (i + 1 < len(lines) and lines[i + 1] == here) else None
 
 
 def _key(name: str) -> str:
@@ -143,7 +151,7 @@ def from_table(table, mapping: Mapping | None = None, *, a: str | None = None, b
                        *(("system", s) for s in mapping.systems)):
         if name is not None and name not in frame.columns:
             raise InputError(f"no column {name!r} for {role}", file=table.name, line=1,
-                             hint=f"The columns are: {', '.join(map(str, frame.columns))}.")
+                             hint=f"The columns are: {listed(frame.columns)}.")
     systems = [s for s in mapping.systems if s not in (mapping.gold, mapping.id, mapping.group)]
     why = {r: "given" for r in given}
     unnamed = a is None and b is None
@@ -156,7 +164,7 @@ def from_table(table, mapping: Mapping | None = None, *, a: str | None = None, b
     b = b or next((s for s in systems if s != a), None)
     if a is None or b is None:
         raise InputError("the table needs two system columns to compare", file=table.name, line=1,
-                         hint=f"The columns are: {', '.join(map(str, frame.columns))}; name the gold, A and B columns.")
+                         hint=f"The columns are: {listed(frame.columns)}; name the gold, A and B columns.")
     notes = list(table.notes)
     if unnamed and len(systems) > 2:  # the others are not compared: say so, and how
         notes.append(f"{table.name} has {len(systems)} system columns ({', '.join(map(str, systems))}): {a} is "
@@ -312,8 +320,8 @@ def _check_gold(reference, systems, own, orders, lines) -> None:
             continue
         for i, (x, y) in enumerate(zip(values, t.frame[g].to_numpy(dtype=object)[o].tolist())):
             if not _same_label(x, y):
-                raise InputError(f"its gold column {g!r} has {_shown(y)} where {where.name} line "
-                                 f"{int(where_lines[i])} has {_shown(x)}", file=t.name, line=int(ln[i]),
+                raise InputError(f"its gold column {g!r} has {shown(y)} where {where.name} line "
+                                 f"{int(where_lines[i])} has {shown(x)}", file=t.name, line=int(ln[i]),
                                  hint="Every file must hold the same test set with the same gold labels; check that "
                                       "the files come from one evaluation.")
 
@@ -323,11 +331,6 @@ def _same_label(x: Any, y: Any) -> bool:
     if isinstance(x, (str, int, float)) and isinstance(y, (str, int, float)):
         return str(_as_text(x)).strip() == str(_as_text(y)).strip()
     return x == y
-
-
-def _shown(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _file_roles(gold, gold_col, systems, names, outputs, own, why, n) -> list[Role]:
@@ -363,7 +366,7 @@ def pick_gold_file(tables: Sequence, *, gold_file: int | None = None, gold: str 
     names = [t.name for t in tables]
     if gold is not None and not any(gold in t.frame.columns for t in tables):
         raise InputError(f"no column {gold!r} for gold", file=names[0], line=1,
-                         hint=f"The columns are: {', '.join(map(str, tables[0].frame.columns))}.")
+                         hint=f"The columns are: {listed(tables[0].frame.columns)}.")
     if gold_file is not None:
         if gold_file != NO_GOLD_FILE and not 0 <= gold_file < len(tables):
             raise SettingsError(f"`gold_file` must be the position of one of the {len(tables)} files, not {gold_file!r}")
@@ -372,9 +375,9 @@ def pick_gold_file(tables: Sequence, *, gold_file: int | None = None, gold: str 
     if len(named) == 1:
         return named[0], "named like a gold file"
     if len(named) > 1:
-        listed = [names[i] for i in named]
-        raise Ambiguous(f"{len(named)} files are named like the gold: {', '.join(listed)}",
-                        question="Which file is the gold?", choices=listed, flag="--gold-file")
+        choices = [names[i] for i in named]
+        raise Ambiguous(f"{len(named)} files are named like the gold: {', '.join(choices)}",
+                        question="Which file is the gold?", choices=choices, flag="--gold-file")
     own = [_own_gold(t, gold) for t in tables]
     if all(g is not None for g in own) or (len(tables) == 2 and gold is None):
         return None, ""  # each file its own gold column; or two system files (CoNLL with gold, per-item scores)
@@ -458,11 +461,11 @@ def load_many(tables: Sequence, *, has_gold: bool = True, gold: str | None = Non
     for role, name in (("gold", mapping.gold), ("id", mapping.id), ("group", mapping.group)):
         if name is not None and name not in frame.columns:
             raise InputError(f"no column {name!r} for {role}", file=table.name, line=1,
-                             hint=f"The columns are: {', '.join(map(str, frame.columns))}.")
+                             hint=f"The columns are: {listed(frame.columns)}.")
     systems = [c for c in mapping.systems if c not in (mapping.gold, mapping.id, mapping.group)]
     if len(systems) < 2:
         raise InputError(f"the table needs at least two system columns, found {len(systems)}", file=table.name,
-                         line=1, hint=f"The columns are: {', '.join(map(str, frame.columns))}.")
+                         line=1, hint=f"The columns are: {listed(frame.columns)}.")
     notes = list(table.notes)
     gold_values = _gold(frame[mapping.gold].tolist(), table.name, table.lines) if mapping.gold else None
     values = [_prediction(frame[c].tolist(), f"{table.name} column {c!r}", table.lines, notes) for c in systems]
@@ -566,14 +569,14 @@ def _value_column(table, role: str, given: str | None = None, exclude: str | Non
         return preferred[0]
     flag = "--gold COLUMN" if role == "gold" else "--a COLUMN (and --b for B's file)"
     raise InputError(f"cannot tell which column holds the {'gold values' if role == 'gold' else 'outputs'}",
-                     file=table.name, line=1, hint=f"The columns are: {', '.join(map(str, table.frame.columns))}; "
+                     file=table.name, line=1, hint=f"The columns are: {listed(table.frame.columns)}; "
                      f"name it ({flag}), or give one table with gold, A and B columns.")
 
 
 def _column(table, name: str, role: str) -> pd.Series:
     if name not in table.frame.columns:
         raise InputError(f"no column {name!r} for {role}", file=table.name, line=1,
-                         hint=f"The columns are: {', '.join(map(str, table.frame.columns))}.")
+                         hint=f"The columns are: {listed(table.frame.columns)}.")
     return table.frame[name]
 
 
@@ -633,8 +636,9 @@ def _gold(values: list, file: str, lines: np.ndarray) -> list:
 def _prediction(values: list, who: str, lines: np.ndarray, notes: list[str]) -> list:
     blank = [i for i, v in enumerate(values) if _missing(v)]
     if blank:
-        shown = ", ".join(str(int(lines[i])) for i in blank[:5]) + (", ..." if len(blank) > 5 else "")
-        notes.append(f"{who} has {len(blank)} blank outputs (line {shown}); they count as wrong answers")
+        where = ", ".join(str(int(lines[i])) for i in blank[:5]) + (", ..." if len(blank) > 5 else "")
+        notes.append(f"{who} has {len(blank)} blank outputs (line {where}): a label metric counts them as "
+                     "wrong answers; the mean refuses them")
         values = list(values)
         for i in blank:
             values[i] = ""
@@ -753,6 +757,15 @@ def score_inputs(aligned: Aligned, name: str) -> tuple[list | None, list, list, 
     return None, a, b, "mean"
 
 
+def _is_numeric(value: Any) -> bool:
+    """A number, finite or not ("nan", "inf" and "1e999" included)."""
+    try:
+        float(value)
+        return not isinstance(value, bool)
+    except (TypeError, ValueError):
+        return False
+
+
 def _is_number(value: Any) -> bool:
     try:
         return math.isfinite(float(value))
@@ -814,8 +827,9 @@ def suggest_metrics(aligned: Aligned) -> list[str]:
     if aligned.gold is None:
         if right_wrong(aligned):  # 0/1 named like correctness: right/wrong items, against a gold of 1s
             return ["accuracy", "mean"] + fields
-        values = [*aligned.a[:200], *aligned.b[:200]]
-        return ["mean" if values and all(map(_is_number, values)) else "accuracy"] + fields
+        values = [v for v in [*aligned.a[:200], *aligned.b[:200]] if not _missing(v)]
+        # nan and inf are numbers gone wrong: the mean names them and their line, accuracy would ask for gold
+        return ["mean" if values and all(map(_is_numeric, values)) else "accuracy"] + fields
     sample = [v for v in aligned.gold[:200] if v is not None]
     if sample and all(isinstance(v, (list, tuple)) for v in sample):
         return ["span_f1"]

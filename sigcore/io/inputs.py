@@ -39,10 +39,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from . import jsonlimits
 from .decoding import decode, gunzip, read_bytes
-from ..errors import InputError, SettingsError
+from ..errors import InputError, SettingsError, listed, shown
 
 MAX_ITEMS = 2_000_000  # items (lines) in one file: a test set beyond that belongs in a sample, not in memory
+MAX_COLUMNS = 10_000  # columns (keys) in one table: systems, seeds and metrics, with room to spare
 FORMATS = {
     "csv": "comma- (or semicolon-) separated table with a header row",
     "tsv": "tab-separated table with a header row",
@@ -184,13 +186,18 @@ def _header_sep(text: str) -> str:
 def _check_header(header: list[str], name: str, line: int) -> None:
     if len(header) > 1 and not header[0].strip() and all(f.strip() for f in header[1:]):
         header[0] = _UNNAMED  # pandas' index, perhaps: its values decide (_index_column)
+    if len(header) > MAX_COLUMNS:  # before a cell is parsed: the body of such a file can cost minutes
+        raise InputError(f"has {len(header):,} columns, more than {MAX_COLUMNS:,}", file=name, line=line,
+                         hint="Give one column per system (and the gold and id columns); compare a few at a time.")
+    seen: dict[str, int] = {}  # name -> its column: one pass, however many columns
     for i, field in enumerate(header, 1):
         if not field.strip():
             raise InputError(f"column {i} has no name", file=name, line=line, column=i,
                              hint="Give every column a name in the header row (the first row).")
-        if field in header[:i - 1]:
-            raise InputError(f"column {i} has the same name as column {header.index(field) + 1} ({field!r})",
+        if field in seen:
+            raise InputError(f"column {i} has the same name as column {seen[field]} ({shown(field)})",
                              file=name, line=line, column=i, hint="Give every column a different name.")
+        seen[field] = i
 
 
 def _bad_row(name: str, line: int, n: int, header: list[str], sep: str) -> InputError:
@@ -295,44 +302,57 @@ def _read_jsonl(text: str, name: str) -> tuple[pd.DataFrame, np.ndarray]:
     raw = text.split("\n")
     numbers = [i for i, line in enumerate(raw, 1) if line.strip()]
     body = [raw[i - 1] for i in numbers]
+    jsonlimits.check(text, name)
     try:  # one parse of the whole file is several times faster than a parse per line
-        records = json.loads("[" + ",".join(body) + "]")
+        records = json.loads("[" + ",".join(body) + "]", parse_int=jsonlimits.integer)
     except ValueError:
         records = []
     if len(records) != len(body):  # something is wrong: find the line
         for number, line in zip(numbers, body):
             try:
-                json.loads(line)
+                json.loads(line, parse_int=jsonlimits.integer)
             except json.JSONDecodeError as e:
                 raise InputError(f"not valid JSON ({e.msg})", file=name, line=number, column=e.colno,
                                  hint='Write one JSON object per line, e.g. {"gold": "pos", "A": "neg"}.') from None
+            except ValueError as e:
+                raise jsonlimits.long_number(e, line, name, number) or e from None
     return _records(records, numbers, name), np.array(numbers)
 
 
 def _records(records: list, lines: list[int], name: str) -> pd.DataFrame:
-    for record, line in zip(records, lines):
+    def item(i: int) -> int | None:  # an item's position where its line holds others (a one-line array)
+        return i + 1 if lines[max(i - 1, 0):i + 2].count(lines[i]) > 1 else None
+
+    for i, record in enumerate(records):
         if type(record) is not dict:
-            raise InputError(f"a record is a JSON {type(record).__name__}, not an object", file=name, line=line,
+            raise InputError(f"a record is a JSON {type(record).__name__}, not an object", file=name,
+                             line=lines[i], item=item(i),
                              hint='Give each item as an object with one key per column, e.g. {"gold": "pos"}.')
     keys = list(dict.fromkeys(k for r in records for k in r))
+    if len(keys) > MAX_COLUMNS:
+        raise InputError(f"the records have {len(keys):,} keys, more than {MAX_COLUMNS:,}", file=name,
+                         hint="Give one key per system (and the gold and id keys); compare a few at a time.")
     if not keys:
         raise InputError("the records have no keys", file=name, line=lines[0] if lines else None)
     if any(len(r) != len(keys) for r in records):
-        line, key = next((line, k) for r, line in zip(records, lines) for k in keys if k not in r)
-        raise InputError(f"the record has no key {key!r}", file=name, line=line,
-                         hint=f"Every record needs every key ({', '.join(keys)}); use null for a missing value.")
+        i, key = next((i, k) for i, r in enumerate(records) for k in keys if k not in r)
+        raise InputError(f"the record has no key {shown(key)}", file=name, line=lines[i], item=item(i),
+                         hint=f"Every record needs every key ({listed(keys)}); use null for a missing value.")
     return pd.DataFrame({k: [r[k] for r in records] for k in keys})
 
 
 def _read_json(text: str, name: str) -> tuple[pd.DataFrame, np.ndarray]:
+    jsonlimits.check(text, name, MAX_ITEMS)
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_int=jsonlimits.integer)
         if isinstance(data, list):  # scanned again to know where each record starts
             lines = _lines_of(text, _json_array(text, _WS.match(text).end())[1])
             return _records(data, lines, name), np.array(lines)
     except json.JSONDecodeError as e:
         raise InputError(f"not valid JSON ({e.msg})", file=name, line=e.lineno, column=e.colno,
                          hint="Check the JSON with a validator; lines and columns count from 1.") from None
+    except ValueError as e:
+        raise jsonlimits.long_number(e, text, name) or e from None
     if not isinstance(data, dict) or not data or not all(isinstance(v, list) for v in data.values()):
         raise InputError("a JSON file must hold an array of objects, or an object of arrays", file=name, line=1,
                          hint='Write [{"gold": "pos", "A": "neg"}, ...] or {"gold": [...], "A": [...]}.')
@@ -390,7 +410,7 @@ def _sniff(text: str) -> str:
     if head.lstrip().startswith("{"):
         try:
             records = [json.loads(line) for line in filled[:20]]
-        except ValueError:
+        except (ValueError, RecursionError):  # the reader says what is wrong, and where
             return "json"
         if all(type(r) is dict for r in records):
             return "lm-eval" if {"doc_id", "filtered_resps"} <= records[0].keys() else "jsonl"
@@ -430,6 +450,6 @@ def read_table(path: str | Path) -> pd.DataFrame:
 
 def column(table: pd.DataFrame, name: str, file: str, role: str) -> list[str]:
     if name not in table.columns:
-        raise InputError(f"no column {name!r} for {role}", file=file, line=1,
-                         hint=f"The columns are: {', '.join(map(str, table.columns))}.")
+        raise InputError(f"no column {shown(name)} for {role}", file=file, line=1,
+                         hint=f"The columns are: {listed(list(table.columns))}.")
     return table[name].tolist()

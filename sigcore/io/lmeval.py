@@ -32,6 +32,7 @@ import json
 import numpy as np
 import pandas as pd
 
+from . import jsonlimits
 from ..errors import InputError
 
 FIXED = ("doc_id", "filter", "target", "prediction")
@@ -114,14 +115,17 @@ def parse(text: str, name: str) -> tuple[pd.DataFrame, np.ndarray]:
     lines: list[int] = []
     seen: dict[tuple, int] = {}
     metrics: list[str] | None = None
+    jsonlimits.check(text, name)
     for number, raw in enumerate(text.split("\n"), start=1):
         if not raw.strip():
             continue
         try:
-            record = json.loads(raw)
+            record = json.loads(raw, parse_int=jsonlimits.integer)
         except json.JSONDecodeError as error:
             raise InputError(f"not valid JSON ({error.msg})", file=name, line=number, column=error.colno,
                              hint="Give one JSON object per line, as lm_eval --log_samples writes them.") from None
+        except ValueError as error:
+            raise jsonlimits.long_number(error, raw, name, number) or error from None
         if not isinstance(record, dict):
             raise InputError("the line is not a JSON object", file=name, line=number, column=1, hint=_FIX)
         for field in ("doc_id", "target", "filtered_resps"):
