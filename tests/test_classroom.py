@@ -167,6 +167,21 @@ def test_the_walk_through_travels_in_the_url():
     assert at.query_params["x"] == "2210321032" and at.query_params["b"] == "0"
 
 
+@pytest.mark.parametrize("params", [
+    {"b": "²"}, {"b": "١٢"}, {"b": "9" * 400}, {"b": "-3"}, {"seed": "²"}, {"seed": "1e9"}, {"alpha": "nan"},
+    {"alpha": "0.05\x00"}, {"speed": "99"}, {"speed": "-1"}, {"x": "3" * 11}, {"x": "33333\u00b3333"},
+    {"shift": "\u0661"}, {"b": "1" * 100},
+], ids=lambda params: "-".join(f"{k}={v[:8]!r}" for k, v in params.items()))
+def test_a_malformed_url_parameter_leaves_its_default(params):
+    """b=² passed str.isdigit and crashed the Classroom; every parameter goes through the one validator."""
+    at = AppTest.from_file(str(ROOT / "dashboard.py"), default_timeout=120).run().switch_page("app_pages/classroom.py")
+    for key, value in params.items():
+        at.query_params[key] = value
+    at.run()
+    assert not at.exception and not at.error
+    assert at.number_input(key="walk-seed").value == 0 and not at.toggle(key="walk-shift").value
+
+
 def glossaries(at: AppTest) -> list[dict]:
     """The glossary's rows, English to Chinese."""
     tables = [m.value for m in at.markdown if m.value.startswith("| English | symbol | 中文 |")]

@@ -98,31 +98,37 @@ def textbook_number(v: float) -> str:
 CELL = {(True, True): "3", (True, False): "2", (False, True): "1", (False, False): "0"}
 
 
+def url_value(name: str, parse=str, allowed=lambda value: True):
+    """A URL parameter through the one validator: ASCII, parsed, and allowed, else None (the default stands).
+    A link is typed by hand or cut short: ``b=²`` passes ``str.isdigit`` and fails ``int``."""
+    raw = st.query_params.get(name)
+    if raw is None or not raw.isascii() or len(raw) > 64:
+        return None
+    try:
+        value = parse(raw)
+    except (ValueError, OverflowError):
+        return None
+    return value if allowed(value) else None
+
+
 def from_url() -> None:
     """Once per session, before the widgets: take the state a shared link carries (what is malformed is left)."""
-    ss, q = st.session_state, st.query_params
+    ss = st.session_state
     if ss.get("walk-from-url"):
         return
     ss["walk-from-url"] = True
-    x = q.get("x", "")
-    if len(x) == N and set(x) <= set("0123"):
-        for j, digit in enumerate(x):
-            ss[f"doc-{j}-A"], ss[f"doc-{j}-B"] = digit in "32", digit in "31"
-    for key, name, parse in (("walk-seed", "seed", int), ("walk-alpha", "alpha", float)):
-        try:
-            value = parse(q[name])
-        except (KeyError, ValueError):
-            continue
-        if (name == "seed" and 0 <= value < 2**31) or (name == "alpha" and value in ALPHAS):
-            ss[key] = value
-    if q.get("speed") in [str(i) for i in range(len(SPEEDS))]:
-        ss["walk-speed"] = list(SPEEDS)[int(q["speed"])]
-    ss["walk-shift"] = q.get("shift") == "1"
-    ss["presenter"] = q.get("presenter") == "1"
-    ss["zh"] = q.get("zh") == "1"
-    drawn = q.get("b", "")
-    if drawn.isdigit() and int(drawn) <= 1_000_000:  # shown at once, as drawn before: a link does not replay
-        b = int(drawn)
+    x = url_value("x", allowed=lambda v: len(v) == N and set(v) <= set("0123"))
+    for j, digit in enumerate(x or ""):
+        ss[f"doc-{j}-A"], ss[f"doc-{j}-B"] = digit in "32", digit in "31"
+    if (seed := url_value("seed", int, lambda v: 0 <= v < 2**31)) is not None:
+        ss["walk-seed"] = seed
+    if (alpha := url_value("alpha", float, lambda v: v in ALPHAS)) is not None:
+        ss["walk-alpha"] = alpha
+    if (speed := url_value("speed", int, lambda v: 0 <= v < len(SPEEDS))) is not None:
+        ss["walk-speed"] = list(SPEEDS)[speed]
+    ss["walk-shift"], ss["presenter"], ss["zh"] = (url_value(flag) == "1" for flag in ("shift", "presenter", "zh"))
+    b = url_value("b", int, lambda v: 0 <= v <= 1_000_000)
+    if b is not None:  # shown at once, as drawn before: a link does not replay
         ss["walk"] = {"x": None, "seed": None, "b": b, "from_url": b, "batch": None}
 
 
