@@ -276,3 +276,22 @@ def test_system_names_in_per_seed_scores_are_never_markup():
     listed = next(m.value for m in at.markdown if m.value.startswith("- "))
     assert listed.startswith(f"- {md(HOSTILE)} over {md('**bold**')}: ε_min = 0")
     assert not user_markup(shown_text(at))
+
+
+def test_two_uploads_of_one_name_are_two_systems_told_apart_by_their_order():
+    """Two files named out.txt crashed the page ("two systems named 'out'"); the Compare page takes files by position."""
+    gold = "".join(f"{'xy'[i % 2]}\n" for i in range(40)).encode()
+    first = "".join(f"{'xy'[i % 3 == 0]}\n" for i in range(40)).encode()
+    second = "".join(f"{'xy'[i % 2 or i % 5 == 0]}\n" for i in range(40)).encode()
+    files = [("gold.txt", gold), ("out.txt", first), ("out.txt", second)]
+    data = align.load_many([read(d, name=n) for n, d in files])
+    assert list(data.systems) == ["out.txt #1", "out.txt #2"]
+    assert data.systems["out.txt #1"] == first.decode().split() and data.systems["out.txt #2"] == second.decode().split()
+    at = upload(page("Many systems on one test set"), *files)
+    assert not at.exception and not at.error
+    assert any("2 systems" in c.value and "out\\.txt \\#2" in c.value for c in at.caption)
+    at = page("Many seeds")
+    widget(at.radio, "Input").set_value(seeds_ui.RUNS).run()
+    at = upload(at, *files)
+    assert not at.exception and not at.error
+    assert any("2 runs" in c.value for c in at.caption)

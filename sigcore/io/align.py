@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Sequence
@@ -495,13 +496,27 @@ def system_names(files: Sequence[str]) -> list[str]:
         return short
     if len(set(plain)) == len(plain):
         return plain
-    return [str(f) for f in files]  # the same name in two folders: the paths tell them apart
+    paths = [str(f) for f in files]  # the same name in two folders: the paths tell them apart
+    if len(set(paths)) == len(paths):
+        return paths
+    counts, seen = Counter(plain), Counter()  # two uploads of one name: told apart by their order
+    named = []
+    for name in plain:
+        seen[name] += 1
+        named.append(f"{name} #{seen[name]}" if counts[name] > 1 else name)
+    return named
 
 
 def from_lm_eval(a, b, *, on_unmatched: str = "stop") -> Aligned:
     """Two lm-evaluation-harness sample logs, paired by (doc_id, filter); their per-sample metrics as scores."""
     from .lmeval import metric_fields
 
+    filters = [list(dict.fromkeys(t.frame["filter"].tolist())) for t in (a, b)]
+    if set(filters[0]) != set(filters[1]):  # each document is matched with its filter: none would match
+        raise InputError(f"the logs were filtered differently: {', '.join(map(shown, filters[1]))} here, "
+                         f"{', '.join(map(shown, filters[0]))} in {a.name}", file=b.name, line=1, column="filter",
+                         hint="Compare logs of the same task run with the same filters (lm_eval's filter_list); "
+                              "or keep one filter's records in each file.")
     keys = [list(zip(t.frame["doc_id"].tolist(), t.frame["filter"].tolist())) for t in (a, b)]
     order, notes = _match(keys, [a, b], on_unmatched)
     targets = [t.frame["target"].to_numpy(dtype=object)[o] for t, o in zip((a, b), order)]
