@@ -173,3 +173,18 @@ def test_no_records(text):
     with pytest.raises(InputError, match="the file has no records") as info:
         lmeval.parse(text, "samples_x.jsonl")
     assert info.value.file == "samples_x.jsonl" and "log_samples" in info.value.hint
+
+
+def test_logs_filtered_differently_are_told_so_with_both_filters(tmp_path, capsys):
+    """Two logs of one task with other filters said only "ids not in every file"."""
+    from sigcore.__main__ import main
+
+    docs = [(i, "q", "a", " a" if i % 2 else " b") for i in range(6)]
+    a = tmp_path / "samples_gsm8k_a.jsonl"
+    b = tmp_path / "samples_gsm8k_b.jsonl"
+    a.write_text(jsonl(*(generation(*d, filter_=f) for d in docs for f in ("strict-match", "flexible-extract"))))
+    b.write_text(jsonl(*(generation(*d, filter_="get-answer") for d in docs)))
+    assert main(["compare", str(a), str(b), "--metric", "exact_match"]) == 2
+    err = capsys.readouterr().err
+    assert (f"{b}, line 1, column filter: the logs were filtered differently: 'get-answer' here, 'strict-match', "
+            f"'flexible-extract' in {a}.") in err, err
