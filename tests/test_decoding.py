@@ -84,3 +84,13 @@ def test_utf16_without_a_bom_is_named_with_the_encoding_to_declare(codec, order)
     with pytest.raises(InputError, match=rf"looks like UTF-16 text without a byte-order mark.*--encoding utf-16-{order}"):
         decode("gold,A,B\nx,y,z\n".encode(codec), "u16.csv")
     assert decode("gold,A,B\n".encode(codec), "u16.csv", codec) == "gold,A,B\n"
+
+
+def test_a_utf16_file_of_odd_length_is_said_to_be_cut_short_not_mis_encoded():
+    """Its hint said "declare the encoding" of a file whose encoding was declared by its BOM."""
+    for data, line in (("gold,A\nx,y\n".encode("utf-16") + b"\x00", 3), ("gold,A\nx,y".encode("utf-16-le")[:-1], 2)):
+        with pytest.raises(InputError) as info:
+            decode(data, "t.csv", None if data[:2] == b"\xff\xfe" else "utf-16-le")
+        assert info.value.what == "ends in the middle of a character: its last byte is not a whole UTF-16 character" \
+            or info.value.what.endswith("not a whole UTF-16-LE character"), info.value.what
+        assert info.value.line == line and "cut short" in info.value.hint

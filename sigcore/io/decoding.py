@@ -13,7 +13,7 @@ import codecs
 import zlib
 from pathlib import Path
 
-from ..errors import InputError, SettingsError
+from ..errors import InputError, SettingsError, printable
 
 MAX_BYTES = 256 * 1024**2  # decompressed size limit of a gzip file, near the app's 200 MB upload limit
 MAX_MEMBERS = 1_000  # gzip members in one file (real files have one, or a few from appending)
@@ -27,11 +27,11 @@ def read_bytes(path: str | Path) -> bytes:
     try:
         return Path(path).read_bytes()
     except FileNotFoundError:
-        raise InputError("file not found", file=str(path), hint="Check the path.") from None
+        raise InputError("file not found", file=printable(str(path)), hint="Check the path.") from None
     except IsADirectoryError:
-        raise InputError("is a folder, not a file", file=str(path)) from None
+        raise InputError("is a folder, not a file", file=printable(str(path))) from None
     except OSError as e:
-        raise InputError(f"cannot be read ({e.strerror})", file=str(path)) from None
+        raise InputError(f"cannot be read ({e.strerror})", file=printable(str(path))) from None
 
 
 def gunzip(data: bytes, name: str) -> bytes:
@@ -95,6 +95,12 @@ def decode(data: bytes, name: str, encoding: str | None = None) -> str:
         text = data.decode(codec).removeprefix("\ufeff")
     except UnicodeDecodeError as e:
         before = data[:e.start].decode(codec, "replace")
+        cut = len(data) - e.start
+        if wide and e.end == len(data) and e.reason == "truncated data":  # an odd length: cut short, not mis-encoded
+            raise InputError(f"ends in the middle of a character: its last {f'{cut} bytes are' if cut > 1 else 'byte is'}"
+                             f" not a whole {codec.upper()} character", file=name, line=before.count("\n") + 1,
+                             hint="The file was cut short (an interrupted copy or download?); save or copy it "
+                                  "again.") from None
         column = len(before) - before.rfind("\n")  # valid: the first bad byte is e.start
         label = "UTF-8" if codec == "utf-8" else encoding
         raise InputError(f"byte 0x{data[e.start]:02x} is not valid {label}", file=name,
