@@ -40,7 +40,7 @@ from .report.style import FIGURE_KINDS, STYLES, WIDTHS, style_named
 from .advisor import advise_family, advise_outputs
 from .effects import effect_sizes, item_values
 from .result import Result, _json_safe, p_number
-from .errors import InputError, SettingsError, SigcoreError
+from .errors import InputError, SettingsError, SigcoreError, printable
 from .io import align
 from .io.roles import GOLD_NAMES, Ambiguous, names_of
 from .io import results
@@ -582,15 +582,15 @@ def _dataset_folders(args) -> int:
         raise SettingsError("name the two systems to compare in every folder", hint="Add --a NAME --b NAME.")
     results, names = [], []
     for folder in map(Path, args.files):
-        data = _folder_pair(folder, args)
-        for note in filter(None, [_suggest_metric(args, data, f"the first folder's data ({folder.name}), for "
+        data, name = _folder_pair(folder, args), printable(folder.name)
+        for note in filter(None, [_suggest_metric(args, data, f"the first folder's data ({name}), for "
                                                                 "every folder")]):  # one metric for every dataset
             print(f"note: {note}")
         res = compare(data.gold, data.a, data.b, metric=args.metric, test=args.test, n_resamples=args.resamples,
                       alternative="greater", alpha=args.alpha, seed=args.seed)
         results.append(res)
-        names.append(folder.name)
-        print(f"{folder.name}: {report.verdict(res, a=args.a, b=args.b)}")
+        names.append(name)
+        print(f"{name}: {report.verdict(res, a=args.a, b=args.b)}")
     out = statistics.replicability(results, alpha=args.alpha, datasets=names)
     print("\n" + out.sentence().replace("A is better than B", f"{args.a} is better than {args.b}"))
     return 0

@@ -6,6 +6,16 @@ the upload and the command line can print it as one line, never as a traceback.
 
 from __future__ import annotations
 
+import re
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def printable(name: str) -> str:
+    """A file or folder name as it is shown: control characters, newlines and tabs included, as \\xNN, so that a
+    name is one line that a terminal prints and never obeys (an escape recolours it, a newline forges a line)."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", name)
+
 
 def shown(value: object, limit: int = 40) -> str:
     """A value as a message quotes it: its repr (control characters escaped), cut to ``limit`` characters, so

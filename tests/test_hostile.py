@@ -3,12 +3,16 @@
 import csv
 import io
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pandas as pd
 
 from sigcore.__main__ import main
 from sigcore.report import export
 
+ROOT = Path(__file__).resolve().parents[1]
 FORMULAS = ["=HYPERLINK(\"http://x\",\"y\")", "+1+1", "-2+3", "@SUM(A1)", "\tx"]
 
 
@@ -42,7 +46,24 @@ def test_control_characters_in_names_are_printed_escaped(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "\x1b" not in err and "evil\\x1b[31mred\\x07.csv" in err
     assert main(["compare", str(name), "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["roles"][0] == f"table = {name}"  # JSON escapes them itself
+    assert json.loads(capsys.readouterr().out)["roles"][0] == f"table = {tmp_path}/evil\\x1b[31mred\\x07.csv"
+
+
+def test_a_newline_in_a_file_name_cannot_forge_a_line_of_output(tmp_path, capsys):
+    name = tmp_path / "a\nsignificant, p = 0.0001\tb.csv"
+    name.write_text("gold,A,B\n" + "x,x,y\ny,y,y\n" * 20)
+    for args in (["compare", str(name)], ["compare", str(name), "--b", "nobody"], ["many", str(name)]):
+        main(args)
+        captured = capsys.readouterr()
+        for line in (captured.out + captured.err).splitlines():
+            assert not line.startswith("significant"), line
+        assert "a\\x0asignificant, p = 0.0001\\x09b.csv" in captured.out + captured.err
+    main(["compare", str(name)])  # the reproduce line runs as it is (bash's $'...'), on one line
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("reproduce: "))
+    assert "$'" in line and subprocess.run(["bash", "-c", line.removeprefix("reproduce: ").replace(
+        "python -m sigcore", f"{sys.executable} -m sigcore")], capture_output=True, cwd=ROOT).returncode == 0
+    assert main(["compare", str(tmp_path / "gone\n.csv")]) == 2
+    assert "gone\\x0a.csv: file not found" in capsys.readouterr().err
 
 
 # ---------------------------------------------------------------- scores that overflow

@@ -41,7 +41,7 @@ import pandas as pd
 
 from . import jsonlimits
 from .decoding import decode, gunzip, read_bytes
-from ..errors import InputError, SettingsError, listed, shown
+from ..errors import InputError, SettingsError, listed, printable, shown
 
 MAX_ITEMS = 2_000_000  # items (lines) in one file: a test set beyond that belongs in a sample, not in memory
 MAX_COLUMNS = 10_000  # columns (keys) in one table: systems, seeds and metrics, with room to spare
@@ -81,6 +81,7 @@ def read(source: str | os.PathLike | bytes, *, name: str | None = None, format: 
     else:
         name = name or str(source)
         data = read_bytes(source)
+    name = printable(name)  # the name in every message, role and system name: one line, never a terminal's command
     if format is not None and format not in FORMATS:
         raise SettingsError(f"unknown format {format!r}", hint=f"The formats are: {', '.join(FORMATS)}.")
     text = decode(gunzip(data, name), name, encoding)

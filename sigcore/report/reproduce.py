@@ -3,6 +3,7 @@ between versions; what is written here will not)."""
 
 from __future__ import annotations
 
+import re
 import shlex
 from typing import Mapping, Sequence
 
@@ -43,4 +44,17 @@ def command(res: Result, files: Sequence[str], *, columns: Mapping[str, str] | N
     for name, flag in _OPTION_FLAGS.items():
         if name in res.options and not (name == "tokenize" and res.metric != "bleu"):
             args += [flag, str(res.options[name])]
-    return shlex.join(args)
+    return " ".join(map(_quoted, args))
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def _quoted(arg: str) -> str:
+    """shlex's quoting, and bash's $'...' for an argument with control characters (a newline in a file name), so
+    that the line runs as it is and shows on one line, never as two."""
+    if not _CONTROL.search(arg):
+        return shlex.quote(arg)
+    body = _CONTROL.sub(lambda m: (f"\\x{ord(m.group()):02x}" if m.group() < "\x80" else f"\\u{ord(m.group()):04x}"),
+                        arg.replace("\\", "\\\\").replace("'", "\\'"))  # \x80 would be a byte, not U+0080
+    return f"$'{body}'"
