@@ -40,7 +40,8 @@ from .report.style import FIGURE_KINDS, STYLES, WIDTHS, style_named
 from .advisor import advise_family, advise_outputs
 from .effects import effect_sizes, item_values
 from .result import Result, _json_safe, p_number
-from .errors import InputError, SettingsError, SigcoreError, printable
+from .errors import InputError, SettingsError, SigcoreError
+from .words import printable
 from .io import align
 from .io.roles import GOLD_NAMES, Ambiguous, names_of
 from .io import results

@@ -31,6 +31,7 @@ from .report.sentence import METRIC_NAMES
 from .result import TIE
 from .statistics import intervals
 from .statistics.closed_form import differences
+from .words import counted
 
 N_RESAMPLES: int = inspect.signature(compare).parameters["n_resamples"].default  # b the advice assumes
 EXACT_MAX = N_RESAMPLES.bit_length() - 1  # largest n' with 2^n' <= b: the permutation test enumerates every swap
@@ -325,7 +326,7 @@ def _identical(f: dict[str, Any], fits: list[str]) -> list[Choice]:
 def _binary(f: dict[str, Any]) -> tuple[list[Choice], list[Choice]]:
     """Right/wrong items: McNemar's test on the discordant pairs."""
     k, w, l = f["discordant"], f["a_only"], f["b_only"]
-    pairs = f"{k:,} discordant pairs (A alone right on {w:,}, B alone on {l:,})"
+    pairs = f"{counted(k, 'discordant pair')} (A alone right on {w:,}, B alone on {l:,})"
     sign = Choice("sign", f"on right/wrong items it counts the same {k:,} discordant pairs, so it is equivalent "
                           "to McNemar's exact test here")
     if k < SMALL_SAMPLE:
@@ -347,16 +348,12 @@ def _binary(f: dict[str, Any]) -> tuple[list[Choice], list[Choice]]:
             Choice("z", f"{clt}, and n = {f['n_items']:,} items give the normal tail")], []
 
 
-def _count(k: int, noun: str) -> str:
-    return f"{k:,} {noun}{'s' * (k != 1)}"
-
-
 def _tied(f: dict[str, Any]) -> bool:
     return f["tie_share"] > TIES or (f["rank_tie_share"] or 0) > TIES
 
 
 def _ties(f: dict[str, Any]) -> str:
-    sizes = _count(f["distinct_sizes"], "distinct size")
+    sizes = counted(f["distinct_sizes"], "distinct size")
     return (f"{f['tie_share']:.0%} of the differences are 0 and the {f['n_differing']:,} others take {sizes}, so "
             "the ranks are mostly ties (the sign or permutation test takes ties as they are)")
 
@@ -368,7 +365,7 @@ def _real(f: dict[str, Any]) -> tuple[list[Choice], list[Choice]]:
     wins = f"who wins on each of the {k:,} differing items"
     wilcoxon = (Choice("wilcoxon", _ties(f)) if _tied(f) else None)
     if k < SMALL_SAMPLE:
-        few = f"only {k} differing items" + (f" (of {n:,})" if k < n else "")
+        few = f"only {counted(k, 'differing item')}" + (f" (of {n:,})" if k < n else "")
         t = (Choice("t", f"{_sw(f)} > alpha = {alpha:g}, though with {few} that is weak evidence of normality")
              if p is not None and p > alpha else
              Choice("t", f"with {few} the t-test leans on normality, and "
@@ -417,7 +414,7 @@ def _real(f: dict[str, Any]) -> tuple[list[Choice], list[Choice]]:
                            f"the mean is not yet near normal (Cochran's rule wants n > 25 * skewness^2 = {need:,.0f})")
                  for t in ("t", "z")]
     if wilcoxon:
-        sizes = _count(f["distinct_sizes"], "distinct size")
+        sizes = counted(f["distinct_sizes"], "distinct size")
         first = Choice("permutation", f"{_sw(f)} rejects normality and the differences are mostly ties "
                                       f"({f['tie_share']:.0%} zero, {sizes}): the permutation test needs neither "
                                       f"normality nor distinct ranks, {_exactness(k)}")

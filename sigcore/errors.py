@@ -6,30 +6,6 @@ the upload and the command line can print it as one line, never as a traceback.
 
 from __future__ import annotations
 
-import re
-
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-
-
-def printable(name: str) -> str:
-    """A file or folder name as it is shown: control characters, newlines and tabs included, as \\xNN, so that a
-    name is one line that a terminal prints and never obeys (an escape recolours it, a newline forges a line)."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", name)
-
-
-def shown(value: object, limit: int = 40) -> str:
-    """A value as a message quotes it: its repr (control characters escaped), cut to ``limit`` characters, so
-    that a 5,000-digit number or a pasted document is not echoed whole."""
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
-
-
-def listed(names, limit: int = 20) -> str:
-    """Names as a hint lists them: the first few, then how many more (a table may have thousands of columns)."""
-    names = [str(n) for n in names]
-    return ", ".join(names[:limit]) + (f" and {len(names) - limit:,} more" if len(names) > limit else "")
-
-
 class SigcoreError(ValueError):
     """A problem with the caller's input or settings.
 

@@ -210,7 +210,6 @@ def test_nesting_is_measured_outside_strings_whatever_they_hold():
 def test_a_number_longer_than_any_float_is_refused_with_its_place_and_cut_short():
     import pytest
 
-    from sigcore.__main__ import main as cli
     from sigcore.errors import InputError
     from sigcore.io.inputs import read
 
@@ -263,3 +262,77 @@ def test_an_item_of_a_json_array_on_one_line_is_named_by_its_position():
     records[17] = [1, 2]
     with pytest.raises(InputError, match="one.json, line 1, item 18: a record is a JSON list"):
         read(json.dumps(records).encode(), name="one.json")
+
+
+# ---------------------------------------------------------------- one to three differing items
+
+def _few(k: int, n: int = 40) -> tuple[list[str], list[str]]:
+    """Gold of n items, and a B that is wrong on k of them where A is right everywhere."""
+    gold = ["x", "y"] * (n // 2)
+    return gold, [("y" if g == "x" else "x") if i < k else g for i, g in enumerate(gold)]
+
+
+def test_one_to_three_differing_items_are_never_significant_on_the_command_line(tmp_path, capsys):
+    for k in (1, 2, 3):
+        gold, b = _few(k)
+        labels = tmp_path / f"labels{k}.csv"
+        labels.write_text("gold,A,B,C\n" + "".join(f"{g},{g},{x},{x}\n" for g, x in zip(gold, b)))
+        scores = tmp_path / f"scores{k}.csv"
+        scores.write_text("id,A,B\n" + "".join(f"{i},0.9,0.1\n" for i in range(k)))  # k items in all
+        for path in (labels, scores):
+            assert main(["compare", str(path), "--json"]) == 0
+            got = json.loads(capsys.readouterr().out)
+            assert got["auto"] and not got["significant"] and got["p_value"] >= 0.05, (k, path.name, got["test"])
+        assert main(["many", str(labels), "--json"]) == 0
+        family = json.loads(capsys.readouterr().out)["families"][0]
+        assert family["comparisons"] and not any(c["significant"] for c in family["comparisons"]), k
+
+
+def test_one_to_three_differing_items_are_never_significant_on_the_pages():
+    from streamlit.testing.v1 import AppTest
+
+    def opened(page: str, kind: str | None = None) -> AppTest:
+        at = AppTest.from_file(str(ROOT / "dashboard.py"), default_timeout=120).run()
+        if kind:
+            at.session_state["many-kind"] = kind
+        return at.switch_page(page).run()
+
+    def choose(at, label, value):
+        next(w for w in at.radio if w.label == label).set_value(value).run()
+
+    def run(at):
+        next(b for b in at.button if b.label == "Run").click().run()
+        assert not at.exception and not at.error
+        return at
+
+    for k in (1, 3):
+        gold, b = _few(k)
+        table = ("gold,A,B,C\n" + "".join(f"{g},{g},{x},{x}\n" for g, x in zip(gold, b))).encode()
+        at = opened("app_pages/compare.py")
+        choose(at, "Data", "Upload")
+        at.file_uploader[0].set_value([("t.csv", table, "text/csv")]).run()
+        verdict = next(e.value for e in run(at).info if "significant" in e.value)
+        assert verdict.startswith("No significant evidence"), verdict
+        at = opened("app_pages/many.py")
+        choose(at, "Data", "Upload")
+        at.file_uploader[0].set_value([("t.csv", table, "text/csv")]).run()
+        shown = next(d.value for d in run(at).dataframe if "significant" in d.value.columns)
+        assert len(shown) == 2 and not shown["significant"].any(), k
+        files = [("gold.txt", "\n".join(gold).encode()), ("a.txt", "\n".join(gold).encode()),
+                 ("b.txt", "\n".join(b).encode())]
+        at = opened("app_pages/many.py", "Many datasets")
+        choose(at, "Input", next(o for o in next(w for w in at.radio if w.label == "Input").options if "utput" in o))
+        choose(at, "Data", "Upload")
+        next(w for w in at.number_input if w.label == "Datasets").set_value(2).run()
+        for j in range(2):
+            at.file_uploader[j].set_value([(n, d, "text/plain") for n, d in files]).run()
+        shown = next(d.value for d in run(at).dataframe if "p" in d.value.columns)
+        assert len(shown) == 2 and (shown["p"] >= 0.05).all(), k
+        runs = [("gold.txt", files[0][1])] + [(f"{s}_seed{r}.txt", d) for s, d in (("a", files[1][1]), ("b", files[2][1]))
+                                              for r in range(2)]
+        at = opened("app_pages/many.py", "Many seeds")
+        choose(at, "Input", next(o for o in next(w for w in at.radio if w.label == "Input").options if "utput" in o))
+        choose(at, "Data", "Upload")
+        at.file_uploader[0].set_value([(n, d, "text/plain") for n, d in runs]).run()
+        said = " ".join(m.value for m in run(at).markdown)
+        assert "No significant evidence" in said or "no significant evidence" in said, said[:500]

@@ -25,7 +25,8 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from ..errors import InputError, SettingsError, listed, shown
+from ..errors import InputError, SettingsError
+from ..words import counted, listed, shown
 from .inputs import INDEX
 from .roles import (GOLD_NAMES, Ambiguous, Role, baseline_index, baseline_named, correctness_named, gold_files,
                     label_reason)
@@ -616,19 +617,15 @@ def _match(keys: list[list], tables: list, on_unmatched: str) -> tuple[list[np.n
         if on_unmatched == "stop":  # the file that lacks them is where to look; the id and its line are here
             lacking, other = next((t, p) for t, p in zip(tables, positions) if unmatched[0] not in p)
             missing = [k for k in key if k not in other]
-            raise InputError(f"lacks {_count(len(missing), 'id')} that {table.name} has (the first is "
+            raise InputError(f"lacks {counted(len(missing), 'id')} that {table.name} has (the first is "
                              f"{_show(missing[0])}, on line {int(table.lines[pos[missing[0]]])} of {table.name})",
                              file=lacking.name, hint="Check that the files come from the same test set, or drop "
                              "the unmatched items ('Drop unmatched items' in the app, --drop-unmatched on "
                              "the command line, on_unmatched='drop' in the API).")
-        notes.append(f"dropped {_count(len(unmatched), 'item')} of {table.name} whose ids are not in every file")
+        notes.append(f"dropped {counted(len(unmatched), 'item')} of {table.name} whose ids are not in every file")
     if not shared:
         raise InputError("the files share no ids", file=tables[0].name, hint="Check the id column.")
     return [np.array([p[k] for k in shared], dtype=np.intp) for p in positions], notes
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n:,} {noun}{'s' * (n != 1)}"
 
 
 def _show(key: Any) -> str:

@@ -13,7 +13,8 @@ import codecs
 import zlib
 from pathlib import Path
 
-from ..errors import InputError, SettingsError, printable
+from ..errors import InputError, SettingsError
+from ..words import printable
 
 MAX_BYTES = 256 * 1024**2  # decompressed size limit of a gzip file, near the app's 200 MB upload limit
 MAX_MEMBERS = 1_000  # gzip members in one file (real files have one, or a few from appending)

@@ -41,7 +41,8 @@ import pandas as pd
 
 from . import jsonlimits
 from .decoding import decode, gunzip, read_bytes
-from ..errors import InputError, SettingsError, listed, printable, shown
+from ..errors import InputError, SettingsError
+from ..words import listed, printable, shown
 
 MAX_ITEMS = 2_000_000  # items (lines) in one file: a test set beyond that belongs in a sample, not in memory
 MAX_COLUMNS = 10_000  # columns (keys) in one table: systems, seeds and metrics, with room to spare

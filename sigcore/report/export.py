@@ -22,6 +22,7 @@ from typing import Any
 import pandas as pd
 
 from ..errors import SettingsError
+from ..words import counted
 from . import citations
 from .sentence import _SIDED, CI_NAMES, level, method, metric_name, number, scale_of, test_name, verdict
 from ..result import Result
@@ -146,11 +147,6 @@ def caption_latex(res: Result, *, a: str = "A", b: str = "B") -> str:
     return _latex_text(_caption(res), res, a, b, citations.cite_latex(citations.metric_keys(res.metric)))
 
 
-def _counted(n: int, noun: str) -> str:
-    """``noun`` in the number ``n`` takes: "1 item", "12 items"."""
-    return f"{n:,} {noun}{'s' * (n != 1)}"
-
-
 def figure_caption(res: Result, kind: str = "histogram", *, latex: bool = False) -> str:
     """The short caption of a figure of ``res`` (:func:`sigcore.report.figures.figure`): what is drawn, from
     how many resamples of how many items, and where p's resamples are."""
@@ -159,16 +155,16 @@ def figure_caption(res: Result, kind: str = "histogram", *, latex: bool = False)
 
 
 def _figure_caption(res: Result, kind: str) -> str:
-    groups = f" in {_counted(res.n_groups, 'group')}" if res.n_groups is not None else ""
-    units = _counted(res.n_items, "item") + groups
+    groups = f" in {counted(res.n_groups, 'group')}" if res.n_groups is not None else ""
+    units = counted(res.n_items, "item") + groups
     if res.test == "bootstrap":
-        draws = f"b = {_counted(res.n_resamples, 'paired bootstrap resample')} x⁽ⁱ⁾ of the {units}"
+        draws = f"b = {counted(res.n_resamples, 'paired bootstrap resample')} x⁽ⁱ⁾ of the {units}"
     elif res.n_resamples == 1 and res.exact:  # n items that differ have 2^n swaps: one when none differs
         draws = f"the only swap of A's and B's outputs, which agree on all {units}"
     elif res.exact:
         draws = f"all {res.n_resamples:,} swaps of A's and B's outputs on the {units}"
     else:
-        draws = f"b = {_counted(res.n_resamples, 'random swap')} of A's and B's outputs on the {units}"
+        draws = f"b = {counted(res.n_resamples, 'random swap')} of A's and B's outputs on the {units}"
     if kind == "convergence":
         return (f"The p-value after {'each of ' * (res.n_resamples != 1)}{draws} (seed {res.seed}), with its 95% "
                 f"Monte-Carlo interval; {res.p_text} after all b.")
@@ -185,7 +181,7 @@ def _cited(res: Result) -> str:
 
 
 def _caption(res: Result) -> str:
-    units = _counted(res.n_items, "item") + (f" in {_counted(res.n_groups, 'group')}" if res.n_groups is not None
+    units = counted(res.n_items, "item") + (f" in {counted(res.n_groups, 'group')}" if res.n_groups is not None
                                              else "")
     metric = metric_name(res) + (f" {_C}" if citations.metric_keys(res.metric) else "")
     if metric.split()[0] in ("accuracy", "exact", "precision", "recall", "mean", "weighted", "span"):

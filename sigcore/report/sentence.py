@@ -23,6 +23,7 @@ import numpy as np
 from ..compare import TESTS
 from ..metrics import METRICS
 from ..result import Result, p_number
+from ..words import counted
 
 TEST_NAMES = {name: test.title for name, test in TESTS.items()}
 # Metrics as readers write them.
@@ -117,7 +118,7 @@ def summary(res: Result, *, a: str = "A", b: str = "B") -> str:
     scale = scale_of(res)
     differ = (f"{res.n_differing:,} discordant" if METRICS[res.metric].binary and res.n_groups is None else
               f"{res.n_differing:,} {'groups ' if res.n_groups is not None else ''}differ")
-    units = f"{res.n_items:,} items" + (f" in {res.n_groups:,} groups" if res.n_groups is not None else "")
+    units = counted(res.n_items, "item") + (f" in {counted(res.n_groups, 'group')}" if res.n_groups is not None else "")
     lines = [f"{metric_name(res)}: {a} = {number(res.score_a, scale)}{_bracket(res.ci_a, scale)}, "
              f"{b} = {number(res.score_b, scale)}{_bracket(res.ci_b, scale)}  ({units}, {differ}; "
              f"{level(res)} intervals)",
