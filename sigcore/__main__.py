@@ -26,6 +26,7 @@ import math
 import os
 import re
 import sys
+import time
 from dataclasses import asdict
 from pathlib import Path
 from typing import Sequence
@@ -41,6 +42,7 @@ from .advisor import advise_family, advise_outputs
 from .effects import effect_sizes, item_values
 from .result import Result, _json_safe, p_number
 from .errors import InputError, SettingsError, SigcoreError
+from . import budget
 from .words import printable
 from .io import align
 from .io.roles import GOLD_NAMES, Ambiguous, names_of
@@ -63,6 +65,7 @@ def _parser() -> argparse.ArgumentParser:
                      help="H1, chosen before looking at the data: two-sided = they differ (default), greater = A "
                           "better, less = B better (one-sided)")
     cmp.add_argument("--seed", type=int, default=0)
+    cmp.add_argument("--budget", type=_budget, default=budget.DEFAULT, help=BUDGET_HELP)
     cmp.add_argument("--alpha", type=_level("--alpha"), default=0.05,
                      help="significance level: reject H0 when p <= alpha (default 0.05)")
     cmp.add_argument("--confidence", type=_level("--confidence"),
@@ -108,6 +111,7 @@ def _parser() -> argparse.ArgumentParser:
                        help="bootstrap resamples b: of items and runs with --a/--b, of ASO's quantile functions "
                             "otherwise (default 10,000 as everywhere; deepsig's default is 1,000)")
     seeds.add_argument("--seed", type=int, default=0)
+    seeds.add_argument("--budget", type=_budget, default=budget.DEFAULT, help=BUDGET_HELP)
     seeds.add_argument("--bibtex", action="store_true", help="print BibTeX for the methods instead")
     datasets = commands.add_parser("datasets", help="replicability over datasets (Dror et al. 2017)",
                                    description="On how many datasets is A better than B? From one one-sided "
@@ -123,8 +127,25 @@ def _parser() -> argparse.ArgumentParser:
     datasets.add_argument("--test", default=AUTO, choices=[AUTO, *TESTS], help="the test (default: auto, the one recommended for these data; `sigcore advise` says why)")
     datasets.add_argument("--resamples", type=int, default=10_000)
     datasets.add_argument("--seed", type=int, default=0)
+    datasets.add_argument("--budget", type=_budget, default=budget.DEFAULT, help=BUDGET_HELP)
     datasets.add_argument("--bibtex", action="store_true", help="print BibTeX for the methods instead")
     return parser
+
+
+BUDGET_HELP = (f"the most work a run may do, in steps (default {budget.DEFAULT:.0e}, about 30 s on 2 cores, as on the "
+               "app's server; 'none' for no limit)")
+
+
+def _budget(text: str) -> int | None:
+    if text.strip().lower() == "none":
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number of steps (e.g. 1e10) or 'none', not {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number of steps, or 'none', not {text!r}")
+    return int(value)
 
 
 def _many_parser(commands) -> None:
@@ -149,6 +170,7 @@ def _many_parser(commands) -> None:
                       help="H1 for each system against the baseline (default: two-sided)")
     many.add_argument("--alpha", type=_level("--alpha"), default=0.05)
     many.add_argument("--seed", type=int, default=0)
+    many.add_argument("--budget", type=_budget, default=budget.DEFAULT, help=BUDGET_HELP)
     many.add_argument("--compat", choices=COMPAT, help="reproduce another tool's two-sided definitions")
     many.add_argument("--tokenize", help="BLEU tokenizer (sacrebleu's names: 13a, none, intl, ...)")
     many.add_argument("--gold", help="the column with the gold labels or references: of the table, or of every file "
@@ -386,7 +408,8 @@ def _compare(args) -> int:
         res = compare(gold, sys_a, sys_b, metric=metric, test=args.test, n_resamples=args.resamples,
                       alternative=args.alternative, alpha=args.alpha, confidence_level=args.confidence,
                       seed=args.seed, groups=data.groups, compat=args.compat, exact=not args.chi_square,
-                      ci_method=None if args.ci_method == "none" else args.ci_method, **options)
+                      ci_method=None if args.ci_method == "none" else args.ci_method, budget=args.budget,
+                      progress=_progress("resampling"), **options)
         why = (advise_outputs(gold, sys_a, sys_b, metric=metric, groups=data.groups, alpha=args.alpha,
                               **options).recommended.reason if res.auto and not args.compat else None)
     except InputError as e:
@@ -450,7 +473,8 @@ def _many(args) -> int:
         families.append(compare_many(gold, dict(zip(shown, systems.values())), baseline=baseline,
                                      all_pairs=args.all_pairs, metric=m, test=args.test, n_resamples=args.resamples,
                                      alternative=args.alternative, alpha=args.alpha, correction=args.correction,
-                                     seed=args.seed, groups=data.groups, compat=args.compat, **options))
+                                     seed=args.seed, groups=data.groups, compat=args.compat, budget=args.budget,
+                                     progress=_progress(f"{m}: resampling"), **options))
     if args.save:
         _write(args.save, json.dumps({"families": [f.to_dict() for f in families]}, indent=2))
     if args.csv:
@@ -524,7 +548,7 @@ def _seeds(args) -> int:
         outputs = list(data.systems.values())
         res = compare_seeds(data.gold, outputs[:len(args.a)], outputs[len(args.a):], metric=args.metric,
                             n_resamples=args.resamples, alternative=args.alternative, alpha=args.alpha,
-                            seed=args.seed)
+                            seed=args.seed, budget=args.budget, progress=_progress("resampling items and runs"))
         names = names_of([Path(f).name.split(".")[0] for f in args.a], [Path(f).name.split(".")[0] for f in args.b])
         print(res.sentence(a=names[0], b=names[1]))
         return 0
@@ -534,7 +558,8 @@ def _seeds(args) -> int:
     for note in notes:
         print(f"note: {note}")
     table = statistics.multi_aso(scores, confidence_level=args.confidence, bonferroni=not args.no_bonferroni,
-                                 n_bootstrap=args.resamples, seed=args.seed)
+                                 n_bootstrap=args.resamples, seed=args.seed, budget=args.budget,
+                                 progress=_progress("ASO over the pairs"))
     corrected = not args.no_bonferroni and len(scores) > 2
     print(f"ε_min of 'row better than column' (ASO as deepsig computes it; confidence "
           f"{table.attrs['confidence_level']:.4g}{', Bonferroni over the pairs' if corrected else ''}; "
@@ -588,6 +613,7 @@ def _dataset_folders(args) -> int:
                                                                 "every folder")]):  # one metric for every dataset
             print(f"note: {note}")
         res = compare(data.gold, data.a, data.b, metric=args.metric, test=args.test, n_resamples=args.resamples,
+                      budget=args.budget, progress=_progress(f"{name}: resampling"),
                       alternative="greater", alpha=args.alpha, seed=args.seed)
         results.append(res)
         names.append(name)
@@ -692,6 +718,24 @@ _FLAGS = {"n_resamples": "--resamples", "confidence_level": "--confidence", "alp
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # all but \n and \t: escapes, bells, carriage returns
 
 
+def _progress(what: str):
+    """A line on the terminal that says how far a long run has got (none when stderr is not a terminal, as in a
+    pipe or a log), redrawn at most twice a second and cleared at the end; Ctrl-C stops the run."""
+    stream = sys.__stderr__
+    if stream is None or not stream.isatty():
+        return None
+    start, last = time.monotonic(), [0.0]
+
+    def report(done: float) -> None:
+        now = time.monotonic()
+        if done < 1 and (now - last[0] < 0.5 or now - start < 1):  # a short run draws nothing
+            return
+        last[0] = now
+        stream.write(f"\r{printable(what)}: {done:.0%}" + ("\r\x1b[K" if done >= 1 else ""))
+        stream.flush()
+    return report
+
+
 class _Printable:
     """A text stream that writes control characters as \\xNN: a file name with an ANSI escape, a bell or a
     carriage return is shown, never obeyed by the terminal."""
@@ -722,6 +766,8 @@ def _checked(command, args) -> int:
         return command(args)
     except SigcoreError as e:
         message = str(e)
+        if isinstance(e, budget.BudgetError):  # on one's own machine the limit is one's own to raise
+            message += f" Or raise the limit: --budget {e.work * 1.01:.1e} (or none)."
         for parameter, flag in _FLAGS.items():  # the engine names its parameters; here they are flags
             message = message.replace(f"`{parameter}`", flag)
         print(f"error: {message}", file=sys.stderr)

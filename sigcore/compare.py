@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from ._lazy import sparse
+from . import budget as budgets
 from ._version import __version__
 from .errors import InputError, SettingsError
 from .metrics import METRICS, Metric, prepare
@@ -89,6 +90,7 @@ def compare(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metric: 
             test: str = AUTO, n_resamples: int = 10_000, alternative: str = "two-sided", alpha: float = 0.05,
             confidence_level: float | None = None, seed: int | None = 0, groups: Sequence | None = None,
             compat: str | None = None, ci_method: str | None = "basic", exact: bool = True,
+            budget: int | None = None, progress: Callable[[float], None] | None = None,
             **metric_options: Any) -> Result:
     """Test whether system A beats system B on the same items.
 
@@ -102,12 +104,18 @@ def compare(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metric: 
     ``ci_method``: "basic" (the bootstrap test's dual), "percentile" or "bca" for the bootstrap interval of
     delta; ``None`` skips it (the fields are nan), for simulations that only need p.
     ``exact``: McNemar's exact binomial test (True) or its chi-square with continuity correction (False).
+    ``budget``: the most steps the resampling may take (:mod:`sigcore.budget`; None, the default: no limit);
+    ``progress``: called with the share of resamples done, some twenty times.
     Extra keywords are metric options (``tokenize="none"``, ``positive_label=1``...).
     """
-    *_, last = stream(gold, sys_a, sys_b, metric=metric, test=test, n_resamples=n_resamples,
-                      alternative=alternative, alpha=alpha, confidence_level=confidence_level, seed=seed,
-                      groups=groups, compat=compat, ci_method=ci_method, exact=exact,
-                      block=max(int(n_resamples), 1) if _is_int(n_resamples) else 1, **metric_options)
+    whole = max(int(n_resamples), 1) if _is_int(n_resamples) else 1
+    results = stream(gold, sys_a, sys_b, metric=metric, test=test, n_resamples=n_resamples,
+                     alternative=alternative, alpha=alpha, confidence_level=confidence_level, seed=seed,
+                     groups=groups, compat=compat, ci_method=ci_method, exact=exact, budget=budget,
+                     block=whole if progress is None else max(whole // 20, 1), **metric_options)
+    for last in results:  # the same result in one block or twenty (stream's promise)
+        if progress is not None:
+            progress(1.0 if last.done else min(last.n_resamples / whole, 1.0))
     return last
 
 
@@ -206,12 +214,8 @@ def _short(value: Any) -> str:
 def _check_budget(paired: PairedStats, n_resamples: int, budget: int, twice: bool) -> None:
     """Refuse a run whose resampling work (b × the rows each resample sums) exceeds ``budget``."""
     rows = len(paired.counts) if paired.compressed else paired.n
-    work = n_resamples * rows * (2 if twice else 1)  # the permutation test also bootstraps its interval
-    if work > budget:
-        most = max(budget // (rows * (2 if twice else 1)), 1)
-        raise SettingsError(f"b = {n_resamples:,} resamples of {rows:,} rows is about {work:.1e} steps, more than "
-                            f"this run may take ({budget:.1e})", hint=f"Use b of at most {most:,}, or run the "
-                            "command line (sigcore compare), which has no such limit.")
+    budgets.check(f"b = {n_resamples:,} resamples of {rows:,} rows", rows * (2 if twice else 1),  # the permutation
+                  n_resamples, budget)  # test also bootstraps its interval
 
 
 def _members(groups: Sequence, n_items: int, *, columns: np.ndarray | None = None,

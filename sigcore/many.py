@@ -16,12 +16,13 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
-from .compare import AUTO, _Run, _check_settings, _is_int, _members, compare
+from . import budget as budgets
+from .compare import AUTO, RESAMPLING, _Run, _check_settings, _is_int, _members, compare
 from .errors import SettingsError
 from .metrics import METRICS, prepare
 from .statistics import intervals, resampling
@@ -172,13 +173,16 @@ def compare_many(gold: Sequence | None, systems: Mapping[str, Sequence], *, base
                  all_pairs: bool = False, metric: str = "accuracy", test: str = AUTO,
                  n_resamples: int = 10_000, alternative: str = "two-sided", alpha: float = 0.05,
                  correction: str = "holm", seed: int | None = 0, groups: Sequence | None = None,
-                 compat: str | None = None, ci_method: str | None = "basic", **metric_options: Any) -> Many:
+                 compat: str | None = None, ci_method: str | None = "basic", budget: int | None = None,
+                 progress: Callable[[float], None] | None = None, **metric_options: Any) -> Many:
     """Compare every system with ``baseline`` (default: the first), or every pair with ``all_pairs``.
 
     ``systems``: name → outputs, in the same item order as ``gold``. ``alternative`` is H1 for "system against
     baseline" (or "first of the pair against the second, in the order given"): two-sided by default, as in
     :func:`sigcore.compare`. ``test="auto"`` (the default): one test for the family, the one
-    :func:`sigcore.advisor.advise_family` chooses (``Many.test_reason`` says why).
+    :func:`sigcore.advisor.advise_family` chooses (``Many.test_reason`` says why). ``budget`` (steps, see
+    :mod:`sigcore.budget`) refuses a family that would cost more, before it starts; ``progress`` is called with the
+    share done after each block of resamples or each pair (a page updates its bar there, and can stop there).
     """
     names = _names(systems, baseline, all_pairs)
     if correction not in CORRECTIONS:
@@ -205,9 +209,17 @@ def compare_many(gold: Sequence | None, systems: Mapping[str, Sequence], *, base
     options = dict(metric=metric, test=test, n_resamples=n_resamples, alternative=alternative, alpha=alpha,
                    seed=seed, groups=groups, compat=compat, ci_method=ci_method, **metric_options)
     if test == "bootstrap":
-        results, scores, own = _shared_bootstrap(gold, systems, names, pairs, options)
+        results, scores, own = _shared_bootstrap(gold, systems, names, pairs, options, budget, progress)
     else:
-        results = {(a, b): compare(gold, systems[a], systems[b], **options) for a, b in pairs}
+        if test in RESAMPLING:  # each pair resamples its items (twice: the permutation test bootstraps its interval)
+            n = len(next(iter(systems.values())))
+            budgets.check(f"{len(pairs):,} pairs' b = {n_resamples:,} resamples of {n:,} items", 2 * n * len(pairs),
+                          n_resamples, budget, "pairs")
+        results = {}
+        for k, (a, b) in enumerate(pairs, start=1):
+            results[(a, b)] = compare(gold, systems[a], systems[b], **options)
+            if progress is not None:
+                progress(k / len(pairs))
         scores, own = {}, {}
         for (a, b), res in results.items():
             scores.update({a: res.score_a, b: res.score_b})
@@ -246,10 +258,11 @@ class Shared:
     n_items: int
 
 
-def shared_resamples(gold, outputs: list[Sequence], metric: str, n_resamples: int, seed: int, groups=None,
+def shared_resamples(gold, outputs: list[Sequence], metric: str, n_resamples: int, seed: int, groups=None, *,
+                     budget: int | None = None, progress: Callable[[float], None] | None = None,
                      **metric_options: Any) -> Shared:
     """Score every system on the same bootstrap resamples: one draw of item counts per resample, one matrix
-    product over all systems' sufficient statistics."""
+    product over all systems' sufficient statistics; refused beyond ``budget``, ``progress`` told after each block."""
     if METRICS[metric].patterns is not None:  # wide rows: per group of identical items, never per item
         rows, inverse, score, resolved = METRICS[metric].patterns(gold, outputs, **metric_options)
         weights = np.bincount(inverse, minlength=len(rows[0]))
@@ -265,6 +278,8 @@ def shared_resamples(gold, outputs: list[Sequence], metric: str, n_resamples: in
             rows = [members @ s for s in stats]
         weights = np.ones(len(rows[0]), dtype=np.int64)
     width, k = rows[0].shape[1], len(rows)
+    budgets.check(f"{k:,} systems' b = {n_resamples:,} resamples of {len(rows[0]):,} rows", len(rows[0]) * k,
+                  n_resamples, budget, "systems")
     half = (k + 1) // 2  # the engine pairs two equally wide row blocks: half the systems in each (one zero block
     padding = [np.zeros_like(rows[0])] * (2 * half - k)  # when k is odd), all drawn with the same item counts
     joint = PairedStats.from_patterns(np.hstack(rows[:half]), np.hstack(rows[half:] + padding), weights)
@@ -275,15 +290,18 @@ def shared_resamples(gold, outputs: list[Sequence], metric: str, n_resamples: in
         totals = np.hstack([first, second]).reshape(size * 2 * half, width)
         resampled[filled:filled + size] = score(totals).reshape(size, 2 * half)[:, :k]
         filled += size
+        if progress is not None:
+            progress(filled / n_resamples)
     return Shared(resampled, rows, weights, stats, score, resolved, n_items)
 
 
-def _shared_bootstrap(gold, systems, names, pairs, options):
+def _shared_bootstrap(gold, systems, names, pairs, options, budget, progress):
     """Every system's scores on the same bootstrap resamples, then each pair's result from its columns."""
     metric, seed, b, groups = options["metric"], options["seed"], options["n_resamples"], options["groups"]
     metric_options = {k: v for k, v in options.items() if k not in (
         "metric", "test", "n_resamples", "alternative", "alpha", "seed", "groups", "compat", "ci_method")}
-    shared = shared_resamples(gold, [systems[name] for name in names], metric, b, seed, groups, **metric_options)
+    shared = shared_resamples(gold, [systems[name] for name in names], metric, b, seed, groups, budget=budget,
+                              progress=progress, **metric_options)
     resampled, rows, weights, stats, score = shared.resampled, shared.rows, shared.weights, shared.stats, shared.score
     resolved, n_items = shared.options, shared.n_items
     column = {name: i for i, name in enumerate(names)}

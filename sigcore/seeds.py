@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -183,10 +183,12 @@ class SeedsResult:
 
 def compare_seeds(gold: Sequence | None, runs_a: Sequence[Sequence], runs_b: Sequence[Sequence], *,
                   metric: str = "accuracy", n_resamples: int = 10_000, alternative: str = "two-sided",
-                  alpha: float = 0.05, seed: int = 0, **metric_options: Any) -> SeedsResult:
+                  alpha: float = 0.05, seed: int = 0, budget: int | None = None,
+                  progress: Callable[[float], None] | None = None, **metric_options: Any) -> SeedsResult:
     """Test A against B when each was run with several seeds: ``runs_a`` and ``runs_b`` are lists of outputs (one
     per seed, each in the items' order). H1 is two-sided ("A and B differ") unless ``alternative`` says "greater"
-    (A better) or "less" (B better); b = 10,000 and α = 0.05, as everywhere in sigcore."""
+    (A better) or "less" (B better); b = 10,000 and α = 0.05, as everywhere in sigcore. ``budget`` and ``progress``
+    as in :func:`sigcore.compare_many`."""
     runs_a, runs_b = list(runs_a), list(runs_b)
     if not runs_a or not runs_b or any(isinstance(r, (str, bytes)) for r in runs_a + runs_b):
         raise SettingsError("runs_a and runs_b must each be a list of runs (one list of outputs per seed)")
@@ -194,7 +196,8 @@ def compare_seeds(gold: Sequence | None, runs_a: Sequence[Sequence], runs_b: Seq
     if seed is None:
         raise SettingsError("compare_seeds needs a seed", hint="Give any whole number, e.g. seed=0.")
     k_a, k_b = len(runs_a), len(runs_b)
-    shared = shared_resamples(gold, runs_a + runs_b, metric, n_resamples, seed, **metric_options)
+    shared = shared_resamples(gold, runs_a + runs_b, metric, n_resamples, seed, budget=budget, progress=progress,
+                              **metric_options)
     scores = np.array([float(shared.score(shared.weights @ rows)) for rows in shared.rows])
     score_a, score_b = float(scores[:k_a].mean()), float(scores[k_a:].mean())
     delta, tol = score_a - score_b, tie(score_a, score_b)

@@ -316,7 +316,7 @@ def test_two_uploads_with_one_name_are_told_apart_by_position():
     assert (select(at, "Gold file").value, baseline.value) == (0, 2) and baseline.format_func(2) == "3. out.txt"
     run(at)
     res = sigcore.compare(list("xyxyxy"), list("xyxyxy"), list("yxyxyx"), test="mcnemar")
-    assert res.delta == 1 and verdict_of(at) == md(report.verdict(res, a="A (out.txt)", b="B (out.txt)"))
+    assert res.delta == 1 and verdict_of(at) == md(report.verdict(res, a="A (out.txt #1)", b="B (out.txt #2)"))
 
 
 def test_files_sharing_an_id_column_are_paired_by_it_and_row_order_is_a_choice():
@@ -346,11 +346,11 @@ def test_an_encoding_can_be_declared_for_an_upload():
 
 
 def test_a_run_beyond_the_servers_budget_is_refused_with_the_fix(monkeypatch):
-    monkeypatch.setattr("ui.run.BUDGET", 1_000)
+    monkeypatch.setattr("ui.work.BUDGET", 1_000)
     at = upload(app(), ("results.csv", CSV))
     select(at, "Test").set_value("permutation").run()
     run(at)
-    assert not at.exception and "more than this run may take" in at.error[0].value
+    assert not at.exception and "more than the budget of 1\\.0e\\+03" in at.error[0].value
     assert "Use b of at most" in at.error[0].value and "command line" in at.error[0].value
 
 

@@ -439,7 +439,7 @@ def test_a_run_that_cannot_fit_is_refused_before_it_starts():
     rng = np.random.default_rng(0)
     a, b = rng.random(2_000), rng.random(2_000)
     with pytest.raises(SettingsError, match=r"b = 1,000 resamples of 2,000 rows is about 2\.0e\+06 steps.*"
-                                            r"Use b of at most 500, or run the command line"):
+                                            r"more than the budget of 1\.0e\+06\. Use b of at most 500\."):
         sigcore.stream(None, a, b, metric="mean", n_resamples=1_000, budget=10**6, test="bootstrap", alternative="greater")
     assert list(sigcore.stream(GOLD, SLP3_A, SLP3_B, n_resamples=1_000, budget=10**6, test="bootstrap", alternative="greater"))  # 4 patterns: cheap
     with pytest.raises(SettingsError, match="about 4.0e"):  # the permutation test bootstraps its interval too

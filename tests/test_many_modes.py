@@ -295,3 +295,16 @@ def test_two_uploads_of_one_name_are_two_systems_told_apart_by_their_order():
     at = upload(at, *files)
     assert not at.exception and not at.error
     assert any("2 runs" in c.value for c in at.caption)
+
+
+def test_a_seeds_table_beyond_the_servers_budget_is_refused_at_once_with_where_it_can_run():
+    """500 systems × 5 seeds kept a core busy for minutes after its tab closed: about 30 CPU-minutes at b = 1,000."""
+    rng = np.random.default_rng(2)
+    table = ("seed," + ",".join(f"s{i}" for i in range(500)) + "\n" + "".join(
+        f"{k}," + ",".join(f"{x:.3f}" for x in rng.random(500)) + "\n" for k in range(5))).encode()
+    at = upload(page("Many seeds"), ("seeds.csv", table))
+    next(b for b in at.button if b.label == "Run").click().run()
+    assert not at.exception and len(at.error) == 1
+    said = at.error[0].value
+    assert md("ASO over 124,750 pairs at b = ") in said and "compare fewer systems" in said
+    assert "command line" in said and md("--budget") in said

@@ -33,6 +33,7 @@ from . import data as data_ui
 from .data import ENCODINGS
 from .many import ALPHAS, metric_label_of, metrics_for
 from .safe import md
+from . import work
 
 SAMPLE_DIR = data_ui.SAMPLE_DIR / "datasets"
 SAMPLE_TABLE = "p_values.csv"
@@ -256,14 +257,11 @@ def settings(data: Datasets) -> Settings | None:
 # ---------------------------------------------------------------- computing
 
 
-@st.cache_data(max_entries=16, ttl=600, show_spinner=False)
-def _compare(source: str, dataset: str, settings: dict, _data: align.AlignedMany):
-    """One dataset's one-sided comparison, cached on the bytes' hash and the settings (not on the lists)."""
-    s = Settings(**settings)
-    res = sigcore.compare(_data.gold, _data.systems[s.a], _data.systems[s.b], metric=s.metric, test=s.test,
+def _compare(d: align.AlignedMany, s: Settings, progress) -> sigcore.Result:
+    res = sigcore.compare(d.gold, d.systems[s.a], d.systems[s.b], metric=s.metric, test=s.test,
                           n_resamples=s.n_resamples, alternative="greater", alpha=s.alpha, seed=s.seed,
-                          groups=_data.groups)
-    return replace(res, distribution=None)  # b values per dataset are not needed here: keep the cache small
+                          groups=d.groups, budget=work.BUDGET, progress=progress)
+    return replace(res, distribution=None)  # b values per dataset are not needed here: keep the store small
 
 
 def compute(data: Datasets, s: Settings) -> Analysis | None:
@@ -272,18 +270,19 @@ def compute(data: Datasets, s: Settings) -> Analysis | None:
         if data.p_values is not None:
             return Analysis(sigcore.statistics.replicability(list(data.p_values), alpha=s.alpha,
                                                              datasets=data.names), s)
-        with st.spinner(md(f"{s.a} against {s.b} on {len(data.names)} datasets, b = {s.n_resamples:,}…")):
-            results = []
-            for name, d in zip(data.names, data.outputs):
-                try:
-                    results.append(_compare(data.source, name, asdict(s), d))
-                except SigcoreError as e:
-                    raise type(e)(f"dataset {name!r}: {e.what}", hint=e.hint, file=e.file, line=e.line,
-                                  column=e.column) from None
+        results, area = [], st.empty()
+        for name, d in zip(data.names, data.outputs):  # each in its turn, kept for every session
+            what = md(f"{name}: {s.a} against {s.b}, b = {s.n_resamples:,}")
+            try:
+                results.append(work.kept(repr(("dataset", data.source, name, asdict(s))), area, what,
+                                         lambda progress, d=d: _compare(d, s, progress)))
+            except SigcoreError as e:
+                raise type(e)(f"dataset {name!r}: {e.what}", hint=e.hint, file=e.file, line=e.line,
+                              column=e.column) from None
         return Analysis(sigcore.statistics.replicability(results, alpha=s.alpha, datasets=data.names), s,
                         tuple(results))
     except SigcoreError as e:
-        st.error(md(str(e)), icon="⚠️")
+        st.error(md(work.explain(e)), icon="⚠️")
         return None
 
 

@@ -30,6 +30,7 @@ from .data import ENCODINGS, NONE, _pairing_widget, _tables, _uploads_in_memory
 from .figure import config as figure_config
 from .figure import download as svg_download
 from .safe import md
+from . import work
 
 _uploads_in_memory()  # (ui.data does it on import too) an upload stays in memory while it arrives
 
@@ -233,25 +234,24 @@ def source_key(files: list[tuple[str, bytes]], data: align.AlignedMany) -> str:
     return data_ui.digest(files, pickle.dumps((data.gold, data.systems, data.groups, data.ids)))
 
 
-@st.cache_data(max_entries=8, ttl=600, show_spinner=False)  # a family keeps b resampled δ per pair: bounded
-def _family(source: str, metric: str, settings: dict, _data: align.AlignedMany) -> Many:
-    """One metric's family, cached on the data's key and the settings (not on the long lists themselves)."""
-    s = Settings(**settings)
-    gold, systems = align.many_inputs(_data, metric)  # right/wrong outputs without gold: against a gold of 1s
+def _family(data: align.AlignedMany, s: Settings, metric: str, progress) -> Many:
+    gold, systems = align.many_inputs(data, metric)  # right/wrong outputs without gold: against a gold of 1s
     return sigcore.compare_many(gold, systems, baseline=s.baseline, all_pairs=s.baseline is None,
                                 metric=metric, test=s.test, n_resamples=s.n_resamples, correction=s.correction,
-                                alpha=s.alpha, seed=s.seed, groups=_data.groups, **s.options(metric))
+                                alpha=s.alpha, seed=s.seed, groups=data.groups, budget=work.BUDGET,
+                                progress=progress, **s.options(metric))
 
 
 def compute(source: str, data: align.AlignedMany, s: Settings, metric: str) -> Many | None:
-    """The family for one metric, with a spinner while it runs; a problem is shown, never raised."""
+    """The family for one metric, in its turn on the server and with a progress bar, kept for every session (on
+    the data's key and the settings, not on the long lists themselves); a problem is shown, never raised."""
     what = f"{metric_label_of(metric)}: {len(data.systems)} systems, " + (
-        "every pair" if s.baseline is None else f"against {s.baseline}") + f", b = {s.n_resamples:,}…"
+        "every pair" if s.baseline is None else f"against {s.baseline}") + f", b = {s.n_resamples:,}"
+    key = repr(("many", source, metric, asdict(s)))
     try:
-        with st.spinner(md(what)):
-            return _family(source, metric, asdict(s), data)
+        return work.kept(key, st.empty(), md(what), lambda progress: _family(data, s, metric, progress))
     except SigcoreError as e:
-        st.error(md(str(e)), icon="⚠️")
+        st.error(md(work.explain(e)), icon="⚠️")
         return None
 
 

@@ -27,6 +27,7 @@ from .data import digest
 from .figure import config as figure_config
 from .live_chart import frame, live_chart
 from .safe import md
+from . import work
 
 H1_HELP = ("H1, the alternative hypothesis, is chosen before looking at the results. Two-sided: the systems differ, "
            "in either direction (the default; report it unless the direction was fixed in advance). One-sided: "
@@ -38,7 +39,6 @@ SPEEDS = {"1 per frame (class)": (1, 0.25), "10 per frame": (10, 0.1), "100 per 
 ALPHAS = (0.10, 0.05, 0.01, 0.005, 0.001)
 MIN_FRAME = 0.1  # seconds a frame stays up at full speed: 25 frames in 2.5 s, each one seen
 MAX_FRAMES = 500  # a run is computed before it is played: at slow speeds, large b gets b / 500 per frame
-BUDGET = 2 * 10**9  # resamples x rows one run may compute on this shared server (about 30 s); the CLI has none
 CHART_KEY = "live-histogram"
 CHART = figure_config("delta_histogram", **export.SCREEN_FIGURE)  # the camera saves the chart as drawn
 
@@ -196,7 +196,7 @@ def live(data: align.Aligned, s: Settings, key: str, heading: str = ""):
         try:
             partials = _compute(data, s, progress)
         except SigcoreError as e:
-            st.error(md(str(data.locate(e) if isinstance(e, sigcore.InputError) else e)), icon="⚠️")
+            st.error(md(work.explain(data.locate(e) if isinstance(e, sigcore.InputError) else e)), icon="⚠️")
             partials = None
         last = state["run"] = None if partials is None else {"key": key, "id": uuid.uuid4().hex,
                                                              "partials": partials, "shown": None}
@@ -229,13 +229,15 @@ def live(data: align.Aligned, s: Settings, key: str, heading: str = ""):
 def _compute(data: align.Aligned, s: Settings, area) -> list[sigcore.Result]:
     """The whole run, block by block, with a progress bar in ``area``: a rerun, a Stop or a closed tab interrupts it
     at the next block (Streamlit stops a script at its next call), instead of computing on for minutes."""
-    progress = area.progress(0.0, text="Resampling...")
     partials = []
-    for res in _stream(data, s):
-        partials.append(res)
-        progress.progress(1.0 if res.done else min(res.n_resamples / s.n_resamples, 1.0),
-                          text=f"Resampling: {res.n_resamples:,} drawn")
-    progress.empty()
+    results = _stream(data, s)  # settings and budget checked here, before the run waits for its turn
+    with work.turn(area, "Resampling"):
+        progress = area.progress(0.0, text="Resampling...")
+        for res in results:
+            partials.append(res)
+            progress.progress(1.0 if res.done else min(res.n_resamples / s.n_resamples, 1.0),
+                              text=f"Resampling: {res.n_resamples:,} drawn")
+    area.empty()
     return partials
 
 
@@ -244,7 +246,7 @@ def _stream(data: align.Aligned, s: Settings):
     block = max(SPEEDS[s.speed][0] or 1, math.ceil(s.n_resamples / (MAX_FRAMES if SPEEDS[s.speed][0] else 25)))
     return sigcore.stream(gold, a, b, metric=metric, test=s.test, n_resamples=s.n_resamples,
                           alternative=s.alternative, alpha=s.alpha, seed=s.seed, groups=data.groups,
-                          block=block, budget=BUDGET, **dict(s.options))
+                          block=block, budget=work.BUDGET, **dict(s.options))
 
 
 def _frames(partials: list[sigcore.Result], s: Settings):

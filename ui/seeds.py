@@ -35,6 +35,7 @@ from . import data as data_ui
 from .data import ENCODINGS
 from .many import ALPHAS, NO_GOLD, metric_label_of, metrics_for
 from .safe import md
+from . import work
 
 SAMPLE_DIR = data_ui.SAMPLE_DIR / "seeds"
 SAMPLE_SCORES, SAMPLE_RUNS = "digits_seed_scores.csv", "digits_runs.csv"
@@ -292,32 +293,32 @@ def settings(data: Scores | Runs) -> AsoSettings | RunsSettings | None:
 # ---------------------------------------------------------------- computing
 
 
-@st.cache_data(max_entries=16, ttl=600, show_spinner=False)
-def _aso(scores: tuple[tuple[str, tuple[float, ...]], ...], settings: dict) -> pd.DataFrame:
-    s = AsoSettings(**settings)
-    return sigcore.statistics.multi_aso(dict(scores), confidence_level=s.confidence_level, bonferroni=s.bonferroni,
-                                        n_bootstrap=s.n_bootstrap, seed=s.seed)
+def _aso(data: Scores, s: AsoSettings, progress) -> pd.DataFrame:
+    return sigcore.statistics.multi_aso(data.scores, confidence_level=s.confidence_level, bonferroni=s.bonferroni,
+                                        n_bootstrap=s.n_bootstrap, seed=s.seed, budget=work.BUDGET,
+                                        progress=progress)
 
 
-@st.cache_data(max_entries=8, ttl=600, show_spinner=False)
-def _compare_seeds(source: str, settings: dict, _data: align.AlignedMany):
-    """The bootstrap over items and runs, cached on the bytes' hash and the settings (not on the lists)."""
-    s = RunsSettings(**settings)
-    return sigcore.compare_seeds(_data.gold, [_data.systems[r] for r in s.runs_a],
-                                 [_data.systems[r] for r in s.runs_b], metric=s.metric, n_resamples=s.n_resamples,
-                                 alternative=s.alternative, alpha=s.alpha, seed=s.seed)
+def _compare_seeds(data: Runs, s: RunsSettings, progress):
+    d = data.data
+    return sigcore.compare_seeds(d.gold, [d.systems[r] for r in s.runs_a], [d.systems[r] for r in s.runs_b],
+                                 metric=s.metric, n_resamples=s.n_resamples, alternative=s.alternative, alpha=s.alpha,
+                                 seed=s.seed, budget=work.BUDGET, progress=progress)
 
 
 def compute(data: Scores | Runs, s: AsoSettings | RunsSettings):
-    """The ε_min matrix, or the bootstrap over items and runs; a problem is shown, never raised."""
+    """The ε_min matrix, or the bootstrap over items and runs, in its turn on the server, with a progress bar that
+    Stop or a closed tab ends, kept for every session; a problem is shown, never raised."""
+    area = st.empty()
     try:
         if isinstance(data, Scores):
-            with st.spinner("ASO over every pair…"):
-                return _aso(tuple(data.scores.items()), asdict(s))
-        with st.spinner(md(f"{len(s.runs_a)} runs of A against {len(s.runs_b)} of B, b = {s.n_resamples:,}…")):
-            return _compare_seeds(data.source, asdict(s), data.data)
+            key = repr(("aso", tuple(data.scores.items()), asdict(s)))
+            return work.kept(key, area, "ASO over every pair", lambda progress: _aso(data, s, progress)).copy()
+        what = md(f"{len(s.runs_a)} runs of A against {len(s.runs_b)} of B, b = {s.n_resamples:,}")
+        return work.kept(repr(("runs", data.source, asdict(s))), area, what,
+                         lambda progress: _compare_seeds(data, s, progress))
     except SigcoreError as e:
-        st.error(md(str(e)), icon="⚠️")
+        st.error(md(work.explain(e)), icon="⚠️")
         return None
 
 

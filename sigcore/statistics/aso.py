@@ -28,12 +28,13 @@ deepsig's do: 10,000 of them take about 7 s a pair).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 from .._lazy import stats
 
+from .. import budget as budgets
 from ..errors import SettingsError
 
 TAU = 0.2  # the threshold deepsig recommends (Ulmer et al. 2022)
@@ -147,12 +148,15 @@ def aso(scores_a: Sequence[float], scores_b: Sequence[float], *, confidence_leve
 
 def multi_aso(scores: Mapping[str, Sequence[float]], *, confidence_level: float = 0.95, bonferroni: bool = True,
               n_bootstrap: int | None = None, dt: float = 0.005, seed: int | None = None,
-              compat: str | None = None) -> pd.DataFrame:
+              compat: str | None = None, budget: int | None = None,
+              progress: Callable[[float], None] | None = None) -> pd.DataFrame:
     """ε_min of every ordered pair: row better than column, corrected for the k(k - 1)/2 pairs when
     ``bonferroni``. Each pair runs one bootstrap; the reverse entry is 1 - ε_W2 plus the same margin, as deepsig
     computes it. The diagonal is NaN: a system is not compared with itself (deepsig writes 1 there, which reads
     as a comparison); displays print it as "—". ``.attrs`` holds the settings used: ``confidence_level`` (after
-    the correction: what each entry's bound holds at), ``num_comparisons``, ``n_bootstrap`` and ``seed``."""
+    the correction: what each entry's bound holds at), ``num_comparisons``, ``n_bootstrap`` and ``seed``.
+    ``budget`` (steps: pairs × iterations × the seeds and grid points each compares) refuses a matrix that would cost
+    more, before it starts; ``progress`` is called with the share of pairs done."""
     names = list(scores)
     if len(names) < 2:
         raise SettingsError("multi_aso needs at least two systems")
@@ -162,7 +166,11 @@ def multi_aso(scores: Mapping[str, Sequence[float]], *, confidence_level: float 
     n_bootstrap = _n_bootstrap(n_bootstrap, compat)
     z = stats.norm.ppf(level)
     values = {name: _scores(scores[name], f"scores[{name!r}]") for name in names}
+    pairs, seeds = k * (k - 1) // 2, np.mean([len(v) for v in values.values()])
+    budgets.check(f"ASO over {pairs:,} pairs at b = {n_bootstrap:,}", pairs * (2 * seeds + 2 / dt), n_bootstrap, budget,
+                  "systems")
     table = np.full((k, k), np.nan)  # the diagonal stays NaN
+    done = 0
     for i in range(k):
         for j in range(i + 1, k):
             a, b = values[names[i]], values[names[j]]
@@ -170,6 +178,9 @@ def multi_aso(scores: Mapping[str, Sequence[float]], *, confidence_level: float 
             margin = z * _bootstrap_sd(a, b, n_bootstrap, dt, seed, compat)
             table[i, j] = np.clip(ratio + margin, 0, 1)
             table[j, i] = np.clip(1 - ratio + margin, 0, 1)
+            done += 1
+            if progress is not None and (done % max(1, pairs // 200) == 0 or done == pairs):  # ~200 calls, not one a pair
+                progress(done / pairs)
     out = pd.DataFrame(table, index=names, columns=names)
     out.attrs.update(confidence_level=level, num_comparisons=comparisons, n_bootstrap=n_bootstrap, seed=seed)
     return out
