@@ -16,6 +16,7 @@ import atexit
 import functools
 import gzip
 import json
+import os
 import re
 import shutil
 import tempfile
@@ -37,15 +38,42 @@ def _version() -> str:
 SERVED = PLOTLY.replace(".min.js", f"-v{_version()}.min.js")
 
 
+_PREFIX = "sigcore-live-chart-"
+
+
 def _folder() -> Path:
     """A private folder (mode 0700, a new name for each server) with the page and Plotly's script: a shared,
-    predictable one could be created first by another local user, who would then serve every visitor's script."""
-    folder = Path(tempfile.mkdtemp(prefix="sigcore-live-chart-"))
+    predictable one could be created first by another local user, who would then serve every visitor's script.
+    Removed at exit; a server that was killed cannot, so each new one removes the folders of servers gone."""
+    _remove_orphans()
+    folder = Path(tempfile.mkdtemp(prefix=f"{_PREFIX}{os.getpid()}-"))
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
     (folder / SERVED).write_bytes(gzip.decompress((_FILES / f"{PLOTLY}.gz").read_bytes()))
     page = (_FILES / "index.html").read_text(encoding="utf-8")
     (folder / "index.html").write_text(page.replace(f'"{PLOTLY}"', f'"{SERVED}"'), encoding="utf-8")
     return folder
+
+
+def _remove_orphans() -> None:
+    """Remove this user's chart folders whose server process no longer runs (its pid is in the name)."""
+    for folder in Path(tempfile.gettempdir()).glob(f"{_PREFIX}*"):
+        pid = folder.name.removeprefix(_PREFIX).split("-")[0]
+        try:
+            if not pid.isdecimal() or folder.stat().st_uid != os.getuid() or _alive(int(pid)):
+                continue
+        except OSError:
+            continue
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)  # no signal: only whether the process exists
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process: it exists
+        return True
+    return True
 
 
 def cache_scripts(app):
