@@ -336,3 +336,18 @@ def test_one_to_three_differing_items_are_never_significant_on_the_pages():
         at.file_uploader[0].set_value([(n, d, "text/plain") for n, d in runs]).run()
         said = " ".join(m.value for m in run(at).markdown)
         assert "No significant evidence" in said or "no significant evidence" in said, said[:500]
+
+
+def test_a_table_of_too_many_cells_is_refused_before_they_are_parsed(monkeypatch):
+    import pytest
+
+    import sigcore.io.inputs as inputs
+    from sigcore.errors import InputError
+
+    monkeypatch.setattr(inputs, "MAX_CELLS", 3_000)
+    assert len(inputs.read(b"gold,A,B\n" + b"x,x,y\n" * 1_000, name="t.csv").frame) == 1_000  # 3,000 cells fit
+    monkeypatch.setattr(inputs.pd, "read_csv", lambda *a, **k: pytest.fail("parsed"))
+    with pytest.raises(InputError, match="has 1,001 rows of 3 columns, more than 3,000 cells"):
+        inputs.read(b"gold,A,B\n" + b"x,x,y\n" * 1_001, name="t.csv")
+    with pytest.raises(InputError, match="rows of 3 columns, more than 3,000 cells"):  # the csv module's path too
+        inputs.read(b"gold,A,B\n" + b'x,"x\ry",y\n' * 200_000, name="t.csv")

@@ -46,6 +46,7 @@ from ..words import listed, printable, shown
 
 MAX_ITEMS = 2_000_000  # items (lines) in one file: a test set beyond that belongs in a sample, not in memory
 MAX_COLUMNS = 10_000  # columns (keys) in one table: systems, seeds and metrics, with room to spare
+MAX_CELLS = 20_000_000  # rows x columns of one table, counted before its cells are parsed (some 1.5 GB as text)
 FORMATS = {
     "csv": "comma- (or semicolon-) separated table with a header row",
     "tsv": "tab-separated table with a header row",
@@ -202,6 +203,13 @@ def _check_header(header: list[str], name: str, line: int) -> None:
         seen[field] = i
 
 
+def _check_cells(rows: int, columns: int, name: str) -> None:
+    if rows * columns > MAX_CELLS:
+        raise InputError(f"has {rows:,} rows of {columns:,} columns, more than {MAX_CELLS:,} cells", file=name,
+                         hint="Keep the columns you compare (gold, id and the systems), or compare a sample of the "
+                              "items.")
+
+
 def _bad_row(name: str, line: int, n: int, header: list[str], sep: str) -> InputError:
     if n > len(header):
         return InputError(f"a row has more fields than the header ({n})", file=name, line=line,
@@ -241,6 +249,7 @@ def _read_delimited(text: str, name: str, sep: str) -> tuple[pd.DataFrame, np.nd
     header = next(csv.reader([data[starts[first]:stops[first]].decode("utf-8").removesuffix("\r")], delimiter=sep))
     _check_header(header, name, int(lines[first]))
     rows = first + 1 + np.flatnonzero(~empty[first + 1:])
+    _check_cells(len(rows), len(header), name)
     bad = rows[fields[rows] != len(header)]
     if bad.size:
         raise _bad_row(name, int(lines[bad[0]]), int(fields[bad[0]]), header, sep)
@@ -271,6 +280,8 @@ def _read_quoted(text: str, name: str, sep: str) -> tuple[pd.DataFrame, np.ndarr
             else:
                 rows.append(record)
                 lines.append(start)
+                if len(rows) % 100_000 == 0:
+                    _check_cells(len(rows), len(header), name)
                 if bad is None and len(record) != len(header):
                     bad = len(rows) - 1
     except csv.Error as e:
