@@ -1,10 +1,17 @@
-"""How fast `sigcore.io.inputs.read` reads a large table, and how much memory it takes: python bench/inputs.py
+"""How fast `sigcore.io.inputs.read` reads a large table, how much memory it and the command line take, and how
+long hostile inputs take to be refused: python bench/inputs.py
 
-Writes a CSV of 10^6 rows (id, gold, A, B; short labels) to a temporary file, then times `read` on it
-(best of 3 wall times) and measures peak memory of one read: the tracemalloc peak (Python and numpy/pandas
-allocations that report to it) and, in a fresh process, the growth of the maximum resident set size
-(ru_maxrss) over that read, which also counts what tracemalloc does not see. A second file with a quoted cell in every
-100th row takes the csv-module path. It prints; it does not assert.
+1. Reading: a CSV of 10^6 rows (id, gold, A, B; short labels) in a temporary file, `read` timed (best of 3 wall
+   times), with the peak memory of one read: the tracemalloc peak (Python and numpy/pandas allocations that report
+   to it) and, in a fresh process, the growth of the maximum resident set size (ru_maxrss) over that read, which also
+   counts what tracemalloc does not see. A second file with a quoted cell in every 100th row takes the csv-module path.
+2. The command line: `python -m sigcore compare` on 10^5 and 10^6 rows, its wall time and peak resident memory
+   (ru_maxrss of the child process), and the memory per row, which should stay about the same.
+3. The stall cases of issue 23, each at two sizes, to show that refusing (or reading) them is linear in their size:
+   a header of 5,000 and 10,000 columns (read and compared), 100,000 columns (refused from the header), a JSON array
+   of 0.5 and 2.5 million records on one line (the larger refused before it is parsed), JSON nested 1,000 and 100,000
+   deep, a 5,000- and a 50,000-digit integer, and 100 and 500 systems' per-seed scores (ASO refused by the budget).
+It prints; it does not assert.
 """
 
 from __future__ import annotations
@@ -64,6 +71,65 @@ def rss_of_one_read(path: str) -> None:
     print(f"ru_maxrss +{rss_mb() - before:.0f} MB (baseline {before:.0f} MB)")
 
 
+def command(args: list[str]) -> tuple[float, float, int]:
+    """Wall time, peak resident MB and exit status of ``python -m sigcore ARGS`` in a child process."""
+    code = ("import resource, runpy, sys; sys.argv = ['sigcore'] + sys.argv[1:]\n"
+            "try:\n    runpy.run_module('sigcore', run_name='__main__')\n"
+            "except SystemExit as e:\n    status = e.code\n"
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, status, file=sys.stderr)")
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
+                          cwd=Path(__file__).resolve().parents[1])
+    seconds = time.perf_counter() - start
+    rss, status = done.stderr.split()[-2:]
+    return seconds, int(rss) / 1024, int(status) if status != "None" else 0
+
+
+def command_line(tmp: Path) -> None:
+    print("\nThe command line, `sigcore compare` on a CSV (read, pair, McNemar's test):")
+    for n in (100_000, 1_000_000):
+        path = tmp / f"rows{n}.csv"
+        rng = np.random.default_rng(0)
+        gold, a, b = (LABELS[rng.integers(0, 4, n)] for _ in range(3))
+        path.write_text("id,gold,A,B\n" + "".join(f"{i},{g},{x},{y}\n" for i, g, x, y in zip(range(n), gold, a, b)))
+        seconds, rss, status = command(["compare", str(path)])
+        print(f"  {n:>9,} rows, {path.stat().st_size / 2**20:5.1f} MB: {seconds:5.2f} s, peak {rss:6.0f} MB resident "
+              f"({rss * 2**20 / n:,.0f} bytes a row, interpreter and libraries included), status {status}")
+
+
+def stalls(tmp: Path) -> None:
+    print("\nHostile inputs, each at two sizes (command line: wall time, peak resident MB, exit status; 2 = refused):")
+    cases = []
+    for columns in (5_000, 10_000, 100_000):
+        names = ["gold"] + [f"s{i}" for i in range(columns - 1)]
+        path = tmp / f"wide{columns}.csv"
+        path.write_text(",".join(names) + "\n" + "".join(",".join("xy"[(r + j) % 2] for j in range(columns)) + "\n"
+                                                        for r in range(40)))
+        cases.append((f"{columns:,} columns x 40 rows", ["compare", str(path)]))
+    for records in (500_000, 2_500_000):
+        path = tmp / f"array{records}.json"
+        path.write_text("[" + ",".join(['{"gold":"x","A":"x","B":"y"}'] * records) + "]")
+        cases.append((f"JSON array of {records:,} records on one line", ["compare", str(path)]))
+    for depth in (1_000, 100_000):
+        path = tmp / f"deep{depth}.json"
+        path.write_text('[{"gold":"x","A":"x","B":' + "[" * depth + "]" * depth + "}]")
+        cases.append((f"JSON nested {depth:,} deep", ["compare", str(path)]))
+    for digits in (5_000, 50_000):
+        path = tmp / f"digits{digits}.jsonl"
+        path.write_text('{"gold":1,"A":1,"B":2}\n{"gold":1,"A":1,"B":' + "7" * digits + "}\n")
+        cases.append((f"a {digits:,}-digit integer", ["compare", str(path)]))
+    for systems in (100, 500):
+        path = tmp / f"seeds{systems}.csv"
+        rng = np.random.default_rng(1)
+        path.write_text("seed," + ",".join(f"s{i}" for i in range(systems)) + "\n" + "".join(
+            f"{k}," + ",".join(f"{x:.3f}" for x in rng.random(systems)) + "\n" for k in range(5)))
+        cases.append((f"{systems} systems x 5 seeds, ASO at b = 1,000", ["seeds", str(path), "--resamples", "1000"]))
+    for what, args in cases:
+        size = Path(args[1]).stat().st_size / 2**20
+        seconds, rss, status = command(args)
+        print(f"  {what:<46} {size:7.2f} MB: {seconds:6.2f} s, peak {rss:5.0f} MB, status {status}")
+
+
 def main() -> None:
     if len(sys.argv) == 3:
         return measure(sys.argv[2]) if sys.argv[1] == "--time" else rss_of_one_read(sys.argv[2])
@@ -74,6 +140,8 @@ def main() -> None:
             print("quoted" if quoted else "plain ", end=" ", flush=True)
             for flag in ("--time", "--rss"):
                 subprocess.run([sys.executable, __file__, flag, str(path)], check=True)
+        command_line(Path(tmp))
+        stalls(Path(tmp))
 
 
 if __name__ == "__main__":
