@@ -5,8 +5,9 @@ long hostile inputs take to be refused: python bench/inputs.py
    times), with the peak memory of one read: the tracemalloc peak (Python and numpy/pandas allocations that report
    to it) and, in a fresh process, the growth of the maximum resident set size (ru_maxrss) over that read, which also
    counts what tracemalloc does not see. A second file with a quoted cell in every 100th row takes the csv-module path.
-2. The command line: `python -m sigcore compare` on 10^5 and 10^6 rows, its wall time and peak resident memory
-   (ru_maxrss of the child process), and the memory per row, which should stay about the same.
+2. The command line: `python -m sigcore compare` on 10^5 and 10^6 rows, as one table and as three files paired by
+   their id column (each in another order), its wall time and peak resident memory (ru_maxrss of the child
+   process), and the memory per row, which should stay about the same.
 3. The stall cases of issue 23, each at two sizes, to show that refusing (or reading) them is linear in their size:
    a header of 5,000 and 10,000 columns (read and compared), 100,000 columns (refused from the header), a JSON array
    of 0.5 and 2.5 million records on one line (the larger refused before it is parsed), JSON nested 1,000 and 100,000
@@ -95,6 +96,14 @@ def command_line(tmp: Path) -> None:
         seconds, rss, status = command(["compare", str(path)])
         print(f"  {n:>9,} rows, {path.stat().st_size / 2**20:5.1f} MB: {seconds:5.2f} s, peak {rss:6.0f} MB resident "
               f"({rss * 2**20 / n:,.0f} bytes a row, interpreter and libraries included), status {status}")
+        files = []  # the same items as a gold file and a file per system, paired by their id column
+        for role, values in (("gold", gold), ("a", a), ("b", b)):
+            files.append(tmp / f"{role}{n}.csv")
+            order = rng.permutation(n) if role != "gold" else np.arange(n)  # another order in each file
+            files[-1].write_text(f"id,{'gold' if role == 'gold' else 'pred'}\n" +
+                                 "".join(f"{i},{values[i]}\n" for i in order))
+        seconds, rss, status = command(["compare", *map(str, files), "--gold-file", str(files[0])])
+        print(f"  {n:>9,} rows in 3 files paired by id: {seconds:5.2f} s, peak {rss:6.0f} MB resident, status {status}")
 
 
 def stalls(tmp: Path) -> None:

@@ -171,8 +171,8 @@ def from_table(table, mapping: Mapping | None = None, *, a: str | None = None, b
     if unnamed and len(systems) > 2:  # the others are not compared: say so, and how
         notes.append(f"{table.name} has {len(systems)} system columns ({', '.join(map(str, systems))}): {a} is "
                      f"compared with {b}; choose with --a and --b, or compare them all with `sigcore many`")
-    gold = _gold(frame[mapping.gold].tolist(), table.name, table.lines) if mapping.gold else None
-    values = [_prediction(frame[c].tolist(), f"{table.name} column {c!r}", table.lines, notes) for c in (a, b)]
+    gold = _gold(_values(frame[mapping.gold]), table.name, table.lines) if mapping.gold else None
+    values = [_prediction(_values(frame[c]), f"{table.name} column {c!r}", table.lines, notes) for c in (a, b)]
     gold, values = _same_kind(gold, values, notes)
     if mapping.id is not None:
         _no_duplicates(frame[mapping.id].tolist(), table.name, table.lines)
@@ -276,19 +276,19 @@ def from_system_files(gold, systems: Sequence, *, id: str | None = None, on_unma
                              file=tables[short].name, line=int(tables[short].lines[-1]) if lengths[short] else None,
                              hint="Every file needs one item per test item, in the same order (or give an id column).")
         order = [np.arange(lengths[0])] * len(tables)
-    picked = [t.frame[c].to_numpy(dtype=object)[o].tolist() for t, c, o in zip(tables, columns, order)]
+    picked = [_objects(t.frame[c])[o].tolist() for t, c, o in zip(tables, columns, order)]
     lines = [t.lines[o] for t, o in zip(tables, order)]
     first = 1 if gold is not None else 0
     k = next((i for i, g in enumerate(own) if g is not None), None)  # without a gold file: the first gold column
     reference = ((picked[0], gold, lines[0]) if gold is not None else None if k is None else
-                 (systems[k].frame[own[k]].to_numpy(dtype=object)[order[first + k]].tolist(), systems[k],
+                 (_objects(systems[k].frame[own[k]])[order[first + k]].tolist(), systems[k],
                   lines[first + k]))
     if reference is not None:
         _check_gold(reference, systems, own, order[first:], lines[first:])
     gold_values = None if reference is None else _gold(reference[0], reference[1].name, reference[2])
     values = [_prediction(v, t.name, ln, notes) for v, t, ln in zip(picked[first:], systems, lines[first:])]
     gold_values, values = _same_kind(gold_values, values, notes)
-    ids = [tables[0].frame[id].tolist()[i] for i in order[0]] if id else None
+    ids = tables[0].frame[id].to_numpy(dtype=object)[order[0]].tolist() if id else None  # once, not once per item
     sources = dict(zip(roles, ((t.name, ln) for t, ln in zip(tables, lines))))
     if reference is not None:
         sources["gold"] = (reference[1].name, reference[2])
@@ -320,7 +320,7 @@ def _check_gold(reference, systems, own, orders, lines) -> None:
     for t, g, o, ln in zip(systems, own, orders, lines):
         if g is None or t is where:
             continue
-        for i, (x, y) in enumerate(zip(values, t.frame[g].to_numpy(dtype=object)[o].tolist())):
+        for i, (x, y) in enumerate(zip(values, _objects(t.frame[g])[o].tolist())):
             if not _same_label(x, y):
                 raise InputError(f"its gold column {g!r} has {shown(y)} where {where.name} line "
                                  f"{int(where_lines[i])} has {shown(x)}", file=t.name, line=int(ln[i]),
@@ -469,8 +469,8 @@ def load_many(tables: Sequence, *, has_gold: bool = True, gold: str | None = Non
         raise InputError(f"the table needs at least two system columns, found {len(systems)}", file=table.name,
                          line=1, hint=f"The columns are: {listed(frame.columns)}.")
     notes = list(table.notes)
-    gold_values = _gold(frame[mapping.gold].tolist(), table.name, table.lines) if mapping.gold else None
-    values = [_prediction(frame[c].tolist(), f"{table.name} column {c!r}", table.lines, notes) for c in systems]
+    gold_values = _gold(_values(frame[mapping.gold]), table.name, table.lines) if mapping.gold else None
+    values = [_prediction(_values(frame[c]), f"{table.name} column {c!r}", table.lines, notes) for c in systems]
     gold_values, values = _same_kind(gold_values, values, notes)
     if mapping.id is not None:
         _no_duplicates(frame[mapping.id].tolist(), table.name, table.lines)
@@ -597,6 +597,8 @@ def _column(table, name: str, role: str) -> pd.Series:
 
 
 def _no_duplicates(keys: list, file: str, lines: np.ndarray) -> None:
+    if len(set(keys)) == len(keys):  # the usual case, in one pass of C
+        return
     seen: dict[Any, int] = {}
     for i, key in enumerate(keys):
         if key in seen:
@@ -608,12 +610,13 @@ def _no_duplicates(keys: list, file: str, lines: np.ndarray) -> None:
 def _match(keys: list[list], tables: list, on_unmatched: str) -> tuple[list[np.ndarray], list[str]]:
     """Row indices of each table for the ids all tables share, in the first table's order."""
     positions = [{k: i for i, k in enumerate(key)} for key in keys]
-    shared = [k for k in keys[0] if all(k in p for p in positions[1:])]
+    common = set(positions[0]).intersection(*positions[1:])  # one lookup per id below, not one per file
+    shared = [k for k in keys[0] if k in common]
     notes = []
     for key, table, pos in zip(keys, tables, positions):
-        unmatched = [k for k in key if not all(k in p for p in positions)]
-        if not unmatched:
+        if len(pos) == len(common):  # every id of this file is in every other
             continue
+        unmatched = [k for k in key if k not in common]
         if on_unmatched == "stop":  # the file that lacks them is where to look; the id and its line are here
             lacking, other = next((t, p) for t, p in zip(tables, positions) if unmatched[0] not in p)
             missing = [k for k in key if k not in other]
@@ -637,16 +640,32 @@ def _missing(value: Any) -> bool:
                                                                                  and not value.strip())
 
 
+def _distinct(values: list) -> list:
+    """The values, each once where they can be hashed (a million labels are a few kinds)."""
+    try:
+        return list(set(values))
+    except TypeError:
+        return values
+
+
+def _blank(values: list) -> list[int]:
+    """The items whose value is blank (None, NaN, empty or spaces), each distinct value looked at once."""
+    try:
+        missing = {v for v in set(values) if _missing(v)}
+    except TypeError:  # unhashable values (token lists): one by one
+        return [i for i, v in enumerate(values) if _missing(v)]
+    return [i for i, v in enumerate(values) if v in missing] if missing else []
+
+
 def _gold(values: list, file: str, lines: np.ndarray) -> list:
-    for i, value in enumerate(values):
-        if _missing(value):
-            raise InputError("the gold value is blank", file=file, line=int(lines[i]),
-                             hint="Every item needs a gold label or reference; remove the item or fill it in.")
+    for i in _blank(values)[:1]:
+        raise InputError("the gold value is blank", file=file, line=int(lines[i]),
+                         hint="Every item needs a gold label or reference; remove the item or fill it in.")
     return values
 
 
 def _prediction(values: list, who: str, lines: np.ndarray, notes: list[str]) -> list:
-    blank = [i for i, v in enumerate(values) if _missing(v)]
+    blank = _blank(values)
     if blank:
         where = ", ".join(str(int(lines[i])) for i in blank[:5]) + (", ..." if len(blank) > 5 else "")
         notes.append(f"{who} has {len(blank)} blank outputs (line {where}): a label metric counts them as "
@@ -769,6 +788,22 @@ def score_inputs(aligned: Aligned, name: str) -> tuple[list | None, list, list, 
     return None, a, b, "mean"
 
 
+def _objects(column: pd.Series) -> np.ndarray:
+    """A column as an object array in which a repeated label is one Python object: a million labels of four kinds
+    take 8 bytes an item, not some 60 (the command line held 742 MB for a 10⁶-row CSV). Mostly distinct text
+    (translations, ids) is taken as it is."""
+    if not pd.api.types.is_string_dtype(column.dtype) or column.dtype == object:
+        return column.to_numpy(dtype=object)
+    codes, uniques = pd.factorize(column)
+    if len(uniques) * 2 > len(column) or (codes < 0).any():
+        return column.to_numpy(dtype=object)
+    return np.asarray(uniques, dtype=object)[codes]
+
+
+def _values(column: pd.Series) -> list:
+    return _objects(column).tolist()
+
+
 def _is_numeric(value: Any) -> bool:
     """A number, finite or not ("nan", "inf" and "1e999" included)."""
     try:
@@ -849,7 +884,7 @@ def suggest_metrics(aligned: Aligned) -> list[str]:
     if (texts and sum(len(v.split()) > 2 for v in texts) > len(texts) / 2
             and len(set(texts)) > len(texts) / 2):  # references differ item by item; labels repeat
         return ["bleu", "chrf", "exact_match"] + fields
-    labels = {str(v).strip() for v in list(aligned.gold) + list(aligned.a) + list(aligned.b)}
+    labels = {str(v).strip() for v in _distinct([*aligned.gold, *aligned.a, *aligned.b])}
     binary = ["f1", "precision", "recall"] if len(labels) == 2 else []
     metrics = ["accuracy", "macro_f1", "micro_f1", "weighted_f1", *binary, "exact_match"]
     return [m for m in metrics if m not in fields] + fields  # a score field of the same name is the one meant

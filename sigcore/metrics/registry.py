@@ -139,8 +139,12 @@ def _encode(gold: list, systems: list[list]) -> tuple[list, np.ndarray, list[np.
     values = np.concatenate([np.asarray(x) for x in (gold, *systems)]) \
         if all(isinstance(x, np.ndarray) and x.dtype.kind in "biuf" for x in (gold, *systems)) else \
         np.array(list(gold) + [label for system in systems for label in system], dtype=object)
-    missing = pd.isna(values) | np.array([isinstance(v, str) and not v.strip() for v in values]) \
-        if values.dtype == object else np.isnan(values) if values.dtype.kind == "f" else np.zeros(len(values), bool)
+    if values.dtype == object:  # blank is decided once per distinct label, not once per item
+        every, distinct = pd.factorize(values)  # None and NaN are -1
+        blank = np.array([isinstance(u, str) and not u.strip() for u in distinct] + [True], dtype=bool)
+        missing = blank[every]  # -1 takes the last, True
+    else:
+        missing = np.isnan(values) if values.dtype.kind == "f" else np.zeros(len(values), bool)
     if missing[:n].any():
         item = int(np.flatnonzero(missing[:n])[0]) + 1
         raise InputError(f"gold has no label for item {item}", line=item,
