@@ -470,11 +470,17 @@ def _many(args) -> int:
     families = []
     for m in args.metric:
         gold, systems = align.many_inputs(data, m)
-        families.append(compare_many(gold, dict(zip(shown, systems.values())), baseline=baseline,
-                                     all_pairs=args.all_pairs, metric=m, test=args.test, n_resamples=args.resamples,
-                                     alternative=args.alternative, alpha=args.alpha, correction=args.correction,
-                                     seed=args.seed, groups=data.groups, compat=args.compat, budget=args.budget,
-                                     progress=_progress(f"{m}: resampling"), **options))
+        try:
+            families.append(compare_many(gold, dict(zip(shown, systems.values())), baseline=baseline,
+                                         all_pairs=args.all_pairs, metric=m, test=args.test,
+                                         n_resamples=args.resamples, alternative=args.alternative, alpha=args.alpha,
+                                         correction=args.correction, seed=args.seed, groups=data.groups,
+                                         compat=args.compat, budget=args.budget,
+                                         progress=_progress(f"{m}: resampling"), **options))
+        except InputError as e:
+            if getattr(e, "system", None) in shown:  # the name printed is --name's; the file is the system's
+                e.system = list(data.systems)[shown.index(e.system)]
+            raise data.locate(e) from None
     if args.save:
         _write(args.save, json.dumps({"families": [f.to_dict() for f in families]}, indent=2))
     if args.csv:

@@ -23,12 +23,13 @@ import pandas as pd
 
 from . import budget as budgets
 from .compare import AUTO, RESAMPLING, _Run, _check_settings, _is_int, _members, compare
-from .errors import SettingsError
+from .errors import InputError, SettingsError
 from .metrics import METRICS, prepare
 from .statistics import intervals, resampling
 from .statistics.multiple import adjust
 from .statistics.resampling import PairedStats
 from .result import Result, _from_json, _json_safe, on_side, p_number
+from .words import shown
 
 CORRECTIONS = ("holm", "bonferroni", "hochberg", "bh", "by")
 MEMORY = 1 << 30  # bytes of resampled scores and deltas held at once: every system's and every pair's, b each
@@ -184,6 +185,31 @@ def compare_many(gold: Sequence | None, systems: Mapping[str, Sequence], *, base
     :mod:`sigcore.budget`) refuses a family that would cost more, before it starts; ``progress`` is called with the
     share done after each block of resamples or each pair (a page updates its bar there, and can stop there).
     """
+    try:
+        return _compare_many(gold, systems, baseline, all_pairs, metric, test, n_resamples, alternative, alpha,
+                             correction, seed, groups, compat, ci_method, budget, progress, metric_options)
+    except InputError as e:  # "system 2" of a pair, or of the shared resamples, is no name the user gave
+        raise _named(e, gold, systems, metric, metric_options) from None
+
+
+def _named(error: InputError, gold, systems: Mapping[str, Sequence], metric: str, options: dict) -> InputError:
+    """An error about "system k" said of the system it is about (``.system`` holds its name): each system's outputs
+    are checked alone, on this slow path only."""
+    if not error.what.startswith("system ") or not isinstance(systems, Mapping):
+        return error
+    for name, outputs in systems.items():
+        try:
+            prepare(metric, gold, [outputs, outputs], **options)  # "system 1" is this one
+        except InputError as own:
+            named = InputError(own.what.replace("system 1", f"system {shown(str(name))}", 1), hint=own.hint,
+                               line=own.line, column=own.column, item=own.item)
+            named.system = name
+            return named
+    return error
+
+
+def _compare_many(gold, systems, baseline, all_pairs, metric, test, n_resamples, alternative, alpha, correction,
+                  seed, groups, compat, ci_method, budget, progress, metric_options) -> Many:
     names = _names(systems, baseline, all_pairs)
     if correction not in CORRECTIONS:
         raise SettingsError(f"unknown correction {correction!r}", hint=f"Choose one of: {', '.join(CORRECTIONS)}.")

@@ -237,9 +237,15 @@ def test_nan_and_infinity_among_scores_are_named_with_their_place(tmp_path, caps
         path.write_text("\n".join(lines) + "\n")
         data = align.load([read(path)])
         assert align.suggest_metrics(data)[0] == "mean"  # numbers gone wrong, not labels wanting gold
-        assert main(["compare", str(path)]) == 2
-        err = capsys.readouterr().err
-        assert f"scores.csv, line {line}: system 'A' has '{bad}' for item {line - 1}, not a finite number" in err, err
+        for command in ("compare", "many"):  # many names the system and the line as compare does
+            assert main([command, str(path)]) == 2
+            err = capsys.readouterr().err
+            assert f"scores.csv, line {line}: system 'A' has '{bad}' for item {line - 1}, not a finite number" in err, \
+                (command, err)
+    with_c = tmp_path / "three.csv"
+    with_c.write_text("id,A,B,C\n" + "".join(f"{i},0.{i},0.{i + 1},{'oops' if i == 9 else 0.5}\n" for i in range(1, 31)))
+    assert main(["many", str(with_c), "--name", "C=Ours"]) == 2  # a typo among numbers: still scores, named
+    assert "three.csv, line 10: system 'Ours' has 'oops' for item 9" in capsys.readouterr().err
 
 
 def test_an_item_of_a_json_array_on_one_line_is_named_by_its_position():

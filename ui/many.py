@@ -251,7 +251,7 @@ def compute(source: str, data: align.AlignedMany, s: Settings, metric: str) -> M
     try:
         return work.kept(key, st.empty(), md(what), lambda progress: _family(data, s, metric, progress))
     except SigcoreError as e:
-        st.error(md(work.explain(e)), icon="⚠️")
+        st.error(md(work.explain(data.locate(e) if isinstance(e, sigcore.InputError) else e)), icon="⚠️")
         return None
 
 

@@ -91,11 +91,15 @@ class Aligned:
         role = "gold" if error.what.startswith("gold") else "b" if "system 2" in error.what else "a"
         if role not in self.sources or not 1 <= error.line <= len(self.sources[role][1]):
             return error
-        file, lines = self.sources[role]
         what = error.what if role == "gold" else error.what.replace(
             f"system {1 if role == 'a' else 2}", f"system {shown(self.display_names[role == 'b'])}", 1)
-        return InputError(what, hint=error.hint, file=file, line=int(lines[error.line - 1]),
-                          column=error.column, item=shared_line(lines, error.line - 1))
+        return at_source(error, what, *self.sources[role])
+
+
+def at_source(error: InputError, what: str, file: str, lines: np.ndarray) -> InputError:
+    """An engine error about item k re-addressed to the file it came from and item k's line there."""
+    return InputError(what, hint=error.hint, file=file, line=int(lines[error.line - 1]), column=error.column,
+                      item=shared_line(lines, error.line - 1))
 
 
 def shared_line(lines: np.ndarray, i: int) -> int | None:
@@ -234,6 +238,15 @@ class AlignedMany:
     by_row: bool = False  # several files paired by row although they share an id column
     roles: tuple[Role, ...] = ()  # what was decided about the files and columns, and why (shown to the user)
     outputs: tuple[str, ...] = ()  # the columns the systems' outputs came from, for what their names say
+
+    def locate(self, error: InputError) -> InputError:
+        """An engine error about one system's item k (``error.system``, as ``sigcore.compare_many`` names it) or
+        gold's, re-addressed to the file and line it came from."""
+        role = getattr(error, "system", None) or ("gold" if error.what.startswith("gold") else None)
+        if error.file is not None or error.line is None or role not in self.sources \
+                or not 1 <= error.line <= len(self.sources[role][1]):
+            return error
+        return at_source(error, error.what, *self.sources[role])
 
 
 def from_system_files(gold, systems: Sequence, *, id: str | None = None, on_unmatched: str = "stop",
@@ -875,8 +888,10 @@ def suggest_metrics(aligned: Aligned) -> list[str]:
         if right_wrong(aligned):  # 0/1 named like correctness: right/wrong items, against a gold of 1s
             return ["accuracy", "mean"] + fields
         values = [v for v in [*aligned.a[:200], *aligned.b[:200]] if not _missing(v)]
-        # nan and inf are numbers gone wrong: the mean names them and their line, accuracy would ask for gold
-        return ["mean" if values and all(map(_is_numeric, values)) else "accuracy"] + fields
+        # numbers with a few gone wrong (nan, inf, a typo) are scores: the mean names the bad one and its line,
+        # where accuracy would ask for gold
+        numbers = sum(map(_is_numeric, values))
+        return ["mean" if values and numbers >= 0.9 * len(values) else "accuracy"] + fields
     sample = [v for v in aligned.gold[:200] if v is not None]
     if sample and all(isinstance(v, (list, tuple)) for v in sample):
         return ["span_f1"]
