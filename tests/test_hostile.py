@@ -374,3 +374,80 @@ def test_repeated_labels_are_one_object_each_so_memory_follows_the_kinds_not_the
              read(("id,pred\n" + "".join(f"{i},{labels[i * 3 % 4]}\n" for i in range(20_000))).encode(), name="b.csv")]
     paired = align.load(files)
     assert paired.a == data.a and paired.b == data.b and len({id(v) for v in paired.a}) == 4
+
+
+# ---------------------------------------------------------------- what uploaded names become in every output
+
+NASTY = ["=cmd|' /C calc'!A0", "+1+1", "-2", "@SUM(A1)", "\tx", "a\x1b[31mred", "bell\x07", "nul\x00x", "cr\rlf\nx",
+         "<b>bold</b>", "<a href='javascript:alert(1)'>x</a>", "$\\input{/etc/passwd}$", "50% & #1_{x}^~", "[x]|<y>",
+         "\u202egnp.exe", "zero\u200bwidth", "\x85next\x9bline"]
+
+
+def test_no_output_carries_a_formula_a_control_character_or_markup_from_a_name():
+    """Names as hostile as they come, through the CSV, the LaTeX table, the Markdown, the figures' labels and SVG."""
+    import re
+
+    import numpy as np
+    from hypothesis import given, settings, strategies as st
+
+    import sigcore
+    from sigcore.report import family, family_figures
+    from sigcore.report.style import label
+
+    rng = np.random.default_rng(3)
+    gold = list(rng.integers(0, 2, 120))
+    control = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # not in XML 1.0 text, nor in a TeX line
+
+    def check(names):
+        systems = {n: list(np.where(rng.random(120) < 0.6 + 0.05 * k, gold, 1 - np.array(gold)))
+                   for k, n in enumerate(names)}
+        many = sigcore.compare_many(gold, systems, n_resamples=200, test="bootstrap")
+        cells = [c for row in csv.reader(io.StringIO(export.table_csv(many.table()).decode(), newline="")) for c in row]
+        assert not [c for c in cells if c[:1] in ("=", "+", "-", "@", "\t", "\r") and not _number(c)], cells
+        latex = family.latex([many])
+        assert not control.search(latex) and "\\input" not in latex.replace("\\textbackslash{}input", "")
+        for name in names:
+            shown = label(name)
+            assert not control.search(shown) and "<" not in shown and "\n" not in shown
+        texts = json.loads(family_figures.forest(many).to_json())  # what Plotly draws into the SVG
+        texts = json.dumps(texts, ensure_ascii=False)
+        assert not control.search(texts.replace("\\n", "")) and "<b>bold" not in texts and "<a href" not in texts
+
+    check(NASTY[:6])
+    check(NASTY[6:12])
+    check(NASTY[12:])
+
+    @settings(max_examples=40, deadline=None)
+    @given(st.lists(st.text(min_size=1, max_size=12), min_size=2, max_size=4, unique_by=lambda s: s.strip()))
+    def any_names(names):
+        if len({label(n) for n in names}) == len(names) and all(n.strip() for n in names):
+            check(names)
+    any_names()
+
+
+def _number(cell: str) -> bool:
+    try:
+        float(cell)
+        return True
+    except ValueError:
+        return False
+
+
+def test_a_latex_table_of_hostile_names_compiles(tmp_path):
+    import shutil
+
+    import numpy as np
+
+    import sigcore
+    from sigcore.report import family
+
+    rng = np.random.default_rng(4)
+    gold = list(rng.integers(0, 2, 100))
+    names = [n for n in NASTY if n.strip()][:8]
+    systems = {n: list(np.where(rng.random(100) < 0.7, gold, 1 - np.array(gold))) for n in names}
+    body = family.latex([sigcore.compare_many(gold, systems, n_resamples=200, test="bootstrap")])
+    (tmp_path / "t.tex").write_text("\\documentclass{article}\\usepackage[T1]{fontenc}\\usepackage{booktabs}\\usepackage{natbib}"
+                                    "\\begin{document}\n" + body + "\n\\end{document}\n", encoding="utf-8")
+    run = subprocess.run([shutil.which("pdflatex"), "-interaction=nonstopmode", "-halt-on-error", "t.tex"],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stdout[-1500:]

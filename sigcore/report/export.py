@@ -22,7 +22,7 @@ from typing import Any
 import pandas as pd
 
 from ..errors import SettingsError
-from ..words import counted
+from ..words import counted, printable
 from . import citations
 from .sentence import _SIDED, CI_NAMES, level, method, metric_name, number, scale_of, test_name, verdict
 from ..result import Result
@@ -291,7 +291,8 @@ def _code_span(text: str) -> str:
 
 
 def _one_line(text: Any) -> str:
-    return re.sub(r"[\r\n]+", " ", str(text))
+    """On one line, and any other control character as \\xNN: pdflatex stops at an ESC, and SVG may not hold one."""
+    return printable(re.sub(r"[\r\n]+", " ", str(text)))
 
 
 # ---------------------------------------------------------------- CSV and JSON

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import SettingsError
+from ..words import printable
 
 PX_PER_IN, PX_PER_PT = 96, 96 / 72
 SERIF = "'Times New Roman', Times, 'Liberation Serif', 'Nimbus Roman', 'TeX Gyre Termes', serif"
@@ -104,7 +105,7 @@ def wrap(parts: list[str], style: Style, room: float) -> str:
 def label(name: str) -> str:
     """A system's name as literal text in a Plotly label: HTML-escaped, on one line (Plotly reads a subset of
     HTML: ``<b>``, ``<br>``, ``<a href>``)."""
-    return html.escape(" ".join(str(name).split()), quote=True)
+    return html.escape(printable(" ".join(str(name).split())), quote=True)  # no control character: SVG is XML
 
 
 def style_named(name: str) -> Style:
