@@ -305,7 +305,7 @@ def sentence_latex(analysis: Analysis) -> str:
     text = replace(res, identified=tuple(slots)).sentence()
     if (s.a, s.b) != ("A", "B"):
         text = text.replace("A is better than B", "\x00a\x00 (A) is better than \x00b\x00 (B)", 1)
-    text = export.latex_escape(text).replace("(Dror et al., 2017)",
+    text = export.latex_escape(text, placeholders=True).replace("(Dror et al., 2017)",
                                              citations.cite_latex(citations.REPLICABILITY), 1)
     text = re.sub(r"k̂ = (\d+)", r"$\\hat{k} = \1$", text)
     text = re.sub(r"α = ([\d.]+)(?=:)", r"$\\alpha = \1$", text)

@@ -212,7 +212,7 @@ def _latex_text(text: str, res: Result, a: str, b: str, cite: str) -> str:
         groups.append(f"${_MATH_SYMBOLS[m.group(1)]} {_MATH_RELATIONS[m.group(2)]} {_math_number(m.group(3))}$")
         return f"\x00m{len(groups) - 1}\x00"
     text = _MATH.sub(math_group, text).replace("x⁽ⁱ⁾", "\x00x\x00")  # the resample's symbol, as SLP3 writes it
-    text = _LATEX_SYMBOLS_RE.sub(lambda m: _LATEX_SYMBOLS[m.group()], _latex_numbers(latex_escape(text)))
+    text = _LATEX_SYMBOLS_RE.sub(lambda m: _LATEX_SYMBOLS[m.group()], _latex_numbers(latex_escape(text, placeholders=True)))
     filled = {_A: latex_escape(a), _B: latex_escape(b), _P: _latex_p(res), _C: cite, "\x00x\x00": "$x^{(i)}$",
               "$\\delta$($x^{(i)}$)": "$\\delta(x^{(i)})$", "$\\delta$(x)": "$\\delta(x)$"}
     return _fill(text.replace(MINUS, r"\textminus{}"), filled | {f"\x00m{i}\x00": g for i, g in enumerate(groups)})
@@ -240,9 +240,9 @@ def md_escape(text: str) -> str:
     return _MD_SPECIAL.sub(r"\\\1", _one_line(text))
 
 
-def latex_escape(text: str) -> str:
+def latex_escape(text: str, placeholders: bool = False) -> str:
     r"""User text as literal LaTeX text: ``\ & % $ # _ { } ~ ^`` (and ``< > | [ ]``) escaped."""
-    return _LATEX_RE.sub(lambda m: _LATEX_SPECIAL[m.group()], _one_line(text))
+    return _LATEX_RE.sub(lambda m: _LATEX_SPECIAL[m.group()], _one_line(text, placeholders))
 
 
 def interval_text(low: float, high: float, scale: float) -> str:
@@ -290,9 +290,11 @@ def _code_span(text: str) -> str:
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
-def _one_line(text: Any) -> str:
-    """On one line, and any other control character as \\xNN: pdflatex stops at an ESC, and SVG may not hold one."""
-    return printable(re.sub(r"[\r\n]+", " ", str(text)))
+def _one_line(text: Any, placeholders: bool = False) -> str:
+    """On one line, and any other control character as \\xNN: pdflatex stops at an ESC, and SVG may not hold one.
+    ``placeholders``: a template's NUL-delimited slots are kept (user text never is one: it is escaped whole)."""
+    text = re.sub(r"[\r\n]+", " ", str(text))
+    return "\x00".join(map(printable, text.split("\x00"))) if placeholders else printable(text)
 
 
 # ---------------------------------------------------------------- CSV and JSON
