@@ -143,3 +143,27 @@ def test_a_finished_result_is_kept_for_every_session():
     key = f"test {time.monotonic()}"
     assert work.kept(key, first, "run", compute) == {"p": 0.01} == work.kept(key, second, "run", compute)
     assert computed == [1] and first.said[-1] == (1.0, "run: 100%") and not second.said
+
+
+@pytest.mark.parametrize("run", [
+    lambda **k: sigcore.compare_many(GOLD, SYSTEMS, metric="macro_f1", test="bootstrap", n_resamples=200_000, **k),
+    lambda **k: sigcore.compare_seeds(GOLD, [SYSTEMS["s0"], SYSTEMS["s1"]], [SYSTEMS["s2"], SYSTEMS["s3"]],
+                                      n_resamples=200_000, **k),
+    lambda **k: multi_aso(SCORES, n_bootstrap=20_000, seed=0, **k),
+    lambda **k: sigcore.compare(GOLD, SYSTEMS["s0"], SYSTEMS["s1"], metric="macro_f1", test="bootstrap",
+                                n_resamples=200_000, **k),
+], ids=["many", "seeds", "aso", "compare"])
+def test_a_stop_at_the_first_block_ends_the_run_there(run):
+    """Streamlit ends a script at its next call into Streamlit, which the progress callback is: the run must end
+    there, not compute on (a seeds run kept a core busy for minutes after its tab closed)."""
+    calls = []
+
+    def stop(done):
+        calls.append(done)
+        raise KeyboardInterrupt("Stop")
+
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        run(progress=stop)
+    assert len(calls) == 1 and calls[0] < 0.2  # the first block of many, and nothing after it
+    assert time.monotonic() - start < 5
