@@ -7,8 +7,9 @@ Starts ``streamlit run app.py`` on a free port (as bench/dashboard.py does) and 
 with Playwright (async API, one browser, one context per user). What it measures:
 
 1. Isolation. 8 sessions each upload a different generated CSV (id,gold,A,B; 20,000 to 48,000 items, their own
-   seed and accuracies) and press Run at the same moment with the defaults (accuracy, paired bootstrap,
-   b = 10,000, seed 0, H1 "A better than B", alpha = 0.05). Each page must show its own verdict: the sentence
+   seed and accuracies), choose the paired bootstrap (McNemar's test, recommended for accuracy, resamples nothing)
+   and press Run at the same moment with the other defaults (accuracy, b = 10,000, seed 0, H1 two-sided,
+   alpha = 0.05). The server's queue runs them in turn; each page says how many runs are ahead while it waits. Each page must show its own verdict: the sentence
    ``sigcore.report.verdict(sigcore.compare(...), a="A", b="B")`` (the page names a system "A" when its column
    is called A, see ui/verdict.py ``_role``) and its own ``res.signature`` in the code block, and none of the
    other seven's. This is done in 3 rounds (Run pressed again on all 8 pages), so that each loaded page load
@@ -70,7 +71,7 @@ READY = """() => {
   const test = document.querySelector('input[aria-label="Test"]');
   const f = document.querySelector('iframe[title*="live_chart"]');
   const plot = f && f.contentDocument && f.contentDocument.querySelector('.js-plotly-plot .main-svg');
-  return !!(test && test.value === 'bootstrap (recommended)' && plot
+  return !!(test && test.value.startsWith('bootstrap') && plot
             && !document.querySelector('[data-testid="stStatusWidget"]'));
 }"""
 # What a page shows as verdict: every success/info sentence and every code block that is not stale.
@@ -107,8 +108,7 @@ def role(role_name: str, name: str) -> str:
 def expected(columns) -> tuple[str, str]:
     """The verdict sentence and signature the page should show, from the engine with the page's defaults."""
     gold, a, b = columns
-    res = sigcore.compare(gold, a, b, metric="accuracy", test="bootstrap", n_resamples=B, alternative="greater",
-                          alpha=0.05, seed=0)
+    res = sigcore.compare(gold, a, b, metric="accuracy", test="bootstrap", n_resamples=B, alpha=0.05, seed=0)
     return sigcore.report.verdict(res, a=role("A", "A"), b=role("B", "B")), res.signature
 
 
@@ -239,6 +239,8 @@ async def open_session(browser, url: str, csv: bytes, n: int):
     await page.locator('[data-testid="stFileUploader"] input[type=file]').set_input_files(
         {"name": f"load_{n}.csv", "mimeType": "text/csv", "buffer": csv})
     await page.get_by_text(f"{n:,} items · ").wait_for(timeout=TIMEOUT)  # the upload's caption, not the advice
+    await page.get_by_role("combobox", name="Test", exact=True).click()  # McNemar's test would resample nothing
+    await page.get_by_role("option", name="bootstrap", exact=True).click()
     await page.get_by_role("button", name="Run", exact=True).wait_for(timeout=TIMEOUT)
     await page.wait_for_function(READY, timeout=TIMEOUT)  # its reruns over, so the idle reading is idle
     return context, page
