@@ -290,6 +290,7 @@ def test_two_uploads_of_one_name_are_two_systems_told_apart_by_their_order():
     at = upload(page("Many systems on one test set"), *files)
     assert not at.exception and not at.error
     assert any("2 systems" in c.value and "out\\.txt \\#2" in c.value for c in at.caption)
+    assert any(md("gold = gold.txt (named like a gold file)") in c.value for c in at.caption)  # not "(given)"
     at = page("Many seeds")
     widget(at.radio, "Input").set_value(seeds_ui.RUNS).run()
     at = upload(at, *files)

@@ -139,7 +139,8 @@ def _many_files(tables) -> align.AlignedMany | None:
         return None
     pairing = _pairing_widget([tables[picked], *(t for t in tables if t is not tables[picked])] if picked >= 0
                               else tables)
-    return align.load_many(tables, gold_file=picked, id=pairing)
+    named = None if start is None else options[start]  # what the names said: passed on as theirs, not as "given"
+    return align.load_many(tables, gold_file=None if picked == named else picked, id=pairing)
 
 
 def preview(data: align.AlignedMany, files: list[tuple[str, bytes]]) -> None:
