@@ -10,6 +10,7 @@ largest b that fits; ``budget=None`` lifts the limit (the Python API's default).
 from __future__ import annotations
 
 from .errors import SettingsError
+from .words import counted
 
 DEFAULT = 2 * 10**9  # steps: about 30 s on 2 cores; the app's, per run, and the command line's unless --budget
 RATE = 7 * 10**7  # steps a second on 2 cores, for the time a refusal estimates
@@ -19,20 +20,22 @@ class BudgetError(SettingsError):
     """A run whose work exceeds its budget; ``work``, ``budget`` and ``most`` (the largest b that fits) say by how
     much, so that the app and the command line can each say how to go on."""
 
-    def __init__(self, what: str, *, work: float, budget: int, most: int, fewer: str | None = None):
+    def __init__(self, what: str, *, work: float, budget: int, most: int, fewer: str | None = None,
+                 unit: str = "b"):
         self.work, self.budget, self.most = work, budget, most
+        most_text = f"Use b of at most {most:,}" if unit == "b" else f"Make at most {counted(most, unit)}"
         super().__init__(f"{what} is about {work:.1e} steps (some {_duration(work)} on 2 cores), more than the "
-                         f"budget of {budget:.1e}",
-                         hint=f"Use b of at most {most:,}" + (f", or compare fewer {fewer}." if fewer else "."))
+                         f"budget of {budget:.1e}", hint=most_text + (f", or compare fewer {fewer}." if fewer else "."))
 
 
-def check(what: str, per_resample: float, n_resamples: int, budget: int | None, fewer: str | None = None) -> None:
-    """Refuse ``n_resamples`` resamples of ``per_resample`` steps each when they exceed ``budget``; ``fewer``
-    names what else the user may cut (systems, pairs)."""
-    work = float(per_resample) * n_resamples
+def check(what: str, per_unit: float, units: int, budget: int | None, fewer: str | None = None,
+          unit: str = "b") -> None:
+    """Refuse ``units`` (resamples, or comparisons) of ``per_unit`` steps each when they exceed ``budget``;
+    ``fewer`` names what else the user may cut (systems, pairs)."""
+    work = float(per_unit) * units
     if budget is not None and work > budget:
-        raise BudgetError(what, work=work, budget=budget, most=max(int(budget // max(per_resample, 1)), 1),
-                          fewer=fewer)
+        raise BudgetError(what, work=work, budget=budget, most=max(int(budget // max(per_unit, 1)), 1),
+                          fewer=fewer, unit=unit)
 
 
 def _duration(steps: float) -> str:

@@ -217,6 +217,11 @@ def _compare_many(gold, systems, baseline, all_pairs, metric, test, n_resamples,
     _check_settings(metric, "bootstrap" if auto else test, n_resamples, alternative, alpha, None, seed, compat,
                     ci_method, True, 1, groups)
     base = baseline if baseline is not None else names[0]
+    n_pairs, n = (len(names) * (len(names) - 1) // 2 if all_pairs else len(names) - 1), _length(systems)
+    # each comparison scores its items and, resampled, b deltas: counted before 9,000 systems' 40 million pairs exist
+    budgets.check(f"{n_pairs:,} comparisons of {n:,} items" + (f" at b = {n_resamples:,}" if _is_int(n_resamples)
+                                                                else ""),
+                  n + (n_resamples if _is_int(n_resamples) else 0), n_pairs, budget, "systems", unit="comparison")
     pairs = (list(itertools.combinations(names, 2)) if all_pairs
              else [(name, base) for name in names if name != base])
     why = ""
@@ -253,6 +258,13 @@ def _compare_many(gold, systems, baseline, all_pairs, metric, test, n_resamples,
     adjusted = dict(zip(results, adjust(list(results.values()), correction)))
     return Many(tuple(names), None if all_pairs else base, metric, test, alternative, alpha, correction,
                 scores, own, results, adjusted, why)
+
+
+def _length(systems: Mapping[str, Sequence]) -> int:
+    try:
+        return len(next(iter(systems.values())))
+    except TypeError:
+        return 0
 
 
 def _names(systems: Mapping[str, Sequence], baseline: str | None, all_pairs: bool) -> list[str]:

@@ -29,11 +29,21 @@ SCORES = {f"s{i}": list(RNG.random(5)) for i in range(30)}
 def test_every_run_is_refused_beyond_its_budget_before_it_starts_and_reports_its_progress(run):
     calls = []
     with pytest.raises(budget.BudgetError, match=r"is about .* steps \(some .* on 2 cores\), more than the budget of "
-                                                 r"1\.0e\+03\. Use b of at most") as info:
+                                                 r"1\.0e\+03\. (Use b of|Make) at most") as info:
         run(budget=1_000, progress=calls.append)
     assert not calls and info.value.work > 1_000 and info.value.most >= 1
     run(budget=None, progress=calls.append)
     assert calls and calls == sorted(calls) and calls[-1] == 1.0 and all(0 < c <= 1 for c in calls)
+
+
+def test_a_family_of_too_many_comparisons_is_refused_before_its_pairs_exist():
+    """many --all-pairs on a table of 9,000 systems held 3 GB at 60 s: 40 million pairs were listed first."""
+    systems = {f"s{i}": [i % 2, 1, 0] for i in range(9_000)}
+    start = time.monotonic()
+    with pytest.raises(budget.BudgetError, match=r"40,495,500 comparisons of 3 items at b = 10,000 .* Make at most "
+                                                 r"199,940 comparisons, or compare fewer systems"):
+        sigcore.compare_many([1, 1, 0], systems, all_pairs=True, budget=budget.DEFAULT)
+    assert time.monotonic() - start < 5
 
 
 def test_the_budgets_largest_b_fits_and_one_more_does_not():

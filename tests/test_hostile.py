@@ -451,3 +451,44 @@ def test_a_latex_table_of_hostile_names_compiles(tmp_path):
     run = subprocess.run([shutil.which("pdflatex"), "-interaction=nonstopmode", "-halt-on-error", "t.tex"],
                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stdout[-1500:]
+
+
+def test_a_key_twice_in_a_json_record_is_refused_not_kept_last():
+    """json keeps the last of two keys: A's column was replaced by a copy of gold, and A 'won' 18 to 0."""
+    import pytest
+
+    from sigcore.errors import InputError
+    from sigcore.io.inputs import read
+
+    lines = '{"gold": "x", "A": "y", "B": "x"}\n' * 3 + '{"gold": "x", "A": "y", "B": "x", "A": "x"}\n'
+    with pytest.raises(InputError, match='an object has the key "A" twice') as info:
+        read(lines.encode(), name="t.jsonl")
+    assert info.value.line == 4
+    with pytest.raises(InputError, match='the key "A" twice'):
+        read(b'{"gold": ["x", "y"], "A": ["x", "x"], "B": ["y", "y"], "A": ["x", "y"]}', name="t.json")
+    with pytest.raises(InputError, match='the key "acc" twice'):
+        read(b'{"doc_id": 0, "target": "1", "filtered_resps": ["1"], "acc": 1, "acc": 0}\n', name="samples_t.jsonl")
+
+
+def test_wide_json_objects_many_datasets_and_wide_conll_are_refused_or_read_in_linear_time():
+    import time
+
+    import pytest
+
+    from sigcore.errors import InputError
+    from sigcore.io import results
+    from sigcore.io.inputs import MAX_COLUMNS, read
+
+    wide = json.dumps({f"s{i}": [1, 0] for i in range(MAX_COLUMNS + 1)}).encode()
+    with pytest.raises(InputError, match="has 10,001 columns, more than 10,000"):
+        read(wide, name="wide.json")
+    start = time.monotonic()  # 100,000 datasets: a dict, where a list made it quadratic
+    names, p = results.p_values(read(("dataset,p\n" + "".join(f"d{i},0.5\n" for i in range(100_000))).encode(),
+                                     name="p.csv"))
+    assert len(names) == 100_000 and time.monotonic() - start < 10
+    with pytest.raises(InputError, match="dataset 'd7' appears twice"):
+        results.p_values(read(b"dataset,p\nd7,0.1\nd8,0.2\nd7,0.3\n", name="p.csv"))
+    conll = ("# " + " ".join(f"c{i}" for i in range(MAX_COLUMNS + 1)) + "\n" +
+             "\t".join(["tok"] + ["O"] * MAX_COLUMNS) + "\n\n").encode()
+    with pytest.raises(InputError, match="columns, more than 10,000"):
+        read(conll, name="t.conll")

@@ -28,6 +28,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError
+from .inputs import MAX_COLUMNS
 
 DOCSTART = "-DOCSTART-"
 _SEPARATOR = re.compile(r"[ \t]+")
@@ -83,13 +84,17 @@ def parse(text: str, name: str) -> tuple[pd.DataFrame, np.ndarray]:
     if not sentences:
         raise InputError("the file has no tokens", file=name,
                          hint="Give one token per line with its tags in columns, and a blank line between sentences.")
+    if width > MAX_COLUMNS:
+        raise InputError(f"has {width:,} columns, more than {MAX_COLUMNS:,}", file=name, line=int(starts[0]),
+                         hint="Give the tokens, the gold tags and each system's tags: one column each.")
     names = default_names(width)
     if header is not None and len(header[1]) == width and "=" not in header[1]:
-        names = header[1]
+        names, seen = header[1], {}
         for column, column_name in enumerate(names, start=1):
-            if names.index(column_name) != column - 1:
+            if column_name in seen:  # a dict: one pass, however many columns
                 raise InputError(f"the header names column {column_name!r} twice", file=name, line=header[0],
                                  column=column, hint="Give each column a different name in the header comment.")
+            seen[column_name] = column
     frame = pd.DataFrame({column_name: [[token[j] for token in sentence] for sentence in sentences]
                           for j, column_name in enumerate(names)})
     return frame, np.asarray(starts, dtype=np.int64)

@@ -317,13 +317,13 @@ def _read_jsonl(text: str, name: str) -> tuple[pd.DataFrame, np.ndarray]:
     body = [raw[i - 1] for i in numbers]
     jsonlimits.check(text, name)
     try:  # one parse of the whole file is several times faster than a parse per line
-        records = json.loads("[" + ",".join(body) + "]", parse_int=jsonlimits.integer)
+        records = json.loads("[" + ",".join(body) + "]", **jsonlimits.HOOKS)
     except ValueError:
         records = []
     if len(records) != len(body):  # something is wrong: find the line
         for number, line in zip(numbers, body):
             try:
-                json.loads(line, parse_int=jsonlimits.integer)
+                json.loads(line, **jsonlimits.HOOKS)
             except json.JSONDecodeError as e:
                 raise InputError(f"not valid JSON ({e.msg})", file=name, line=number, column=e.colno,
                                  hint='Write one JSON object per line, e.g. {"gold": "pos", "A": "neg"}.') from None
@@ -357,7 +357,7 @@ def _records(records: list, lines: list[int], name: str) -> pd.DataFrame:
 def _read_json(text: str, name: str) -> tuple[pd.DataFrame, np.ndarray]:
     jsonlimits.check(text, name, MAX_ITEMS)
     try:
-        data = json.loads(text, parse_int=jsonlimits.integer)
+        data = json.loads(text, **jsonlimits.HOOKS)
         if isinstance(data, list):  # scanned again to know where each record starts
             lines = _lines_of(text, _json_array(text, _WS.match(text).end())[1])
             return _records(data, lines, name), np.array(lines)
@@ -369,7 +369,11 @@ def _read_json(text: str, name: str) -> tuple[pd.DataFrame, np.ndarray]:
     if not isinstance(data, dict) or not data or not all(isinstance(v, list) for v in data.values()):
         raise InputError("a JSON file must hold an array of objects, or an object of arrays", file=name, line=1,
                          hint='Write [{"gold": "pos", "A": "neg"}, ...] or {"gold": [...], "A": [...]}.')
+    if len(data) > MAX_COLUMNS:
+        raise InputError(f"has {len(data):,} columns, more than {MAX_COLUMNS:,}", file=name, line=1,
+                         hint="Give one array per system (and the gold and id arrays); compare a few at a time.")
     first, n = next(iter(data)), len(next(iter(data.values())))
+    _check_cells(n, len(data), name)
     for key, values in data.items():
         if len(values) != n:
             raise InputError(f"column {key!r} has {len(values)} values, not {n} like {first!r}", file=name,

@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import numpy as np
@@ -34,9 +35,33 @@ def integer(digits: str) -> int:
     return int(digits)
 
 
+class _DuplicateKey(ValueError):
+    """An object with a key twice: json keeps the last, so a column could be replaced without a word."""
+
+
+def _object(pairs: list) -> dict:
+    record = dict(pairs)
+    if len(record) != len(pairs):
+        seen = set()
+        raise _DuplicateKey(next(k for k, _ in pairs if k in seen or seen.add(k)))
+    return record
+
+
+HOOKS = {"parse_int": integer, "object_pairs_hook": _object}  # json.loads(text, **HOOKS)
+
+
 def long_number(error: ValueError, text: str, name: str, first_line: int = 1) -> InputError | None:
-    """The InputError for a number :func:`integer` refused (``text`` is what was parsed, starting on
-    ``first_line``), or None when ``error`` is another problem."""
+    """The InputError for a number :func:`integer` refused or a key :data:`HOOKS` found twice (``text`` is what
+    was parsed, starting on ``first_line``), or None when ``error`` is another problem."""
+    if isinstance(error, _DuplicateKey):
+        key = str(error)
+        pattern = re.compile(r'"%s"\s*:' % re.escape(json.dumps(key)[1:-1]))
+        found = pattern.search(text)
+        second = pattern.search(text, found.end()) if found else None  # in the same object or not: a hint
+        start = second.start() if second else 0
+        return InputError(f"an object has the key {json.dumps(key)} twice (JSON keeps the last one)", file=name,
+                          line=first_line + text.count("\n", 0, start), column=start - text.rfind("\n", 0, start),
+                          hint="Give each key once in every record.")
     if not isinstance(error, _LongNumber) and "integer string conversion" not in str(error):
         return None
     found = _LONG.search(text)

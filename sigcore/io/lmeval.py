@@ -120,7 +120,7 @@ def parse(text: str, name: str) -> tuple[pd.DataFrame, np.ndarray]:
         if not raw.strip():
             continue
         try:
-            record = json.loads(raw, parse_int=jsonlimits.integer)
+            record = json.loads(raw, **jsonlimits.HOOKS)
         except json.JSONDecodeError as error:
             raise InputError(f"not valid JSON ({error.msg})", file=name, line=number, column=error.colno,
                              hint="Give one JSON object per line, as lm_eval --log_samples writes them.") from None

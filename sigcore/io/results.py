@@ -28,7 +28,7 @@ def p_values(table) -> tuple[tuple[str, ...], tuple[float, ...]]:
         raise InputError(f"has {len(frame)} dataset{'s' * (len(frame) != 1)}", file=table.name,
                          hint="Replicability analysis counts the datasets where A is better: give one row per "
                               "dataset, at least two.")
-    names, values = [], []
+    names, values, first = [], [], {}
     for i, (line, raw) in enumerate(zip(table.lines, frame[p_column].tolist())):
         where = {"file": table.name, "line": int(line), "column": str(p_column)}
         try:  # CSV cells are text, JSON values keep their type; true/false are no p-values
@@ -48,10 +48,11 @@ def p_values(table) -> tuple[tuple[str, ...], tuple[float, ...]]:
         if not name:
             raise InputError("has no dataset name", file=table.name, line=int(line), column=str(name_column),
                              hint="Name every dataset, or leave out the dataset column.")
-        if name in names:
-            raise InputError(f"dataset {name!r} appears twice (first at line {table.lines[names.index(name)]})",
+        if name in first:  # a dict, not a list: a table of 100,000 datasets was quadratic
+            raise InputError(f"dataset {name!r} appears twice (first at line {table.lines[first[name]]})",
                              file=table.name, line=int(line), column=str(name_column),
                              hint="Give one row per dataset.")
+        first[name] = len(names)
         names.append(name)
         values.append(p)
     return tuple(names), tuple(values)
