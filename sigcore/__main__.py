@@ -213,6 +213,8 @@ def _data_arguments(cmd) -> None:
     cmd.add_argument("--id", help="id column: align files by it (guessed when the files share one)")
     cmd.add_argument("--by-row", action="store_true", help="pair the files by row even where they share an id column")
     cmd.add_argument("--group", help="table column with the document/group of each item")
+    cmd.add_argument("--filter", help="lm-eval logs of several filters (gsm8k: strict-match, flexible-extract): the "
+                                      "one to compare (asked when the logs have more than one)")
     cmd.add_argument("--drop-unmatched", action="store_true",
                      help="compare the items whose ids are in every file instead of stopping")
     cmd.add_argument("--format", choices=list(FORMATS), help="file format (default: from extension and content)")
@@ -291,7 +293,7 @@ def _load(args) -> align.Aligned:
     tables = [read(path, format=args.format, encoding=args.encoding) for path in args.files]
     return align.load(tables, gold=args.gold, a=args.a, b=args.b, id=_pairing(args), group=args.group,
                       on_unmatched="drop" if args.drop_unmatched else "stop", gold_file=_gold_file(args),
-                      baseline=getattr(args, "baseline", None))
+                      baseline=getattr(args, "baseline", None), filter=getattr(args, "filter", None))
 
 
 def _gold_file(args) -> int | None:

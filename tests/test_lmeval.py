@@ -188,3 +188,40 @@ def test_logs_filtered_differently_are_told_so_with_both_filters(tmp_path, capsy
     err = capsys.readouterr().err
     assert (f"{b}, line 1, column filter: the logs were filtered differently: 'get-answer' here, 'strict-match', "
             f"'flexible-extract' in {a}.") in err, err
+
+
+def test_logs_of_several_filters_compare_one_filter_asked_for_never_both(tmp_path, capsys):
+    """Each document once per filter: counted as two items, p = 0.14 became 0.03 ('significant') without a word."""
+    from pathlib import Path
+
+    from streamlit.testing.v1 import AppTest
+
+    import sigcore
+    from sigcore.__main__ import main
+
+    rng = np.random.default_rng(3)
+    right = rng.random((2, 100)) < np.array([[0.66], [0.56]])
+    logs = []
+    for name, row in (("A", right[0]), ("B", right[1])):
+        path = tmp_path / f"samples_gsm8k_{name}.jsonl"
+        path.write_text(jsonl(*(generation(i, "q", "42", " 42" if row[i] else " 7", f) for i in range(100)
+                                for f in ("strict-match", "flexible-extract"))))
+        logs.append(path)
+    assert main(["compare", *map(str, logs), "--metric", "exact_match"]) == 2
+    err = capsys.readouterr().err
+    assert "the logs hold 2 filters (strict-match, flexible-extract)" in err and "--filter" in err
+    assert main(["compare", *map(str, logs), "--metric", "exact_match", "--filter", "strict-match", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    expected = sigcore.compare([1] * 100, right[0].astype(int).tolist(), right[1].astype(int).tolist())
+    assert got["n_items"] == 100 and got["p_value"] == pytest.approx(expected.p_value, rel=1e-12)
+    assert "filter = 'strict-match' (given)" in got["roles"]
+    assert main(["compare", *map(str, logs), "--metric", "exact_match", "--filter", "strict-match"]) == 0
+    assert "--filter strict-match" in next(line for line in capsys.readouterr().out.splitlines()
+                                           if line.startswith("reproduce: "))
+    at = AppTest.from_file(str(Path(__file__).resolve().parents[1] / "dashboard.py"), default_timeout=60).run()
+    at.radio[0].set_value("Upload").run()
+    at.file_uploader[0].set_value([(p.name, p.read_bytes(), "application/octet-stream") for p in logs]).run()
+    box = next(s for s in at.selectbox if s.label == "lm-eval filter")
+    assert box.value is None and box.options == ["strict-match", "flexible-extract"] and not at.error
+    box.set_value("flexible-extract").run()
+    assert not at.exception and not at.error and any("100 items" in c.value for c in at.caption)

@@ -122,6 +122,16 @@ def load(files: list[tuple[str, bytes]], roles: dict, mapping_area) -> align.Ali
                 if not settled:
                     st.info("Say which file is the gold (in the Gold file box) to compare the others.")
                     return None
+                if len(tables) == 2 and all(t.format == "lm-eval" for t in tables) \
+                        and len(filters := align.lm_eval_filters(*tables)) > 1:  # a document once per filter
+                    roles["filter"] = st.selectbox(
+                        "lm-eval filter", filters, index=None, placeholder="Which filter?",
+                        key="filter_" + "_".join(t.name for t in tables),
+                        help="The logs hold each document once per filter (gsm8k: strict-match, flexible-extract); "
+                             "the same documents twice are not two items, so one filter is compared.")
+                    if roles["filter"] is None:
+                        st.info(md(f"The logs hold {len(filters)} filters: say which one to compare."))
+                        return None
         data = _from_roles(tables[0], roles) if len(tables) == 1 else align.load(tables, **roles)
     except SigcoreError as e:
         st.error(md(str(e)), icon="⚠️")

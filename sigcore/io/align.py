@@ -521,8 +521,15 @@ def system_names(files: Sequence[str]) -> list[str]:
     return named
 
 
-def from_lm_eval(a, b, *, on_unmatched: str = "stop") -> Aligned:
-    """Two lm-evaluation-harness sample logs, paired by (doc_id, filter); their per-sample metrics as scores."""
+def lm_eval_filters(a, b) -> list[str]:
+    """The filters both logs hold (lm_eval's filter_list: gsm8k has strict-match and flexible-extract)."""
+    return [f for f in dict.fromkeys(a.frame["filter"].tolist()) if f in set(b.frame["filter"].tolist())]
+
+
+def from_lm_eval(a, b, *, on_unmatched: str = "stop", filter: str | None = None) -> Aligned:
+    """Two lm-evaluation-harness sample logs, paired by (doc_id, filter); their per-sample metrics as scores.
+    Logs of several filters hold each document once per filter: one filter is compared (``filter``, which
+    :class:`Ambiguous` asks for), since the same documents under two filters are not independent items."""
     from .lmeval import metric_fields
 
     filters = [list(dict.fromkeys(t.frame["filter"].tolist())) for t in (a, b)]
@@ -531,6 +538,15 @@ def from_lm_eval(a, b, *, on_unmatched: str = "stop") -> Aligned:
                          f"{', '.join(map(shown, filters[0]))} in {a.name}", file=b.name, line=1, column="filter",
                          hint="Compare logs of the same task run with the same filters (lm_eval's filter_list); "
                               "or keep one filter's records in each file.")
+    if filter is not None and filter not in filters[0]:
+        raise SettingsError(f"the logs have no filter {shown(filter)}", hint=f"Their filters: {listed(filters[0])}.")
+    if filter is None and len(filters[0]) > 1:  # counted twice, a document would look like two (p = 0.14 became 0.03)
+        raise Ambiguous(f"the logs hold {len(filters[0])} filters ({', '.join(filters[0])}): each document once per "
+                        "filter, and the same documents twice are not two items", question="Which filter?",
+                        choices=filters[0], flag="--filter", file=a.name)
+    if filter is not None:
+        a, b = (replace(t, frame=t.frame[keep].reset_index(drop=True), lines=t.lines[keep.to_numpy()])
+                for t, keep in ((t, t.frame["filter"] == filter) for t in (a, b)))
     keys = [list(zip(t.frame["doc_id"].tolist(), t.frame["filter"].tolist())) for t in (a, b)]
     order, notes = _match(keys, [a, b], on_unmatched)
     targets = [t.frame["target"].to_numpy(dtype=object)[o] for t, o in zip((a, b), order)]
@@ -547,7 +563,7 @@ def from_lm_eval(a, b, *, on_unmatched: str = "stop") -> Aligned:
     return Aligned(targets[0].tolist(), preds[0], preds[1], a.name, b.name,
                    ids=[keys[0][i][0] for i in order[0]], scores=scores,
                    sources={"gold": (a.name, lines[0]), "a": (a.name, lines[0]), "b": (b.name, lines[1])},
-                   notes=tuple(notes))
+                   notes=tuple(notes), columns={} if filter is None else {"filter": filter})
 
 
 def _has_gold(table) -> bool:
@@ -709,8 +725,9 @@ def _as_text(value: Any) -> Any:
 
 def load(tables: Sequence, *, gold: str | None = None, a: str | None = None, b: str | None = None,
          id: str | None = None, group: str | None = None, on_unmatched: str = "stop", gold_file: int | None = None,
-         baseline: str | int | None = None) -> Aligned:
-    """What the command line and the app call: one table, two lm-eval logs or CoNLL files, or gold + A + B.
+         baseline: str | int | None = None, filter: str | None = None) -> Aligned:
+    """What the command line and the app call: one table, two lm-eval logs (``filter``: which of their filters) or
+    CoNLL files, or gold + A + B.
 
     One table: ``gold``, ``a``, ``b``, ``id`` and ``group`` name its columns (overriding the guess). Several
     files: the gold file by its name (:func:`pick_gold_file`; ``gold_file`` gives its position), ``gold`` the gold
@@ -734,8 +751,8 @@ def load(tables: Sequence, *, gold: str | None = None, a: str | None = None, b: 
         raise SettingsError("`group` names a column of one table", hint="Give the items' groups as a column of one "
                             "table (with gold, A and B columns).")
     if len(tables) == 2 and all(t.format == "lm-eval" for t in tables):
-        return _ordered(from_lm_eval(*tables, on_unmatched=on_unmatched), tables, baseline, flip=from_lm_eval,
-                        on_unmatched=on_unmatched)
+        return _ordered(from_lm_eval(*tables, on_unmatched=on_unmatched, filter=filter), tables, baseline,
+                        flip=from_lm_eval, on_unmatched=on_unmatched, filter=filter)
     if len(tables) > 3:
         raise InputError(f"got {len(tables)} files", hint="Give one table; or a gold file and two system files; or two "
                          "files that each carry gold or per-item scores. To compare more systems: sigcore many.")
@@ -767,6 +784,8 @@ def _ordered(data: Aligned, tables, baseline, flip, **options) -> Aligned:
         data = flip(tables[1], tables[0], **options)
     roles = [Role("gold", f"the target field of {data.a_name} and {data.b_name}", "they agree on every item"),
              Role("A", data.a_name), Role("B", data.b_name, "" if why == "the order given" else why)]
+    if options.get("filter") is not None:
+        roles.append(Role("filter", shown(options["filter"]), "given"))
     return replace(data, roles=tuple(roles))
 
 

@@ -10,7 +10,7 @@ from typing import Mapping, Sequence
 from ..result import Result
 
 _COLUMN_FLAGS = {"gold": "--gold", "A": "--a", "B": "--b", "id": "--id", "group": "--group", "gold_file": "--gold-file",
-                 "baseline": "--baseline"}
+                 "baseline": "--baseline", "filter": "--filter"}
 _OPTION_FLAGS = {"tokenize": "--tokenize", "positive_label": "--positive-label"}
 
 
