@@ -492,3 +492,27 @@ def test_wide_json_objects_many_datasets_and_wide_conll_are_refused_or_read_in_l
              "\t".join(["tok"] + ["O"] * MAX_COLUMNS) + "\n\n").encode()
     with pytest.raises(InputError, match="columns, more than 10,000"):
         read(conll, name="t.conll")
+
+
+def test_labels_that_cannot_match_gold_are_refused_and_the_reason_named(tmp_path, capsys):
+    """POS for pos, True for true, café in NFD for café in NFC: accuracy 0 and 'B beats A, p = 6.6e-24'."""
+    import unicodedata
+
+    cases = [(["pos", "neg"], ["POS", "NEG"], "they agree when case is ignored"),
+             (["true", "false"], ["True", "False"], "they agree when case is ignored"),
+             (["café", "thé"], [unicodedata.normalize("NFD", x) for x in ("café", "thé")],
+              "they agree after Unicode normalisation (NFC)"),
+             (["1", "2"], ["a", "b"], None)]
+    for gold_labels, a_labels, why in cases:
+        table = tmp_path / "t.csv"
+        table.write_text("gold,A,B\n" + "".join(f"{gold_labels[i % 2]},{a_labels[i % 2]},{gold_labels[i % 3 % 2]}\n"
+                                               for i in range(40)), encoding="utf-8")
+        for command in ("compare", "many"):
+            assert main([command, str(table)]) == 2, (command, gold_labels)
+            err = capsys.readouterr().err
+            assert "none of the labels of 'A' is one of gold's" in err and "every item would count as wrong" in err
+            assert (why in err) if why else "they agree" not in err, err
+    fine = tmp_path / "fine.csv"  # a system that is always wrong, in gold's own labels, is compared as it is
+    fine.write_text("gold,A,B\n" + "".join(f"{'pos' if i % 2 else 'neg'},{'neg' if i % 2 else 'pos'},pos\n"
+                                           for i in range(40)))
+    assert main(["compare", str(fine)]) == 0

@@ -797,7 +797,40 @@ def engine_inputs(aligned: Aligned, metric: str) -> tuple[list | None, list, lis
         return score_inputs(aligned, metric)
     if metric in ("accuracy", "exact_match") and right_wrong(aligned):
         return [1] * aligned.n, [int(float(v)) for v in aligned.a], [int(float(v)) for v in aligned.b], metric
+    if metric in LABEL_METRICS:
+        disjoint_labels(aligned.gold, {n: v for n, v in zip(aligned.display_names, (aligned.a, aligned.b))})
     return aligned.gold, aligned.a, aligned.b, metric
+
+
+LABEL_METRICS = ("accuracy", "macro_f1", "micro_f1", "weighted_f1", "f1", "precision", "recall")
+_FEW_LABELS = 50  # more distinct gold values than this are answers (exact match), not a label set
+
+
+def disjoint_labels(gold: list | None, systems: dict[str, list]) -> None:
+    """Refuse a system none of whose labels is one of gold's: then every item is wrong by spelling, not by the
+    system (POS for pos, True for true, café in NFD for café in NFC), and "B beats A, p = 1e-24" would be the
+    files' doing. Says when the labels agree once case or Unicode normalisation is ignored."""
+    import unicodedata
+
+    if gold is None or len(gold) < 10:  # a handful of items may disagree entirely by chance
+        return
+    labels = {str(v).strip() for v in _distinct(gold)} - {""}
+    if not 2 <= len(labels) <= _FEW_LABELS:
+        return
+    for name, outputs in systems.items():
+        own = {str(v).strip() for v in _distinct(outputs)} - {""}
+        if len(own) < 2 or own & labels:  # one label of its own: an always-wrong system may be just that
+            continue
+        folded = {unicodedata.normalize("NFC", x).casefold() for x in labels}
+        why = ("they agree when case is ignored" if {x.casefold() for x in own} & {x.casefold() for x in labels} else
+               "they agree after Unicode normalisation (NFC)" if {unicodedata.normalize("NFC", x) for x in own}
+               & labels else "they agree after Unicode normalisation and case folding"
+               if {unicodedata.normalize("NFC", x).casefold() for x in own} & folded else None)
+        raise InputError(f"none of the labels of {shown(str(name))} is one of gold's ({listed(sorted(own), 6)} against "
+                         f"{listed(sorted(labels), 6)}), so every item would count as wrong"
+                         + (f"; {why}" if why else ""),
+                         hint="Write the systems' labels as gold writes them (the same spelling, case and encoding); "
+                              "or, if they are per-item scores, choose the mean.")
 
 
 def right_wrong(aligned: Aligned | AlignedMany) -> bool:
@@ -890,6 +923,8 @@ def many_inputs(data: AlignedMany, metric: str) -> tuple[list | None, dict[str, 
     if metric in ("accuracy", "exact_match") and right_wrong(data):
         n = len(next(iter(data.systems.values())))
         return [1] * n, {name: [int(float(v)) for v in values] for name, values in data.systems.items()}
+    if metric in LABEL_METRICS:
+        disjoint_labels(data.gold, data.systems)
     return data.gold, data.systems
 
 
