@@ -24,7 +24,6 @@ import argparse
 import json
 import math
 import os
-import re
 import sys
 import time
 from dataclasses import asdict
@@ -723,7 +722,6 @@ _FLAGS = {"n_resamples": "--resamples", "confidence_level": "--confidence", "alp
           "n_sims": "--sims", "alternative": "--alternative", "metric": "--metric", "test": "--test"}
 
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # all but \n and \t: escapes, bells, carriage returns
 
 
 def _progress(what: str):
@@ -752,7 +750,7 @@ class _Printable:
         self.stream = stream
 
     def write(self, text: str) -> int:
-        return self.stream.write(_CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text))
+        return self.stream.write(printable(text, keep="\n\t"))  # all but newlines and tabs of its own
 
     def __getattr__(self, name):
         return getattr(self.stream, name)

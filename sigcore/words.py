@@ -5,13 +5,20 @@ from __future__ import annotations
 
 import re
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+# control characters, and the invisible ones that reorder or hide text (bidi overrides and isolates, zero widths,
+# the BOM): a name with U+202E reads backwards, "Trojan source" style
+CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
 
 
-def printable(name: str) -> str:
-    """A file or folder name as it is shown: control characters, newlines and tabs included, as \\xNN, so that a
-    name is one line that a terminal prints and never obeys (an escape recolours it, a newline forges a line)."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", name)
+def escape(char: str) -> str:
+    return f"\\x{ord(char):02x}" if char < "\u0100" else f"\\u{ord(char):04x}"
+
+
+def printable(name: str, keep: str = "") -> str:
+    """A file or folder name as it is shown: control characters (newlines and tabs included, unless in ``keep``)
+    and invisible ones as \\xNN or \\uNNNN, so that a name is one line that a terminal prints and never obeys
+    (an escape recolours it, a newline forges a line, U+202E turns it around)."""
+    return CONTROL.sub(lambda m: m.group() if m.group() in keep else escape(m.group()), name)
 
 
 def shown(value: object, limit: int = 40) -> str:

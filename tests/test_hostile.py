@@ -516,3 +516,19 @@ def test_labels_that_cannot_match_gold_are_refused_and_the_reason_named(tmp_path
     fine.write_text("gold,A,B\n" + "".join(f"{'pos' if i % 2 else 'neg'},{'neg' if i % 2 else 'pos'},pos\n"
                                            for i in range(40)))
     assert main(["compare", str(fine)]) == 0
+
+
+def test_bidi_overrides_and_zero_widths_are_shown_not_obeyed(tmp_path, capsys):
+    """A column named 'sys\\u202etxt.exe' read backwards in the verdict and the reproduce line (Trojan source)."""
+    from sigcore.report import export
+
+    name = tmp_path / "run\u202egnp.csv"
+    name.write_text("gold,sys\u202etxt.exe,B\u200b\n" + "x,x,y\ny,y,y\n" * 20, encoding="utf-8")
+    assert main(["compare", str(name)]) == 0
+    out = capsys.readouterr().out
+    assert "\u202e" not in out and "\u200b" not in out
+    assert "sys\\u202etxt.exe" in out and "B\\u200b" in out and "run\\u202egnp.csv" in out
+    line = next(x for x in out.splitlines() if x.startswith("reproduce: "))
+    assert "$'" in line and subprocess.run(["bash", "-c", line.removeprefix("reproduce: ").replace(
+        "python -m sigcore", f"{sys.executable} -m sigcore")], capture_output=True, cwd=ROOT).returncode == 0
+    assert export.latex_escape("a\u202eb") == "a\\textbackslash{}u202eb" and export.md_escape("a\u202eb") == "a\\\\u202eb"

@@ -3,11 +3,11 @@ between versions; what is written here will not)."""
 
 from __future__ import annotations
 
-import re
 import shlex
 from typing import Mapping, Sequence
 
 from ..result import Result
+from ..words import CONTROL, escape
 
 _COLUMN_FLAGS = {"gold": "--gold", "A": "--a", "B": "--b", "id": "--id", "group": "--group", "gold_file": "--gold-file",
                  "baseline": "--baseline", "filter": "--filter"}
@@ -47,14 +47,11 @@ def command(res: Result, files: Sequence[str], *, columns: Mapping[str, str] | N
     return " ".join(map(_quoted, args))
 
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-
-
 def _quoted(arg: str) -> str:
-    """shlex's quoting, and bash's $'...' for an argument with control characters (a newline in a file name), so
-    that the line runs as it is and shows on one line, never as two."""
-    if not _CONTROL.search(arg):
+    """shlex's quoting, and bash's $'...' for an argument with control or invisible characters (a newline in a
+    file name, a bidi override), so that the line runs as it is and shows on one line, as it reads."""
+    if not CONTROL.search(arg):
         return shlex.quote(arg)
-    body = _CONTROL.sub(lambda m: (f"\\x{ord(m.group()):02x}" if m.group() < "\x80" else f"\\u{ord(m.group()):04x}"),
-                        arg.replace("\\", "\\\\").replace("'", "\\'"))  # \x80 would be a byte, not U+0080
+    body = CONTROL.sub(lambda m: escape(m.group()) if m.group() < "\x80" else f"\\u{ord(m.group()):04x}",
+                       arg.replace("\\", "\\\\").replace("'", "\\'"))  # \x80 would be a byte, not U+0080
     return f"$'{body}'"
