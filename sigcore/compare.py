@@ -264,6 +264,9 @@ def _check_settings(metric, test, n_resamples, alternative, alpha, confidence_le
     if not _is_level(alpha):
         raise SettingsError(f"`alpha` must be a number strictly between 0 and 1, not {alpha!r}",
                             hint="The usual levels are 0.05, 0.01 and 0.001.")
+    if confidence_level is None and not _is_level(1 - alpha):  # the interval's level 1 - α must stay below 1
+        raise SettingsError(f"α = {alpha!r} leaves no interval: 1 − α rounds to 1",
+                            hint="Use an α of at least 1e-15, or give the interval's level (`confidence_level`).")
     if confidence_level is not None and not _is_level(confidence_level):
         raise SettingsError(f"`confidence_level` must be a number strictly between 0 and 1, not {confidence_level!r}",
                             hint="For a 95% interval pass 0.95; leave it out to follow 1 - alpha.")

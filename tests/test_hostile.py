@@ -532,3 +532,14 @@ def test_bidi_overrides_and_zero_widths_are_shown_not_obeyed(tmp_path, capsys):
     assert "$'" in line and subprocess.run(["bash", "-c", line.removeprefix("reproduce: ").replace(
         "python -m sigcore", f"{sys.executable} -m sigcore")], capture_output=True, cwd=ROOT).returncode == 0
     assert export.latex_escape("a\u202eb") == "a\\textbackslash{}u202eb" and export.md_escape("a\u202eb") == "a\\\\u202eb"
+
+
+def test_extreme_levels_are_refused_for_what_they_are_and_reproduced_exactly(tmp_path, capsys):
+    table = tmp_path / "s.csv"
+    table.write_text("id,A,B\n" + "".join(f"{i},0.{i % 9},0.{(i * 7) % 9}\n" for i in range(40)))
+    assert main(["compare", str(table), "--alpha", "1e-300"]) == 2  # it blamed --confidence, never given
+    assert "α = 1e-300 leaves no interval: 1 − α rounds to 1" in capsys.readouterr().err
+    assert main(["compare", str(table), "--alpha", "0.00001234567", "--confidence", "0.9999999", "--test",
+                 "bootstrap"]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("reproduce: "))
+    assert "--alpha 1.234567e-05 --confidence 0.9999999" in line  # were 1.23457e-05 (another α) and 1 (refused)

@@ -30,9 +30,9 @@ def command(res: Result, files: Sequence[str], *, columns: Mapping[str, str] | N
     if encoding:
         args += ["--encoding", encoding]
     args += ["--metric", metric or res.metric, "--test", res.test, "--alternative", res.alternative,
-             "--alpha", f"{res.alpha:g}"]
+             "--alpha", repr(float(res.alpha))]  # repr: the shortest text that reads back as the same float
     if abs(res.confidence_level - (1 - res.alpha)) > 1e-12:
-        args += ["--confidence", f"{res.confidence_level:g}"]
+        args += ["--confidence", repr(float(res.confidence_level))]
     if res.resampled:
         args += ["--resamples", str(res.n_resamples), "--seed", str(res.seed)]
     if res.ci_method in ("bootstrap-basic", "bootstrap-percentile", "bootstrap-bca", "none"):
