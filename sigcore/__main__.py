@@ -719,7 +719,7 @@ def main(argv: list[str] | None = None) -> int:
 
 _FLAGS = {"n_resamples": "--resamples", "confidence_level": "--confidence", "alpha": "--alpha", "seed": "--seed",
           "positive_label": "--positive-label",
-          "n_sims": "--sims", "alternative": "--alternative", "metric": "--metric", "test": "--test"}
+          "n_sims": "--sims", "alternative": "--alternative", "metric": "--metric", "test": "--test", "n": "--n"}
 
 
 

@@ -41,6 +41,8 @@ from .teaching.bootstrap import _greater_p, _support, outcome_probabilities, sma
 
 SUPPORTED = ("bootstrap", "permutation", "t", "mcnemar")
 MC_LEVEL = 0.95  # level of the Monte-Carlo interval of a simulated power
+MAX_SIMS = 4_000  # simulated test sets per size: ten times the default, some 25 s on a pilot of scores
+MAX_ITEMS = 2_000_000  # items of a simulated test set, as of a file (sigcore.io.inputs.MAX_ITEMS)
 REFINE = 4  # simulations near a crossing, per n_sims: half the Monte-Carlo error where the answer is read off
 _CELLS = 1 << 20  # largest (test sets x resamples) or (test sets x values) block: 8 MiB per float array
 _EPS = 1e-12  # rejection probabilities this close to 0 or 1 are 0 or 1 in the exact sums
@@ -164,8 +166,9 @@ def power_at(a, b, n: int, *, test: str = AUTO, binary: bool | None = None, alph
     as its curve for the same seed and ``n_sims``; ``test="auto"`` as in :func:`plan`)."""
     auto = test == AUTO
     _check("bootstrap" if auto else test, alpha, alternative, 0.5, n_sims, n_resamples, 2, seed)
-    if not _is_int(n) or n < 2:
-        raise SettingsError(f"`n` must be an integer of at least 2 items, not {n!r}")
+    if not _is_int(n) or not 2 <= n <= MAX_ITEMS:  # 10^10 simulated items ran for minutes
+        raise SettingsError(f"`n` must be a whole number of 2 to {MAX_ITEMS:,} items, not {n!r}",
+                            hint="The size of the test set the rates are expected on.")
     model, binary, *_ = _pilot(a, b, "bootstrap" if auto else test, binary)
     test = _recommended(a, b, binary, alpha) if auto else test
     return _power(model, int(n), _Settings(test, float(alpha), alternative, n_resamples), n_sims, seed, 0)
@@ -199,8 +202,9 @@ def plan_from_rates(n: int, accuracy_a: float, accuracy_b: float, agreement: flo
     auto = test == AUTO
     test = "mcnemar" if auto else test
     _check(test, alpha, alternative, target, n_sims, n_resamples, n_max, seed)
-    if not _is_int(n) or n < 2:
-        raise SettingsError(f"`n` must be an integer of at least 2 items, not {n!r}")
+    if not _is_int(n) or not 2 <= n <= MAX_ITEMS:  # 10^10 simulated items ran for minutes
+        raise SettingsError(f"`n` must be a whole number of 2 to {MAX_ITEMS:,} items, not {n!r}",
+                            hint="The size of the test set the rates are expected on.")
     cells = outcome_probabilities(accuracy_a, accuracy_b, agreement)
     return _plan(_Binary(float(cells[1]), float(cells[2])), int(n), _Settings(test, float(alpha), alternative,
                  n_resamples), float(target), n_sims, n_max, seed, binary=True,
@@ -226,6 +230,12 @@ def _check(test, alpha, alternative, target, n_sims, n_resamples, n_max, seed) -
             raise SettingsError(f"`{name}` must be an integer of at least {least}, not {value!r}")
     if n_resamples > MAX_RESAMPLES:
         raise SettingsError(f"`n_resamples` is at most {MAX_RESAMPLES:,}, not {n_resamples:,}")
+    if n_sims > MAX_SIMS:  # 100,000 simulated test sets ran for minutes with no word
+        raise SettingsError(f"`n_sims` is at most {MAX_SIMS:,}, not {n_sims:,}",
+                            hint=f"{MAX_SIMS:,} test sets give a power to ±{100 * 0.5 / math.sqrt(MAX_SIMS):.1f} "
+                                 "points at worst; the default, 400, to ±2.5.")
+    if n_max > MAX_ITEMS:
+        raise SettingsError(f"`n_max` is at most {MAX_ITEMS:,} items, not {n_max:,}")
     if not _is_int(seed) or seed < 0:
         raise SettingsError(f"`seed` must be a non-negative integer, not {seed!r}")
 

@@ -336,3 +336,17 @@ def translations(folder):
     table.write_text("gold,a,b\n" + "".join(f"the cat sat on mat {i},a cat sat on the mat {i},the cat is on mat {i}\n"
                                              for i in range(50)))
     return table
+
+
+def test_sizes_and_simulations_beyond_reason_are_refused_at_once():
+    """--n 10000000000 and --sims 100000 ran for minutes with no word."""
+    import time
+
+    start = time.monotonic()
+    with pytest.raises(SettingsError, match=r"`n` must be a whole number of 2 to 2,000,000 items, not 10000000000"):
+        plan_from_rates(10**10, 0.9, 0.8, 0.8)
+    with pytest.raises(SettingsError, match=r"`n_sims` is at most 4,000, not 100,000"):
+        plan_from_rates(500, 0.9, 0.8, 0.8, n_sims=100_000)
+    with pytest.raises(SettingsError, match=r"`n_max` is at most 2,000,000 items"):
+        plan_from_rates(500, 0.9, 0.8, 0.8, n_max=10**9)
+    assert time.monotonic() - start < 2
