@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 from ._lazy import stats
+from .words import shown
 
 ALTERNATIVES = ("greater", "less", "two-sided")  # H1: A better, B better, they differ
 TIE = 1e-9  # relative tolerance under which two values count as equal: float noise, not a difference
@@ -221,6 +222,7 @@ class Result:
         out = {k: _from_json(v) if k in numeric else v for k, v in data.items() if k in names}
         out["ci_a"], out["ci_b"] = tuple(out["ci_a"]), tuple(out["ci_b"])
         out["warnings"] = tuple(out.get("warnings", ()))
+        _check_saved(out, data.get("distribution"))
         dist = data.get("distribution")
         out["distribution"] = None if dist is None else np.asarray(dist, dtype=float)
         return cls(**out)
@@ -229,6 +231,34 @@ class Result:
         return (f"Result({self.test}, {self.metric}: A={self.score_a:.4g} B={self.score_b:.4g} "
                 f"delta={self.delta:.4g}, {self.p_text}, {self.alternative}, "
                 f"{self.confidence_level * 100:.10g}% CI [{self.ci_low:.4g}, {self.ci_high:.4g}])")
+
+
+def _check_saved(out: dict[str, Any], distribution: Any) -> None:
+    """A saved result's fields are of their kinds, before anything is drawn from it (an edited file wrote its PDF,
+    then failed on p_value "hi")."""
+    def real(v) -> bool:
+        return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+    for name in ("metric", "test", "alternative", "estimand", "ci_method", "signature"):
+        if not isinstance(out.get(name), str):
+            raise ValueError(f"{name} is {shown(out.get(name))}, not text")
+    for name in ("alpha", "score_a", "score_b", "delta", "estimate", "p_value", "ci_low", "ci_high",
+                 "confidence_level", "mc_error", "p_floor"):
+        if not real(out.get(name)):
+            raise ValueError(f"{name} is {shown(out.get(name))}, not a number")
+    for name, least in (("n_items", 1), ("n_differing", 0), ("n_resamples", 0)):
+        if not (isinstance(out.get(name), int) and not isinstance(out.get(name), bool) and out[name] >= least):
+            raise ValueError(f"{name} is {shown(out.get(name))}, not a whole number of at least {least}")
+    if not (0 < out["alpha"] < 1 and 0 < out["confidence_level"] < 1 and 0 <= out["p_value"] <= 1):
+        raise ValueError("alpha, confidence_level or p_value lies outside 0 to 1")
+    if out["alternative"] not in ALTERNATIVES or out["estimand"] not in ESTIMANDS:
+        raise ValueError(f"alternative {shown(out['alternative'])} or estimand {shown(out['estimand'])} is unknown")
+    if distribution is not None:
+        if not isinstance(distribution, list) or len(distribution) != out["n_resamples"]:
+            raise ValueError(f"the distribution holds {len(distribution) if isinstance(distribution, list) else 0:,} "
+                             f"values, not b = {out['n_resamples']:,}")
+        if not all(real(v) and math.isfinite(v) for v in distribution):
+            raise ValueError("the distribution holds a value that is not a finite number")
 
 
 def _contains(interval: tuple[float, float], value: float) -> bool:

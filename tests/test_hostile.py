@@ -543,3 +543,25 @@ def test_extreme_levels_are_refused_for_what_they_are_and_reproduced_exactly(tmp
                  "bootstrap"]) == 0
     line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("reproduce: "))
     assert "--alpha 1.234567e-05 --confidence 0.9999999" in line  # were 1.23457e-05 (another α) and 1 (refused)
+
+
+def test_a_tampered_saved_result_is_refused_before_a_figure_is_written(tmp_path, capsys):
+    """p_value "hi", alpha 7, b = -5 or a distribution of NaN: the PDF was written, then a crash or a Plotly dump."""
+    table = tmp_path / "s.csv"
+    table.write_text("id,A,B\n" + "".join(f"{i},0.{i % 9},0.{(i * 7) % 9}\n" for i in range(40)))
+    saved = tmp_path / "r.json"
+    assert main(["compare", str(table), "--test", "bootstrap", "--resamples", "200", "--save", str(saved)]) == 0
+    capsys.readouterr()
+    good = json.loads(saved.read_text())
+    for change, words in (({"p_value": "hi"}, "p_value is 'hi', not a number"),
+                          ({"alpha": 7}, "alpha, confidence_level or p_value lies outside 0 to 1"),
+                          ({"n_resamples": -5}, "n_resamples is -5, not a whole number of at least 0"),
+                          ({"distribution": ["nan"] * 200}, "not a finite number"),
+                          ({"distribution": [0.5]}, "the distribution holds 1 values, not b = 200"),
+                          ({"alternative": "sideways"}, "alternative 'sideways'")):
+        bad = tmp_path / "bad.json"
+        bad.write_text(json.dumps({**good, **change}))
+        out = tmp_path / "f.pdf"
+        assert main(["figure", str(bad), "--kind", "histogram", "--out", str(out)]) == 2, change
+        err = capsys.readouterr().err
+        assert "is not a result saved by sigcore" in err and words in err and not out.exists(), (change, err)
