@@ -328,7 +328,7 @@ def _read_jsonl(text: str, name: str) -> tuple[pd.DataFrame, np.ndarray]:
                 raise InputError(f"not valid JSON ({e.msg})", file=name, line=number, column=e.colno,
                                  hint='Write one JSON object per line, e.g. {"gold": "pos", "A": "neg"}.') from None
             except ValueError as e:
-                raise jsonlimits.long_number(e, line, name, number) or e from None
+                raise jsonlimits.refusal(e, line, name, number) or e from None
     return _records(records, numbers, name), np.array(numbers)
 
 
@@ -365,7 +365,7 @@ def _read_json(text: str, name: str) -> tuple[pd.DataFrame, np.ndarray]:
         raise InputError(f"not valid JSON ({e.msg})", file=name, line=e.lineno, column=e.colno,
                          hint="Check the JSON with a validator; lines and columns count from 1.") from None
     except ValueError as e:
-        raise jsonlimits.long_number(e, text, name) or e from None
+        raise jsonlimits.refusal(e, text, name) or e from None
     if not isinstance(data, dict) or not data or not all(isinstance(v, list) for v in data.values()):
         raise InputError("a JSON file must hold an array of objects, or an object of arrays", file=name, line=1,
                          hint='Write [{"gold": "pos", "A": "neg"}, ...] or {"gold": [...], "A": [...]}.')

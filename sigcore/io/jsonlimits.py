@@ -5,6 +5,8 @@
   with more items than a file may hold, before its 2 million objects cost gigabytes.
 - Numbers: an integer longer than ``MAX_DIGITS`` is larger than any float, so it is neither a score nor a
   sensible id; it is refused with its line and column and quoted cut short, never echoed whole.
+- Keys: an object with a key twice is refused (JSON keeps the last one, which replaced a system's column).
+  ``json.loads(text, **HOOKS)`` parses with both checks; :func:`refusal` turns what they raise into an InputError.
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ def _object(pairs: list) -> dict:
 HOOKS = {"parse_int": integer, "object_pairs_hook": _object}  # json.loads(text, **HOOKS)
 
 
-def long_number(error: ValueError, text: str, name: str, first_line: int = 1) -> InputError | None:
+def refusal(error: ValueError, text: str, name: str, first_line: int = 1) -> InputError | None:
     """The InputError for a number :func:`integer` refused or a key :data:`HOOKS` found twice (``text`` is what
     was parsed, starting on ``first_line``), or None when ``error`` is another problem."""
     if isinstance(error, _DuplicateKey):

@@ -125,7 +125,7 @@ def parse(text: str, name: str) -> tuple[pd.DataFrame, np.ndarray]:
             raise InputError(f"not valid JSON ({error.msg})", file=name, line=number, column=error.colno,
                              hint="Give one JSON object per line, as lm_eval --log_samples writes them.") from None
         except ValueError as error:
-            raise jsonlimits.long_number(error, raw, name, number) or error from None
+            raise jsonlimits.refusal(error, raw, name, number) or error from None
         if not isinstance(record, dict):
             raise InputError("the line is not a JSON object", file=name, line=number, column=1, hint=_FIX)
         for field in ("doc_id", "target", "filtered_resps"):
