@@ -565,3 +565,11 @@ def test_a_tampered_saved_result_is_refused_before_a_figure_is_written(tmp_path,
         assert main(["figure", str(bad), "--kind", "histogram", "--out", str(out)]) == 2, change
         err = capsys.readouterr().err
         assert "is not a result saved by sigcore" in err and words in err and not out.exists(), (change, err)
+
+
+def test_an_unknown_baseline_of_one_table_lists_its_systems_not_its_file(capsys):
+    table = str(ROOT / "sample_data" / "classification.csv")
+    for name in ("nosuch", "classification"):  # the file's name is no system of it
+        assert main(["many", table, "--baseline", name]) == 2
+        err = capsys.readouterr().err
+        assert f"'{name}' is not one of the systems. The systems are: logreg, svm_rbf, naive_bayes, tree." in err, err
