@@ -724,8 +724,6 @@ _FLAGS = {"n_resamples": "--resamples", "confidence_level": "--confidence", "alp
           "n_sims": "--sims", "alternative": "--alternative", "metric": "--metric", "test": "--test", "n": "--n"}
 
 
-
-
 def _progress(what: str):
     """A line on the terminal that says how far a long run has got (none when stderr is not a terminal, as in a
     pipe or a log), redrawn at most twice a second and cleared at the end; Ctrl-C stops the run."""

@@ -13,6 +13,8 @@ significant when its corrected p is at most α and its δ lies on H1's side.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import itertools
 import math
 from dataclasses import dataclass, field
@@ -170,6 +172,32 @@ def clusters(better: np.ndarray) -> list[int]:
     return numbers
 
 
+def _naming_systems(function):
+    """An error about "system k" (of a pair, or of the shared resamples: no name the user gave) said of the system
+    it is about, with its name in ``.system``: each system's outputs are checked alone, on this slow path only."""
+    named_parameters = set(inspect.signature(function).parameters)
+
+    @functools.wraps(function)
+    def compare(gold, systems, **settings):
+        try:
+            return function(gold, systems, **settings)
+        except InputError as error:
+            if not error.what.startswith("system ") or not isinstance(systems, Mapping):
+                raise
+            options = {k: v for k, v in settings.items() if k not in named_parameters}  # the metric's
+            for name, outputs in systems.items():
+                try:
+                    prepare(settings.get("metric", "accuracy"), gold, [outputs, outputs], **options)  # system 1
+                except InputError as own:
+                    named = InputError(own.what.replace("system 1", f"system {shown(str(name))}", 1), hint=own.hint,
+                                       line=own.line, column=own.column, item=own.item)
+                    named.system = name
+                    raise named from None
+            raise
+    return compare
+
+
+@_naming_systems
 def compare_many(gold: Sequence | None, systems: Mapping[str, Sequence], *, baseline: str | None = None,
                  all_pairs: bool = False, metric: str = "accuracy", test: str = AUTO,
                  n_resamples: int = 10_000, alternative: str = "two-sided", alpha: float = 0.05,
@@ -185,31 +213,6 @@ def compare_many(gold: Sequence | None, systems: Mapping[str, Sequence], *, base
     :mod:`sigcore.budget`) refuses a family that would cost more, before it starts; ``progress`` is called with the
     share done after each block of resamples or each pair (a page updates its bar there, and can stop there).
     """
-    try:
-        return _compare_many(gold, systems, baseline, all_pairs, metric, test, n_resamples, alternative, alpha,
-                             correction, seed, groups, compat, ci_method, budget, progress, metric_options)
-    except InputError as e:  # "system 2" of a pair, or of the shared resamples, is no name the user gave
-        raise _named(e, gold, systems, metric, metric_options) from None
-
-
-def _named(error: InputError, gold, systems: Mapping[str, Sequence], metric: str, options: dict) -> InputError:
-    """An error about "system k" said of the system it is about (``.system`` holds its name): each system's outputs
-    are checked alone, on this slow path only."""
-    if not error.what.startswith("system ") or not isinstance(systems, Mapping):
-        return error
-    for name, outputs in systems.items():
-        try:
-            prepare(metric, gold, [outputs, outputs], **options)  # "system 1" is this one
-        except InputError as own:
-            named = InputError(own.what.replace("system 1", f"system {shown(str(name))}", 1), hint=own.hint,
-                               line=own.line, column=own.column, item=own.item)
-            named.system = name
-            return named
-    return error
-
-
-def _compare_many(gold, systems, baseline, all_pairs, metric, test, n_resamples, alternative, alpha, correction,
-                  seed, groups, compat, ci_method, budget, progress, metric_options) -> Many:
     names = _names(systems, baseline, all_pairs)
     if correction not in CORRECTIONS:
         raise SettingsError(f"unknown correction {correction!r}", hint=f"Choose one of: {', '.join(CORRECTIONS)}.")
@@ -243,7 +246,6 @@ def _compare_many(gold, systems, baseline, all_pairs, metric, test, n_resamples,
         results, scores, own = _shared_bootstrap(gold, systems, names, pairs, options, budget, progress)
     else:
         if test in RESAMPLING:  # each pair resamples its items (twice: the permutation test bootstraps its interval)
-            n = len(next(iter(systems.values())))
             budgets.check(f"{len(pairs):,} pairs' b = {n_resamples:,} resamples of {n:,} items", 2 * n * len(pairs),
                           n_resamples, budget, "pairs")
         results = {}

@@ -11,7 +11,8 @@ CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-
 
 
 def escape(char: str) -> str:
-    return f"\\x{ord(char):02x}" if char < "\u0100" else f"\\u{ord(char):04x}"
+    """\\xNN below U+0080, \\uNNNN above (bash's $'\\x9b' would be a byte, not U+009B)."""
+    return f"\\x{ord(char):02x}" if char < "\x80" else f"\\u{ord(char):04x}"
 
 
 def printable(name: str, keep: str = "") -> str:

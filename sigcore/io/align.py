@@ -15,6 +15,7 @@ Decisions (each documented in the README):
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import Counter
@@ -821,11 +822,11 @@ def disjoint_labels(gold: list | None, systems: dict[str, list]) -> None:
         own = {str(v).strip() for v in _distinct(outputs)} - {""}
         if len(own) < 2 or own & labels:  # one label of its own: an always-wrong system may be just that
             continue
-        folded = {unicodedata.normalize("NFC", x).casefold() for x in labels}
-        why = ("they agree when case is ignored" if {x.casefold() for x in own} & {x.casefold() for x in labels} else
-               "they agree after Unicode normalisation (NFC)" if {unicodedata.normalize("NFC", x) for x in own}
-               & labels else "they agree after Unicode normalisation and case folding"
-               if {unicodedata.normalize("NFC", x).casefold() for x in own} & folded else None)
+        nfc = functools.partial(unicodedata.normalize, "NFC")
+        why = next((f"they agree {when}" for when, same in (
+            ("when case is ignored", str.casefold), ("after Unicode normalisation (NFC)", nfc),
+            ("after Unicode normalisation and case folding", lambda x: nfc(x).casefold()))
+            if set(map(same, own)) & set(map(same, labels))), None)
         raise InputError(f"none of the labels of {shown(str(name))} is one of gold's ({listed(sorted(own), 6)} against "
                          f"{listed(sorted(labels), 6)}), so every item would count as wrong"
                          + (f"; {why}" if why else ""),

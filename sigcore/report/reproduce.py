@@ -52,6 +52,5 @@ def _quoted(arg: str) -> str:
     file name, a bidi override), so that the line runs as it is and shows on one line, as it reads."""
     if not CONTROL.search(arg):
         return shlex.quote(arg)
-    body = CONTROL.sub(lambda m: escape(m.group()) if m.group() < "\x80" else f"\\u{ord(m.group()):04x}",
-                       arg.replace("\\", "\\\\").replace("'", "\\'"))  # \x80 would be a byte, not U+0080
+    body = CONTROL.sub(lambda m: escape(m.group()), arg.replace("\\", "\\\\").replace("'", "\\'"))
     return f"$'{body}'"
