@@ -152,13 +152,15 @@ def test_file_names_are_whole_in_the_role_boxes(app_url, tmp_path):
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         page.goto(app_url)
         page.get_by_role("button", name="Run").wait_for(timeout=60_000)
+        page.get_by_role("combobox", name="Test", exact=True).wait_for(timeout=60_000)
         page.wait_for_function(settled, timeout=60_000)
         default = page.evaluate(shown_boxes)
         page.set_viewport_size({"width": 1440, "height": 900})
         page.get_by_text("Upload", exact=True).click(timeout=60_000)
         page.locator("input[type=file]").set_input_files([str(tmp_path / n) for n in names])
         page.get_by_role("combobox", name="Baseline (B)", exact=True).wait_for(timeout=60_000)
-        page.wait_for_function(settled, timeout=60_000)
+        page.wait_for_function(f"() => ({settled})() && ({shown_boxes})().some(b => b[0] == 'Test' && b[1].startsWith('mcnemar'))",
+                               timeout=60_000)  # the boxes come in turn, and the test changes with the files
         boxes = page.evaluate(shown_boxes)
         browser.close()
     assert len(default) >= 9 and all(whole for _, _, whole in default), default
