@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from sigcore.__main__ import main
@@ -573,3 +574,18 @@ def test_an_unknown_baseline_of_one_table_lists_its_systems_not_its_file(capsys)
         assert main(["many", table, "--baseline", name]) == 2
         err = capsys.readouterr().err
         assert f"'{name}' is not one of the systems. The systems are: logreg, svm_rbf, naive_bayes, tree." in err, err
+
+
+def test_too_few_resamples_give_no_interval_rather_than_their_range(tmp_path, capsys):
+    """b = 1: each system's "95% interval" was the one resample, [26.30, 26.30] around 26.60; now none is printed,
+    and the difference says why it has none."""
+    path = tmp_path / "scores.csv"
+    rng = np.random.default_rng(0)
+    path.write_text("id,A,B\n" + "".join(f"{i},{x:.3f},{y:.3f}\n" for i, (x, y) in enumerate(rng.random((200, 2)))))
+    for b, shown in ((1, False), (39, False), (40, True)):
+        assert main(["compare", str(path), "--test", "bootstrap", "--resamples", str(b)]) == 0
+        lines = capsys.readouterr().out.splitlines()
+        first, delta = next((lines[i - 1], line) for i, line in enumerate(lines) if line.startswith("delta = "))
+        assert ("[" in first) == shown and ("95% intervals" in first) == shown, first
+        assert ("no 95% CI" in delta) == (b < 20), delta  # the test's dual needs only b >= 1 / alpha
+

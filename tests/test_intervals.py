@@ -85,3 +85,20 @@ def test_wilson_equals_statsmodels_and_reaches_0_and_1_exactly():
         want = proportion_confint(right, 100, alpha=0.05, method="wilson")
         assert intervals.wilson(x, 0.95) == pytest.approx(want, abs=1e-12)
     assert intervals.wilson(np.ones(100), 0.95)[1] == 1.0 and intervals.wilson(np.zeros(100), 0.95)[0] == 0.0
+
+
+@pytest.mark.parametrize("level, alternative, fewest", [(0.95, "two-sided", 40), (0.95, "greater", 20),
+                                                        (0.95, "less", 20), (0.99, "two-sided", 200)])
+def test_a_percentile_end_needs_one_resample_in_its_tail(level, alternative, fewest):
+    """Fewer resamples than that and the "interval" is their range, which can exclude the estimate: nan."""
+    rng = np.random.default_rng(0)
+    for b in (1, 2, fewest - 1, fewest, fewest + 1):
+        low, high = intervals.percentile(rng.normal(size=b), level, alternative)
+        ends = [x for x, side in ((low, "greater"), (high, "less")) if alternative in (side, "two-sided")]
+        assert all(np.isnan(x) for x in ends) == (b < fewest) and all(np.isfinite(x) for x in ends) == (b >= fewest)
+
+
+@pytest.mark.parametrize("b", [1, 2, 5])
+def test_bca_gives_no_interval_from_a_handful_of_resamples(b):
+    values = np.random.default_rng(b).normal(size=b)
+    assert np.isnan(intervals.bca(values, 0.0, np.array([0.1, -0.2, 0.3]), np.ones(3), 0.95)).all()

@@ -119,9 +119,10 @@ def summary(res: Result, *, a: str = "A", b: str = "B") -> str:
     differ = (f"{res.n_differing:,} discordant" if METRICS[res.metric].binary and res.n_groups is None else
               f"{res.n_differing:,} {'groups ' if res.n_groups is not None else ''}differ")
     units = counted(res.n_items, "item") + (f" in {counted(res.n_groups, 'group')}" if res.n_groups is not None else "")
-    lines = [f"{metric_name(res)}: {a} = {number(res.score_a, scale)}{_bracket(res.ci_a, scale)}, "
-             f"{b} = {number(res.score_b, scale)}{_bracket(res.ci_b, scale)}  ({units}, {differ}; "
-             f"{level(res)} intervals)",
+    brackets = _bracket(res.ci_a, scale), _bracket(res.ci_b, scale)
+    lines = [f"{metric_name(res)}: {a} = {number(res.score_a, scale)}{brackets[0]}, "
+             f"{b} = {number(res.score_b, scale)}{brackets[1]}  ({units}, {differ}"
+             f"{f'; {level(res)} intervals' if any(brackets) else ''})",
              f"delta = {a} - {b} = {number(res.delta, scale)}"]
     if res.estimand != "delta":
         lines.append(f"{_ESTIMAND_TEXT[res.estimand]}: {_estimate_number(res, res.estimate)}")
@@ -129,6 +130,8 @@ def summary(res: Result, *, a: str = "A", b: str = "B") -> str:
     if interval:
         lines[-1] += f"; {interval} ({CI_NAMES.get(res.ci_method, res.ci_method)}" \
                      f"{', the test' + chr(39) + 's dual' if _dual(res) else ''})"
+    elif res.resampled and res.ci_method != "none":  # asked for, but b cannot hold its tails
+        lines[-1] += f"; no {level(res)} CI: {counted(res.n_resamples, 'resample')} are too few for its tails"
     p_line = f"{method(res)}, H1: {_H1[res.alternative].format(a=a, b=b)} ({_SIDED[res.alternative]}): {res.p_text}"
     if res.resampled:
         p_line += f" ({res.n_extreme:,} of {res.n_resamples:,} resamples as extreme; {mc_text(res)})"
@@ -301,4 +304,4 @@ def _round(n: int) -> str:
 
 def _bracket(interval: tuple[float, float], scale: float) -> str:
     low, high = interval
-    return "" if math.isnan(low) else f" [{number(low, scale)}, {number(high, scale)}]"
+    return "" if math.isnan(low) or math.isnan(high) else f" [{number(low, scale)}, {number(high, scale)}]"

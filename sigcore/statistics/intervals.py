@@ -73,10 +73,23 @@ def basic(values: np.ndarray, estimate: float, alpha: float, alternative: str, t
 
 
 def percentile(values: np.ndarray, confidence_level: float, alternative: str = "two-sided") -> tuple[float, float]:
-    """The percentile interval (equal-tailed when two-sided) of a bootstrap distribution."""
+    """The percentile interval (equal-tailed when two-sided) of a bootstrap distribution; ``nan`` at an end whose
+    tail b resamples cannot hold (b · tail < 1: 40 for a two-sided 95% interval), where the "interval" would be
+    the resamples' range, which can exclude the estimate."""
     lower, upper = tails(confidence_level, alternative)
-    low = -math.inf if lower is None else float(np.quantile(values, lower))
-    high = math.inf if upper is None else float(np.quantile(values, 1 - upper))
+    return _quantiles(values, lower, None if upper is None else 1 - upper)
+
+
+def _quantiles(values: np.ndarray, lower: float | None, upper: float | None) -> tuple[float, float]:
+    """The ``lower`` and ``upper`` quantiles of ``values`` (None: that end open), nan where fewer than one value
+    lies beyond the quantile."""
+    b = len(values)
+
+    def held(tail: float) -> bool:
+        return tail * b >= 1 - 1e-9  # 0.025 · 40 is 1 up to rounding
+
+    low = -math.inf if lower is None else float(np.quantile(values, lower)) if held(lower) else math.nan
+    high = math.inf if upper is None else float(np.quantile(values, upper)) if held(1 - upper) else math.nan
     return low, high
 
 
@@ -97,8 +110,7 @@ def bca(values: np.ndarray, estimate: float, jackknife: np.ndarray, weights: np.
         levels = special.ndtr(z0 + (z0 + z) / (1 - accel * (z0 + z)))
     if not np.all(np.isfinite(levels)):  # degenerate distribution (all resamples equal the estimate)
         return percentile(values, confidence_level, alternative)
-    low, high = (float(q) for q in np.quantile(values, levels))
-    return (-math.inf if lower is None else low), (math.inf if upper is None else high)
+    return _quantiles(values, None if lower is None else float(levels[0]), None if upper is None else float(levels[1]))
 
 
 def mean_interval(x: np.ndarray, confidence_level: float, alternative: str = "two-sided", *,
