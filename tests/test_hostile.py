@@ -434,23 +434,46 @@ def _number(cell: str) -> bool:
         return False
 
 
-def test_a_latex_table_of_hostile_names_compiles(tmp_path):
-    import shutil
+# names from other scripts: pdflatex with T1 fonts sets none of these, and stopped at the first
+SCRIPTS = ["模型A", "Модель-Б", "βάση", "x\u0301y", "نموذج", "🤖bot", "e\u0301te\u0301"]
 
+
+def test_a_latex_table_of_hostile_names_compiles(tmp_path):
     import numpy as np
 
     import sigcore
-    from sigcore.report import family
+    from sigcore.report import export, family
 
     rng = np.random.default_rng(4)
     gold = list(rng.integers(0, 2, 100))
-    names = [n for n in NASTY if n.strip()][:8]
+    names = [n for n in NASTY if n.strip()][:8] + SCRIPTS
     systems = {n: list(np.where(rng.random(100) < 0.7, gold, 1 - np.array(gold))) for n in names}
-    body = family.latex([sigcore.compare_many(gold, systems, n_resamples=200, test="bootstrap")])
-    (tmp_path / "t.tex").write_text("\\documentclass{article}\\usepackage[T1]{fontenc}\\usepackage{booktabs}\\usepackage{natbib}"
-                                    "\\begin{document}\n" + body + "\n\\end{document}\n", encoding="utf-8")
+    many = sigcore.compare_many(gold, systems, n_resamples=200, test="bootstrap")
+    pair = sigcore.compare(gold, systems[SCRIPTS[0]], systems[SCRIPTS[1]], n_resamples=200, test="bootstrap")
+    body = "\n\n".join([family.latex([many]), export.verdict_latex(pair, a=SCRIPTS[0], b=SCRIPTS[1]),
+                         export.sentence_latex(pair, a=SCRIPTS[2], b=SCRIPTS[3])])
+    assert "U+6A21" in body and "été" in body  # shown by its code point; composed, é is set
+    _compiles(tmp_path, body)
+
+
+def test_every_character_kept_in_latex_compiles(tmp_path):
+    """The characters latex_escape writes as themselves: every one that is not ASCII, in one document."""
+    import sys
+
+    from sigcore.report import export
+
+    kept = [chr(c) for c in range(0xA0, sys.maxunicode + 1) if not export._NOT_PDFLATEX.match(chr(c))]
+    assert 300 < len(kept) < 400
+    _compiles(tmp_path, export.latex_escape(" ".join(kept)))
+
+
+def _compiles(folder: Path, body: str) -> None:
+    import shutil
+
+    (folder / "t.tex").write_text("\\documentclass{article}\\usepackage[T1]{fontenc}\\usepackage{booktabs}"
+                                  "\\usepackage{natbib}\\begin{document}\n" + body + "\n\\end{document}\n", encoding="utf-8")
     run = subprocess.run([shutil.which("pdflatex"), "-interaction=nonstopmode", "-halt-on-error", "t.tex"],
-                         cwd=tmp_path, capture_output=True, text=True, timeout=120)
+                         cwd=folder, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stdout[-1500:]
 
 

@@ -15,6 +15,7 @@ import math
 import re
 import struct
 import threading
+import unicodedata
 import zlib
 from decimal import Decimal
 from typing import Any
@@ -39,6 +40,9 @@ _LATEX_SPECIAL = {
     "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}", "[": "{[}", "]": "{]}",
 }
 _LATEX_RE = re.compile("|".join(re.escape(c) for c in _LATEX_SPECIAL))
+# what pdflatex sets from UTF-8 with the T1 and TS1 fonts: ASCII and the characters t1enc.dfu, ts1enc.dfu, omsenc.dfu
+# and ot1enc.dfu declare (LaTeX 2022); any other (CJK, Greek, a lone combining mark) stops it: "not set up for use"
+_NOT_PDFLATEX = re.compile(r"[^\x00\x20-\x7e\xa0-\xac\xae-\u0125\u0128-\u0137\u0139-\u013e\u0141-\u0148\u014a-\u0165\u0168-\u017e\u0192\u01c4-\u01d4\u01e2-\u01e3\u01e6-\u01eb\u01f0\u01f4-\u01f5\u0218-\u021b\u0232-\u0233\u0237\u02c7\u02d8-\u02d9\u02db\u02dd\u0e3f\u1e02-\u1e03\u1e0d\u1e1e-\u1e21\u1e25\u1e30-\u1e31\u1e37\u1e43\u1e45\u1e47\u1e5b\u1e63\u1e6d\u1e8e-\u1e91\u1e9e\u1ef2-\u1ef3\u2010-\u2016\u2018-\u201a\u201c-\u201e\u2020-\u2022\u2030-\u2031\u2039-\u203b\u203d\u2044\u204e\u2052\u20a1\u20a4\u20a6\u20a9\u20ab-\u20ac\u20b1\u2103\u2116-\u2117\u211e\u2120\u2122\u2126-\u2127\u212e\u2190-\u2193\u2329-\u232a\u2422-\u2423\u25e6\u25ef\u266a\u27e8-\u27e9\u3008-\u3009\ufb00-\ufb06]")
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _PLAIN_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 # placeholders for user text while the sentence around it is converted (NUL never occurs in the sentence)
@@ -50,6 +54,7 @@ _MATH_RELATIONS = {"=": "=", "≥": r"\geq", "≤": r"\leq"}
 _LATEX_SYMBOLS = {"-∞": r"$-\infty$", "δ": r"$\delta$", "α": r"$\alpha$", "≥": r"$\geq$", "≤": r"$\leq$", "∞": r"$\infty$",
                   "·": r"$\cdot$"}
 _LATEX_SYMBOLS_RE = re.compile("|".join(_LATEX_SYMBOLS))
+_SENTENCE_SYMBOLS = "".join(_LATEX_SYMBOLS) + MINUS
 
 
 # ---------------------------------------------------------------- tables
@@ -241,8 +246,14 @@ def md_escape(text: str) -> str:
 
 
 def latex_escape(text: str, placeholders: bool = False) -> str:
-    r"""User text as literal LaTeX text: ``\ & % $ # _ { } ~ ^`` (and ``< > | [ ]``) escaped."""
-    return _LATEX_RE.sub(lambda m: _LATEX_SPECIAL[m.group()], _one_line(text, placeholders))
+    r"""User text as literal LaTeX text: ``\ & % $ # _ { } ~ ^`` (and ``< > | [ ]``) escaped; composed (NFC, so
+    that e + U+0301 is é), and a character pdflatex cannot set written as its code point, ``\texttt{U+4E2D}``."""
+    text = _LATEX_RE.sub(lambda m: _LATEX_SPECIAL[m.group()], unicodedata.normalize("NFC", _one_line(text, placeholders)))
+    kept = _SENTENCE_SYMBOLS if placeholders else ""  # a template's δ, α, ≥ and − become math after this
+
+    def code_point(m: re.Match) -> str:
+        return m.group() if m.group() in kept else f"\\texttt{{U+{ord(m.group()):04X}}}"
+    return _NOT_PDFLATEX.sub(code_point, text)
 
 
 def interval_text(low: float, high: float, scale: float) -> str:
