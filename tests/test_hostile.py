@@ -3,12 +3,15 @@
 import csv
 import io
 import json
+import math
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from sigcore.__main__ import main
 from sigcore.report import export
@@ -612,3 +615,52 @@ def test_too_few_resamples_give_no_interval_rather_than_their_range(tmp_path, ca
         assert ("[" in first) == shown and ("95% intervals" in first) == shown, first
         assert ("no 95% CI" in delta) == (b < 20), delta  # the test's dual needs only b >= 1 / alpha
 
+
+
+def _jsonl(records) -> str:
+    return "".join(json.dumps(r) + "\n" for r in records)
+
+
+@pytest.mark.parametrize("files, said", [
+    ({"s.jsonl": _jsonl([{"id": i, "A": "NaN" if i == 3 else 0.5, "B": 0.3} for i in range(30)]).replace('"NaN"', "NaN")},
+     "line 4: system 'A' has 'NaN' for item 4, not a finite number"),  # NaN is not JSON: it was shown as ''
+    ({"s.csv": "id,gold,A,B\n" + "".join(f"{i},x,x,y\n" for i in range(2000)) + "2000,x,x\x00y,y\n"},
+     "s.csv, line 2002, column 9: holds a NUL character"),  # past the first 8 KiB it became part of a label
+    ({"s.txt": b"\xff\xfea\x00\x00\xd8b\x00\n\x00"}, "bytes 0x00 0xd8 are not valid UTF-16 (illegal UTF-16 surrogate)"),
+    ({"s.csv": "id,A,B\n" + "".join(f"{i},1_000,0.5\n" for i in range(30))}, "has '1_000' for item 1"),
+    ({"s.csv": "id,A,B\n" + "".join(f"{i},０.５,0.4\n" for i in range(30))}, "has '０.５' for item 1"),
+    ({"a.jsonl": _jsonl({"id": i, "gold": i % 2, "pred": i % 2} for i in range(30)),
+      "b.jsonl": _jsonl({"id": str(i), "gold": i % 2, "pred": 0} for i in range(30))},
+     "b.jsonl has it as '0', text where a.jsonl has a number"),
+    ({"gold.conll": "a O\nb B-PER\n\nc O\n", "a.conll": "a O\nb B-PER\n\nc O\n", "b.conll": "a O\nb B-PER\u200b\n\nc O\n"},
+     "'B-PER\\u200b' is not a BIO/BIOES tag: it holds whitespace or an invisible character"),
+])
+def test_a_value_written_oddly_is_named_as_written(tmp_path, capsys, monkeypatch, files, said):
+    monkeypatch.chdir(tmp_path)
+    for name, content in files.items():
+        (tmp_path / name).write_bytes(content if isinstance(content, bytes) else content.encode())
+    assert main(["compare", *files]) == 2
+    err = capsys.readouterr().err
+    assert said in err and "Traceback" not in err, err
+
+
+def test_plain_numbers_stay_numbers_spaces_after_commas_included(tmp_path, capsys):
+    from sigcore import numbers
+
+    assert [numbers.number(v) for v in (" 0.5", "1e-5", "+.5", "-3", "inf", 2, 0.25)] == [0.5, 1e-5, 0.5, -3, math.inf, 2, 0.25]
+    for loose in ("1_000", "０.５", "١", "\u00a00.5", "0x10"):
+        with pytest.raises(ValueError):
+            numbers.number(loose)
+        assert numbers.floats(["0.5", loose]) is None
+    path = tmp_path / "s.csv"
+    path.write_text("id, A, B\n" + "".join(f"{i}, 0.{i % 7}, 0.{i % 5}\n" for i in range(30)))
+    assert main(["compare", str(path)]) == 0 and "metric: mean" in capsys.readouterr().out
+
+
+def test_an_lm_eval_doc_id_written_as_a_whole_float_is_the_document(tmp_path, capsys):
+    sample = Path(__file__).parents[1] / "sample_data" / "lm_eval"
+    a, b = sorted(sample.glob("*.jsonl"))
+    floated = tmp_path / a.name
+    floated.write_text(re.sub(r'"doc_id": (\d+),', r'"doc_id": \1.0,', a.read_text()))
+    assert main(["compare", str(floated), str(b), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["n_items"] == 300

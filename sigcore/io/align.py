@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError, SettingsError
+from ..numbers import number
 from ..words import counted, listed, shown
 from .inputs import INDEX
 from .roles import (GOLD_NAMES, Ambiguous, Role, baseline_index, baseline_named, correctness_named, gold_files,
@@ -650,19 +651,31 @@ def _match(keys: list[list], tables: list, on_unmatched: str) -> tuple[list[np.n
         if on_unmatched == "stop":  # the file that lacks them is where to look; the id and its line are here
             lacking, other = next((t, p) for t, p in zip(tables, positions) if unmatched[0] not in p)
             missing = [k for k in key if k not in other]
+            written = {str(_raw(k)): _raw(k) for k in other}.get(str(_raw(missing[0])))  # 0 there, "0" here
             raise InputError(f"lacks {counted(len(missing), 'id')} that {table.name} has (the first is "
-                             f"{_show(missing[0])}, on line {int(table.lines[pos[missing[0]]])} of {table.name})",
-                             file=lacking.name, hint="Check that the files come from the same test set, or drop "
-                             "the unmatched items ('Drop unmatched items' in the app, --drop-unmatched on "
-                             "the command line, on_unmatched='drop' in the API).")
+                             f"{_show(missing[0])}, on line {int(table.lines[pos[missing[0]]])} of {table.name}"
+                             + ("" if written is None else f"; {lacking.name} has it as {written!r}, "
+                                f"{_kind(written)} where {table.name} has {_kind(_raw(missing[0]))}") + ")",
+                             file=lacking.name, hint="Write the ids the same way in both files (all numbers, "
+                             "or all text)." if written is not None else "Check that the files come from the "
+                             "same test set, or drop the unmatched items ('Drop unmatched items' in the app, "
+                             "--drop-unmatched on the command line, on_unmatched='drop' in the API).")
         notes.append(f"dropped {counted(len(unmatched), 'item')} of {table.name} whose ids are not in every file")
     if not shared:
         raise InputError("the files share no ids", file=tables[0].name, hint="Check the id column.")
     return [np.array([p[k] for k in shared], dtype=np.intp) for p in positions], notes
 
 
+def _raw(key: Any) -> Any:
+    return key[0] if isinstance(key, tuple) and len(key) == 2 and key[1] == "none" else key
+
+
 def _show(key: Any) -> str:
-    return repr(key[0] if isinstance(key, tuple) and len(key) == 2 and key[1] == "none" else key)
+    return repr(_raw(key))
+
+
+def _kind(value: Any) -> str:
+    return "text" if isinstance(value, str) else "a number"
 
 
 def _missing(value: Any) -> bool:
@@ -797,7 +810,7 @@ def engine_inputs(aligned: Aligned, metric: str) -> tuple[list | None, list, lis
     if metric in aligned.scores:
         return score_inputs(aligned, metric)
     if metric in ("accuracy", "exact_match") and right_wrong(aligned):
-        return [1] * aligned.n, [int(float(v)) for v in aligned.a], [int(float(v)) for v in aligned.b], metric
+        return [1] * aligned.n, [int(number(v)) for v in aligned.a], [int(number(v)) for v in aligned.b], metric
     if metric in LABEL_METRICS:
         disjoint_labels(aligned.gold, {n: v for n, v in zip(aligned.display_names, (aligned.a, aligned.b))})
     return aligned.gold, aligned.a, aligned.b, metric
@@ -839,7 +852,7 @@ def right_wrong(aligned: Aligned | AlignedMany) -> bool:
     solved...): they are compared as accuracy against a gold of 1s, so that McNemar's test fits."""
     systems = [aligned.a, aligned.b] if isinstance(aligned, Aligned) else list(aligned.systems.values())
     values = [v for system in systems for v in system]
-    return (aligned.gold is None and bool(values) and all(_is_number(v) and float(v) in (0.0, 1.0) for v in values)
+    return (aligned.gold is None and bool(values) and all(_is_number(v) and number(v) in (0.0, 1.0) for v in values)
             and correctness_named(aligned.outputs))
 
 
@@ -873,7 +886,7 @@ def _values(column: pd.Series) -> list:
 def _is_numeric(value: Any) -> bool:
     """A number, finite or not ("nan", "inf" and "1e999" included)."""
     try:
-        float(value)
+        number(value)
         return not isinstance(value, bool)
     except (TypeError, ValueError):
         return False
@@ -881,7 +894,7 @@ def _is_numeric(value: Any) -> bool:
 
 def _is_number(value: Any) -> bool:
     try:
-        return math.isfinite(float(value))
+        return math.isfinite(number(value))
     except (TypeError, ValueError):
         return False
 
@@ -923,7 +936,7 @@ def many_inputs(data: AlignedMany, metric: str) -> tuple[list | None, dict[str, 
     against a gold of 1s, as :func:`engine_inputs` takes a pair."""
     if metric in ("accuracy", "exact_match") and right_wrong(data):
         n = len(next(iter(data.systems.values())))
-        return [1] * n, {name: [int(float(v)) for v in values] for name, values in data.systems.items()}
+        return [1] * n, {name: [int(number(v)) for v in values] for name, values in data.systems.items()}
     if metric in LABEL_METRICS:
         disjoint_labels(data.gold, data.systems)
     return data.gold, data.systems
@@ -942,11 +955,11 @@ def suggest_metrics(aligned: Aligned) -> list[str]:
     if aligned.gold is None:
         if right_wrong(aligned):  # 0/1 named like correctness: right/wrong items, against a gold of 1s
             return ["accuracy", "mean"] + fields
-        values = [v for v in [*aligned.a[:200], *aligned.b[:200]] if not _missing(v)]
-        # numbers with a few gone wrong (nan, inf, a typo) are scores: the mean names the bad one and its line,
-        # where accuracy would ask for gold
-        numbers = sum(map(_is_numeric, values))
-        return ["mean" if values and numbers >= 0.9 * len(values) else "accuracy"] + fields
+        # a system of numbers with a few gone wrong (nan, inf, a typo), or of numbers beside one written otherwise
+        # (1_000), is scores: the mean names the bad one and its line, where accuracy would ask for gold
+        scores = any(values and sum(map(_is_numeric, values)) >= 0.9 * len(values) for values in
+                     ([v for v in system[:200] if not _missing(v)] for system in (aligned.a, aligned.b)))
+        return ["mean" if scores else "accuracy"] + fields
     sample = [v for v in aligned.gold[:200] if v is not None]
     if sample and all(isinstance(v, (list, tuple)) for v in sample):
         return ["span_f1"]

@@ -4,7 +4,8 @@
   (256 MiB) and ``MAX_MEMBERS`` members.
 - Text is UTF-8 (a BOM is dropped); a UTF-16 BOM means UTF-16; other bytes that are not UTF-8 are refused
   with their line and column, unless the caller declares ``encoding=``. NUL bytes in the first 8 KiB
-  (outside UTF-16/32) mean a binary file; a file of whitespace only is empty. Both are refused.
+  (outside UTF-16/32) mean a binary file, and a NUL anywhere else a damaged one; a file of whitespace only is
+  empty. All are refused.
 """
 
 from __future__ import annotations
@@ -103,11 +104,19 @@ def decode(data: bytes, name: str, encoding: str | None = None) -> str:
                              hint="The file was cut short (an interrupted copy or download?); save or copy it "
                                   "again.") from None
         column = len(before) - before.rfind("\n")  # valid: the first bad byte is e.start
-        label = "UTF-8" if codec == "utf-8" else encoding
-        raise InputError(f"byte 0x{data[e.start]:02x} is not valid {label}", file=name,
+        label = "UTF-8" if codec == "utf-8" else codec.upper() if wide else encoding
+        what = (f"byte 0x{data[e.start]:02x} is" if not wide else  # a 2-byte unit: both bytes, and what is wrong
+                f"bytes {' '.join(f'0x{x:02x}' for x in data[e.start:e.end])} are")
+        raise InputError(f"{what} not valid {label}{f' ({e.reason})' if wide else ''}", file=name,
                          line=before.count("\n") + 1, column=column,
-                         hint="Save the file as UTF-8." if encoding is None else
-                         "Declare the encoding the file was saved in.") from None
+                         hint="The file is damaged; save or export it again." if wide else
+                         "Save the file as UTF-8." if encoding is None else "Declare the encoding the file was saved in.") from None
     if wide and not text.strip():
         raise InputError("the file is empty", file=name, hint="Give one output per line.")
+    nul = text.find("\x00")  # past the first 8 KiB: it would have become part of an output
+    if nul >= 0:
+        line_start = text.rfind("\n", 0, nul) + 1
+        raise InputError("holds a NUL character (\\x00), which no text file has", file=name,
+                         line=text.count("\n", 0, nul) + 1, column=nul - line_start + 1,
+                         hint="The file is damaged or binary; save or export it again as text.")
     return text

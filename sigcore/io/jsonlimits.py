@@ -49,7 +49,8 @@ def _object(pairs: list) -> dict:
     return record
 
 
-HOOKS = {"parse_int": integer, "object_pairs_hook": _object}  # json.loads(text, **HOOKS)
+# NaN and Infinity are not JSON: kept as the text written, so that a score of NaN is named as such, not as a blank
+HOOKS = {"parse_int": integer, "object_pairs_hook": _object, "parse_constant": str}  # json.loads(text, **HOOKS)
 
 
 def refusal(error: ValueError, text: str, name: str, first_line: int = 1) -> InputError | None:

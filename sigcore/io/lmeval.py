@@ -133,9 +133,11 @@ def parse(text: str, name: str) -> tuple[pd.DataFrame, np.ndarray]:
                 raise InputError(f"the record has no {field!r} field", file=name, line=number, column=field,
                                  hint=_FIX)
         doc_id, filter_ = record["doc_id"], record.get("filter", "none")
+        if isinstance(doc_id, float) and doc_id.is_integer():  # 3.0: a log that went through a float column
+            doc_id = int(doc_id)
         if isinstance(doc_id, bool) or not isinstance(doc_id, (int, str)):
-            raise InputError(f"doc_id {_text(doc_id)[:40]!r} is not a number or a string", file=name,
-                             line=number, column="doc_id", hint=_FIX)
+            raise InputError(f"doc_id {json.dumps(doc_id, ensure_ascii=False)[:40]} is not a whole number or a string",
+                             file=name, line=number, column="doc_id", hint=_FIX)
         if not isinstance(filter_, str):
             raise InputError("the 'filter' field is not a string", file=name, line=number, column="filter",
                              hint=_FIX)

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from ..errors import SettingsError
+from ..numbers import number
 
 GOLD_WORDS = ("gold", "ref", "refs", "reference", "references", "target", "targets", "label", "labels",
               "answer", "answers", "truth", "groundtruth", "expected")
@@ -133,7 +134,7 @@ def label_reason(values: Sequence[Any], names: Sequence[str]) -> str | None:
 
 def _number(value: Any) -> float | None:
     try:
-        x = float(value)
+        x = number(value)
     except (TypeError, ValueError):
         return None
     return x if math.isfinite(x) else None

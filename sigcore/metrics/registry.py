@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError, SettingsError
+from ..numbers import floats, number
 from .spans import match_counts, sentence_entities
 from .translation import prepare_bleu, prepare_chrf
 
@@ -410,15 +411,29 @@ def prepare_span_f1(gold: Sequence, systems: Sequence[Sequence], **options: Any)
     return stats, _f1, {}
 
 
+def _scores(system: Sequence, k: int) -> np.ndarray:
+    """System ``k``'s scores, vectorised; value by value (to name the bad one) when one is not a finite number."""
+    x = floats(list(system))
+    if x is not None and np.isfinite(x).all():
+        return x
+    return np.array([_number(value, k, i) for i, value in enumerate(system, start=1)], dtype=float)
+
+
 def _number(value: Any, k: int, item: int) -> float:
     try:
-        number = float(value)
+        x = number(value)
     except (TypeError, ValueError):
-        number = math.nan
-    if not math.isfinite(number):
+        x = math.nan
+    if not math.isfinite(x):
+        try:
+            loose = isinstance(value, str) and math.isfinite(float(value))  # Python's float is laxer than a file
+        except ValueError:
+            loose = False
         raise InputError(f"system {k} has {value!r} for item {item}, not a finite number", line=item,
-                         hint="The 'mean' metric needs one numeric score per item (e.g. 0.73).")
-    return number
+                         hint="Write scores in plain ASCII digits (0.73, 1000, 1e-5): '_' and other "
+                              "scripts' digits are not read as numbers." if loose else
+                         "The 'mean' metric needs one numeric score per item (e.g. 0.73).")
+    return x
 
 
 def prepare_mean(gold: Sequence | None, systems: Sequence[Sequence], **options: Any) -> Prepared:
@@ -429,8 +444,7 @@ def prepare_mean(gold: Sequence | None, systems: Sequence[Sequence], **options: 
     """
     _options("mean", options, {})
     _, systems = _check("mean", gold, systems, needs_gold=False)
-    values = [np.array([_number(value, k, i) for i, value in enumerate(system, start=1)], dtype=float)
-              for k, system in enumerate(systems, start=1)]
+    values = [_scores(system, k) for k, system in enumerate(systems, start=1)]
     # sums of n scores near 1e308 overflow: rows a power of two down (exact), and the mean multiplied back
     top = max((float(np.abs(v).max()) for v in values if v.size), default=0.0)
     shift = max(0, math.frexp(top)[1] + max(len(values[0]), 1).bit_length() - 1000) if top > 0 else 0

@@ -20,8 +20,10 @@ from typing import Sequence
 import numpy as np
 
 from ..errors import InputError
+from ..words import CONTROL, shown
 
-_TAG = re.compile(r"O|([BIES])(?:[-_](.+))?", re.DOTALL)
+# a type holds no whitespace nor an invisible character: "B-PER\u200b" would be a type of its own, silently
+_TAG = re.compile(r"O|([BIES])(?:[-_]([^\s%s]+))?" % CONTROL.pattern[1:-1])
 # (previous prefix, prefix) pairs that open a chunk whatever the types (conlleval's startOfChunk).
 _OPENS = {("E", "E"), ("E", "I"), ("S", "E"), ("S", "I"), ("O", "E"), ("O", "I")}
 
@@ -30,8 +32,9 @@ def parse_tag(tag: str) -> tuple[str, str]:
     """Split a tag into (prefix, type): ``"B-PER" -> ("B", "PER")``, ``"O" -> ("O", "")``, ``"I" -> ("I", "")``."""
     match = _TAG.fullmatch(tag) if isinstance(tag, str) else None
     if match is None:
+        hidden = isinstance(tag, str) and (CONTROL.search(tag) or re.search(r"\s", tag))
         raise InputError(
-            f"{tag!r} is not a BIO/BIOES tag",
+            f"{shown(tag)} is not a BIO/BIOES tag" + (": it holds whitespace or an invisible character" if hidden else ""),
             hint="Use O, or B/I/E/S followed by '-' and the type (B-PER, I-PER, E-PER, S-LOC); "
                  "for BILOU tags rename U- to S- and L- to E-.")
     if tag == "O":
