@@ -211,6 +211,37 @@ def test_nesting_is_measured_outside_strings_whatever_they_hold():
     fits()
 
 
+def test_the_structure_check_gives_the_same_answer_whatever_its_blocks(monkeypatch):
+    """The check goes block by block (bounded memory); a block may end inside a string, after a backslash run
+    or between two brackets: the depth, the items and the place of a refusal are those of one pass."""
+    import pytest
+    from hypothesis import given, settings, strategies as st
+
+    from sigcore.errors import InputError
+    from sigcore.io import jsonlimits
+
+    leaves = st.text(alphabet='[]{}",\\\nxé中', max_size=10) | st.integers() | st.none()
+    values = st.recursive(leaves, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+        st.text(alphabet='"\\[x', max_size=3), inner, max_size=3), max_leaves=30)
+
+    def outcome(text: str, block: int):
+        monkeypatch.setattr(jsonlimits, "BLOCK", block)
+        try:
+            jsonlimits.check(text, "t.json", max_items=3)
+        except InputError as error:
+            return error.what, error.line, error.column
+        return None
+
+    @settings(max_examples=300, deadline=None)
+    @given(values, st.integers(0, 70), st.sampled_from([1, 2, 3, 7]), st.booleans())
+    def same(value, depth, block, indent):
+        for _ in range(depth):
+            value = [value]
+        text = json.dumps(value, ensure_ascii=False, indent=1 if indent else None)
+        assert outcome(text, block) == outcome(text, 1 << 30)
+    same()
+
+
 def test_a_number_longer_than_any_float_is_refused_with_its_place_and_cut_short():
     import pytest
 

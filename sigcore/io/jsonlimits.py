@@ -1,6 +1,6 @@
 """What a JSON file may cost before it is parsed, and the numbers JSON may hold, each refused with its place.
 
-- Structure, in one vectorised pass over the bytes (no Python object per value): nesting deeper than
+- Structure, in one vectorised pass over the bytes, block by block (no Python object per value): nesting deeper than
   ``MAX_DEPTH`` is refused (it overflowed Python's stack when a page's cache was pickled), and so is an array
   with more items than a file may hold, before its 2 million objects cost gigabytes.
 - Numbers: an integer longer than ``MAX_DIGITS`` is larger than any float, so it is neither a score nor a
@@ -78,33 +78,54 @@ def refusal(error: ValueError, text: str, name: str, first_line: int = 1) -> Inp
 
 def check(text: str, name: str, max_items: int | None = None) -> None:
     """Refuse nesting deeper than ``MAX_DEPTH`` and, for one JSON value (``max_items`` given), an array of
-    more than ``max_items`` items at its first or second level, before the text is parsed."""
-    raw = np.frombuffer(text.encode("utf-8"), np.uint8)
-    quote = raw == _QUOTE  # whole-array comparisons: indexing by millions of positions costs far more
-    backslash = raw == _BACKSLASH
-    escaped = np.flatnonzero(quote[1:] & backslash[:-1]) + 1
-    if escaped.size:  # a quote after an odd run of backslashes is inside its string
-        single = ~backslash[np.maximum(escaped - 2, 0)] | (escaped < 2)  # \" : the common case, without a loop
-        odd = np.r_[escaped[single], [q for q in escaped[~single].tolist() if _run(raw, q) % 2]]
-        quote[odd.astype(np.intp)] = False
-    inside = np.bitwise_xor.accumulate(quote)  # True from an opening quote to its closing one
-    marks = np.flatnonzero(~inside & ((raw == 44) | (raw == 91) | (raw == 93) | (raw == 123) | (raw == 125)))
-    kinds = raw[marks]
-    depth = np.cumsum(_STEPS[kinds], dtype=np.int32)
-    if depth.size and depth.max() > MAX_DEPTH:
-        at = int(marks[np.argmax(depth > MAX_DEPTH)])
-        line = text.count("\n", 0, at) + 1 if text.isascii() else int(np.count_nonzero(raw[:at] == 10)) + 1
-        column = at - int(np.flatnonzero(raw[:at] == 10)[-1]) if line > 1 else at + 1
-        raise InputError(f"nests JSON values more than {MAX_DEPTH} deep", file=name, line=line, column=column,
-                         hint="Give flat records: labels and outputs as text or numbers, not nested arrays.")
+    more than ``max_items`` items at its first or second level, before the text is parsed; block by block, so
+    that its arrays cost a bounded multiple of ``BLOCK``, not of the file."""
+    depth, inside, commas = 0, False, [0, 0]  # carried from block to block: the depth, in a string or not
+    for start, raw in _blocks(text):
+        quote = raw == _QUOTE  # whole-array comparisons: indexing by millions of positions costs far more
+        backslash = raw == _BACKSLASH
+        escaped = np.flatnonzero(quote[1:] & backslash[:-1]) + 1
+        if escaped.size:  # a quote after an odd run of backslashes is inside its string
+            single = ~backslash[np.maximum(escaped - 2, 0)] | (escaped < 2)  # \" : the common case, without a loop
+            odd = np.r_[escaped[single], [q for q in escaped[~single].tolist() if _run(raw, q) % 2]]
+            quote[odd.astype(np.intp)] = False
+        opened = np.bitwise_xor.accumulate(quote)  # True from an opening quote to its closing one
+        outside = opened if inside else ~opened
+        inside = bool(opened[-1]) != inside
+        marks = np.flatnonzero(outside & ((raw == 44) | (raw == 91) | (raw == 93) | (raw == 123) | (raw == 125)))
+        kinds = raw[marks]
+        depths = np.cumsum(_STEPS[kinds], dtype=np.int32) + depth
+        if depths.size and depths.max() > MAX_DEPTH:
+            at = start + len(raw[:int(marks[np.argmax(depths > MAX_DEPTH)])].tobytes().decode("utf-8"))
+            raise InputError(f"nests JSON values more than {MAX_DEPTH} deep", file=name,
+                             line=text.count("\n", 0, at) + 1, column=at - text.rfind("\n", 0, at),
+                             hint="Give flat records: labels and outputs as text or numbers, not nested arrays.")
+        depth = int(depths[-1]) if depths.size else depth
+        levels = depths[kinds == 44]  # the depth of each comma
+        commas[0] += int(np.count_nonzero(levels == 1))
+        commas[1] += int(np.count_nonzero(levels == 2))
     if max_items is None:
         return
-    levels = depth[kinds == 44]  # the depth of each comma
-    keys = int(np.count_nonzero(levels == 1)) + 1
-    for items in (keys, (int(np.count_nonzero(levels == 2)) + keys) // keys):  # an array, or an object of arrays
+    keys = commas[0] + 1
+    for items in (keys, (commas[1] + keys) // keys):  # an array, or an object of arrays
         if items > max_items:
             raise InputError(f"has more than {max_items:,} items", file=name,
                              hint="Compare a sample of the items, or split the test set.")
+
+
+BLOCK = 1 << 22  # characters per block: 4 Mi, so a block's arrays take tens of MB
+
+
+def _blocks(text: str):
+    """(start, bytes as uint8) for consecutive pieces of ``text``, none ending in a backslash, so that a quote is
+    escaped or not within its own piece."""
+    start = 0
+    while start < len(text):
+        end = min(start + BLOCK, len(text))
+        while end < len(text) and text[end - 1] == "\\":
+            end += 1
+        yield start, np.frombuffer(text[start:end].encode("utf-8"), np.uint8)
+        start = end
 
 
 def _run(raw: np.ndarray, quote: int) -> int:

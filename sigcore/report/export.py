@@ -54,7 +54,7 @@ _MATH_RELATIONS = {"=": "=", "≥": r"\geq", "≤": r"\leq"}
 _LATEX_SYMBOLS = {"-∞": r"$-\infty$", "δ": r"$\delta$", "α": r"$\alpha$", "≥": r"$\geq$", "≤": r"$\leq$", "∞": r"$\infty$",
                   "·": r"$\cdot$"}
 _LATEX_SYMBOLS_RE = re.compile("|".join(_LATEX_SYMBOLS))
-_SENTENCE_SYMBOLS = "".join(_LATEX_SYMBOLS) + MINUS
+_SENTENCE_SYMBOLS = "".join(_LATEX_SYMBOLS) + MINUS + "\u0302"  # and k̂'s hat (the replicability sentence)
 
 
 # ---------------------------------------------------------------- tables
