@@ -1,5 +1,5 @@
 """How fast `sigcore.io.inputs.read` reads a large table, how much memory it and the command line take, and how
-long hostile inputs take to be refused: python bench/inputs.py
+long hostile inputs take to be refused: python bench/inputs.py (python bench/inputs.py --stalls: part 3 only)
 
 1. Reading: a CSV of 10^6 rows (id, gold, A, B; short labels) in a temporary file, `read` timed (best of 3 wall
    times), with the peak memory of one read: the tracemalloc peak (Python and numpy/pandas allocations that report
@@ -11,7 +11,8 @@ long hostile inputs take to be refused: python bench/inputs.py
 3. The stall cases of issue 23, each at two sizes, to show that refusing (or reading) them is linear in their size:
    a header of 5,000 and 10,000 columns (read and compared), 100,000 columns (refused from the header), a JSON array
    of 0.5 and 2.5 million records on one line (the larger refused before it is parsed), JSON nested 1,000 and 100,000
-   deep, a 5,000- and a 50,000-digit integer, and 100 and 500 systems' per-seed scores (ASO refused by the budget).
+   deep, a 5,000- and a 50,000-digit integer, a CoNLL file of one sentence of 10^5 and 10^6 tokens (span F1), and
+   100 and 500 systems' per-seed scores (ASO refused by the budget).
 It prints; it does not assert.
 """
 
@@ -127,6 +128,11 @@ def stalls(tmp: Path) -> None:
         path = tmp / f"digits{digits}.jsonl"
         path.write_text('{"gold":1,"A":1,"B":2}\n{"gold":1,"A":1,"B":' + "7" * digits + "}\n")
         cases.append((f"a {digits:,}-digit integer", ["compare", str(path)]))
+    for tokens in (100_000, 1_000_000):  # one sentence: a file whose blank lines were lost
+        path = tmp / f"sentence{tokens}.conll"
+        tags = np.array(["O", "B-PER", "I-PER", "B-LOC", "O", "O"])[np.random.default_rng(2).integers(0, 6, (tokens, 3))]
+        path.write_text("".join(f"w{i} {g} {a} {b}\n" for i, (g, a, b) in enumerate(tags)))
+        cases.append((f"CoNLL, one sentence of {tokens:,} tokens", ["compare", str(path), "--resamples", "1000"]))
     for systems in (100, 500):
         path = tmp / f"seeds{systems}.csv"
         rng = np.random.default_rng(1)
@@ -140,6 +146,9 @@ def stalls(tmp: Path) -> None:
 
 
 def main() -> None:
+    if sys.argv[1:] == ["--stalls"]:  # only part 3
+        with tempfile.TemporaryDirectory() as tmp:
+            return stalls(Path(tmp))
     if len(sys.argv) == 3:
         return measure(sys.argv[2]) if sys.argv[1] == "--time" else rss_of_one_read(sys.argv[2])
     with tempfile.TemporaryDirectory() as tmp:

@@ -411,8 +411,7 @@ def _compare(args) -> int:
                       seed=args.seed, groups=data.groups, compat=args.compat, exact=not args.chi_square,
                       ci_method=None if args.ci_method == "none" else args.ci_method, budget=args.budget,
                       progress=_progress("resampling"), **options)
-        why = (advise_outputs(gold, sys_a, sys_b, metric=metric, groups=data.groups, alpha=args.alpha,
-                              **options).recommended.reason if res.auto and not args.compat else None)
+        why = res.test_reason if res.auto and not args.compat else None  # "": not the first choice
     except InputError as e:
         raise data.locate(e) from None
     effects = effect_sizes(gold, sys_a, sys_b, metric=metric, alternative=res.alternative,
@@ -422,7 +421,9 @@ def _compare(args) -> int:
     test = (f"test: {sentence.test_name(res)}, "
             + (f"as --chi-square asks (the advisor recommends its exact form: {why})" if why and args.chi_square else
                f"recommended for these data: {why} (choose another with --test)" if why else
-               "sacrebleu's paired bootstrap (--compat)" if res.auto else "given with --test"))
+               "sacrebleu's paired bootstrap (--compat)" if res.auto and args.compat else
+               f"the advisor's first resampling test, since --ci-method {args.ci_method} resamples" if res.auto else
+               "given with --test"))
     decided = _roles(data, note, args.metric, [test])
     if args.save:
         _write(args.save, export.result_json(res, distribution=True, **names))

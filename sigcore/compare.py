@@ -131,7 +131,7 @@ def stream(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metric: s
     work, resamples × items (× patterns of identical items, when the engine groups them): a run beyond it is
     refused before it starts, for a server shared by many users.
     """
-    auto = test == AUTO
+    auto, reason = test == AUTO, ""
     _check_settings(metric, "bootstrap" if auto else test, n_resamples, alternative, alpha, confidence_level, seed,
                     compat, ci_method, exact or auto, block, groups)
     paired, stats, score, options, n_items = prepared(gold, sys_a, sys_b, metric, groups, metric_options)
@@ -143,6 +143,7 @@ def stream(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metric: s
         if compat or ci_method not in ("basic", None):  # a bootstrap interval asked for: a resampling test
             ranked = [t for t in ranked if t in RESAMPLING]
         test = ranked[0]
+        reason = advice.recommended.reason if test == advice.recommended.test else ""
         _check_settings(metric, test, n_resamples, alternative, alpha, confidence_level, seed, compat, ci_method,
                         exact, block, groups)
     if test == "z" and n_items < Z_MIN_ITEMS:
@@ -156,7 +157,7 @@ def stream(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metric: s
     run = _Run(metric, test, alternative, alpha, level, 1 - level if confidence_level is not None else alpha,
                int(seed), compat, ci_method, exact, options, paired, stats, score, n_resamples, n_items,
                None if groups is None else paired.n, data_hash(gold, sys_a, sys_b, groups),
-               _references(metric, gold), auto)
+               _references(metric, gold), auto, reason)
     if test in RESAMPLING:
         return run.resampled(block)
     return iter([run.closed_form()])
@@ -381,6 +382,7 @@ class _Run:
     data: str = ""  # data_hash of the inputs, so a reader can check they have the same data
     references: int | None = None  # reference streams of BLEU and chrF
     auto: bool = False  # the test was not named: the advisor's recommendation for these data
+    test_reason: str = ""  # why the advisor recommends it
 
     def __post_init__(self):
         total_a, total_b = self.paired.totals()
@@ -532,7 +534,8 @@ class _Run:
             seed=self.seed, mc_error=mc, p_floor=floor, distribution=d,
             threshold=2 * self.delta if bootstrap and self.compat is None else self.delta,
             signature=self.signature(b, exact, method), n_extreme=count, n_groups=self.n_groups, exact=exact,
-            compat=self.compat, options=self.options, warnings=self.warnings(), done=done, auto=self.auto)
+            compat=self.compat, options=self.options, warnings=self.warnings(), done=done, auto=self.auto,
+            test_reason=self.test_reason)
 
     def closed_form(self) -> Result:
         va, vb = self.score(self.stats[0]), self.score(self.stats[1])  # decomposable: one value per item
@@ -549,5 +552,5 @@ class _Run:
             n_resamples=0, seed=None, mc_error=0.0, p_floor=float(out.p_floor), distribution=None, threshold=None,
             signature=self.signature(None, ci=method), statistic=float(out.statistic), wins=out.wins,
             losses=out.losses, compat=None, options=self.options, warnings=self.warnings(), exact=out.exact,
-            auto=self.auto)
+            auto=self.auto, test_reason=self.test_reason)
 

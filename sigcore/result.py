@@ -93,6 +93,7 @@ class Result:
     warnings: tuple[str, ...] = ()
     done: bool = True
     auto: bool = False  # no test was named: this is the one the advisor recommends for these data (test="auto")
+    test_reason: str = ""  # then, why the advisor recommends it
 
     # ---------------------------------------------------------------- the decision
 

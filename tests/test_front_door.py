@@ -249,7 +249,8 @@ def test_the_advisor_the_test_box_and_the_default_run_agree(shape):
     metric, gold, a, b, groups = shape
     advice = advise_outputs(gold, a, b, metric=metric, groups=groups)
     res = sigcore.compare(gold, a, b, metric=metric, groups=groups, n_resamples=200)
-    assert res.auto and res.test == advice.recommended.test  # what runs is what is advised
+    assert res.auto and res.test == advice.recommended.test  # what runs is what is advised, and why
+    assert res.test_reason == advice.recommended.reason and res.test_reason
     assert run_ui.ordered_tests(advice, metric, groups is not None)[0] == advice.recommended.test  # the Test box
     many = sigcore.compare_many(gold, {"A": a, "B": b}, metric=metric, groups=groups, n_resamples=200)
     assert many.test == advice.recommended.test and many.auto  # one pair: its own advice

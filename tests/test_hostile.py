@@ -214,7 +214,6 @@ def test_nesting_is_measured_outside_strings_whatever_they_hold():
 def test_the_structure_check_gives_the_same_answer_whatever_its_blocks(monkeypatch):
     """The check goes block by block (bounded memory); a block may end inside a string, after a backslash run
     or between two brackets: the depth, the items and the place of a refusal are those of one pass."""
-    import pytest
     from hypothesis import given, settings, strategies as st
 
     from sigcore.errors import InputError

@@ -58,20 +58,27 @@ def _starts(prev_tag: str, tag: str, prev_type: str, type_: str) -> bool:
     return tag != "O" and prev_type != type_
 
 
-def entities(tags: Sequence[str]) -> set[tuple[str, int, int]]:
-    """The chunks of one sentence as ``(type, start, end)``, 0-based token indices, ``end`` inclusive.
+def entities(tags: Sequence[str], parsed_tags: dict | None = None) -> set[tuple[str, int, int]]:
+    """The chunks of one sentence as ``(type, start, end)``, 0-based token indices, ``end`` inclusive;
+    ``parsed_tags``, a dict shared between calls, keeps each tag's :func:`parse_tag` split.
 
     >>> sorted(entities(["B-PER", "I-PER", "O", "I-LOC", "E-LOC", "S-ORG"]))
     [('LOC', 3, 4), ('ORG', 5, 5), ('PER', 0, 1)]
     """
     found: set[tuple[str, int, int]] = set()
     prev_tag, prev_type, start = "O", "", 0
+    known = {} if parsed_tags is None else parsed_tags  # a corpus has a few kinds of tag: each parsed once
     parsed = []
     for position, tag in enumerate(tags, start=1):
-        try:
-            parsed.append(parse_tag(tag))
-        except InputError as error:
-            raise InputError(f"{error.what} (token {position})", hint=error.hint) from None
+        split = known.get(tag) if isinstance(tag, str) else None
+        if split is None:
+            try:
+                split = parse_tag(tag)
+            except InputError as error:
+                raise InputError(f"{error.what} (token {position})", hint=error.hint) from None
+            if isinstance(tag, str):
+                known[tag] = split
+        parsed.append(split)
     # A closing "O" flushes the chunk that runs to the end of the sentence.
     for i, (tag, type_) in enumerate(parsed + [("O", "")]):
         if _ends(prev_tag, tag, prev_type, type_):
@@ -84,13 +91,13 @@ def entities(tags: Sequence[str]) -> set[tuple[str, int, int]]:
 
 def sentence_entities(sentences: Sequence[Sequence[str]], who: str = "gold") -> list[set[tuple[str, int, int]]]:
     """The chunks of every sentence; a bad sentence or tag is reported with its 1-based sentence number."""
-    found = []
+    found, parsed_tags = [], {}
     for i, sentence in enumerate(sentences, start=1):
         if isinstance(sentence, (str, bytes)) or not isinstance(sentence, (Sequence, np.ndarray)):
             raise InputError(f"sentence {i} of {who} is not a list of tags", line=i,
                              hint="Give each sentence as a list of tags, e.g. [['B-PER', 'I-PER', 'O'], ['O']].")
         try:
-            found.append(entities(sentence))
+            found.append(entities(sentence, parsed_tags))
         except InputError as error:
             raise InputError(f"{error.what} in sentence {i} of {who}", line=i, hint=error.hint) from None
     return found
