@@ -98,7 +98,6 @@ def test_scores_near_the_largest_float_give_the_true_mean_and_difference():
 
 
 def test_a_difference_beyond_the_largest_float_is_refused_with_its_item(capsys):
-    import pytest
 
     import sigcore
 
@@ -138,7 +137,6 @@ def test_the_pages_on_huge_scores_show_the_true_difference():
 # ---------------------------------------------------------------- files that cost more than they hold
 
 def test_a_table_of_too_many_columns_is_refused_from_its_header():
-    import pytest
 
     from sigcore.io.inputs import MAX_COLUMNS, read
     from sigcore.errors import InputError
@@ -168,7 +166,6 @@ def sigcore_compare_columns(names):
 
 
 def test_a_json_array_of_too_many_items_is_refused_before_it_is_parsed(monkeypatch):
-    import pytest
 
     import sigcore.io.inputs as inputs
     from sigcore.errors import InputError
@@ -186,7 +183,6 @@ def test_a_json_array_of_too_many_items_is_refused_before_it_is_parsed(monkeypat
 def test_nesting_is_measured_outside_strings_whatever_they_hold():
     """Brackets, quotes and backslashes inside strings do not count; 64 levels pass, 65 are refused with their
     place, on random values."""
-    import pytest
     from hypothesis import given, settings, strategies as st
 
     from sigcore.errors import InputError
@@ -242,7 +238,6 @@ def test_the_structure_check_gives_the_same_answer_whatever_its_blocks(monkeypat
 
 
 def test_a_number_longer_than_any_float_is_refused_with_its_place_and_cut_short():
-    import pytest
 
     from sigcore.errors import InputError
     from sigcore.io.inputs import read
@@ -283,7 +278,6 @@ def test_nan_and_infinity_among_scores_are_named_with_their_place(tmp_path, caps
 
 
 def test_an_item_of_a_json_array_on_one_line_is_named_by_its_position():
-    import pytest
 
     import sigcore
     from sigcore.errors import InputError
@@ -379,7 +373,6 @@ def test_one_to_three_differing_items_are_never_significant_on_the_pages():
 
 
 def test_a_table_of_too_many_cells_is_refused_before_they_are_parsed(monkeypatch):
-    import pytest
 
     import sigcore.io.inputs as inputs
     from sigcore.errors import InputError
@@ -512,7 +505,6 @@ def _compiles(folder: Path, body: str) -> None:
 
 def test_a_key_twice_in_a_json_record_is_refused_not_kept_last():
     """json keeps the last of two keys: A's column was replaced by a copy of gold, and A 'won' 18 to 0."""
-    import pytest
 
     from sigcore.errors import InputError
     from sigcore.io.inputs import read
@@ -530,7 +522,6 @@ def test_a_key_twice_in_a_json_record_is_refused_not_kept_last():
 def test_wide_json_objects_many_datasets_and_wide_conll_are_refused_or_read_in_linear_time():
     import time
 
-    import pytest
 
     from sigcore.errors import InputError
     from sigcore.io import results
