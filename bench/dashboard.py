@@ -124,7 +124,7 @@ def open_upload(browser, url: str, csv: bytes):
     page.get_by_text("Upload", exact=True).click()
     page.locator('[data-testid="stFileUploader"] input[type=file]').set_input_files(
         {"name": "bench.csv", "mimeType": "text/csv", "buffer": csv})
-    page.get_by_text(f"{N_ITEMS:,} items · ").wait_for(timeout=60_000)  # the upload's caption, not the advice
+    page.get_by_text(f"{N_ITEMS:,} items from ").wait_for(timeout=60_000)  # the upload's caption, not the advice
     page.get_by_role("button", name="Run", exact=True).wait_for(timeout=60_000)
     return page
 
@@ -132,7 +132,7 @@ def open_upload(browser, url: str, csv: bytes):
 def open_bleu(browser, url: str):
     page = browser.new_page(viewport={"width": 1280, "height": 2000})
     page.goto(url)
-    page.get_by_text("500 items · ").wait_for(timeout=60_000)  # the page opens on the WMT17 BLEU sample
+    page.get_by_text("500 items from ").wait_for(timeout=60_000)  # the page opens on the WMT17 BLEU sample
     page.get_by_role("button", name="Run", exact=True).wait_for(timeout=60_000)
     page.get_by_text("BLEU tokenizer").wait_for(timeout=60_000)
     return page

@@ -238,7 +238,7 @@ async def open_session(browser, url: str, csv: bytes, n: int):
     await page.get_by_text("Upload", exact=True).click()
     await page.locator('[data-testid="stFileUploader"] input[type=file]').set_input_files(
         {"name": f"load_{n}.csv", "mimeType": "text/csv", "buffer": csv})
-    await page.get_by_text(f"{n:,} items · ").wait_for(timeout=TIMEOUT)  # the upload's caption, not the advice
+    await page.get_by_text(f"{n:,} items from ").wait_for(timeout=TIMEOUT)  # the upload's caption, not the advice
     await page.get_by_role("combobox", name="Test", exact=True).click()  # McNemar's test would resample nothing
     await page.get_by_role("option", name="bootstrap", exact=True).click()
     await page.get_by_role("button", name="Run", exact=True).wait_for(timeout=TIMEOUT)

@@ -36,7 +36,8 @@ from . import ALTERNATIVES, METRICS, TESTS, compare, compare_many, compare_seeds
 from .compare import AUTO, COMPAT
 from .many import CORRECTIONS, Many
 from .report import citations, export, family, reproduce, sentence
-from .report.style import FIGURE_KINDS, STYLES, WIDTHS, style_named
+from .report.style import FIGURE_KINDS, STYLES, style_named
+from .report.venues import DEFAULT as DEFAULT_VENUE, VENUES
 from .advisor import advise_family, advise_outputs
 from .effects import effect_sizes, item_values
 from .result import Result, _json_safe, p_number
@@ -261,8 +262,12 @@ def _figure_parser(commands) -> None:
     fig.add_argument("--kind", default="histogram", choices=FIGURE_KINDS)
     fig.add_argument("--style", default="paper", choices=list(STYLES),
                      help="paper: true size, 8-9 pt serif, black; slide: large text for a projector")
-    fig.add_argument("--width", choices=WIDTHS, help="column: 3.3 in, or 640 px for a slide (the paper's default); "
-                                                     "full: 6.9 in, or a whole 1280 px slide (the slide's default)")
+    fig.add_argument("--venue", default=DEFAULT_VENUE, choices=list(VENUES),
+                     help="whose widths a paper's figure takes (default acl: column 7.7 cm, text 16 cm); "
+                          "docs/reference/figures.md lists each venue's, with its source")
+    fig.add_argument("--width", help="column: the venue's column (the paper's default), or 640 px for a slide; "
+                                     "full: the venue's text width, or a whole 1280 px slide (the slide's default); "
+                                     "or a length for a paper (7.7cm, 3.25in, 219pt)")
     fig.add_argument("--metric", help="which metric's family to draw, when `many --save` holds several")
     fig.add_argument("--out", required=True, help="the figure's file: .pdf, .svg or .png (300 dpi for a paper)")
 
@@ -661,7 +666,8 @@ def _figure(args) -> int:
     from .report import figures  # plotly: only where a figure is drawn (pip install sigcore[figures])
     from .report.family_figures import forest
 
-    style = style_named(args.style)
+    style = style_named(args.style, args.venue)
+    style.width(args.width)  # a width the style cannot take is refused before anything is drawn
     families = saved.get("families") if isinstance(saved, dict) else None
     if args.kind == "forest" and not families:
         raise InputError("holds no family of comparisons to draw a forest plot of", file=args.file,

@@ -439,9 +439,15 @@ def test_paper_downloads_and_figure_styles():
                   "Download SVG", "Download PDF", "Download PNG"):
         assert label in labels
     box = next(e for e in at.expander if e.label == "Figure for a paper or a slide")
-    assert select(at, "Style").options == ["Paper, one column (3.3 in)", "Paper, full width (6.9 in)", "Slide (1280 px)"]
+    assert select(at, "Style").options == ["Paper, one column", "Paper, text width", "Slide (1280 px)"]
+    assert select(at, "Venue").value == "acl" and len(select(at, "Venue").options) == 8
     chart = json.loads(box.get("plotly_chart")[0].proto.spec)
-    assert chart["layout"]["width"] == pytest.approx(316.8) and chart["layout"]["font"]["size"] == 12
+    assert chart["layout"]["width"] == pytest.approx(291.02, abs=0.01) and chart["layout"]["font"]["size"] == 12
+    select(at, "Venue").set_value("icml").run()
+    select(at, "Style").set_value("Paper, text width").run()
+    box = next(e for e in at.expander if e.label == "Figure for a paper or a slide")
+    assert json.loads(box.get("plotly_chart")[0].proto.spec)["layout"]["width"] == pytest.approx(6.75 * 96)
+    assert "ICML's text width, 6.75 in" in " ".join(c.value for c in box.caption)
     select(at, "Style").set_value("Slide (1280 px)").run()
     select(at, "Figure").set_value("convergence").run()
     box = next(e for e in at.expander if e.label == "Figure for a paper or a slide")

@@ -21,9 +21,9 @@ PAPER = r"""\documentclass[11pt,twocolumn]{article}
 \usepackage{booktabs}
 \usepackage{natbib}
 \usepackage{url}  %% as ACL's style: the references' URLs break at slashes
-\usepackage[letterpaper,margin=1in,columnsep=0.25in]{geometry}
+\usepackage[a4paper,textwidth=16cm,columnsep=0.6cm,textheight=24.7cm]{geometry}  %% ACL's
 \begin{document}
-A column of text: an ACL paper's page is two columns of 3.3 in, 11 pt Times.
+A column of text: an ACL paper's page is two columns of 7.7 cm, 11 pt Times.
 %s
 \bibliographystyle{plainnat}
 \bibliography{refs}

@@ -1,4 +1,4 @@
-"""A paper's page, compiled: the figure at \\columnwidth in a two-column 11 pt paper, the sentence with its
+"""A paper's page, compiled: the figure at \\columnwidth in a two-column 11 pt paper in ACL's geometry, the sentence with its
 citations resolved by BibTeX, and the table with its caption, with no overfull box."""
 
 import re
@@ -21,7 +21,8 @@ PAPER_TEX = r"""\documentclass[11pt,twocolumn]{article}
 \usepackage{times}
 \usepackage{booktabs,graphicx}
 \usepackage[round]{natbib}
-\usepackage[letterpaper,textwidth=6.9in,columnsep=0.3in,textheight=9in]{geometry}
+\usepackage{url}  %% as ACL's style: the references' URLs break at slashes
+\usepackage[a4paper,textwidth=16cm,columnsep=0.6cm,textheight=24.7cm]{geometry}
 \begin{document}
 \section{Results}
 On newstest2017, %(sentence)s

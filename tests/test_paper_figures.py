@@ -160,7 +160,7 @@ def files():
     return made
 
 
-@pytest.mark.parametrize("width, inches", [("column", 3.3), ("full", 6.9)])
+@pytest.mark.parametrize("width, inches", [("column", 7.7 / 2.54), ("full", 16 / 2.54)])  # ACL's
 def test_pdf_page_is_the_requested_width_with_fonts_embedded(files, width, inches):
     pdf = files[width]["pdf"]
     assert pdf.startswith(b"%PDF-")
@@ -191,7 +191,7 @@ def test_png_is_300_dpi_at_true_size(files):
     png = files["column"]["png"]
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     width, height = struct.unpack(">II", png[16:24])
-    assert abs(width - 3.3 * 300) <= 3  # kaleido rounds the page to whole pixels
+    assert abs(width - 7.7 / 2.54 * 300) <= 3  # kaleido rounds the page to whole pixels
     chunk = png.index(b"pHYs")
     x, y, unit = struct.unpack(">IIB", png[chunk + 4: chunk + 13])
     assert unit == 1 and x == y == round(300 / 0.0254)
@@ -312,16 +312,16 @@ def test_slide_style_is_large():
 
 def test_slide_widths_are_a_whole_slide_and_half_of_one():
     """A slide's figure is the slide's width (1280 px) unless asked for one column of a two-column slide (640
-    px); a paper's is a column (3.3 in) unless asked for the full text width."""
+    px); a paper's is its venue's column (ACL's by default, 7.7 cm) unless asked for the full text width."""
     res = result()
     for width, px in ((None, 1280), ("full", 1280), ("column", 640)):
         svg = export.styled_image(figure(res, "histogram", style=SLIDE, width=width), "svg", SLIDE)
         assert float(ET.fromstring(svg).get("width")) == px
     assert forest(_family(), style=SLIDE).layout.width == 1280
-    assert figure(res).layout.width == forest(_family(), style=PAPER).layout.width == pytest.approx(3.3 * PX_PER_IN)
+    assert figure(res).layout.width == forest(_family(), style=PAPER).layout.width == pytest.approx(7.7 / 2.54 * PX_PER_IN)
     assert SLIDE.describe() == "slide: a whole slide, 1280 px"
     assert SLIDE.describe("column") == "slide: one column of a two-column slide, 640 px"
-    assert PAPER.describe() == "paper: one column, 3.3 in"
+    assert PAPER.describe() == "paper: one column of ACL, 7.7 cm"
     with pytest.raises(SettingsError, match=r"unknown width 'poster' for a slide figure.*full \(a whole slide, 1280"):
         figure(res, style=SLIDE, width="poster")
 

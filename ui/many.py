@@ -22,7 +22,6 @@ from sigcore.io.roles import GOLD_NAMES, Ambiguous
 from sigcore.many import CORRECTIONS, Many
 from sigcore.report import export, family
 from sigcore.report.family_figures import forest, heatmap
-from sigcore.report.style import PAPER
 from sigcore.report.sentence import decimals
 
 from . import data as data_ui
@@ -30,7 +29,7 @@ from .data import ENCODINGS, NONE, _pairing_widget, _tables, _uploads_in_memory
 from .figure import config as figure_config
 from .figure import download as svg_download
 from .safe import md
-from . import work
+from . import venue, work
 
 _uploads_in_memory()  # (ui.data does it on import too) an upload stays in memory while it arrives
 
@@ -269,8 +268,9 @@ def show(many: Many, key: str) -> None:
     if warning:
         st.warning(warning, icon="⚠️")
     if many.baseline is not None:
-        _figure(forest(many), f"forest_{many.metric}_{key}",
-                paper=lambda: export.styled_image(forest(many, style=PAPER), "pdf", PAPER))
+        papers = venue.choose(st, key=f"{venue.KEY}-{key}")
+        _figure(forest(many), f"forest_{many.metric}_{key}", (papers.describe(),
+                lambda: export.styled_image(forest(many, style=papers), "pdf", papers)))
         st.caption(md(family.forest_caption(many)))
         table(many, key)
     else:
@@ -285,8 +285,8 @@ def show(many: Many, key: str) -> None:
 
 
 def _figure(fig, name: str, paper=None) -> None:
-    """The figure, and its SVG and PDF downloads (rendered by kaleido only when clicked); with ``paper``, a
-    PDF in the paper style at a column's true width too."""
+    """The figure, and its SVG and PDF downloads (rendered by kaleido only when clicked); with ``paper`` (what it
+    is, and a function that renders it), a PDF in the paper style at the venue's column width too."""
     size = {"width": 960, "height": int(fig.layout.height or 400)}
     st.plotly_chart(fig, config=figure_config(name, **size), key=f"figure-{name}")
     svg, pdf, column, _ = st.columns([1, 1, 2, 2])
@@ -295,7 +295,8 @@ def _figure(fig, name: str, paper=None) -> None:
     pdf.download_button("Download PDF", lambda: export.figure_image(fig, "pdf", scale=1, **size),
                         file_name=f"{name}.pdf", mime="application/pdf", on_click="ignore", key=f"pdf-{name}")
     if paper is not None:
-        column.download_button("Paper PDF, one column (3.3 in)", paper, file_name=f"{name}_column.pdf",
+        what, render = paper
+        column.download_button("Paper PDF, one column", render, file_name=f"{name}_column.pdf", help=what,
                                mime="application/pdf", on_click="ignore", key=f"paper-{name}")
 
 

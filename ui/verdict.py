@@ -9,13 +9,14 @@ import sigcore
 from sigcore import report
 from sigcore.report import citations, export
 from sigcore.report.figures import KINDS, figure
-from sigcore.report.style import PAPER, SLIDE
+from sigcore.report.style import SLIDE
 
+from . import venue
 from .safe import md
 
-# figure styles a user picks: (style, width), at their true size
-FIGURE_STYLES = {"Paper, one column (3.3 in)": (PAPER, "column"), "Paper, full width (6.9 in)": (PAPER, "full"),
-                 "Slide (1280 px)": (SLIDE, "full")}
+# figure styles a user picks: (style, width), at their true size; a paper's at the Venue box's widths
+FIGURE_STYLES = {"Paper, one column": ("paper", "column"), "Paper, text width": ("paper", "full"),
+                 "Slide (1280 px)": ("slide", "full")}
 FIGURE_KINDS = {"histogram": "Bootstrap / permutation distribution", "null": "Distribution under H0",
                 "convergence": "p as resamples accrue"}
 
@@ -69,15 +70,18 @@ def _downloads(res: sigcore.Result, a: str, b: str) -> None:
 def _figures(res: sigcore.Result, a: str, b: str) -> None:
     """A figure at its true size for a paper or a slide, as ``sigcore figure`` draws it from the JSON."""
     with st.expander("Figure for a paper or a slide"):
-        c1, c2 = st.columns(2)
+        c1, c2, c3 = st.columns(3)
         kinds = [k for k in KINDS if not (k == "convergence" and res.exact)]  # an exact p does not converge
         kind = c1.selectbox("Figure", kinds, format_func=FIGURE_KINDS.get, key="paper-figure-kind")
-        style, width = FIGURE_STYLES[c2.selectbox("Style", list(FIGURE_STYLES), key="paper-figure-style")]
+        name, width = FIGURE_STYLES[c2.selectbox("Style", list(FIGURE_STYLES), key="paper-figure-style")]
+        papers = venue.choose(c3, disabled=name != "paper")
+        style = papers if name == "paper" else SLIDE
         fig = figure(res, kind, style=style, width=width, a=a, b=b)
+        st.caption(f"Drawn at its true size: {style.describe(width)}.")
         st.plotly_chart(fig, config={"displaylogo": False, "staticPlot": True}, width="content", theme=None)
         st.caption(md(export.figure_caption(res, kind)))  # the caption a paper prints under it
         st.code(export.figure_caption(res, kind, latex=True), language="latex", wrap_lines=True)
-        stem = f"sigcore_{res.metric}_{kind}_{style.name}_{width}"
+        stem = f"sigcore_{res.metric}_{kind}_{style.name}{'_' + style.venue.key if style.venue else ''}_{width}"
         for col, fmt in zip(st.columns(3), export.FORMATS):
             col.download_button(f"Download {fmt.upper()}", lambda fmt=fmt: export.styled_image(fig, fmt, style),
                                 file_name=f"{stem}.{fmt}", mime=_MIME[fmt], on_click="ignore", width="stretch",

@@ -247,12 +247,14 @@ def _distribution(res: Result, null: bool, style: Style, width: str | None, a: s
     bars = [dict(type="bar", x=centres, y=np.histogram(clipped[mask], bins=edges)[0], width=widths, name=name,
                  marker=dict(color=colour, line=dict(width=0)))
             for mask, name, colour in ((~in_p, "not counted", style.body), (in_p, "counted in p", style.counted))]
+    first, _, second = _difference(res, a, b).partition(f" {MINUS} ")
+    difference = [first, f"{MINUS} {second}"] if second else [first]  # a line may break before the minus
     if not bootstrap:
-        what = ["δ under H0 (outputs swapped per item),", f"δ = {_difference(res, a, b)}"]
+        what = ["δ under H0 (outputs swapped per item),", "δ =", *difference]
     elif null:
-        what = [f"δ({RESAMPLE}) − δ(x), centred on H0,", f"δ = {_difference(res, a, b)}"]
+        what = [f"δ({RESAMPLE}) − δ(x), centred on H0,", "δ =", *difference]
     else:
-        what = [f"δ({RESAMPLE}) =", _difference(res, a, b)]
+        what = [f"δ({RESAMPLE}) =", *difference]
     what = wrap(what, style, style.width(width) - 5 * style.tick)
     fig = go.Figure(dict(data=bars, layout=dict(
         barmode="stack", bargap=0,

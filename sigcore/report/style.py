@@ -1,12 +1,13 @@
 """Figure styles: a paper's (true size, 8–9 pt serif, black text, greyscale-safe colours, no title: the caption
 carries it) and a slide's (large sans-serif text for the back row).
 
-Each has two widths, named alike: "full", the medium's whole width (a paper's text width, 6.9 in; a slide,
-1280 px), and "column", one column of its two-column layout (a paper's column, 3.3 in; a two-column slide's
-column, 640 px). A paper's figure is a column by default, a slide's a whole slide.
+Each has two widths, named alike: "full", the medium's whole width (a paper's text width; a slide, 1280 px), and
+"column", one column (a paper's ``\\columnwidth``; a two-column slide's column, 640 px). A paper's widths are its
+venue's (:mod:`sigcore.report.venues`: ACL's column is 7.7 cm, its text 16 cm), and any length LaTeX knows
+(``7.7cm``) is a width too. A paper's figure is a column by default, a slide's a whole slide.
 
-Plotly and kaleido measure in CSS pixels, 96 to the inch; a paper measures in points, 72 to the inch. A figure
-3.3 in wide is 316.8 px wide, and 9 pt text is 12 px: placed at its true size, that is 9 pt on the page.
+Plotly and kaleido measure in CSS pixels, 96 to the inch; a paper measures in points, 72.27 to the inch. A figure
+7.7 cm wide is 291 px wide, and 9 pt text is 12 px: placed at its true size, that is 9 pt on the page.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 
 from ..errors import SettingsError
 from ..words import printable
+from .venues import DEFAULT, PT_PER_IN, Venue, length, shown, venue_named
 
 PX_PER_IN, PX_PER_PT = 96, 96 / 72
 SERIF = "'Times New Roman', Times, 'Liberation Serif', 'Nimbus Roman', 'TeX Gyre Termes', serif"
@@ -42,22 +44,30 @@ class Style:
     height: float  # px of a one-panel figure
     dpi: int  # of a PNG
     line: float  # px of marked lines
+    venue: Venue | None = None  # a paper's: where its widths come from
 
     def width(self, name: str | None = None) -> float:
-        """The width ``name`` in pixels (the style's default width if None)."""
-        return self.widths[self.width_name(name)]
+        """The width ``name`` in pixels: "column", "full", a length (``7.7cm``; a paper's only), or the style's
+        default width if None."""
+        name = self.width_name(name)
+        return self.widths[name] if name in self.widths else length(name) / PT_PER_IN * PX_PER_IN
 
     def width_name(self, name: str | None = None) -> str:
-        """``name`` if the style has that width, its default width if None."""
+        """``name`` if the style has that width or it is a length a paper's figure can take; its default if None."""
         name = self.default_width if name is None else name
-        if name not in self.widths:
-            choices = " or ".join(f"{w} ({self.sizes[w]})" for w in self.widths)
+        if name in self.widths:
+            return name
+        choices = " or ".join(f"{w} ({self.sizes[w]})" for w in self.widths)
+        if self.venue is None:
             raise SettingsError(f"unknown width {name!r} for a {self.name} figure", hint=f"Choose {choices}.")
+        length(name)  # refused with what a width is
         return name
 
     def describe(self, width: str | None = None) -> str:
-        """What a figure of this style and width is: "paper: one column, 3.3 in", "slide: a whole slide, 1280 px"."""
-        return f"{self.name}: {self.sizes[self.width_name(width)]}"
+        """What a figure of this style and width is: "paper: one column of ACL, 7.7 cm", "slide: a whole slide,
+        1280 px", "paper: 5 cm wide"."""
+        name = self.width_name(width)
+        return f"{self.name}: {self.sizes[name] if name in self.sizes else shown(length(name)) + ' wide'}"
 
     @property
     def row(self) -> float:
@@ -65,17 +75,27 @@ class Style:
         return round(1.3 * self.text, 1)
 
 
-PAPER = Style("paper", text=9 * PX_PER_PT, tick=8 * PX_PER_PT, family=SERIF, ink="black", counted=VERMILLION,
-              body=GREY, widths={"column": 3.3 * PX_PER_IN, "full": 6.9 * PX_PER_IN},  # ACL's column, text width
-              sizes={"column": "one column, 3.3 in", "full": "the full text width, 6.9 in"}, default_width="column",
-              height=2.3 * PX_PER_IN, dpi=300, line=1.2)
+
+
+def paper(venue: str | Venue = DEFAULT) -> Style:
+    """The paper style at ``venue``'s widths (a key of :data:`sigcore.report.venues.VENUES`, or a Venue)."""
+    venue = venue_named(venue) if isinstance(venue, str) else venue
+    px = {"column": venue.column / PT_PER_IN * PX_PER_IN, "full": venue.text / PT_PER_IN * PX_PER_IN}
+    column = (f"one column of {venue.name}, {shown(venue.column)}" if venue.columns == 2 else
+              f"{venue.name}'s text width (one column), {shown(venue.column)}")
+    return Style("paper", text=9 * PX_PER_PT, tick=8 * PX_PER_PT, family=SERIF, ink="black", counted=VERMILLION,
+                 body=GREY, widths=px, sizes={"column": column, "full": f"{venue.name}'s text width, "
+                                                                     f"{shown(venue.text)}"},
+                 default_width="column", height=2.3 * PX_PER_IN, dpi=300, line=1.2, venue=venue)
+
+
+PAPER = paper()
 # a 16:9 slide is 1280 × 720 px; 560 px of it lie below the slide's title
 SLIDE = Style("slide", text=22, tick=20, family=SANS, ink="black", counted=VERMILLION, body=GREY,
               widths={"column": 640, "full": 1280},
               sizes={"column": "one column of a two-column slide, 640 px", "full": "a whole slide, 1280 px"},
               default_width="full", height=560, dpi=192, line=3)
 STYLES = {s.name: s for s in (PAPER, SLIDE)}
-WIDTHS = ("column", "full")
 FIGURE_KINDS = ("histogram", "null", "convergence", "forest")  # of a result, and of a family (forest)
 
 
@@ -108,10 +128,11 @@ def label(name: str) -> str:
     return html.escape(printable(" ".join(str(name).split())), quote=True)  # no control character: SVG is XML
 
 
-def style_named(name: str) -> Style:
+def style_named(name: str, venue: str = DEFAULT) -> Style:
+    """The style ``name``; a paper's at ``venue``'s widths."""
     if name not in STYLES:
         raise SettingsError(f"unknown figure style {name!r}", hint=f"Choose one of: {', '.join(STYLES)}.")
-    return STYLES[name]
+    return paper(venue) if name == "paper" else STYLES[name]
 
 
 def apply(fig: Any, style: Style, width: str | None = None, height: float | None = None, *,

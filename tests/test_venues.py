@@ -1,0 +1,127 @@
+"""Venues: their widths measured from the class files TeX Live ships, lengths in LaTeX's units, and a figure for
+each venue that fills its column in a document of that venue's geometry without being scaled (so its 8-9 pt text
+stays 8-9 pt on the page)."""
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import sigcore
+from sigcore.__main__ import main
+from sigcore.errors import SettingsError
+from sigcore.report import export
+from sigcore.report.figures import figure
+from sigcore.report.style import PAPER, PX_PER_IN, SLIDE, paper
+from sigcore.report.venues import PT_PER_IN, VENUES, length
+
+PDFLATEX = shutil.which("pdflatex")
+# the classes Debian's texlive-publishers ships, with the options the venue's template uses
+CLASSES = {"ieee": r"\documentclass[conference]{IEEEtran}", "acm": r"\documentclass[sigconf]{acmart}",
+           "lncs": r"\documentclass{llncs}"}
+WIDTHS = r"\typeout{WIDTHS=\the\columnwidth;\the\textwidth}"
+
+
+def _compile(folder: Path, tex: str) -> str:
+    (folder / "v.tex").write_text(tex, encoding="utf-8")
+    done = subprocess.run([PDFLATEX, "-interaction=nonstopmode", "-halt-on-error", "v.tex"], cwd=folder,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout[-2000:]
+    return (folder / "v.log").read_text(encoding="latin-1")
+
+
+def _document(key: str, body: str) -> str:
+    """A two-column (or one-column) page in ``key``'s geometry: its class where TeX Live has it, else article
+    with the venue's widths."""
+    v = VENUES[key]
+    if key in CLASSES:
+        head = CLASSES[key] + "\n\\usepackage{graphicx}\n\\begin{document}\n"
+        if key == "acm":  # acmart's two columns begin with its title
+            head = CLASSES[key] + "\n\\settopmatter{printacmref=false}\\setcopyright{none}\n\\usepackage{graphicx}\n" \
+                "\\begin{document}\n\\title{T}\\maketitle\n"
+        return head + body + "\n\\end{document}\n"
+    columns = "twocolumn," if v.columns == 2 else ""
+    gap = f"columnsep={v.text - 2 * v.column:.4f}pt," if v.columns == 2 else ""
+    return (f"\\documentclass[{columns}10pt]{{article}}\n\\usepackage{{graphicx}}\n"
+            f"\\usepackage[{'a4paper' if v.paper == 'A4' else 'letterpaper'},textwidth={v.text:.4f}pt,{gap}"
+            f"textheight=9in]{{geometry}}\n\\begin{{document}}\n{body}\n\\end{{document}}\n")
+
+
+@pytest.mark.parametrize("key", sorted(CLASSES))
+def test_a_venue_s_widths_are_its_class_file_s(tmp_path, key):
+    assert PDFLATEX, "install Debian's texlive-latex-recommended and texlive-publishers (see .ci/run)"
+    log = _compile(tmp_path, _document(key, "x\n" + WIDTHS))
+    column, text = (float(x) for x in re.search(r"WIDTHS=([\d.]+)pt;([\d.]+)pt", log).groups())
+    assert (column, text) == pytest.approx((VENUES[key].column, VENUES[key].text), abs=0.01)
+
+
+def test_every_venue_names_its_source_and_its_caption_rule():
+    assert {"acl", "icml", "neurips", "iclr", "ieee", "acm", "aaai", "lncs"} <= set(VENUES)
+    for v in VENUES.values():
+        assert v.table_caption in ("above", "below") and len(v.source) > 40 and v.column <= v.text
+    assert VENUES["acl"].column == pytest.approx(219.09, abs=0.02)  # 7.7 cm; acl.sty's \columnwidth
+    assert (VENUES["acl"].table_caption, VENUES["icml"].table_caption) == ("below", "above")
+    assert PAPER.venue.key == "acl" and PAPER.width() == pytest.approx(7.7 / 2.54 * PX_PER_IN)
+
+
+@pytest.mark.parametrize("text, points", [("7.7cm", 219.087), ("3.25in", 234.878), ("219.09pt", 219.09),
+                                          ("241bp", 241.904), ("77mm", 219.087), (" 18pc ", 216.0), ("291px", 219.068)])
+def test_a_width_is_any_length_latex_knows(text, points):
+    assert length(text) == pytest.approx(points, abs=0.001)
+    assert PAPER.width(text) == pytest.approx(points / PT_PER_IN * PX_PER_IN, abs=0.01)
+
+
+@pytest.mark.parametrize("text", ["5em", "0.5\\columnwidth", "7,7cm", "cm", "0.1in", "30in", "column "])
+def test_a_width_that_is_not_one_is_refused_with_the_units(text):
+    with pytest.raises(SettingsError, match="width"):
+        PAPER.width(text)
+    with pytest.raises(SettingsError, match="unknown width"):
+        SLIDE.width("7.7cm")  # a slide is measured in pixels
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("key", sorted(VENUES))
+def test_a_figure_fills_its_venue_s_column_and_text_unscaled(tmp_path, key):
+    """At \\columnwidth and \\textwidth the figure's natural width is the box's, within a point: no scaling, so
+    its 9 pt labels print at 9 pt; no line is overfull."""
+    rng = np.random.default_rng(1)
+    gold = rng.integers(0, 2, 300)
+    res = sigcore.compare(gold, np.where(rng.random(300) < 0.8, gold, 1 - gold),
+                          np.where(rng.random(300) < 0.7, gold, 1 - gold), n_resamples=500, test="bootstrap")
+    style = paper(key)
+    for width in ("column", "full"):
+        (tmp_path / f"{width}.pdf").write_bytes(export.styled_image(figure(res, style=style, width=width), "pdf", style))
+    environment = "figure*" if VENUES[key].columns == 2 else "figure"
+    body = ("\\begin{figure}[t]\\includegraphics[width=\\columnwidth]{column.pdf}\\end{figure}\n"
+            f"\\begin{{{environment}}}[t]\\includegraphics[width=\\textwidth]{{full.pdf}}\\end{{{environment}}}\n"
+            "x\n\\sbox0{\\includegraphics{column.pdf}}\\sbox2{\\includegraphics{full.pdf}}"
+            "\\typeout{NATURAL=\\the\\wd0;\\the\\wd2;\\the\\columnwidth;\\the\\textwidth}")
+    log = _compile(tmp_path, _document(key, body))
+    assert "Overfull \\hbox" not in log, re.findall(r"Overfull.*", log)  # the widths: acmart's page itself is overfull
+    column, full, column_box, text_box = (float(x) for x in re.search(
+        r"NATURAL=([\d.]+)pt;([\d.]+)pt;([\d.]+)pt;([\d.]+)pt", log).groups())
+    assert abs(column - column_box) < 1.0 and abs(full - text_box) < 1.0, (column, column_box, full, text_box)
+
+
+def test_the_figure_command_takes_a_venue_and_a_width(tmp_path, capsys):
+    rng = np.random.default_rng(2)
+    path = tmp_path / "s.csv"
+    path.write_text("id,A,B\n" + "".join(f"{i},{x:.3f},{y:.3f}\n" for i, (x, y) in enumerate(rng.random((80, 2)))))
+    saved = tmp_path / "r.json"
+    assert main(["compare", str(path), "--test", "bootstrap", "--resamples", "300", "--save", str(saved)]) == 0
+    capsys.readouterr()
+    for args, said, inches in ((["--venue", "icml", "--width", "full"], "ICML's text width, 6.75 in", 6.75),
+                               (["--width", "5cm"], "paper: 5 cm wide", 5 / 2.54),
+                               ([], "one column of ACL, 7.7 cm", 7.7 / 2.54)):
+        out = tmp_path / "f.svg"
+        assert main(["figure", str(saved), "--out", str(out), *args]) == 0
+        assert said in capsys.readouterr().out
+        width = float(re.search(r'<svg[^>]* width="([\d.]+)"', out.read_text()).group(1))
+        assert width == pytest.approx(inches * PX_PER_IN, abs=0.6)
+    assert main(["figure", str(saved), "--out", str(out), "--width", "5em"]) == 2
+    assert "is not a width" in capsys.readouterr().err
+    assert json.loads(saved.read_text())["test"] == "bootstrap"
