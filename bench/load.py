@@ -74,6 +74,12 @@ READY = """() => {
   return !!(test && test.value.startsWith('bootstrap') && plot
             && !document.querySelector('[data-testid="stStatusWidget"]'));
 }"""
+# An upload's page is idle, its test chosen: its chart says "Press Run" until the first run, with no plot yet.
+UPLOADED = """() => {
+  const test = document.querySelector('input[aria-label="Test"]');
+  return !!(test && test.value.startsWith('bootstrap') && document.querySelector('iframe[title*="live_chart"]')
+            && !document.querySelector('[data-testid="stStatusWidget"]'));
+}"""
 # What a page shows as verdict: every success/info sentence and every code block that is not stale.
 SHOWN = """() => {
   const fresh = sel => [...document.querySelectorAll(sel)]
@@ -235,14 +241,14 @@ async def open_session(browser, url: str, csv: bytes, n: int):
     context = await browser.new_context(viewport=VIEWPORT)
     page = await context.new_page()
     await page.goto(url)
-    await page.get_by_text("Upload", exact=True).click()
+    await page.get_by_text("Upload", exact=True).click(timeout=TIMEOUT)  # 8 pages load at once: slowly
     await page.locator('[data-testid="stFileUploader"] input[type=file]').set_input_files(
-        {"name": f"load_{n}.csv", "mimeType": "text/csv", "buffer": csv})
+        {"name": f"load_{n}.csv", "mimeType": "text/csv", "buffer": csv}, timeout=TIMEOUT)
     await page.get_by_text(f"{n:,} items from ").wait_for(timeout=TIMEOUT)  # the upload's caption, not the advice
-    await page.get_by_role("combobox", name="Test", exact=True).click()  # McNemar's test would resample nothing
-    await page.get_by_role("option", name="bootstrap", exact=True).click()
+    await page.get_by_role("combobox", name="Test", exact=True).click(timeout=TIMEOUT)  # McNemar's resamples nothing
+    await page.get_by_role("option", name="bootstrap", exact=True).click(timeout=TIMEOUT)
     await page.get_by_role("button", name="Run", exact=True).wait_for(timeout=TIMEOUT)
-    await page.wait_for_function(READY, timeout=TIMEOUT)  # its reruns over, so the idle reading is idle
+    await page.wait_for_function(UPLOADED, timeout=TIMEOUT)  # its reruns over, so the idle reading is idle
     return context, page
 
 

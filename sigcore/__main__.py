@@ -663,8 +663,13 @@ def _figure(args) -> int:
     suffix = Path(args.out).suffix.lower().lstrip(".")
     if suffix not in export.FORMATS:
         raise SettingsError(f"--out must end in .pdf, .svg or .png, not {args.out!r}")
-    from .report import figures  # plotly: only where a figure is drawn (pip install sigcore[figures])
-    from .report.family_figures import forest
+    try:  # plotly: only where a figure is drawn
+        from .report import figures
+        from .report.family_figures import forest
+    except ModuleNotFoundError as e:
+        raise SettingsError(f"figures need {e.name or 'plotly'}, which is not installed",
+                            hint='Install sigcore with its figures: pip install "sigcore[figures]" (plotly and '
+                                 'kaleido).') from None
 
     style = style_named(args.style, args.venue)
     style.width(args.width)  # a width the style cannot take is refused before anything is drawn

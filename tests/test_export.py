@@ -302,4 +302,25 @@ def test_an_exact_test_on_items_that_never_differ_has_one_swap():
     res = sigcore.compare(gold, same, same, test="permutation", n_resamples=1000, alternative="greater")
     assert res.exact and res.n_resamples == 1
     assert export.figure_caption(res, "histogram").startswith(
-        "δ under H0 on the only swap of A's and B's outputs, which agree on all 6 items (seed 0); dark bars")
+        "δ under H0 on the only swap of A's and B's outputs, which agree on all 6 items (seed 0); dark (vermillion) bars")
+
+
+def test_the_caption_and_the_legend_speak_of_counted_bars_only_when_there_are_some():
+    """p < 1/b: no bar is counted; the legend had a "counted in p" swatch and the caption spoke of dark bars."""
+    from sigcore.report.figures import figure
+
+    seen = set()
+    for seed in range(40):
+        rng = np.random.default_rng(seed)
+        n = int(rng.choice([8, 40, 200]))
+        gold = rng.integers(0, 2, n)
+        a, b = (np.where(rng.random(n) < p, gold, 1 - gold) for p in (0.9, rng.choice([0.5, 0.85])))
+        res = sigcore.compare(list(gold), list(a), list(b), test=str(rng.choice(["bootstrap", "permutation"])),
+                              alternative=str(rng.choice(["two-sided", "greater", "less"])), n_resamples=200)
+        legend = {t.name for t in figure(res, "histogram").data}
+        caption = export.figure_caption(res, "histogram")
+        some = res.n_extreme > 0
+        assert ("counted in p" in legend) == some == ("dark (vermillion) bars" in caption), (seed, caption)
+        assert ("none is counted in p" in caption) == (not some)
+        seen.add(some)
+    assert seen == {True, False}

@@ -487,3 +487,37 @@ def test_no_text_leaves_the_figure_or_overlaps_another():
                              or one["bottom"] <= other["top"] + 1 or other["bottom"] <= one["top"] + 1)
                     assert apart, (name, one, other)
         browser.close()
+
+
+def test_kaleido_is_asked_again_once_when_its_page_was_not_ready():
+    """Under load kaleido failed 2 of 18 exports ("ReferenceError: kaleido_scopes is not defined"): the export is
+    tried once more, and a second failure says what failed, never a traceback."""
+    from kaleido.errors import KaleidoError
+
+    class Flaky:
+        def __init__(self, failures):
+            self.failures, self.calls = failures, 0
+
+        def to_image(self, **_):
+            self.calls += 1
+            if self.calls <= self.failures:
+                raise KaleidoError(500, "ReferenceError: kaleido_scopes is not defined")
+            return b"<svg/>"
+
+    once = Flaky(1)
+    assert export.figure_image(once, "svg") == b"<svg/>" and once.calls == 2
+    twice = Flaky(2)
+    with pytest.raises(SettingsError, match="kaleido failed twice to render the SVG"):
+        export.figure_image(twice, "svg")
+
+
+def test_a_pdf_is_the_same_file_byte_for_byte_dated_by_source_date_epoch(monkeypatch):
+    import time
+
+    res = result()
+    first = export.styled_image(figure(res), "pdf", PAPER)
+    time.sleep(1.1)  # Chromium dates a PDF to the second
+    assert export.styled_image(figure(res), "pdf", PAPER) == first
+    assert b"/CreationDate (D:19800101000000+00'00')" in first
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    assert b"/ModDate (D:20231114221320+00'00')" in export.styled_image(figure(res), "pdf", PAPER)

@@ -125,3 +125,17 @@ def test_the_figure_command_takes_a_venue_and_a_width(tmp_path, capsys):
     assert main(["figure", str(saved), "--out", str(out), "--width", "5em"]) == 2
     assert "is not a width" in capsys.readouterr().err
     assert json.loads(saved.read_text())["test"] == "bootstrap"
+
+
+def test_figures_without_plotly_say_how_to_install_them(tmp_path, capsys, monkeypatch):
+    import sys
+
+    saved = tmp_path / "r.json"
+    saved.write_text("{}")
+    for name in [m for m in sys.modules if m == "plotly" or m.startswith(("plotly.", "sigcore.report.figures",
+                                                                          "sigcore.report.family_figures"))]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "plotly", None)  # import plotly now fails, as where it is not installed
+    assert main(["figure", str(saved), "--out", str(tmp_path / "f.pdf")]) == 2
+    err = capsys.readouterr().err
+    assert 'pip install "sigcore[figures]"' in err and "unexpectedly" not in err, err

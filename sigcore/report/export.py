@@ -12,9 +12,11 @@ import importlib.util
 import io
 import json
 import math
+import os
 import re
 import struct
 import threading
+import time
 import unicodedata
 import zlib
 from decimal import Decimal
@@ -175,7 +177,9 @@ def _figure_caption(res: Result, kind: str) -> str:
                 f"Monte-Carlo interval; {res.p_text} after all b.")
     what = {("bootstrap", "histogram"): "δ(x⁽ⁱ⁾)", ("bootstrap", "null"): "δ(x⁽ⁱ⁾) − δ(x), centred on H0,"}
     shown = what.get((res.test, kind), "δ under H0")
-    return f"{shown} on {draws} (seed {res.seed}); dark bars: the resamples counted in p ({res.p_text})."
+    if res.n_extreme == 0:  # no bar is drawn in the counted colour: say so rather than point at none
+        return f"{shown} on {draws} (seed {res.seed}); none is as extreme as δ(x), so none is counted in p ({res.p_text})."
+    return f"{shown} on {draws} (seed {res.seed}); dark (vermillion) bars: the resamples counted in p ({res.p_text})."
 
 
 def _cited(res: Result) -> str:
@@ -376,10 +380,17 @@ def figure_image(fig: Any, fmt: str, *, width: int = SCREEN_FIGURE["width"], hei
         raise SettingsError("static images need the kaleido package",
                             hint=f"Install it (pip install kaleido==1.5.0). {_NO_BROWSER}")
     from choreographer.errors import ChannelClosedError
-    from kaleido.errors import BrowserClosedError, BrowserFailedError, ChromeNotFoundError
+    from kaleido.errors import BrowserClosedError, BrowserFailedError, ChromeNotFoundError, JavascriptError, KaleidoError
 
     try:
-        return fig.to_image(format=fmt, width=width, height=height, scale=scale)
+        try:
+            return fig.to_image(format=fmt, width=width, height=height, scale=scale)
+        except (JavascriptError, KaleidoError):  # under load its page can answer before its script is loaded
+            return fig.to_image(format=fmt, width=width, height=height, scale=scale)  # ("kaleido_scopes is not defined")
+    except (JavascriptError, KaleidoError) as exc:
+        raise SettingsError(f"kaleido failed twice to render the {fmt.upper()} ({exc})",
+                            hint="Try again when the machine is less busy; the chart's own camera button saves a "
+                                 "PNG meanwhile.") from exc
     except (BrowserFailedError, BrowserClosedError, ChannelClosedError) as exc:  # a browser that dies at once
         raise SettingsError(f"the browser that renders static images failed ({exc.args[0] if exc.args else exc})",
                             hint=_NO_BROWSER) from exc
@@ -454,6 +465,17 @@ def _pdf_titled(pdf: bytes, title: str) -> bytes:
             + str(int(start.group(1)) + shift).encode() + pdf[start.end(1):])
 
 
+def _pdf_dated(pdf: bytes) -> bytes:
+    """``pdf`` with its creation and modification dates set to SOURCE_DATE_EPOCH (reproducible-builds.org), else to
+    1980-01-01: the same figure is then the same file, byte for byte. The digits keep their length, so no offset
+    in the file moves."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
+    when = time.gmtime(int(epoch)) if epoch.isascii() and epoch.isdigit() else time.gmtime(315532800)
+    digits = time.strftime("%Y%m%d%H%M%S", when).encode()
+    return re.sub(rb"(/(?:CreationDate|ModDate)\s*\(D:)\d{14}(?:[+-]\d\d'\d\d')?",
+                  lambda m: m.group(1) + digits + (b"+00'00'" if len(m.group()) - len(m.group(1)) == 21 else b""), pdf)
+
+
 def _figure_title(fig: Any) -> str:
     """What a figure shows, in one line, for its file's metadata: the title its builder gave it
     (``layout.meta["title"]``), else its x axis's."""
@@ -465,13 +487,13 @@ def _figure_title(fig: Any) -> str:
 
 def styled_image(fig: Any, fmt: str, style: Style) -> bytes:
     """A figure made in ``style`` (:mod:`sigcore.report.style`) at its true size: SVG and PDF at scale 1 (a
-    3.3 in wide figure is 3.3 in wide on the PDF's page, which is rounded up to whole points, with nothing cut
+    7.7 cm wide figure is 7.7 cm wide on the PDF's page, which is rounded up to whole points, with nothing cut
     off and the figure's title as the document's), PNG at the style's dpi, recorded in the file."""
     width, height = fig.layout.width, fig.layout.height
     if width is None or height is None:
         raise SettingsError("this figure has no size of its own: make it with a style (style.apply)")
     if fmt == "pdf":
-        return _pdf_titled(_true_size_pdf(fig, width, height), _figure_title(fig))
+        return _pdf_dated(_pdf_titled(_true_size_pdf(fig, width, height), _figure_title(fig)))
     if fmt != "png":
         return figure_image(fig, fmt, width=width, height=height, scale=1)
     return png_dpi(figure_image(fig, fmt, width=width, height=height, scale=style.dpi / PX_PER_IN), style.dpi)

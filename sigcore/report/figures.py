@@ -246,7 +246,8 @@ def _distribution(res: Result, null: bool, style: Style, width: str | None, a: s
     clipped = np.clip(values, edges[0], edges[-1])
     bars = [dict(type="bar", x=centres, y=np.histogram(clipped[mask], bins=edges)[0], width=widths, name=name,
                  marker=dict(color=colour, line=dict(width=0)))
-            for mask, name, colour in ((~in_p, "not counted", style.body), (in_p, "counted in p", style.counted))]
+            for mask, name, colour in ((~in_p, "not counted", style.body), (in_p, "counted in p", style.counted))
+            if name == "not counted" or mask.any()]  # no swatch for a colour no bar has
     first, _, second = _difference(res, a, b).partition(f" {MINUS} ")
     difference = [first, f"{MINUS} {second}"] if second else [first]  # a line may break before the minus
     if not bootstrap:
