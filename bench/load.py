@@ -241,7 +241,8 @@ async def open_session(browser, url: str, csv: bytes, n: int):
     context = await browser.new_context(viewport=VIEWPORT)
     page = await context.new_page()
     await page.goto(url)
-    await page.get_by_text("Upload", exact=True).click(timeout=TIMEOUT)  # 8 pages load at once: slowly
+    await page.get_by_role("button", name="Run", exact=True).wait_for(timeout=TIMEOUT)  # 8 pages load at once
+    await page.get_by_text("Upload", exact=True).click(timeout=TIMEOUT)
     await page.locator('[data-testid="stFileUploader"] input[type=file]').set_input_files(
         {"name": f"load_{n}.csv", "mimeType": "text/csv", "buffer": csv}, timeout=TIMEOUT)
     await page.get_by_text(f"{n:,} items from ").wait_for(timeout=TIMEOUT)  # the upload's caption, not the advice

@@ -59,5 +59,9 @@ def test_citation_cff_names_this_version():
     assert cff["cff-version"] == "1.2.0"
     assert (cff["title"], cff["version"]) == ("sigcore", sigcore.__version__)
     assert cff["authors"] and all("name" in a or "family-names" in a for a in cff["authors"])
-    for page in [README, ROOT / "docs" / "cite.md"]:  # the BibTeX shown for sigcore itself
+    from sigcore.report import citations
+
+    for page in [README, ROOT / "docs" / "cite.md"]:  # the BibTeX shown for sigcore itself: the one every .bib has
         assert f"version = {{{sigcore.__version__}}}" in page.read_text(encoding="utf-8"), page
+        assert citations.WORKS["sigcore"].bibtex in page.read_text(encoding="utf-8"), page
+    assert citations.bibtex(["holm1979simple"]).rstrip().endswith(citations.WORKS["sigcore"].bibtex)

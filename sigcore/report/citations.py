@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .._version import __version__
 from ..result import Result
 
 
@@ -24,6 +25,7 @@ def _work(key: str, cite: str, kind: str, **fields: str) -> Work:
     return Work(key, cite, f"@{kind}{{{key},\n{body}\n}}")
 
 
+TOOL = "sigcore"  # the tool's own entry (CITATION.cff says the same), in every .bib it writes
 WORKS = {w.key: w for w in [
     _work("berg-kirkpatrick-etal-2012-empirical", "Berg-Kirkpatrick et al., 2012", "inproceedings",
           title="An Empirical Investigation of Statistical Significance in {NLP}",
@@ -116,6 +118,9 @@ WORKS = {w.key: w for w in [
     _work("hochberg1988sharper", "Hochberg, 1988", "article",
           title="A Sharper {B}onferroni Procedure for Multiple Tests of Significance", author="Hochberg, Yosef",
           journal="Biometrika", volume="75", number="4", pages="800--802", year="1988"),
+    _work(TOOL, "sigcore contributors, 2026", "misc", author="{sigcore contributors}",
+          title="sigcore: Paired Significance Tests for Comparing {NLP}/{ML} Systems", version=__version__,
+          year="2026", note=f"Version {__version__}"),
     _work("benjamini2001control", "Benjamini and Yekutieli, 2001", "article",
           title="The Control of the False Discovery Rate in Multiple Testing under Dependency",
           author="Benjamini, Yoav and Yekutieli, Daniel", journal="The Annals of Statistics", volume="29",
@@ -163,8 +168,8 @@ def family_keys(test: str, metrics: list[str], correction: str) -> list[str]:
 
 
 def bibtex(keys: list[str]) -> str:
-    """The BibTeX entries of ``keys``, in order, each once."""
-    return "\n\n".join(WORKS[k].bibtex for k in dict.fromkeys(keys)) + "\n"
+    """The BibTeX entries of ``keys``, in order, each once, and sigcore's own last, for a paper to cite too."""
+    return "\n\n".join(WORKS[k].bibtex for k in dict.fromkeys([*keys, TOOL])) + "\n"
 
 
 def cite_text(keys: list[str]) -> str:
