@@ -82,6 +82,7 @@ def _parser() -> argparse.ArgumentParser:
                      help="print the sentence for a paper's text (\\citep, math mode) and a booktabs table with a "
                           "short caption")
     out.add_argument("--bibtex", action="store_true", help="print BibTeX for every method the result relies on")
+    _venue_option(cmp)
     cmp.add_argument("--save", metavar="RESULT.json",
                      help="also write the result with its resampled values, for `sigcore figure`")
     advise = commands.add_parser("advise", help="which test fits these data, and why (Dror et al. 2018)",
@@ -188,6 +189,7 @@ def _many_parser(commands) -> None:
     out.add_argument("--json", action="store_true", help="print the comparisons as JSON")
     out.add_argument("--latex", action="store_true",
                      help="print a booktabs table for a paper: a column per metric, marks defined in the caption")
+    _venue_option(many)
     many.add_argument("--save", metavar="FAMILY.json", help="also write the comparisons, for `sigcore figure`")
     out.add_argument("--bibtex", action="store_true", help="print BibTeX for the test, metrics and correction")
 
@@ -252,6 +254,12 @@ def _power_parser(commands) -> None:
     pw.add_argument("--accuracy-b", type=float, help="without a pilot: B's expected accuracy")
     pw.add_argument("--agreement", type=float,
                     help="without a pilot: the share of items both get right or both get wrong")
+
+
+def _venue_option(parser) -> None:
+    parser.add_argument("--venue", default=DEFAULT_VENUE, choices=list(VENUES),
+                        help="the venue whose rules --latex follows (a table's caption below for acl, the default; "
+                             "above for icml, neurips, iclr, ieee, acm and lncs)")
 
 
 def _figure_parser(commands) -> None:
@@ -447,7 +455,7 @@ def _compare(args) -> int:
         return 0
     if args.latex:
         print(f"{export.sentence_latex(res, a=a_name, b=b_name)}\n\n"
-              f"{export.verdict_latex(res, a=a_name, b=b_name)}", end="")
+              f"{export.verdict_latex(res, a=a_name, b=b_name, venue=args.venue)}", end="")
         return 0
     print("\n".join(decided))
     a, b = (role if name == role else f"{role} ({name})" for name, role in ((a_name, "A"), (b_name, "B")))
@@ -501,7 +509,7 @@ def _many(args) -> int:
             indent=2, allow_nan=False))
         return 0
     if args.latex:
-        print(family.latex(families), end="")
+        print(family.latex(families, venue=args.venue), end="")
         return 0
     tests = [f"test ({f.metric}): {sentence.test_name(next(iter(f.results.values())))}, "
              + (f.test_reason if f.auto else "given with --test") for f in families]

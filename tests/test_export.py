@@ -99,7 +99,7 @@ def test_markdown_dash_for_a_missing_interval():
 
 def test_latex_escapes_hostile_names_exactly():
     res = _result(signature="test:bootstrap|metric:accuracy\n\\end{table}")
-    assert export.verdict_latex(res, a="A_1 & 50%", b="[b]^~$#{}\\") == (
+    assert export.verdict_latex(res, a="A_1 & 50%", b="[b]^~$#{}\\", venue="icml") == (
         "% needs \\usepackage{booktabs}\n"
         "\\begin{table}[t]\n"
         "  \\centering\n"
@@ -107,6 +107,7 @@ def test_latex_escapes_hostile_names_exactly():
         "\\textbackslash{} on 100 items, and $\\delta$ = A\\_1 \\& 50\\% \\textminus{} {[}b{]}\\textasciicircum{}"
         "\\textasciitilde{}\\$\\#\\{\\}\\textbackslash{} with its 95\\% interval (basic bootstrap); paired "
         "bootstrap, $b = 10{,}000$, seed 0, two-sided.}\n"
+        "  \\label{tab:sigcore-accuracy}\n"
         "  \\begin{tabular}{lrc}\n"
         "    \\toprule\n"
         "    System & accuracy & 95\\% CI \\\\\n"
@@ -119,6 +120,27 @@ def test_latex_escapes_hostile_names_exactly():
         "  \\end{tabular}\n"
         "  % signature: test:bootstrap|metric:accuracy \\end{table}\n"  # a newline cannot end the comment
         "\\end{table}\n")
+
+
+def test_a_table_s_caption_sits_where_its_venue_wants_it_with_a_label():
+    """ACL's template puts table captions below the table, ICML's, IEEE's, ACM's, Springer's and NeurIPS's above."""
+    import numpy as np
+
+    from sigcore.report import family
+    from sigcore.report.venues import VENUES
+
+    rng = np.random.default_rng(0)
+    gold = list(rng.integers(0, 2, 60))
+    systems = {n: list(np.where(rng.random(60) < p, gold, 1 - np.array(gold))) for n, p in (("a", 0.9), ("b", 0.6))}
+    many = sigcore.compare_many(gold, systems, baseline="b", n_resamples=200, test="bootstrap")
+    for key, venue in VENUES.items():
+        for table in (export.verdict_latex(_result(), venue=key), family.latex([many], venue=key)):
+            lines = table.splitlines()
+            caption, label = (next(i for i, x in enumerate(lines) if x.lstrip().startswith(c))
+                              for c in ("\\caption{", "\\label{tab:sigcore-"))
+            tabular = next(i for i, x in enumerate(lines) if "\\end{tabular}" in x)
+            assert label == caption + 1 and (caption > tabular) == (venue.table_caption == "below"), (key, table)
+    assert export.verdict_latex(_result()) == export.verdict_latex(_result(), venue="acl")  # ACL's by default
 
 
 def test_the_latex_sentence_escapes_hostile_names_exactly():

@@ -268,7 +268,7 @@ def show(many: Many, key: str) -> None:
     if warning:
         st.warning(warning, icon="⚠️")
     if many.baseline is not None:
-        papers = venue.choose(st, key=f"{venue.KEY}-{key}")
+        papers = venue.choose(st, key=f"{venue.KEY}-{key}-{many.metric}")
         _figure(forest(many), f"forest_{many.metric}_{key}", (papers.describe(),
                 lambda: export.styled_image(forest(many, style=papers), "pdf", papers)))
         st.caption(md(family.forest_caption(many)))

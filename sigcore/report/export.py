@@ -30,6 +30,7 @@ from . import citations
 from .sentence import _SIDED, CI_NAMES, level, method, metric_name, number, scale_of, test_name, verdict
 from ..result import Result
 from .style import MINUS, PX_PER_IN, Style, plain
+from .venues import DEFAULT as DEFAULT_VENUE, venue_named
 
 SCREEN_FIGURE = dict(width=480, height=320)  # the on-screen chart saved as is; a paper's size: style.py
 FORMATS = ("png", "svg", "pdf")
@@ -96,9 +97,21 @@ def verdict_markdown(res: Result, *, a: str = "A", b: str = "B") -> str:
     return "\n".join(lines) + "\n"
 
 
-def verdict_latex(res: Result, *, a: str = "A", b: str = "B") -> str:
+def latex_table(body: list[str], caption: str, label: str, venue: str = DEFAULT_VENUE, *, small: bool = False) -> str:
+    r"""A booktabs ``table`` float around ``body`` (its tabular's lines), with ``\caption`` on the side ``venue``
+    wants it (ACL below, ICML above: :mod:`sigcore.report.venues`) and ``\label{label}``, for ``\ref``."""
+    side = venue_named(venue).table_caption
+    caption_lines = [f"  \\caption{{{caption}}}", f"  \\label{{{label}}}"]
+    lines = [r"% needs \usepackage{booktabs}", r"\begin{table}[t]", r"  \centering", *([r"  \small"] if small else []),
+             *(caption_lines if side == "above" else []), *body, *(caption_lines if side == "below" else []),
+             r"\end{table}"]
+    return "\n".join(lines) + "\n"
+
+
+def verdict_latex(res: Result, *, a: str = "A", b: str = "B", venue: str = DEFAULT_VENUE) -> str:
     r"""A LaTeX ``table`` (needs ``\usepackage{booktabs}``): System | metric | CI, with the short caption of
-    :func:`caption_latex`; the sentence for the text is :func:`sentence_latex`.
+    :func:`caption_latex` on ``venue``'s side (:func:`latex_table`); the sentence for the text is
+    :func:`sentence_latex`.
 
     Negative numbers are written with ``\textminus{}`` everywhere; p, symbols (δ, α, ≥), b and numbers in
     scientific notation are set in math mode (``$p = 0.0012$``, ``$b = 10{,}000$``).
@@ -109,11 +122,7 @@ def verdict_latex(res: Result, *, a: str = "A", b: str = "B") -> str:
         names[-1] += " (one-sided)"
     rows = [f"    {name} & {_latex_number(score, scale_of(res))} & {_latex_interval(low, high, scale_of(res))} \\\\"
             for name, (score, low, high) in zip(names, scores_table(res, a=a, b=b).itertuples(index=False))]
-    lines = [
-        r"% needs \usepackage{booktabs}",
-        r"\begin{table}[t]",
-        r"  \centering",
-        f"  \\caption{{{caption_latex(res, a=a, b=b)}}}",
+    body = [
         r"  \begin{tabular}{lrc}",
         r"    \toprule",
         f"    System & {latex_escape(metric_name(res))} & {latex_escape(level(res))} CI \\\\",
@@ -124,9 +133,8 @@ def verdict_latex(res: Result, *, a: str = "A", b: str = "B") -> str:
         r"    \bottomrule",
         r"  \end{tabular}",
         f"  % signature: {_one_line(res.signature)}",
-        r"\end{table}",
     ]
-    return "\n".join(lines) + "\n"
+    return latex_table(body, caption_latex(res, a=a, b=b), f"tab:sigcore-{res.metric.replace('_', '-')}", venue)
 
 
 # ---------------------------------------------------------------- the sentence and the caption of a paper

@@ -9,8 +9,9 @@ import math
 from ..many import Many
 from ..result import p_number
 from . import citations
-from .export import _latex_number, latex_escape
+from .export import _latex_number, latex_escape, latex_table
 from .sentence import METRIC_NAMES, TEST_NAMES, number, test_name
+from .venues import DEFAULT as DEFAULT_VENUE
 
 CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "hochberg": "Hochberg",
                     "bh": "Benjamini-Hochberg", "by": "Benjamini-Yekutieli"}
@@ -88,11 +89,12 @@ PAPER_NAMES = {"accuracy": "Acc.", "exact_match": "EM", "precision": "P", "recal
                "bleu": "BLEU", "chrf": "chrF", "mean": "Score"}
 
 
-def latex(families: list[Many]) -> str:
+def latex(families: list[Many], venue: str = DEFAULT_VENUE) -> str:
     r"""A booktabs ``table`` for a paper (needs ``\usepackage{booktabs}``): a row per system, a column per
     metric. Against a baseline, a score is marked $^\dagger$ when significantly better than the baseline and
     $^\ddagger$ when significantly worse; for all pairs, the rows follow the first metric's ranking with a rule
-    between its clusters and a rank column. One caption line defines the marks and the test."""
+    between its clusters and a rank column. One caption line defines the marks and the test, on ``venue``'s
+    side (:func:`sigcore.report.export.latex_table`)."""
     first = families[0]
     if any(f.systems != first.systems or f.baseline != first.baseline for f in families):
         raise ValueError("the families must compare the same systems the same way")
@@ -127,11 +129,10 @@ def latex(families: list[Many]) -> str:
     else:
         caption = (f"$^\\dagger$/$^\\ddagger$: significantly better/worse than the baseline, "
                    f"{latex_escape(first.baseline)} ({how}) {cite}.")
-    lines = [r"% needs \usepackage{booktabs}", r"\begin{table}[t]", r"  \centering", r"  \small",
-             f"  \\begin{{tabular}}{{l{'c' if pairs else ''}{'r' * len(families)}}}", r"    \toprule",
-             "    " + " & ".join(header) + r" \\", r"    \midrule", *rows, r"    \bottomrule", r"  \end{tabular}",
-             f"  \\caption{{{caption}}}", r"\end{table}"]
-    return "\n".join(lines) + "\n"
+    body = [f"  \\begin{{tabular}}{{l{'c' if pairs else ''}{'r' * len(families)}}}", r"    \toprule",
+            "    " + " & ".join(header) + r" \\", r"    \midrule", *rows, r"    \bottomrule", r"  \end{tabular}"]
+    label = f"tab:sigcore-family-{'-'.join(f.metric for f in families)}"
+    return latex_table(body, caption, label.replace("_", "-"), venue, small=True)
 
 
 def _latex_test(many: Many, families: list[Many] | None) -> str:
