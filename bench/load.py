@@ -24,6 +24,8 @@ with Playwright (async API, one browser, one context per user). What it measures
    pressing Run then, to the sample's verdict on screen. Once on an idle server (the 8 pages open, not running)
    and once started right after the 8 clicks of a round, alternately, 3 times each; medians printed. Also the
    time of one plain HTTP GET of /_stcore/health sent as the page starts loading: the server without a browser.
+4. Stop: a long family on the Many page, stopped by Streamlit's Stop 4 s after Run; the server's cores busy before
+   and in the 3 s windows after it (the memory readings after closing come after this too).
 
 Browser and server share this machine's cores, so "load" includes Chromium playing 8 animations: the rounds'
 table prints the cores kept busy by the server, by the browser side, and by the whole machine.
@@ -286,6 +288,37 @@ async def probe(browser, url: str, run: bool = True) -> dict:
     return {**{name: t - t0 for name, t in marks.items()}, "at": marks, "start": t0, "health": await health}
 
 
+async def stop_on_many(browser, url: str, pid: int) -> dict:
+    """A long family on the Many page (20 systems, 30,000 items, every pair), stopped 4 s after Run: the server's
+    cores busy in the 3 s before the Stop and in each of the 3 s windows after it."""
+    rng = np.random.default_rng(7)
+    gold = rng.integers(0, 3, 30_000)
+    columns = {f"sys{k}": np.where(rng.random(gold.size) < 0.6 + k / 100, gold, (gold + 1) % 3) for k in range(20)}
+    table = "id,gold," + ",".join(columns) + "\n" + "".join(
+        f"{i},{g}," + ",".join(str(c[i]) for c in columns.values()) + "\n" for i, g in enumerate(gold))
+    context = await browser.new_context(viewport=VIEWPORT)
+    page = await context.new_page()
+    await page.goto(url + "/many")
+    await page.get_by_role("button", name="Run", exact=True).wait_for(timeout=TIMEOUT)
+    await page.get_by_text("Upload", exact=True).first.click(timeout=TIMEOUT)
+    await page.locator('[data-testid="stFileUploader"] input[type=file]').first.set_input_files(
+        {"name": "family.csv", "mimeType": "text/csv", "buffer": table.encode()}, timeout=TIMEOUT)
+    await page.get_by_text("30,000 items").first.wait_for(timeout=TIMEOUT)
+    await asyncio.sleep(3)  # its reruns over
+    await page.get_by_role("button", name="Run", exact=True).click(timeout=TIMEOUT)
+    await asyncio.sleep(1)
+    before = tree_cpu(pid), time.perf_counter()
+    await asyncio.sleep(3)
+    windows = [(tree_cpu(pid) - before[0]) / (time.perf_counter() - before[1])]
+    await page.get_by_role("button", name="Stop").click(timeout=TIMEOUT)  # Streamlit's own, by the status widget
+    for _ in range(3):
+        cpu, t = tree_cpu(pid), time.perf_counter()
+        await asyncio.sleep(3)
+        windows.append((tree_cpu(pid) - cpu) / (time.perf_counter() - t))
+    await context.close()
+    return {"cores": windows}
+
+
 def http_seconds(address: str) -> float:
     t0 = time.perf_counter()
     urllib.request.urlopen(address, timeout=60).read()
@@ -352,6 +385,7 @@ async def bench(url: str, sampler: MemorySampler, data: list) -> dict:
         for context, page in sessions:
             await page.close()
             await context.close()
+        out["stop"] = await stop_on_many(browser, url, sampler.pid)
         await browser.close()
     out["closed at"] = time.perf_counter()
     out["rss closed"] = sampler.now()
@@ -411,6 +445,9 @@ def report(out: dict, rss_start: int, peak: int, after: dict, total: float, log:
     print("  heavy runs still in flight when the loaded page showed Run, per round: "
           + ", ".join(f"{r['in flight']['run visible']}/{n_sessions}" for r in out["loaded"]))
 
+    cores = out["stop"]["cores"]
+    print(f"\nStop on the Many page (20 systems x 30,000 items, every pair): the server's cores busy {cores[0]:.2f} in "
+          f"the 3 s before Stop; {', '.join(f'{c:.2f}' for c in cores[1:])} in the 3 s windows after it")
     print("\nServer memory (RSS of streamlit and its children, sampled every 0.2 s)")
     rows = [("at start, no page served yet", rss_start), ("after one page (imports done), closed", out["rss warm"]),
             ("before the runs (8 CSVs uploaded)", out["rss before"]), ("peak during the runs", peak),
