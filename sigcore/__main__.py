@@ -699,7 +699,7 @@ def _figure(args) -> int:
     try:
         if args.kind == "forest":
             fig = forest(Many.from_dict(chosen[0]), style=style, width=args.width)
-            caption = family.forest_caption(Many.from_dict(chosen[0]))
+            caption = [family.forest_caption(Many.from_dict(chosen[0]), latex=latex) for latex in (False, True)]
         else:
             fig = figures.figure(Result.from_dict(saved), args.kind, style=style, width=args.width,
                                  a=saved.get("a_name") or "A", b=saved.get("b_name") or "B")
@@ -710,11 +710,9 @@ def _figure(args) -> int:
                          hint="Save one with `sigcore compare ... --save RESULT.json`.") from None
     _write(args.out, export.styled_image(fig, suffix, style))
     print(f"wrote {args.out} ({args.kind}, {style.describe(args.width)})")
-    if args.kind == "forest":
-        print(f"caption: {caption}")
-    else:
-        print(f"caption: {export.figure_caption(Result.from_dict(saved), args.kind)}")
-        print(f"LaTeX caption: {export.figure_caption(Result.from_dict(saved), args.kind, latex=True)}")
+    if args.kind != "forest":
+        caption = [export.figure_caption(Result.from_dict(saved), args.kind, latex=latex) for latex in (False, True)]
+    print(f"caption: {caption[0]}\nLaTeX caption: {caption[1]}")
     return 0
 
 

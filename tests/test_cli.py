@@ -557,10 +557,11 @@ def test_figure_of_a_saved_family_asks_which_metric_and_prints_its_caption(tmp_p
     err = capsys.readouterr().err
     assert "holds 2 families: choose one with --metric" in err and "accuracy, macro_f1" in err
     assert main(["figure", str(saved), "--kind", "forest", "--metric", "macro_f1", "--out", str(out)]) == 0
-    wrote, caption = capsys.readouterr().out.splitlines()[:2]
+    wrote, caption, latex = capsys.readouterr().out.splitlines()[:3]
     assert wrote.endswith("(forest, paper: one column of ACL, 7.7 cm)")  # a slide's default: "slide: a whole slide"
     many = Many.from_dict(json.loads(saved.read_text())["families"][1])
     assert caption == f"caption: {family.forest_caption(many)}"
+    assert latex == f"LaTeX caption: {family.forest_caption(many, latex=True)}" and "$\\delta$" in latex
     assert caption.startswith("caption: δ = macro-F1(system) − macro-F1(sys0) on 200 items "
                               "(paired bootstrap, b = 500, seed 0, two-sided). Filled: significant after Holm's")
 

@@ -103,3 +103,28 @@ def test_names_are_escaped_and_the_caption_says_how():
     text = family.text(many)
     assert "Holm over 1 comparison," in text and ("*" in text.splitlines()[3]) == many.significant("ours_v2 & co",
                                                                                                   "base%1")
+
+
+def test_the_forest_and_heatmap_captions_compile_in_latex_with_any_name(tmp_path):
+    """Pasted into \\caption{}, the plain caption's "95% interval" commented out the closing brace and δ, − and α
+    stopped pdflatex: each figure has a LaTeX caption, names escaped, that compiles in a column."""
+    rng = np.random.default_rng(3)
+    gold = rng.integers(0, 2, 150)
+    systems = {name: np.where(rng.uniform(size=150) < p, gold, 1 - gold)
+               for name, p in (("base_1 & 50%", 0.7), ("ours$#{}", 0.85), ("模型", 0.75))}
+    against = compare_many(gold, systems, baseline="base_1 & 50%", n_resamples=300, test="bootstrap")
+    every = compare_many(gold, systems, all_pairs=True, n_resamples=300, test="bootstrap")
+    captions = [family.forest_caption(against, latex=True), family.heatmap_caption(every, latex=True),
+                family.heatmap_caption(against, latex=True)]
+    for latex, plain in zip(captions, [family.forest_caption(against), family.heatmap_caption(every)]):
+        assert "95\\%" in latex or "*:" in latex
+        assert "%" not in latex.replace("\\%", "") and "δ" not in latex and "−" not in latex and "α" not in latex
+        assert plain.count("δ") == latex.count("$\\delta$")
+    body = "\n".join(f"\\begin{{figure}}[h]\\rule{{\\columnwidth}}{{1cm}}\\caption{{{c}}}\\end{{figure}}"
+                     for c in captions)
+    (tmp_path / "c.tex").write_text(PAPER.split("%s")[0].replace("%%", "%") + body + "\n\\end{document}\n",
+                                    encoding="utf-8")
+    run = subprocess.run([PDFLATEX, "-interaction=nonstopmode", "-halt-on-error", "c.tex"], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stdout[-2000:]
+    assert "Overfull" not in (tmp_path / "c.log").read_text(encoding="latin-1")

@@ -272,9 +272,12 @@ def show(many: Many, key: str) -> None:
         _figure(forest(many), f"forest_{many.metric}_{key}", (papers.describe(),
                 lambda: export.styled_image(forest(many, style=papers), "pdf", papers)))
         st.caption(md(family.forest_caption(many)))
+        st.code(family.forest_caption(many, latex=True), language="latex", wrap_lines=True)
         table(many, key)
     else:
         _figure(heatmap(many), f"heatmap_{many.metric}_{key}")
+        st.caption(md(family.heatmap_caption(many)))
+        st.code(family.heatmap_caption(many, latex=True), language="latex", wrap_lines=True)
         left, right = st.columns(2, gap="large")
         with left:
             st.markdown("**Ranking**")

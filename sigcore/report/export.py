@@ -222,7 +222,14 @@ def scores_csv(res: Result, *, a: str = "A", b: str = "B") -> bytes:
 def _latex_text(text: str, res: Result, a: str, b: str, cite: str) -> str:
     """A sentence with placeholders as LaTeX: each symbol with its relation and number as one math group,
     user text escaped, negative numbers with a real minus."""
-    text = text.replace(res.p_text, _P)
+    return latex_template(text.replace(res.p_text, _P), {_A: latex_escape(a), _B: latex_escape(b),
+                                                           _P: _latex_p(res), _C: cite})
+
+
+def latex_template(text: str, filled: dict[str, str]) -> str:
+    """Text sigcore wrote, as LaTeX: δ, α, b or n with a relation and a number as one math group, − as
+    ``\\textminus{}``, the rest escaped; ``filled`` maps NUL-delimited slots in ``text`` (user names) to the LaTeX
+    that replaces them, already escaped."""
     groups: list[str] = []
 
     def math_group(m: re.Match) -> str:
@@ -230,8 +237,8 @@ def _latex_text(text: str, res: Result, a: str, b: str, cite: str) -> str:
         return f"\x00m{len(groups) - 1}\x00"
     text = _MATH.sub(math_group, text).replace("x⁽ⁱ⁾", "\x00x\x00")  # the resample's symbol, as SLP3 writes it
     text = _LATEX_SYMBOLS_RE.sub(lambda m: _LATEX_SYMBOLS[m.group()], _latex_numbers(latex_escape(text, placeholders=True)))
-    filled = {_A: latex_escape(a), _B: latex_escape(b), _P: _latex_p(res), _C: cite, "\x00x\x00": "$x^{(i)}$",
-              "$\\delta$($x^{(i)}$)": "$\\delta(x^{(i)})$", "$\\delta$(x)": "$\\delta(x)$"}
+    filled = filled | {"\x00x\x00": "$x^{(i)}$", "$\\delta$($x^{(i)}$)": "$\\delta(x^{(i)})$",
+                       "$\\delta$(x)": "$\\delta(x)$"}
     return _fill(text.replace(MINUS, r"\textminus{}"), filled | {f"\x00m{i}\x00": g for i, g in enumerate(groups)})
 
 

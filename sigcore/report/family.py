@@ -9,7 +9,7 @@ import math
 from ..many import Many
 from ..result import p_number
 from . import citations
-from .export import _latex_number, latex_escape, latex_table
+from .export import _latex_number, latex_escape, latex_table, latex_template
 from .sentence import METRIC_NAMES, TEST_NAMES, number, test_name
 from .venues import DEFAULT as DEFAULT_VENUE
 
@@ -28,20 +28,47 @@ def heading(many: Many) -> str:
             f"{SIDES[many.alternative]}, {CORRECTION_NAMES[many.correction]} over {_count(many)}, α = {many.alpha:g}")
 
 
-def forest_caption(many: Many) -> str:
+_BASE = "\x00base\x00"  # the baseline's name while a caption is converted to LaTeX
+
+
+def forest_caption(many: Many, *, latex: bool = False) -> str:
     """The forest plot's caption (:func:`sigcore.report.family_figures.forest`): what is drawn, with which test,
-    what the filled and hollow marks mean, and why a bar is not the corrected decision."""
+    what the filled and hollow marks mean, and why a bar is not the corrected decision; in LaTeX with ``latex``."""
     first = next(iter(many.results.values()))
     metric = METRIC_NAMES.get(many.metric, many.metric)
     significant = sum(many.significant(a, b) for (a, b) in many.results)
     bars = all(math.isfinite(v) for pair in many.results for v in many.delta_interval(*pair))
-    resamples = f", b = {first.n_resamples:,}, seed {first.seed}" if first.resampled else ""
-    return (f"δ = {metric}(system) − {metric}({many.baseline}) on {first.n_items:,} items ({TEST_NAMES[many.test]}"
-            f"{resamples}, {SIDES[many.alternative]}). Filled: significant after {CORRECTION_NAMES[many.correction]}'s correction ({significant} of "
+    text = (f"δ = {metric}(system) − {metric}({_BASE}) on {first.n_items:,} items ({_how(many)}). Filled: "
+            f"significant after {CORRECTION_NAMES[many.correction]}'s correction ({significant} of "
             f"{len(many.results)}); hollow: not. "
             + (f"Each bar is that comparison's own {first.confidence_level:.0%} interval of δ, not corrected for "
                f"the {len(many.results)} comparisons, so a bar may miss 0 while the corrected p is above α."
                if bars else f"The {TEST_NAMES[many.test]} gives no interval of δ itself, so no bars are drawn."))
+    return _caption(text, many.baseline, latex)
+
+
+def heatmap_caption(many: Many, *, latex: bool = False) -> str:
+    """The heatmap's caption (:func:`sigcore.report.family_figures.heatmap`): each cell's δ, the order, the marks."""
+    first = next(iter(many.results.values()))
+    metric = METRIC_NAMES.get(many.metric, many.metric)
+    significant = sum(many.significant(a, b) for (a, b) in many.results)
+    text = (f"δ = {metric}(row) − {metric}(column) on {first.n_items:,} items ({_how(many)}), systems by "
+            f"{metric}, best first. *: significant after {CORRECTION_NAMES[many.correction]}'s correction over the "
+            f"{len(many.results)} pairs tested ({significant} significant)."
+            + ("" if many.baseline is None else f" Only the pairs with {_BASE} were tested; the others are blank."))
+    return _caption(text, many.baseline, latex)
+
+
+def _how(many: Many) -> str:
+    first = next(iter(many.results.values()))
+    resamples = f", b = {first.n_resamples:,}, seed {first.seed}" if first.resampled else ""
+    return f"{TEST_NAMES[many.test]}{resamples}, {SIDES[many.alternative]}"
+
+
+def _caption(text: str, baseline: str | None, latex: bool) -> str:
+    if latex:
+        return latex_template(text, {_BASE: latex_escape(baseline or "")})
+    return text.replace(_BASE, baseline or "")
 
 
 def floor_warning(many: Many) -> str | None:

@@ -36,8 +36,9 @@ class Venue:
 
 VENUES: dict[str, Venue] = {v.key: v for v in [
     Venue("acl", "ACL", 7.7 * CM, 16.0 * CM, "A4", "below",
-          "ACL's formatting guide for *ACL venues: ACL, EMNLP, NAACL, EACL, Findings (acl-org.github.io/ACLPUB/formatting.html): column 7.7 cm, text 16 cm, A4; "
-          "acl.sty's \\columnwidth is 219.09 pt; captions below tables, as its template's example"),
+          "ACL's formatting guide for *ACL venues: ACL, EMNLP, NAACL, EACL, Findings "
+          "(acl-org.github.io/ACLPUB/formatting.html): column 7.7 cm, text 16 cm, A4; acl.sty's \\columnwidth is "
+          "219.09 pt; captions below tables, as its template's example"),
     Venue("icml", "ICML", 3.25 * PT_PER_IN, 6.75 * PT_PER_IN, "US letter", "above",
           "ICML's example paper and style guide (icml20xx.sty): two columns of 3.25 in, text 6.75 in; "
           "table captions above the table"),
