@@ -508,14 +508,15 @@ def _many(args) -> int:
             "notes": list(data.notes), "comparisons": f.table().to_dict(orient="records")} for f in families]}),
             indent=2, allow_nan=False))
         return 0
-    if args.latex:
-        print(family.latex(families, venue=args.venue), end="")
+    if args.latex:  # the sentence for the text, then the table, as compare --latex prints them
+        print("\n\n".join(family.sentence(f, latex=True) for f in families) + "\n\n"
+              + family.latex(families, venue=args.venue), end="")
         return 0
     tests = [f"test ({f.metric}): {sentence.test_name(next(iter(f.results.values())))}, "
              + (f.test_reason if f.auto else "given with --test") for f in families]
     against = () if args.all_pairs else (align.Role("against", baseline, why),)  # every system against it
     print("\n".join(_roles(data, note, " ".join(args.metric), tests, against)))
-    print("\n\n".join(family.text(f) for f in families))
+    print("\n\n".join(family.text(f) + "\n\n" + family.sentence(f) for f in families))
     return 0
 
 

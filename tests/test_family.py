@@ -128,3 +128,44 @@ def test_the_forest_and_heatmap_captions_compile_in_latex_with_any_name(tmp_path
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stdout[-2000:]
     assert "Overfull" not in (tmp_path / "c.log").read_text(encoding="latin-1")
+
+
+def test_a_sacrebleu_compatible_family_says_so_everywhere(wmt):
+    """`many --compat sacrebleu` said "paired bootstrap ... Holm-corrected" where `compare --compat` says
+    "(sacrebleu-compatible)": the two definitions' p differ 2-3x on the same resamples."""
+    refs, systems = wmt
+    some = {name: systems[name][:500] for name in ("uedin-nmt", "LIUM-NMT", "KIT")}
+    many = compare_many(refs[:500], some, metric="bleu", baseline="LIUM-NMT", n_resamples=100, compat="sacrebleu")
+    for text in (family.heading(many), family.forest_caption(many), family.forest_caption(many, latex=True),
+                 family.latex([many]), family.text(many)):
+        assert "(sacrebleu-compatible)" in text, text
+    plain = compare_many(refs[:500], some, metric="bleu", baseline="LIUM-NMT", n_resamples=100, test="bootstrap")
+    assert "compatible" not in family.heading(plain) + family.latex([plain])
+
+
+def test_the_family_sentence_names_exactly_the_systems_the_decisions_do():
+    """"only uedin-nmt is significantly better than LIUM-NMT ... after Holm's correction over 15 comparisons": every
+    system named better (worse) is significantly better (worse) after the correction, and no other is, over random
+    families; its LaTeX compiles-ready form escapes names and sets δ and α in math mode."""
+    for seed in range(30):
+        rng = np.random.default_rng(seed)
+        k, n = int(rng.integers(2, 6)), int(rng.choice([40, 300]))
+        gold = rng.integers(0, 2, n)
+        names = [f"sys_{i}" for i in range(k)]
+        systems = {name: np.where(rng.uniform(size=n) < rng.uniform(0.55, 0.95), gold, 1 - gold) for name in names}
+        many = compare_many(gold, systems, baseline=names[0], n_resamples=200, test="bootstrap",
+                            correction=str(rng.choice(["holm", "bonferroni"])))
+        text = family.sentence(many)
+        better_part = text.split(" significantly better")[0] if " significantly better" in text else ""
+        worse_part = text.split(" significantly worse")[0].split(" better than ")[-1] if "worse" in text else ""
+        for name in names[1:]:
+            res, sig = many.results[(name, names[0])], many.significant(name, names[0])
+            assert (name in better_part) == (sig and res.side > 0), (seed, text)
+            assert (name in worse_part) == (sig and res.side < 0), (seed, text)
+        assert f"over {len(names) - 1} comparison" in text and family.CORRECTION_NAMES[many.correction] in text
+        latex = family.sentence(many, latex=True)
+        assert "sys\\_0" in latex and "$\\alpha = 0.05$" in latex and "α" not in latex
+        if seed < 5:  # all pairs: how many differ, and who tops the ranking
+            pairs = compare_many(gold, systems, all_pairs=True, n_resamples=200, test="bootstrap")
+            differ = sum(pairs.significant(a, b) for (a, b) in pairs.results)
+            assert family.sentence(pairs).startswith(f"On accuracy, {differ} of the {len(pairs.results)} pairs")

@@ -267,6 +267,8 @@ def show(many: Many, key: str) -> None:
     warning = family.floor_warning(many)
     if warning:
         st.warning(warning, icon="⚠️")
+    st.markdown(md(family.sentence(many)))  # the finding, as a paper says it
+    st.code(family.sentence(many, latex=True), language="latex", wrap_lines=True)
     if many.baseline is not None:
         papers = venue.choose(st, key=f"{venue.KEY}-{key}-{many.metric}")
         _figure(forest(many), f"forest_{many.metric}_{key}", (papers.describe(),

@@ -20,11 +20,18 @@ SIDES = {"two-sided": "two-sided", "greater": "one-sided, H1: system better than
          "less": "one-sided, H1: system worse than against"}
 
 
+def test_title(many: Many) -> str:
+    """The family's test as a sentence names it, with the definition it follows: "paired bootstrap
+    (sacrebleu-compatible)", whose p differs 2-3x from SLP3's on the same resamples."""
+    first = next(iter(many.results.values()))
+    return TEST_NAMES[many.test] + (f" ({first.compat}-compatible)" if first.compat else "")
+
+
 def heading(many: Many) -> str:
     """One line that says what was done: metric, test, b and seed, side, correction over how many tests, α."""
     first = next(iter(many.results.values()))
     resamples = f" (b = {first.n_resamples:,}, seed {first.seed})" if first.resampled else ""
-    return (f"{METRIC_NAMES.get(many.metric, many.metric)}: {TEST_NAMES[many.test]}{resamples}, "
+    return (f"{METRIC_NAMES.get(many.metric, many.metric)}: {test_title(many)}{resamples}, "
             f"{SIDES[many.alternative]}, {CORRECTION_NAMES[many.correction]} over {_count(many)}, α = {many.alpha:g}")
 
 
@@ -43,7 +50,7 @@ def forest_caption(many: Many, *, latex: bool = False) -> str:
             f"{len(many.results)}); hollow: not. "
             + (f"Each bar is that comparison's own {first.confidence_level:.0%} interval of δ, not corrected for "
                f"the {len(many.results)} comparisons, so a bar may miss 0 while the corrected p is above α."
-               if bars else f"The {TEST_NAMES[many.test]} gives no interval of δ itself, so no bars are drawn."))
+               if bars else f"The {test_title(many)} gives no interval of δ itself, so no bars are drawn."))
     return _caption(text, many.baseline, latex)
 
 
@@ -59,10 +66,59 @@ def heatmap_caption(many: Many, *, latex: bool = False) -> str:
     return _caption(text, many.baseline, latex)
 
 
+def sentence(many: Many, *, latex: bool = False) -> str:
+    """The family's finding as a paper's sentence, as :func:`sigcore.report.verdict` says a pair's: against a
+    baseline, which systems are significantly better and which worse after the correction, over how many
+    comparisons; for all pairs, how many pairs differ and the top of the ranking. LaTeX with ``latex``."""
+    metric = METRIC_NAMES.get(many.metric, many.metric)
+    over = (f"after {CORRECTION_NAMES[many.correction]}'s correction over {_count(many)} ({_how(many)}, "
+            f"α = {many.alpha:g})")
+    names = list(many.systems)
+    slot = {name: f"\x00n{i}\x00" for i, name in enumerate(names)}  # names stand aside while it is converted
+    if many.baseline is not None:
+        base = slot[many.baseline]
+        better = [s for s in names if s != many.baseline and many.significant(s, many.baseline)
+                  and many.results[(s, many.baseline)].side > 0]
+        worse = [s for s in names if s != many.baseline and many.significant(s, many.baseline)
+                 and many.results[(s, many.baseline)].side < 0]
+        others = len(names) - 1 - len(better) - len(worse)
+        if not better and not worse:
+            text = f"No system differs significantly from {base} on {metric} {over}."
+        else:
+            parts = []
+            if better:
+                parts.append(f"{'only ' if len(better) == 1 and others + len(worse) else ''}{_and([slot[s] for s in better])} "
+                             f"{'is' if len(better) == 1 else 'are'} significantly better than {base}")
+            if worse:
+                parts.append(f"{_and([slot[s] for s in worse])} {'is' if len(worse) == 1 else 'are'} significantly "
+                             f"worse{'' if better else f' than {base}'}")
+            text = f"On {metric}, {' and '.join(parts)} {over}"
+            text += f"; the other {others} do not differ significantly from it." if others else "."
+    else:
+        ranking = many.ranking()
+        differ = sum(many.significant(a, b) for (a, b) in many.results)
+        top = [s for s, c in zip(ranking["system"], ranking["cluster"]) if c == 1]
+        text = f"On {metric}, {differ} of the {len(many.results)} pairs of systems differ significantly {over}"
+        if len(top) < len(names):
+            text += (f"; {_and([slot[s] for s in top])} {'is' if len(top) == 1 else 'are'} significantly better than "
+                     f"every system below {'it' if len(top) == 1 else 'them'}.")
+        else:
+            text += "; no system is significantly better than all the others."
+    if latex:
+        return latex_template(text, {slot[n]: latex_escape(n) for n in names})
+    for name in names:
+        text = text.replace(slot[name], name)
+    return text
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
 def _how(many: Many) -> str:
     first = next(iter(many.results.values()))
     resamples = f", b = {first.n_resamples:,}, seed {first.seed}" if first.resampled else ""
-    return f"{TEST_NAMES[many.test]}{resamples}, {SIDES[many.alternative]}"
+    return f"{test_title(many)}{resamples}, {SIDES[many.alternative]}"
 
 
 def _caption(text: str, baseline: str | None, latex: bool) -> str:
@@ -165,7 +221,7 @@ def latex(families: list[Many], venue: str = DEFAULT_VENUE) -> str:
 def _latex_test(many: Many, families: list[Many] | None) -> str:
     """"paired bootstrap, $b = 10{,}000$, seed 0", and, when the families' tests differ, the metrics it was for."""
     first = next(iter(many.results.values()))
-    how = test_name(first)  # an exact enumeration says so, and has no b
+    how = test_name(first) + (f" ({first.compat}-compatible)" if first.compat else "")  # exact: no b
     if first.resampled:
         b = f"{many.n_resamples:,}".replace(",", "{,}")  # 10{,}000 in math mode
         how += f", $b = {b}$, seed {many.seed}"
