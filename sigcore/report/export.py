@@ -186,7 +186,8 @@ def _figure_caption(res: Result, kind: str) -> str:
     what = {("bootstrap", "histogram"): "δ(x⁽ⁱ⁾)", ("bootstrap", "null"): "δ(x⁽ⁱ⁾) − δ(x), centred on H0,"}
     shown = what.get((res.test, kind), "δ under H0")
     if res.n_extreme == 0:  # no bar is drawn in the counted colour: say so rather than point at none
-        return f"{shown} on {draws} (seed {res.seed}); none is as extreme as δ(x), so none is counted in p ({res.p_text})."
+        return (f"{shown} on {draws} (seed {res.seed}); none is as extreme as δ(x), so none is counted in p "
+                f"({res.p_text}).")
     return f"{shown} on {draws} (seed {res.seed}); dark (vermillion) bars: the resamples counted in p ({res.p_text})."
 
 
@@ -400,12 +401,11 @@ def figure_image(fig: Any, fmt: str, *, width: int = SCREEN_FIGURE["width"], hei
     try:
         try:
             return fig.to_image(format=fmt, width=width, height=height, scale=scale)
-        except (JavascriptError, KaleidoError):  # under load its page can answer before its script is loaded
-            return fig.to_image(format=fmt, width=width, height=height, scale=scale)  # ("kaleido_scopes is not defined")
+        except (JavascriptError, KaleidoError):  # under load its page answered before its script had loaded
+            return fig.to_image(format=fmt, width=width, height=height, scale=scale)  # "kaleido_scopes is not defined"
     except (JavascriptError, KaleidoError) as exc:
         raise SettingsError(f"kaleido failed twice to render the {fmt.upper()} ({exc})",
-                            hint="Try again when the machine is less busy; the chart's own camera button saves a "
-                                 "PNG meanwhile.") from exc
+                            hint="Try again when the machine is less busy.") from exc
     except (BrowserFailedError, BrowserClosedError, ChannelClosedError) as exc:  # a browser that dies at once
         raise SettingsError(f"the browser that renders static images failed ({exc.args[0] if exc.args else exc})",
                             hint=_NO_BROWSER) from exc
