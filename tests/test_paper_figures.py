@@ -521,3 +521,22 @@ def test_a_pdf_is_the_same_file_byte_for_byte_dated_by_source_date_epoch(monkeyp
     assert b"/CreationDate (D:19800101000000+00'00')" in first
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     assert b"/ModDate (D:20231114221320+00'00')" in export.styled_image(figure(res), "pdf", PAPER)
+
+
+def test_a_browser_that_never_answers_is_given_up_on_and_a_fresh_one_asked(monkeypatch):
+    import threading
+
+    monkeypatch.setattr(export, "RENDER_SECONDS", 0.2)
+    release = threading.Event()
+
+    class Hung:
+        calls = 0
+
+        def to_image(self, **_):
+            Hung.calls += 1
+            if Hung.calls == 1:
+                release.wait(5)  # the first browser hangs (kaleido's oneshot server, seen in CI)
+            return b"<svg/>"
+
+    assert export.figure_image(Hung(), "svg") == b"<svg/>" and Hung.calls == 2
+    release.set()

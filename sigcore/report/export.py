@@ -384,6 +384,9 @@ _NO_BROWSER = ("Install Debian's chromium (apt-get install chromium), or set BRO
                "Chromium executable.")
 
 
+RENDER_SECONDS = 60  # a figure takes kaleido a second or two; a hung browser, forever
+
+
 def figure_image(fig: Any, fmt: str, *, width: int = SCREEN_FIGURE["width"], height: int = SCREEN_FIGURE["height"],
                  scale: float = 2) -> bytes:
     """A static PNG, SVG or PDF of a plotly figure, rendered by kaleido in a headless Chromium.
@@ -398,11 +401,28 @@ def figure_image(fig: Any, fmt: str, *, width: int = SCREEN_FIGURE["width"], hei
     from choreographer.errors import ChannelClosedError
     from kaleido.errors import BrowserClosedError, BrowserFailedError, ChromeNotFoundError, JavascriptError, KaleidoError
 
+    def render() -> bytes:  # in a daemon thread: a browser that never answers holds neither the caller nor the exit
+        out: dict[str, Any] = {}
+
+        def draw() -> None:
+            try:
+                out["image"] = fig.to_image(format=fmt, width=width, height=height, scale=scale)
+            except BaseException as exc:  # raised again in the caller's thread
+                out["error"] = exc
+        worker = threading.Thread(target=draw, name="sigcore-kaleido", daemon=True)
+        worker.start()
+        worker.join(RENDER_SECONDS)
+        if worker.is_alive():
+            raise KaleidoError(0, f"no image after {RENDER_SECONDS} s")
+        if "error" in out:
+            raise out["error"]
+        return out["image"]
+
     try:
         try:
-            return fig.to_image(format=fmt, width=width, height=height, scale=scale)
+            return render()
         except (JavascriptError, KaleidoError):  # under load its page answered before its script had loaded
-            return fig.to_image(format=fmt, width=width, height=height, scale=scale)  # "kaleido_scopes is not defined"
+            return render()  # ("kaleido_scopes is not defined"), or its browser hung: a fresh one, once
     except (JavascriptError, KaleidoError) as exc:
         raise SettingsError(f"kaleido failed twice to render the {fmt.upper()} ({exc})",
                             hint="Try again when the machine is less busy.") from exc
