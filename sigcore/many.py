@@ -148,12 +148,13 @@ class Many:
         """Systems by score, best first, in :func:`clusters`, with each system's rank range (losses + 1 to
         N − wins, counting significant wins and losses after correction, as WMT does). Needs every pair."""
         names = sorted(self.systems, key=lambda s: -self.scores[s])
-        better = np.array([[a != b and self._better(a, b) for b in names] for a in names])
+        better = np.array([[a != b and self.better(a, b) for b in names] for a in names])
         wins, losses = better.sum(axis=1), better.sum(axis=0)
         return pd.DataFrame({"system": names, "score": [self.scores[s] for s in names], "cluster": clusters(better),
                              "rank_low": losses + 1, "rank_high": len(names) - wins})
 
-    def _better(self, a: str, b: str) -> bool:
+    def better(self, a: str, b: str) -> bool:
+        """Whether ``a`` is significantly better than ``b`` after the correction, whichever way the pair was tested."""
         if (a, b) in self.results:
             return self.significant(a, b) and self.results[(a, b)].side > 0
         if (b, a) in self.results:

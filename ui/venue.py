@@ -5,16 +5,14 @@ from __future__ import annotations
 import streamlit as st
 
 from sigcore.report.style import Style, paper
-from sigcore.report.venues import DEFAULT, VENUES, shown
+from sigcore.report.venues import DEFAULT, VENUES
 
 KEY = "paper-venue"
 
 
 def label(key: str) -> str:
     """"ACL · column 7.7 cm, text 16 cm", "NeurIPS · one column, 5.5 in"."""
-    v = VENUES[key]
-    sizes = (f"column {shown(v.column)}, text {shown(v.text)}" if v.columns == 2 else f"one column, {shown(v.text)}")
-    return f"{v.name} · {sizes}"
+    return f"{VENUES[key].name} · {VENUES[key].sizes}"
 
 
 def choose(container=st, disabled: bool = False, key: str = KEY) -> Style:

@@ -110,7 +110,8 @@ def decode(data: bytes, name: str, encoding: str | None = None) -> str:
         raise InputError(f"{what} not valid {label}{f' ({e.reason})' if wide else ''}", file=name,
                          line=before.count("\n") + 1, column=column,
                          hint="The file is damaged; save or export it again." if wide else
-                         "Save the file as UTF-8." if encoding is None else "Declare the encoding the file was saved in.") from None
+                         "Save the file as UTF-8." if encoding is None else
+                         "Declare the encoding the file was saved in.") from None
     if wide and not text.strip():
         raise InputError("the file is empty", file=name, hint="Give one output per line.")
     nul = text.find("\x00")  # past the first 8 KiB: it would have become part of an output

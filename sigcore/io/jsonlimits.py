@@ -1,7 +1,7 @@
 """What a JSON file may cost before it is parsed, and the numbers JSON may hold, each refused with its place.
 
-- Structure, in one vectorised pass over the bytes, block by block (no Python object per value): nesting deeper than
-  ``MAX_DEPTH`` is refused (it overflowed Python's stack when a page's cache was pickled), and so is an array
+- Structure, in one vectorised pass over the bytes, block by block (no Python object per value): nesting deeper
+  than ``MAX_DEPTH`` is refused (it overflowed Python's stack when a page's cache was pickled), and so is an array
   with more items than a file may hold, before its 2 million objects cost gigabytes.
 - Numbers: an integer longer than ``MAX_DIGITS`` is larger than any float, so it is neither a score nor a
   sensible id; it is refused with its line and column and quoted cut short, never echoed whole.

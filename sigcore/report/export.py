@@ -507,8 +507,8 @@ def _pdf_dated(pdf: bytes) -> bytes:
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
     when = time.gmtime(int(epoch)) if epoch.isascii() and epoch.isdigit() else time.gmtime(315532800)
     digits = time.strftime("%Y%m%d%H%M%S", when).encode()
-    return re.sub(rb"(/(?:CreationDate|ModDate)\s*\(D:)\d{14}(?:[+-]\d\d'\d\d')?",
-                  lambda m: m.group(1) + digits + (b"+00'00'" if len(m.group()) - len(m.group(1)) == 21 else b""), pdf)
+    return re.sub(rb"(/(?:CreationDate|ModDate)\s*\(D:)\d{14}([+-]\d\d'\d\d')?",
+                  lambda m: m.group(1) + digits + (b"+00'00'" if m.group(2) else b""), pdf)
 
 
 def _figure_title(fig: Any) -> str:

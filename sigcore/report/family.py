@@ -77,10 +77,8 @@ def sentence(many: Many, *, latex: bool = False) -> str:
     slot = {name: f"\x00n{i}\x00" for i, name in enumerate(names)}  # names stand aside while it is converted
     if many.baseline is not None:
         base = slot[many.baseline]
-        better = [s for s in names if s != many.baseline and many.significant(s, many.baseline)
-                  and many.results[(s, many.baseline)].side > 0]
-        worse = [s for s in names if s != many.baseline and many.significant(s, many.baseline)
-                 and many.results[(s, many.baseline)].side < 0]
+        better = [s for s in names if s != many.baseline and many.better(s, many.baseline)]
+        worse = [s for s in names if s != many.baseline and many.better(many.baseline, s)]
         others = len(names) - 1 - len(better) - len(worse)
         if not better and not worse:
             text = f"No system differs significantly from {base} on {metric} {over}."

@@ -33,6 +33,12 @@ class Venue:
     def columns(self) -> int:
         return 1 if self.column == self.text else 2
 
+    @property
+    def sizes(self) -> str:
+        """"column 7.7 cm, text 16 cm", or "one column, 5.5 in"."""
+        return f"column {shown(self.column)}, text {shown(self.text)}" if self.columns == 2 else \
+            f"one column, {shown(self.text)}"
+
 
 VENUES: dict[str, Venue] = {v.key: v for v in [
     Venue("acl", "ACL", 7.7 * CM, 16.0 * CM, "A4", "below",
