@@ -90,8 +90,8 @@ def sentence(many: Many, *, latex: bool = False) -> str:
             if worse:
                 parts.append(f"{_and([slot[s] for s in worse])} {'is' if len(worse) == 1 else 'are'} significantly "
                              f"worse{'' if better else f' than {base}'}")
-            text = f"On {metric}, {' and '.join(parts)} {over}"
-            text += f"; the other {others} do not differ significantly from it." if others else "."
+            text = f"On {metric}, {over}: {'; '.join(parts)}"  # "; ": "better than X and Y" would read as both
+            text += f"; the other {others} do not differ significantly from {base}." if others else "."
     else:
         ranking = many.ranking()
         differ = sum(many.significant(a, b) for (a, b) in many.results)
