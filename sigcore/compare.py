@@ -119,6 +119,28 @@ def compare(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metric: 
     return last
 
 
+def _chosen(metric, paired, stats, score, groups, alpha, compat, ci_method) -> tuple[str, str]:
+    """test="auto": the advisor's first choice for these data (a resampling one where a bootstrap interval or
+    another tool's definitions are asked for), and why ("" when it is not the advisor's first choice)."""
+    from .advisor import advise_prepared
+
+    advice = advise_prepared(metric, paired, stats, score, groups is not None, alpha)
+    ranked = [advice.recommended.test, *(c.test for c in advice.acceptable)]
+    if compat or ci_method not in ("basic", None):  # a bootstrap interval asked for: a resampling test
+        ranked = [t for t in ranked if t in RESAMPLING]
+    return ranked[0], advice.recommended.reason if ranked[0] == advice.recommended.test else ""
+
+
+def chosen_test(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metric: str = "accuracy",
+                test: str = AUTO, alpha: float = 0.05, groups: Sequence | None = None, compat: str | None = None,
+                ci_method: str | None = "basic", **metric_options: Any) -> str:
+    """The test :func:`compare` would run with these settings, without running it (what ``--bibtex`` cites)."""
+    if test != AUTO:
+        return test
+    paired, stats, score, _, _ = prepared(gold, sys_a, sys_b, metric, groups, metric_options)
+    return _chosen(metric, paired, stats, score, groups, alpha, compat, ci_method)[0]
+
+
 def stream(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metric: str = "accuracy",
            test: str = AUTO, n_resamples: int = 10_000, alternative: str = "two-sided", alpha: float = 0.05,
            confidence_level: float | None = None, seed: int | None = 0, groups: Sequence | None = None,
@@ -136,14 +158,7 @@ def stream(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metric: s
                     compat, ci_method, exact or auto, block, groups)
     paired, stats, score, options, n_items = prepared(gold, sys_a, sys_b, metric, groups, metric_options)
     if auto:  # the advisor's choice for these data; the other settings are then checked against it
-        from .advisor import advise_prepared
-
-        advice = advise_prepared(metric, paired, stats, score, groups is not None, alpha)
-        ranked = [advice.recommended.test, *(c.test for c in advice.acceptable)]
-        if compat or ci_method not in ("basic", None):  # a bootstrap interval asked for: a resampling test
-            ranked = [t for t in ranked if t in RESAMPLING]
-        test = ranked[0]
-        reason = advice.recommended.reason if test == advice.recommended.test else ""
+        test, reason = _chosen(metric, paired, stats, score, groups, alpha, compat, ci_method)
         _check_settings(metric, test, n_resamples, alternative, alpha, confidence_level, seed, compat, ci_method,
                         exact, block, groups)
     if test == "z" and n_items < Z_MIN_ITEMS:
