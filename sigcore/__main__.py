@@ -35,7 +35,9 @@ import pandas as pd
 from . import ALTERNATIVES, METRICS, TESTS, compare, compare_many, compare_seeds, power, report, statistics
 from .compare import AUTO, COMPAT
 from .many import CORRECTIONS, Many
-from .report import citations, export, family, reproduce, sentence
+from .compare import chosen_test
+from .report import citations, export, family, paper, reproduce, sentence
+from .report import seeds as seeds_report
 from .report.style import FIGURE_KINDS, STYLES, style_named
 from .report.venues import DEFAULT as DEFAULT_VENUE, VENUES
 from .advisor import advise_family, advise_outputs
@@ -85,6 +87,7 @@ def _parser() -> argparse.ArgumentParser:
     _venue_option(cmp)
     cmp.add_argument("--save", metavar="RESULT.json",
                      help="also write the result with its resampled values, for `sigcore figure`")
+    _paper_option(cmp)
     advise = commands.add_parser("advise", help="which test fits these data, and why (Dror et al. 2018)",
                                  description="Recommend a paired test for A against B on these data: the "
                                              "recommended one, the other valid ones, and why not the rest.")
@@ -113,7 +116,14 @@ def _parser() -> argparse.ArgumentParser:
                             "otherwise (default 10,000 as everywhere; deepsig's default is 1,000)")
     seeds.add_argument("--seed", type=int, default=0)
     seeds.add_argument("--budget", type=_budget, default=budget.DEFAULT, help=BUDGET_HELP)
-    seeds.add_argument("--bibtex", action="store_true", help="print BibTeX for the methods instead")
+    seeds.add_argument("--name", action="append", metavar="SYSTEM=NAME", default=[],
+                       help="the name a system is printed with: a column of the table, or A and B with --a/--b "
+                            "(e.g. --name A=Ours); repeat for others")
+    shown = seeds.add_mutually_exclusive_group()
+    shown.add_argument("--latex", action="store_true", help="print the sentence for a paper's text and a booktabs table")
+    shown.add_argument("--bibtex", action="store_true", help="print BibTeX for the methods instead")
+    _venue_option(seeds)
+    _paper_option(seeds)
     datasets = commands.add_parser("datasets", help="replicability over datasets (Dror et al. 2017)",
                                    description="On how many datasets is A better than B? From one one-sided "
                                                "p-value per dataset.")
@@ -189,8 +199,12 @@ def _many_parser(commands) -> None:
     out.add_argument("--json", action="store_true", help="print the comparisons as JSON")
     out.add_argument("--latex", action="store_true",
                      help="print a booktabs table for a paper: a column per metric, marks defined in the caption")
+    many.add_argument("--columns", nargs="+", choices=family.COLUMNS, metavar="COLUMN",
+                      help="what --latex's table shows per metric against a baseline: score (marked), delta, ci "
+                           "(δ's interval), p (corrected); default: score delta ci")
     _venue_option(many)
     many.add_argument("--save", metavar="FAMILY.json", help="also write the comparisons, for `sigcore figure`")
+    _paper_option(many)
     out.add_argument("--bibtex", action="store_true", help="print BibTeX for the test, metrics and correction")
 
 
@@ -254,6 +268,14 @@ def _power_parser(commands) -> None:
     pw.add_argument("--accuracy-b", type=float, help="without a pilot: B's expected accuracy")
     pw.add_argument("--agreement", type=float,
                     help="without a pilot: the share of items both get right or both get wrong")
+
+
+def _paper_option(parser) -> None:
+    parser.add_argument("--paper", metavar="DIR",
+                        help="also write, from this run, a paper folder: the sentence (signature as a footnote), the "
+                             "table, the figure at --venue's column width with its caption, the result JSON, and "
+                             "sigcore.bib, reproduce.sh and checklist.md, which later runs into DIR merge into "
+                             "(docs/how-to/paper.md)")
 
 
 def _venue_option(parser) -> None:
@@ -418,11 +440,22 @@ def _power(args) -> int:
 
 def _compare(args) -> int:
     data, (gold, sys_a, sys_b, metric), options, note = _inputs(args)
+    ci_method = None if args.ci_method == "none" else args.ci_method
+    if args.bibtex and not (args.paper or args.save):  # the references need the test's name, not its run
+        try:
+            test = chosen_test(gold, sys_a, sys_b, metric=metric, test=args.test, alpha=args.alpha, groups=data.groups,
+                               compat=args.compat, ci_method=ci_method, **options)
+        except InputError as e:
+            raise data.locate(e) from None
+        ci = f"bootstrap-{ci_method}" if test in ("bootstrap", "permutation") and ci_method else "none"
+        print(citations.bibtex([*dict.fromkeys([*citations.keys_for_test(test, metric, ci), *citations.metric_keys(
+            metric), "dror-etal-2018-hitchhikers"])]), end="")
+        return 0
     try:
         res = compare(gold, sys_a, sys_b, metric=metric, test=args.test, n_resamples=args.resamples,
                       alternative=args.alternative, alpha=args.alpha, confidence_level=args.confidence,
                       seed=args.seed, groups=data.groups, compat=args.compat, exact=not args.chi_square,
-                      ci_method=None if args.ci_method == "none" else args.ci_method, budget=args.budget,
+                      ci_method=ci_method, budget=args.budget,
                       progress=_progress("resampling"), **options)
         why = res.test_reason if res.auto and not args.compat else None  # "": not the first choice
     except InputError as e:
@@ -443,6 +476,12 @@ def _compare(args) -> int:
         if res.distribution is None:  # said where it is written, not when `figure` refuses it
             print(f"note: {args.save} has no resampled values for `sigcore figure`: {sentence.the(sentence.test_name(res))} is "
                   "closed-form (--test bootstrap or permutation resamples)", file=sys.stderr)
+    if args.paper:
+        here = {f: os.path.relpath(f, args.paper) for f in args.files}  # reproduce.sh runs in the folder
+        command = reproduce.command(res, list(here.values()), columns={k: here.get(v, v) for k, v in data.columns.items()}, metric=args.metric, by_row=data.by_row,
+                                    encoding=args.encoding, prog=_prog())
+        _paper(args, paper.for_result(res, a=a_name, b=b_name, command=command, venue=args.venue,
+                                      folder=_folder_name(args.paper), draw=_drawer(args, a_name, b_name)))
     if args.json:
         print(json.dumps({**res.to_dict(), **names, "columns": data.columns, "roles": [str(r) for r in data.roles],
                           "metric_reason": note.removeprefix(f"the metric is {args.metric}").lstrip(":, ") if note
@@ -464,9 +503,49 @@ def _compare(args) -> int:
         lines += ["effect sizes (A − B):", *(f"  {e.text}" for e in effects)]
     lines.append("reproduce: " + reproduce.command(
         res, args.files, columns=data.columns, metric=args.metric, by_row=data.by_row, encoding=args.encoding,
-        prog="sigcore" if Path(sys.argv[0]).name == "sigcore" else "python -m sigcore"))
+        prog=_prog()))
     print("\n".join([*lines, signature]))  # the signature stays the last line
     return 0
+
+
+def _prog() -> str:
+    return "sigcore" if Path(sys.argv[0]).name == "sigcore" else "python -m sigcore"
+
+
+def _folder_name(folder: str) -> str:
+    r"""How the paper's main file reaches the folder (\sigcoredir): its path from here, else its name."""
+    relative = os.path.relpath(folder)
+    return relative if not relative.startswith("..") else Path(folder).resolve().name
+
+
+def _drawer(args, a: str = "A", b: str = "B"):
+    """What draws a paper folder's figure: a result's histogram or a family's forest plot, at the venue's column
+    width, as a PDF (a SettingsError when plotly or kaleido is missing: the folder then says so)."""
+    def draw(what) -> bytes:
+        try:
+            from .report import figures
+            from .report.family_figures import forest
+        except ModuleNotFoundError as e:
+            raise SettingsError(f"figures need {e.name or 'plotly'}, which is not installed",
+                                hint='Install sigcore with its figures: pip install "sigcore[figures]".') from None
+        style = style_named("paper", args.venue)
+        fig = forest(what, style=style) if isinstance(what, Many) else figures.figure(what, "histogram", style=style,
+                                                                                    a=a, b=b)
+        return export.styled_image(fig, "pdf", style)
+    return draw
+
+
+def _paper(args, entry: paper.Entry) -> None:
+    """Write a paper folder's entry; say what was written and where outputs disagree."""
+    for warning in paper.write(args.paper, entry):
+        print(f"warning: {warning}", file=sys.stderr)
+    print(f"paper folder {args.paper}: {', '.join(sorted(entry.files))}, and {paper.BIB}, {paper.REPRODUCE}, "
+          f"{paper.CHECKLIST} merged", file=sys.stderr)
+
+
+def _arity(command: str) -> dict:
+    sub = next(a for a in _parser()._actions if a.dest == "command").choices[command]
+    return {option: action.nargs for action in sub._actions for option in action.option_strings}
 
 
 def _many(args) -> int:
@@ -478,6 +557,7 @@ def _many(args) -> int:
         print(citations.bibtex([k for t in tests for k in citations.family_keys(t, args.metric, args.correction)]),
               end="")
         return 0
+    family.table_columns(args.columns, args.all_pairs)  # refused before the run, not after it
     options = {"tokenize": args.tokenize} if args.tokenize else {}
     shown = _names(args, list(data.systems))
     base, why = ((args.baseline, "given") if args.baseline is not None else align.default_baseline(data))
@@ -498,6 +578,14 @@ def _many(args) -> int:
             raise data.locate(e) from None
     if args.save:
         _write(args.save, json.dumps({"families": [f.to_dict() for f in families]}, indent=2))
+    if args.paper:
+        tests = {f.test for f in families}  # with auto, each metric may take its own: auto chooses them again
+        settings = {"--metric": args.metric, "--test": [tests.pop() if len(tests) == 1 else AUTO],
+                    "--resamples": [args.resamples], "--seed": [args.seed], "--alpha": [repr(args.alpha)],
+                    "--alternative": [args.alternative], "--correction": [args.correction]}
+        command = reproduce.rerun(_prog(), args.argv, settings, _arity("many"), base=args.paper)
+        _paper(args, paper.for_family(families, command=command, venue=args.venue, columns=args.columns,
+                                      folder=_folder_name(args.paper), draw=_drawer(args)))
     if args.csv:
         frame = pd.concat([f.table().assign(metric=f.metric) for f in families], ignore_index=True)
         print(export.table_csv(frame).decode("utf-8"), end="")
@@ -510,7 +598,7 @@ def _many(args) -> int:
         return 0
     if args.latex:  # the sentence for the text, then the table, as compare --latex prints them
         print("\n\n".join(family.sentence(f, latex=True) for f in families) + "\n\n"
-              + family.latex(families, venue=args.venue), end="")
+              + family.latex(families, venue=args.venue, columns=args.columns), end="")
         return 0
     tests = [f"test ({f.metric}): {sentence.test_name(next(iter(f.results.values())))}, "
              + (f.test_reason if f.auto else "given with --test") for f in families]
@@ -552,38 +640,30 @@ def _many_data(args) -> tuple[align.AlignedMany, str | None]:
 
 
 def _seeds(args) -> int:
-    if args.bibtex and not args.a:  # ASO
+    if args.bibtex and not args.a and not args.paper:  # ASO
         print(citations.bibtex(citations.ASO), end="")
         return 0
     if args.a or args.b:  # per-seed output files: the bootstrap over items and runs
-        if not (args.a and args.b) or args.file:
-            raise SettingsError("give --a and --b (and --gold) with the runs' files, or one table of scores",
-                                hint="sigcore seeds --gold gold.txt --a A_seed1.txt A_seed2.txt --b B_seed1.txt ...")
-        runs = [read(f) for f in args.a + args.b]
-        names = [f"a{i}" for i in range(len(args.a))] + [f"b{i}" for i in range(len(args.b))]
-        data = align.from_system_files(read(args.gold) if args.gold else None, runs, names=names)
-        note = _suggest_metric(args, data)
-        if args.bibtex:  # with output files, the bootstrap over items and runs and the metric's papers too
-            print(citations.bibtex([*citations.ASO, *citations.keys_for_test("bootstrap", args.metric),
-                                    *citations.metric_keys(args.metric)]), end="")
-            return 0
-        if note:
-            print(f"note: {note}")
-        outputs = list(data.systems.values())
-        res = compare_seeds(data.gold, outputs[:len(args.a)], outputs[len(args.a):], metric=args.metric,
-                            n_resamples=args.resamples, alternative=args.alternative, alpha=args.alpha,
-                            seed=args.seed, budget=args.budget, progress=_progress("resampling items and runs"))
-        names = names_of([Path(f).name.split(".")[0] for f in args.a], [Path(f).name.split(".")[0] for f in args.b])
-        print(res.sentence(a=names[0], b=names[1]))
-        return 0
+        return _seed_runs(args)
     if not args.file:
         raise SettingsError("give a table of per-seed scores, or --a and --b with the runs' output files")
     scores, notes = results.seed_scores(read(args.file))
     for note in notes:
         print(f"note: {note}")
+    scores = dict(zip(_names(args, list(scores)), scores.values()))
     table = statistics.multi_aso(scores, confidence_level=args.confidence, bonferroni=not args.no_bonferroni,
                                  n_bootstrap=args.resamples, seed=args.seed, budget=args.budget,
                                  progress=_progress("ASO over the pairs"))
+    if args.paper:
+        settings = {"--confidence": [repr(args.confidence)], "--tau": [repr(args.tau)], "--resamples": [args.resamples],
+                    "--seed": [args.seed]}
+        command = reproduce.rerun(_prog(), args.argv, settings, _arity("seeds"), base=args.paper)
+        _paper(args, paper.for_aso(table, scores, command=command, tau=args.tau, venue=args.venue,
+                                   folder=_folder_name(args.paper)))
+    if args.latex:
+        print(seeds_report.aso_sentence(table, scores, tau=args.tau, latex=True) + "\n\n"
+              + seeds_report.aso_latex(table, scores, tau=args.tau, venue=args.venue), end="")
+        return 0
     corrected = not args.no_bonferroni and len(scores) > 2
     print(f"ε_min of 'row better than column' (ASO as deepsig computes it; confidence "
           f"{table.attrs['confidence_level']:.4g}{', Bonferroni over the pairs' if corrected else ''}; "
@@ -596,6 +676,42 @@ def _seeds(args) -> int:
         for b in table.columns:
             if a != b and table.loc[a, b] < args.tau:
                 print(f"  {a} over {b}: ε_min = {table.loc[a, b]:.3f}")
+    print("\n" + seeds_report.aso_sentence(table, scores, tau=args.tau))
+    return 0
+
+
+def _seed_runs(args) -> int:
+    """Per-seed output files of A and B: the paired bootstrap over items and runs."""
+    if not (args.a and args.b) or args.file:
+        raise SettingsError("give --a and --b (and --gold) with the runs' files, or one table of scores",
+                            hint="sigcore seeds --gold gold.txt --a A_seed1.txt A_seed2.txt --b B_seed1.txt ...")
+    runs = [read(f) for f in args.a + args.b]
+    names = [f"a{i}" for i in range(len(args.a))] + [f"b{i}" for i in range(len(args.b))]
+    data = align.from_system_files(read(args.gold) if args.gold else None, runs, names=names)
+    note = _suggest_metric(args, data)
+    if args.bibtex and not args.paper:  # with output files, the bootstrap over items and runs and the metric's too
+        print(citations.bibtex([*citations.ASO, *citations.keys_for_test("bootstrap", args.metric),
+                                *citations.metric_keys(args.metric)]), end="")
+        return 0
+    if note:
+        print(f"note: {note}")
+    outputs = list(data.systems.values())
+    res = compare_seeds(data.gold, outputs[:len(args.a)], outputs[len(args.a):], metric=args.metric,
+                        n_resamples=args.resamples, alternative=args.alternative, alpha=args.alpha,
+                        seed=args.seed, budget=args.budget, progress=_progress("resampling items and runs"))
+    a, b = _names(args, names_of([Path(f).name.split(".")[0] for f in args.a],
+                                 [Path(f).name.split(".")[0] for f in args.b]))
+    if args.paper:
+        settings = {"--metric": [args.metric], "--alternative": [args.alternative], "--alpha": [repr(args.alpha)],
+                    "--resamples": [args.resamples], "--seed": [args.seed]}
+        command = reproduce.rerun(_prog(), args.argv, settings, _arity("seeds"), base=args.paper)
+        _paper(args, paper.for_seeds(res, a=a, b=b, command=command, venue=args.venue,
+                                     folder=_folder_name(args.paper)))
+    if args.latex:
+        print(seeds_report.sentence_latex(res, a=a, b=b) + "\n\n" + seeds_report.table_latex(
+            res, a=a, b=b, venue=args.venue), end="")
+        return 0
+    print(res.sentence(a=a, b=b))
     return 0
 
 
@@ -726,6 +842,7 @@ def _write(path: str, content: str | bytes) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    args.argv = [args.command, *(sys.argv[1:] if argv is None else argv)[1:]]  # for a paper folder's reproduce.sh
     commands = {"many": _many, "seeds": _seeds, "datasets": _datasets, "figure": _figure, "advise": _advise,
                 "power": _power}
     if args.command in commands:

@@ -101,7 +101,7 @@ def test_latex_escapes_hostile_names_exactly():
     res = _result(signature="test:bootstrap|metric:accuracy\n\\end{table}")
     assert export.verdict_latex(res, a="A_1 & 50%", b="[b]^~$#{}\\", venue="icml") == (
         "% needs \\usepackage{booktabs}\n"
-        "\\begin{table}[t]\n"
+        "\\begin{table}[ht]\n"
         "  \\centering\n"
         "  \\caption{Accuracy of A\\_1 \\& 50\\% and {[}b{]}\\textasciicircum{}\\textasciitilde{}\\$\\#\\{\\}"
         "\\textbackslash{} on 100 items, and $\\delta$ = A\\_1 \\& 50\\% \\textminus{} {[}b{]}\\textasciicircum{}"

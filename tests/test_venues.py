@@ -86,8 +86,8 @@ def test_a_width_that_is_not_one_is_refused_with_the_units(text):
 @pytest.mark.slow
 @pytest.mark.parametrize("key", ["acl", *sorted(CLASSES)])
 def test_a_figure_fills_its_venue_s_column_and_text_unscaled(tmp_path, key):
-    """At \\columnwidth and \\textwidth the figure's natural width is the box's, within a point: no scaling, so
-    its 9 pt labels print at 9 pt; no line is overfull. ACL's geometry and the three classes TeX Live ships (the
+    """Placed at its natural size, the figure fills \\columnwidth and \\textwidth to within two points and a half and
+    never overflows them: no scaling, so its 9 pt labels print at 9 pt; no line is overfull. ACL's geometry and the three classes TeX Live ships (the
     other venues' geometry is only their widths, which the tests above check)."""
     rng = np.random.default_rng(1)
     gold = rng.integers(0, 2, 300)
@@ -97,15 +97,15 @@ def test_a_figure_fills_its_venue_s_column_and_text_unscaled(tmp_path, key):
     for width in ("column", "full"):
         (tmp_path / f"{width}.pdf").write_bytes(export.styled_image(figure(res, style=style, width=width), "pdf", style))
     environment = "figure*" if VENUES[key].columns == 2 else "figure"
-    body = ("\\begin{figure}[t]\\includegraphics[width=\\columnwidth]{column.pdf}\\end{figure}\n"
-            f"\\begin{{{environment}}}[t]\\includegraphics[width=\\textwidth]{{full.pdf}}\\end{{{environment}}}\n"
+    body = ("\\begin{figure}[t]\\includegraphics{column.pdf}\\end{figure}\n"  # at its natural size
+            f"\\begin{{{environment}}}[t]\\includegraphics{{full.pdf}}\\end{{{environment}}}\n"
             "x\n\\sbox0{\\includegraphics{column.pdf}}\\sbox2{\\includegraphics{full.pdf}}"
             "\\typeout{NATURAL=\\the\\wd0;\\the\\wd2;\\the\\columnwidth;\\the\\textwidth}")
     log = _compile(tmp_path, _document(key, body))
     assert "Overfull \\hbox" not in log, re.findall(r"Overfull.*", log)  # the widths: acmart's page itself is overfull
     column, full, column_box, text_box = (float(x) for x in re.search(
         r"NATURAL=([\d.]+)pt;([\d.]+)pt;([\d.]+)pt;([\d.]+)pt", log).groups())
-    assert abs(column - column_box) < 1.0 and abs(full - text_box) < 1.0, (column, column_box, full, text_box)
+    assert 0 <= column_box - column < 2.5 and 0 <= text_box - full < 2.5, (column, column_box, full, text_box)
 
 
 def test_the_figure_command_takes_a_venue_and_a_width(tmp_path, capsys):

@@ -34,6 +34,7 @@ from .venues import DEFAULT as DEFAULT_VENUE, venue_named
 
 SCREEN_FIGURE = dict(width=480, height=320)  # the on-screen chart saved as is; a paper's size: style.py
 FORMATS = ("png", "svg", "pdf")
+PLACEMENT = "ht"  # a float here, else atop a later column: never above the text before it (page 1's abstract)
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~:$&])")  # ~ (GFM), : and $ (Streamlit) on top of CommonMark's
 _LATEX_SPECIAL = {
@@ -102,13 +103,13 @@ def latex_table(body: list[str], caption: str, label: str, venue: str = DEFAULT_
     wants it (ACL below, ICML above: :mod:`sigcore.report.venues`) and ``\label{label}``, for ``\ref``."""
     side = venue_named(venue).table_caption
     caption_lines = [f"  \\caption{{{caption}}}", f"  \\label{{{label}}}"]
-    lines = [r"% needs \usepackage{booktabs}", r"\begin{table}[t]", r"  \centering", *([r"  \small"] if small else []),
+    lines = [r"% needs \usepackage{booktabs}", f"\\begin{{table}}[{PLACEMENT}]", r"  \centering", *([r"  \small"] if small else []),
              *(caption_lines if side == "above" else []), *body, *(caption_lines if side == "below" else []),
              r"\end{table}"]
     return "\n".join(lines) + "\n"
 
 
-def verdict_latex(res: Result, *, a: str = "A", b: str = "B", venue: str = DEFAULT_VENUE) -> str:
+def verdict_latex(res: Result, *, a: str = "A", b: str = "B", venue: str = DEFAULT_VENUE, label: str | None = None) -> str:
     r"""A LaTeX ``table`` (needs ``\usepackage{booktabs}``): System | metric | CI, with the short caption of
     :func:`caption_latex` on ``venue``'s side (:func:`latex_table`); the sentence for the text is
     :func:`sentence_latex`.
@@ -134,7 +135,7 @@ def verdict_latex(res: Result, *, a: str = "A", b: str = "B", venue: str = DEFAU
         r"  \end{tabular}",
         f"  % signature: {_one_line(res.signature)}",
     ]
-    return latex_table(body, caption_latex(res, a=a, b=b), f"tab:sigcore-{res.metric.replace('_', '-')}", venue)
+    return latex_table(body, caption_latex(res, a=a, b=b), label or f"tab:sigcore-{res.metric.replace('_', '-')}", venue)
 
 
 # ---------------------------------------------------------------- the sentence and the caption of a paper
@@ -448,8 +449,10 @@ def _true_size_pdf(fig: Any, width: float, height: float) -> bytes:
     kaleido 1.5 prints a figure's page with 0.1 in margins: Chromium shrinks the figure by 0.2 in to fit the
     width (a column's 9 pt text prints at 8.5 pt) and cuts off what then falls below the bottom margin (a
     legend, an axis title). kaleido has no setting for it, so its printing step is swapped, while this PDF is
-    drawn, for one with no margins on a page rounded up to whole points: Chromium rounds a page to the nearest
-    point, then to 1/300 in (up to 0.08 pt less), either of which could cut a sliver off. It measures the page
+    drawn, for one with no margins on a page of whole points: Chromium rounds a page to the nearest point, then to
+    1/300 in (up to 0.08 pt less). Its height is rounded up, so that nothing is cut off; its width down, so that a
+    figure drawn at a column's width is never wider than the column (a sliver of overfull box at its natural
+    size): what goes is at most two points of the right margin, which every style keeps white and wider. It measures the page
     from the image in the browser, so a PDF that another thread draws meanwhile is right too.
     """
     try:
@@ -460,7 +463,9 @@ def _true_size_pdf(fig: Any, width: float, height: float) -> bytes:
     async def print_pdf(tab: Any) -> str:
         size = await tab.send_command("Runtime.evaluate", params={"expression": _IMAGE_SIZE, "returnByValue": True})
         devtools._raise_error(size)
-        w, h = (math.ceil(px * 72 / PX_PER_IN + 0.1) / 72 for px in size["result"]["result"]["value"])
+        px_w, px_h = size["result"]["result"]["value"]
+        w = _page_width(px_w * 72 / PX_PER_IN) / 72  # never wider than the column it was drawn for
+        h = math.ceil(px_h * 72 / PX_PER_IN + 0.1) / 72
         printed = await tab.send_command("Page.printToPDF", params=dict(
             printBackground=True, paperWidth=w, paperHeight=h, marginTop=0, marginBottom=0, marginLeft=0,
             marginRight=0, preferCSSPageSize=False, pageRanges="1"))
@@ -476,6 +481,16 @@ def _true_size_pdf(fig: Any, width: float, height: float) -> bytes:
             return figure_image(fig, "pdf", width=width, height=height, scale=1)
         finally:
             devtools.print_pdf = original
+
+
+def _page_width(points: float) -> int:
+    """The widest page of whole PostScript points that Chromium's roundings (to the nearest point, then to the
+    nearest 1/300 in) leave no wider than ``points``: 513 for IEEE's 516 TeX points (514.07 bp), whose 514 would
+    become 514.08."""
+    n = math.floor(points + 1e-6)
+    while round(n * 300 / 72) * 72 / 300 > points + 1e-6:
+        n -= 1
+    return n
 
 
 def _pdf_titled(pdf: bytes, title: str) -> bytes:
@@ -522,8 +537,8 @@ def _figure_title(fig: Any) -> str:
 
 def styled_image(fig: Any, fmt: str, style: Style) -> bytes:
     """A figure made in ``style`` (:mod:`sigcore.report.style`) at its true size: SVG and PDF at scale 1 (a
-    7.7 cm wide figure is 7.7 cm wide on the PDF's page, which is rounded up to whole points, with nothing cut
-    off and the figure's title as the document's), PNG at the style's dpi, recorded in the file."""
+    7.7 cm wide figure is 7.7 cm wide on the PDF's page, less a point or two of its white right margin, which is rounded
+    to whole points, and the figure's title is the document's), PNG at the style's dpi, recorded in the file."""
     width, height = fig.layout.width, fig.layout.height
     if width is None or height is None:
         raise SettingsError("this figure has no size of its own: make it with a style (style.apply)")

@@ -5,11 +5,13 @@ corrected p, and the ranking in clusters when every pair was tested."""
 from __future__ import annotations
 
 import math
+from typing import Sequence
 
+from ..errors import SettingsError
 from ..many import Many
 from ..result import p_number
 from . import citations
-from .export import _latex_number, latex_escape, latex_table, latex_template
+from .export import _latex_interval, _latex_number, latex_escape, latex_table, latex_template
 from .sentence import METRIC_NAMES, TEST_NAMES, number, test_name
 from .venues import DEFAULT as DEFAULT_VENUE
 
@@ -91,7 +93,8 @@ def sentence(many: Many, *, latex: bool = False) -> str:
                 parts.append(f"{_and([slot[s] for s in worse])} {'is' if len(worse) == 1 else 'are'} significantly "
                              f"worse{'' if better else f' than {base}'}")
             text = f"On {metric}, {over}: {'; '.join(parts)}"  # "; ": "better than X and Y" would read as both
-            text += f"; the other {others} do not differ significantly from {base}." if others else "."
+            rest = "the other one does not" if others == 1 else f"the other {others} do not"
+            text += f"; {rest} differ significantly from {base}." if others else "."
     else:
         ranking = many.ranking()
         differ = sum(many.significant(a, b) for (a, b) in many.results)
@@ -170,19 +173,29 @@ PAPER_NAMES = {"accuracy": "Acc.", "exact_match": "EM", "precision": "P", "recal
                "bleu": "BLEU", "chrf": "chrF", "mean": "Score"}
 
 
-def latex(families: list[Many], venue: str = DEFAULT_VENUE) -> str:
-    r"""A booktabs ``table`` for a paper (needs ``\usepackage{booktabs}``): a row per system, a column per
-    metric. Against a baseline, a score is marked $^\dagger$ when significantly better than the baseline and
-    $^\ddagger$ when significantly worse; for all pairs, the rows follow the first metric's ranking with a rule
-    between its clusters and a rank column. One caption line defines the marks and the test, on ``venue``'s
-    side (:func:`sigcore.report.export.latex_table`)."""
+COLUMNS = ("score", "delta", "ci", "p")  # what a family's table may show for each metric, in this order
+
+
+def latex(families: list[Many], venue: str = DEFAULT_VENUE, columns: Sequence[str] | None = None,
+          label: str | None = None) -> str:
+    r"""A booktabs ``table`` for a paper (needs ``\usepackage{booktabs}``): a row per system, one group of
+    ``columns`` per metric. Against a baseline, the baseline's row comes first and the others follow by the first
+    metric's score; a score (or, without the score, δ) is marked $^\dagger$ when significantly better than the
+    baseline and $^\ddagger$ when significantly worse; ``columns`` (default: score, delta and ci) may add δ, its
+    interval and the corrected p beside the mark. For all pairs, the rows follow the first metric's ranking with a
+    rule between its clusters and a rank column (only scores: δ has no one reference there). One caption line
+    defines the marks, the columns and the test, on ``venue``'s side (:func:`sigcore.report.export.latex_table`)."""
     first = families[0]
     if any(f.systems != first.systems or f.baseline != first.baseline for f in families):
         raise ValueError("the families must compare the same systems the same way")
     pairs = first.baseline is None
+    columns = table_columns(columns, pairs)
     ranking = first.ranking() if pairs else None
-    names = list(ranking["system"]) if pairs else [first.baseline] + [s for s in first.systems if s != first.baseline]
-    header = ["System"] + (["Rank"] if pairs else []) + [PAPER_NAMES.get(f.metric, f.metric) for f in families]
+    names = list(ranking["system"]) if pairs else [first.baseline] + sorted(
+        (s for s in first.systems if s != first.baseline), key=lambda s: -first.scores[s])
+    level = latex_escape(_level(first))
+    heads = {"score": None, "delta": r"$\delta$", "ci": f"{level} CI", "p": f"$p$ ({CORRECTION_NAMES[first.correction]})"}
+    metric_heads = [PAPER_NAMES.get(f.metric, f.metric) for f in families]
     rows, previous = [], None
     for i, name in enumerate(names):
         cells = [latex_escape(name)]
@@ -193,9 +206,20 @@ def latex(families: list[Many], venue: str = DEFAULT_VENUE) -> str:
             previous = cluster
             cells.append(f"{low}" if low == high else f"{low}--{high}")
         for f in families:
-            scale = max(abs(v) for v in f.scores.values()) or 1.0
-            cells.append(_latex_number(f.scores[name], scale) + ("" if pairs else _mark(f, name)))
+            cells += _cells(f, name, columns, pairs)
         rows.append("    " + " & ".join(cells) + r" \\")
+    lead = 2 if pairs else 1
+    if len(columns) == 1:
+        header = ["    " + " & ".join(["System"] + (["Rank"] if pairs else []) + metric_heads) + r" \\"]
+    else:
+        span = len(columns)
+        tops = [f"\\multicolumn{{{span}}}{{c}}{{{m}}}" for m in metric_heads]
+        rules = " ".join(f"\\cmidrule(lr){{{lead + 1 + k * span}-{lead + (k + 1) * span}}}" for k in range(len(families)))
+        subs = [heads[c] or "Score" for c in columns] * len(families)
+        header = ["    " + " & ".join([""] * lead + tops) + r" \\", f"    {rules}",
+                  "    " + " & ".join(["System"] + (["Rank"] if pairs else []) + subs) + r" \\"] if len(families) > 1 \
+            else ["    " + " & ".join(["System"] + [metric_heads[0] if c == "score" else heads[c] for c in columns])
+                  + r" \\"]
     tests = list(dict.fromkeys(f.test for f in families))  # with test="auto" each metric may take its own
     how = "; ".join(_latex_test(next(f for f in families if f.test == t), families if len(tests) > 1 else None)
                     for t in tests)
@@ -208,12 +232,73 @@ def latex(families: list[Many], venue: str = DEFAULT_VENUE) -> str:
                    f"rule is significantly better than every one below it ({how}) {cite}; rank: the ranks the tests "
                    "allow.")
     else:
-        caption = (f"$^\\dagger$/$^\\ddagger$: significantly better/worse than the baseline, "
-                   f"{latex_escape(first.baseline)} ({how}) {cite}.")
-    body = [f"  \\begin{{tabular}}{{l{'c' if pairs else ''}{'r' * len(families)}}}", r"    \toprule",
-            "    " + " & ".join(header) + r" \\", r"    \midrule", *rows, r"    \bottomrule", r"  \end{tabular}"]
-    label = f"tab:sigcore-family-{'-'.join(f.metric for f in families)}"
-    return latex_table(body, caption, label.replace("_", "-"), venue, small=True)
+        base = latex_escape(first.baseline)
+        caption = (f"$^\\dagger$/$^\\ddagger$: significantly better/worse than the baseline, {base} ({how}) {cite}."
+                   + _column_notes(columns, base, level, first))
+    align = ("lc" if pairs else "l") + "".join(_ALIGN[c] for c in columns) * len(families)
+    narrow = [r"  \setlength{\tabcolsep}{4pt}"] if len(columns) > 1 else []  # δ and its interval fit a column
+    body = [*narrow, f"  \\begin{{tabular}}{{{align}}}", r"    \toprule", *header, r"    \midrule", *rows, r"    \bottomrule",
+            r"  \end{tabular}"]
+    default = f"tab:sigcore-family-{'-'.join(f.metric for f in families)}"
+    return latex_table(body, caption, label or default.replace("_", "-"), venue, small=True)
+
+
+def table_columns(columns: Sequence[str] | None, pairs: bool) -> tuple[str, ...]:
+    """The columns a family's table shows per metric, in :data:`COLUMNS`' order; refused before any run where
+    they cannot be shown (δ against no one reference, for every pair)."""
+    columns = tuple(columns or (("score",) if pairs else ("score", "delta", "ci")))
+    unknown = [c for c in columns if c not in COLUMNS]
+    if unknown or not columns or len(set(columns)) < len(columns):
+        raise SettingsError(f"cannot make a table of the columns {', '.join(columns) or 'none'}",
+                            hint=f"Choose one or more of {', '.join(COLUMNS)}, each once.")
+    if pairs and columns != ("score",):
+        raise SettingsError("a table of every pair shows scores and ranks: δ, its interval and p have no single "
+                            "reference system there", hint="Compare against a baseline for them, or show the score.")
+    return tuple(c for c in COLUMNS if c in columns)  # the order the caption explains them in
+
+
+_ALIGN = {"score": "r", "delta": "r", "ci": "c", "p": "r"}
+
+
+def _level(many: Many) -> str:
+    return f"{next(iter(many.results.values())).confidence_level * 100:.10g}%"
+
+
+def _column_notes(columns: tuple[str, ...], base: str, level: str, many: Many) -> str:
+    """What the δ, interval and p columns are: a reader must not take a pair's interval for the corrected decision."""
+    notes = []
+    if "delta" in columns:
+        notes.append(f"$\\delta$: the system's score minus {base}'s")
+    if "ci" in columns:
+        notes.append(f"CI: that comparison's own {level} interval of $\\delta$, not corrected for the "
+                     f"{_count(many)}")
+    if "p" in columns:
+        notes.append("$p$: corrected")
+    return (" " + "; ".join(notes) + ".") if notes else ""
+
+
+def _cells(many: Many, name: str, columns: tuple[str, ...], pairs: bool) -> list[str]:
+    """One metric's cells of a row: the score (marked against the baseline), δ, its interval, the corrected p."""
+    scale = max(abs(v) for v in many.scores.values()) or 1.0
+    base = name == many.baseline
+    marked = "score" if "score" in columns else "delta"
+    out = []
+    for column in columns:
+        if column == "score":
+            cell = _latex_number(many.scores[name], scale)
+        elif base:  # the baseline against itself: nothing to show
+            out.append("")
+            continue
+        elif column == "delta":
+            delta = many.results[(name, many.baseline)].delta
+            cell = ("+" if delta > 0 else "") + _latex_number(delta, scale)  # a difference shows its sign
+        elif column == "ci":
+            cell = _latex_interval(*many.delta_interval(name, many.baseline), scale)
+        else:
+            corrected = many.p_texts(name, many.baseline)[1]
+            cell = f"${corrected.replace('< ', '<')}$" if corrected.startswith("<") else corrected
+        out.append(cell + ("" if pairs or column != marked else _mark(many, name)))
+    return out
 
 
 def _latex_test(many: Many, families: list[Many] | None) -> str:

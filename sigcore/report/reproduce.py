@@ -3,8 +3,9 @@ between versions; what is written here will not)."""
 
 from __future__ import annotations
 
+import os
 import shlex
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from ..result import Result
 from ..words import CONTROL, escape
@@ -54,3 +55,30 @@ def _quoted(arg: str) -> str:
         return shlex.quote(arg)
     body = CONTROL.sub(lambda m: escape(m.group()), arg.replace("\\", "\\\\").replace("'", "\\'"))
     return f"$'{body}'"
+
+
+OUTPUTS = ("--paper", "--save", "--json", "--latex", "--bibtex", "--csv", "--venue", "--columns")
+
+
+def rerun(prog: str, argv: Sequence[str], settings: Mapping[str, Sequence[str]], arity: Mapping[str, Any], *,
+          base: str = ".") -> str:
+    """The command line ``argv`` was, with every setting of ``settings`` (flag: values) spelled out in place of
+    what was given or defaulted, without the flags that choose outputs, and with each path that names a file made
+    relative to ``base`` (a paper folder's script runs from the folder). ``arity``: each flag's argparse ``nargs``
+    (0 for a switch, None for one value, "+" for several)."""
+    out, left = [], 0  # left: values still to drop after a dropped flag (-1: until the next flag)
+    for arg in argv:
+        flag = arg.split("=", 1)[0]
+        if arg.startswith("-") and flag in arity:
+            drop = flag in OUTPUTS or flag in settings
+            n = arity[flag]
+            left = -1 if drop and n in ("+", "*") else (1 if n is None else n or 0) if drop and "=" not in arg else 0
+            if drop:
+                continue
+        elif left:
+            left -= left > 0
+            continue
+        out.append(os.path.relpath(arg, base) if not arg.startswith("-") and os.path.isfile(arg) else arg)
+    for flag, values in settings.items():
+        out += [flag, *map(str, values)]
+    return " ".join(map(_quoted, [*prog.split(), *out]))

@@ -1,0 +1,402 @@
+r"""A paper folder: everything one run gives a paper, side by side, to ``\input`` into the venue's template.
+
+One run of ``compare``, ``many`` or ``seeds`` with ``--paper DIR`` (or the app's "Paper folder" download) adds,
+under a stem that names the comparison (``bleu-uedin-nmt-vs-lium-nmt``):
+
+- ``STEM-sentence.tex``: the finding for the text, cited, with the signature as a footnote (and sacreBLEU's
+  own signature string where BLEU or chrF was used);
+- ``STEM-table.tex``: the booktabs table, its caption on the venue's side, ``\label{tab:STEM}``;
+- ``STEM-figure.pdf`` and ``STEM-figure.tex``: the figure at the venue's column width, unscaled, with its
+  LaTeX caption and ``\label{fig:STEM}`` (when plotly and kaleido are installed);
+- ``STEM.json``: the result, with its resampled values (``sigcore figure`` redraws it);
+
+and merges into the folder's shared files:
+
+- ``sigcore.bib``: every work cited, each key once (a later run adds only the keys that are new);
+- ``reproduce.sh``: one command per stem, every setting spelled out, replaced when the stem is written again;
+- ``checklist.md``: drafts of the answers to the ACL Responsible NLP checklist's C3 and C4, a section per stem;
+- ``manifest.json``: each stem's decisions, so that a pair and a family that decide it differently are
+  found and said (:func:`conflicts`), whichever was written first.
+
+The ``.tex`` files find the folder through ``\sigcoredir`` (default: the folder's own name, for a folder beside
+the paper's main file) and fall back to ``\cite`` where natbib's ``\citep`` is not loaded (IEEEtran, llncs).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from .._version import __version__
+from ..errors import SettingsError
+from ..result import Result
+from . import citations, export
+from .export import PLACEMENT
+from .sentence import METRIC_NAMES, TEST_NAMES
+from .venues import DEFAULT as DEFAULT_VENUE
+
+BIB, REPRODUCE, CHECKLIST, MANIFEST = "sigcore.bib", "reproduce.sh", "checklist.md", "manifest.json"
+_HEAD = "\\providecommand{\\sigcoredir}{%s/}%%\n\\providecommand{\\citep}[1]{\\cite{#1}}%%  natbib's, else \\cite\n"
+_KEY = re.compile(r"@\s*\w+\s*\{\s*([^,\s]+)\s*,")
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One decision a stem reports: on ``metric``, whether ``a`` is significantly better or worse than ``b``."""
+
+    metric: str
+    a: str
+    b: str
+    items: int  # a pair and a family decide the same question only on the same test set
+    decision: int  # +1: a significantly better; -1: significantly worse; 0: not significant
+    how: str  # "p = 0.0047 (one-sided), paired bootstrap": what a warning quotes
+
+    def reversed(self) -> "Claim":
+        return Claim(self.metric, self.b, self.a, self.items, -self.decision, self.how)
+
+
+@dataclass
+class Entry:
+    """What one run adds to a paper folder (:func:`write` puts it there; :func:`zipped` packs it for a download)."""
+
+    stem: str
+    files: dict[str, bytes]
+    keys: list[str]
+    command: str
+    checklist: str
+    claims: list[Claim]
+    notes: list[str] = field(default_factory=list)  # what could not be written (a figure without kaleido)
+
+
+def stem(*parts: str) -> str:
+    """A file name and LaTeX label from the comparison's names: lowercase ASCII words joined by hyphens."""
+    words = re.sub(r"[^a-z0-9]+", "-", "-".join(parts).lower()).strip("-")
+    return words[:80].rstrip("-") or "result"
+
+
+def sacrebleu_signature(res: Result) -> str | None:
+    """sacreBLEU's own signature of the metric (``nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0``),
+    which MT readers look for; None for the other metrics."""
+    if res.metric not in ("bleu", "chrf"):
+        return None
+    from sacrebleu.metrics import BLEU, CHRF
+
+    known = {"bleu": BLEU, "chrf": CHRF}[res.metric]
+    options = {k: v for k, v in res.options.items() if k in known.__init__.__code__.co_varnames}
+    metric = known(**options)
+    refs = re.search(r"\|refs:(\d+)", res.signature)
+    metric.num_refs = int(refs.group(1)) if refs else 1
+    return metric.get_signature().format()
+
+
+def signature_footnote(signature: str, sacrebleu: str | None = None) -> str:
+    r"""``\footnote{Computed with sigcore \citep{sigcore}; its signature: \texttt{...}}``, ragged right and breakable
+    after each ``|``, ``,`` and ``(`` so that it fits a column."""
+    def tt(text: str) -> str:
+        parts = re.split(r"(?<=[|,(])", text)
+        # cmtt has a | of its own in every encoding; \textbar would be taken from another font without T1
+        return "\\texttt{" + "\\allowbreak{}".join(export.latex_escape(p).replace(r"\textbar{}", "|")
+                                                     for p in parts) + "}"
+    extra = f" sacreBLEU signature: {tt(sacrebleu)}." if sacrebleu else ""
+    return f"\\footnote{{\\raggedright Computed with sigcore \\citep{{{citations.TOOL}}}; its signature: {tt(signature)}.{extra}}}"
+
+
+def figure_tex(name: str, caption: str, label: str, folder: str) -> str:
+    r"""A ``figure`` float that places ``name`` at its own size (drawn at the venue's width: never scaled)."""
+    return (_HEAD % folder + "% needs \\usepackage{graphicx}\n"
+            f"\\begin{{figure}}[{PLACEMENT}]\n  \\centering\n  \\includegraphics{{\\sigcoredir {name}}}\n"
+            f"  \\caption{{{caption}}}\n  \\label{{{label}}}\n\\end{{figure}}\n")
+
+
+def text_tex(text: str, footnote: str, folder: str) -> str:
+    return _HEAD % folder + text.rstrip() + footnote + "\n"
+
+
+def for_result(res: Result, *, a: str, b: str, command: str, venue: str = DEFAULT_VENUE, folder: str = "sigcore",
+               draw: Callable[[Result], bytes] | None = None) -> Entry:
+    """A pair's entry: sentence, table, histogram (``draw`` renders it; None: no figure), JSON, citations."""
+    name = stem(res.metric, a, "vs", b)
+    sacre = sacrebleu_signature(res)
+    files = {f"{name}-sentence.tex": text_tex(export.sentence_latex(res, a=a, b=b),
+                                             signature_footnote(res.signature, sacre), folder),
+             f"{name}-table.tex": _HEAD % folder + export.verdict_latex(res, a=a, b=b, venue=venue,
+                                                                        label=f"tab:{name}"),
+             f"{name}.json": export.result_json(res, distribution=True, a_name=a, b_name=b)}
+    notes = _figure(files, name, draw, res, export.figure_caption(res, "histogram", latex=True), folder) \
+        if res.distribution is not None else []
+    decision = res.side if res.significant else 0
+    claim = Claim(res.metric, a, b, res.n_items, decision,
+                  f"{res.p_text}, {_side(res.alternative)}, {TEST_NAMES[res.test]}, reported alone")
+    return Entry(name, _encoded(files), citations.keys_of(res), command, _checklist_pair(res, a, b, name, sacre),
+                 [claim], notes)
+
+
+def for_family(families: list, *, command: str, venue: str = DEFAULT_VENUE, folder: str = "sigcore",
+               columns=None, draw: Callable[[Any], bytes] | None = None) -> Entry:
+    """A family's entry (:class:`sigcore.Many`, one per metric): the sentences, the table, a forest plot per
+    metric against a baseline (``draw``), the JSON, the citations."""
+    from . import family
+
+    first = families[0]
+    name = stem("-".join(f.metric for f in families), "vs", first.baseline or "all-pairs")
+    res = next(iter(first.results.values()))
+    sacre = sacrebleu_signature(res)
+    signature = family_signature(first)
+    text = " ".join(family.sentence(f, latex=True) for f in families)
+    files = {f"{name}-sentence.tex": text_tex(text, signature_footnote(signature, sacre), folder),
+             f"{name}-table.tex": _HEAD % folder + family.latex(families, venue=venue, columns=columns,
+                                                                label=f"tab:{name}"),
+             f"{name}.json": json.dumps({"families": [f.to_dict() for f in families]}, indent=2)}
+    notes = []
+    for f in families if first.baseline is not None else []:
+        part = name if len(families) == 1 else f"{name}-{stem(f.metric)}"
+        notes += _figure(files, part, draw, f, family.forest_caption(f, latex=True), folder)
+    claims = [Claim(f.metric, a, b, f.results[(a, b)].n_items, (f.results[(a, b)].side if f.significant(a, b) else 0),
+                    f"corrected p {_relation(f.p_texts(a, b)[1])}, {_side(f.alternative)}, "
+                    f"{family.CORRECTION_NAMES[f.correction]} over {len(f.results)} comparisons")
+              for f in families for (a, b) in f.results]
+    keys = list(dict.fromkeys(k for f in families for k in citations.family_keys(f.test, [f.metric], f.correction)))
+    return Entry(name, _encoded(files), keys, command, _checklist_family(families, name, sacre), claims, notes)
+
+
+def family_signature(many) -> str:
+    """The family's settings as a signature: its first comparison's, without that pair's data hash, with the
+    correction and the number of comparisons."""
+    parts = [p for p in next(iter(many.results.values())).signature.split("|") if not p.startswith("data:")]
+    at = next(i for i, p in enumerate(parts) if p.startswith("metric:"))
+    return "|".join([*parts[:at], f"correction:{many.correction}", f"comparisons:{len(many.results)}", *parts[at:]])
+
+
+def for_seeds(res, *, a: str, b: str, command: str, venue: str = DEFAULT_VENUE, folder: str = "sigcore") -> Entry:
+    """Runs of two systems over seeds (:class:`sigcore.seeds.SeedsResult`): sentence, table, citations."""
+    from . import seeds
+
+    name = stem(res.metric, a, "vs", b, "runs")
+    files = {f"{name}-sentence.tex": text_tex(seeds.sentence_latex(res, a=a, b=b),
+                                             signature_footnote(seeds.signature(res)), folder),
+             f"{name}-table.tex": _HEAD % folder + seeds.table_latex(res, a=a, b=b, venue=venue, label=f"tab:{name}"),
+             f"{name}.json": json.dumps(seeds.to_dict(res, a=a, b=b), indent=2)}
+    decision = res.side if res.significant else 0
+    claim = Claim(res.metric, a, b, res.n_items, decision,
+                  f"{res.p_text}, {_side(res.alternative)}, bootstrap over items and runs")
+    keys = [*citations.keys_for_test("bootstrap", res.metric), *citations.metric_keys(res.metric)]
+    return Entry(name, _encoded(files), keys, command, _checklist_seeds(res, a, b, name), [claim])
+
+
+def for_aso(table, scores: dict, *, command: str, tau: float, venue: str = DEFAULT_VENUE,
+            folder: str = "sigcore") -> Entry:
+    """ASO over per-seed scores (:func:`sigcore.statistics.multi_aso`'s table): sentence, table, citations."""
+    from . import seeds
+
+    name = stem("aso", *list(table.index)[:4])
+    files = {f"{name}-sentence.tex": text_tex(seeds.aso_sentence(table, scores, tau=tau, latex=True),
+                                             signature_footnote(seeds.aso_signature(table, scores)), folder),
+             f"{name}-table.tex": _HEAD % folder + seeds.aso_latex(table, scores, tau=tau, venue=venue,
+                                                                   label=f"tab:{name}"),
+             f"{name}.json": json.dumps(seeds.aso_dict(table, scores, tau=tau), indent=2)}
+    k = min(len(v) for v in scores.values())
+    checklist = (f"## {name}\n\n- **C3** (descriptive statistics): ε_min of every pair of systems over their runs "
+                 f"({k}+ seeds each), Table \\ref{{tab:{name}}}: ASO compares the distributions of the runs' scores, "
+                 "so no single run is reported.\n- **C4** (packages and settings): " + _tool() + f"; ASO as deepsig "
+                 f"computes it, confidence {table.attrs['confidence_level']:.4g} (after Bonferroni over "
+                 f"{table.attrs['num_comparisons']} pairs), b = {table.attrs['n_bootstrap']:,}, seed "
+                 f"{table.attrs['seed']}, τ = {tau:g}.\n")
+    return Entry(name, _encoded(files), list(citations.ASO), command, checklist, [])
+
+
+def _figure(files: dict, name: str, draw, what, caption: str, folder: str) -> list[str]:
+    """Draw ``what`` into ``files`` as NAME-figure.pdf with its .tex; a figure that cannot be drawn is a note."""
+    if draw is None:
+        return []
+    try:
+        files[f"{name}-figure.pdf"] = draw(what)
+    except SettingsError as e:
+        return [f"no figure for {name}: {e}"]
+    files[f"{name}-figure.tex"] = figure_tex(f"{name}-figure.pdf", caption, f"fig:{name}", folder)
+    return []
+
+
+def _encoded(files: dict[str, str | bytes]) -> dict[str, bytes]:
+    return {k: v.encode("utf-8") if isinstance(v, str) else v for k, v in files.items()}
+
+
+def _relation(p: str) -> str:
+    """"= 0.083" or "< 0.0015": a p as printed, after "p"."""
+    return p if p.startswith("<") else f"= {p}"
+
+
+def _side(alternative: str) -> str:
+    return "two-sided" if alternative == "two-sided" else "one-sided"
+
+
+def _tool() -> str:
+    return f"sigcore {__version__} (cite it: `sigcore` in {BIB})"
+
+
+def _checklist_pair(res: Result, a: str, b: str, name: str, sacre: str | None) -> str:
+    interval = ("δ with its " + (f"{res.confidence_level:.0%} interval" if res.ci_side == "two-sided" else
+                                 f"one-sided {res.confidence_level:.0%} bound")
+                if res.estimand == "delta" and res.ci_low == res.ci_low else "the test's estimate")
+    metric = f"; {METRIC_NAMES[res.metric]} by sacreBLEU, signature `{sacre}`" if sacre else ""
+    b_text = f", b = {res.n_resamples:,}, seed {res.seed}" if res.resampled else ""
+    return (f"## {name}\n\n- **C3** (descriptive statistics): {a} and {b} with their scores and {interval} on "
+            f"{res.n_items:,} items (Table \\ref{{tab:{name}}}); p from the {TEST_NAMES[res.test]}. Each system is a single "
+            "run (one output file each): say so, or report runs over seeds with `sigcore seeds`.\n"
+            f"- **C4** (packages and settings): {_tool()}: {TEST_NAMES[res.test]}, {res.alternative}, α = {res.alpha:g}"
+            f"{b_text}{metric}; the full signature is the sentence's footnote.\n")
+
+
+def _checklist_family(families: list, name: str, sacre: str | None) -> str:
+    from .family import CORRECTION_NAMES
+
+    first = families[0]
+    res = next(iter(first.results.values()))
+    metric = f"; {METRIC_NAMES[res.metric]} by sacreBLEU, signature `{sacre}`" if sacre else ""
+    b_text = f", b = {res.n_resamples:,}, seed {res.seed}" if res.resampled else ""
+    against = (f"{len(first.systems) - 1} systems against {first.baseline}" if first.baseline else
+               f"every pair of {len(first.systems)} systems")
+    return (f"## {name}\n\n- **C3** (descriptive statistics): {against} on "
+            f"{res.n_items:,} items, with scores, δ and its {res.confidence_level:.0%} interval per comparison "
+            f"(Table \\ref{{tab:{name}}}); significance after {CORRECTION_NAMES[first.correction]}'s correction over "
+            f"{len(first.results)} comparisons. Each system is a single run: say so, or report runs over seeds.\n"
+            f"- **C4** (packages and settings): {_tool()}: {TEST_NAMES[first.test]}, {first.alternative}, "
+            f"α = {first.alpha:g}{b_text}{metric}; the full signature is the sentence's footnote.\n")
+
+
+def _checklist_seeds(res, a: str, b: str, name: str) -> str:
+    return (f"## {name}\n\n- **C3** (descriptive statistics): the mean over {len(res.scores_a)} runs of {a} and "
+            f"{len(res.scores_b)} of {b} (seeds), with the range over runs and δ's {res.level} interval with the "
+            f"seeds' variance and from the items alone (Table \\ref{{tab:{name}}}): not the best run.\n"
+            f"- **C4** (packages and settings): {_tool()}: paired bootstrap over items and runs, {res.alternative}, "
+            f"α = {res.alpha:g}, b = {res.n_resamples:,}, seed {res.seed}; the full signature is the sentence's "
+            "footnote.\n")
+
+
+# ---------------------------------------------------------------- the folder
+
+
+def merge_bib(existing: str, keys: list[str]) -> str:
+    """``existing`` with the entries of ``keys`` (and sigcore's own) that it lacks, appended: each key once, what
+    was there (an author's edits included) kept as it is."""
+    have = set(_KEY.findall(existing))
+    new = [k for k in dict.fromkeys([*keys, citations.TOOL]) if k not in have]
+    if not new:
+        return existing
+    added = "\n\n".join(citations.WORKS[k].bibtex for k in new) + "\n"
+    return (existing.rstrip() + "\n\n" if existing.strip() else "") + added
+
+
+def _sections(text: str, marker: str) -> dict[str, str]:
+    """A shared file's parts by stem: each starts with a line ``marker + stem``."""
+    out: dict[str, str] = {}
+    current = None
+    for line in text.splitlines(keepends=True):
+        if line.startswith(marker):
+            current = line[len(marker):].strip()
+            out[current] = ""
+        if current is not None:
+            out[current] += line
+    return out
+
+
+def conflicts(claims: dict[str, list[Claim]]) -> list[str]:
+    """Where two stems decide the same pair on the same metric differently: a pair reported alone (often
+    one-sided) that its corrected family leaves unmarked, or the reverse. Each says which claim should lead."""
+    out = []
+    stems = list(claims)
+    for i, one in enumerate(stems):
+        for other in stems[i + 1:]:
+            for c in claims[one]:
+                for d in claims[other]:
+                    if (d.metric, d.items) != (c.metric, c.items) or {d.a, d.b} != {c.a, c.b}:
+                        continue
+                    d = d if d.a == c.a else d.reversed()
+                    if d.decision != c.decision:
+                        out.append(f"{one} and {other} decide {c.a} against {c.b} on "
+                                   f"{METRIC_NAMES.get(c.metric, c.metric)} differently: "
+                                   f"{_decided(c)} in {one} ({c.how}), {_decided(d)} in {other} ({d.how}). Say "
+                                   "which claim is primary: a pair that is one of a family's comparisons is "
+                                   "decided by the family's corrected p.")
+    return out
+
+
+def _decided(c: Claim) -> str:
+    return {1: f"{c.a} significantly better", -1: f"{c.a} significantly worse", 0: "not significant"}[c.decision]
+
+
+def write(folder: str | Path, entry: Entry) -> list[str]:
+    """Write ``entry`` into ``folder`` (made if missing), merging the shared files; return the warnings
+    (:func:`conflicts`, and what could not be written)."""
+    root = Path(folder)
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        shared = {n: (root / n).read_text(encoding="utf-8") if (root / n).exists() else ""
+                  for n in (BIB, REPRODUCE, CHECKLIST, MANIFEST)}
+    except OSError as e:
+        raise SettingsError(f"cannot write the paper folder {folder} ({e.strerror})") from None
+    files = dict(entry.files)
+    manifest = json.loads(shared[MANIFEST] or "{}")
+    manifest[entry.stem] = {"files": sorted(entry.files), "claims": [c.__dict__ for c in entry.claims]}
+    claims = {s: [Claim(**c) for c in m["claims"]] for s, m in manifest.items()}
+    warnings = [w for w in conflicts(claims) if entry.stem in w] + list(entry.notes)
+    files[BIB] = merge_bib(shared[BIB], entry.keys).encode("utf-8")
+    files[REPRODUCE] = _reproduce(shared[REPRODUCE], entry).encode("utf-8")
+    files[CHECKLIST] = _checklist(shared[CHECKLIST], entry, conflicts(claims)).encode("utf-8")
+    files[MANIFEST] = (json.dumps(manifest, indent=2) + "\n").encode("utf-8")
+    try:
+        for name, content in files.items():
+            (root / name).write_bytes(content)
+        (root / REPRODUCE).chmod(0o755)
+    except OSError as e:
+        raise SettingsError(f"cannot write into the paper folder {folder} ({e.strerror})") from None
+    return warnings
+
+
+def zipped(entry: Entry) -> bytes:
+    """The entry as a paper folder in a zip, for a download (nothing is written to disk)."""
+    files = dict(entry.files)
+    files[BIB] = merge_bib("", entry.keys).encode("utf-8")
+    files[REPRODUCE] = _reproduce("", entry).encode("utf-8")
+    files[CHECKLIST] = _checklist("", entry, []).encode("utf-8")
+    files[MANIFEST] = (json.dumps({entry.stem: {"files": sorted(entry.files), "claims": [
+        c.__dict__ for c in entry.claims]}}, indent=2) + "\n").encode("utf-8")
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, content in sorted(files.items()):
+            info = zipfile.ZipInfo(f"sigcore/{name}", date_time=(1980, 1, 1, 0, 0, 0))  # the same bytes each time
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = (0o755 if name == REPRODUCE else 0o644) << 16
+            z.writestr(info, content)
+    return out.getvalue()
+
+
+_SCRIPT = ("#!/bin/sh\n# Recreates every result of this paper folder (each prints its signature again); run it "
+           "from anywhere.\nset -e\ncd \"$(dirname \"$0\")\"\n")
+
+
+def _reproduce(existing: str, entry: Entry) -> str:
+    parts = _sections(existing, "# ") if existing.startswith(_SCRIPT) else {}
+    parts = {k: v for k, v in parts.items() if not k.startswith(("Recreates", "run it"))}
+    parts[entry.stem] = f"# {entry.stem}\n{entry.command}\n"
+    return _SCRIPT + "".join(parts.values())
+
+
+_CHECKLIST = ("# ACL Responsible NLP checklist: drafts for C3 and C4\n\nDrafted by sigcore from what each run "
+              "knows; check and complete them before you submit. C3: \"Did you report descriptive statistics about "
+              "your results (e.g., error bars around results, summary statistics from sets of experiments), and is "
+              "it transparent whether you are reporting the max, mean, etc. or just a single run?\" C4: \"If you "
+              "used existing packages (e.g., for preprocessing, for normalization, or for evaluation), did you "
+              "report the implementation, model, and parameter settings used?\"\n\n")
+_CONSISTENCY = "## Where two results disagree\n"
+
+
+def _checklist(existing: str, entry: Entry, disagreements: list[str]) -> str:
+    parts = {k: v for k, v in _sections(existing, "## ").items() if k != _CONSISTENCY[3:].strip()}
+    parts[entry.stem] = entry.checklist.rstrip() + "\n\n"
+    consistency = (_CONSISTENCY + "\n" + "".join(f"- {w}\n" for w in disagreements) + "\n") if disagreements else ""
+    return _CHECKLIST + "".join(parts.values()) + consistency

@@ -1,0 +1,164 @@
+"""What runs over seeds say to a paper: the bootstrap over items and runs (:class:`sigcore.seeds.SeedsResult`)
+and Almost Stochastic Order over per-seed scores (:func:`sigcore.statistics.multi_aso`), each as a LaTeX sentence,
+a booktabs table with its caption, a signature and JSON, with the systems' names."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from .._version import __version__
+from ..result import _json_safe
+from ..seeds import METHOD
+from ..statistics.aso import violation_ratio
+from . import citations
+from .export import _latex_interval, _latex_number, _latex_p, latex_escape, latex_table, latex_template
+from .family import PAPER_NAMES
+from .sentence import _SIDED, METRIC_NAMES
+from .venues import DEFAULT as DEFAULT_VENUE
+
+_A, _B, _P, _C, _E, _T = "\x00a\x00", "\x00b\x00", "\x00p\x00", "\x00c\x00", "\x00E\x00", "\x00t\x00"
+_EPS = r"$\varepsilon_{\min}$"
+
+
+def _keys(metric: str) -> list[str]:
+    return citations.keys_for_test("bootstrap", metric)
+
+
+def sentence_latex(res, *, a: str = "A", b: str = "B") -> str:
+    r"""The result's sentence (:meth:`SeedsResult.sentence`) in LaTeX: names escaped, δ, α and b in math mode,
+    the method cited with ``\citep``."""
+    text = res.sentence(a=_A, b=_B).replace(res.p_text, _P).replace(METHOD, f"{METHOD} {_C}", 1)
+    return latex_template(text, {_A: latex_escape(a), _B: latex_escape(b), _P: _latex_p(res),
+                                 _C: citations.cite_latex(_keys(res.metric))})
+
+
+def table_latex(res, *, a: str = "A", b: str = "B", venue: str = DEFAULT_VENUE, label: str | None = None) -> str:
+    """A booktabs table: each system's mean score over its runs with the range over runs, then δ with its
+    interval from the items and runs and from the items alone; the caption on ``venue``'s side."""
+    scale = max(abs(res.score_a), abs(res.score_b)) or 1.0
+    num = lambda x: _latex_number(x, scale)  # noqa: E731
+    rows = []
+    for name, mean, runs in ((a, res.score_a, res.scores_a), (b, res.score_b, res.scores_b)):
+        rows.append(f"    {latex_escape(name)} & {len(runs)} & {num(mean)} & {num(min(runs))}--{num(max(runs))} \\\\")
+    one_sided = "" if res.alternative == "two-sided" else " (one-sided)"
+    level = latex_escape(res.level)
+    delta = ("+" if res.delta > 0 else "") + num(res.delta)
+    body = [r"  \setlength{\tabcolsep}{4pt}", r"  \begin{tabular}{lrrc}", r"    \toprule",
+            f"    System & Runs & {PAPER_NAMES.get(res.metric, res.metric)} & Range over runs \\\\", r"    \midrule",
+            *rows, r"    \midrule", f"     & & $\\delta$ & {level} CI{one_sided} \\\\", r"    \midrule",
+            f"    Items + runs & & {delta} & {_latex_interval(res.ci_low, res.ci_high, scale)} \\\\",
+            f"    Items alone & & & {_latex_interval(*res.ci_items, scale)} \\\\",
+            r"    \bottomrule", r"  \end{tabular}", f"  % signature: {signature(res)}"]
+    metric = METRIC_NAMES.get(res.metric, res.metric)
+    caption = (f"{metric[0].upper() + metric[1:]} of {_A} and {_B}, the mean over their runs (seeds) on "
+               f"{res.n_items:,} items, with the range over runs; δ = {_A} − {_B} with its {res.level} interval "
+               f"from the {METHOD} {_C} (items + runs: the seeds' variance included) and from the items alone "
+               f"(the runs held fixed); {_P} ({_SIDED[res.alternative]}), b = {res.n_resamples:,}, seed {res.seed}.")
+    caption = latex_template(caption, {_A: latex_escape(a), _B: latex_escape(b), _P: _latex_p(res),
+                                       _C: citations.cite_latex(_keys(res.metric))})
+    return latex_table(body, caption, label or f"tab:sigcore-runs-{res.metric.replace('_', '-')}", venue, small=True)
+
+
+def signature(res) -> str:
+    """The settings that make the result, as :attr:`sigcore.Result.signature` writes a pair's."""
+    return "|".join(["test:bootstrap-items-runs", f"alternative:{res.alternative}", f"alpha:{res.alpha:g}",
+                     f"resamples:{res.n_resamples}", f"seed:{res.seed}", f"metric:{res.metric}",
+                     f"items:{res.n_items}", f"runs:{len(res.scores_a)},{len(res.scores_b)}",
+                     f"sigcore:{__version__}", f"numpy:{np.__version__}"])
+
+
+def to_dict(res, *, a: str, b: str) -> dict[str, Any]:
+    fields = ("metric", "alternative", "alpha", "score_a", "score_b", "delta", "p_value", "n_extreme", "ci_low",
+              "ci_high", "ci_items", "scores_a", "scores_b", "n_items", "n_resamples", "seed")
+    return _json_safe({"a_name": a, "b_name": b, **{f: getattr(res, f) for f in fields},
+                       "significant": res.significant, "signature": signature(res)})
+
+
+# ---------------------------------------------------------------- ASO
+
+
+def _dominant(table, tau: float) -> list[tuple[str, str, float]]:
+    return [(r, c, float(table.loc[r, c])) for r in table.index for c in table.columns
+            if r != c and table.loc[r, c] < tau]
+
+
+def _seeds(scores: dict) -> str:
+    counts = sorted({len(v) for v in scores.values()})
+    return f"{counts[0]:,} runs per system" if len(counts) == 1 else f"{counts[0]:,} to {counts[-1]:,} runs per system"
+
+
+def _how(table) -> str:
+    k = table.attrs["num_comparisons"]
+    corrected = f" (Bonferroni over {k} pairs)" if k > 1 else ""
+    return (f"confidence {table.attrs['confidence_level']:.4g}{corrected}, b = {table.attrs['n_bootstrap']:,} and "
+            f"seed {table.attrs['seed']}")
+
+
+def aso_sentence(table, scores: dict, *, tau: float = 0.2, latex: bool = False) -> str:
+    """Which systems are almost stochastically dominant over which (ε_min < τ), with ε_min, the violation ratio it
+    bounds and the number of runs; or that none is, with the smallest ε_min. LaTeX with ``latex``."""
+    names = list(table.index)
+    slot = {n: f"\x00n{i}\x00" for i, n in enumerate(names)}  # names and symbols stand aside while it is converted
+    eps_word, tau_text = (_E, _T) if latex else ("ε_min", f"τ = {tau:g}")
+
+    def eps(r: str, c: str, e: float) -> str:
+        ratio = float(violation_ratio(np.asarray(scores[r], float), np.asarray(scores[c], float)))
+        return f"{eps_word} = {e:.3f}, violation ratio {ratio:.3f}"
+    found = _dominant(table, tau)
+    head = f"Over {_seeds(scores)}, ASO {_C}, at {_how(table)}, "
+    if found:
+        parts = [f"{slot[r]} {'stochastically' if e == 0 else 'almost stochastically'} dominant over {slot[c]} "
+                 f"({eps(r, c, e)})" for r, c, e in found]
+        text = head + "finds " + "; ".join(parts) + f"; no other pair has {eps_word} below {tau_text}."
+    else:
+        r, c, e = min(((r, c, float(table.loc[r, c])) for r in names for c in names if r != c), key=lambda t: t[2])
+        text = (head + f"finds no system almost stochastically dominant over another at {tau_text}: the smallest "
+                f"{eps_word}, {slot[r]} over {slot[c]}, is {eps(r, c, e).split(' = ', 1)[1]}.")
+    if latex:
+        return latex_template(text, {slot[n]: latex_escape(n) for n in names} | {
+            _C: citations.cite_latex(citations.ASO), _E: _EPS, _T: f"$\\tau = {tau:g}$"})
+    for n in names:
+        text = text.replace(slot[n], n)
+    return text.replace(_C, citations.cite_text(citations.ASO))
+
+
+def aso_latex(table, scores: dict, *, tau: float = 0.2, venue: str = DEFAULT_VENUE, label: str | None = None) -> str:
+    """ε_min of every pair (row better than column) as a booktabs table, those below τ in bold."""
+    names = list(table.index)
+    rows = []
+    for r in names:
+        cells = [latex_escape(r)]
+        for c in names:
+            e = table.loc[r, c]
+            cells.append("---" if r == c or math.isnan(e) else (f"\\textbf{{{e:.3f}}}" if e < tau else f"{e:.3f}"))
+        rows.append("    " + " & ".join(cells) + r" \\")
+    body = [r"  \setlength{\tabcolsep}{4pt}", f"  \\begin{{tabular}}{{l{'c' * len(names)}}}", r"    \toprule",
+            "    " + " & ".join([_EPS] + [latex_escape(n) for n in names]) + r" \\", r"    \midrule",
+            *rows, r"    \bottomrule", r"  \end{tabular}", f"  % signature: {aso_signature(table, scores)}"]
+    caption = latex_template(
+        f"{_E} of “row better than column” by Almost Stochastic Order {_C} over {_seeds(scores)} ({_how(table)}); "
+        f"bold: below {_T}, the row almost stochastically dominant over the column.",
+        {_C: citations.cite_latex(citations.ASO), _E: _EPS, _T: f"$\\tau = {tau:g}$"})
+    return latex_table(body, caption, label or "tab:sigcore-aso", venue, small=True)
+
+
+def aso_signature(table, scores: dict) -> str:
+    a = table.attrs
+    return "|".join(["test:aso", f"confidence:{a['confidence_level']:.6g}", f"comparisons:{a['num_comparisons']}",
+                     f"resamples:{a['n_bootstrap']}", f"seed:{a['seed']}", f"systems:{len(scores)}",
+                     "runs:" + ",".join(str(len(v)) for v in scores.values()), f"sigcore:{__version__}",
+                     f"numpy:{np.__version__}"])
+
+
+def aso_dict(table, scores: dict, *, tau: float) -> dict[str, Any]:
+    names = list(table.index)
+    ratios = {r: {c: (None if r == c else float(violation_ratio(np.asarray(scores[r], float),
+                                                                 np.asarray(scores[c], float)))) for c in names}
+              for r in names}
+    eps = {r: {c: (None if r == c else float(table.loc[r, c])) for c in names} for r in names}
+    return _json_safe({"eps_min": eps, "violation_ratio": ratios, "tau": tau, **table.attrs,
+                       "scores": {k: list(map(float, v)) for k, v in scores.items()},
+                       "signature": aso_signature(table, scores)})
