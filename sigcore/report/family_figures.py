@@ -27,6 +27,7 @@ from .style import MINUS, Style, apply, label, plain, wrap
 ROW = 26  # pixels per system on the y axis
 _LEGEND_MARK = 4  # ems of a legend entry besides its text: the marker and the gaps around it
 NOT_SIGNIFICANT = BODY
+HOLLOW = "#555555"  # a printed forest plot's not-significant marks: hollow is the difference, not the shade
 DIVERGING = [[0.0, "#b2182b"], [0.25, "#ef8a62"], [0.5, "#f7f7f7"], [0.75, "#67a9cf"], [1.0, "#2166ac"]]
 
 
@@ -64,7 +65,8 @@ def forest(many: Many, *, title: str | None = None, style: Style | None = None,
     order = forest_order(many)
     row = {s: i for i, s in enumerate(order)}
     traces = []
-    ink, grey = (style.ink, style.body) if style else (MARK, NOT_SIGNIFICANT)
+    # on paper the close calls, hollow on the dashed line at 0, are the ones a reader needs: dark, not light, grey
+    ink, grey = (style.ink, HOLLOW) if style else (MARK, NOT_SIGNIFICANT)
     size, thick = (0.6 * style.text, max(style.line, 1)) if style else (11, 2)
     for significant, legend, colour, symbol in ((True, _marked(many), ink, "circle"),
                                                 (False, "not significant", grey, "circle-open")):
@@ -108,7 +110,8 @@ def forest(many: Many, *, title: str | None = None, style: Style | None = None,
     # the x title is centred on the panel, right of the systems' names (about 0.55 em a character): it may
     # reach as far left of the centre as right of it, so it fits the figure's width less the names'
     left = max(0.55 * style.tick * max(len(plain(label(s))) for s in order) + 10, style.text)
-    axis = wrap([f"δ = {name}(system)", f"{MINUS} {name}({label(base)})" + ("," if interval else "")]
+    # a line that breaks at the minus keeps it at its end: one starting with "− BLEU(...)" reads as a negative
+    axis = wrap([f"δ = {name}(system) {MINUS}", f"{name}({label(base)})" + ("," if interval else "")]
                 + ([f"with its {level} interval"] if interval else []), style, style.width(width) - left)
     shown = [t for t in fig.data if len(t.x)]  # Plotly lists no trace without points in the legend
     for t in shown:  # "significant after Benjamini-Yekutieli" and "(α = 0.05)" on two lines if need be

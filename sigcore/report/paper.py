@@ -24,6 +24,7 @@ the paper's main file) and fall back to ``\cite`` where natbib's ``\citep`` is n
 
 from __future__ import annotations
 
+import inspect
 import io
 import json
 import re
@@ -87,7 +88,7 @@ def sacrebleu_signature(res: Result) -> str | None:
     from sacrebleu.metrics import BLEU, CHRF
 
     known = {"bleu": BLEU, "chrf": CHRF}[res.metric]
-    options = {k: v for k, v in res.options.items() if k in known.__init__.__code__.co_varnames}
+    options = {k: v for k, v in res.options.items() if k in inspect.signature(known).parameters}
     metric = known(**options)
     refs = re.search(r"\|refs:(\d+)", res.signature)
     metric.num_refs = int(refs.group(1)) if refs else 1

@@ -39,7 +39,9 @@ def table_latex(res, *, a: str = "A", b: str = "B", venue: str = DEFAULT_VENUE, 
     """A booktabs table: each system's mean score over its runs with the range over runs, then δ with its
     interval from the items and runs and from the items alone; the caption on ``venue``'s side."""
     scale = max(abs(res.score_a), abs(res.score_b)) or 1.0
-    num = lambda x: _latex_number(x, scale)  # noqa: E731
+
+    def num(x: float) -> str:
+        return _latex_number(x, scale)
     rows = []
     for name, mean, runs in ((a, res.score_a, res.scores_a), (b, res.score_b, res.scores_b)):
         rows.append(f"    {latex_escape(name)} & {len(runs)} & {num(mean)} & {num(min(runs))}--{num(max(runs))} \\\\")
