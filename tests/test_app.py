@@ -436,7 +436,7 @@ def test_paper_downloads_and_figure_styles():
     at = run(app())
     labels = [b.label for b in at.get("download_button")]
     for label in ("Sentence (Markdown)", "Sentence (LaTeX)", "Table (LaTeX)", "BibTeX", "JSON",
-                  "Download SVG", "Download PDF", "Download PNG"):
+                  "Download SVG", "Download PDF", "Download PNG", "Paper folder (.zip)"):
         assert label in labels
     box = next(e for e in at.expander if e.label == "Figure for a paper or a slide")
     assert select(at, "Style").options == ["Paper, one column", "Paper, text width", "Slide (1280 px)"]

@@ -246,3 +246,20 @@ def test_the_paper_zip_holds_the_folder():
             "sigcore/accuracy-s0-vs-s1-sentence.tex", "sigcore/accuracy-s0-vs-s1-table.tex"} <= set(names)
     saved = json.loads(zipfile.ZipFile(io.BytesIO(data)).read("sigcore/accuracy-s0-vs-s1.json"))
     assert saved["p_value"] == res.p_value and saved["a_name"] == "s0"
+
+
+@pytest.mark.slow
+def test_the_app_s_paper_folder_holds_the_figure_drawn_in_memory():
+    """The Compare page's "Paper folder (.zip)": the histogram at ACL's column in the zip, with its .tex."""
+    import io
+    import zipfile
+
+    from ui import paper_folder
+
+    rng = np.random.default_rng(1)
+    gold, systems = _family(rng, k=2)
+    res = sigcore.compare(gold, systems["s0"], systems["s1"], n_resamples=200, test="bootstrap")
+    data = paper_folder._zipped(lambda draw: paper.for_result(res, a="s0", b="s1", command="", draw=draw), "s0", "s1")
+    z = zipfile.ZipFile(io.BytesIO(data))
+    assert z.read("sigcore/accuracy-s0-vs-s1-figure.pdf").startswith(b"%PDF-")
+    assert "\\label{fig:accuracy-s0-vs-s1}" in z.read("sigcore/accuracy-s0-vs-s1-figure.tex").decode()

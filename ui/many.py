@@ -20,7 +20,7 @@ from sigcore.compare import AUTO
 from sigcore.io import align
 from sigcore.io.roles import GOLD_NAMES, Ambiguous
 from sigcore.many import CORRECTIONS, Many
-from sigcore.report import export, family
+from sigcore.report import export, family, paper
 from sigcore.report.family_figures import forest, heatmap
 from sigcore.report.sentence import decimals
 
@@ -29,7 +29,7 @@ from .data import ENCODINGS, NONE, _pairing_widget, _tables, _uploads_in_memory
 from .figure import config as figure_config
 from .figure import download as svg_download
 from .safe import md
-from . import venue, work
+from . import paper_folder, venue, work
 
 _uploads_in_memory()  # (ui.data does it on import too) an upload stays in memory while it arrives
 
@@ -358,9 +358,9 @@ def downloads(families: list[Many]) -> None:
     """The paper's table (LaTeX, one column per metric), the comparisons as CSV, and the terminal's text."""
     metrics = "_".join(f.metric for f in families)
     stem = f"sigcore_many_{metrics}_{'all_pairs' if families[0].baseline is None else 'baseline'}"
-    latex = family.latex(families)
+    latex = family.latex(families, columns=None if len(families) == 1 else ["score"])  # δ and CI per metric: too wide
     frame = pd.concat([f.table().assign(metric=f.metric) for f in families], ignore_index=True)
-    cols = st.columns([1, 1, 1, 3])
+    cols = st.columns([1, 1, 1, 1, 2])
     cols[0].download_button("LaTeX table", latex, file_name=f"{stem}.tex", mime="text/x-tex", on_click="ignore",
                             width="stretch", key="many-latex")
     cols[1].download_button("CSV", export.table_csv(frame), file_name=f"{stem}.csv", mime="text/csv",
@@ -368,5 +368,7 @@ def downloads(families: list[Many]) -> None:
     cols[2].download_button("Text report", "\n\n".join(family.text(f) for f in families) + "\n",
                             file_name=f"{stem}.txt", mime="text/plain", on_click="ignore", width="stretch",
                             key="many-text")
+    paper_folder.button(cols[3], lambda draw: paper.for_family(
+        families, command="# run from the app: sigcore many with the uploaded files", draw=draw), key="many-paper")
     with st.expander("The LaTeX table (needs \\usepackage{booktabs})"):
         st.code(latex, language="latex")

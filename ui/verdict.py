@@ -7,11 +7,11 @@ import streamlit as st
 
 import sigcore
 from sigcore import report
-from sigcore.report import citations, export
+from sigcore.report import citations, export, paper
 from sigcore.report.figures import KINDS, figure
 from sigcore.report.style import SLIDE
 
-from . import venue
+from . import paper_folder, venue
 from .safe import md
 
 # figure styles a user picks: (style, width), at their true size; a paper's at the Venue box's widths
@@ -37,7 +37,7 @@ def show(res: sigcore.Result, a: str, b: str, effects: list = (), command: str |
     if command:
         st.caption("Reproduce on the command line, where the files are:")
         st.code(command, language="bash")  # one line: wrapped, "--test" broke into "-" and "-test"
-    _downloads(res, a, b)
+    _downloads(res, a, b, command)
     if res.distribution is not None:
         _figures(res, a, b)
 
@@ -46,7 +46,7 @@ def _role(role: str, name: str) -> str:
     return role if name == role else f"{role} ({name})"
 
 
-def _downloads(res: sigcore.Result, a: str, b: str) -> None:
+def _downloads(res: sigcore.Result, a: str, b: str, command: str | None = None) -> None:
     stem = f"sigcore_{res.metric}_{res.test}"
     st.caption("For a paper: the sentence cites the test, the table's caption the metric; BibTeX for both.")
     files = [
@@ -63,8 +63,12 @@ def _downloads(res: sigcore.Result, a: str, b: str) -> None:
     ]
     if res.distribution is not None:
         files.append(("Deltas CSV", lambda: export.deltas_csv(res), f"{stem}_deltas.csv", "text/csv"))
-    for col, (label, data, name, mime) in zip(st.columns(4) + st.columns(4), files):
+    columns = st.columns(4) + st.columns(4) + st.columns(4)
+    for col, (label, data, name, mime) in zip(columns, files):
         col.download_button(label, data, file_name=name, mime=mime, on_click="ignore", width="stretch")
+    paper_folder.button(columns[len(files)], lambda draw: paper.for_result(
+        res, a=a, b=b, command=command or "# run from the app: sigcore compare with the uploaded files",
+        draw=draw if res.distribution is not None else None), key="paper-folder", a=a, b=b)
 
 
 def _figures(res: sigcore.Result, a: str, b: str) -> None:
