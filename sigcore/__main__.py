@@ -448,8 +448,7 @@ def _compare(args) -> int:
         except InputError as e:
             raise data.locate(e) from None
         ci = f"bootstrap-{ci_method}" if test in ("bootstrap", "permutation") and ci_method else "none"
-        print(citations.bibtex([*dict.fromkeys([*citations.keys_for_test(test, metric, ci), *citations.metric_keys(
-            metric), "dror-etal-2018-hitchhikers"])]), end="")
+        print(citations.bibtex(citations.pair_keys(test, metric, ci)), end="")
         return 0
     try:
         res = compare(gold, sys_a, sys_b, metric=metric, test=args.test, n_resamples=args.resamples,
@@ -481,7 +480,7 @@ def _compare(args) -> int:
         command = reproduce.command(res, list(here.values()), columns={k: here.get(v, v) for k, v in data.columns.items()}, metric=args.metric, by_row=data.by_row,
                                     encoding=args.encoding, prog=_prog())
         _paper(args, paper.for_result(res, a=a_name, b=b_name, command=command, venue=args.venue,
-                                      folder=_folder_name(args.paper), draw=_drawer(args, a_name, b_name)))
+                                      folder=_folder_name(args.paper), draw=paper.drawer(args.venue, a_name, b_name)))
     if args.json:
         print(json.dumps({**res.to_dict(), **names, "columns": data.columns, "roles": [str(r) for r in data.roles],
                           "metric_reason": note.removeprefix(f"the metric is {args.metric}").lstrip(":, ") if note
@@ -513,26 +512,10 @@ def _prog() -> str:
 
 
 def _folder_name(folder: str) -> str:
-    r"""How the paper's main file reaches the folder (\sigcoredir): its path from here, else its name."""
-    relative = os.path.relpath(folder)
-    return relative if not relative.startswith("..") else Path(folder).resolve().name
-
-
-def _drawer(args, a: str = "A", b: str = "B"):
-    """What draws a paper folder's figure: a result's histogram or a family's forest plot, at the venue's column
-    width, as a PDF (a SettingsError when plotly or kaleido is missing: the folder then says so)."""
-    def draw(what) -> bytes:
-        try:
-            from .report import figures
-            from .report.family_figures import forest
-        except ModuleNotFoundError as e:
-            raise SettingsError(f"figures need {e.name or 'plotly'}, which is not installed",
-                                hint='Install sigcore with its figures: pip install "sigcore[figures]".') from None
-        style = style_named("paper", args.venue)
-        fig = forest(what, style=style) if isinstance(what, Many) else figures.figure(what, "histogram", style=style,
-                                                                                    a=a, b=b)
-        return export.styled_image(fig, "pdf", style)
-    return draw
+    r"""How the paper's main file reaches the folder (\sigcoredir): by its name, as a folder beside the main file
+    (``.`` when it is the current folder, the main file's own)."""
+    path = Path(folder).resolve()
+    return "." if path == Path.cwd().resolve() else path.name
 
 
 def _paper(args, entry: paper.Entry) -> None:
@@ -585,7 +568,7 @@ def _many(args) -> int:
                     "--alternative": [args.alternative], "--correction": [args.correction]}
         command = reproduce.rerun(_prog(), args.argv, settings, _arity("many"), base=args.paper)
         _paper(args, paper.for_family(families, command=command, venue=args.venue, columns=args.columns,
-                                      folder=_folder_name(args.paper), draw=_drawer(args)))
+                                      folder=_folder_name(args.paper), draw=paper.drawer(args.venue)))
     if args.csv:
         frame = pd.concat([f.table().assign(metric=f.metric) for f in families], ignore_index=True)
         print(export.table_csv(frame).decode("utf-8"), end="")

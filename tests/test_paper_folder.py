@@ -263,3 +263,15 @@ def test_the_app_s_paper_folder_holds_the_figure_drawn_in_memory():
     z = zipfile.ZipFile(io.BytesIO(data))
     assert z.read("sigcore/accuracy-s0-vs-s1-figure.pdf").startswith(b"%PDF-")
     assert "\\label{fig:accuracy-s0-vs-s1}" in z.read("sigcore/accuracy-s0-vs-s1-figure.tex").decode()
+
+
+def test_the_tex_files_find_their_folder_by_its_name(tmp_path, monkeypatch):
+    """Run from the project's root into paper/sigcore: the paper's main file, in paper/, reaches it as sigcore/."""
+    monkeypatch.chdir(tmp_path)
+    rng = np.random.default_rng(2)
+    gold, systems = _family(rng, k=2)
+    for name, values in (("gold.txt", gold), ("a.txt", systems["s0"]), ("b.txt", systems["s1"])):
+        (tmp_path / name).write_text("\n".join(map(str, values)) + "\n")
+    assert main(["compare", "gold.txt", "a.txt", "b.txt", "--test", "mcnemar", "--paper", "paper/sigcore"]) == 0
+    table = next((tmp_path / "paper" / "sigcore").glob("*-table.tex")).read_text()
+    assert table.startswith("\\providecommand{\\sigcoredir}{sigcore/}")

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from sigcore.errors import SettingsError
-from sigcore.report import export, paper
-from sigcore.report.style import paper as paper_style
+from sigcore.report import paper
 from sigcore.report.venues import DEFAULT as DEFAULT_VENUE
 
 HELP = ("The sentence (its signature as a footnote), the table, the figure at ACL's column width with its caption, "
@@ -12,23 +10,8 @@ HELP = ("The sentence (its signature as a footnote), the table, the figure at AC
         "Another venue, and later runs merged into one folder: `--paper DIR --venue V` on the command line.")
 
 
-def _drawer(a: str, b: str):
-    def draw(what) -> bytes:
-        from sigcore import Many
-        from sigcore.report.family_figures import forest
-        from sigcore.report.figures import figure
-
-        style = paper_style(DEFAULT_VENUE)
-        fig = forest(what, style=style) if isinstance(what, Many) else figure(what, "histogram", style=style, a=a, b=b)
-        return export.styled_image(fig, "pdf", style)
-    return draw
-
-
 def _zipped(build, a: str, b: str) -> bytes:
-    try:
-        return paper.zipped(build(_drawer(a, b)))
-    except SettingsError:  # no browser for kaleido here: the folder without its figure
-        return paper.zipped(build(None))
+    return paper.zipped(build(paper.drawer(DEFAULT_VENUE, a, b)))  # a figure kaleido cannot draw is left out
 
 
 def button(column, build, key: str, a: str = "A", b: str = "B") -> None:

@@ -158,7 +158,13 @@ def metric_keys(metric: str) -> list[str]:
 
 def keys_of(res: Result) -> list[str]:
     """Every work a paper reporting ``res`` cites: the test, the metric, and Dror et al. (2018) for the choice."""
-    return list(dict.fromkeys([*method_keys(res), *metric_keys(res.metric), "dror-etal-2018-hitchhikers"]))
+    return pair_keys(res.test, res.metric, res.ci_method)
+
+
+def pair_keys(test: str, metric: str, ci_method: str = "bootstrap-basic") -> list[str]:
+    """:func:`keys_of` before the run: from the test, the metric and the interval's method alone."""
+    return list(dict.fromkeys([*keys_for_test(test, metric, ci_method), *metric_keys(metric),
+                               "dror-etal-2018-hitchhikers"]))
 
 
 def family_keys(test: str, metrics: list[str], correction: str) -> list[str]:

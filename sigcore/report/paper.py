@@ -330,42 +330,43 @@ def _decided(c: Claim) -> str:
     return {1: f"{c.a} significantly better", -1: f"{c.a} significantly worse", 0: "not significant"}[c.decision]
 
 
+def _with_shared(entry: Entry, shared: dict[str, str]) -> tuple[dict[str, bytes], dict[str, list[Claim]]]:
+    """The entry's files and the folder's shared files merged with what ``shared`` (the folder's) holds; every
+    stem's claims."""
+    files = dict(entry.files)
+    manifest = json.loads(shared.get(MANIFEST) or "{}")
+    manifest[entry.stem] = {"files": sorted(entry.files), "claims": [c.__dict__ for c in entry.claims]}
+    claims = {s: [Claim(**c) for c in m["claims"]] for s, m in manifest.items()}
+    files[BIB] = merge_bib(shared.get(BIB, ""), entry.keys).encode("utf-8")
+    files[REPRODUCE] = _reproduce(shared.get(REPRODUCE, ""), entry).encode("utf-8")
+    files[CHECKLIST] = _checklist(shared.get(CHECKLIST, ""), entry, conflicts(claims)).encode("utf-8")
+    files[MANIFEST] = (json.dumps(manifest, indent=2) + "\n").encode("utf-8")
+    return files, claims
+
+
 def write(folder: str | Path, entry: Entry) -> list[str]:
     """Write ``entry`` into ``folder`` (made if missing), merging the shared files; return the warnings
     (:func:`conflicts`, and what could not be written)."""
     root = Path(folder)
     try:
         root.mkdir(parents=True, exist_ok=True)
-        shared = {n: (root / n).read_text(encoding="utf-8") if (root / n).exists() else ""
-                  for n in (BIB, REPRODUCE, CHECKLIST, MANIFEST)}
+        shared = {n: (root / n).read_text(encoding="utf-8") for n in (BIB, REPRODUCE, CHECKLIST, MANIFEST)
+                  if (root / n).exists()}
     except OSError as e:
         raise SettingsError(f"cannot write the paper folder {folder} ({e.strerror})") from None
-    files = dict(entry.files)
-    manifest = json.loads(shared[MANIFEST] or "{}")
-    manifest[entry.stem] = {"files": sorted(entry.files), "claims": [c.__dict__ for c in entry.claims]}
-    claims = {s: [Claim(**c) for c in m["claims"]] for s, m in manifest.items()}
-    warnings = [w for w in conflicts(claims) if entry.stem in w] + list(entry.notes)
-    files[BIB] = merge_bib(shared[BIB], entry.keys).encode("utf-8")
-    files[REPRODUCE] = _reproduce(shared[REPRODUCE], entry).encode("utf-8")
-    files[CHECKLIST] = _checklist(shared[CHECKLIST], entry, conflicts(claims)).encode("utf-8")
-    files[MANIFEST] = (json.dumps(manifest, indent=2) + "\n").encode("utf-8")
+    files, claims = _with_shared(entry, shared)
     try:
         for name, content in files.items():
             (root / name).write_bytes(content)
         (root / REPRODUCE).chmod(0o755)
     except OSError as e:
         raise SettingsError(f"cannot write into the paper folder {folder} ({e.strerror})") from None
-    return warnings
+    return [w for w in conflicts(claims) if entry.stem in w] + list(entry.notes)
 
 
 def zipped(entry: Entry) -> bytes:
     """The entry as a paper folder in a zip, for a download (nothing is written to disk)."""
-    files = dict(entry.files)
-    files[BIB] = merge_bib("", entry.keys).encode("utf-8")
-    files[REPRODUCE] = _reproduce("", entry).encode("utf-8")
-    files[CHECKLIST] = _checklist("", entry, []).encode("utf-8")
-    files[MANIFEST] = (json.dumps({entry.stem: {"files": sorted(entry.files), "claims": [
-        c.__dict__ for c in entry.claims]}}, indent=2) + "\n").encode("utf-8")
+    files, _ = _with_shared(entry, {})
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
         for name, content in sorted(files.items()):
@@ -374,6 +375,25 @@ def zipped(entry: Entry) -> bytes:
             info.external_attr = (0o755 if name == REPRODUCE else 0o644) << 16
             z.writestr(info, content)
     return out.getvalue()
+
+
+def drawer(venue: str = DEFAULT_VENUE, a: str = "A", b: str = "B") -> Callable[[Any], bytes]:
+    """What draws an entry's figure: a result's histogram (its systems named ``a`` and ``b``) or a family's forest
+    plot, at ``venue``'s column width, as a PDF; a SettingsError when plotly or kaleido cannot (the entry then
+    says so)."""
+    def draw(what) -> bytes:
+        try:
+            from ..many import Many
+            from .family_figures import forest
+            from .figures import figure
+            from .style import paper as paper_style
+        except ModuleNotFoundError as e:
+            raise SettingsError(f"figures need {e.name or 'plotly'}, which is not installed",
+                                hint='Install sigcore with its figures: pip install "sigcore[figures]".') from None
+        style = paper_style(venue)
+        fig = forest(what, style=style) if isinstance(what, Many) else figure(what, "histogram", style=style, a=a, b=b)
+        return export.styled_image(fig, "pdf", style)
+    return draw
 
 
 _SCRIPT = ("#!/bin/sh\n# Recreates every result of this paper folder (each prints its signature again); run it "
