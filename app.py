@@ -6,6 +6,7 @@ bench/classroom.py), and sessions starting together never import them concurrent
 """
 
 import ctypes
+import os
 import threading
 import time
 from contextlib import asynccontextmanager
@@ -15,7 +16,8 @@ from starlette.middleware import Middleware
 
 from ui.live_chart import cache_scripts  # the middleware must exist before the server: imported here, not in preload
 
-TRIM_EVERY = 10  # seconds between returns of free heap pages to the system (each takes milliseconds)
+# seconds between returns of free heap pages to the system (each takes milliseconds); the memory test sets it short
+TRIM_EVERY = float(os.environ.get("SIGCORE_TRIM_SECONDS", "10"))
 
 
 def _return_freed_memory() -> None:

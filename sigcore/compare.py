@@ -207,9 +207,26 @@ def data_hash(*columns: Sequence | None) -> str:
     that the same items give the same hash whether they came as lists, arrays or a table's columns."""
     digest = hashlib.sha256()
     for column in columns:
-        text = "\x1d" if column is None else "\x1f".join(map(str, column))  # separators no value holds
+        text = "\x1d" if column is None else "\x1f".join(map(str, _plain(column)))  # separators no value holds
         digest.update(text.encode("utf-8", "surrogatepass") + b"\x1e")
     return digest.hexdigest()[:12]
+
+
+def _plain(column: Sequence) -> Sequence:
+    """A numpy column as values whose text is its scalars' text, made in bulk: labels and right/wrong items (a few
+    distinct integers) by looking their text up, float64 as Python floats (the same shortest repr)."""
+    if not isinstance(column, np.ndarray) or column.size == 0:
+        return column
+    if column.dtype.kind == "b":
+        return np.array(["False", "True"], dtype=object)[column.astype(np.intp)].tolist()
+    if column.dtype.kind in "iu":
+        low, high = int(column.min()), int(column.max())
+        if high - low > 1 << 16:
+            return column.tolist()
+        texts = np.array([str(v) for v in range(low, high + 1)], dtype=object)
+        shifted = column - column.min() if column.dtype.kind == "u" else column.astype(np.int64) - low  # no wrap
+        return texts[shifted.astype(np.intp)].tolist()
+    return column.tolist() if column.dtype == np.float64 else column
 
 
 def _references(metric: str, gold: Any) -> int | None:

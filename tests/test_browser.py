@@ -35,13 +35,14 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def streamlit_server(*options: str):
-    """`streamlit run app.py` on a free port, with Streamlit's command-line ``options``: (process, url)."""
+def streamlit_server(*options: str, env: dict[str, str] | None = None):
+    """`streamlit run app.py` on a free port, with Streamlit's command-line ``options`` and more environment
+    variables: (process, url)."""
     port = free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
          "--server.address", "127.0.0.1", "--server.headless", "true", *options],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})})
     url = f"http://127.0.0.1:{port}"
     try:
         for _ in range(120):
@@ -228,7 +229,7 @@ def test_the_walk_through_does_not_wait_for_plotly(page, app_url):
 
     held = []
     page.route(f"**/{SERVED}", lambda route: held.append(route))  # routing also turns the browser's cache off
-    page.goto(app_url + "/classroom")
+    page.goto(app_url + "/classroom?speed=5")  # "Fast": the batch plays in seconds, not the line-by-line minute
     chart = page.frame_locator("iframe[title*=live_chart]")
     chart.locator("#table tbody tr").first.wait_for(timeout=60_000)
     assert chart.locator("#table tbody tr").first.inner_text().startswith("x")

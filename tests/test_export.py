@@ -261,19 +261,35 @@ def test_png_svg_and_pdf_of_the_histogram(real):
     assert export.figure_image(fig, "pdf").startswith(b"%PDF-")
 
 
+def test_a_browser_per_image_and_one_for_all_draw_the_same_image(real):
+    """The tests draw with one kaleido browser for the process (conftest.py); users get one per image."""
+    import kaleido
+
+    fig = delta_histogram(real)
+    shared = export.figure_image(fig, "svg")
+    kaleido.stop_sync_server(silence_warnings=True)
+    try:
+        own = export.figure_image(fig, "svg")
+    finally:
+        kaleido.start_sync_server(n=1, timeout=export.RENDER_SECONDS, silence_warnings=True)
+    def unnamed(svg: bytes) -> bytes:  # plotly names a figure's clip paths after a random id of six hex digits
+        return svg.replace(re.search(rb'<defs id="defs-([0-9a-f]{6})"', svg).group(1), b"uid")
+    assert b"<svg" in own and unnamed(own) == unnamed(shared)
+
+
 def test_unknown_format():
     with pytest.raises(SettingsError, match="`fmt` must be one of png, svg, pdf, not 'jpg'"):
         export.figure_image(None, "jpg")
 
 
-def test_missing_chrome_says_how_to_install_it(monkeypatch, real):
+def test_missing_chrome_says_how_to_install_it(monkeypatch, real, browser_per_image):
     monkeypatch.setenv("BROWSER_PATH", "/nonexistent/chromium")
     with pytest.raises(SettingsError, match=r"none was found.*apt-get install chromium") as info:
         export.figure_image(delta_histogram(real), "png")
     assert "apt-get install chromium" in info.value.hint
 
 
-def test_broken_browser_says_how_to_install_it(monkeypatch, real):
+def test_broken_browser_says_how_to_install_it(monkeypatch, real, browser_per_image):
     monkeypatch.setenv("BROWSER_PATH", "/bin/false")  # exists, but dies at once
     with pytest.raises(SettingsError, match=r"browser .* failed.*apt-get install chromium"):
         export.figure_image(delta_histogram(real), "svg")

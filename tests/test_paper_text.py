@@ -94,6 +94,26 @@ def test_every_citation_has_its_bibtex():
     assert {"papineni-etal-2002-bleu", "post-2018-call", "koehn-2004-statistical"} <= set(citations.keys_of(bleu))
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.floats(allow_nan=True, allow_infinity=True), max_size=30),
+       st.lists(st.integers(-2**63, 2**63 - 1), max_size=30), st.lists(st.booleans(), max_size=30))
+def test_a_numpy_column_hashes_as_its_values_text(floats, ints, bools):
+    """The hash of a numpy column (made from its Python values, for speed) is that of its scalars' own text."""
+    def by_scalars(*columns):
+        import hashlib
+        digest = hashlib.sha256()
+        for column in columns:
+            digest.update("\x1f".join(map(str, column)).encode() + b"\x1e")
+        return digest.hexdigest()[:12]
+    columns = np.array(floats, dtype=np.float64), np.array(ints, dtype=np.int64), np.array(bools, dtype=bool)
+    assert data_hash(*columns) == by_scalars(*columns) == data_hash(floats, ints, bools)
+    small = [v % 256 - 128 for v in ints]
+    assert data_hash(np.array(small, dtype=np.int8)) == data_hash(small)
+    lowest = [v + 128 - 2**31 for v in small]  # at int32's bottom: shifted without wrapping
+    assert data_hash(np.array(lowest, dtype=np.int32)) == data_hash(lowest)
+    assert data_hash(np.array([v % 256 for v in ints], dtype=np.uint8)) == data_hash([v % 256 for v in ints])
+
+
 def test_the_data_hash_is_of_the_items_not_their_container():
     gold, a, b = [1, 0, 1, 2], [1, 0, 0, 2], [0, 0, 1, 2]
     assert data_hash(gold, a, b, None) == data_hash(np.array(gold), tuple(a), np.array(b), None)
