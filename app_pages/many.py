@@ -46,7 +46,7 @@ def one_test_set() -> None:
 
     if len(families) == len(settings.metrics):
         st.subheader("4 · Downloads")
-        many.downloads(families)
+        many.downloads(families, source[:8])
 
 
 def many_datasets() -> None:

@@ -298,6 +298,9 @@ def _figure_parser(commands) -> None:
     fig.add_argument("--width", help="column: the venue's column (the paper's default), or 640 px for a slide; "
                                      "full: the venue's text width, or a whole 1280 px slide (the slide's default); "
                                      "or a length for a paper (7.7cm, 3.25in, 219pt)")
+    fig.add_argument("--height", help="the figure's height, a length (5cm, 2in); by default what its panel and "
+                                      "labels need (a forest plot: a row per system)")
+    fig.add_argument("--label", help=r"the \label of the LaTeX figure printed (default: fig: and the file's name)")
     fig.add_argument("--metric", help="which metric's family to draw, when `many --save` holds several")
     fig.add_argument("--out", required=True, help="the figure's file: .pdf, .svg or .png (300 dpi for a paper)")
 
@@ -808,12 +811,35 @@ def _figure(args) -> int:
     except (KeyError, TypeError, ValueError) as e:
         raise InputError(f"is not a result saved by sigcore ({type(e).__name__}: {e})", file=args.file,
                          hint="Save one with `sigcore compare ... --save RESULT.json`.") from None
+    if args.height is not None:
+        _set_height(fig, args.height)
     _write(args.out, export.styled_image(fig, suffix, style))
-    print(f"wrote {args.out} ({args.kind}, {style.describe(args.width)})")
+    print(f"wrote {args.out} ({args.kind}, {style.describe(args.width)}"
+          f"{f', {args.height} high' if args.height else ''})")
     if args.kind != "forest":
         caption = [export.figure_caption(Result.from_dict(saved), args.kind, latex=latex) for latex in (False, True)]
     print(f"caption: {caption[0]}\nLaTeX caption: {caption[1]}")
+    if style.name == "paper":
+        out = Path(args.out)
+        label = args.label or f"fig:{paper.stem(out.stem)}"
+        print("LaTeX figure (\\sigcoredir: the figure's folder):\n"
+              + paper.figure_tex(out.name, caption[1], label, out.parent.name if out.parent.name else "."), end="")
     return 0
+
+
+def _set_height(fig, height: str) -> None:
+    """``fig`` drawn ``height`` high (a length), its panel taking what its margins and rows leave."""
+    from .report.style import PX_PER_IN, PT_PER_IN
+    from .report.venues import length
+
+    px = length(height, "height") / PT_PER_IN * PX_PER_IN
+    rows = len(fig.layout.yaxis.ticktext or ()) * 1.2 * fig.layout.font.size  # a forest plot's systems
+    least = fig.layout.margin.t + fig.layout.margin.b + max(rows, 0.6 * PX_PER_IN)
+    if px < least:
+        raise SettingsError(f"--height {height} leaves no room for the figure's panel",
+                            hint=f"Give at least {math.ceil(least / PX_PER_IN * 2.54 * 10) / 10:g}cm here, or no "
+                                 "--height (what the figure needs).")
+    fig.update_layout(height=px)
 
 
 def _write(path: str, content: str | bytes) -> None:

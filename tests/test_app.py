@@ -432,6 +432,29 @@ def test_the_reproduce_line_keeps_the_pairing_and_encoding_chosen_on_the_page(tm
     assert got["signature"] == at.code[0].value and got["score_a"] == (1.0 if pairing == "id" else by_row)
 
 
+def test_the_paper_zip_merges_into_one_given_back_and_refuses_another_file():
+    """The uploader under "Paper folder (.zip)": an earlier folder's zip is taken (the download then holds both);
+    a file that is not one is said, the download held back."""
+    from sigcore.report import paper
+    from ui.safe import md
+
+    at = run(app())
+    earlier = paper.zipped(paper.for_result(sigcore.compare([1, 0, 1, 1], [1, 0, 1, 0], [1, 1, 1, 1], test="t"),
+                                            a="x", b="y", command="compare"))
+    uploader = at.get("file_uploader")[-1]
+    uploader.set_value([("sigcore_paper.zip", earlier, "application/zip")]).run()
+    assert not at.exception and not at.error
+    said = md("sigcore_paper.zip: 7 files; the download adds this result to them.")  # sentence, table, JSON, 4 shared
+    assert said in [c.value for c in at.caption]
+    button = next(b for b in at.get("download_button") if b.proto.label == "Paper folder (.zip)")
+    assert not button.proto.disabled
+    at.get("file_uploader")[-1].set_value([("notes.zip", b"plain text", "application/zip")]).run()
+    assert not at.exception and [e.value for e in at.error] == [md(
+        "notes.zip: not a zip file. Give the .zip that the app's \"Paper folder (.zip)\" downloaded, as it was "
+        "downloaded.")]
+    assert next(b for b in at.get("download_button") if b.proto.label == "Paper folder (.zip)").proto.disabled
+
+
 def test_paper_downloads_and_figure_styles():
     at = run(app())
     labels = [b.label for b in at.get("download_button")]

@@ -65,18 +65,50 @@ def app_url():
         yield url
 
 
-@pytest.fixture
-def page(app_url):
-    """A fresh page of the app in Debian's headless Chromium (flags as this machine's closed network needs)."""
+@pytest.fixture(scope="module")
+def chromium():
+    """Debian's headless Chromium for the module's tests, each in contexts of its own (`opened`): a browser
+    started once, not once a test (2 to 6 s each)."""
     from playwright.sync_api import sync_playwright
 
     assert os.path.exists(CHROMIUM), "install Debian's chromium (see .ci/run)"
     with sync_playwright() as p:
         browser = launch(p)
+        yield browser
+        browser.close()
+
+
+class _Contexts:
+    """The shared browser as a test uses it: each page (and context) it opens is its own, closed at the end."""
+
+    def __init__(self, browser):
+        self.browser, self.opened = browser, []
+
+    def new_page(self, **options):
+        return self.new_context(**options).new_page()
+
+    def new_context(self, **options):
+        self.opened.append(self.browser.new_context(**options))
+        return self.opened[-1]
+
+
+@contextlib.contextmanager
+def opened(browser):
+    contexts = _Contexts(browser)
+    try:
+        yield contexts
+    finally:
+        for context in contexts.opened:
+            context.close()
+
+
+@pytest.fixture
+def page(app_url, chromium):
+    """A fresh page of the app in Debian's headless Chromium (flags as this machine's closed network needs)."""
+    with opened(chromium) as browser:
         page = browser.new_page(viewport={"width": 1280, "height": 2000})
         page.goto(app_url)
         yield page
-        browser.close()
 
 
 def choose(page, box: str, option: str) -> None:
@@ -106,13 +138,10 @@ def test_default_comparison_renders_histogram_and_verdict(page, tmp_path):
     assert (tmp_path / "compare.png").stat().st_size > 10_000
 
 
-def test_run_is_above_the_fold_and_pressing_it_moves_nothing(app_url):
+def test_run_is_above_the_fold_and_pressing_it_moves_nothing(chromium, app_url):
     """At 1440 x 900, Run sat below the fold; pressing it swapped the 380 px chart for a progress bar for ~0.8 s
     (the page jumped 219 px and back), and the chart grew by its progress line when the run came in."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = launch(p)
+    with opened(chromium) as browser:
         page = browser.new_page(viewport={"width": 1440, "height": 900})
         page.goto(app_url)
         run = page.get_by_role("button", name="Run")
@@ -131,16 +160,13 @@ def test_run_is_above_the_fold_and_pressing_it_moves_nothing(app_url):
         page.get_by_text("beats B (LIUM-NMT) by 1.22 BLEU").wait_for(timeout=60_000)
         page.wait_for_timeout(6_500)
         seen = page.evaluate("window.seen")
-        browser.close()
     assert len(seen) > 20 and None not in seen  # the chart never leaves the page
     assert len({tuple(s) for s in seen}) == 1, sorted({tuple(s) for s in seen})  # nor moves, nor grows
 
 
-def test_file_names_are_whole_in_the_role_boxes(app_url, tmp_path):
+def test_file_names_are_whole_in_the_role_boxes(chromium, app_url, tmp_path):
     """Two files of predictions, each with its gold: the Gold file and Baseline boxes read "1. mymod…" at 1440 px;
     at a projector's 1280 px no box of the page's default cuts its value (H1's side, "(recommended)")."""
-    from playwright.sync_api import sync_playwright
-
     names = ("baseline_preds.csv", "mymodel_preds.csv")
     for k, name in enumerate(names):
         (tmp_path / name).write_text("id,gold,pred\n" + "".join(f"{i},{i % 3},{(i + k) % 3}\n" for i in range(60)))
@@ -148,8 +174,7 @@ def test_file_names_are_whole_in_the_role_boxes(app_url, tmp_path):
         const e = b.querySelector('input');  // a select box shows its value in an input: cut when it overflows
         return [b.querySelector('label').textContent, e.value, e.scrollWidth <= e.clientWidth]; })"""
     settled = "() => !document.querySelector('[data-testid=stStatusWidget]')"
-    with sync_playwright() as p:
-        browser = launch(p)
+    with opened(chromium) as browser:
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         page.goto(app_url)
         page.get_by_role("button", name="Run").wait_for(timeout=60_000)
@@ -163,7 +188,6 @@ def test_file_names_are_whole_in_the_role_boxes(app_url, tmp_path):
         page.wait_for_function(f"() => ({settled})() && ({shown_boxes})().some(b => b[0] == 'Test' && b[1].startsWith('mcnemar'))",
                                timeout=60_000)  # the boxes come in turn, and the test changes with the files
         boxes = page.evaluate(shown_boxes)
-        browser.close()
     assert len(default) >= 9 and all(whole for _, _, whole in default), default
     assert ["H1", "two-sided: uedin-nmt and LIUM-NMT differ", True] in default
     shown = {label: (text, whole) for label, text, whole in boxes}
@@ -245,14 +269,11 @@ def test_the_walk_through_does_not_wait_for_plotly(page, app_url):
 
 
 @pytest.mark.parametrize("width, height", [(1920, 1080), (1280, 720)])
-def test_presenter_mode_is_readable_from_the_back_and_fits_one_screen(app_url, tmp_path, width, height):
+def test_presenter_mode_is_readable_from_the_back_and_fits_one_screen(chromium, app_url, tmp_path, width, height):
     """1280 x 720 is a 1080p projector at 150% zoom: buttons, chart, code, counters and table on one screen, the
     table, code and counters at 24 px or more; at 1920 x 1080 the chart takes the room left (it was a third
     empty)."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = launch(p)
+    with opened(chromium) as browser:
         page = browser.new_page(viewport={"width": width, "height": height})
         page.goto(app_url + "/classroom?presenter=1&b=20")
         page.get_by_role("button", name="Draw x⁽²¹⁾").click(timeout=60_000)
@@ -288,18 +309,14 @@ def test_presenter_mode_is_readable_from_the_back_and_fits_one_screen(app_url, t
         speed = page.evaluate("""() => { const e = document.querySelector('[data-testid="stSelectbox"] input');
             return [e.value, e.scrollWidth, e.clientWidth]; }""")
         assert speed[0] == "Lines, 0.25 s" and speed[1] <= speed[2], speed  # "Line by line (Figure 4…" was cut
-        browser.close()
 
 
 @pytest.mark.parametrize("presenter, width, height", [(1, 1920, 1080), (1, 1280, 720), (0, 1280, 2400)])
 @pytest.mark.parametrize("x", ["3231212302", "1113333300", "2222223331"])  # δ(x) = .20 (the book), -.30, .50
-def test_why_twice_delta_reads_beside_both_panels(app_url, presenter, width, height, x):
+def test_why_twice_delta_reads_beside_both_panels(chromium, app_url, presenter, width, height, x):
     """Both panels side by side with the explanation beside them (at 24 px and on screen in presenter mode),
     every label and title whole and apart from the others, whatever the sign and size of δ(x)."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = launch(p)
+    with opened(chromium) as browser:
         page = browser.new_page(viewport={"width": width, "height": height})
         page.goto(app_url + f"/classroom?presenter={presenter}&shift=1&x={x}")
         chart = page.frame_locator("iframe[title*=live_chart]")
@@ -313,7 +330,6 @@ def test_why_twice_delta_reads_beside_both_panels(app_url, presenter, width, hei
                     font: parseFloat(getComputedStyle(document.querySelector('#aside')).fontSize),
                     labels: [...document.querySelectorAll('.annotation-text, .xtitle, .x2title, .ytitle, .legendtext')]
                             .map(box)}; }""")
-        browser.close()
     svg, aside, labels = seen["svg"], seen["aside"], seen["labels"]
     assert aside["l"] >= svg["r"] - 1  # beside the panels
     if presenter:
@@ -335,13 +351,10 @@ def test_the_page_icons_are_drawn_by_streamlits_own_font(page):
     assert page.locator("[data-testid=stSidebarNav] a [data-testid=stIconMaterial]").count() == 4
 
 
-def test_every_classroom_button_shows_its_whole_label_at_1280_px(app_url):
+def test_every_classroom_button_shows_its_whole_label_at_1280_px(chromium, app_url):
     """A projector at 1280 x 720 with the sidebar open: no button's label is cut (the third preset once read
     "A wins every disagreemen…"), nor eq. 4.48."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = launch(p)
+    with opened(chromium) as browser:
         page = browser.new_page(viewport={"width": 1280, "height": 720})
         page.goto(app_url + "/classroom")
         page.get_by_role("button", name="Draw x⁽¹⁾").wait_for(timeout=60_000)
@@ -353,7 +366,6 @@ def test_every_classroom_button_shows_its_whole_label_at_1280_px(app_url):
         equation, shown = page.evaluate("""() => { const box = document.querySelector('.katex-display');
             return [Math.max(...[...box.querySelectorAll('.base')].map(e => e.getBoundingClientRect().right)),
                     box.getBoundingClientRect().right]; }""")
-        browser.close()
     assert equation <= shown, (equation, shown)  # eq. 4.48 whole (its "= s / b" ran past its box, cut)
     assert len(labels) >= 12 and any(text.startswith("A wins every disagreement") for text, _ in labels), labels
     assert not [text for text, cut in labels if cut], labels
@@ -460,15 +472,12 @@ def test_which_test_page_runs_a_simulation(page, app_url):
     assert "paired bootstrap" in chart.inner_text() and "McNemar's exact test" in chart.inner_text()
 
 
-def test_a_second_opening_takes_plotly_from_the_browser_cache(app_url):
+def test_a_second_opening_takes_plotly_from_the_browser_cache(chromium, app_url):
     """The lecturer who tried the page before class: Plotly's 1.2 MB come from the cache the second time (Streamlit
     sent a component's files with no lifetime and no validator, so every visit fetched and compiled them again)."""
-    from playwright.sync_api import sync_playwright
-
     from ui.live_chart import SERVED
 
-    with sync_playwright() as p:
-        browser = launch(p)
+    with opened(chromium) as browser:
         context = browser.new_context(viewport={"width": 1280, "height": 720})
         seen = []
         for _ in range(2):
@@ -481,7 +490,6 @@ def test_a_second_opening_takes_plotly_from_the_browser_cache(app_url):
             page.frame_locator("iframe[title*=live_chart]").locator(".js-plotly-plot .barlayer").first.wait_for(
                 state="attached", timeout=60_000)
             page.close()
-        browser.close()
     assert len(seen) == 2, seen
     first, second = seen
     assert not first.get("fromDiskCache") and "immutable" in first["headers"]["cache-control"], first["headers"]

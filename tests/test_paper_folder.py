@@ -275,3 +275,115 @@ def test_the_tex_files_find_their_folder_by_its_name(tmp_path, monkeypatch):
     assert main(["compare", "gold.txt", "a.txt", "b.txt", "--test", "mcnemar", "--paper", "paper/sigcore"]) == 0
     table = next((tmp_path / "paper" / "sigcore").glob("*-table.tex")).read_text()
     assert table.startswith("\\providecommand{\\sigcoredir}{sigcore/}")
+
+
+def _page_width(pdf: bytes) -> float:
+    return float(re.search(rb"/MediaBox\s*\[\s*0\s+0\s+([\d.]+)", pdf).group(1))
+
+
+@pytest.mark.slow
+def test_the_app_s_zip_takes_the_venue_and_merges_into_the_earlier_one():
+    """The app's zip at the Venue box's column; given the zip downloaded before, the new one holds both results
+    with one .bib (each key once), one script and one checklist, as `--paper` merges a folder."""
+    import io
+    import zipfile
+
+    from ui import paper_folder
+
+    rng = np.random.default_rng(2)
+    gold, systems = _family(rng, k=3)
+    res = sigcore.compare(gold, systems["s0"], systems["s1"], n_resamples=200, test="bootstrap")
+    pair = paper_folder._zipped(lambda draw: paper.for_result(res, a="s0", b="s1", command="compare", draw=draw),
+                                "s0", "s1", "icml")
+    first = paper.unzipped(pair)
+    assert _page_width(first["accuracy-s0-vs-s1-figure.pdf"]) == pytest.approx(234, abs=1)  # ICML: 3.25 in
+    many = sigcore.compare_many(gold, systems, baseline="s1", n_resamples=200, test="bootstrap")
+    both = paper.unzipped(paper_folder._zipped(lambda draw: paper.for_family([many], command="many", draw=draw),
+                                               "A", "B", "icml", first))
+    assert set(first) < set(both) and "accuracy-vs-s1-figure.pdf" in both
+    assert all(both[n] == first[n] for n in first if n not in (paper.BIB, paper.REPRODUCE, paper.CHECKLIST,
+                                                                   paper.MANIFEST))
+    bib = both[paper.BIB].decode()
+    keys = re.findall(r"@\w+\{([^,]+),", bib)
+    assert len(keys) == len(set(keys)) and set(re.findall(r"@\w+\{([^,]+),", first[paper.BIB].decode())) <= set(keys)
+    assert "Holm" in bib
+    script = both[paper.REPRODUCE].decode()
+    assert "# accuracy-s0-vs-s1\ncompare\n" in script and "# accuracy-vs-s1\nmany\n" in script
+    assert set(json.loads(both[paper.MANIFEST])) == {"accuracy-s0-vs-s1", "accuracy-vs-s1"}
+    assert zipfile.ZipFile(io.BytesIO(pair)).getinfo("sigcore/reproduce.sh").external_attr >> 16 == 0o755
+
+
+def test_a_figure_that_cannot_be_drawn_is_said_in_the_zip():
+    from sigcore.errors import SettingsError
+
+    def no_browser(what):
+        raise SettingsError("static images need Chrome or Chromium, and none was found", hint="Install chromium.")
+    rng = np.random.default_rng(3)
+    gold, systems = _family(rng, k=2)
+    res = sigcore.compare(gold, systems["s0"], systems["s1"], n_resamples=100, test="bootstrap")
+    files = paper.unzipped(paper.zipped(paper.for_result(res, a="s0", b="s1", command="", draw=no_browser)))
+    assert "accuracy-s0-vs-s1-figure.pdf" not in files and "accuracy-s0-vs-s1-figure.tex" not in files
+    said = files[paper.MISSING].decode()
+    assert said.startswith("no figure for accuracy-s0-vs-s1: static images need Chrome or Chromium")
+    assert "sigcore figure accuracy-s0-vs-s1.json --kind histogram --venue VENUE --out accuracy-s0-vs-s1-figure.pdf" in said
+
+
+def _zip(members: dict[str, bytes]) -> bytes:
+    import io
+    import zipfile
+
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, content in members.items():
+            z.writestr(name, content)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("data, said", [
+    (b"PK\x03\x04 not really", "earlier.zip: not a zip file"),
+    (_zip({"paper/sigcore.bib": b""}), "earlier.zip: not a paper folder: its files must all be in one folder, sigcore/"),
+    (_zip({"sigcore/figures/a.pdf": b""}), "not a paper folder"),
+    (_zip({"sigcore/../../etc/passwd": b""}), "not a paper folder"),
+    (_zip({"sigcore/big.pdf": bytes(2**20 + 1)}), "earlier.zip: unpacks to more than 1 MB"),
+    (_zip({"sigcore/sigcore.bib": b"\xff\xfe@misc"}), "the earlier paper folder: its shared files"),
+])
+def test_an_earlier_zip_that_is_not_a_paper_folder_is_refused_with_what_is_wrong(monkeypatch, data, said):
+    from sigcore.errors import InputError
+
+    monkeypatch.setattr(paper, "ZIP_LIMIT", 2**20)
+    rng = np.random.default_rng(4)
+    gold, systems = _family(rng, k=2)
+    entry = paper.for_result(sigcore.compare(gold, systems["s0"], systems["s1"], test="t"), a="s0", b="s1", command="")
+    with pytest.raises(InputError) as info:
+        paper.zipped(entry, paper.unzipped(data, "earlier.zip"))
+    assert said in str(info.value) and "Give the .zip" in str(info.value)
+
+
+@pytest.mark.parametrize("key", ["acl", "neurips"])
+def test_seeds_and_aso_tables_with_long_names_fit_the_page(tmp_path, key):
+    """Six systems with long names: the ASO matrix heads its columns by number, and a table that still does not fit
+    a column spans both (table*); compiled, no box is overfull."""
+    rng = np.random.default_rng(5)
+    names = [f"distilled-student-{i}-lr{i}e-4-dropout" for i in range(6)]
+    scores = {n: list(rng.normal(0.8 + 0.01 * i, 0.01, 5)) for i, n in enumerate(names)}
+    table = sigcore.statistics.multi_aso(scores, n_bootstrap=100, seed=0)
+    aso = seeds_report.aso_latex(table, scores, venue=key)
+    assert "& (1) & (2) &" in aso and "(6) distilled-student-5" in aso and "columns numbered as the rows" in aso
+    assert ("\\begin{table*}" in aso) == (key == "acl")  # NeurIPS's one column is its text width
+    gold = rng.integers(0, 2, 120)
+    runs = [[np.where(rng.random(120) < p, gold, 1 - gold) for _ in range(3)] for p in (0.8, 0.75)]
+    res = sigcore.compare_seeds(gold, runs[0], runs[1], n_resamples=200)
+    short = seeds_report.table_latex(res, a="MLP", b="forest", venue=key)
+    long = seeds_report.table_latex(res, a=names[0] + "-with-warmup", b=names[1] + "-with-warmup", venue=key)
+    assert "\\begin{table}" in short and ("\\begin{table*}" in long) == (key == "acl")
+    few = {f"sys{i}": v for i, v in enumerate(list(scores.values())[:3])}
+    assert "& (1) &" not in seeds_report.aso_latex(sigcore.statistics.multi_aso(few, n_bootstrap=100, seed=0), few,
+                                                 venue=key)
+    (tmp_path / "main.tex").write_text(_document(key, "Results.\n\n" + aso + "\n" + short + "\n" + long).replace(
+        "\\usepackage{graphicx}", "\\usepackage{graphicx}\n\\usepackage{booktabs}\n\\usepackage[round]{natbib}", 1),
+        encoding="utf-8")
+    done = subprocess.run([PDFLATEX, "-interaction=nonstopmode", "-halt-on-error", "main.tex"], cwd=tmp_path,
+                          capture_output=True, text=True, errors="replace", timeout=120)
+    assert done.returncode == 0, done.stdout[-3000:]
+    log = (tmp_path / "main.log").read_text(encoding="latin-1")
+    assert "Overfull \\hbox" not in log, re.findall(r"Overfull.*", log)

@@ -127,6 +127,20 @@ def test_the_figure_command_takes_a_venue_and_a_width(tmp_path, capsys):
     assert "is not a width" in capsys.readouterr().err
     assert json.loads(saved.read_text())["test"] == "bootstrap"
 
+    # a height of one's own, and the LaTeX figure to paste, its \label named after the file
+    pdf = tmp_path / "figs" / "delta.pdf"
+    pdf.parent.mkdir()
+    assert main(["figure", str(saved), "--out", str(pdf), "--height", "5cm"]) == 0
+    out = capsys.readouterr().out
+    assert "one column of ACL, 7.7 cm, 5cm high" in out
+    page = re.search(rb"/MediaBox\s*\[\s*0\s+0\s+([\d.]+)\s+([\d.]+)", pdf.read_bytes())
+    assert float(page.group(2)) == pytest.approx(5 / 2.54 * 72, abs=1)  # bp
+    assert "\\providecommand{\\sigcoredir}{figs/}" in out and "\\includegraphics{\\sigcoredir delta.pdf}" in out
+    assert "\\label{fig:delta}" in out and "\\caption{" in out and out.rstrip().endswith("\\end{figure}")
+    for height, said in (("0.2in", "is not a figure's"), ("5em", "is not a height"), ("3cm", "at least 4.6cm")):
+        assert main(["figure", str(saved), "--out", str(pdf), "--height", height]) == 2
+        assert said in capsys.readouterr().err
+
 
 def test_figures_without_plotly_say_how_to_install_them(tmp_path, capsys, monkeypatch):
     import sys

@@ -270,7 +270,7 @@ def show(many: Many, key: str) -> None:
     st.markdown(md(family.sentence(many)))  # the finding, as a paper says it
     st.code(family.sentence(many, latex=True), language="latex", wrap_lines=True)
     if many.baseline is not None:
-        papers = venue.choose(st, key=f"{venue.KEY}-{key}-{many.metric}")
+        papers = venue.choose(st, key=_venue_key(key, many.metric))
         _figure(forest(many), f"forest_{many.metric}_{key}", (papers.describe(),
                 lambda: export.styled_image(forest(many, style=papers), "pdf", papers)))
         st.caption(md(family.forest_caption(many)))
@@ -354,8 +354,13 @@ def ranking(many: Many, key: str) -> None:
                "(WMT's rule).")
 
 
-def downloads(families: list[Many]) -> None:
-    """The paper's table (LaTeX, one column per metric), the comparisons as CSV, and the terminal's text."""
+def _venue_key(key: str, metric: str) -> str:
+    return f"{venue.KEY}-{key}-{metric}"  # a Venue box per family's figure
+
+
+def downloads(families: list[Many], key: str) -> None:
+    """The paper's table (LaTeX, one column per metric), the comparisons as CSV, the terminal's text, and the paper
+    folder, its forest plots at the first family's venue (its Venue box)."""
     metrics = "_".join(f.metric for f in families)
     stem = f"sigcore_many_{metrics}_{'all_pairs' if families[0].baseline is None else 'baseline'}"
     latex = family.latex(families, columns=None if len(families) == 1 else ["score"])  # δ and CI per metric: too wide
@@ -369,6 +374,7 @@ def downloads(families: list[Many]) -> None:
                             file_name=f"{stem}.txt", mime="text/plain", on_click="ignore", width="stretch",
                             key="many-text")
     paper_folder.button(cols[3], lambda draw: paper.for_family(
-        families, command="# run from the app: sigcore many with the uploaded files", draw=draw), key="many-paper")
+        families, command="# run from the app: sigcore many with the uploaded files", draw=draw), key="many-paper",
+        venue=st.session_state.get(_venue_key(key, families[0].metric)))
     with st.expander("The LaTeX table (needs \\usepackage{booktabs})"):
         st.code(latex, language="latex")

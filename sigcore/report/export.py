@@ -98,15 +98,42 @@ def verdict_markdown(res: Result, *, a: str = "A", b: str = "B") -> str:
     return "\n".join(lines) + "\n"
 
 
-def latex_table(body: list[str], caption: str, label: str, venue: str = DEFAULT_VENUE, *, small: bool = False) -> str:
+def latex_table(body: list[str], caption: str, label: str, venue: str = DEFAULT_VENUE, *, small: bool = False,
+                wide: bool = False) -> str:
     r"""A booktabs ``table`` float around ``body`` (its tabular's lines), with ``\caption`` on the side ``venue``
-    wants it (ACL below, ICML above: :mod:`sigcore.report.venues`) and ``\label{label}``, for ``\ref``."""
+    wants it (ACL below, ICML above: :mod:`sigcore.report.venues`) and ``\label{label}``, for ``\ref``; ``wide``:
+    across both columns (``table*``) in a two-column venue."""
     side = venue_named(venue).table_caption
+    env = "table*" if wide and venue_named(venue).columns == 2 else "table"
     caption_lines = [f"  \\caption{{{caption}}}", f"  \\label{{{label}}}"]
-    lines = [r"% needs \usepackage{booktabs}", f"\\begin{{table}}[{PLACEMENT}]", r"  \centering", *([r"  \small"] if small else []),
+    lines = [r"% needs \usepackage{booktabs}", f"\\begin{{{env}}}[{PLACEMENT}]", r"  \centering", *([r"  \small"] if small else []),
              *(caption_lines if side == "above" else []), *body, *(caption_lines if side == "below" else []),
-             r"\end{table}"]
+             f"\\end{{{env}}}"]
     return "\n".join(lines) + "\n"
+
+
+_CHAR_PT = 4.6  # a character of \small text in an 11 pt document, on average: digits 5 pt, letters 4.4-5, space 3.3
+_WRAPPER = re.compile(r"\\(?:textbf|emph|textit|mathrm|text)\{")  # prints its argument only
+_SYMBOL = re.compile(r"\\[a-zA-Z]+(?:\{\})?|\\.")  # \delta, \textminus{}, \%: one character each
+
+
+def _shown_length(cell: str) -> int:
+    """The characters a LaTeX cell prints, roughly."""
+    text = _SYMBOL.sub("x", _WRAPPER.sub("", cell).replace("--", "-"))
+    return len(re.sub(r"[{}$_^]", "", text))
+
+
+def tabular_width(rows: list[list[str]], tabcolsep: float = 4.0) -> float:
+    """The natural width in points of a tabular whose rows hold these LaTeX cells, estimated from the characters
+    each column prints at its widest."""
+    columns = max(map(len, rows))
+    widths = [max((_shown_length(r[i]) for r in rows if i < len(r)), default=0) for i in range(columns)]
+    return sum(w * _CHAR_PT for w in widths) + 2 * tabcolsep * columns
+
+
+def fits_column(rows: list[list[str]], venue: str, tabcolsep: float = 4.0) -> bool:
+    """Whether the tabular fits ``venue``'s column (one-column venues: its text width)."""
+    return tabular_width(rows, tabcolsep) <= venue_named(venue).column
 
 
 def verdict_latex(res: Result, *, a: str = "A", b: str = "B", venue: str = DEFAULT_VENUE, label: str | None = None) -> str:

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .._version import __version__
-from ..errors import SettingsError
+from ..errors import InputError, SettingsError
 from ..result import Result
 from . import citations, export
 from .export import PLACEMENT
@@ -42,6 +42,7 @@ from .sentence import METRIC_NAMES, TEST_NAMES
 from .venues import DEFAULT as DEFAULT_VENUE
 
 BIB, REPRODUCE, CHECKLIST, MANIFEST = "sigcore.bib", "reproduce.sh", "checklist.md", "manifest.json"
+MISSING = "NOT-INCLUDED.txt"  # in a zip: what could not be made (a figure without a browser), and why
 _HEAD = "\\providecommand{\\sigcoredir}{%s/}%%\n\\providecommand{\\citep}[1]{\\cite{#1}}%%  natbib's, else \\cite\n"
 _KEY = re.compile(r"@\s*\w+\s*\{\s*([^,\s]+)\s*,")
 
@@ -217,7 +218,9 @@ def _figure(files: dict, name: str, draw, what, caption: str, folder: str) -> li
     try:
         files[f"{name}-figure.pdf"] = draw(what)
     except SettingsError as e:
-        return [f"no figure for {name}: {e}"]
+        kind = "histogram" if isinstance(what, Result) else f"forest --metric {what.metric}"
+        return [f"no figure for {name}: {e} Draw it later with: sigcore figure {name}.json --kind {kind} "
+                f"--venue VENUE --out {name}-figure.pdf"]
     files[f"{name}-figure.tex"] = figure_tex(f"{name}-figure.pdf", caption, f"fig:{name}", folder)
     return []
 
@@ -364,9 +367,42 @@ def write(folder: str | Path, entry: Entry) -> list[str]:
     return [w for w in conflicts(claims) if entry.stem in w] + list(entry.notes)
 
 
-def zipped(entry: Entry) -> bytes:
-    """The entry as a paper folder in a zip, for a download (nothing is written to disk)."""
-    files, _ = _with_shared(entry, {})
+ZIP_LIMIT = 50 * 2**20  # bytes a paper folder's zip may unpack to: its figures are PDFs of tens of kilobytes
+
+
+def unzipped(data: bytes, name: str = "the paper folder's zip") -> dict[str, bytes]:
+    """The files of a paper folder's zip (:func:`zipped`), by name, read in memory; an InputError that says what
+    is wrong with anything else (not a zip, no ``sigcore/`` folder, nested folders, too large)."""
+    fix = "Give the .zip that the app's \"Paper folder (.zip)\" downloaded, as it was downloaded."
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+        members = [m for m in archive.infolist() if not m.is_dir()]
+    except (zipfile.BadZipFile, ValueError):
+        raise InputError("not a zip file", file=name, hint=fix) from None
+    if not members or any(not m.filename.startswith("sigcore/") or "/" in m.filename[8:] for m in members):
+        raise InputError("not a paper folder: its files must all be in one folder, sigcore/", file=name, hint=fix)
+    if sum(m.file_size for m in members) > ZIP_LIMIT:
+        raise InputError(f"unpacks to more than {ZIP_LIMIT >> 20} MB, more than a paper folder holds", file=name,
+                         hint=fix)
+    try:
+        return {m.filename[8:]: archive.read(m) for m in members}
+    except (zipfile.BadZipFile, NotImplementedError, RuntimeError, OSError) as e:  # CRC, encryption, codec
+        raise InputError(f"cannot be read ({e})", file=name, hint=fix) from None
+
+
+def zipped(entry: Entry, earlier: dict[str, bytes] | None = None) -> bytes:
+    """The entry as a paper folder in a zip, for a download (nothing is written to disk); with ``earlier``
+    (:func:`unzipped`), that folder's files with this entry merged into them, as ``--paper`` merges."""
+    earlier = earlier or {}
+    try:
+        shared = {n: earlier[n].decode("utf-8") for n in (BIB, REPRODUCE, CHECKLIST, MANIFEST) if n in earlier}
+    except UnicodeDecodeError:
+        raise InputError("its shared files (sigcore.bib, reproduce.sh, checklist.md, manifest.json) are not UTF-8 text",
+                         file="the earlier paper folder", hint="Give the .zip the app downloaded, unchanged.") from None
+    files = {**earlier, **_with_shared(entry, shared)[0]}
+    if entry.notes:  # a download cannot say it on the page: the folder says what is not in it
+        files[MISSING] = "".join(f"{note}\n" for note in [*earlier.get(MISSING, b"").decode(errors="replace")
+                                                             .splitlines(), *entry.notes]).encode("utf-8")
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
         for name, content in sorted(files.items()):

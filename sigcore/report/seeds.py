@@ -14,7 +14,8 @@ from ..result import _json_safe
 from ..seeds import METHOD
 from ..statistics.aso import violation_ratio
 from . import citations
-from .export import _latex_interval, _latex_number, _latex_p, latex_escape, latex_table, latex_template
+from .export import (_latex_interval, _latex_number, _latex_p, fits_column, latex_escape, latex_table,
+                     latex_template)
 from .family import PAPER_NAMES
 from .sentence import _SIDED, METRIC_NAMES
 from .venues import DEFAULT as DEFAULT_VENUE
@@ -42,17 +43,19 @@ def table_latex(res, *, a: str = "A", b: str = "B", venue: str = DEFAULT_VENUE, 
 
     def num(x: float) -> str:
         return _latex_number(x, scale)
-    rows = []
-    for name, mean, runs in ((a, res.score_a, res.scores_a), (b, res.score_b, res.scores_b)):
-        rows.append(f"    {latex_escape(name)} & {len(runs)} & {num(mean)} & {num(min(runs))}--{num(max(runs))} \\\\")
     one_sided = "" if res.alternative == "two-sided" else " (one-sided)"
-    level = latex_escape(res.level)
     delta = ("+" if res.delta > 0 else "") + num(res.delta)
-    body = [r"  \setlength{\tabcolsep}{4pt}", r"  \begin{tabular}{lrrc}", r"    \toprule",
-            f"    System & Runs & {PAPER_NAMES.get(res.metric, res.metric)} & Range over runs \\\\", r"    \midrule",
-            *rows, r"    \midrule", f"     & & $\\delta$ & {level} CI{one_sided} \\\\", r"    \midrule",
-            f"    Items + runs & & {delta} & {_latex_interval(res.ci_low, res.ci_high, scale)} \\\\",
-            f"    Items alone & & & {_latex_interval(*res.ci_items, scale)} \\\\",
+    header = ["System", "Runs", PAPER_NAMES.get(res.metric, res.metric), "Range over runs"]
+    systems = [[latex_escape(name), str(len(runs)), num(mean), f"{num(min(runs))}--{num(max(runs))}"]
+               for name, mean, runs in ((a, res.score_a, res.scores_a), (b, res.score_b, res.scores_b))]
+    deltas = [["", "", "$\\delta$", f"{latex_escape(res.level)} CI{one_sided}"],
+              ["Items + runs", "", delta, _latex_interval(res.ci_low, res.ci_high, scale)],
+              ["Items alone", "", "", _latex_interval(*res.ci_items, scale)]]
+
+    def lines(rows: list[list[str]]) -> list[str]:
+        return ["    " + " & ".join(cells) + r" \\" for cells in rows]
+    body = [r"  \setlength{\tabcolsep}{4pt}", r"  \begin{tabular}{lrrc}", r"    \toprule", *lines([header]),
+            r"    \midrule", *lines(systems), r"    \midrule", *lines(deltas[:1]), r"    \midrule", *lines(deltas[1:]),
             r"    \bottomrule", r"  \end{tabular}", f"  % signature: {signature(res)}"]
     metric = METRIC_NAMES.get(res.metric, res.metric)
     caption = (f"{metric[0].upper() + metric[1:]} of {_A} and {_B}, the mean over their runs (seeds) on "
@@ -61,7 +64,8 @@ def table_latex(res, *, a: str = "A", b: str = "B", venue: str = DEFAULT_VENUE, 
                f"(the runs held fixed); {_P} ({_SIDED[res.alternative]}), b = {res.n_resamples:,}, seed {res.seed}.")
     caption = latex_template(caption, {_A: latex_escape(a), _B: latex_escape(b), _P: _latex_p(res),
                                        _C: citations.cite_latex(_keys(res.metric))})
-    return latex_table(body, caption, label or f"tab:sigcore-runs-{res.metric.replace('_', '-')}", venue, small=True)
+    return latex_table(body, caption, label or f"tab:sigcore-runs-{res.metric.replace('_', '-')}", venue, small=True,
+                       wide=not fits_column([header, *systems, *deltas], venue))  # long names: both columns
 
 
 def signature(res) -> str:
@@ -130,21 +134,23 @@ def aso_sentence(table, scores: dict, *, tau: float = 0.2, latex: bool = False) 
 def aso_latex(table, scores: dict, *, tau: float = 0.2, venue: str = DEFAULT_VENUE, label: str | None = None) -> str:
     """ε_min of every pair (row better than column) as a booktabs table, those below τ in bold."""
     names = list(table.index)
-    rows = []
-    for r in names:
-        cells = [latex_escape(r)]
-        for c in names:
-            e = table.loc[r, c]
-            cells.append("---" if r == c or math.isnan(e) else (f"\\textbf{{{e:.3f}}}" if e < tau else f"{e:.3f}"))
-        rows.append("    " + " & ".join(cells) + r" \\")
+    values = [["---" if r == c or math.isnan(e := table.loc[r, c]) else
+               (f"\\textbf{{{e:.3f}}}" if e < tau else f"{e:.3f}") for c in names] for r in names]
+    rows = [[_EPS] + [latex_escape(n) for n in names]] + [[latex_escape(r), *v] for r, v in zip(names, values)]
+    numbered = not fits_column(rows, venue)  # long names head their columns by number: (1) MLP ... (1) (2)
+    if numbered:
+        rows = [[_EPS] + [f"({i})" for i in range(1, len(names) + 1)]] + [
+            [f"({i}) {latex_escape(r)}", *v] for i, (r, v) in enumerate(zip(names, values), 1)]
+    lines = ["    " + " & ".join(cells) + r" \\" for cells in rows]
     body = [r"  \setlength{\tabcolsep}{4pt}", f"  \\begin{{tabular}}{{l{'c' * len(names)}}}", r"    \toprule",
-            "    " + " & ".join([_EPS] + [latex_escape(n) for n in names]) + r" \\", r"    \midrule",
-            *rows, r"    \bottomrule", r"  \end{tabular}", f"  % signature: {aso_signature(table, scores)}"]
+            lines[0], r"    \midrule", *lines[1:], r"    \bottomrule", r"  \end{tabular}",
+            f"  % signature: {aso_signature(table, scores)}"]
     caption = latex_template(
         f"{_E} of “row better than column” by Almost Stochastic Order {_C} over {_seeds(scores)} ({_how(table)}); "
-        f"bold: below {_T}, the row almost stochastically dominant over the column.",
+        f"bold: below {_T}, the row almost stochastically dominant over the column"
+        + ("; columns numbered as the rows." if numbered else "."),
         {_C: citations.cite_latex(citations.ASO), _E: _EPS, _T: f"$\\tau = {tau:g}$"})
-    return latex_table(body, caption, label or "tab:sigcore-aso", venue, small=True)
+    return latex_table(body, caption, label or "tab:sigcore-aso", venue, small=True, wide=not fits_column(rows, venue))
 
 
 def aso_signature(table, scores: dict) -> str:

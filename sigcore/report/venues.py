@@ -81,16 +81,18 @@ def venue_named(key: str) -> Venue:
     return VENUES[key]
 
 
-def length(text: str) -> float:
+def length(text: str, what: str = "width") -> float:
     """A length as LaTeX writes it (``7.7cm``, ``3.25in``, ``219.09pt``, ``241bp``; also ``px``, 96 to the inch)
-    in TeX points. Relative units (em, ex, ``\\columnwidth``) depend on the document, so they are refused."""
+    in TeX points, a figure's ``what`` (its width or height). Relative units (em, ex, ``\\columnwidth``) depend
+    on the document, so they are refused."""
     match = _LENGTH.fullmatch(text)
     if match is None or match.group(2) not in _UNITS:
-        raise SettingsError(f"{text!r} is not a width", hint="Give a number and a unit: 7.7cm, 3.25in, 219pt "
-                            f"({', '.join(_UNITS)}); or column or full, the venue's widths.")
+        raise SettingsError(f"{text!r} is not a {what}", hint="Give a number and a unit: 7.7cm, 3.25in, 219pt "
+                            f"({', '.join(_UNITS)})" + ("; or column or full, the venue's widths." if what == "width"
+                                                         else "."))
     points = float(match.group(1)) * _UNITS[match.group(2)]
     if not 0.5 * PT_PER_IN <= points <= 20 * PT_PER_IN:
-        raise SettingsError(f"a width of {text} is not a figure's", hint="Give a width between 0.5 in and 20 in.")
+        raise SettingsError(f"a {what} of {text} is not a figure's", hint=f"Give a {what} between 0.5 in and 20 in.")
     return points
 
 
