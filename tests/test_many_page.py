@@ -78,6 +78,43 @@ def test_forest_points_and_bars_are_the_results_and_marks_the_decisions(against_
     assert "Holm over 4 comparisons" in fig.layout.title.text
 
 
+@pytest.mark.parametrize("seed", range(12))
+def test_weak_systems_go_off_the_scale_so_the_close_calls_keep_the_width(seed):
+    """Systems from level with the baseline to far below it: only significant systems far beyond every close call
+    become arrows at the edge (on δ's side, δ beside the name, listed in the caption); every other row is drawn
+    whole inside the axis at its own δ and interval."""
+    rng = np.random.default_rng(seed)
+    n = 400
+    gold = rng.integers(0, 2, n)
+    right = {"base": 0.7, **{f"s{i}": p for i, p in enumerate(rng.uniform(0.3, 0.75, 7))}}
+    systems = {k: np.where(rng.uniform(size=n) < p, gold, 1 - gold) for k, p in right.items()}
+    many = sigcore.compare_many(gold, systems, baseline="base", n_resamples=300, test="bootstrap")
+    far = family.off_scale(many)
+    close = [s for s in systems if s != "base" and not many.significant(s, "base")]
+    assert all(many.significant(s, "base") for s in far) and (not far or close)
+    fig = forest(many, style=sigcore.report.style.PAPER)
+    low, high = fig.layout.xaxis.range
+    ticks = list(fig.layout.yaxis.ticktext)
+    caption, scale = family.forest_caption(many), max(many.scores.values())
+    for trace in fig.data:
+        symbols = [trace.marker.symbol] * len(trace.x) if isinstance(trace.marker.symbol, str) else trace.marker.symbol
+        assert len(symbols) == len(trace.x)
+        for x, y, plus, minus, symbol in zip(trace.x, trace.y, trace.error_x.array, trace.error_x.arrayminus, symbols):
+            system = next(s for s in systems if ticks[y].startswith(label(s) + " (") or ticks[y] == label(s))
+            res = many.results[(system, "base")]
+            if system in far:
+                assert symbol.startswith("triangle-" + ("right" if res.delta > 0 else "left"))
+                assert np.isnan(plus) and low < x < high and (x > 0) == (res.delta > 0)
+                assert ticks[y] == f"{label(system)} ({signed(res.delta, scale)})"
+                assert f"{system} (δ = {signed(res.delta, scale)})" in caption
+                lo, hi = many.delta_interval(system, "base")  # wholly beyond three times the close calls' reach
+                assert min(abs(lo), abs(hi)) > 3 * max(max(map(abs, many.delta_interval(c, "base"))) for c in close)
+            else:
+                assert x == pytest.approx(res.delta) and low <= x - minus and x + plus <= high
+                assert ticks[y] == label(system) and not symbol.startswith("triangle")
+    assert ("Off the scale" in caption) == bool(far)
+
+
 def test_forest_labels_never_carry_markup(against_baseline):
     fig = forest(against_baseline)
     assert label(HOSTILE) in fig.layout.yaxis.ticktext

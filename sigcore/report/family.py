@@ -40,6 +40,28 @@ def heading(many: Many) -> str:
 _BASE = "\x00base\x00"  # the baseline's name while a caption is converted to LaTeX
 
 
+OFF_SCALE = 3  # the axis reaches this many times as far from 0 as the farthest close call
+
+
+def off_scale(many: Many) -> dict[str, int]:
+    """The systems a forest plot draws at the edge of its axis, by side (+1, −1): significant ones whose whole
+    interval (or δ) lies more than OFF_SCALE times farther from 0 than the farthest non-significant comparison
+    reaches, so that the close calls, the ones a reader needs, are not squeezed into a sliver by weak systems.
+    None when every comparison is significant (no close call to make room for)."""
+    if many.baseline is None:
+        return {}
+    reach, near = {}, {}
+    for s in (s for s in many.systems if s != many.baseline):
+        delta, (low, high) = many.results[(s, many.baseline)].delta, many.delta_interval(s, many.baseline)
+        ends = [v for v in (low, high, delta) if math.isfinite(v)]
+        reach[s] = max(abs(v) for v in ends)
+        near[s] = 0.0 if min(ends) <= 0 <= max(ends) else min(abs(v) for v in ends)
+    close = [reach[s] for s in reach if not many.significant(s, many.baseline)]
+    limit = OFF_SCALE * max(close, default=math.inf)
+    return {s: 1 if many.results[(s, many.baseline)].delta > 0 else -1 for s in reach
+            if many.significant(s, many.baseline) and near[s] > limit > 0}
+
+
 def forest_caption(many: Many, *, latex: bool = False) -> str:
     """The forest plot's caption (:func:`sigcore.report.family_figures.forest`): what is drawn, with which test,
     what the filled and hollow marks mean, and why a bar is not the corrected decision; in LaTeX with ``latex``."""
@@ -53,7 +75,14 @@ def forest_caption(many: Many, *, latex: bool = False) -> str:
             + (f"Each bar is that comparison's own {first.confidence_level:.0%} interval of δ, not corrected for "
                f"the {len(many.results)} comparisons, so a bar may miss 0 while the corrected p is above α."
                if bars else f"The {test_title(many)} gives no interval of δ itself, so no bars are drawn."))
-    return _caption(text, many.baseline, latex)
+    far = off_scale(many)
+    names = {f"\x00far{k}\x00": s for k, s in enumerate(far)}
+    if far:
+        scale = max(abs(v) for v in many.scores.values()) or 1.0
+        listed = ", ".join(f"{key} (δ = {signed(many.results[(s, many.baseline)].delta, scale)})"
+                           for key, s in names.items())
+        text += f" Off the scale, drawn as an arrow at its edge with δ beside the name: {listed}."
+    return _caption(text, many.baseline, latex, names)
 
 
 def heatmap_caption(many: Many, *, latex: bool = False) -> str:
@@ -122,10 +151,14 @@ def _how(many: Many) -> str:
     return f"{test_title(many)}{resamples}, {SIDES[many.alternative]}"
 
 
-def _caption(text: str, baseline: str | None, latex: bool) -> str:
+def _caption(text: str, baseline: str | None, latex: bool, names: dict[str, str] | None = None) -> str:
+    """``text`` with the baseline's (and ``names``' slots') names filled in, as LaTeX with ``latex``."""
+    names = {_BASE: baseline or "", **(names or {})}
     if latex:
-        return latex_template(text, {_BASE: latex_escape(baseline or "")})
-    return text.replace(_BASE, baseline or "")
+        return latex_template(text, {slot: latex_escape(name) for slot, name in names.items()})
+    for slot, name in names.items():
+        text = text.replace(slot, name)
+    return text
 
 
 def floor_warning(many: Many) -> str | None:

@@ -19,7 +19,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..many import Many
-from .family import CORRECTION_NAMES, heading, signed
+from .family import CORRECTION_NAMES, heading, off_scale, signed
 from .figures import AXIS, BODY, MARK
 from .sentence import METRIC_NAMES, number
 from .style import MINUS, Style, apply, label, plain, wrap
@@ -60,33 +60,43 @@ def forest(many: Many, *, title: str | None = None, style: Style | None = None,
     corrected decisions, while each bar is that comparison's own 1 − α interval of δ (``many.delta_interval``;
     none where the test's interval is of another quantity), not corrected. With ``style`` (a paper's or a
     slide's), at its true size (``width``: "column" or "full", by default the style's own) and without a
-    title: the caption carries it, and a PDF's metadata."""
+    title: the caption carries it, and a PDF's metadata. A system far off the others
+    (:func:`sigcore.report.family.off_scale`) is an arrow at the axis's edge, its δ beside its name."""
     base, scale, name = many.baseline, _scale(many), metric_label(many)
     order = forest_order(many)
     row = {s: i for i, s in enumerate(order)}
+    far = off_scale(many)  # at the axis's edge, pointing off it: the close calls keep the width
+    span = _span([v for s in order if s not in far for v in (*many.delta_interval(s, base),
+                                                             many.results[(s, base)].delta)])
+    ticks = [label(s) + (f" ({signed(many.results[(s, base)].delta, scale)})" if s in far else "") for s in order]
     traces = []
     # on paper the close calls, hollow on the dashed line at 0, are the ones a reader needs: dark, not light, grey
     ink, grey = (style.ink, HOLLOW) if style else (MARK, NOT_SIGNIFICANT)
     size, thick = (0.6 * style.text, max(style.line, 1)) if style else (11, 2)
     for significant, legend, colour, symbol in ((True, _marked(many), ink, "circle"),
                                                 (False, "not significant", grey, "circle-open")):
-        systems = [s for s in order if many.significant(s, base) == significant]
+        # off-scale arrows last: a legend shows a trace's first marker
+        systems = sorted((s for s in order if many.significant(s, base) == significant), key=lambda s: s in far)
         res = [many.results[(s, base)] for s in systems]
         delta = np.array([r.delta for r in res], dtype=float)
         bounds = np.array([many.delta_interval(s, base) for s in systems], dtype=float).reshape(-1, 2)
         low, high = bounds[:, 0], bounds[:, 1]
         custom = [[label(s), signed(r.delta, scale), _bracket(lo, hi, scale), r.p_text,
                    number(many.adjusted[(s, base)], 1.0)] for s, r, lo, hi in zip(systems, res, low, high)]
+        off = np.array([s in far for s in systems], dtype=bool)
+        inset = 0.02 * (span[1] - span[0])  # inside the panel, clear of the axis line
+        x = np.where(off, [span[1] - inset if far.get(s, 0) > 0 else span[0] + inset for s in systems], delta)
+        plus, minus = np.where(off, np.nan, high - delta), np.where(off, np.nan, delta - low)
+        shapes = [f"triangle-{'right' if far[s] > 0 else 'left'}{symbol[6:]}" if s in far else symbol for s in systems]
         traces.append(dict(
-            type="scatter", mode="markers", x=delta, y=[row[s] for s in systems], name=legend,
-            showlegend=True, customdata=custom,
-            marker=dict(color=colour, symbol=symbol, size=size, line=dict(color=colour, width=thick)),
-            error_x=dict(type="data", symmetric=False, array=high - delta, arrayminus=delta - low,
+            type="scatter", mode="markers", x=x, y=[row[s] for s in systems], name=legend,
+            showlegend=True, customdata=custom, cliponaxis=False,
+            marker=dict(color=colour, symbol=shapes if off.any() else symbol, size=size, line=dict(color=colour, width=thick)),
+            error_x=dict(type="data", symmetric=False, array=plus, arrayminus=minus,
                          color=colour, thickness=thick, width=size / 2),
             hovertemplate="<b>%{customdata[0]}</b><br>δ = %{customdata[1]}%{customdata[2]}"
                           "<br>%{customdata[3]}, corrected p = %{customdata[4]}<extra></extra>"))
     level = f"{1 - many.alpha:.0%}"
-    span = _span([v for s in order for v in (*many.delta_interval(s, base), many.results[(s, base)].delta)])
     interval = all(math.isfinite(v) for s in order for v in many.delta_interval(s, base))
     layout = dict(
         height=ROW * len(order) + 190, margin=dict(l=20, r=20, t=70, b=100), plot_bgcolor="white",
@@ -94,7 +104,7 @@ def forest(many: Many, *, title: str | None = None, style: Style | None = None,
         xaxis=dict(title=dict(text=f"δ = {name}(system) {MINUS} {name}({label(base)})"
                                    + (f", with its {level} interval" if interval else "")),
                    range=span, zeroline=False, showgrid=True, gridcolor="#eeeeee", **AXIS),
-        yaxis=dict(tickmode="array", tickvals=list(range(len(order))), ticktext=[label(s) for s in order],
+        yaxis=dict(tickmode="array", tickvals=list(range(len(order))), ticktext=ticks,
                    range=[-0.7, len(order) - 0.3], automargin=True, showgrid=True, gridcolor="#f4f4f4", **AXIS),
         legend=dict(orientation="h", yref="container", y=0, yanchor="bottom", x=1, xanchor="right"),
         shapes=[dict(type="line", xref="x", yref="y domain", x0=0, x1=0, y0=0, y1=1,
@@ -109,7 +119,7 @@ def forest(many: Many, *, title: str | None = None, style: Style | None = None,
     room = style.width(width) - 2 * style.text
     # the x title is centred on the panel, right of the systems' names (about 0.55 em a character): it may
     # reach as far left of the centre as right of it, so it fits the figure's width less the names'
-    left = max(0.55 * style.tick * max(len(plain(label(s))) for s in order) + 10, style.text)
+    left = max(0.55 * style.tick * max(len(plain(t)) for t in ticks) + 10, style.text)
     # a line that breaks at the minus keeps it at its end: one starting with "− BLEU(...)" reads as a negative
     axis = wrap([f"δ = {name}(system) {MINUS}", f"{name}({label(base)})" + ("," if interval else "")]
                 + ([f"with its {level} interval"] if interval else []), style, style.width(width) - left)
