@@ -88,6 +88,9 @@ def _parser() -> argparse.ArgumentParser:
     cmp.add_argument("--save", metavar="RESULT.json",
                      help="also write the result with its resampled values, for `sigcore figure`")
     _paper_option(cmp)
+    cmp.add_argument("--family", metavar="FAMILY.json",
+                     help="this pair is one of the comparisons of a family saved by `many --save` (or a paper "
+                          "folder's JSON): say which claim leads, and warn where the two decide differently")
     advise = commands.add_parser("advise", help="which test fits these data, and why (Dror et al. 2018)",
                                  description="Recommend a paired test for A against B on these data: the "
                                              "recommended one, the other valid ones, and why not the rest.")
@@ -473,6 +476,9 @@ def _compare(args) -> int:
                f"the advisor's first resampling test, since --ci-method {args.ci_method} resamples" if res.auto else
                "given with --test"))
     decided = _roles(data, note, args.metric, [test])
+    if args.family:
+        said = paper.in_family(paper.pair_claim(res, a_name, b_name), _families(args.family), args.family)
+        print(said, file=sys.stderr if said.startswith("warning: ") else sys.stdout)
     if args.save:
         _write(args.save, export.result_json(res, distribution=True, **names))
         if res.distribution is None:  # said where it is written, not when `figure` refuses it
@@ -508,6 +514,21 @@ def _compare(args) -> int:
         prog=_prog()))
     print("\n".join([*lines, signature]))  # the signature stays the last line
     return 0
+
+
+def _families(path: str) -> list[Many]:
+    """The families of a JSON that `many --save` (or a paper folder) wrote."""
+    hint = "Give the JSON that `sigcore many ... --save FAMILY.json` wrote (or a paper folder's STEM.json of many)."
+    try:
+        saved = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise InputError(f"cannot be read as a saved family ({e})", file=path, hint=hint) from None
+    if not isinstance(saved, dict) or not isinstance(saved.get("families"), list) or not saved["families"]:
+        raise InputError("holds no family of comparisons", file=path, hint=hint)
+    try:
+        return [Many.from_dict(f) for f in saved["families"]]
+    except (KeyError, TypeError, ValueError) as e:
+        raise InputError(f"is not a family saved by sigcore ({type(e).__name__}: {e})", file=path, hint=hint) from None
 
 
 def _prog() -> str:

@@ -387,3 +387,38 @@ def test_seeds_and_aso_tables_with_long_names_fit_the_page(tmp_path, key):
     assert done.returncode == 0, done.stdout[-3000:]
     log = (tmp_path / "main.log").read_text(encoding="latin-1")
     assert "Overfull \\hbox" not in log, re.findall(r"Overfull.*", log)
+
+
+def test_a_pair_said_to_be_one_of_a_family_is_told_which_claim_leads(tmp_path, capsys):
+    """compare --family FAMILY.json: the same decision says the family's corrected p leads; a different one (a
+    one-sided pair against a two-sided corrected family) is warned of; a pair the family lacks is an error."""
+    rng = np.random.default_rng(7)
+    gold, systems = _family(rng, k=5, n=300)
+    table = tmp_path / "outputs.csv"
+    table.write_text("gold," + ",".join(systems) + "\n" + "".join(
+        f"{g}," + ",".join(str(systems[s][i]) for s in systems) + "\n" for i, g in enumerate(gold)))
+    saved = tmp_path / "family.json"
+    assert main(["many", str(table), "--baseline", "s0", "--test", "bootstrap", "--resamples", "400",
+                 "--save", str(saved)]) == 0
+    many = sigcore.Many.from_dict(json.loads(saved.read_text())["families"][0])
+    capsys.readouterr()
+    seen = set()
+    for s in [s for s in systems if s != "s0"]:
+        for side in ("two-sided", "greater", "less"):
+            assert main(["compare", str(table), "--a", s, "--b", "s0", "--test", "bootstrap", "--resamples", "400",
+                         "--alternative", side, "--family", str(saved)]) == 0
+            out, err = capsys.readouterr()
+            res = sigcore.compare(gold, systems[s], systems["s0"], test="bootstrap", n_resamples=400,
+                                  alternative=side)
+            same = (res.side if res.significant else 0) == (many.results[(s, "s0")].side
+                                                             if many.significant(s, "s0") else 0)
+            seen.add(same)
+            assert ("family: " + str(saved) + " decides it the same" in out) == same
+            assert (f"warning: this comparison and {saved} decide {s} against s0" in err) == (not same)
+    assert seen == {True, False}  # both cases met
+    assert main(["compare", str(table), "--a", "s1", "--b", "s2", "--family", str(saved)]) == 2
+    err = capsys.readouterr().err
+    assert f"{saved} holds no comparison of s1 and s2 on accuracy over 300 items" in err and "It holds:" in err
+    (tmp_path / "bad.json").write_text('{"a": 1}')
+    assert main(["compare", str(table), "--a", "s1", "--b", "s0", "--family", str(tmp_path / "bad.json")]) == 2
+    assert "holds no family of comparisons" in capsys.readouterr().err

@@ -131,11 +131,24 @@ def for_result(res: Result, *, a: str, b: str, command: str, venue: str = DEFAUL
              f"{name}.json": export.result_json(res, distribution=True, a_name=a, b_name=b)}
     notes = _figure(files, name, draw, res, export.figure_caption(res, "histogram", latex=True), folder) \
         if res.distribution is not None else []
-    decision = res.side if res.significant else 0
-    claim = Claim(res.metric, a, b, res.n_items, decision,
-                  f"{res.p_text}, {_side(res.alternative)}, {TEST_NAMES[res.test]}, reported alone")
     return Entry(name, _encoded(files), citations.keys_of(res), command, _checklist_pair(res, a, b, name, sacre),
-                 [claim], notes)
+                 [pair_claim(res, a, b)], notes)
+
+
+def pair_claim(res: Result, a: str, b: str) -> Claim:
+    """What a pair reported alone decides."""
+    return Claim(res.metric, a, b, res.n_items, res.side if res.significant else 0,
+                 f"{res.p_text}, {_side(res.alternative)}, {TEST_NAMES[res.test]}, reported alone")
+
+
+def family_claims(families: list) -> list[Claim]:
+    """What each comparison of a family decides, by its corrected p."""
+    from . import family
+
+    return [Claim(f.metric, a, b, f.results[(a, b)].n_items, (f.results[(a, b)].side if f.significant(a, b) else 0),
+                  f"corrected p {_relation(f.p_texts(a, b)[1])}, {_side(f.alternative)}, "
+                  f"{family.CORRECTION_NAMES[f.correction]} over {len(f.results)} comparisons")
+            for f in families for (a, b) in f.results]
 
 
 def for_family(families: list, *, command: str, venue: str = DEFAULT_VENUE, folder: str = "sigcore",
@@ -158,10 +171,7 @@ def for_family(families: list, *, command: str, venue: str = DEFAULT_VENUE, fold
     for f in families if first.baseline is not None else []:
         part = name if len(families) == 1 else f"{name}-{stem(f.metric)}"
         notes += _figure(files, part, draw, f, family.forest_caption(f, latex=True), folder)
-    claims = [Claim(f.metric, a, b, f.results[(a, b)].n_items, (f.results[(a, b)].side if f.significant(a, b) else 0),
-                    f"corrected p {_relation(f.p_texts(a, b)[1])}, {_side(f.alternative)}, "
-                    f"{family.CORRECTION_NAMES[f.correction]} over {len(f.results)} comparisons")
-              for f in families for (a, b) in f.results]
+    claims = family_claims(families)
     keys = list(dict.fromkeys(k for f in families for k in citations.family_keys(f.test, [f.metric], f.correction)))
     return Entry(name, _encoded(files), keys, command, _checklist_family(families, name, sacre), claims, notes)
 
@@ -327,6 +337,23 @@ def conflicts(claims: dict[str, list[Claim]]) -> list[str]:
                                    "which claim is primary: a pair that is one of a family's comparisons is "
                                    "decided by the family's corrected p.")
     return out
+
+
+def in_family(claim: Claim, families: list, name: str) -> str:
+    """What a pair reported alone is as one of ``families``' comparisons (a family saved by ``many --save`` or a
+    paper folder's JSON, called ``name``): which claim leads, and, where the two decide differently, a warning
+    (starting "warning: "). A SettingsError when no comparison of the family is this pair on its test set."""
+    for c in family_claims(families):
+        if (c.metric, c.items) == (claim.metric, claim.items) and {c.a, c.b} == {claim.a, claim.b}:
+            c = c if c.a == claim.a else c.reversed()
+            if c.decision != claim.decision:
+                return "warning: " + conflicts({"this comparison": [claim], name: [c]})[0]
+            return (f"family: {name} decides it the same ({_decided(c)}: {c.how}); report it as one of the "
+                    "family's comparisons, whose corrected p is the primary claim")
+    pairs = sorted({f"{c.a} against {c.b} on {c.metric} ({c.items:,} items)" for c in family_claims(families)})
+    raise SettingsError(f"{name} holds no comparison of {claim.a} and {claim.b} on {claim.metric} over "
+                        f"{claim.items:,} items", hint="It holds: " + "; ".join(pairs[:6])
+                        + ("; …" if len(pairs) > 6 else "") + ". Name the systems as the family does (--name).")
 
 
 def _decided(c: Claim) -> str:
