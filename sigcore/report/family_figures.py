@@ -91,7 +91,8 @@ def forest(many: Many, *, title: str | None = None, style: Style | None = None,
         traces.append(dict(
             type="scatter", mode="markers", x=x, y=[row[s] for s in systems], name=legend,
             showlegend=True, customdata=custom, cliponaxis=False,
-            marker=dict(color=colour, symbol=shapes if off.any() else symbol, size=size, line=dict(color=colour, width=thick)),
+            marker=dict(color=colour, symbol=shapes if off.any() else symbol, size=size,
+                        line=dict(color=colour, width=thick)),
             error_x=dict(type="data", symmetric=False, array=plus, arrayminus=minus,
                          color=colour, thickness=thick, width=size / 2),
             hovertemplate="<b>%{customdata[0]}</b><br>δ = %{customdata[1]}%{customdata[2]}"
