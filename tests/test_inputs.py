@@ -260,6 +260,8 @@ CONTENT = {
     "text": b"The house is small.\nIt rains, they said.\n",
     "conll": b"EU B-ORG\nrejects O\n\nPeter B-PER\nBlackburn I-PER\n",
     "lm-eval": b'{"doc_id": 0, "filtered_resps": [["a"]], "acc": 1.0}\n',
+    "inspect": b'{"version": 2, "status": "success", "eval": {"task": "t", "model": "m"}, "samples": [{"id": 1, '
+               b'"epoch": 1, "target": "a", "scores": {"match": {"value": "C", "answer": "a"}}}]}',
 }
 
 

@@ -17,7 +17,7 @@ from streamlit import config
 
 from sigcore import SigcoreError
 from sigcore.io import align
-from sigcore.io.inputs import read
+from sigcore.io.inputs import LOGS, read
 from sigcore.io.roles import GOLD_NAMES, Ambiguous
 
 from .safe import md
@@ -91,7 +91,7 @@ def choose_files() -> tuple[list[tuple[str, bytes]], dict]:
         help="One table (CSV, TSV, JSON lines, JSON, CoNLL) with gold and system columns; or a gold file (found by "
              "its name: gold, ref, reference, target, labels, answers) and one file per system; or two files that "
              "each carry a gold column (id, gold, pred), or two CoNLL files with gold; or two lm-evaluation-harness "
-             "samples_*.jsonl logs. Gzip is fine. Nothing is stored.")
+             "samples_*.jsonl logs, or two Inspect AI logs (.eval or .json). Gzip is fine. Nothing is stored.")
     files = [(u.name, u.getvalue()) for u in uploads or []]
     encoding = ENCODINGS[st.selectbox("Encoding", list(ENCODINGS), help="How the uploaded text was saved.")]
     return files, {"encoding": encoding} if encoding else {}
@@ -122,7 +122,7 @@ def load(files: list[tuple[str, bytes]], roles: dict, mapping_area) -> align.Ali
                 if not settled:
                     st.info("Say which file is the gold (in the Gold file box) to compare the others.")
                     return None
-                if len(tables) == 2 and all(t.format == "lm-eval" for t in tables) \
+                if len(tables) == 2 and all(t.format in LOGS for t in tables) \
                         and len(filters := align.lm_eval_filters(*tables)) > 1:  # a document once per filter
                     roles["filter"] = st.selectbox(
                         "lm-eval filter", filters, index=None, placeholder="Which filter?",
@@ -151,7 +151,7 @@ def _file_widgets(tables, boxes) -> tuple[dict, bool]:
     names = [t.name for t in tables]
     key = "_".join(names)
     out, gold = {}, None
-    if not all(t.format == "lm-eval" for t in tables):  # a log holds its targets
+    if not all(t.format in LOGS for t in tables):  # a log holds its targets
         try:
             index, _ = align.pick_gold_file(tables)
             start = 0 if index is None else index + 1

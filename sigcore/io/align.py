@@ -29,7 +29,7 @@ import pandas as pd
 from ..errors import InputError, SettingsError
 from ..numbers import number
 from ..words import counted, listed, shown
-from .inputs import INDEX
+from .inputs import INDEX, LOGS
 from .roles import (GOLD_NAMES, Ambiguous, Role, baseline_index, baseline_named, correctness_named, gold_files,
                     label_reason)
 
@@ -72,6 +72,7 @@ class Aligned:
     by_row: bool = False  # several files paired by row although they share an id column
     roles: tuple[Role, ...] = ()  # what was decided about the files and columns, and why (shown to the user)
     outputs: tuple[str, ...] = ()  # the columns (or files) the systems' outputs came from, for what their names say
+    labels: tuple[str, str] | None = None  # A's and B's names where the files state them (an Inspect log's model)
 
     @property
     def n(self) -> int:
@@ -80,7 +81,9 @@ class Aligned:
     @property
     def display_names(self) -> tuple[str, str]:
         """A's and B's names as reports print them: a column's as it is, a file's as short as stays unique
-        (``uedin-nmt.4722.de`` is ``uedin-nmt``), as ``sigcore many`` names systems."""
+        (``uedin-nmt.4722.de`` is ``uedin-nmt``), as ``sigcore many`` names systems; the models logs name."""
+        if self.labels:
+            return self.labels
         if "A" in self.columns:
             return self.a_name, self.b_name
         a, b = system_names([self.a_name, self.b_name])
@@ -458,9 +461,9 @@ def load_many(tables: Sequence, *, has_gold: bool = True, gold: str | None = Non
     only system files, e.g. per-item scores)."""
     if len(tables) > 1 and all(t.format == "conll" and _has_gold(t) for t in tables):  # each its own gold
         return _conll_many(tables)
-    if any(t.format == "lm-eval" for t in tables):
-        raise InputError("several systems' lm-evaluation-harness logs are not read together yet",
-                         file=next(t.name for t in tables if t.format == "lm-eval"),
+    if any(t.format in LOGS for t in tables):
+        raise InputError("several models' evaluation logs are not read together yet",
+                         file=next(t.name for t in tables if t.format in LOGS),
                          hint="Compare two logs at a time: sigcore compare samples_A.jsonl samples_B.jsonl --metric acc.")
     if len(tables) > 1:
         index, why = pick_gold_file(tables, gold_file=NO_GOLD_FILE if not has_gold and gold_file is None
@@ -531,8 +534,16 @@ def lm_eval_filters(a, b) -> list[str]:
 def from_lm_eval(a, b, *, on_unmatched: str = "stop", filter: str | None = None) -> Aligned:
     """Two lm-evaluation-harness sample logs, paired by (doc_id, filter); their per-sample metrics as scores.
     Logs of several filters hold each document once per filter: one filter is compared (``filter``, which
-    :class:`Ambiguous` asks for), since the same documents under two filters are not independent items."""
+    :class:`Ambiguous` asks for), since the same documents under two filters are not independent items. Two
+    Inspect logs (read in the same shape, their samples' ids as doc_id) are paired by sample id, and must be of
+    the same task; their models name the systems."""
     from .lmeval import metric_fields
+
+    tasks = [t.frame.attrs.get("task") for t in (a, b)]
+    if tasks[0] != tasks[1]:
+        raise InputError(f"is a log of the task {shown(str(tasks[1]))}, {a.name} of {shown(str(tasks[0]))}",
+                         file=b.name, hint="Compare two models' logs of the same task.")
+    key = "sample" if a.format == "inspect" else "doc_id"
 
     filters = [list(dict.fromkeys(t.frame["filter"].tolist())) for t in (a, b)]
     if set(filters[0]) != set(filters[1]):  # each document is matched with its filter: none would match
@@ -555,14 +566,16 @@ def from_lm_eval(a, b, *, on_unmatched: str = "stop", filter: str | None = None)
     differ = np.flatnonzero(targets[0] != targets[1])
     if len(differ):
         i = int(differ[0])
-        raise InputError(f"doc_id {keys[0][order[0][i]][0]!r} has target {targets[0][i]!r} here but "
+        raise InputError(f"{key} {keys[0][order[0][i]][0]!r} has target {targets[0][i]!r} here but "
                          f"{targets[1][i]!r} in {b.name}", file=a.name, line=int(a.lines[order[0][i]]),
                          hint="Both logs must come from the same task and data set.")
     shared = [f for f in metric_fields(a.frame) if f in metric_fields(b.frame)]
     scores = {f: tuple(t.frame[f].to_numpy()[o].tolist() for t, o in zip((a, b), order)) for f in shared}
     preds = [t.frame["prediction"].to_numpy(dtype=object)[o].tolist() for t, o in zip((a, b), order)]
     lines = [t.lines[o] for t, o in zip((a, b), order)]
+    models = tuple(t.frame.attrs.get("model") for t in (a, b))
     return Aligned(targets[0].tolist(), preds[0], preds[1], a.name, b.name,
+                   labels=models if all(models) and models[0] != models[1] else None,
                    ids=[keys[0][i][0] for i in order[0]], scores=scores,
                    sources={"gold": (a.name, lines[0]), "a": (a.name, lines[0]), "b": (b.name, lines[1])},
                    notes=tuple(notes), columns={} if filter is None else {"filter": filter})
@@ -764,7 +777,11 @@ def load(tables: Sequence, *, gold: str | None = None, a: str | None = None, b: 
     if group is not None:
         raise SettingsError("`group` names a column of one table", hint="Give the items' groups as a column of one "
                             "table (with gold, A and B columns).")
-    if len(tables) == 2 and all(t.format == "lm-eval" for t in tables):
+    if len(tables) == 2 and all(t.format in LOGS for t in tables):
+        if tables[0].format != tables[1].format:
+            raise InputError(f"is an {'Inspect' if tables[1].format == 'inspect' else 'lm-eval'} log and "
+                             f"{tables[0].name} is not", file=tables[1].name,
+                             hint="Compare two logs of the same tool (or convert both: sigcore convert).")
         return _ordered(from_lm_eval(*tables, on_unmatched=on_unmatched, filter=filter), tables, baseline,
                         flip=from_lm_eval, on_unmatched=on_unmatched, filter=filter)
     if len(tables) > 3:
@@ -796,8 +813,10 @@ def _ordered(data: Aligned, tables, baseline, flip, **options) -> Aligned:
     order, why = order_systems([t.name for t in tables], baseline)
     if order != [0, 1]:
         data = flip(tables[1], tables[0], **options)
+    a, b = (f"{label} ({file})" for label, file in zip(data.labels, (data.a_name, data.b_name))) if data.labels \
+        else (data.a_name, data.b_name)  # an Inspect log's model, and its file
     roles = [Role("gold", f"the target field of {data.a_name} and {data.b_name}", "they agree on every item"),
-             Role("A", data.a_name), Role("B", data.b_name, "" if why == "the order given" else why)]
+             Role("A", a), Role("B", b, "" if why == "the order given" else why)]
     if options.get("filter") is not None:
         roles.append(Role("filter", shown(options["filter"]), "given"))
     return replace(data, roles=tuple(roles))

@@ -55,7 +55,9 @@ FORMATS = {
     "text": "plain text, one item per line",
     "conll": "CoNLL columns: one token per line, tags in the last column, a blank line between sentences",
     "lm-eval": "lm-evaluation-harness samples_*.jsonl",
+    "inspect": "an Inspect AI log, .eval or .json",
 }
+LOGS = ("lm-eval", "inspect")  # evaluation logs: each file one model's, its items paired by their ids
 _EXTENSIONS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl",
                ".json": "json", ".txt": "text", **dict.fromkeys((".conll", ".bio", ".iob", ".iob2", ".bioes"), "conll")}
 _NO_ROWS = "Give one row per item below the header row."
@@ -86,7 +88,14 @@ def read(source: str | os.PathLike | bytes, *, name: str | None = None, format: 
     name = printable(name)  # the name in every message, role and system name: one line, never a terminal's command
     if format is not None and format not in FORMATS:
         raise SettingsError(f"unknown format {format!r}", hint=f"The formats are: {', '.join(FORMATS)}.")
-    text = decode(gunzip(data, name), name, encoding)
+    data = gunzip(data, name)
+    if format == "inspect" or format is None and _is_inspect(data, name):  # a zip: read before decoding
+        from ..logs import inspect_eval
+
+        frame, lines, attrs = inspect_eval.parse_bytes(data, name)
+        frame.attrs.update(attrs)
+        return Table(name, "inspect", frame, lines)
+    text = decode(data, name, encoding)
     if text.count("\n") > MAX_ITEMS:  # before any parsing spends memory per item
         raise InputError(f"has more than {MAX_ITEMS:,} lines", file=name,
                          hint="Compare a sample of the items, or split the test set.")
@@ -100,6 +109,14 @@ def read(source: str | os.PathLike | bytes, *, name: str | None = None, format: 
         raise InputError(f"has more than {MAX_ITEMS:,} items", file=name,
                          hint="Compare a sample of the items, or split the test set.")
     return Table(name, fmt, frame, np.asarray(lines, dtype=np.int64), notes)
+
+
+def _is_inspect(data: bytes, name: str) -> bool:
+    """An Inspect AI log: a zip named .eval, or a JSON object that begins with Inspect's header fields."""
+    if data[:4] == b"PK\x03\x04":
+        return name.lower().endswith(".eval")
+    head = data[:4096].lstrip()
+    return head.startswith(b"{") and b'"eval"' in head and b'"version"' in head
 
 
 _UNNAMED = "\x00unnamed"  # a header's empty first name while reading: pandas' index, if its values say so

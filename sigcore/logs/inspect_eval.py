@@ -1,0 +1,203 @@
+"""Inspect AI's evaluation logs (UK AISI, inspect_ai 0.3.x), ``.eval`` and ``.json``, read with the standard library
+(and ``zstandard``: recent versions compress a ``.eval``'s members with Zstandard, method 93, which ``zipfile``
+cannot open); Inspect itself is not needed.
+
+A ``.eval`` is a zip: ``header.json`` (the task, the model, the configuration: ``eval.task``, ``eval.model``,
+``eval.config.epochs``), ``summaries.json`` (each sample's ``id``, ``epoch``, ``target`` and ``scores``, one entry
+per sample and epoch) and ``samples/ID_epoch_N.json``. A ``.json`` log is one object with ``eval`` and
+``samples``. Each score's ``value`` becomes a number as Inspect's ``value_to_float`` makes it: ``C`` (correct) 1,
+``I`` 0, ``P`` (partial) 0.5, ``N`` (no answer) 0, ``yes``/``true`` 1, ``no``/``false`` 0, numbers as they are; a
+scorer whose value is an object of several numbers gives a column per key (``scorer/key``).
+
+Epochs are runs of the same item. :func:`runs` keeps them (one row per sample and epoch); :func:`parse` averages
+them per sample, as Inspect's default reducer (``mean``) does, so that a model's mean equals the accuracy Inspect
+reports, and returns the frame in the shape of an lm-eval log (``doc_id``: the sample id, ``filter``,
+``target``, ``prediction``: the first scorer's answer, then a float column per scorer) for the same pairing.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import struct
+import zipfile
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..errors import InputError
+from ..io import jsonlimits
+
+ZSTD = 93  # the zip compression method of Zstandard
+MAX_MEMBER = 2**31  # bytes a member may unpack to
+_VALUES = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0, "yes": 1.0, "true": 1.0, "no": 0.0, "false": 0.0}
+_FIX = "Give the .eval or .json log that Inspect wrote (inspect eval ... --log-dir), unchanged."
+
+
+def _member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, name: str) -> bytes:
+    if info.file_size > MAX_MEMBER:
+        raise InputError(f"its member {info.filename} unpacks to more than 2 GB", file=name, hint=_FIX)
+    if info.compress_type != ZSTD:
+        return archive.read(info)
+    try:
+        import zstandard  # the raw member: zipfile cannot decompress method 93
+    except ModuleNotFoundError:
+        raise InputError("is compressed with Zstandard, and the zstandard package is not installed", file=name,
+                         hint='Install it: pip install "sigcore[logs]" (or pip install zstandard).') from None
+
+    archive.fp.seek(info.header_offset)
+    head = archive.fp.read(30)
+    if head[:4] != b"PK\x03\x04":
+        raise InputError(f"its member {info.filename} is damaged", file=name, hint=_FIX)
+    skip = sum(struct.unpack("<HH", head[26:30]))
+    archive.fp.seek(info.header_offset + 30 + skip)
+    raw = archive.fp.read(info.compress_size)
+    try:
+        return zstandard.ZstdDecompressor().stream_reader(io.BytesIO(raw)).read(info.file_size + 1)
+    except zstandard.ZstdError as e:
+        raise InputError(f"its member {info.filename} cannot be decompressed ({e})", file=name, hint=_FIX) from None
+
+
+def _json(data: bytes, name: str, where: str) -> Any:
+    try:
+        return json.loads(data.decode("utf-8"), **jsonlimits.HOOKS)
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise InputError(f"{where} is not valid JSON ({e})", file=name, hint=_FIX) from None
+
+
+def _read(data: bytes, name: str) -> tuple[dict, list[dict]]:
+    """The log's header (``eval``, ``results``) and its samples' summaries."""
+    if data[:4] != b"PK\x03\x04":
+        log = _json(data, name, "the log")
+        if not isinstance(log, dict) or not isinstance(log.get("eval"), dict):
+            raise InputError("is not an Inspect log: it has no 'eval' header", file=name, hint=_FIX)
+        return log, log.get("samples") or []
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+        members = {i.filename: i for i in archive.infolist()}
+    except zipfile.BadZipFile as e:
+        raise InputError(f"is not a readable .eval log ({e})", file=name, hint=_FIX) from None
+    for needed in ("header.json", "summaries.json"):
+        if needed not in members:
+            raise InputError(f"has no {needed}: not a finished Inspect log", file=name,
+                             hint="Give the log of a finished run (an interrupted one has only _journal/).")
+    header = _json(_member(archive, members["header.json"], name), name, "header.json")
+    summaries = _json(_member(archive, members["summaries.json"], name), name, "summaries.json")
+    if not isinstance(header, dict) or not isinstance(header.get("eval"), dict) or not isinstance(summaries, list):
+        raise InputError("is not an Inspect log: header.json or summaries.json has another shape", file=name,
+                         hint=_FIX)
+    return header, summaries
+
+
+def value(raw: Any, name: str, where: str) -> float:
+    """A score's value as a number, as Inspect's value_to_float makes it."""
+    if isinstance(raw, bool):
+        return float(raw)
+    if isinstance(raw, (int, float)):
+        return float(raw)
+    if isinstance(raw, str):
+        key = raw.strip()
+        if key in _VALUES or key.lower() in _VALUES:
+            return _VALUES.get(key, _VALUES.get(key.lower()))
+        try:
+            return float(key)
+        except ValueError:
+            pass
+    raise InputError(f"{where} has the score {json.dumps(raw, ensure_ascii=False)[:40]}, which is not a number, "
+                     "C, I, P or N", file=name, hint="Score with a scorer whose values are numbers or C/I/P/N.")
+
+
+def header(data: bytes, name: str) -> dict[str, Any]:
+    """The model, the task and the configuration a log states."""
+    return _header(_read(data, name)[0])
+
+
+def _header(head: dict) -> dict[str, Any]:
+    ev = head["eval"]
+    config = ev.get("config") or {}
+    return {"model": ev.get("model"), "task": ev.get("task"), "epochs": config.get("epochs") or 1,
+            "reducer": config.get("epochs_reducer"), "results": head.get("results")}
+
+
+def runs(data: bytes, name: str) -> pd.DataFrame:
+    """One row per sample and epoch, in the log's order: ``item`` (the sample id), ``run`` (the epoch), ``target``,
+    ``answer`` (the first scorer's), then a float column per scorer."""
+    return _runs(*_read(data, name), name)
+
+
+def _runs(head: dict, samples: list, name: str) -> pd.DataFrame:
+    if head.get("status") not in (None, "success"):
+        raise InputError(f"is the log of a run that ended in {head['status']!r}: not every sample was scored",
+                         file=name, hint="Give the log of a finished run (inspect eval-retry completes one).")
+    rows: dict[str, list] = {"item": [], "run": [], "target": [], "answer": []}
+    scorers: list[str] | None = None
+    seen: dict[tuple, int] = {}
+    for k, sample in enumerate(samples, 1):
+        if not isinstance(sample, dict) or "id" not in sample:
+            raise InputError(f"sample {k} has no id", file=name, item=k, hint=_FIX)
+        item, epoch = sample["id"], sample.get("epoch", 1)
+        where = f"sample {item!r} (epoch {epoch})"
+        if (item, epoch) in seen:
+            raise InputError(f"{where} appears twice, as samples {seen[item, epoch]} and {k}", file=name, item=k,
+                             hint="Give one run's log; logs merged from several runs repeat samples.")
+        seen[item, epoch] = k
+        scores = sample.get("scores") or {}
+        values, answer = {}, ""
+        for scorer, score in scores.items():
+            raw = score.get("value") if isinstance(score, dict) else None
+            if isinstance(raw, dict):
+                values.update({f"{scorer}/{key}": value(v, name, f"{where}, scorer {scorer}/{key},")
+                               for key, v in raw.items()})
+            else:
+                values[scorer] = value(raw, name, f"{where}, scorer {scorer},")
+            if not answer and isinstance(score, dict) and score.get("answer") is not None:
+                answer = str(score["answer"])
+        if scorers is None:
+            scorers = list(values)
+            rows.update({s: [] for s in scorers})
+        elif set(values) != set(scorers):
+            odd = sorted(set(values) ^ set(scorers))[0]
+            raise InputError(f"{where} {'lacks' if odd in scorers else 'has'} the score {odd!r}, which the first "
+                             "sample " + ("has" if odd in scorers else "does not have"), file=name, item=k,
+                             hint="Give a log whose samples were all scored by the same scorers.")
+        target = sample.get("target", "")
+        rows["item"].append(item)
+        rows["run"].append(int(epoch))
+        rows["target"].append(target if isinstance(target, str) else json.dumps(target, ensure_ascii=False))
+        rows["answer"].append(answer)
+        for s in scorers:
+            rows[s].append(values[s])
+    if not rows["item"]:
+        raise InputError("holds no scored samples", file=name, hint=_FIX)
+    return pd.DataFrame({k: (np.asarray(v, dtype=np.float64) if k not in ("item", "run", "target", "answer") else v)
+                         for k, v in rows.items()})
+
+
+def scorers(frame: pd.DataFrame) -> list[str]:
+    return [c for c in frame.columns if c not in ("item", "run", "target", "answer")]
+
+
+def parse_bytes(data: bytes, name: str) -> tuple[pd.DataFrame, np.ndarray, dict[str, Any]]:
+    """One row per sample, its scores averaged over its epochs, in the shape of an lm-eval log (module docstring);
+    each row's place is its sample's position in the log; and the log's model, task and epochs."""
+    head, samples = _read(data, name)
+    frame = _runs(head, samples, name)
+    clash = [s for s in scorers(frame) if s in ("doc_id", "filter", "target", "prediction")]
+    if clash:
+        raise InputError(f"has a scorer named {clash[0]!r}, a name sigcore keeps for its own column", file=name,
+                         hint="Rename the scorer (@scorer(name=...)).")
+    first = frame.drop_duplicates("item", keep="first")
+    counts = frame.groupby("item", sort=False)["run"].nunique()
+    if counts.nunique() > 1:
+        few = counts.idxmin()
+        raise InputError(f"sample {few!r} was run {counts.min()} times, others {counts.max()}", file=name,
+                         hint="Give the log of a finished run: every sample has each epoch once.")
+    means = frame.groupby("item", sort=False)[scorers(frame)].mean()
+    out = pd.DataFrame({"doc_id": first["item"].tolist(), "filter": "none", "target": first["target"].tolist(),
+                        "prediction": first["answer"].tolist()})
+    for s in scorers(frame):
+        out[s] = means[s].to_numpy()
+    said = _header(head)
+    attrs = {"model": said["model"], "task": said["task"], "epochs": int(counts.max())}
+    return out, np.arange(1, len(out) + 1, dtype=np.int64), attrs

@@ -1,0 +1,162 @@
+"""Inspect AI logs (sigcore.logs.inspect_eval), read without Inspect: the logs in tests/data/inspect were written by
+Inspect itself (make_logs.py), and every value read here is checked against inspect_ai.log.read_eval_log; two
+models' logs compare as two lm-eval logs do, paired by sample id, named by their models, with precise errors."""
+
+import gzip
+import io
+import json
+import zipfile
+from pathlib import Path
+
+import pytest
+
+import sigcore
+from sigcore.__main__ import main
+from sigcore.errors import InputError
+from sigcore.io import align
+from sigcore.io.inputs import read
+from sigcore.logs import inspect_eval
+
+LOGS = Path(__file__).resolve().parent / "data" / "inspect"
+
+
+def _reference(path: Path, tmp_path: Path):
+    from inspect_ai.log import read_eval_log
+
+    if path.suffix == ".gz":  # Inspect reads its own .json, not gzipped
+        plain = tmp_path / path.stem
+        plain.write_bytes(gzip.decompress(path.read_bytes()))
+        path = plain
+    return read_eval_log(str(path))
+
+
+@pytest.mark.parametrize("name", ["alpha.eval", "beta.eval", "beta.json.gz"])
+def test_every_score_is_inspect_s_own(tmp_path, name):
+    from inspect_ai.scorer import value_to_float
+
+    log = _reference(LOGS / name, tmp_path)
+    data = gzip.decompress((LOGS / name).read_bytes()) if name.endswith(".gz") else (LOGS / name).read_bytes()
+    runs = inspect_eval.runs(data, name)
+    assert len(runs) == len(log.samples) == 120 and inspect_eval.scorers(runs) == ["match", "includes"]
+    to_float = value_to_float()
+    for row, sample in zip(runs.itertuples(index=False), log.samples):
+        assert (row.item, row.run, row.target) == (sample.id, sample.epoch, sample.target)
+        assert row.match == to_float(sample.scores["match"].value)
+        assert row.includes == to_float(sample.scores["includes"].value)
+        assert row.answer == sample.scores["match"].answer
+    # averaged over epochs as Inspect reduces them: its reductions, and the accuracy it reports
+    frame, lines, attrs = inspect_eval.parse_bytes(data, name)
+    assert attrs == {"model": log.eval.model, "task": log.eval.task, "epochs": 3} and list(lines) == list(range(1, 41))
+    for reduction in log.reductions:
+        reduced = {s.sample_id: s.value for s in reduction.samples}
+        assert frame[reduction.scorer].tolist() == pytest.approx([reduced[i] for i in frame["doc_id"]], abs=1e-12)
+    for score in log.results.scores:
+        assert frame[score.name].mean() == pytest.approx(score.metrics["accuracy"].value, abs=1e-12)
+
+
+def test_the_eval_s_members_are_zstandard_and_the_json_log_reads_the_same():
+    archive = zipfile.ZipFile(LOGS / "beta.eval")
+    assert {i.compress_type for i in archive.infolist()} == {inspect_eval.ZSTD}  # what zipfile alone cannot open
+    eval_log, json_log = read(LOGS / "beta.eval"), read(LOGS / "beta.json.gz")
+    assert eval_log.format == json_log.format == "inspect"
+    assert eval_log.frame.equals(json_log.frame) and eval_log.frame.attrs == json_log.frame.attrs
+
+
+def test_two_models_logs_compare_paired_by_sample_named_by_their_models(capsys):
+    a, b = read(LOGS / "alpha.eval"), read(LOGS / "beta.eval")
+    data = align.load([a, b])
+    assert data.display_names == ("mockllm/alpha", "mockllm/beta") and data.n == 40
+    assert main(["compare", str(LOGS / "alpha.eval"), str(LOGS / "beta.eval"), "--metric", "match",
+                 "--test", "bootstrap", "--resamples", "2000", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    expected = sigcore.compare(None, a.frame["match"].tolist(), b.frame["match"].tolist(), metric="mean",
+                               test="bootstrap", n_resamples=2000)
+    assert (got["p_value"], got["delta"], got["a_name"], got["b_name"]) == (
+        expected.p_value, expected.delta, "mockllm/alpha", "mockllm/beta")
+    assert got["score_a"] == pytest.approx(0.875) and "A = mockllm/alpha (" in " ".join(got["roles"])
+    # the other way round: the baseline given first is still B
+    assert main(["compare", str(LOGS / "beta.eval"), str(LOGS / "alpha.eval"), "--metric", "includes",
+                 "--baseline", str(LOGS / "beta.eval")]) == 0
+    assert "B = mockllm/beta" in capsys.readouterr().out
+
+
+def _edited(edit) -> bytes:
+    """beta's JSON log with ``edit`` applied to it."""
+    log = json.loads(gzip.decompress((LOGS / "beta.json.gz").read_bytes()))
+    edit(log)
+    return json.dumps(log).encode()
+
+
+def _raises(data: bytes, said: str, other: str = "alpha.eval", **options) -> None:
+    tables = [read(LOGS / other), read(data, name="edited.json")]
+    with pytest.raises(InputError) as info:
+        align.load(tables, **options)
+    assert said in str(info.value), str(info.value)
+
+
+def test_logs_that_do_not_pair_are_refused_with_what_and_where():
+    _raises(_edited(lambda log: log["eval"].update(task="gsm8k")),
+            "edited.json: is a log of the task 'gsm8k', ")
+    _raises(_edited(lambda log: [s.update(target="99") for s in log["samples"] if s["id"] == 3]),
+            "sample 3 has target '9' here but '99' in edited.json")
+    missing = _edited(lambda log: log.update(samples=[s for s in log["samples"] if s["id"] != 7]))
+    _raises(missing, "edited.json: lacks 1 id that")
+    _raises(missing, "alpha.eval has (the first is 7,")
+    dropped = align.load([read(LOGS / "alpha.eval"), read(missing, name="edited.json")], on_unmatched="drop")
+    assert dropped.n == 39 and 7 not in dropped.ids
+    assert dropped.notes == (f"dropped 1 item of {LOGS / 'alpha.eval'} whose ids are not in every file",)
+    with pytest.raises(InputError, match=r"is an lm-eval log and .*alpha.eval is not"):
+        lm = b'{"doc_id": 0, "target": "9", "filtered_resps": ["9"], "exact_match": 1.0}\n'
+        align.load([read(LOGS / "alpha.eval"), read(lm, name="samples_arith_2024.jsonl")])
+
+
+@pytest.mark.parametrize("edit, said", [
+    (lambda log: log["samples"].append(dict(log["samples"][0])), "sample 1 (epoch 1) appears twice, as samples 1 and 121"),
+    (lambda log: log["samples"][4]["scores"]["match"].update(value="maybe"),
+     "sample 5 (epoch 1), scorer match, has the score \"maybe\", which is not a number, C, I, P or N"),
+    (lambda log: log["samples"][5]["scores"].pop("includes"), "lacks the score 'includes'"),
+    (lambda log: log["samples"].pop(3), "was run 2 times, others 3"),
+    (lambda log: log.update(status="error"), "ended in 'error': not every sample was scored"),
+    (lambda log: log.pop("eval"), "not an Inspect log"),
+])
+def test_a_broken_log_is_refused_saying_which_sample(edit, said):
+    with pytest.raises(InputError) as info:
+        inspect_eval.parse_bytes(_edited(edit), "edited.json")
+    assert said in str(info.value) and str(info.value).startswith("edited.json")
+
+
+def test_an_unfinished_or_foreign_eval_zip_is_refused():
+    for members, said in (({"_journal/start.json": b"{}"}, "has no header.json: not a finished Inspect log"),
+                          ({"header.json": b"[]", "summaries.json": b"[]"}, "another shape")):
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w") as z:
+            for name, content in members.items():
+                z.writestr(name, content)
+        with pytest.raises(InputError, match=said):
+            read(out.getvalue(), name="run.eval")
+
+
+def test_without_zstandard_the_eval_log_says_what_to_install(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "zstandard", None)
+    with pytest.raises(InputError, match=r"zstandard package is not installed.*pip install \"sigcore\[logs\]\""):
+        read(LOGS / "alpha.eval")
+
+
+def test_two_inspect_logs_uploaded_on_the_compare_page():
+    """Upload two models' .eval logs: a scorer is a metric of the page, and the verdict names the models."""
+    from sigcore import report
+    from test_app import app, run, select, upload, verdict_of
+    from ui.safe import md
+
+    logs = [LOGS / "alpha.eval", LOGS / "beta.eval"]
+    at = upload(app(), *((path.name, path.read_bytes()) for path in logs))
+    assert {"match", "includes"} <= set(select(at, "Metric").options)
+    select(at, "Metric").set_value("includes").run()
+    run(at)
+    assert not at.exception and not at.error
+    data = align.load([read(path) for path in logs])
+    gold, a, b, metric = align.score_inputs(data, "includes")
+    res = sigcore.compare(gold, a, b, metric=metric)
+    assert verdict_of(at) == md(report.verdict(res, a="A (mockllm/alpha)", b="B (mockllm/beta)"))
