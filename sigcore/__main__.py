@@ -45,7 +45,7 @@ from .effects import effect_sizes, item_values
 from .result import Result, _json_safe, p_number
 from .errors import InputError, SettingsError, SigcoreError
 from . import budget
-from .words import printable
+from .words import counted, printable
 from .io import align
 from .io.roles import GOLD_NAMES, Ambiguous, names_of
 from .io import results
@@ -288,6 +288,13 @@ def _venue_option(parser) -> None:
 
 
 def _figure_parser(commands) -> None:
+    convert = commands.add_parser("convert", help="evaluation logs as one tidy table (model, task, item, run, "
+                                                  "metric, score)",
+                                  description="Read Inspect AI logs (.eval, .json) and lm-evaluation-harness samples "
+                                              "files (MODEL/samples_<task>_<date>.jsonl) and write their scores as "
+                                              "one long table, CSV or Parquet (docs/how-to/llm-logs.md).")
+    convert.add_argument("files", nargs="+", metavar="LOG")
+    convert.add_argument("--out", required=True, help="the table's file: .csv or .parquet")
     fig = commands.add_parser("figure", help="a figure for a paper or a slide, from a saved result",
                               description="Draw a result saved by `compare --save` (histogram, null, convergence) "
                                           "or a family saved by `many --save` (forest).")
@@ -863,6 +870,18 @@ def _set_height(fig, height: str) -> None:
     fig.update_layout(height=px)
 
 
+def _convert(args) -> int:
+    from .logs import tidy
+
+    table = tidy.from_logs(args.files)
+    tidy.write(table, args.out)
+    counts = table.groupby(["model", "task"]).item.nunique()
+    print(f"wrote {args.out}: {counted(len(table), 'score')} of {counted(table.model.nunique(), 'model')} on "
+          f"{counted(table.task.nunique(), 'task')} ({counts.sum():,} items over the models' tasks), metrics "
+          f"{', '.join(dict.fromkeys(table.metric))}")
+    return 0
+
+
 def _write(path: str, content: str | bytes) -> None:
     try:
         Path(path).write_bytes(content.encode("utf-8") if isinstance(content, str) else content)
@@ -873,8 +892,8 @@ def _write(path: str, content: str | bytes) -> None:
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     args.argv = [args.command, *(sys.argv[1:] if argv is None else argv)[1:]]  # for a paper folder's reproduce.sh
-    commands = {"many": _many, "seeds": _seeds, "datasets": _datasets, "figure": _figure, "advise": _advise,
-                "power": _power}
+    commands = {"many": _many, "seeds": _seeds, "datasets": _datasets, "figure": _figure, "convert": _convert,
+                "advise": _advise, "power": _power}
     if args.command in commands:
         return _run(commands[args.command], args)
     if args.command != "compare":

@@ -1,0 +1,106 @@
+"""The tidy long table of evaluation scores: one row per model, task, item, run and metric, with its score (the
+shape a user's own pipeline writes, and what every log reader here produces). CSV or Parquet.
+
+==========  ==========================================================================================
+``model``   the model (an Inspect log's ``eval.model``; an lm-eval file's folder, named after the model)
+``task``    the task (an Inspect log's ``eval.task``; an lm-eval file's task from ``samples_<task>_<date>``)
+``item``    the item's id within its task (a sample id, a doc_id), as text
+``run``     1, 2, …: an epoch or repeat of the same item (lm-eval logs: 1)
+``metric``  the scorer or per-sample metric (``match``, ``acc``); lm-eval's filters as ``acc[strict-match]``
+``score``   a number
+==========  ==========================================================================================
+
+Items pair across models by (task, item), never by position.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+from typing import Iterable
+
+import numpy as np
+import pandas as pd
+
+from ..errors import InputError, SettingsError
+from ..io.decoding import gunzip, read_bytes
+from ..io.inputs import read
+
+COLUMNS = ("model", "task", "item", "run", "metric", "score")
+_LM_EVAL_NAME = re.compile(r"samples_(?P<task>.+?)_(?P<date>\d{4}-\d\d-\d\dT[\d\-.:]+)$")
+
+
+def _long(model: str, task: str, frame: pd.DataFrame, item: str, run: str | None, metrics: list[str]) -> pd.DataFrame:
+    rows = frame.melt(id_vars=[c for c in (item, run) if c], value_vars=metrics, var_name="metric",
+                      value_name="score")
+    return pd.DataFrame({"model": model, "task": task, "item": rows[item].astype(str),
+                         "run": rows[run].astype(np.int64) if run else np.int64(1), "metric": rows["metric"],
+                         "score": rows["score"].astype(np.float64)})
+
+
+def from_log(data: bytes, name: str) -> pd.DataFrame:
+    """One log's scores as the long table: an Inspect log (every epoch a run) or an lm-eval samples file where the
+    harness writes it, ``MODEL_FOLDER/samples_<task>_<date>.jsonl`` (its model the folder's name)."""
+    from . import inspect_eval
+
+    data = gunzip(data, name)
+    table = read(data, name=name)
+    if table.format == "inspect":
+        runs = inspect_eval.runs(data, name)
+        return _long(table.frame.attrs["model"], table.frame.attrs["task"], runs, "item", "run",
+                     inspect_eval.scorers(runs))
+    if table.format == "lm-eval":
+        from ..io.lmeval import metric_fields
+
+        stem = Path(name).name.removesuffix(".gz").removesuffix(".jsonl")
+        match, model = _LM_EVAL_NAME.fullmatch(stem), Path(name).parent.name
+        if not match or not model:  # a model and a task the name does not state are not guessed
+            raise InputError("its name and folder do not say its task and model", file=name,
+                             hint="Give the file where lm_eval --output_path --log_samples wrote it: "
+                                  "MODEL_FOLDER/samples_<task>_<date>.jsonl.")
+        task, frame = match.group("task"), table.frame
+        metrics = metric_fields(frame)
+        filters = list(dict.fromkeys(frame["filter"]))
+        parts = []
+        for f in filters:  # a document once per filter: each filter's metrics are metrics of their own
+            part = frame[frame["filter"] == f].rename(columns={m: m if len(filters) == 1 else f"{m}[{f}]"
+                                                               for m in metrics})
+            parts.append(_long(model, task, part, "doc_id", None, [m if len(filters) == 1 else f"{m}[{f}]"
+                                                                    for m in metrics]))
+        return pd.concat(parts, ignore_index=True)
+    raise InputError("is neither an Inspect log nor an lm-evaluation-harness samples file", file=name,
+                     hint="Give .eval/.json logs of Inspect AI, or samples_<task>_<date>.jsonl files of lm_eval "
+                          "--log_samples; a table of scores of your own is already the tidy table.")
+
+
+def from_logs(paths: Iterable[str | Path]) -> pd.DataFrame:
+    """Every log's scores in one long table, checked: no (model, task, item, run, metric) twice."""
+    frames = [from_log(read_bytes(p), str(p)) for p in paths]
+    if not frames:
+        raise SettingsError("no logs given", hint="Give one or more Inspect or lm-eval log files.")
+    out = pd.concat(frames, ignore_index=True)
+    twice = out.duplicated(list(COLUMNS[:5]), keep=False)
+    if twice.any():
+        row = out[twice].iloc[0]
+        raise InputError(f"model {row['model']!r} has task {row['task']!r} twice (item {row['item']!r}, "
+                         f"{row['metric']})", hint="Give each model's log of a task once (two runs of one model: "
+                                                   "rename one of them, or keep the later).")
+    return out
+
+
+def write(frame: pd.DataFrame, path: str | Path) -> None:
+    """The table as ``.csv`` or ``.parquet`` (pyarrow), by the file's extension."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in (".csv", ".parquet"):
+        raise SettingsError(f"--out must end in .csv or .parquet, not {path.name!r}")
+    buffer = io.BytesIO()
+    if suffix == ".csv":
+        frame.to_csv(buffer, index=False)
+    else:
+        frame.to_parquet(buffer, index=False)
+    try:
+        path.write_bytes(buffer.getvalue())
+    except OSError as e:
+        raise SettingsError(f"cannot write {path} ({e.strerror})") from None
