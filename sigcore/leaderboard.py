@@ -1,0 +1,176 @@
+"""Many models on many tasks, from the tidy long table (:mod:`sigcore.logs.tidy`): each model's score on each task
+and across tasks, with intervals, differences from a baseline and ranks, all from one paired bootstrap that
+resamples the items of each task apart (stratified), so that every task keeps its size and every model the same
+resampled items.
+
+A model's aggregate is the mean of its task scores (``weight="tasks"``: each task counts once, as leaderboards
+average them) or the mean over all items (``weight="items"``: a task counts by its size). Runs of an item
+(epochs, repeats) are averaged first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from .errors import InputError, SettingsError
+from .statistics import intervals
+from .statistics.resampling import _chunks
+from .words import counted, listed, shown
+
+WEIGHTS = ("tasks", "items")
+
+
+@dataclass(frozen=True)
+class Board:
+    """Each task's items × models matrix of scores (runs averaged), the items paired across models by id."""
+
+    models: tuple[str, ...]
+    tasks: tuple[str, ...]
+    metric: str
+    scores: dict[str, np.ndarray]  # task -> (items, models)
+    items: dict[str, tuple[str, ...]]
+    notes: tuple[str, ...] = ()
+
+
+def from_table(frame: pd.DataFrame, *, metric: str | None = None, on_missing: str = "stop") -> Board:
+    """The board of a tidy table (model, task, item, [run], [metric], score). ``metric``: which one, when the table
+    holds several. A model that lacks some of a task's items stops with what is missing (``on_missing="drop"``:
+    only the items every model has are compared, said in the notes); a model that lacks a whole task stops."""
+    missing = [c for c in ("model", "task", "item", "score") if c not in frame.columns]
+    if missing:
+        raise InputError(f"the table has no {listed(missing)} column", hint="Give the tidy table: model, task, "
+                         "item, run, metric, score (sigcore convert writes it from logs).")
+    if "metric" in frame.columns:
+        metrics = list(dict.fromkeys(frame["metric"].astype(str)))
+        if metric is None and len(metrics) > 1:
+            raise SettingsError(f"the table holds {len(metrics)} metrics: say which one",
+                                hint=f"Its metrics: {listed(metrics)}.")
+        metric = metric or metrics[0]
+        if metric not in metrics:
+            raise SettingsError(f"the table has no metric {shown(metric)}", hint=f"Its metrics: {listed(metrics)}.")
+        frame = frame[frame["metric"].astype(str) == metric]
+    metric = metric or "score"
+    scores = pd.to_numeric(frame["score"], errors="coerce")
+    bad = scores.isna() & frame["score"].notna() | ~np.isfinite(scores.fillna(0))
+    if bad.any():
+        row = frame[bad].iloc[0]
+        raise InputError(f"model {shown(str(row['model']))}, task {shown(str(row['task']))}, item "
+                         f"{shown(str(row['item']))} has the score {shown(str(row['score']))}, not a finite number",
+                         hint="Give every score as a number.")
+    keys = ["model", "task", "item"] + (["run"] if "run" in frame.columns else [])
+    table = pd.DataFrame({k: frame[k].astype(str) if k != "run" else frame[k] for k in keys}).assign(score=scores)
+    twice = table.duplicated(keys, keep=False)
+    if twice.any():
+        row = table[twice].iloc[0]
+        raise InputError(f"model {shown(row['model'])} has item {shown(row['item'])} of task {shown(row['task'])} "
+                         "twice" + (" in one run" if "run" in keys else ""),
+                         hint="Give each model's score of an item once per run.")
+    means = table.groupby(["task", "item", "model"], sort=False)["score"].mean().unstack("model")
+    models = tuple(dict.fromkeys(table["model"]))
+    tasks = tuple(dict.fromkeys(table["task"]))
+    notes, matrices, items = [], {}, {}
+    for task in tasks:
+        block = means.loc[task].reindex(columns=list(models))
+        lacking = [m for m in models if block[m].isna().all()]
+        if lacking:
+            raise InputError(f"model {shown(lacking[0])} has no scores on task {shown(task)}",
+                             hint="Give every model's log of every task, or leave the task out.")
+        holes = block.isna().any(axis=1)
+        if holes.any():
+            model = next(m for m in models if block[m].isna().any())
+            first = block.index[block[model].isna()][0]
+            if on_missing != "drop":
+                raise InputError(f"model {shown(model)} lacks {counted(int(block[model].isna().sum()), 'item')} of "
+                                 f"task {shown(task)} that other models have (the first is {shown(first)})",
+                                 hint="Check that the logs come from the same test set, or drop the unmatched items "
+                                      "(on_missing='drop').")
+            notes.append(f"task {task}: dropped {counted(int(holes.sum()), 'item')} not every model has")
+            block = block[~holes]
+        matrices[task] = block.to_numpy(dtype=np.float64)
+        items[task] = tuple(block.index)
+    return Board(models, tasks, metric, matrices, items, tuple(notes))
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    """What :func:`bootstrap` computed: the point values, the resampled ones, and what they give."""
+
+    board: Board
+    weight: str
+    n_resamples: int
+    seed: int
+    task_scores: np.ndarray  # (tasks, models)
+    aggregate: np.ndarray  # (models,)
+    resampled: np.ndarray = field(repr=False)  # (b, models): the aggregate on each resample
+
+    def interval(self, model: str, confidence_level: float = 0.95) -> tuple[float, float]:
+        """The percentile interval of ``model``'s aggregate."""
+        return intervals.percentile(self.resampled[:, self._index(model)], confidence_level)
+
+    def delta(self, model: str, baseline: str, alpha: float = 0.05) -> tuple[float, float, float, float]:
+        """δ = aggregate(model) − aggregate(baseline), its basic-bootstrap interval (the test's dual) and the
+        two-sided paired bootstrap p (#{|δ_i − δ| ≥ |δ|} / b, at least 1 / b)."""
+        i, j = self._index(model), self._index(baseline)
+        d = float(self.aggregate[i] - self.aggregate[j])
+        values = self.resampled[:, i] - self.resampled[:, j]
+        tol = 1e-9 * max(1.0, abs(d))
+        low, high = intervals.basic(values, d, alpha, "two-sided", tol)
+        extreme = int(np.sum(np.abs(values - d) >= abs(d) - tol))
+        return d, low, high, max(extreme, 1) / self.n_resamples
+
+    def ranks(self) -> np.ndarray:
+        """(b, models): each model's rank on each resample, 1 the best (higher scores are better)."""
+        order = np.argsort(-self.resampled, axis=1, kind="stable")
+        ranks = np.empty_like(order)
+        np.put_along_axis(ranks, order, np.arange(1, len(self.board.models) + 1)[None, :], axis=1)
+        return ranks
+
+    def rank_interval(self, model: str, confidence_level: float = 0.95) -> tuple[int, int]:
+        """The ranks ``model`` takes on the middle ``confidence_level`` of the resamples."""
+        ranks = self.ranks()[:, self._index(model)]
+        tail = (1 - confidence_level) / 2
+        return int(np.floor(np.quantile(ranks, tail))), int(np.ceil(np.quantile(ranks, 1 - tail)))
+
+    def _index(self, model: str) -> int:
+        if model not in self.board.models:
+            raise SettingsError(f"no model {shown(model)}", hint=f"The models: {listed(list(self.board.models))}.")
+        return self.board.models.index(model)
+
+
+def bootstrap(board: Board, *, n_resamples: int = 1_000, seed: int = 0, weight: str = "tasks") -> Leaderboard:
+    """Resample each task's items with replacement (the same draws for every model: paired), b times, and take
+    every model's task scores and aggregate on each resample, in blocks, in bounded memory."""
+    if weight not in WEIGHTS:
+        raise SettingsError(f"`weight` must be one of {listed(list(WEIGHTS))}, not {weight!r}")
+    if not isinstance(n_resamples, int) or n_resamples < 1:
+        raise SettingsError("`n_resamples` must be a positive whole number")
+    tasks = board.tasks
+    sizes = np.array([len(board.items[t]) for t in tasks], dtype=np.float64)
+    task_weights = np.full(len(tasks), 1 / len(tasks)) if weight == "tasks" else sizes / sizes.sum()
+
+    def draw(rng: np.random.Generator, size: int) -> np.ndarray:
+        out = np.zeros((size, len(board.models)))  # a block's aggregates: memory b x models, not b x items
+        for w, task in zip(task_weights, tasks):
+            matrix = board.scores[task]
+            n = len(matrix)
+            counts = rng.multinomial(n, np.full(n, 1 / n), size=size).astype(np.float64)
+            out += w * (counts @ matrix) / n
+        return out
+
+    resampled = np.concatenate(list(_chunks(draw, seed, n_resamples)))
+    task_scores = np.array([board.scores[t].mean(axis=0) for t in tasks])
+    return Leaderboard(board, weight, n_resamples, seed, task_scores, task_weights @ task_scores, resampled)
+
+
+def standard_error(board: Board, weight: str = "tasks") -> np.ndarray:
+    """Each model's standard error of its aggregate by the formula (the tasks' item variances over their sizes,
+    weighted), what the bootstrap's spread estimates: √(Σ_t w_t² s_t² / n_t), s_t² with divisor n_t."""
+    sizes = np.array([len(board.items[t]) for t in board.tasks], dtype=np.float64)
+    w = np.full(len(sizes), 1 / len(sizes)) if weight == "tasks" else sizes / sizes.sum()
+    variances = np.array([board.scores[t].var(axis=0) for t in board.tasks])  # (tasks, models)
+    return np.sqrt(((w ** 2 / sizes)[:, None] * variances).sum(axis=0))
+
+

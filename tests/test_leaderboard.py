@@ -1,0 +1,108 @@
+"""Many models on many tasks (sigcore.leaderboard): the board from the tidy table, checked against pandas; the
+stratified paired bootstrap's spread against the formula; deltas, p and ranks; and every way a table can fail."""
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sigcore import leaderboard
+from sigcore.errors import InputError, SettingsError
+from sigcore.logs import tidy
+
+LOGS = Path(__file__).resolve().parent / "data" / "inspect"
+SIZES = {"arc": 30, "gsm8k": 80, "mmlu": 200, "boolq": 500}
+RIGHT = {"m0": 0.55, "m1": 0.6, "m2": 0.62, "m3": 0.7, "m4": 0.9}
+
+
+def table(seed=0, runs=2) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    rows = []
+    for task, n in SIZES.items():
+        hard = rng.uniform(-0.15, 0.15, n)  # items differ in difficulty, the same for every model: paired
+        for model, p in RIGHT.items():
+            for run in range(1, runs + 1):
+                right = rng.random(n) < np.clip(p + hard, 0, 1)
+                rows.append(pd.DataFrame({"model": model, "task": task, "item": [f"{task}-{i}" for i in range(n)],
+                                          "run": run, "metric": "acc", "score": right.astype(float)}))
+    return pd.concat(rows, ignore_index=True).sample(frac=1, random_state=seed)  # any row order
+
+
+def test_the_board_is_each_task_s_mean_over_items_and_runs():
+    frame = table()
+    board = leaderboard.from_table(frame)
+    assert board.models == tuple(dict.fromkeys(frame.model)) and set(board.tasks) == set(SIZES)
+    res = leaderboard.bootstrap(board, n_resamples=50)
+    expected = frame.groupby(["task", "model"]).score.mean().unstack()  # pandas, independently
+    for k, task in enumerate(board.tasks):
+        assert res.task_scores[k] == pytest.approx(expected.loc[task, list(board.models)].to_numpy(), abs=1e-12)
+    by_tasks = expected.mean(axis=0)
+    assert res.aggregate == pytest.approx(by_tasks[list(board.models)].to_numpy(), abs=1e-12)
+    by_items = frame.groupby("model").score.mean()  # every item has the same number of runs
+    items = leaderboard.bootstrap(board, n_resamples=50, weight="items")
+    assert items.aggregate == pytest.approx(by_items[list(board.models)].to_numpy(), abs=1e-12)
+
+
+@pytest.mark.parametrize("weight", leaderboard.WEIGHTS)
+def test_the_stratified_bootstrap_s_spread_is_the_formula_s(weight):
+    """Each task resampled apart: the aggregate's bootstrap sd is √(Σ w_t² s_t² / n_t), within its Monte-Carlo
+    error (the sd of b = 4,000 resamples is within 2.2% (1/√(2b)) of its expectation, 4 of them here)."""
+    board = leaderboard.from_table(table(seed=1))
+    res = leaderboard.bootstrap(board, n_resamples=4_000, seed=3, weight=weight)
+    ratio = res.resampled.std(axis=0) / leaderboard.standard_error(board, weight)
+    assert np.all(np.abs(ratio - 1) < 4 / np.sqrt(2 * 4_000)), ratio
+    assert np.abs(res.resampled.mean(axis=0) - res.aggregate).max() < 4 * leaderboard.standard_error(board, weight).max() / np.sqrt(4_000)
+
+
+def test_the_same_seed_gives_the_same_resamples_and_deltas_ranks_follow():
+    board = leaderboard.from_table(table(seed=2))
+    one, two = (leaderboard.bootstrap(board, n_resamples=2_500, seed=7) for _ in range(2))
+    assert np.array_equal(one.resampled, two.resampled)
+    assert not np.array_equal(one.resampled, leaderboard.bootstrap(board, n_resamples=2_500, seed=8).resampled)
+    d, low, high, p = one.delta("m4", "m0")
+    assert d == pytest.approx(one.aggregate[4] - one.aggregate[0]) and 0 < low < d < high and p == 1 / 2_500
+    same, lo, hi, p_same = one.delta("m1", "m1")
+    assert (same, p_same) == (0.0, 1.0) and lo <= 0 <= hi
+    ranks = one.ranks()
+    assert all(sorted(row) == [1, 2, 3, 4, 5] for row in ranks[:100])
+    assert one.rank_interval("m4") == (1, 1) and one.rank_interval("m0")[1] == 5
+    low_rank, high_rank = one.rank_interval("m1")
+    assert 3 <= low_rank <= high_rank <= 5  # m1 and m2 are close: their ranks are not settled
+
+
+def test_two_inspect_logs_make_a_board_of_one_task():
+    frame = tidy.from_logs([LOGS / "alpha.eval", LOGS / "beta.eval"])
+    board = leaderboard.from_table(frame, metric="match")
+    assert board.models == ("mockllm/alpha", "mockllm/beta") and board.tasks == ("arith",)
+    res = leaderboard.bootstrap(board, n_resamples=200)
+    means = frame[frame.metric == "match"].groupby("model").score.mean()
+    assert res.aggregate == pytest.approx(means[list(board.models)].to_numpy(), abs=1e-12)
+
+
+def test_a_table_that_cannot_make_a_board_says_what_is_wrong():
+    frame = table(runs=1)
+    with pytest.raises(InputError, match="the table has no item column"):
+        leaderboard.from_table(frame.drop(columns="item"))
+    two = pd.concat([frame, frame.assign(metric="f1")])
+    with pytest.raises(SettingsError, match="the table holds 2 metrics: say which one"):
+        leaderboard.from_table(two)
+    assert leaderboard.from_table(two, metric="f1").metric == "f1"
+    with pytest.raises(SettingsError, match="the table has no metric 'bleu'"):
+        leaderboard.from_table(two, metric="bleu")
+    bad = frame.copy()
+    bad["score"] = bad["score"].astype(object)
+    bad.iloc[3, bad.columns.get_loc("score")] = "n/a"
+    with pytest.raises(InputError, match=r"has the score 'n/a', not a finite number"):
+        leaderboard.from_table(bad)
+    with pytest.raises(InputError, match=r"has item .* twice in one run"):
+        leaderboard.from_table(pd.concat([frame, frame.iloc[:1]]))
+    with pytest.raises(InputError, match="model 'm2' has no scores on task 'gsm8k'"):
+        leaderboard.from_table(frame[~((frame.model == "m2") & (frame.task == "gsm8k"))])
+    holes = frame[~((frame.model == "m3") & (frame.item.isin(["mmlu-5", "mmlu-9"])))]
+    with pytest.raises(InputError, match=r"model 'm3' lacks 2 items of task 'mmlu' that other models have"):
+        leaderboard.from_table(holes)
+    dropped = leaderboard.from_table(holes, on_missing="drop")
+    assert len(dropped.items["mmlu"]) == 198 and dropped.notes == ("task mmlu: dropped 2 items not every model has",)
+    with pytest.raises(SettingsError, match="`weight` must be one of"):
+        leaderboard.bootstrap(dropped, weight="models")
