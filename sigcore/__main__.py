@@ -207,6 +207,9 @@ def _many_parser(commands) -> None:
                            "(δ's interval), p (corrected); default: score delta ci")
     _venue_option(many)
     many.add_argument("--save", metavar="FAMILY.json", help="also write the comparisons, for `sigcore figure`")
+    many.add_argument("--weight", choices=["tasks", "items"], default="tasks",
+                      help="models on many tasks (a tidy table, or logs): the aggregate is the mean of the task "
+                           "scores (tasks, default) or over all items (items)")
     _paper_option(many)
     out.add_argument("--bibtex", action="store_true", help="print BibTeX for the test, metrics and correction")
 
@@ -563,6 +566,10 @@ def _arity(command: str) -> dict:
 
 
 def _many(args) -> int:
+    from .logs import tidy
+
+    if len(args.files) == 1 and tidy.is_table(args.files[0]) or all(tidy.is_log(f) for f in args.files):
+        return _board(args)
     known = args.bibtex and args.metric and args.test != AUTO  # --bibtex: the papers of the test and metric
     data, note = (None, None) if known else _many_data(args)
     if args.bibtex:
@@ -879,6 +886,55 @@ def _convert(args) -> int:
     print(f"wrote {args.out}: {counted(len(table), 'score')} of {counted(table.model.nunique(), 'model')} on "
           f"{counted(table.task.nunique(), 'task')} ({counts.sum():,} items over the models' tasks), metrics "
           f"{', '.join(dict.fromkeys(table.metric))}")
+    return 0
+
+
+def _board(args) -> int:
+    """Models on many tasks: the aggregate, its interval, the rank interval and δ against a baseline with its
+    corrected p, from one bootstrap stratified by task."""
+    from . import leaderboard
+    from .logs import tidy
+    from .statistics.multiple import adjust
+
+    frame = tidy.read_table(args.files[0]) if len(args.files) == 1 and tidy.is_table(args.files[0]) \
+        else tidy.from_logs(args.files)
+    if args.metric and len(args.metric) > 1:
+        raise SettingsError("models on many tasks take one --metric at a time", hint="Run once per metric.")
+    board = leaderboard.from_table(frame, metric=args.metric[0] if args.metric else None)
+    res = leaderboard.bootstrap(board, n_resamples=args.resamples, seed=args.seed, weight=args.weight)
+    base = args.baseline if args.baseline is not None else board.models[0]
+    if base not in board.models:
+        raise SettingsError(f"--baseline {base} is not one of the models", hint=f"The models: "
+                            f"{', '.join(board.models)}.")
+    others = [m for m in board.models if m != base]
+    deltas = {m: res.delta(m, base, args.alpha) for m in others}
+    corrected = dict(zip(others, adjust([deltas[m][3] for m in others], args.correction,
+                                        floors=1 / args.resamples))) if others else {}
+    for note in board.notes:
+        print(f"note: {note}", file=sys.stderr)
+    sizes = ", ".join(f"{t} {len(board.items[t]):,}" for t in board.tasks)
+    print(f"{board.metric} of {len(board.models)} models on {len(board.tasks)} task"
+          f"{'s' * (len(board.tasks) != 1)} (items: {sizes}); aggregate: the mean of "
+          f"{'the task scores' if args.weight == 'tasks' else 'all items'}; paired bootstrap stratified by task, "
+          f"b = {args.resamples:,}, seed {args.seed}; δ against {base}, two-sided, {family.CORRECTION_NAMES[args.correction]}"
+          f" over {len(others)}, α = {args.alpha:g}")
+    rows = []
+    for m in sorted(board.models, key=lambda m: -res.aggregate[board.models.index(m)]):
+        low, high = res.interval(m, 1 - args.alpha)
+        rank = res.rank_interval(m, 1 - args.alpha)
+        d = deltas.get(m)
+        rows.append([m, f"{res.aggregate[board.models.index(m)]:.4f}", f"[{low:.4f}, {high:.4f}]",
+                     f"{rank[0]}" if rank[0] == rank[1] else f"{rank[0]}-{rank[1]}",
+                     "(baseline)" if d is None else f"{d[0]:+.4f}".replace("-", "\u2212"),
+                     "" if d is None else f"[{d[1]:+.4f}, {d[2]:+.4f}]".replace("-", "\u2212"),
+                     "" if d is None else p_number(d[3]), "" if d is None else
+                     p_number(corrected[m]) + (" *" if corrected[m] <= args.alpha else "")])
+    header = ["model", "score", f"{1 - args.alpha:.0%} CI", "ranks", "δ", "CI of δ", "p", "p corrected"]
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    for r in [header, *rows]:
+        print("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+    print(f"ranks: those a model takes on the middle {1 - args.alpha:.0%} of the resamples; * significant after "
+          f"{family.CORRECTION_NAMES[args.correction]}'s correction at α = {args.alpha:g}")
     return 0
 
 

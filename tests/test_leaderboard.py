@@ -106,3 +106,31 @@ def test_a_table_that_cannot_make_a_board_says_what_is_wrong():
     assert len(dropped.items["mmlu"]) == 198 and dropped.notes == ("task mmlu: dropped 2 items not every model has",)
     with pytest.raises(SettingsError, match="`weight` must be one of"):
         leaderboard.bootstrap(dropped, weight="models")
+
+
+def test_many_on_a_tidy_table_prints_the_board_the_api_computes(tmp_path, capsys):
+    from sigcore.__main__ import main
+    from sigcore.result import p_number
+    from sigcore.statistics.multiple import adjust
+
+    frame = table(seed=4, runs=1)
+    path = tmp_path / "scores.csv"
+    frame.to_csv(path, index=False)
+    assert main(["many", str(path), "--baseline", "m1", "--resamples", "1000", "--weight", "items"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("acc of 5 models on 4 tasks (items: ") and "aggregate: the mean of all items" in out[0]
+    assert "δ against m1, two-sided, Holm over 4, α = 0.05" in out[0]
+    res = leaderboard.bootstrap(leaderboard.from_table(frame), n_resamples=1000, weight="items")
+    rows = {line.split()[0]: line for line in out[2:7]}
+    assert [line.split()[0] for line in out[2:7]] == sorted(RIGHT, key=lambda m: -res.aggregate[res.board.models.index(m)])
+    others = [m for m in res.board.models if m != "m1"]
+    corrected = adjust([res.delta(m, "m1")[3] for m in others], "holm", floors=1 / 1000)
+    for m, q in zip(others, corrected):
+        d, low, high, p = res.delta(m, "m1")
+        line = rows[m]
+        assert f"{res.aggregate[res.board.models.index(m)]:.4f}" in line
+        assert f"{d:+.4f}".replace("-", "−") in line and p_number(p) in line
+        assert line.rstrip().endswith(p_number(q) + (" *" if q <= 0.05 else ""))
+    assert "(baseline)" in rows["m1"]
+    assert main(["many", str(path), "--baseline", "m9"]) == 2
+    assert "--baseline m9 is not one of the models" in capsys.readouterr().err

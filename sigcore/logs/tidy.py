@@ -104,3 +104,37 @@ def write(frame: pd.DataFrame, path: str | Path) -> None:
         path.write_bytes(buffer.getvalue())
     except OSError as e:
         raise SettingsError(f"cannot write {path} ({e.strerror})") from None
+
+
+def is_table(path: str | Path) -> bool:
+    """A tidy table: a .parquet file, or a CSV whose header names model, task, item and score."""
+    path = Path(path)
+    if path.suffix.lower() == ".parquet":
+        return True
+    if path.suffix.lower() != ".csv" or not path.is_file():
+        return False
+    with path.open("rb") as f:
+        first = f.readline(4096).decode("utf-8", "replace").strip().split(",")
+    return {"model", "task", "item", "score"} <= set(first)
+
+
+def is_log(path: str | Path) -> bool:
+    """An Inspect log (by its name) or an lm-eval samples file where the harness writes it."""
+    name = Path(path).name.removesuffix(".gz")
+    if name.endswith(".json") and Path(path).is_file():  # Inspect's JSON logs begin with their header
+        return b'"eval"' in gunzip(read_bytes(path), str(path))[:4096]
+    return name.endswith(".eval") or bool(_LM_EVAL_NAME.fullmatch(name.removesuffix(".jsonl")))
+
+
+def read_table(path: str | Path) -> pd.DataFrame:
+    """A tidy table from its .parquet or .csv file."""
+    path = Path(path)
+    try:
+        if path.suffix.lower() == ".parquet":
+            frame = pd.read_parquet(io.BytesIO(read_bytes(path)))
+        else:
+            frame = pd.read_csv(io.BytesIO(read_bytes(path)), dtype={"item": str, "model": str, "task": str})
+    except (ValueError, OSError) as e:  # pyarrow's and pandas' errors about the file itself
+        raise InputError(f"cannot be read as a table of scores ({e})", file=str(path),
+                         hint="Give the table sigcore convert writes, or one with the same columns.") from None
+    return frame
