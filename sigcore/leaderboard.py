@@ -54,7 +54,7 @@ def from_table(frame: pd.DataFrame, *, metric: str | None = None, on_missing: st
         frame = frame[frame["metric"].astype(str) == metric]
     metric = metric or "score"
     scores = pd.to_numeric(frame["score"], errors="coerce")
-    bad = scores.isna() & frame["score"].notna() | ~np.isfinite(scores.fillna(0))
+    bad = ~np.isfinite(scores.fillna(np.inf))  # text, an empty cell, nan or inf
     if bad.any():
         row = frame[bad].iloc[0]
         raise InputError(f"model {shown(str(row['model']))}, task {shown(str(row['task']))}, item "

@@ -95,6 +95,9 @@ def test_a_table_that_cannot_make_a_board_says_what_is_wrong():
     bad.iloc[3, bad.columns.get_loc("score")] = "n/a"
     with pytest.raises(InputError, match=r"has the score 'n/a', not a finite number"):
         leaderboard.from_table(bad)
+    bad.iloc[3, bad.columns.get_loc("score")] = np.nan  # an empty cell is no score either
+    with pytest.raises(InputError, match=r"has the score 'nan', not a finite number"):
+        leaderboard.from_table(bad)
     with pytest.raises(InputError, match=r"has item .* twice in one run"):
         leaderboard.from_table(pd.concat([frame, frame.iloc[:1]]))
     with pytest.raises(InputError, match="model 'm2' has no scores on task 'gsm8k'"):
