@@ -44,14 +44,15 @@ def from_table(frame: pd.DataFrame, *, metric: str | None = None, on_missing: st
         raise InputError(f"the table has no {listed(missing)} column", hint="Give the tidy table: model, task, "
                          "item, run, metric, score (sigcore convert writes it from logs).")
     if "metric" in frame.columns:
-        metrics = list(dict.fromkeys(frame["metric"].astype(str)))
+        metrics = [str(m) for m in pd.unique(frame["metric"])]  # in order, at C speed
         if metric is None and len(metrics) > 1:
             raise SettingsError(f"the table holds {len(metrics)} metrics: say which one",
                                 hint=f"Its metrics: {listed(metrics)}.")
         metric = metric or metrics[0]
         if metric not in metrics:
             raise SettingsError(f"the table has no metric {shown(metric)}", hint=f"Its metrics: {listed(metrics)}.")
-        frame = frame[frame["metric"].astype(str) == metric]
+        if len(metrics) > 1:
+            frame = frame[_text(frame["metric"]) == metric]
     metric = metric or "score"
     scores = pd.to_numeric(frame["score"], errors="coerce")
     bad = ~np.isfinite(scores.fillna(np.inf))  # text, an empty cell, nan or inf
@@ -60,38 +61,78 @@ def from_table(frame: pd.DataFrame, *, metric: str | None = None, on_missing: st
         raise InputError(f"model {shown(str(row['model']))}, task {shown(str(row['task']))}, item "
                          f"{shown(str(row['item']))} has the score {shown(str(row['score']))}, not a finite number",
                          hint="Give every score as a number.")
-    keys = ["model", "task", "item"] + (["run"] if "run" in frame.columns else [])
-    table = pd.DataFrame({k: frame[k].astype(str) if k != "run" else frame[k] for k in keys}).assign(score=scores)
-    twice = table.duplicated(keys, keep=False)
-    if twice.any():
-        row = table[twice].iloc[0]
-        raise InputError(f"model {shown(row['model'])} has item {shown(row['item'])} of task {shown(row['task'])} "
-                         "twice" + (" in one run" if "run" in keys else ""),
+    # integer codes, not strings and groupby: 18 million rows in seconds (bench/leaderboard.py)
+    codes, names = {}, {}
+    for key in ("model", "task", "item", "run"):
+        if key in frame.columns:
+            codes[key], uniques = pd.factorize(_text(frame[key]) if key != "run" else frame[key])
+            names[key] = [str(u) for u in uniques]
+            if (codes[key] < 0).any():  # factorize's code of a missing value
+                raise InputError(f"row {int(np.argmax(codes[key] < 0)) + 1} of the table has no {key}",
+                                 hint=f"Give every row its {key}.")
+    n_models, n_items = len(names["model"]), len(names["item"])
+    cell, cells = _dense(codes["task"].astype(np.int64) * n_items + codes["item"])  # (task, item) pairs
+    key = cell * n_models + codes["model"]
+    runs = len(names["run"]) if "run" in codes else 1
+    seen = np.bincount(key * runs + codes["run"] if "run" in codes else key, minlength=len(cells) * n_models * runs)
+    twice = np.flatnonzero(seen > 1)
+    if len(twice):
+        k = int(twice[0] // runs)
+        c, m = divmod(k, n_models)
+        task, item = divmod(int(cells[c]), n_items)
+        raise InputError(f"model {shown(names['model'][m])} has item {shown(names['item'][item])} of task "
+                         f"{shown(names['task'][task])} twice" + (" in one run" if "run" in codes else ""),
                          hint="Give each model's score of an item once per run.")
-    means = table.groupby(["task", "item", "model"], sort=False)["score"].mean().unstack("model")
-    models = tuple(dict.fromkeys(table["model"]))
-    tasks = tuple(dict.fromkeys(table["task"]))
+    size = len(cells) * n_models
+    sums = np.bincount(key, weights=scores.to_numpy(dtype=np.float64), minlength=size)
+    counts = np.bincount(key, minlength=size)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        means = (sums / counts).reshape(len(cells), n_models)  # nan: the model has no score of that item
+    models, tasks = tuple(names["model"]), tuple(names["task"])
+    cell_task, cell_item = np.divmod(cells.astype(np.int64), n_items)
     notes, matrices, items = [], {}, {}
-    for task in tasks:
-        block = means.loc[task].reindex(columns=list(models))
-        lacking = [m for m in models if block[m].isna().all()]
+    for t, task in enumerate(tasks):
+        rows = np.flatnonzero(cell_task == t)
+        block = means[rows]
+        holes = np.isnan(block)
+        lacking = [models[m] for m in range(n_models) if holes[:, m].all()]
         if lacking:
             raise InputError(f"model {shown(lacking[0])} has no scores on task {shown(task)}",
                              hint="Give every model's log of every task, or leave the task out.")
-        holes = block.isna().any(axis=1)
+        ids = [names["item"][i] for i in cell_item[rows]]
         if holes.any():
-            model = next(m for m in models if block[m].isna().any())
-            first = block.index[block[model].isna()][0]
+            m = int(np.flatnonzero(holes.any(axis=0))[0])
             if on_missing != "drop":
-                raise InputError(f"model {shown(model)} lacks {counted(int(block[model].isna().sum()), 'item')} of "
+                first = ids[int(np.flatnonzero(holes[:, m])[0])]
+                raise InputError(f"model {shown(models[m])} lacks {counted(int(holes[:, m].sum()), 'item')} of "
                                  f"task {shown(task)} that other models have (the first is {shown(first)})",
                                  hint="Check that the logs come from the same test set, or drop the unmatched items "
                                       "(on_missing='drop').")
-            notes.append(f"task {task}: dropped {counted(int(holes.sum()), 'item')} not every model has")
-            block = block[~holes]
-        matrices[task] = block.to_numpy(dtype=np.float64)
-        items[task] = tuple(block.index)
+            keep = ~holes.any(axis=1)
+            notes.append(f"task {task}: dropped {counted(int((~keep).sum()), 'item')} not every model has")
+            block, ids = block[keep], [i for i, k in zip(ids, keep) if k]
+        matrices[task] = np.ascontiguousarray(block)
+        items[task] = tuple(ids)
     return Board(models, tasks, metric, matrices, items, tuple(notes))
+
+
+def _dense(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Codes 0..k-1 of non-negative integers and the k distinct values, ascending: by counting where the values are
+    few beside the rows (a bincount, not a hash or a sort of 18 million keys), else by np.unique."""
+    top = int(values.max()) + 1 if len(values) else 0
+    if top > 4 * len(values) + 1024:
+        distinct, codes = np.unique(values, return_inverse=True)
+        return codes.astype(np.int64), distinct
+    present = np.bincount(values, minlength=top) > 0
+    index = np.cumsum(present) - 1
+    return index[values].astype(np.int64), np.flatnonzero(present)
+
+
+def _text(column: pd.Series) -> pd.Series:
+    """Ids as text ("3" from a CSV and 3 from a log are one item); a categorical's categories only."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        return column.cat.rename_categories([str(c) for c in column.cat.categories])
+    return column if pd.api.types.is_string_dtype(column) else column.astype(str)
 
 
 @dataclass(frozen=True)
@@ -156,7 +197,9 @@ def bootstrap(board: Board, *, n_resamples: int = 1_000, seed: int = 0, weight: 
         for w, task in zip(task_weights, tasks):
             matrix = board.scores[task]
             n = len(matrix)
-            counts = rng.multinomial(n, np.full(n, 1 / n), size=size).astype(np.float64)
+            # n items drawn with replacement, counted: multinomial counts, at the speed of integers and bincount
+            drawn = rng.integers(0, n, size=(size, n)) + (np.arange(size) * n)[:, None]
+            counts = np.bincount(drawn.ravel(), minlength=size * n).reshape(size, n).astype(np.float64)
             out += w * (counts @ matrix) / n
         return out
 

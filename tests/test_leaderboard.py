@@ -98,6 +98,10 @@ def test_a_table_that_cannot_make_a_board_says_what_is_wrong():
     bad.iloc[3, bad.columns.get_loc("score")] = np.nan  # an empty cell is no score either
     with pytest.raises(InputError, match=r"has the score 'nan', not a finite number"):
         leaderboard.from_table(bad)
+    empty = frame.reset_index(drop=True)
+    empty.loc[4, "task"] = None
+    with pytest.raises(InputError, match="row 5 of the table has no task"):
+        leaderboard.from_table(empty)
     with pytest.raises(InputError, match=r"has item .* twice in one run"):
         leaderboard.from_table(pd.concat([frame, frame.iloc[:1]]))
     with pytest.raises(InputError, match="model 'm2' has no scores on task 'gsm8k'"):
