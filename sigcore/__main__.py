@@ -210,6 +210,9 @@ def _many_parser(commands) -> None:
     many.add_argument("--weight", choices=["tasks", "items"], default="tasks",
                       help="models on many tasks (a tidy table, or logs): the aggregate is the mean of the task "
                            "scores (tasks, default) or over all items (items)")
+    many.add_argument("--per-task", choices=["family", "task"],
+                      help="models on many tasks: also δ against the baseline on each task, p corrected over the "
+                           "whole family of tasks x models (family) or within each task (task)")
     _paper_option(many)
     out.add_argument("--bibtex", action="store_true", help="print BibTeX for the test, metrics and correction")
 
@@ -901,7 +904,8 @@ def _board(args) -> int:
     if args.metric and len(args.metric) > 1:
         raise SettingsError("models on many tasks take one --metric at a time", hint="Run once per metric.")
     board = leaderboard.from_table(frame, metric=args.metric[0] if args.metric else None)
-    res = leaderboard.bootstrap(board, n_resamples=args.resamples, seed=args.seed, weight=args.weight)
+    res = leaderboard.bootstrap(board, n_resamples=args.resamples, seed=args.seed, weight=args.weight,
+                                per_task=args.per_task is not None)
     base = args.baseline if args.baseline is not None else board.models[0]
     if base not in board.models:
         raise SettingsError(f"--baseline {base} is not one of the models", hint=f"The models: "
@@ -927,15 +931,47 @@ def _board(args) -> int:
                      f"{rank[0]}" if rank[0] == rank[1] else f"{rank[0]}-{rank[1]}",
                      "(baseline)" if d is None else f"{d[0]:+.4f}".replace("-", "\u2212"),
                      "" if d is None else f"[{d[1]:+.4f}, {d[2]:+.4f}]".replace("-", "\u2212"),
-                     "" if d is None else p_number(d[3]), "" if d is None else
-                     p_number(corrected[m]) + (" *" if corrected[m] <= args.alpha else "")])
-    header = ["model", "score", f"{1 - args.alpha:.0%} CI", "ranks", "δ", "CI of δ", "p", "p corrected"]
+                     "" if d is None else _p_shown(d[3], args.resamples), "" if d is None else
+                     _p_shown(corrected[m], args.resamples, d[3] == 0) + (" *" if corrected[m] <= args.alpha else "")])
+    _print_rows(["model", "score", f"{1 - args.alpha:.0%} CI", "ranks", "δ", "CI of δ", "p", "p corrected"], rows)
+    print(f"ranks: those a model takes on the middle {1 - args.alpha:.0%} of the resamples; * significant after "
+          f"{family.CORRECTION_NAMES[args.correction]}'s correction at α = {args.alpha:g}")
+    if args.per_task and others:
+        _per_task(args, res, base, others)
+    return 0
+
+
+def _per_task(args, res, base: str, others: list[str]) -> None:
+    """δ against the baseline on each task, p corrected over the family (tasks x models) or within each task."""
+    from .statistics.multiple import adjust
+
+    board = res.board
+    found = {(t, m): res.delta(m, base, args.alpha, task=t) for t in board.tasks for m in others}
+    groups = [list(found)] if args.per_task == "family" else [[(t, m) for m in others] for t in board.tasks]
+    corrected = {k: q for g in groups for k, q in zip(g, adjust([found[k][3] for k in g], args.correction,
+                                                               floors=1 / args.resamples))}
+    how = (f"over the family of {len(found)} comparisons ({len(board.tasks)} tasks x {len(others)} models)"
+           if args.per_task == "family" else f"within each task, over {len(others)} models")
+    print(f"\nper task: δ against {base}, two-sided, {family.CORRECTION_NAMES[args.correction]} {how}")
+    rows = [[t, m, f"{found[t, m][0]:+.4f}".replace("-", "\u2212"),
+             f"[{found[t, m][1]:+.4f}, {found[t, m][2]:+.4f}]".replace("-", "\u2212"),
+             _p_shown(found[t, m][3], args.resamples),
+             _p_shown(corrected[t, m], args.resamples, found[t, m][3] == 0)
+             + (" *" if corrected[t, m] <= args.alpha else "")] for t, m in found]
+    _print_rows(["task", "model", "δ", "CI of δ", "p", "p corrected"], rows)
+
+
+def _p_shown(p: float, b: int, floor: bool | None = None) -> str:
+    """A resampling p as the tables print it: a count of none is "< 1/b", and so is what a correction made of it."""
+    if floor if floor is not None else p == 0:
+        return f"< {p_number(max(p, 1 / b))}"
+    return p_number(p)
+
+
+def _print_rows(header: list[str], rows: list[list[str]]) -> None:
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
     for r in [header, *rows]:
         print("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
-    print(f"ranks: those a model takes on the middle {1 - args.alpha:.0%} of the resamples; * significant after "
-          f"{family.CORRECTION_NAMES[args.correction]}'s correction at α = {args.alpha:g}")
-    return 0
 
 
 def _write(path: str, content: str | bytes) -> None:

@@ -146,21 +146,33 @@ class Leaderboard:
     task_scores: np.ndarray  # (tasks, models)
     aggregate: np.ndarray  # (models,)
     resampled: np.ndarray = field(repr=False)  # (b, models): the aggregate on each resample
+    resampled_tasks: np.ndarray | None = field(default=None, repr=False)  # (b, tasks, models), with per_task
 
     def interval(self, model: str, confidence_level: float = 0.95) -> tuple[float, float]:
         """The percentile interval of ``model``'s aggregate."""
         return intervals.percentile(self.resampled[:, self._index(model)], confidence_level)
 
-    def delta(self, model: str, baseline: str, alpha: float = 0.05) -> tuple[float, float, float, float]:
-        """δ = aggregate(model) − aggregate(baseline), its basic-bootstrap interval (the test's dual) and the
-        two-sided paired bootstrap p (#{|δ_i − δ| ≥ |δ|} / b, at least 1 / b)."""
+    def delta(self, model: str, baseline: str, alpha: float = 0.05, *, task: str | None = None
+              ) -> tuple[float, float, float, float]:
+        """δ = aggregate(model) − aggregate(baseline) (or their scores on ``task``, from a ``per_task`` run), its
+        basic-bootstrap interval (the test's dual) and the two-sided paired bootstrap p (#{|δ_i − δ| ≥ |δ|} / b;
+        0 means p < 1 / b, and is shown so)."""
         i, j = self._index(model), self._index(baseline)
-        d = float(self.aggregate[i] - self.aggregate[j])
-        values = self.resampled[:, i] - self.resampled[:, j]
+        if task is None:
+            point, resampled = self.aggregate, self.resampled
+        else:
+            if self.resampled_tasks is None:
+                raise SettingsError("a task's δ needs the tasks' resamples", hint="Run bootstrap(..., per_task=True).")
+            if task not in self.board.tasks:
+                raise SettingsError(f"no task {shown(task)}", hint=f"The tasks: {listed(list(self.board.tasks))}.")
+            k = self.board.tasks.index(task)
+            point, resampled = self.task_scores[k], self.resampled_tasks[:, k]
+        d = float(point[i] - point[j])
+        values = resampled[:, i] - resampled[:, j]
         tol = 1e-9 * max(1.0, abs(d))
         low, high = intervals.basic(values, d, alpha, "two-sided", tol)
         extreme = int(np.sum(np.abs(values - d) >= abs(d) - tol))
-        return d, low, high, max(extreme, 1) / self.n_resamples
+        return d, low, high, extreme / self.n_resamples
 
     def ranks(self) -> np.ndarray:
         """(b, models): each model's rank on each resample, 1 the best (higher scores are better)."""
@@ -181,9 +193,12 @@ class Leaderboard:
         return self.board.models.index(model)
 
 
-def bootstrap(board: Board, *, n_resamples: int = 1_000, seed: int = 0, weight: str = "tasks") -> Leaderboard:
+def bootstrap(board: Board, *, n_resamples: int = 1_000, seed: int = 0, weight: str = "tasks",
+              per_task: bool = False) -> Leaderboard:
     """Resample each task's items with replacement (the same draws for every model: paired), b times, and take
-    every model's task scores and aggregate on each resample, in blocks, in bounded memory."""
+    every model's task scores and aggregate on each resample, in blocks, in bounded memory (b x models; with
+    ``per_task``, every task's too, b x tasks x models, for :meth:`Leaderboard.delta` on one task). The same seed
+    gives the same resamples with or without ``per_task``."""
     if weight not in WEIGHTS:
         raise SettingsError(f"`weight` must be one of {listed(list(WEIGHTS))}, not {weight!r}")
     if not isinstance(n_resamples, int) or n_resamples < 1:
@@ -192,20 +207,27 @@ def bootstrap(board: Board, *, n_resamples: int = 1_000, seed: int = 0, weight: 
     sizes = np.array([len(board.items[t]) for t in tasks], dtype=np.float64)
     task_weights = np.full(len(tasks), 1 / len(tasks)) if weight == "tasks" else sizes / sizes.sum()
 
-    def draw(rng: np.random.Generator, size: int) -> np.ndarray:
+    def draw(rng: np.random.Generator, size: int) -> tuple[np.ndarray, np.ndarray | None]:
         out = np.zeros((size, len(board.models)))  # a block's aggregates: memory b x models, not b x items
-        for w, task in zip(task_weights, tasks):
+        each = np.empty((size, len(tasks), len(board.models))) if per_task else None
+        for k, (w, task) in enumerate(zip(task_weights, tasks)):
             matrix = board.scores[task]
             n = len(matrix)
             # n items drawn with replacement, counted: multinomial counts, at the speed of integers and bincount
             drawn = rng.integers(0, n, size=(size, n)) + (np.arange(size) * n)[:, None]
             counts = np.bincount(drawn.ravel(), minlength=size * n).reshape(size, n).astype(np.float64)
-            out += w * (counts @ matrix) / n
-        return out
+            means = (counts @ matrix) / n
+            out += w * means
+            if each is not None:
+                each[:, k] = means
+        return out, each
 
-    resampled = np.concatenate(list(_chunks(draw, seed, n_resamples)))
+    blocks = list(_chunks(draw, seed, n_resamples))
+    resampled = np.concatenate([a for a, _ in blocks])
+    resampled_tasks = np.concatenate([t for _, t in blocks]) if per_task else None
     task_scores = np.array([board.scores[t].mean(axis=0) for t in tasks])
-    return Leaderboard(board, weight, n_resamples, seed, task_scores, task_weights @ task_scores, resampled)
+    return Leaderboard(board, weight, n_resamples, seed, task_scores, task_weights @ task_scores, resampled,
+                       resampled_tasks)
 
 
 def standard_error(board: Board, weight: str = "tasks") -> np.ndarray:

@@ -61,7 +61,7 @@ def test_the_same_seed_gives_the_same_resamples_and_deltas_ranks_follow():
     assert np.array_equal(one.resampled, two.resampled)
     assert not np.array_equal(one.resampled, leaderboard.bootstrap(board, n_resamples=2_500, seed=8).resampled)
     d, low, high, p = one.delta("m4", "m0")
-    assert d == pytest.approx(one.aggregate[4] - one.aggregate[0]) and 0 < low < d < high and p == 1 / 2_500
+    assert d == pytest.approx(one.aggregate[4] - one.aggregate[0]) and 0 < low < d < high and p == 0  # < 1/b
     same, lo, hi, p_same = one.delta("m1", "m1")
     assert (same, p_same) == (0.0, 1.0) and lo <= 0 <= hi
     ranks = one.ranks()
@@ -136,8 +136,49 @@ def test_many_on_a_tidy_table_prints_the_board_the_api_computes(tmp_path, capsys
         d, low, high, p = res.delta(m, "m1")
         line = rows[m]
         assert f"{res.aggregate[res.board.models.index(m)]:.4f}" in line
-        assert f"{d:+.4f}".replace("-", "−") in line and p_number(p) in line
-        assert line.rstrip().endswith(p_number(q) + (" *" if q <= 0.05 else ""))
+        shown_p, shown_q = (f"< {p_number(1 / 1000)}", f"< {p_number(q)}") if p == 0 else (p_number(p), p_number(q))
+        assert f"{d:+.4f}".replace("-", "−") in line and shown_p in line
+        assert line.rstrip().endswith(shown_q + (" *" if q <= 0.05 else ""))
     assert "(baseline)" in rows["m1"]
     assert main(["many", str(path), "--baseline", "m9"]) == 2
     assert "--baseline m9 is not one of the models" in capsys.readouterr().err
+
+
+def test_each_task_s_delta_is_that_task_s_paired_bootstrap(tmp_path, capsys):
+    """per_task keeps each task's resamples (the aggregate's are the same draws): a task's δ is its mean
+    difference, and its p is within Monte-Carlo error of sigcore.compare's bootstrap on that task's items."""
+    import math
+
+    import sigcore
+    from sigcore.__main__ import main
+    from sigcore.statistics.multiple import adjust
+
+    frame = table(seed=5, runs=1)
+    board = leaderboard.from_table(frame)
+    plain = leaderboard.bootstrap(board, n_resamples=4_000, seed=1)
+    each = leaderboard.bootstrap(board, n_resamples=4_000, seed=1, per_task=True)
+    assert np.array_equal(plain.resampled, each.resampled) and each.resampled_tasks.shape == (4_000, 4, 5)
+    with pytest.raises(SettingsError, match="per_task=True"):
+        plain.delta("m2", "m1", task="mmlu")
+    for task in ("mmlu", "boolq"):
+        a, b = board.models.index("m2"), board.models.index("m1")
+        d, low, high, p = each.delta("m2", "m1", task=task)
+        assert d == pytest.approx(board.scores[task][:, a].mean() - board.scores[task][:, b].mean(), abs=1e-12)
+        ref = sigcore.compare(None, board.scores[task][:, a], board.scores[task][:, b], metric="mean",
+                              test="bootstrap", n_resamples=4_000, seed=9)
+        se = math.sqrt(max(ref.p_value * (1 - ref.p_value), 1 / 4_000) / 4_000)
+        assert abs(p - ref.p_value) <= 4 * math.sqrt(2) * se, (p, ref.p_value)
+        assert (low > 0 or high < 0) == (p <= 0.05)  # the interval is the test's dual
+    frame.to_csv(tmp_path / "scores.csv", index=False)
+    assert main(["many", str(tmp_path / "scores.csv"), "--baseline", "m1", "--resamples", "1000",
+                 "--per-task", "family"]) == 0
+    out = capsys.readouterr().out
+    assert "per task: δ against m1, two-sided, Holm over the family of 16 comparisons (4 tasks x 4 models)" in out
+    lines = out.split("per task:")[1].splitlines()[2:]
+    assert len(lines) == 16
+    res = leaderboard.bootstrap(board, n_resamples=1000, per_task=True)
+    keys = [(t, m) for t in board.tasks for m in board.models if m != "m1"]
+    ps = [res.delta(m, "m1", task=t)[3] for t, m in keys]
+    corrected = adjust(ps, "holm", floors=1 / 1000)
+    for line, (t, m), q in zip(lines, keys, corrected):
+        assert line.split()[:2] == [t, m] and line.rstrip().endswith(" *") == (q <= 0.05)
