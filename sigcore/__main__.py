@@ -922,19 +922,23 @@ def _board(args) -> int:
           f"{'the task scores' if args.weight == 'tasks' else 'all items'}; paired bootstrap stratified by task, "
           f"b = {args.resamples:,}, seed {args.seed}; δ against {base}, two-sided, {family.CORRECTION_NAMES[args.correction]}"
           f" over {len(others)}, α = {args.alpha:g}")
-    rows = []
+    rows, groups = [], res.groups(args.alpha, args.correction)
     for m in sorted(board.models, key=lambda m: -res.aggregate[board.models.index(m)]):
         low, high = res.interval(m, 1 - args.alpha)
         rank = res.rank_interval(m, 1 - args.alpha)
         d = deltas.get(m)
         rows.append([m, f"{res.aggregate[board.models.index(m)]:.4f}", f"[{low:.4f}, {high:.4f}]",
-                     f"{rank[0]}" if rank[0] == rank[1] else f"{rank[0]}-{rank[1]}",
+                     f"{rank[0]}" if rank[0] == rank[1] else f"{rank[0]}-{rank[1]}", str(groups[m]),
                      "(baseline)" if d is None else f"{d[0]:+.4f}".replace("-", "\u2212"),
                      "" if d is None else f"[{d[1]:+.4f}, {d[2]:+.4f}]".replace("-", "\u2212"),
                      "" if d is None else _p_shown(d[3], args.resamples), "" if d is None else
                      _p_shown(corrected[m], args.resamples, d[3] == 0) + (" *" if corrected[m] <= args.alpha else "")])
-    _print_rows(["model", "score", f"{1 - args.alpha:.0%} CI", "ranks", "δ", "CI of δ", "p", "p corrected"], rows)
-    print(f"ranks: those a model takes on the middle {1 - args.alpha:.0%} of the resamples; * significant after "
+    _print_rows(["model", "score", f"{1 - args.alpha:.0%} CI", "ranks", "group", "δ", "CI of δ", "p", "p corrected"],
+                rows)
+    print(f"ranks: those a model takes on the middle {1 - args.alpha:.0%} of the resamples; group: every model of a "
+          f"group is significantly better than every model of the groups below it "
+          f"({counted(len(board.models) * (len(board.models) - 1) // 2, 'pair')}, "
+          f"{family.CORRECTION_NAMES[args.correction]}); * significant against {base} after "
           f"{family.CORRECTION_NAMES[args.correction]}'s correction at α = {args.alpha:g}")
     if args.per_task and others:
         _per_task(args, res, base, others)

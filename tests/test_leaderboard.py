@@ -182,3 +182,19 @@ def test_each_task_s_delta_is_that_task_s_paired_bootstrap(tmp_path, capsys):
     corrected = adjust(ps, "holm", floors=1 / 1000)
     for line, (t, m), q in zip(lines, keys, corrected):
         assert line.split()[:2] == [t, m] and line.rstrip().endswith(" *") == (q <= 0.05)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_tie_groups_split_only_where_every_model_above_beats_every_model_below(seed):
+    from sigcore.statistics.multiple import adjust
+
+    res = leaderboard.bootstrap(leaderboard.from_table(table(seed=10 + seed, runs=1)), n_resamples=1000, seed=seed)
+    groups = res.groups()
+    order = sorted(res.board.models, key=lambda m: -res.aggregate[res.board.models.index(m)])
+    assert [groups[m] for m in order] == sorted(groups.values()) and groups[order[0]] == 1
+    pairs = [(a, b) for i, a in enumerate(order) for b in order[i + 1:]]
+    q = dict(zip(pairs, adjust([res.delta(a, b)[3] for a, b in pairs], "holm", floors=1 / 1000)))
+    for cut in range(1, len(order)):  # a line at `cut` exactly when every model above beats every model below
+        beats = all(q[a, b] <= 0.05 and res.delta(a, b)[0] > 0 for a in order[:cut] for b in order[cut:])
+        assert (groups[order[cut]] > groups[order[cut - 1]]) == beats
+    assert groups["m4"] == 1 and groups["m0"] == max(groups.values())  # 0.9 against the rest; 0.55 the last
