@@ -899,6 +899,16 @@ def _board(args) -> int:
     from .logs import tidy
     from .statistics.multiple import adjust
 
+    unsupported = [flag for flag, given in (
+        ("--all-pairs", args.all_pairs), ("--test", args.test != AUTO), ("--compat", args.compat),
+        ("--alternative", args.alternative != "two-sided"), ("--latex", args.latex), ("--bibtex", args.bibtex),
+        ("--save", args.save), ("--paper", args.paper), ("--columns", args.columns), ("--tokenize", args.tokenize),
+        ("--gold", args.gold), ("--gold-file", args.gold_file), ("--id", args.id), ("--by-row", args.by_row),
+        ("--name", args.name)) if given]
+    if unsupported:  # said, not ignored
+        raise SettingsError(f"{unsupported[0]} is not taken by models on many tasks (a tidy table or logs)",
+                            hint="Their comparison is the paired bootstrap, two-sided, stratified by task; it prints "
+                                 "its table, or --csv / --json.")
     frame = tidy.read_table(args.files[0]) if len(args.files) == 1 and tidy.is_table(args.files[0]) \
         else tidy.from_logs(args.files)
     if args.metric and len(args.metric) > 1:
@@ -916,6 +926,8 @@ def _board(args) -> int:
                                         floors=1 / args.resamples))) if others else {}
     for note in board.notes:
         print(f"note: {note}", file=sys.stderr)
+    if args.json or args.csv:
+        return _board_data(args, res, base, deltas, corrected)
     sizes = ", ".join(f"{t} {len(board.items[t]):,}" for t in board.tasks)
     print(f"{board.metric} of {len(board.models)} models on {len(board.tasks)} task"
           f"{'s' * (len(board.tasks) != 1)} (items: {sizes}); aggregate: the mean of "
@@ -945,15 +957,39 @@ def _board(args) -> int:
     return 0
 
 
+def _board_data(args, res, base: str, deltas: dict, corrected: dict) -> int:
+    """The board as JSON (settings, one record per model, and per task with --per-task) or CSV (a row per model)."""
+    board, groups = res.board, res.groups(args.alpha, args.correction)
+    rows = []
+    for m in sorted(board.models, key=lambda m: -res.aggregate[board.models.index(m)]):
+        low, high = res.interval(m, 1 - args.alpha)
+        d = deltas.get(m, (None, None, None, None))
+        rows.append({"model": m, "score": float(res.aggregate[board.models.index(m)]), "ci_low": low, "ci_high": high,
+                     "rank_low": res.rank_interval(m, 1 - args.alpha)[0],
+                     "rank_high": res.rank_interval(m, 1 - args.alpha)[1], "group": groups[m], "baseline": base,
+                     "delta": d[0], "delta_low": d[1], "delta_high": d[2], "p_value": d[3],
+                     "p_corrected": corrected.get(m)})
+    if args.csv:
+        print(pd.DataFrame(rows).to_csv(index=False), end="")
+        return 0
+    settings = {"metric": board.metric, "weight": args.weight, "resamples": args.resamples, "seed": args.seed,
+                "alpha": args.alpha, "correction": args.correction, "alternative": "two-sided",
+                "tasks": {t: len(board.items[t]) for t in board.tasks}, "notes": list(board.notes),
+                "p_floor": 1 / args.resamples}  # a p_value of 0: no resample as extreme, p < p_floor
+    out = {"settings": settings, "models": rows}
+    if args.per_task:
+        found, q = _task_deltas(args, res, base, [m for m in board.models if m != base])
+        out["per_task"] = {"corrected_over": args.per_task, "comparisons": [
+            {"task": t, "model": m, "delta": f[0], "delta_low": f[1], "delta_high": f[2], "p_value": f[3],
+             "p_corrected": q[t, m]} for (t, m), f in found.items()]}
+    print(json.dumps(_json_safe(out), indent=2))
+    return 0
+
+
 def _per_task(args, res, base: str, others: list[str]) -> None:
     """δ against the baseline on each task, p corrected over the family (tasks x models) or within each task."""
-    from .statistics.multiple import adjust
-
     board = res.board
-    found = {(t, m): res.delta(m, base, args.alpha, task=t) for t in board.tasks for m in others}
-    groups = [list(found)] if args.per_task == "family" else [[(t, m) for m in others] for t in board.tasks]
-    corrected = {k: q for g in groups for k, q in zip(g, adjust([found[k][3] for k in g], args.correction,
-                                                               floors=1 / args.resamples))}
+    found, corrected = _task_deltas(args, res, base, others)
     how = (f"over the family of {len(found)} comparisons ({len(board.tasks)} tasks x {len(others)} models)"
            if args.per_task == "family" else f"within each task, over {len(others)} models")
     print(f"\nper task: δ against {base}, two-sided, {family.CORRECTION_NAMES[args.correction]} {how}")
@@ -963,6 +999,18 @@ def _per_task(args, res, base: str, others: list[str]) -> None:
              _p_shown(corrected[t, m], args.resamples, found[t, m][3] == 0)
              + (" *" if corrected[t, m] <= args.alpha else "")] for t, m in found]
     _print_rows(["task", "model", "δ", "CI of δ", "p", "p corrected"], rows)
+
+
+def _task_deltas(args, res, base: str, others: list[str]) -> tuple[dict, dict]:
+    """Each task's δ against the baseline, and its p corrected over the family or within its task (--per-task)."""
+    from .statistics.multiple import adjust
+
+    tasks = res.board.tasks
+    found = {(t, m): res.delta(m, base, args.alpha, task=t) for t in tasks for m in others}
+    groups = [list(found)] if args.per_task == "family" else [[(t, m) for m in others] for t in tasks]
+    corrected = {k: q for g in groups for k, q in zip(g, adjust([found[k][3] for k in g], args.correction,
+                                                               floors=1 / args.resamples))}
+    return found, corrected
 
 
 def _p_shown(p: float, b: int, floor: bool | None = None) -> str:

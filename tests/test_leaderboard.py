@@ -198,3 +198,28 @@ def test_tie_groups_split_only_where_every_model_above_beats_every_model_below(s
         beats = all(q[a, b] <= 0.05 and res.delta(a, b)[0] > 0 for a in order[:cut] for b in order[cut:])
         assert (groups[order[cut]] > groups[order[cut - 1]]) == beats
     assert groups["m4"] == 1 and groups["m0"] == max(groups.values())  # 0.9 against the rest; 0.55 the last
+
+
+def test_many_on_tasks_writes_csv_and_json_and_refuses_what_it_does_not_take(tmp_path, capsys):
+    import io
+    import json
+
+    from sigcore.__main__ import main
+
+    frame = table(seed=6, runs=1)
+    path = tmp_path / "scores.csv"
+    frame.to_csv(path, index=False)
+    assert main(["many", str(path), "--baseline", "m1", "--resamples", "500", "--csv"]) == 0
+    rows = pd.read_csv(io.StringIO(capsys.readouterr().out))
+    res = leaderboard.bootstrap(leaderboard.from_table(frame), n_resamples=500)
+    assert list(rows.model) == sorted(RIGHT, key=lambda m: -res.aggregate[res.board.models.index(m)])
+    m2 = rows.set_index("model").loc["m2"]
+    assert (m2.delta, m2.p_value) == pytest.approx(res.delta("m2", "m1")[::3], abs=1e-12)
+    assert m2.group == res.groups()["m2"] and (m2.ci_low, m2.ci_high) == pytest.approx(res.interval("m2"))
+    assert main(["many", str(path), "--baseline", "m1", "--resamples", "500", "--json", "--per-task", "task"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["settings"]["tasks"] == SIZES and out["settings"]["p_floor"] == 1 / 500
+    assert out["per_task"]["corrected_over"] == "task" and len(out["per_task"]["comparisons"]) == 4 * 4
+    for flag in (["--latex"], ["--all-pairs"], ["--test", "t"], ["--alternative", "greater"], ["--paper", "x"]):
+        assert main(["many", str(path), *flag]) == 2
+        assert f"{flag[0]} is not taken by models on many tasks" in capsys.readouterr().err
