@@ -666,7 +666,7 @@ def _match(keys: list[list], tables: list, on_unmatched: str) -> tuple[list[np.n
             missing = [k for k in key if k not in other]
             written = {str(_raw(k)): _raw(k) for k in other}.get(str(_raw(missing[0])))  # 0 there, "0" here
             raise InputError(f"lacks {counted(len(missing), 'id')} that {table.name} has (the first is "
-                             f"{_show(missing[0])}, on line {int(table.lines[pos[missing[0]]])} of {table.name}"
+                             f"{_show(missing[0])}, {_place(table, pos[missing[0]])} of {table.name}"
                              + ("" if written is None else f"; {lacking.name} has it as {written!r}, "
                                 f"{_kind(written)} where {table.name} has {_kind(_raw(missing[0]))}") + ")",
                              file=lacking.name, hint="Write the ids the same way in both files (all numbers, "
@@ -677,6 +677,12 @@ def _match(keys: list[list], tables: list, on_unmatched: str) -> tuple[list[np.n
     if not shared:
         raise InputError("the files share no ids", file=tables[0].name, hint="Check the id column.")
     return [np.array([p[k] for k in shared], dtype=np.intp) for p in positions], notes
+
+
+def _place(table, row: int) -> str:
+    """Where a row is in its file: its line; in an Inspect log (no lines), its place among the log's samples."""
+    n = int(table.lines[row])
+    return f"sample {n}" if table.format == "inspect" else f"on line {n}"
 
 
 def _raw(key: Any) -> Any:
