@@ -46,7 +46,8 @@ def test_every_score_is_inspect_s_own(tmp_path, name):
         assert row.answer == sample.scores["match"].answer
     # averaged over epochs as Inspect reduces them: its reductions, and the accuracy it reports
     frame, lines, attrs = inspect_eval.parse_bytes(data, name)
-    assert attrs == {"model": log.eval.model, "task": log.eval.task, "epochs": 3} and list(lines) == list(range(1, 41))
+    assert attrs == {"model": log.eval.model, "task": log.eval.task, "epochs": 3, "reducer": None}
+    assert list(lines) == list(range(1, 41))
     for reduction in log.reductions:
         reduced = {s.sample_id: s.value for s in reduction.samples}
         assert frame[reduction.scorer].tolist() == pytest.approx([reduced[i] for i in frame["doc_id"]], abs=1e-12)
@@ -160,3 +161,13 @@ def test_two_inspect_logs_uploaded_on_the_compare_page():
     gold, a, b, metric = align.score_inputs(data, "includes")
     res = sigcore.compare(gold, a, b, metric=metric)
     assert verdict_of(at) == md(report.verdict(res, a="A (mockllm/alpha)", b="B (mockllm/beta)"))
+
+
+def test_another_epoch_reducer_is_said():
+    """Inspect reduced the epochs with another reducer than the mean: the comparison says what it compares."""
+    edited = _edited(lambda log: log["eval"]["config"].update(epochs_reducer=["mode"]))
+    data = align.load([read(LOGS / "alpha.eval"), read(edited, name="edited.json")])
+    assert data.notes == ("edited.json: Inspect reduced its epochs with ['mode']; sigcore compares each sample's "
+                          "mean over its epochs, so a model's score can differ from the one Inspect reports",)
+    assert align.load([read(LOGS / "alpha.eval"), read(LOGS / "beta.eval")]).notes == ()
+

@@ -578,7 +578,7 @@ def from_lm_eval(a, b, *, on_unmatched: str = "stop", filter: str | None = None)
                    labels=models if all(models) and models[0] != models[1] else None,
                    ids=[keys[0][i][0] for i in order[0]], scores=scores,
                    sources={"gold": (a.name, lines[0]), "a": (a.name, lines[0]), "b": (b.name, lines[1])},
-                   notes=tuple(notes), columns={} if filter is None else {"filter": filter})
+                   notes=(*a.notes, *b.notes, *notes), columns={} if filter is None else {"filter": filter})
 
 
 def _has_gold(table) -> bool:

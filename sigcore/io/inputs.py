@@ -93,8 +93,12 @@ def read(source: str | os.PathLike | bytes, *, name: str | None = None, format: 
         from ..logs import inspect_eval
 
         frame, lines, attrs = inspect_eval.parse_bytes(data, name)
+        reducer = attrs.pop("reducer")
         frame.attrs.update(attrs)
-        return Table(name, "inspect", frame, lines)
+        other = reducer not in (None, "mean", ["mean"]) and attrs["epochs"] > 1
+        return Table(name, "inspect", frame, lines, (f"{name}: Inspect reduced its epochs with {reducer}; sigcore "
+                                                     "compares each sample's mean over its epochs, so a model's "
+                                                     "score can differ from the one Inspect reports",) if other else ())
     text = decode(data, name, encoding)
     if text.count("\n") > MAX_ITEMS:  # before any parsing spends memory per item
         raise InputError(f"has more than {MAX_ITEMS:,} lines", file=name,

@@ -199,5 +199,5 @@ def parse_bytes(data: bytes, name: str) -> tuple[pd.DataFrame, np.ndarray, dict[
     for s in scorers(frame):
         out[s] = means[s].to_numpy()
     said = _header(head)
-    attrs = {"model": said["model"], "task": said["task"], "epochs": int(counts.max())}
+    attrs = {"model": said["model"], "task": said["task"], "epochs": int(counts.max()), "reducer": said["reducer"]}
     return out, np.arange(1, len(out) + 1, dtype=np.int64), attrs
