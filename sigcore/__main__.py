@@ -897,7 +897,6 @@ def _board(args) -> int:
     corrected p, from one bootstrap stratified by task."""
     from . import leaderboard
     from .logs import tidy
-    from .statistics.multiple import adjust
 
     unsupported = [flag for flag, given in (
         ("--all-pairs", args.all_pairs), ("--test", args.test != AUTO), ("--compat", args.compat),
@@ -920,104 +919,59 @@ def _board(args) -> int:
     if base not in board.models:
         raise SettingsError(f"--baseline {base} is not one of the models", hint=f"The models: "
                             f"{', '.join(board.models)}.")
-    others = [m for m in board.models if m != base]
-    deltas = {m: res.delta(m, base, args.alpha) for m in others}
-    corrected = dict(zip(others, adjust([deltas[m][3] for m in others], args.correction,
-                                        floors=1 / args.resamples))) if others else {}
+    table = res.table(base, args.alpha, args.correction)
+    tasks = res.task_table(base, args.alpha, args.correction, over=args.per_task) if args.per_task else None
     for note in board.notes:
         print(f"note: {note}", file=sys.stderr)
-    if args.json or args.csv:
-        return _board_data(args, res, base, deltas, corrected)
+    if args.csv:
+        print(table.to_csv(index=False), end="")
+        return 0
+    if args.json:
+        settings = {"metric": board.metric, "weight": args.weight, "resamples": args.resamples, "seed": args.seed,
+                    "alpha": args.alpha, "correction": args.correction, "alternative": "two-sided",
+                    "tasks": {t: len(board.items[t]) for t in board.tasks}, "notes": list(board.notes),
+                    "p_floor": 1 / args.resamples}  # a p_value of 0: no resample as extreme, p < p_floor
+        out = {"settings": settings, "models": table.to_dict(orient="records")}
+        if tasks is not None:
+            out["per_task"] = {"corrected_over": args.per_task, "comparisons": tasks.to_dict(orient="records")}
+        print(json.dumps(_json_safe(out), indent=2))
+        return 0
+    n_others, correction = len(board.models) - 1, family.CORRECTION_NAMES[args.correction]
     sizes = ", ".join(f"{t} {len(board.items[t]):,}" for t in board.tasks)
-    print(f"{board.metric} of {len(board.models)} models on {len(board.tasks)} task"
-          f"{'s' * (len(board.tasks) != 1)} (items: {sizes}); aggregate: the mean of "
-          f"{'the task scores' if args.weight == 'tasks' else 'all items'}; paired bootstrap stratified by task, "
-          f"b = {args.resamples:,}, seed {args.seed}; δ against {base}, two-sided, {family.CORRECTION_NAMES[args.correction]}"
-          f" over {len(others)}, α = {args.alpha:g}")
-    rows, groups = [], res.groups(args.alpha, args.correction)
-    for m in sorted(board.models, key=lambda m: -res.aggregate[board.models.index(m)]):
-        low, high = res.interval(m, 1 - args.alpha)
-        rank = res.rank_interval(m, 1 - args.alpha)
-        d = deltas.get(m)
-        rows.append([m, f"{res.aggregate[board.models.index(m)]:.4f}", f"[{low:.4f}, {high:.4f}]",
-                     f"{rank[0]}" if rank[0] == rank[1] else f"{rank[0]}-{rank[1]}", str(groups[m]),
-                     "(baseline)" if d is None else f"{d[0]:+.4f}".replace("-", "\u2212"),
-                     "" if d is None else f"[{d[1]:+.4f}, {d[2]:+.4f}]".replace("-", "\u2212"),
-                     "" if d is None else _p_shown(d[3], args.resamples), "" if d is None else
-                     _p_shown(corrected[m], args.resamples, d[3] == 0) + (" *" if corrected[m] <= args.alpha else "")])
+    print(f"{board.metric} of {len(board.models)} models on {counted(len(board.tasks), 'task')} (items: {sizes}); "
+          f"aggregate: the mean of {'the task scores' if args.weight == 'tasks' else 'all items'}; paired bootstrap "
+          f"stratified by task, b = {args.resamples:,}, seed {args.seed}; δ against {base}, two-sided, {correction} "
+          f"over {n_others}, α = {args.alpha:g}")
+    rows = [[r.model, f"{r.score:.4f}", f"[{r.ci_low:.4f}, {r.ci_high:.4f}]",
+             f"{r.rank_low}" if r.rank_low == r.rank_high else f"{r.rank_low}-{r.rank_high}", str(r.group),
+             *(["(baseline)", "", "", ""] if r.model == base else _delta_cells(r, args))]
+            for r in table.itertuples(index=False)]
     _print_rows(["model", "score", f"{1 - args.alpha:.0%} CI", "ranks", "group", "δ", "CI of δ", "p", "p corrected"],
                 rows)
     print(f"ranks: those a model takes on the middle {1 - args.alpha:.0%} of the resamples; group: every model of a "
           f"group is significantly better than every model of the groups below it "
-          f"({counted(len(board.models) * (len(board.models) - 1) // 2, 'pair')}, "
-          f"{family.CORRECTION_NAMES[args.correction]}); * significant against {base} after "
-          f"{family.CORRECTION_NAMES[args.correction]}'s correction at α = {args.alpha:g}")
-    if args.per_task and others:
-        _per_task(args, res, base, others)
+          f"({counted(len(board.models) * n_others // 2, 'pair')}, {correction}); * significant against {base} "
+          f"after {correction}'s correction at α = {args.alpha:g}")
+    if tasks is not None and len(tasks):
+        how = (f"over the family of {len(tasks)} comparisons ({len(board.tasks)} tasks x {n_others} models)"
+               if args.per_task == "family" else f"within each task, over {n_others} models")
+        print(f"\nper task: δ against {base}, two-sided, {correction} {how}")
+        _print_rows(["task", "model", "δ", "CI of δ", "p", "p corrected"],
+                    [[r.task, r.model, *_delta_cells(r, args)] for r in tasks.itertuples(index=False)])
     return 0
 
 
-def _board_data(args, res, base: str, deltas: dict, corrected: dict) -> int:
-    """The board as JSON (settings, one record per model, and per task with --per-task) or CSV (a row per model)."""
-    board, groups = res.board, res.groups(args.alpha, args.correction)
-    rows = []
-    for m in sorted(board.models, key=lambda m: -res.aggregate[board.models.index(m)]):
-        low, high = res.interval(m, 1 - args.alpha)
-        d = deltas.get(m, (None, None, None, None))
-        rows.append({"model": m, "score": float(res.aggregate[board.models.index(m)]), "ci_low": low, "ci_high": high,
-                     "rank_low": res.rank_interval(m, 1 - args.alpha)[0],
-                     "rank_high": res.rank_interval(m, 1 - args.alpha)[1], "group": groups[m], "baseline": base,
-                     "delta": d[0], "delta_low": d[1], "delta_high": d[2], "p_value": d[3],
-                     "p_corrected": corrected.get(m)})
-    if args.csv:
-        print(pd.DataFrame(rows).to_csv(index=False), end="")
-        return 0
-    settings = {"metric": board.metric, "weight": args.weight, "resamples": args.resamples, "seed": args.seed,
-                "alpha": args.alpha, "correction": args.correction, "alternative": "two-sided",
-                "tasks": {t: len(board.items[t]) for t in board.tasks}, "notes": list(board.notes),
-                "p_floor": 1 / args.resamples}  # a p_value of 0: no resample as extreme, p < p_floor
-    out = {"settings": settings, "models": rows}
-    if args.per_task:
-        found, q = _task_deltas(args, res, base, [m for m in board.models if m != base])
-        out["per_task"] = {"corrected_over": args.per_task, "comparisons": [
-            {"task": t, "model": m, "delta": f[0], "delta_low": f[1], "delta_high": f[2], "p_value": f[3],
-             "p_corrected": q[t, m]} for (t, m), f in found.items()]}
-    print(json.dumps(_json_safe(out), indent=2))
-    return 0
+def _delta_cells(row, args) -> list[str]:
+    """δ, its interval, p and the corrected p (starred when significant) as the board prints them: a p no resample
+    reached is "< 1/b", and so is what the correction made of it."""
+    def p(value: float) -> str:
+        return f"< {p_number(max(value, 1 / args.resamples))}" if row.p_value == 0 else p_number(value)
+    return [_signed(row.delta), f"[{_signed(row.delta_low)}, {_signed(row.delta_high)}]", p(row.p_value),
+            p(row.p_corrected) + (" *" if row.p_corrected <= args.alpha else "")]
 
 
-def _per_task(args, res, base: str, others: list[str]) -> None:
-    """δ against the baseline on each task, p corrected over the family (tasks x models) or within each task."""
-    board = res.board
-    found, corrected = _task_deltas(args, res, base, others)
-    how = (f"over the family of {len(found)} comparisons ({len(board.tasks)} tasks x {len(others)} models)"
-           if args.per_task == "family" else f"within each task, over {len(others)} models")
-    print(f"\nper task: δ against {base}, two-sided, {family.CORRECTION_NAMES[args.correction]} {how}")
-    rows = [[t, m, f"{found[t, m][0]:+.4f}".replace("-", "\u2212"),
-             f"[{found[t, m][1]:+.4f}, {found[t, m][2]:+.4f}]".replace("-", "\u2212"),
-             _p_shown(found[t, m][3], args.resamples),
-             _p_shown(corrected[t, m], args.resamples, found[t, m][3] == 0)
-             + (" *" if corrected[t, m] <= args.alpha else "")] for t, m in found]
-    _print_rows(["task", "model", "δ", "CI of δ", "p", "p corrected"], rows)
-
-
-def _task_deltas(args, res, base: str, others: list[str]) -> tuple[dict, dict]:
-    """Each task's δ against the baseline, and its p corrected over the family or within its task (--per-task)."""
-    from .statistics.multiple import adjust
-
-    tasks = res.board.tasks
-    found = {(t, m): res.delta(m, base, args.alpha, task=t) for t in tasks for m in others}
-    groups = [list(found)] if args.per_task == "family" else [[(t, m) for m in others] for t in tasks]
-    corrected = {k: q for g in groups for k, q in zip(g, adjust([found[k][3] for k in g], args.correction,
-                                                               floors=1 / args.resamples))}
-    return found, corrected
-
-
-def _p_shown(p: float, b: int, floor: bool | None = None) -> str:
-    """A resampling p as the tables print it: a count of none is "< 1/b", and so is what a correction made of it."""
-    if floor if floor is not None else p == 0:
-        return f"< {p_number(max(p, 1 / b))}"
-    return p_number(p)
+def _signed(x: float) -> str:
+    return f"{x:+.4f}".replace("-", "\u2212")
 
 
 def _print_rows(header: list[str], rows: list[list[str]]) -> None:

@@ -199,14 +199,65 @@ class Leaderboard:
 
     def rank_interval(self, model: str, confidence_level: float = 0.95) -> tuple[int, int]:
         """The ranks ``model`` takes on the middle ``confidence_level`` of the resamples."""
-        ranks = self.ranks()[:, self._index(model)]
+        return self.rank_intervals(confidence_level)[model]
+
+    def rank_intervals(self, confidence_level: float = 0.95) -> dict[str, tuple[int, int]]:
+        """Every model's :meth:`rank_interval`, from one ranking of the resamples."""
         tail = (1 - confidence_level) / 2
-        return int(np.floor(np.quantile(ranks, tail))), int(np.ceil(np.quantile(ranks, 1 - tail)))
+        low, high = np.quantile(self.ranks(), [tail, 1 - tail], axis=0)
+        return {m: (int(np.floor(lo)), int(np.ceil(hi))) for m, lo, hi in zip(self.board.models, low, high)}
+
+    def table(self, baseline: str, alpha: float = 0.05, correction: str = "holm") -> pd.DataFrame:
+        """One row per model, best first: its aggregate and 1 − α interval, rank interval, tie group, and δ against
+        ``baseline`` with its interval, p and p corrected over the other models (nan on the baseline's row)."""
+        from .statistics.multiple import adjust
+
+        self._index(baseline)
+        others = [m for m in self.board.models if m != baseline]
+        deltas = {m: self.delta(m, baseline, alpha) for m in others}
+        corrected = dict(zip(others, adjust([deltas[m][3] for m in others], correction,
+                                            floors=1 / self.n_resamples))) if others else {}
+        ranks, groups = self.rank_intervals(1 - alpha), self.groups(alpha, correction)
+        nothing = (np.nan,) * 4
+        rows = [{"model": m, "score": float(self.aggregate[self._index(m)]),
+                 **dict(zip(("ci_low", "ci_high"), self.interval(m, 1 - alpha))),
+                 "rank_low": ranks[m][0], "rank_high": ranks[m][1], "group": groups[m], "baseline": baseline,
+                 **dict(zip(("delta", "delta_low", "delta_high", "p_value"), deltas.get(m, nothing))),
+                 "p_corrected": corrected.get(m, np.nan)} for m in self.board.models]
+        return pd.DataFrame(rows).sort_values("score", ascending=False, kind="stable").reset_index(drop=True)
+
+    def task_table(self, baseline: str, alpha: float = 0.05, correction: str = "holm",
+                   over: str = "family") -> pd.DataFrame:
+        """Each task's δ against ``baseline`` for every other model (a ``per_task`` run), with its interval, p and
+        p corrected over the whole family of tasks x models (``over="family"``) or within each task ("task")."""
+        from .statistics.multiple import adjust
+
+        if over not in ("family", "task"):
+            raise SettingsError(f"`over` must be 'family' or 'task', not {over!r}")
+        others = [m for m in self.board.models if m != baseline]
+        rows = pd.DataFrame([{"task": t, "model": m, **dict(zip(("delta", "delta_low", "delta_high", "p_value"),
+                                                                  self.delta(m, baseline, alpha, task=t)))}
+                             for t in self.board.tasks for m in others])
+        groups = [rows.index] if over == "family" else [rows.index[rows.task == t] for t in self.board.tasks]
+        rows["p_corrected"] = np.nan
+        for g in groups:
+            if len(g):
+                rows.loc[g, "p_corrected"] = adjust(rows.loc[g, "p_value"].to_numpy(), correction,
+                                                    floors=1 / self.n_resamples)
+        return rows
 
     def _index(self, model: str) -> int:
         if model not in self.board.models:
             raise SettingsError(f"no model {shown(model)}", hint=f"The models: {listed(list(self.board.models))}.")
         return self.board.models.index(model)
+
+
+def _weights(board: Board, weight: str) -> np.ndarray:
+    """Each task's share of the aggregate: equal (``"tasks"``), or by its number of items (``"items"``)."""
+    if weight not in WEIGHTS:
+        raise SettingsError(f"`weight` must be one of {listed(list(WEIGHTS))}, not {weight!r}")
+    sizes = np.array([len(board.items[t]) for t in board.tasks], dtype=np.float64)
+    return np.full(len(sizes), 1 / len(sizes)) if weight == "tasks" else sizes / sizes.sum()
 
 
 def bootstrap(board: Board, *, n_resamples: int = 1_000, seed: int = 0, weight: str = "tasks",
@@ -215,13 +266,10 @@ def bootstrap(board: Board, *, n_resamples: int = 1_000, seed: int = 0, weight: 
     every model's task scores and aggregate on each resample, in blocks, in bounded memory (b x models; with
     ``per_task``, every task's too, b x tasks x models, for :meth:`Leaderboard.delta` on one task). The same seed
     gives the same resamples with or without ``per_task``."""
-    if weight not in WEIGHTS:
-        raise SettingsError(f"`weight` must be one of {listed(list(WEIGHTS))}, not {weight!r}")
     if not isinstance(n_resamples, int) or n_resamples < 1:
         raise SettingsError("`n_resamples` must be a positive whole number")
     tasks = board.tasks
-    sizes = np.array([len(board.items[t]) for t in tasks], dtype=np.float64)
-    task_weights = np.full(len(tasks), 1 / len(tasks)) if weight == "tasks" else sizes / sizes.sum()
+    task_weights = _weights(board, weight)
 
     def draw(rng: np.random.Generator, size: int) -> tuple[np.ndarray, np.ndarray | None]:
         out = np.zeros((size, len(board.models)))  # a block's aggregates: memory b x models, not b x items
@@ -250,7 +298,7 @@ def standard_error(board: Board, weight: str = "tasks") -> np.ndarray:
     """Each model's standard error of its aggregate by the formula (the tasks' item variances over their sizes,
     weighted), what the bootstrap's spread estimates: √(Σ_t w_t² s_t² / n_t), s_t² with divisor n_t."""
     sizes = np.array([len(board.items[t]) for t in board.tasks], dtype=np.float64)
-    w = np.full(len(sizes), 1 / len(sizes)) if weight == "tasks" else sizes / sizes.sum()
+    w = _weights(board, weight)
     variances = np.array([board.scores[t].var(axis=0) for t in board.tasks])  # (tasks, models)
     return np.sqrt(((w ** 2 / sizes)[:, None] * variances).sum(axis=0))
 

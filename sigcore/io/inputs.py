@@ -89,7 +89,7 @@ def read(source: str | os.PathLike | bytes, *, name: str | None = None, format: 
     if format is not None and format not in FORMATS:
         raise SettingsError(f"unknown format {format!r}", hint=f"The formats are: {', '.join(FORMATS)}.")
     data = gunzip(data, name)
-    if format == "inspect" or format is None and _is_inspect(data, name):  # a zip: read before decoding
+    if format == "inspect" or format is None and is_inspect_log(data, name):  # a zip: read before decoding
         from ..logs import inspect_eval
 
         frame, lines, attrs = inspect_eval.parse_bytes(data, name)
@@ -115,7 +115,7 @@ def read(source: str | os.PathLike | bytes, *, name: str | None = None, format: 
     return Table(name, fmt, frame, np.asarray(lines, dtype=np.int64), notes)
 
 
-def _is_inspect(data: bytes, name: str) -> bool:
+def is_inspect_log(data: bytes, name: str) -> bool:
     """An Inspect AI log: a zip named .eval, or a JSON object that begins with Inspect's header fields."""
     if data[:4] == b"PK\x03\x04":
         return name.lower().endswith(".eval")

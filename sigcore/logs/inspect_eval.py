@@ -123,7 +123,13 @@ def _header(head: dict) -> dict[str, Any]:
 def runs(data: bytes, name: str) -> pd.DataFrame:
     """One row per sample and epoch, in the log's order: ``item`` (the sample id), ``run`` (the epoch), ``target``,
     ``answer`` (the first scorer's), then a float column per scorer."""
-    return _runs(*_read(data, name), name)
+    return read_log(data, name)[0]
+
+
+def read_log(data: bytes, name: str) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """The log's :func:`runs` and its :func:`header`, from one reading of it."""
+    head, samples = _read(data, name)
+    return _runs(head, samples, name), _header(head)
 
 
 def _runs(head: dict, samples: list, name: str) -> pd.DataFrame:
@@ -181,8 +187,7 @@ def scorers(frame: pd.DataFrame) -> list[str]:
 def parse_bytes(data: bytes, name: str) -> tuple[pd.DataFrame, np.ndarray, dict[str, Any]]:
     """One row per sample, its scores averaged over its epochs, in the shape of an lm-eval log (module docstring);
     each row's place is its sample's position in the log; and the log's model, task and epochs."""
-    head, samples = _read(data, name)
-    frame = _runs(head, samples, name)
+    frame, said = read_log(data, name)
     clash = [s for s in scorers(frame) if s in ("doc_id", "filter", "target", "prediction")]
     if clash:
         raise InputError(f"has a scorer named {clash[0]!r}, a name sigcore keeps for its own column", file=name,
@@ -198,6 +203,5 @@ def parse_bytes(data: bytes, name: str) -> tuple[pd.DataFrame, np.ndarray, dict[
                         "prediction": first["answer"].tolist()})
     for s in scorers(frame):
         out[s] = means[s].to_numpy()
-    said = _header(head)
     attrs = {"model": said["model"], "task": said["task"], "epochs": int(counts.max()), "reducer": said["reducer"]}
     return out, np.arange(1, len(out) + 1, dtype=np.int64), attrs

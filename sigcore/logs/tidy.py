@@ -15,6 +15,7 @@ Items pair across models by (task, item), never by position.
 
 from __future__ import annotations
 
+import gzip
 import io
 import re
 from pathlib import Path
@@ -25,7 +26,7 @@ import pandas as pd
 
 from ..errors import InputError, SettingsError
 from ..io.decoding import gunzip, read_bytes
-from ..io.inputs import read
+from ..io.inputs import is_inspect_log, read
 
 COLUMNS = ("model", "task", "item", "run", "metric", "score")
 _LM_EVAL_NAME = re.compile(r"samples_(?P<task>.+?)_(?P<date>\d{4}-\d\d-\d\dT[\d\-.:]+)$")
@@ -45,11 +46,10 @@ def from_log(data: bytes, name: str) -> pd.DataFrame:
     from . import inspect_eval
 
     data = gunzip(data, name)
+    if is_inspect_log(data, name):  # read once, with its epochs as runs
+        runs, head = inspect_eval.read_log(data, name)
+        return _long(head["model"], head["task"], runs, "item", "run", inspect_eval.scorers(runs))
     table = read(data, name=name)
-    if table.format == "inspect":
-        runs = inspect_eval.runs(data, name)
-        return _long(table.frame.attrs["model"], table.frame.attrs["task"], runs, "item", "run",
-                     inspect_eval.scorers(runs))
     if table.format == "lm-eval":
         from ..io.lmeval import metric_fields
 
@@ -122,7 +122,8 @@ def is_log(path: str | Path) -> bool:
     """An Inspect log (by its name) or an lm-eval samples file where the harness writes it."""
     name = Path(path).name.removesuffix(".gz")
     if name.endswith(".json") and Path(path).is_file():  # Inspect's JSON logs begin with their header
-        return b'"eval"' in gunzip(read_bytes(path), str(path))[:4096]
+        with (gzip.open if str(path).endswith(".gz") else open)(path, "rb") as f:
+            return is_inspect_log(f.read(4096), name)
     return name.endswith(".eval") or bool(_LM_EVAL_NAME.fullmatch(name.removesuffix(".jsonl")))
 
 
