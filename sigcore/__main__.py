@@ -174,7 +174,8 @@ def _many_parser(commands) -> None:
     pick.add_argument("--all-pairs", action="store_true", help="compare every pair, and rank the systems")
     many.add_argument("--metric", nargs="+", metavar="METRIC",
                       help=f"one or more of: {', '.join(METRICS)}; default: the first that fits the data, as the app "
-                           "suggests")
+                           "suggests. Models on many tasks: the logs' metric, or several, each task taking the "
+                           "first of them it has")
     many.add_argument("--test", default=AUTO, choices=[AUTO, *TESTS],
                       help="the test (default: auto, the one recommended for every pair, or the one that fits them all)")
     many.add_argument("--correction", default="holm", choices=list(CORRECTIONS),
@@ -910,9 +911,9 @@ def _board(args) -> int:
                                  "its table, or --csv / --json.")
     frame = tidy.read_table(args.files[0]) if len(args.files) == 1 and tidy.is_table(args.files[0]) \
         else tidy.from_logs(args.files)
-    if args.metric and len(args.metric) > 1:
-        raise SettingsError("models on many tasks take one --metric at a time", hint="Run once per metric.")
-    board = leaderboard.from_table(frame, metric=args.metric[0] if args.metric else None)
+    board = leaderboard.from_table(frame, metric=args.metric)  # several: on each task the first it has
+    for note in frame.attrs.get("notes", []):
+        print(f"note: {note}", file=sys.stderr)
     res = leaderboard.bootstrap(board, n_resamples=args.resamples, seed=args.seed, weight=args.weight,
                                 per_task=args.per_task is not None)
     base = args.baseline if args.baseline is not None else board.models[0]
@@ -939,7 +940,8 @@ def _board(args) -> int:
     n_others, correction = len(board.models) - 1, family.CORRECTION_NAMES[args.correction]
     sizes = ", ".join(f"{t} {len(board.items[t]):,}" for t in board.tasks)
     print(f"{board.metric} of {len(board.models)} models on {counted(len(board.tasks), 'task')} (items: {sizes}); "
-          f"aggregate: the mean of {'the task scores' if args.weight == 'tasks' else 'all items'}; paired bootstrap "
+          f"aggregate: the mean of {'the task scores' if args.weight == 'tasks' else 'all items'}"
+          f"{_grouped(board) if args.weight == 'tasks' else ''}; paired bootstrap "
           f"stratified by task, b = {args.resamples:,}, seed {args.seed}; δ against {base}, two-sided, {correction} "
           f"over {n_others}, α = {args.alpha:g}")
     rows = [[r.model, f"{r.score:.4f}", f"[{r.ci_low:.4f}, {r.ci_high:.4f}]",
@@ -959,6 +961,12 @@ def _board(args) -> int:
         _print_rows(["task", "model", "δ", "CI of δ", "p", "p corrected"],
                     [[r.task, r.model, *_delta_cells(r, args)] for r in tasks.itertuples(index=False)])
     return 0
+
+
+def _grouped(board) -> str:
+    """How the board's groups count in the mean of the task scores: each as one task."""
+    return "".join(f", {g} ({len(tasks)} tasks, by their {'items' if how == 'items' else 'scores'}) as one"
+                   for g, (tasks, how) in board.groups.items())
 
 
 def _delta_cells(row, args) -> list[str]:

@@ -33,26 +33,22 @@ class Board:
     scores: dict[str, np.ndarray]  # task -> (items, models)
     items: dict[str, tuple[str, ...]]
     notes: tuple[str, ...] = ()
+    groups: dict[str, tuple[tuple[str, ...], str]] = field(default_factory=dict)  # group -> (its tasks, weight)
 
 
-def from_table(frame: pd.DataFrame, *, metric: str | None = None, on_missing: str = "stop") -> Board:
-    """The board of a tidy table (model, task, item, [run], [metric], score). ``metric``: which one, when the table
-    holds several. A model that lacks some of a task's items stops with what is missing (``on_missing="drop"``:
-    only the items every model has are compared, said in the notes); a model that lacks a whole task stops."""
+def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on_missing: str = "stop") -> Board:
+    """The board of a tidy table (model, task, item, [run], [metric], score, [group, group_weight]). ``metric``:
+    which one, when the table holds several; a list: on each task the first of them it has (lm-eval's tasks each
+    have their own, acc here, exact_match there), and a task that has none of them is left out, said in the notes.
+    A model that lacks some of a task's items stops with what is missing (``on_missing="drop"``: only the items
+    every model has are compared, said in the notes); a model that lacks a whole task stops."""
     missing = [c for c in ("model", "task", "item", "score") if c not in frame.columns]
     if missing:
         raise InputError(f"the table has no {listed(missing)} column", hint="Give the tidy table: model, task, "
                          "item, run, metric, score (sigcore convert writes it from logs).")
+    notes = []
     if "metric" in frame.columns:
-        metrics = [str(m) for m in pd.unique(frame["metric"])]  # in order, at C speed
-        if metric is None and len(metrics) > 1:
-            raise SettingsError(f"the table holds {len(metrics)} metrics: say which one",
-                                hint=f"Its metrics: {listed(metrics)}.")
-        metric = metric or metrics[0]
-        if metric not in metrics:
-            raise SettingsError(f"the table has no metric {shown(metric)}", hint=f"Its metrics: {listed(metrics)}.")
-        if len(metrics) > 1:
-            frame = frame[_text(frame["metric"]) == metric]
+        frame, metric, notes = _one_metric(frame, metric)
     metric = metric or "score"
     scores = pd.to_numeric(frame["score"], errors="coerce")
     bad = ~np.isfinite(scores.fillna(np.inf))  # text, an empty cell, nan or inf
@@ -90,7 +86,7 @@ def from_table(frame: pd.DataFrame, *, metric: str | None = None, on_missing: st
         means = (sums / counts).reshape(len(cells), n_models)  # nan: the model has no score of that item
     models, tasks = tuple(names["model"]), tuple(names["task"])
     cell_task, cell_item = np.divmod(cells.astype(np.int64), n_items)
-    notes, matrices, items = [], {}, {}
+    matrices, items = {}, {}
     for t, task in enumerate(tasks):
         rows = np.flatnonzero(cell_task == t)
         block = means[rows]
@@ -113,7 +109,55 @@ def from_table(frame: pd.DataFrame, *, metric: str | None = None, on_missing: st
             block, ids = block[keep], [i for i, k in zip(ids, keep) if k]
         matrices[task] = np.ascontiguousarray(block)
         items[task] = tuple(ids)
-    return Board(models, tasks, metric, matrices, items, tuple(notes))
+    return Board(models, tasks, metric, matrices, items, tuple(notes), _groups(frame, tasks))
+
+
+def _one_metric(frame: pd.DataFrame, wanted: str | list[str] | None) -> tuple[pd.DataFrame, str, list[str]]:
+    """The rows of one metric per task, its name, and the notes of what was chosen or left out."""
+    metrics = [str(m) for m in pd.unique(frame["metric"])]  # in order, at C speed
+    wanted = [wanted] if isinstance(wanted, str) else list(wanted or [])
+    if not wanted:
+        if len(metrics) > 1:
+            raise SettingsError(f"the table holds {len(metrics)} metrics: say which one",
+                                hint=f"Its metrics: {listed(metrics)}.")
+        return frame, metrics[0], []
+    unknown = [m for m in wanted if m not in metrics]
+    if len(unknown) == len(wanted):
+        raise SettingsError(f"the table has no metric {shown(unknown[0])}", hint=f"Its metrics: {listed(metrics)}.")
+    if len(metrics) == 1:
+        return frame, metrics[0], []
+    text = _text(frame["metric"])
+    pairs = frame.assign(metric=text)[["task", "metric"]].drop_duplicates()
+    has = pairs.groupby(_text(pairs["task"]), sort=False).metric.agg(set)
+    chosen = {task: next((m for m in wanted if m in found), None) for task, found in has.items()}
+    notes = [f"task {t}: none of the metric{'s' if len(wanted) > 1 else ''} {listed(wanted)}: left out"
+             for t, m in chosen.items() if m is None]
+    used = list(dict.fromkeys(m for m in chosen.values() if m))
+    if len(used) > 1:
+        notes.append("each task's metric: " + ", ".join(f"{t} {m}" for t, m in chosen.items() if m))
+    keep = text == _text(frame["task"]).map(chosen)
+    return frame[keep], " / ".join(used), notes
+
+
+def _groups(frame: pd.DataFrame, tasks: tuple[str, ...]) -> dict[str, tuple[tuple[str, ...], str]]:
+    """The table's groups of tasks (its ``group`` column) with how each averages its tasks (``group_weight``:
+    "items", by size as MMLU, or "tasks"), which the table must say: it is not guessed."""
+    if "group" not in frame.columns:
+        return {}
+    pairs = frame[["task", "group", *(["group_weight"] if "group_weight" in frame.columns else [])]]
+    pairs = pairs.astype(str).drop_duplicates().replace({"nan": "", "None": ""})
+    pairs = pairs[pairs.group != ""]
+    out = {}
+    for group, rows in pairs.groupby("group", sort=False):
+        weights = set(rows.get("group_weight", pd.Series([""])))
+        if len(weights) != 1 or weights.pop() not in ("items", "tasks"):
+            raise InputError(f"group {shown(group)} does not say how it averages its tasks",
+                             hint="Give its rows a group_weight of items (by size, as MMLU) or tasks, one value.")
+        members = tuple(t for t in tasks if t in set(rows.task))
+        if rows.task.duplicated().any() or len(set(rows.task) & set(pairs[pairs.group != group].task)):
+            raise InputError(f"a task of group {shown(group)} belongs to two groups", hint="Give a task one group.")
+        out[str(group)] = (members, str(rows["group_weight"].iloc[0]))
+    return {g: v for g, v in out.items() if v[0]}
 
 
 def _dense(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -253,11 +297,22 @@ class Leaderboard:
 
 
 def _weights(board: Board, weight: str) -> np.ndarray:
-    """Each task's share of the aggregate: equal (``"tasks"``), or by its number of items (``"items"``)."""
+    """Each task's share of the aggregate: by its number of items (``"items"``), or equal (``"tasks"``), a group
+    counting as one task whose share its tasks split as the group averages them (by size, or equally)."""
     if weight not in WEIGHTS:
         raise SettingsError(f"`weight` must be one of {listed(list(WEIGHTS))}, not {weight!r}")
     sizes = np.array([len(board.items[t]) for t in board.tasks], dtype=np.float64)
-    return np.full(len(sizes), 1 / len(sizes)) if weight == "tasks" else sizes / sizes.sum()
+    if weight == "items":
+        return sizes / sizes.sum()
+    index = {t: k for k, t in enumerate(board.tasks)}
+    grouped = {t for members, _ in board.groups.values() for t in members}
+    units = len(board.groups) + len(board.tasks) - len(grouped)
+    out = np.where([t in grouped for t in board.tasks], 0.0, 1 / units)
+    for members, how in board.groups.values():
+        k = [index[t] for t in members]
+        share = sizes[k] / sizes[k].sum() if how == "items" else np.full(len(k), 1 / len(k))
+        out[k] = share / units
+    return out
 
 
 def bootstrap(board: Board, *, n_resamples: int = 1_000, seed: int = 0, weight: str = "tasks",

@@ -51,35 +51,48 @@ def from_log(data: bytes, name: str) -> pd.DataFrame:
         return _long(head["model"], head["task"], runs, "item", "run", inspect_eval.scorers(runs))
     table = read(data, name=name)
     if table.format == "lm-eval":
-        from ..io.lmeval import metric_fields
-
         stem = Path(name).name.removesuffix(".gz").removesuffix(".jsonl")
         match, model = _LM_EVAL_NAME.fullmatch(stem), Path(name).parent.name
         if not match or not model:  # a model and a task the name does not state are not guessed
             raise InputError("its name and folder do not say its task and model", file=name,
                              hint="Give the file where lm_eval --output_path --log_samples wrote it: "
                                   "MODEL_FOLDER/samples_<task>_<date>.jsonl.")
-        task, frame = match.group("task"), table.frame
-        metrics = metric_fields(frame)
-        filters = list(dict.fromkeys(frame["filter"]))
-        parts = []
-        for f in filters:  # a document once per filter: each filter's metrics are metrics of their own
-            part = frame[frame["filter"] == f].rename(columns={m: m if len(filters) == 1 else f"{m}[{f}]"
-                                                               for m in metrics})
-            parts.append(_long(model, task, part, "doc_id", None, [m if len(filters) == 1 else f"{m}[{f}]"
-                                                                    for m in metrics]))
-        return pd.concat(parts, ignore_index=True)
+        return lm_eval_samples(table.frame, model, match.group("task"))
     raise InputError("is neither an Inspect log nor an lm-evaluation-harness samples file", file=name,
                      hint="Give .eval/.json logs of Inspect AI, or samples_<task>_<date>.jsonl files of lm_eval "
                           "--log_samples; a table of scores of your own is already the tidy table.")
 
 
+def lm_eval_samples(frame: pd.DataFrame, model: str, task: str) -> pd.DataFrame:
+    """An lm-eval samples file's frame (:func:`sigcore.io.lmeval.parse`) as the long table: each filter's metrics
+    are metrics of their own (``acc[strict-match]``) where the file has several, a document being once per filter."""
+    from ..io.lmeval import metric_fields
+
+    metrics = metric_fields(frame)
+    filters = list(dict.fromkeys(frame["filter"]))
+    parts = []
+    for f in filters:
+        names = {m: m if len(filters) == 1 else f"{m}[{f}]" for m in metrics}
+        part = frame[frame["filter"] == f].rename(columns=names)
+        parts.append(_long(model, task, part, "doc_id", None, list(names.values())))
+    return pd.concat(parts, ignore_index=True)
+
+
 def from_logs(paths: Iterable[str | Path]) -> pd.DataFrame:
-    """Every log's scores in one long table, checked: no (model, task, item, run, metric) twice."""
-    frames = [from_log(read_bytes(p), str(p)) for p in paths]
+    """Every log's scores in one long table, checked: no (model, task, item, run, metric) twice. A folder is an
+    lm-eval output folder (:mod:`sigcore.logs.lm_eval_folder`); its notes are in ``attrs["notes"]``."""
+    from . import lm_eval_folder
+
+    frames, notes = [], []
+    for p in paths:
+        frames.append(lm_eval_folder.read(p) if Path(p).is_dir() else from_log(read_bytes(p), str(p)))
+        notes += frames[-1].attrs.get("notes", [])
     if not frames:
         raise SettingsError("no logs given", hint="Give one or more Inspect or lm-eval log files.")
     out = pd.concat(frames, ignore_index=True)
+    if "group" in out.columns:
+        out[["group", "group_weight"]] = out[["group", "group_weight"]].fillna("")
+    out.attrs["notes"] = notes
     twice = out.duplicated(list(COLUMNS[:5]), keep=False)
     if twice.any():
         row = out[twice].iloc[0]
@@ -119,7 +132,12 @@ def is_table(path: str | Path) -> bool:
 
 
 def is_log(path: str | Path) -> bool:
-    """An Inspect log (by its name) or an lm-eval samples file where the harness writes it."""
+    """An Inspect log (by its name), an lm-eval samples file where the harness writes it, or an lm-eval output
+    folder."""
+    from .lm_eval_folder import is_folder
+
+    if is_folder(path):
+        return True
     name = Path(path).name.removesuffix(".gz")
     if name.endswith(".json") and Path(path).is_file():  # Inspect's JSON logs begin with their header
         with (gzip.open if str(path).endswith(".gz") else open)(path, "rb") as f:

@@ -1,0 +1,132 @@
+"""lm-evaluation-harness output folders (``lm_eval --output_path OUT --log_samples``): per model a folder with
+``results_<date>.json`` and, for each task it ran, ``samples_<task>_<date>.jsonl`` of the same date.
+
+The model is the results file's ``model_name``; each task's documents come from its samples file, checked against
+the score the results file reports (their mean must be it). A group (MMLU and its subtasks) is kept as its
+subtasks, with how lm-eval averaged them: over their items (``weight_by_size``, MMLU's way) or over the subtasks,
+read off the group's reported score, not assumed. ``repeats`` are not runs here: lm-eval scores each document once,
+after its filter (``maj@k``, ``take_first``), and that score is what is compared (said in a note).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..errors import InputError
+from ..io.decoding import gunzip, read_bytes
+from ..io.inputs import read as read_input
+
+GROUP_WEIGHTS = ("items", "tasks")  # a group's mean over its subtasks' items (weight_by_size), or over subtasks
+
+
+def results_files(path: str | Path) -> list[Path]:
+    """The results files of an output folder: in it, or one folder down (one folder per model)."""
+    path = Path(path)
+    if not path.is_dir():
+        return []
+    return sorted([*path.glob("results_*.json"), *path.glob("*/results_*.json")])
+
+
+def is_folder(path: str | Path) -> bool:
+    return bool(results_files(path))
+
+
+def _samples_file(results: Path, task: str) -> Path:
+    date = results.stem.removeprefix("results_")
+    for suffix in (".jsonl", ".jsonl.gz"):
+        candidate = results.with_name(f"samples_{task}_{date}{suffix}")
+        if candidate.is_file():
+            return candidate
+    raise InputError(f"lists task {task!r} but its samples file samples_{task}_{date}.jsonl is not beside it",
+                     file=str(results), hint="Run lm_eval with --log_samples, and keep each run's files together.")
+
+
+def _leaves(group: str, subtasks: dict[str, list[str]]) -> list[str]:
+    return [leaf for t in subtasks[group] for leaf in (_leaves(t, subtasks) if t in subtasks else [t])]
+
+
+def read(path: str | Path) -> pd.DataFrame:
+    """Every model's scores of an output folder as the tidy table (:mod:`sigcore.logs.tidy`), with a ``group``
+    column (the top-level group a task belongs to, or "") and ``group_weight`` (:data:`GROUP_WEIGHTS`).
+    ``attrs["notes"]`` says what was read so."""
+    from .tidy import lm_eval_samples
+
+    files = results_files(path)
+    if not files:
+        raise InputError("holds no results_*.json", file=str(path),
+                         hint="Give the folder lm_eval --output_path wrote (one folder per model).")
+    frames, notes, groups = [], {}, {}
+    for results in files:
+        try:
+            head = json.loads(read_bytes(results))
+            model, reported = str(head["model_name"]), head["results"]
+            subtasks = {g: list(s) for g, s in head.get("group_subtasks", {}).items()}
+            configs = head.get("configs", {})
+        except (ValueError, KeyError, TypeError, AttributeError) as e:
+            raise InputError(f"is not an lm-eval results file ({type(e).__name__}: {e})", file=str(results),
+                             hint="Give the results_<date>.json lm_eval wrote.") from None
+        nested = {t for s in subtasks.values() for t in s}
+        top = {g: _leaves(g, subtasks) for g in subtasks if g not in nested}
+        group_of = {leaf: g for g, leaves in top.items() for leaf in leaves}
+        for task in [t for t in reported if t not in subtasks]:
+            samples = _samples_file(results, task)
+            table = read_input(gunzip(read_bytes(samples), samples.name), name=samples.name)
+            frame = lm_eval_samples(table.frame, model, task)
+            _check(frame, reported[task], task, samples)
+            frame["group"] = group_of.get(task, "")
+            frames.append(frame)
+            if configs.get(task, {}).get("repeats", 1) > 1:
+                notes[f"repeats {task}"] = (f"{task}: lm-eval ran each document {configs[task]['repeats']} times "
+                                            f"(repeats) and scored it once, after its filter; that score is "
+                                            f"compared")
+        for g, leaves in top.items():
+            groups.setdefault(g, []).append((model, leaves, head.get("groups", {}).get(g, reported.get(g, {}))))
+    out = pd.concat(frames, ignore_index=True)
+    weights = {g: _group_weight(g, seen, out) for g, seen in groups.items()}
+    out["group_weight"] = out["group"].map(weights).fillna("")
+    for g, w in weights.items():
+        notes[f"group {g}"] = (f"{g}: the mean of its tasks' {'items (weighted by size)' if w == 'items' else 'scores'}"
+                               f" ({', '.join(groups[g][0][1])}), as lm-eval reports it")
+    out.attrs["notes"] = list(notes.values())
+    return out
+
+
+def _check(frame: pd.DataFrame, reported: dict, task: str, samples: Path) -> None:
+    """Each metric's mean over the documents must be the score lm-eval reports for the task."""
+    for metric, scores in frame.groupby("metric", sort=False).score:
+        name, _, filt = metric.partition("[")
+        key = f"{name},{filt.rstrip(']') or _only_filter(reported, name)}"
+        if key in reported and isinstance(reported[key], (int, float)) \
+                and not np.isclose(scores.mean(), reported[key], rtol=1e-9, atol=1e-12):
+            raise InputError(f"task {task}'s {metric} averages {scores.mean():.6g} over its documents, but lm-eval "
+                             f"reports {reported[key]:.6g}", file=str(samples),
+                             hint="A metric lm-eval does not average per document (BLEU, F1 over the corpus) is not "
+                                  "a per-document score; or the samples file is from another run.")
+
+
+def _only_filter(reported: dict, metric: str) -> str:
+    filters = [k.split(",", 1)[1] for k in reported if k.startswith(f"{metric},") and "_stderr" not in k]
+    return filters[0] if len(filters) == 1 else "none"
+
+
+def _group_weight(group: str, seen: list, frame: pd.DataFrame) -> str:
+    """How lm-eval averaged ``group``'s subtasks: the weighting that gives the score it reports for every model."""
+    fits = set(GROUP_WEIGHTS)
+    for model, leaves, reported in seen:
+        part = frame[(frame.model == model) & frame.task.isin(leaves)]
+        for metric, rows in part.groupby("metric", sort=False):
+            name, _, filt = metric.partition("[")
+            value = reported.get(f"{name},{filt.rstrip(']') or 'none'}")
+            if not isinstance(value, (int, float)):
+                continue
+            means = rows.groupby("task", sort=False).score.mean()
+            candidates = {"items": rows.score.mean(), "tasks": means.mean()}
+            fits &= {w for w, v in candidates.items() if np.isclose(v, value, rtol=1e-9, atol=1e-12)}
+    if not fits:
+        raise InputError(f"group {group!r}'s score is neither the mean of its tasks' items nor of their scores",
+                         hint="sigcore reads groups lm-eval averages over items (weight_by_size) or over tasks.")
+    return "items" if "items" in fits else "tasks"  # both fit: equal sizes, the same number

@@ -1,0 +1,123 @@
+"""lm-evaluation-harness output folders (sigcore.logs.lm_eval_folder), read as the harness wrote them
+(sample_data/lm_eval_suite, by sample_data/make_lm_eval_suite.py with lm-eval 0.4.13 itself): every task's mean is
+the score its results file reports, the group averaged as lm-eval averaged it, and the board's aggregate the mean
+of the numbers lm-eval reports, computed here from the results files alone."""
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sigcore import leaderboard
+from sigcore.__main__ import main
+from sigcore.errors import InputError
+from sigcore.logs import lm_eval_folder, tidy
+
+SUITE = Path(__file__).resolve().parents[1] / "sample_data" / "lm_eval_suite"
+MODELS = ("alpha", "beta", "gamma", "delta")
+
+
+def _results(model: str, folder: Path = SUITE) -> dict:
+    return json.loads(next((folder / model).glob("results_*.json")).read_text())
+
+
+def test_every_task_s_mean_is_what_lm_eval_reports():
+    table = tidy.from_logs([SUITE])
+    assert set(table.model) == set(MODELS)
+    assert set(table.task) == {"arith", "quiz_history", "quiz_science", "echo"}  # the group by its subtasks
+    for model in MODELS:
+        reported = _results(model)["results"]
+        for (task, metric), rows in table[table.model == model].groupby(["task", "metric"]):
+            name, _, filt = metric.partition("[")
+            assert rows.score.mean() == pytest.approx(reported[task][f"{name},{filt.rstrip(']') or 'none'}"],
+                                                      abs=1e-12)
+            assert len(rows) == reported[task]["sample_len"] and rows.item.is_unique
+    quiz = table[table.task.str.startswith("quiz")]
+    assert set(quiz.group) == {"quiz"} and set(quiz.group_weight) == {"items"}
+    assert set(table[~table.task.str.startswith("quiz")].group) == {""}
+    assert any("echo: lm-eval ran each document 3 times" in n for n in table.attrs["notes"])
+
+
+def test_the_aggregate_is_the_mean_of_lm_eval_s_reported_scores():
+    board = leaderboard.from_table(tidy.from_logs([SUITE]), metric=["acc", "exact_match[maj@3]"])
+    assert board.groups == {"quiz": (("quiz_history", "quiz_science"), "items")}
+    res = leaderboard.bootstrap(board, n_resamples=10)
+    for model in MODELS:
+        head = _results(model)
+        expected = np.mean([head["results"]["arith"]["acc,none"], head["groups"]["quiz"]["acc,none"],
+                            head["results"]["echo"]["exact_match,maj@3"]])  # quiz counts once, as one task
+        assert res.aggregate[board.models.index(model)] == pytest.approx(expected, abs=1e-12)
+    items = leaderboard.bootstrap(board, n_resamples=10, weight="items")
+    assert items.aggregate == pytest.approx(  # every item once, the group or not
+        [np.mean(np.concatenate([board.scores[t][:, m] for t in board.tasks])) for m in range(len(MODELS))])
+
+
+def _copy(tmp_path: Path) -> Path:
+    out = tmp_path / "out"
+    shutil.copytree(SUITE, out)
+    return out
+
+
+def test_a_group_averaged_over_its_tasks_is_read_so(tmp_path):
+    out = _copy(tmp_path)
+    for model in MODELS:  # as lm-eval writes a group with weight_by_size: false
+        path = next((out / model).glob("results_*.json"))
+        head = json.loads(path.read_text())
+        for key in ("acc,none", "acc_norm,none"):
+            head["groups"]["quiz"][key] = np.mean([head["results"][t][key] for t in ("quiz_history", "quiz_science")])
+        path.write_text(json.dumps(head))
+    table = tidy.from_logs([out])
+    assert set(table[table.group == "quiz"].group_weight) == {"tasks"}
+    board = leaderboard.from_table(table, metric="acc")
+    weights = leaderboard._weights(board, "tasks")
+    assert dict(zip(board.tasks, weights)) == pytest.approx({"arith": 1 / 2, "quiz_history": 1 / 4,
+                                                             "quiz_science": 1 / 4})
+    head["groups"]["quiz"]["acc,none"] = 0.123  # neither way: refused, not guessed
+    path.write_text(json.dumps(head))
+    with pytest.raises(InputError, match="group 'quiz'.s score is neither the mean of its tasks' items nor"):
+        tidy.from_logs([out])
+
+
+def test_a_folder_that_lacks_a_samples_file_or_disagrees_with_its_results_is_refused(tmp_path):
+    out = _copy(tmp_path)
+    next((out / "beta").glob("samples_echo_*")).unlink()
+    with pytest.raises(InputError, match="lists task 'echo' but its samples file samples_echo_.*jsonl is not "
+                                         "beside it") as e:
+        tidy.from_logs([out])
+    assert "beta/results_" in str(e.value) and "--log_samples" in e.value.hint
+    out = _copy(tmp_path / "again")
+    path = next((out / "gamma").glob("results_*.json"))
+    head = json.loads(path.read_text())
+    head["results"]["arith"]["acc,none"] = 0.5
+    path.write_text(json.dumps(head))
+    with pytest.raises(InputError, match="task arith's acc averages 0.758333 over its documents, but lm-eval "
+                                         "reports 0.5"):
+        tidy.from_logs([out])
+    with pytest.raises(InputError, match="holds no results_"):
+        lm_eval_folder.read(tmp_path)
+
+
+def test_a_table_s_group_must_say_how_it_averages_and_a_task_without_the_metric_is_left_out():
+    table = tidy.from_logs([SUITE])
+    with pytest.raises(InputError, match="group 'quiz' does not say how it averages its tasks"):
+        leaderboard.from_table(table.drop(columns="group_weight"), metric="acc")
+    board = leaderboard.from_table(table, metric="acc")
+    assert board.tasks == ("arith", "quiz_history", "quiz_science")
+    assert "task echo: none of the metric acc: left out" in board.notes
+
+
+def test_many_and_convert_read_the_output_folder(tmp_path, capsys):
+    metric = ["--metric", "acc", "exact_match[maj@3]", "--resamples", "500", "--csv"]
+    assert main(["many", str(SUITE), *metric]) == 0
+    printed = capsys.readouterr()
+    assert "note: quiz: the mean of its tasks' items (weighted by size) (quiz_history, quiz_science), as lm-eval " \
+           "reports it" in printed.err
+    assert "each task's metric: arith acc, quiz_history acc, quiz_science acc, echo exact_match[maj@3]" in printed.err
+    assert main(["convert", str(SUITE), "--out", str(tmp_path / "suite.csv")]) == 0
+    capsys.readouterr()
+    assert main(["many", str(tmp_path / "suite.csv"), *metric]) == 0  # the table keeps the group and its weight
+    again = capsys.readouterr().out
+    assert pd.read_csv(pd.io.common.StringIO(again)).equals(pd.read_csv(pd.io.common.StringIO(printed.out)))
