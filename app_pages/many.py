@@ -1,17 +1,18 @@
 """Many systems: on one test set (every system against a baseline, or every pair, with corrected p-values, a forest
-plot or a heatmap, the ranking in clusters, and a LaTeX table for the paper); over several datasets (Dror et al.
+plot or a heatmap, the ranking in clusters, and a LaTeX table for the paper); models on many tasks from their
+evaluation logs (ranks with intervals, tie groups, δ per task); over several datasets (Dror et al.
 2017's replicability analysis); or over random seeds (Almost Stochastic Order, the bootstrap over items and runs)."""
 
 import streamlit as st
 
-from ui import datasets, many, seeds
+from ui import datasets, many, seeds, tasks
 
-ONE_TEST_SET, DATASETS, SEEDS = "Many systems on one test set", "Many datasets", "Many seeds"
+ONE_TEST_SET, TASKS, DATASETS, SEEDS = "Many systems on one test set", "Many tasks", "Many datasets", "Many seeds"
 
 st.title("Many systems: which ones really differ?")
-kind = st.radio("What to compare", [ONE_TEST_SET, DATASETS, SEEDS], horizontal=True, key="many-kind",
-                help="Many systems' outputs on one test set; A against B on several datasets; or systems run "
-                     "with several random seeds.")
+kind = st.radio("What to compare", [ONE_TEST_SET, TASKS, DATASETS, SEEDS], horizontal=True, key="many-kind",
+                help="Many systems' outputs on one test set; models on many tasks, from their evaluation logs; A "
+                     "against B on several datasets; or systems run with several random seeds.")
 
 
 def one_test_set() -> None:
@@ -47,6 +48,28 @@ def one_test_set() -> None:
     if len(families) == len(settings.metrics):
         st.subheader("4 · Downloads")
         many.downloads(families, source[:8])
+
+
+def many_tasks() -> None:
+    st.caption(tasks.ABOUT)
+    st.subheader("1 · Data")
+    pick, preview = st.columns([2, 3], gap="large")
+    with pick:
+        files, sample = tasks.choose()
+    with preview:
+        table = tasks.load(files)
+        if table is None:
+            st.stop()
+        tasks.preview(table)
+    st.subheader("2 · Settings")
+    settings = tasks.settings(table, sample)
+    board = None if settings is None else tasks.compute(files, table, settings)
+    if board is None:
+        st.stop()
+    st.subheader("3 · Results")
+    tasks.show(board, settings)
+    st.subheader("4 · Downloads")
+    tasks.downloads(board, settings)
 
 
 def many_datasets() -> None:
@@ -93,4 +116,4 @@ def many_seeds() -> None:
     seeds.downloads(out, settings)
 
 
-{ONE_TEST_SET: one_test_set, DATASETS: many_datasets, SEEDS: many_seeds}[kind]()
+{ONE_TEST_SET: one_test_set, TASKS: many_tasks, DATASETS: many_datasets, SEEDS: many_seeds}[kind]()

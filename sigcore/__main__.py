@@ -898,6 +898,7 @@ def _board(args) -> int:
     corrected p, from one bootstrap stratified by task."""
     from . import leaderboard
     from .logs import tidy
+    from .report import board as board_words
 
     unsupported = [flag for flag, given in (
         ("--all-pairs", args.all_pairs), ("--test", args.test != AUTO), ("--compat", args.compat),
@@ -937,36 +938,19 @@ def _board(args) -> int:
             out["per_task"] = {"corrected_over": args.per_task, "comparisons": tasks.to_dict(orient="records")}
         print(json.dumps(_json_safe(out), indent=2))
         return 0
-    n_others, correction = len(board.models) - 1, family.CORRECTION_NAMES[args.correction]
-    sizes = ", ".join(f"{t} {len(board.items[t]):,}" for t in board.tasks)
-    print(f"{board.metric} of {len(board.models)} models on {counted(len(board.tasks), 'task')} (items: {sizes}); "
-          f"aggregate: the mean of {'the task scores' if args.weight == 'tasks' else 'all items'}"
-          f"{_grouped(board) if args.weight == 'tasks' else ''}; paired bootstrap "
-          f"stratified by task, b = {args.resamples:,}, seed {args.seed}; δ against {base}, two-sided, {correction} "
-          f"over {n_others}, α = {args.alpha:g}")
+    print(board_words.heading(res, base, args.alpha, args.correction))
     rows = [[r.model, f"{r.score:.4f}", f"[{r.ci_low:.4f}, {r.ci_high:.4f}]",
              f"{r.rank_low}" if r.rank_low == r.rank_high else f"{r.rank_low}-{r.rank_high}", str(r.group),
              *(["(baseline)", "", "", ""] if r.model == base else _delta_cells(r, args))]
             for r in table.itertuples(index=False)]
     _print_rows(["model", "score", f"{1 - args.alpha:.0%} CI", "ranks", "group", "δ", "CI of δ", "p", "p corrected"],
                 rows)
-    print(f"ranks: those a model takes on the middle {1 - args.alpha:.0%} of the resamples; group: every model of a "
-          f"group is significantly better than every model of the groups below it "
-          f"({counted(len(board.models) * n_others // 2, 'pair')}, {correction}); * significant against {base} "
-          f"after {correction}'s correction at α = {args.alpha:g}")
+    print(board_words.legend(res, base, args.alpha, args.correction))
     if tasks is not None and len(tasks):
-        how = (f"over the family of {len(tasks)} comparisons ({len(board.tasks)} tasks x {n_others} models)"
-               if args.per_task == "family" else f"within each task, over {n_others} models")
-        print(f"\nper task: δ against {base}, two-sided, {correction} {how}")
+        print("\n" + board_words.per_task_heading(res, base, args.correction, args.per_task, len(tasks)))
         _print_rows(["task", "model", "δ", "CI of δ", "p", "p corrected"],
                     [[r.task, r.model, *_delta_cells(r, args)] for r in tasks.itertuples(index=False)])
     return 0
-
-
-def _grouped(board) -> str:
-    """How the board's groups count in the mean of the task scores: each as one task."""
-    return "".join(f", {g} ({len(tasks)} tasks, by their {'items' if how == 'items' else 'scores'}) as one"
-                   for g, (tasks, how) in board.groups.items())
 
 
 def _delta_cells(row, args) -> list[str]:

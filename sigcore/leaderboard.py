@@ -316,11 +316,11 @@ def _weights(board: Board, weight: str) -> np.ndarray:
 
 
 def bootstrap(board: Board, *, n_resamples: int = 1_000, seed: int = 0, weight: str = "tasks",
-              per_task: bool = False) -> Leaderboard:
+              per_task: bool = False, progress=None) -> Leaderboard:
     """Resample each task's items with replacement (the same draws for every model: paired), b times, and take
     every model's task scores and aggregate on each resample, in blocks, in bounded memory (b x models; with
     ``per_task``, every task's too, b x tasks x models, for :meth:`Leaderboard.delta` on one task). The same seed
-    gives the same resamples with or without ``per_task``."""
+    gives the same resamples with or without ``per_task``. ``progress(fraction done)`` is called after each block."""
     if not isinstance(n_resamples, int) or n_resamples < 1:
         raise SettingsError("`n_resamples` must be a positive whole number")
     tasks = board.tasks
@@ -341,7 +341,12 @@ def bootstrap(board: Board, *, n_resamples: int = 1_000, seed: int = 0, weight: 
                 each[:, k] = means
         return out, each
 
-    blocks = list(_chunks(draw, seed, n_resamples))
+    blocks, done = [], 0
+    for block in _chunks(draw, seed, n_resamples):
+        blocks.append(block)
+        done += len(block[0])
+        if progress is not None:
+            progress(done / n_resamples)
     resampled = np.concatenate([a for a, _ in blocks])
     resampled_tasks = np.concatenate([t for _, t in blocks]) if per_task else None
     task_scores = np.array([board.scores[t].mean(axis=0) for t in tasks])

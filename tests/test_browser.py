@@ -446,6 +446,41 @@ def test_many_systems_page_has_a_datasets_and_a_seeds_mode(page, app_url):
     page.get_by_text("mlp over forest: ε_min = 0.144, almost stochastically dominant").wait_for(timeout=60_000)
 
 
+def test_many_tasks_reads_an_uploaded_output_folder_and_draws_the_ranks(page, app_url, tmp_path):
+    """Models on many tasks: the lm-eval sample suite, then the same folder uploaded as a zip, in a real browser:
+    the rank figure with its tie groups, best on top (the numbers tests/test_many_tasks_page.py checks)."""
+    import zipfile
+
+    from playwright.sync_api import expect
+
+    suite = ROOT / "sample_data" / "lm_eval_suite"
+    with zipfile.ZipFile(tmp_path / "out.zip", "w") as z:
+        for p in sorted(suite.glob("*/*")):
+            z.write(p, f"out/{p.relative_to(suite).as_posix()}")
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(app_url + "/many")
+    page.get_by_text("Many tasks", exact=True).click()
+    # the sample opens on acc and maj@3's exact_match; an upload on its first metric, acc, where delta is apart
+    for source, heading, expected in (("Sample", "acc / exact_match[maj@3] of 4 models on 4 tasks", [1, 1, 2, 2]),
+                                      ("Upload", "acc of 4 models on 3 tasks", [1, 1, 2, 3])):
+        if source == "Upload":
+            page.get_by_text("Upload", exact=True).click()
+            page.locator("input[type=file]").set_input_files(tmp_path / "out.zip")
+            page.get_by_role("button", name="Run").click()
+        page.get_by_text(heading).first.wait_for(timeout=60_000)
+        chart = page.locator(".js-plotly-plot").first
+        chart.wait_for(timeout=60_000)
+        ticks = chart.locator(".ytick text").evaluate_all(
+            "texts => texts.map(t => [t.getBoundingClientRect().top, t.textContent])")
+        assert [name for _, name in sorted(ticks)] == ["gamma", "beta", "delta", "alpha"]  # best on top
+        # the new run's figure replaces the old one in place: wait until it has
+        expect(chart.locator(".annotation-text")).to_have_text([f"group {g}" for g in expected], timeout=60_000)
+        chart.scroll_into_view_if_needed()
+        page.screenshot(path=tmp_path / f"tasks-{source}.png")
+        if source == "Upload":
+            assert "quiz: the mean of its tasks' items" in page.inner_text("body")
+
+
 def test_a_paper_figure_shows_at_its_true_size_and_downloads_as_pdf(page, tmp_path):
     """After a run, the paper-style figure is drawn an ACL column wide (7.7 cm, 291 CSS px) with the caption a
     paper prints,

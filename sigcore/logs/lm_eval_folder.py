@@ -11,7 +11,7 @@ after its filter (``maj@k``, ``take_first``), and that score is what is compared
 from __future__ import annotations
 
 import json
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import numpy as np
 import pandas as pd
@@ -35,48 +35,47 @@ def is_folder(path: str | Path) -> bool:
     return bool(results_files(path))
 
 
-def _samples_file(results: Path, task: str) -> Path:
-    date = results.stem.removeprefix("results_")
-    for suffix in (".jsonl", ".jsonl.gz"):
-        candidate = results.with_name(f"samples_{task}_{date}{suffix}")
-        if candidate.is_file():
-            return candidate
-    raise InputError(f"lists task {task!r} but its samples file samples_{task}_{date}.jsonl is not beside it",
-                     file=str(results), hint="Run lm_eval with --log_samples, and keep each run's files together.")
-
-
-def _leaves(group: str, subtasks: dict[str, list[str]]) -> list[str]:
-    return [leaf for t in subtasks[group] for leaf in (_leaves(t, subtasks) if t in subtasks else [t])]
-
-
 def read(path: str | Path) -> pd.DataFrame:
-    """Every model's scores of an output folder as the tidy table (:mod:`sigcore.logs.tidy`), with a ``group``
-    column (the top-level group a task belongs to, or "") and ``group_weight`` (:data:`GROUP_WEIGHTS`).
-    ``attrs["notes"]`` says what was read so."""
-    from .tidy import lm_eval_samples
-
+    """Every model's scores of an output folder on disk, as :func:`read_files` gives them."""
+    path = Path(path)
     files = results_files(path)
     if not files:
         raise InputError("holds no results_*.json", file=str(path),
                          hint="Give the folder lm_eval --output_path wrote (one folder per model).")
+    found = {str(f.relative_to(path).as_posix()): f for folder in {r.parent for r in files}
+             for f in folder.iterdir() if f.name.startswith(("results_", "samples_"))}
+    return read_files({name: read_bytes(f) for name, f in found.items()}, where=str(path))
+
+
+def is_results(name: str) -> bool:
+    return PurePosixPath(name).name.startswith("results_") and name.endswith(".json")
+
+
+def read_files(files: dict[str, bytes], where: str = "") -> pd.DataFrame:
+    """Every model's scores of an output folder's files (a path within the folder -> its bytes; an upload's zip) as
+    the tidy table (:mod:`sigcore.logs.tidy`), with a ``group`` column (the top-level group a task belongs to, or
+    "") and ``group_weight`` (:data:`GROUP_WEIGHTS`). ``attrs["notes"]`` says what was read so."""
+    from .tidy import lm_eval_samples
+
     frames, notes, groups = [], {}, {}
-    for results in files:
+    for name in sorted(n for n in files if is_results(n)):
+        shown_name = str(PurePosixPath(where) / name) if where else name
         try:
-            head = json.loads(read_bytes(results))
+            head = json.loads(files[name])
             model, reported = str(head["model_name"]), head["results"]
             subtasks = {g: list(s) for g, s in head.get("group_subtasks", {}).items()}
             configs = head.get("configs", {})
         except (ValueError, KeyError, TypeError, AttributeError) as e:
-            raise InputError(f"is not an lm-eval results file ({type(e).__name__}: {e})", file=str(results),
+            raise InputError(f"is not an lm-eval results file ({type(e).__name__}: {e})", file=shown_name,
                              hint="Give the results_<date>.json lm_eval wrote.") from None
         nested = {t for s in subtasks.values() for t in s}
         top = {g: _leaves(g, subtasks) for g in subtasks if g not in nested}
         group_of = {leaf: g for g, leaves in top.items() for leaf in leaves}
         for task in [t for t in reported if t not in subtasks]:
-            samples = _samples_file(results, task)
-            table = read_input(gunzip(read_bytes(samples), samples.name), name=samples.name)
+            samples = _samples_file(files, name, task, shown_name)
+            table = read_input(gunzip(files[samples], samples), name=samples)
             frame = lm_eval_samples(table.frame, model, task)
-            _check(frame, reported[task], task, samples)
+            _check(frame, reported[task], task, str(PurePosixPath(where) / samples) if where else samples)
             frame["group"] = group_of.get(task, "")
             frames.append(frame)
             if configs.get(task, {}).get("repeats", 1) > 1:
@@ -85,6 +84,9 @@ def read(path: str | Path) -> pd.DataFrame:
                                             f"compared")
         for g, leaves in top.items():
             groups.setdefault(g, []).append((model, leaves, head.get("groups", {}).get(g, reported.get(g, {}))))
+    if not frames:
+        raise InputError("holds no results_*.json with tasks", file=where or None,
+                         hint="Give the folder lm_eval --output_path wrote (one folder per model).")
     out = pd.concat(frames, ignore_index=True)
     weights = {g: _group_weight(g, seen, out) for g, seen in groups.items()}
     out["group_weight"] = out["group"].map(weights).fillna("")
@@ -93,6 +95,21 @@ def read(path: str | Path) -> pd.DataFrame:
                                f" ({', '.join(groups[g][0][1])}), as lm-eval reports it")
     out.attrs["notes"] = list(notes.values())
     return out
+
+
+def _samples_file(files: dict[str, bytes], results: str, task: str, shown_name: str) -> str:
+    path = PurePosixPath(results)
+    date = path.stem.removeprefix("results_")
+    for suffix in (".jsonl", ".jsonl.gz"):
+        candidate = str(path.with_name(f"samples_{task}_{date}{suffix}"))
+        if candidate in files:
+            return candidate
+    raise InputError(f"lists task {task!r} but its samples file samples_{task}_{date}.jsonl is not beside it",
+                     file=shown_name, hint="Run lm_eval with --log_samples, and keep each run's files together.")
+
+
+def _leaves(group: str, subtasks: dict[str, list[str]]) -> list[str]:
+    return [leaf for t in subtasks[group] for leaf in (_leaves(t, subtasks) if t in subtasks else [t])]
 
 
 def _check(frame: pd.DataFrame, reported: dict, task: str, samples: Path) -> None:

@@ -18,7 +18,8 @@ from __future__ import annotations
 import gzip
 import io
 import re
-from pathlib import Path
+import zipfile
+from pathlib import Path, PurePosixPath
 from typing import Iterable
 
 import numpy as np
@@ -83,17 +84,64 @@ def from_logs(paths: Iterable[str | Path]) -> pd.DataFrame:
     lm-eval output folder (:mod:`sigcore.logs.lm_eval_folder`); its notes are in ``attrs["notes"]``."""
     from . import lm_eval_folder
 
-    frames, notes = [], []
-    for p in paths:
-        frames.append(lm_eval_folder.read(p) if Path(p).is_dir() else from_log(read_bytes(p), str(p)))
-        notes += frames[-1].attrs.get("notes", [])
+    return _together([lm_eval_folder.read(p) if Path(p).is_dir() else from_log(read_bytes(p), str(p))
+                      for p in paths])
+
+
+UPLOAD_LIMIT = 2 * 2**30  # bytes the zips of one upload may unpack to
+
+
+def from_files(files: list[tuple[str, bytes]]) -> pd.DataFrame:
+    """The long table of files held in memory (an app's uploads): logs, lm-eval output folders' files (each with
+    its folder in its name, as a zip of the folder gives them), tidy tables, and zips of any of these."""
+    from . import lm_eval_folder
+
+    unpacked: list[tuple[str, bytes]] = []
+    for name, data in files:
+        unpacked += _unzipped(data, name) if name.lower().endswith(".zip") else [(name, data)]
+    tables = [_complete(read_table_bytes(d, n), n) for n, d in unpacked if n.lower().endswith((".parquet", ".csv"))]
+    folder = {n: d for n, d in unpacked if PurePosixPath(n).name.startswith(("results_", "samples_"))
+              and any(lm_eval_folder.is_results(m) for m, _ in unpacked)}
+    logs = [from_log(d, n) for n, d in unpacked if n not in folder and not n.lower().endswith((".parquet", ".csv"))]
+    return _together([*tables, *([lm_eval_folder.read_files(folder)] if folder else []), *logs])
+
+
+def _complete(frame: pd.DataFrame, name: str) -> pd.DataFrame:
+    """A table of one's own with the columns it must have; one without ``run`` or ``metric`` has one run of one
+    metric, ``score``."""
+    missing = [c for c in ("model", "task", "item", "score") if c not in frame.columns]
+    if missing:
+        raise InputError(f"has no {' and no '.join(missing)} column", file=name,
+                         hint="Give the tidy table: model, task, item, run, metric, score (sigcore convert writes "
+                              "it from logs).")
+    return frame.assign(**{c: v for c, v in (("run", 1), ("metric", "score")) if c not in frame.columns})
+
+
+def _unzipped(data: bytes, name: str) -> list[tuple[str, bytes]]:
+    """A zip's files (its folders in their names), in memory, refused past :data:`UPLOAD_LIMIT` unpacked."""
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+        members = [m for m in archive.infolist() if not m.is_dir() and not m.filename.startswith("__MACOSX/")
+                   and not PurePosixPath(m.filename).name.startswith(".")]
+        if sum(m.file_size for m in members) > UPLOAD_LIMIT:
+            raise InputError(f"unpacks to more than {UPLOAD_LIMIT >> 30} GB", file=name,
+                             hint="Give the logs as a table (sigcore convert writes it as Parquet), or fewer logs.")
+        return [(m.filename, archive.read(m)) for m in members]
+    except (zipfile.BadZipFile, NotImplementedError, RuntimeError, OSError, ValueError) as e:
+        raise InputError(f"cannot be read as a zip ({e})", file=name,
+                         hint="Give a .zip of the logs or of lm-eval's output folder.") from None
+
+
+def _together(frames: list[pd.DataFrame]) -> pd.DataFrame:
+    notes = [n for f in frames for n in f.attrs.get("notes", [])]
     if not frames:
         raise SettingsError("no logs given", hint="Give one or more Inspect or lm-eval log files.")
     out = pd.concat(frames, ignore_index=True)
-    if "group" in out.columns:
-        out[["group", "group_weight"]] = out[["group", "group_weight"]].fillna("")
+    for column in ("group", "group_weight"):  # a task of no group, beside logs that have groups
+        if column in out.columns:
+            out[column] = out[column].fillna("")
     out.attrs["notes"] = notes
-    twice = out.duplicated(list(COLUMNS[:5]), keep=False)
+    twice = out.duplicated([c for c in COLUMNS[:5] if c in out.columns], keep=False)
     if twice.any():
         row = out[twice].iloc[0]
         raise InputError(f"model {row['model']!r} has task {row['task']!r} twice (item {row['item']!r}, "
@@ -147,13 +195,14 @@ def is_log(path: str | Path) -> bool:
 
 def read_table(path: str | Path) -> pd.DataFrame:
     """A tidy table from its .parquet or .csv file."""
-    path = Path(path)
+    return read_table_bytes(read_bytes(path), str(path))
+
+
+def read_table_bytes(data: bytes, name: str) -> pd.DataFrame:
     try:
-        if path.suffix.lower() == ".parquet":
-            frame = pd.read_parquet(io.BytesIO(read_bytes(path)))
-        else:
-            frame = pd.read_csv(io.BytesIO(read_bytes(path)), dtype={"item": str, "model": str, "task": str})
+        if name.lower().endswith(".parquet"):
+            return pd.read_parquet(io.BytesIO(data))
+        return pd.read_csv(io.BytesIO(data), dtype={"item": str, "model": str, "task": str})
     except (ValueError, OSError) as e:  # pyarrow's and pandas' errors about the file itself
-        raise InputError(f"cannot be read as a table of scores ({e})", file=str(path),
+        raise InputError(f"cannot be read as a table of scores ({e})", file=name,
                          hint="Give the table sigcore convert writes, or one with the same columns.") from None
-    return frame

@@ -1,0 +1,42 @@
+"""The words of a board of models on many tasks (:class:`sigcore.leaderboard.Leaderboard`), one text for the
+command line and the app: what was computed, and how to read its ranks and groups."""
+
+from __future__ import annotations
+
+from ..leaderboard import Leaderboard
+from ..words import counted
+from .family import CORRECTION_NAMES
+
+
+def _grouped(res: Leaderboard) -> str:
+    """How the board's groups count in the mean of the task scores: each as one task."""
+    if res.weight != "tasks":
+        return ""
+    return "".join(f", {g} ({len(tasks)} tasks, by their {'items' if how == 'items' else 'scores'}) as one"
+                   for g, (tasks, how) in res.board.groups.items())
+
+
+def heading(res: Leaderboard, baseline: str, alpha: float, correction: str) -> str:
+    """The metric, the models and tasks with their sizes, the aggregate, the bootstrap and the correction."""
+    board = res.board
+    sizes = ", ".join(f"{t} {len(board.items[t]):,}" for t in board.tasks)
+    return (f"{board.metric} of {len(board.models)} models on {counted(len(board.tasks), 'task')} (items: {sizes}); "
+            f"aggregate: the mean of {'the task scores' if res.weight == 'tasks' else 'all items'}{_grouped(res)}; "
+            f"paired bootstrap stratified by task, b = {res.n_resamples:,}, seed {res.seed}; δ against {baseline}, "
+            f"two-sided, {CORRECTION_NAMES[correction]} over {len(board.models) - 1}, α = {alpha:g}")
+
+
+def legend(res: Leaderboard, baseline: str, alpha: float, correction: str) -> str:
+    """How to read the ranks, the groups and the marks."""
+    n, name = len(res.board.models), CORRECTION_NAMES[correction]
+    return (f"ranks: those a model takes on the middle {1 - alpha:.0%} of the resamples; group: every model of a "
+            f"group is significantly better than every model of the groups below it "
+            f"({counted(n * (n - 1) // 2, 'pair')}, {name}); * significant against {baseline} after {name}'s "
+            f"correction at α = {alpha:g}")
+
+
+def per_task_heading(res: Leaderboard, baseline: str, correction: str, over: str, comparisons: int) -> str:
+    n_others, name = len(res.board.models) - 1, CORRECTION_NAMES[correction]
+    how = (f"over the family of {comparisons} comparisons ({len(res.board.tasks)} tasks x {n_others} models)"
+           if over == "family" else f"within each task, over {n_others} models")
+    return f"per task: δ against {baseline}, two-sided, {name} {how}"

@@ -1,0 +1,84 @@
+"""The Many page's "Many tasks" mode, driven through streamlit.testing: it opens on the lm-eval sample suite and
+shows the board the engine computes (sigcore.leaderboard, as `sigcore many` prints it), the rank figure and each
+task's δ; uploads (a zip of lm-eval's output folder, Inspect logs, a tidy table) read in memory give the same
+numbers; a bad upload is told, and names are never markup."""
+
+import io
+import json
+import zipfile
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from sigcore import leaderboard
+from sigcore.logs import tidy
+from sigcore.report import board as words
+from ui import tasks as tasks_ui
+from ui.safe import md
+
+from test_many_modes import HOSTILE, frame_with, page, shown_text, upload, user_markup
+
+ROOT = Path(__file__).resolve().parents[1]
+SUITE = ROOT / "sample_data" / "lm_eval_suite"
+INSPECT = ROOT / "tests" / "data" / "inspect"
+
+
+def _run(at, b: int = 2_000):
+    at.number_input(key="tasks-b").set_value(b)
+    at.button[0].click()  # the form's Run
+    return at.run()
+
+
+def test_it_opens_on_the_sample_suite_with_the_engine_s_board_and_ranks():
+    at = _run(page("Many tasks"))
+    assert not at.exception and not at.error
+    board = frame_with(at, "rank_low")
+    res = leaderboard.bootstrap(leaderboard.from_table(tidy.from_logs([SUITE]), metric=list(tasks_ui.SAMPLE_METRICS)),
+                                n_resamples=2_000, seed=0, per_task=True)
+    expected = res.table("alpha")
+    assert list(board.model) == list(expected.model) == ["gamma", "beta", "delta", "alpha"]
+    assert board.score.tolist() == pytest.approx(expected.score.tolist(), abs=1e-12)
+    assert board.group.tolist() == expected.group.tolist() == [1, 1, 2, 2]
+    assert board.rank_low.tolist() == expected.rank_low.tolist()
+    assert board.delta.tolist() == [f"{v:+.4f}".replace("-", "\u2212") if v == v else "" for v in expected.delta]
+    text = shown_text(at)
+    assert md(words.heading(res, "alpha", 0.05, "holm")) in text  # the command line's words
+    assert "quiz (2 tasks, by their items) as one" in words.heading(res, "alpha", 0.05, "holm")
+    assert md(tidy.from_logs([SUITE]).attrs["notes"][1]) in text  # the reader's notes are on the page  # the reader's notes are on the page
+    per_task = frame_with(at, "task")
+    assert len(per_task) == 4 * 3 and set(per_task.task) == set(res.board.tasks)
+    chart = json.loads(at.get("plotly_chart")[0].proto.spec)
+    assert [t for t in chart["layout"]["yaxis"]["ticktext"]] == ["gamma", "beta", "delta", "alpha"]
+    assert [a["text"] for a in chart["layout"]["annotations"]] == ["group 1", "group 1", "group 2", "group 2"]
+
+
+def test_a_zip_of_the_output_folder_gives_the_same_board_as_the_sample():
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as z:
+        for p in sorted(SUITE.glob("*/*")):
+            z.writestr(f"out/{p.relative_to(SUITE).as_posix()}", p.read_bytes())
+    at = upload(page("Many tasks"), ("out.zip", buffer.getvalue()))
+    at.multiselect[0].set_value(list(tasks_ui.SAMPLE_METRICS))
+    at = _run(at)
+    assert not at.error
+    sample = _run(page("Many tasks"))
+    assert frame_with(at, "rank_low").score.tolist() == frame_with(sample, "rank_low").score.tolist()
+
+
+def test_inspect_logs_and_a_tidy_table_upload_and_bad_files_are_told(tmp_path):
+    logs = [(n, (INSPECT / n).read_bytes()) for n in ("alpha.eval", "beta.json.gz")]
+    at = _run(upload(page("Many tasks"), *logs))
+    assert not at.error and frame_with(at, "rank_low").model.tolist() == ["mockllm/alpha", "mockllm/beta"]
+    table = tidy.from_logs([INSPECT / "alpha.eval", INSPECT / "beta.eval"])
+    table["model"] = table.model.replace({"mockllm/alpha": HOSTILE})
+    at = _run(upload(page("Many tasks"), ("scores.csv", table.to_csv(index=False).encode())))
+    assert not at.error and HOSTILE in frame_with(at, "rank_low").model.tolist()  # a cell, as it is
+    assert user_markup(shown_text(at)) == []
+    bad = upload(page("Many tasks"), ("scores.csv", pd.DataFrame({"model": ["a"], "task": ["t"]})
+                                      .to_csv(index=False).encode()))
+    assert [e.value for e in bad.error] == [md("scores.csv: has no item and no score column. Give the tidy table: "
+                                              "model, task, item, run, metric, score (sigcore convert writes it "
+                                              "from logs).")]
+    broken = upload(page("Many tasks"), ("logs.zip", b"PK\x03\x04 not a zip"))
+    assert any("cannot be read as a zip" in e.value for e in broken.error)

@@ -1,0 +1,194 @@
+"""The Many page's "Many tasks" mode: models on many tasks, from their logs (Inspect .eval/.json, lm-eval output
+folders or samples files, one zip of them) or the tidy table, in memory (never on disk). Every number comes from
+:mod:`sigcore.leaderboard`, the words from :mod:`sigcore.report.board` (as the command line prints them), the
+figure from :mod:`sigcore.report.board_figures`. Model and task names are user text: table cells, escaped Markdown.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+
+import pandas as pd
+import streamlit as st
+
+from sigcore import SigcoreError, leaderboard
+from sigcore.logs import tidy
+from sigcore.many import CORRECTIONS
+from sigcore.report import board as words
+from sigcore.report import export
+from sigcore.report.board_figures import ranks
+
+from . import data as data_ui
+from . import work
+from .figure import config as figure_config
+from .many import ALPHAS, CORRECTION_LABELS
+from .safe import md
+
+SAMPLE_DIR = data_ui.SAMPLE_DIR / "lm_eval_suite"
+SAMPLE_METRICS, SAMPLE_BASELINE = ("acc", "exact_match[maj@3]"), "alpha"
+FAMILY, PER_TASK = "over the whole family (tasks × models)", "within each task"
+ABOUT = ("Which of these models is really better, on which tasks, and how sure are we? One paired bootstrap resamples "
+         "the items of each task apart (stratified), the same draws for every model: each model's aggregate with its "
+         "interval, the ranks it takes on the resamples and its tie group, and δ against a baseline on the aggregate "
+         "and on every task, corrected for the number of comparisons.")
+
+
+@dataclass(frozen=True)
+class Settings:
+    metrics: tuple[str, ...]
+    baseline: str
+    weight: str
+    per_task: str  # "family" or "task"
+    n_resamples: int
+    correction: str
+    alpha: float
+    seed: int
+
+
+def sample_files() -> list[tuple[str, bytes]]:
+    """The sample suite's files, each with its model folder in its name, as a zip of the output folder gives them."""
+    return [(p.relative_to(SAMPLE_DIR).as_posix(), p.read_bytes()) for p in sorted(SAMPLE_DIR.glob("*/*"))]
+
+
+def choose() -> tuple[list[tuple[str, bytes]], bool]:
+    source = st.radio("Data", ["Sample", "Upload"], horizontal=True, label_visibility="collapsed", key="tasks-source")
+    if source == "Sample":
+        st.caption("Four models run by lm-evaluation-harness 0.4.13 (its dummy model, answering right with a chance "
+                   "of its own) on three tasks, one a group of two subtasks (sample_data/lm_eval_suite).")
+        return sample_files(), True
+    uploads = st.file_uploader(
+        "Logs", accept_multiple_files=True, key="tasks-upload",
+        help="Inspect AI logs (.eval, .json), lm-eval samples_<task>_<date>.jsonl files with their results_<date>.json, "
+             "a .zip of lm-eval's output folder or of logs, or the tidy table (.csv or .parquet: model, task, item, "
+             "run, metric, score). Read in memory, never written to disk.")
+    return [(u.name, u.getvalue()) for u in uploads or []], False
+
+
+@st.cache_data(max_entries=8, ttl=600, show_spinner=False)
+def _table(files: list[tuple[str, bytes]]) -> pd.DataFrame:
+    return tidy.from_files(files)
+
+
+def load(files: list[tuple[str, bytes]]) -> pd.DataFrame | None:
+    if not files:
+        st.info("Upload the logs of two or more models.")
+        return None
+    try:
+        table = _table(files)
+    except SigcoreError as e:
+        st.error(md(str(e)), icon="⚠️")
+        return None
+    return table
+
+
+def preview(table: pd.DataFrame) -> None:
+    st.caption(f"{len(table):,} scores · {table.model.nunique()} models · {table.task.nunique()} tasks · metrics "
+               + ", ".join(md(str(m)) for m in pd.unique(table.metric)))
+    for note in table.attrs.get("notes", []):
+        st.info(md(note))
+    counts = table.groupby(["task", "model"], sort=False).item.nunique().unstack("model")
+    st.dataframe(counts, height=212)  # items per task and model: cells, never HTML
+
+
+def settings(table: pd.DataFrame, sample: bool) -> Settings | None:
+    metrics = [str(m) for m in pd.unique(table.metric)]
+    models = [str(m) for m in pd.unique(table.model)]
+    start = [m for m in SAMPLE_METRICS if m in metrics] if sample else metrics[:1]
+    with st.form("tasks-settings", border=False):
+        c1, c2, c3 = st.columns([2, 1.4, 1.6])
+        chosen = c1.multiselect("Metrics", metrics, default=start, key=f"tasks-metrics-{len(metrics)}",
+                                help="Several: each task takes the first of them it has (acc on multiple choice, "
+                                     "exact_match on generation); a task with none is left out, said above the "
+                                     "board.")
+        base = SAMPLE_BASELINE if sample and SAMPLE_BASELINE in models else models[0]
+        baseline = c2.selectbox("Baseline", models, index=models.index(base), key=f"tasks-baseline-{len(models)}",
+                                help="δ is each model's score minus the baseline's, on the aggregate and per task.")
+        weight = c3.radio("Aggregate", ["tasks", "items"], horizontal=True, key="tasks-weight",
+                          format_func={"tasks": "mean of task scores", "items": "mean over items"}.get,
+                          help="The mean of the task scores (each task counts once, a group of tasks as one, as "
+                               "leaderboards average them), or over all items (a task counts by its size).")
+        c4, c5, c6, c7, c8 = st.columns([2, 1.2, 1.4, 1, 1])
+        per_task = c4.radio("Per task, correct", ["family", "task"], horizontal=True, key="tasks-per-task",
+                            format_func={"family": FAMILY, "task": PER_TASK}.get,
+                            help="The per-task p-values corrected over every task and model at once, or within "
+                                 "each task; the table says which.")
+        b = c5.number_input("Resamples b", 100, 100_000, 10_000, step=1_000, key="tasks-b")
+        correction = c6.selectbox("Correction", list(CORRECTIONS), key="tasks-correction",
+                                  format_func=CORRECTION_LABELS.get)
+        alpha = c7.selectbox("Level α", ALPHAS, index=ALPHAS.index(0.05), key="tasks-alpha",
+                             format_func=lambda x: f"{x:g}")
+        seed = c8.number_input("Seed", 0, 2**31 - 1, 0, key="tasks-seed")
+        st.form_submit_button("Run", type="primary")
+    if not chosen:
+        st.info("Choose at least one metric, then press Run.")
+        return None
+    return Settings(tuple(chosen), baseline, weight, per_task, int(b), correction, float(alpha), int(seed))
+
+
+def compute(files: list[tuple[str, bytes]], table: pd.DataFrame, s: Settings) -> leaderboard.Leaderboard | None:
+    """The board and its bootstrap, in its turn on the server with a progress bar, kept for every session."""
+    key = repr(("tasks", data_ui.digest(files, b""), asdict(s)))
+    try:
+        board = leaderboard.from_table(table, metric=list(s.metrics))
+        return work.kept(key, st.empty(), f"{len(board.models)} models on {len(board.tasks)} tasks, "
+                         f"b = {s.n_resamples:,}", lambda progress: leaderboard.bootstrap(
+                             board, n_resamples=s.n_resamples, seed=s.seed, weight=s.weight, per_task=True,
+                             progress=progress))
+    except SigcoreError as e:
+        st.error(md(work.explain(e)), icon="⚠️")
+        return None
+
+
+def _cells(frame: pd.DataFrame, n_resamples: int) -> pd.DataFrame:
+    """δ's with their sign and a true minus, the baseline's own row blank, and p-values no resample reached as
+    "< 1/b", as the command line prints them."""
+    out = frame.copy()
+    for column in ("delta", "delta_low", "delta_high"):
+        out[column] = [f"{v:+.4f}".replace("-", "\u2212") if pd.notna(v) else "" for v in frame[column]]
+    for column in ("p_value", "p_corrected"):
+        out[column] = [("< " if p0 == 0 else "") + f"{max(p, 1 / n_resamples) if p0 == 0 else p:.4g}"
+                       if pd.notna(p) else "" for p, p0 in zip(frame[column], frame["p_value"])]
+    return out
+
+
+def show(res: leaderboard.Leaderboard, s: Settings) -> None:
+    for note in res.board.notes:
+        st.info(md(note))
+    st.markdown(md(words.heading(res, s.baseline, s.alpha, s.correction)))
+    table = res.table(s.baseline, s.alpha, s.correction)
+    st.dataframe(_cells(table.drop(columns="baseline"), s.n_resamples), hide_index=True,
+                 column_config={c: st.column_config.NumberColumn(format="%.4f") for c in ("score", "ci_low", "ci_high")})
+    st.caption(md(words.legend(res, s.baseline, s.alpha, s.correction)))
+    st.plotly_chart(ranks(res, s.alpha, s.correction), config=figure_config("ranks"), key="tasks-ranks")
+    tasks = res.task_table(s.baseline, s.alpha, s.correction, over=s.per_task)
+    st.markdown(md(words.per_task_heading(res, s.baseline, s.correction, s.per_task, len(tasks))))
+    st.dataframe(_cells(tasks, s.n_resamples), hide_index=True)
+
+
+def downloads(res: leaderboard.Leaderboard, s: Settings) -> None:
+    table = res.table(s.baseline, s.alpha, s.correction)
+    tasks = res.task_table(s.baseline, s.alpha, s.correction, over=s.per_task)
+    out = {"settings": {"metric": res.board.metric, **asdict(s), "tasks": {t: len(res.board.items[t])
+                                                                            for t in res.board.tasks},
+                        "notes": list(res.board.notes), "p_floor": 1 / s.n_resamples},
+           "models": table.to_dict(orient="records"),
+           "per_task": {"corrected_over": s.per_task, "comparisons": tasks.to_dict(orient="records")}}
+    c1, c2, c3 = st.columns(3)
+    c1.download_button("Board (.csv)", export.table_csv(table), file_name="board.csv", mime="text/csv",
+                       on_click="ignore", key="tasks-csv")
+    c2.download_button("Per task (.csv)", export.table_csv(tasks), file_name="per_task.csv", mime="text/csv",
+                       on_click="ignore", key="tasks-task-csv")
+    c3.download_button("All (.json)", json.dumps(_safe(out), indent=2, allow_nan=False),
+                       file_name="board.json", mime="application/json", on_click="ignore", key="tasks-json")
+
+
+def _safe(value):
+    """nan (a baseline's own δ) as null: JSON has no nan."""
+    if isinstance(value, dict):
+        return {k: _safe(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_safe(v) for v in value]
+    if isinstance(value, float) and value != value:
+        return None
+    return value.item() if hasattr(value, "item") else value
