@@ -901,7 +901,7 @@ def _board(args) -> int:
     from .report import board as board_words
 
     unsupported = [flag for flag, given in (
-        ("--all-pairs", args.all_pairs), ("--test", args.test != AUTO), ("--compat", args.compat),
+        ("--test", args.test != AUTO), ("--compat", args.compat),
         ("--alternative", args.alternative != "two-sided"), ("--latex", args.latex), ("--bibtex", args.bibtex),
         ("--save", args.save), ("--paper", args.paper), ("--columns", args.columns), ("--tokenize", args.tokenize),
         ("--gold", args.gold), ("--gold-file", args.gold_file), ("--id", args.id), ("--by-row", args.by_row),
@@ -921,8 +921,29 @@ def _board(args) -> int:
     if base not in board.models:
         raise SettingsError(f"--baseline {base} is not one of the models", hint=f"The models: "
                             f"{', '.join(board.models)}.")
+    if args.all_pairs and args.per_task:
+        raise SettingsError("--per-task compares each model with the baseline; with --all-pairs, leave it out",
+                            hint="Every pair is compared on the aggregate; run --per-task with a --baseline.")
     table = res.table(base, args.alpha, args.correction)
     tasks = res.task_table(base, args.alpha, args.correction, over=args.per_task) if args.per_task else None
+    if args.all_pairs:  # every pair on the aggregate, corrected over the pairs, as the tie groups are
+        pairs = res.pairs(args.alpha, args.correction)
+        if args.csv or args.json:
+            print(pairs.to_csv(index=False) if args.csv else json.dumps(_json_safe(
+                {"settings": {"metric": board.metric, "weight": args.weight, "resamples": args.resamples,
+                              "seed": args.seed, "alpha": args.alpha, "correction": args.correction,
+                              "notes": list(board.notes), "p_floor": 1 / args.resamples},
+                 "pairs": pairs.to_dict(orient="records")}), indent=2), end="" if args.csv else "\n")
+            return 0
+        print(board_words.heading(res, None, args.alpha, args.correction))
+        _print_rows(["model", "score", f"{1 - args.alpha:.0%} CI", "ranks", "group"],
+                    [_board_cells(r) for r in table.itertuples(index=False)])
+        print()
+        _print_rows(["model", "other", "δ", "CI of δ", "p", "p corrected"],
+                    [[r.model, r.other, *_delta_cells(r, args)] for r in pairs.itertuples(index=False)])
+        print(board_words.legend(res, None, args.alpha, args.correction) + "; "
+              + board_words.legend(res, "", args.alpha, args.correction).split("; *")[0])
+        return 0
     for note in board.notes:
         print(f"note: {note}", file=sys.stderr)
     if args.csv:
@@ -939,9 +960,7 @@ def _board(args) -> int:
         print(json.dumps(_json_safe(out), indent=2))
         return 0
     print(board_words.heading(res, base, args.alpha, args.correction))
-    rows = [[r.model, f"{r.score:.4f}", f"[{r.ci_low:.4f}, {r.ci_high:.4f}]",
-             f"{r.rank_low}" if r.rank_low == r.rank_high else f"{r.rank_low}-{r.rank_high}", str(r.group),
-             *(["(baseline)", "", "", ""] if r.model == base else _delta_cells(r, args))]
+    rows = [[*_board_cells(r), *(["(baseline)", "", "", ""] if r.model == base else _delta_cells(r, args))]
             for r in table.itertuples(index=False)]
     _print_rows(["model", "score", f"{1 - args.alpha:.0%} CI", "ranks", "group", "δ", "CI of δ", "p", "p corrected"],
                 rows)
@@ -951,6 +970,11 @@ def _board(args) -> int:
         _print_rows(["task", "model", "δ", "CI of δ", "p", "p corrected"],
                     [[r.task, r.model, *_delta_cells(r, args)] for r in tasks.itertuples(index=False)])
     return 0
+
+
+def _board_cells(r) -> list[str]:
+    return [r.model, f"{r.score:.4f}", f"[{r.ci_low:.4f}, {r.ci_high:.4f}]",
+            f"{r.rank_low}" if r.rank_low == r.rank_high else f"{r.rank_low}-{r.rank_high}", str(r.group)]
 
 
 def _delta_cells(row, args) -> list[str]:

@@ -218,20 +218,30 @@ class Leaderboard:
         extreme = int(np.sum(np.abs(values - d) >= abs(d) - tol))
         return d, low, high, extreme / self.n_resamples
 
+    def pairs(self, alpha: float = 0.05, correction: str = "holm") -> pd.DataFrame:
+        """Every pair of models on the aggregate, the better first (in score order): δ, its interval, p and p
+        corrected over all pairs with ``correction``."""
+        from .statistics.multiple import adjust
+
+        order = sorted(self.board.models, key=lambda m: -self.aggregate[self._index(m)])
+        pairs = [(a, b) for i, a in enumerate(order) for b in order[i + 1:]]
+        rows = pd.DataFrame([{"model": a, "other": b, **dict(zip(("delta", "delta_low", "delta_high", "p_value"),
+                                                                   self.delta(a, b, alpha)))} for a, b in pairs],
+                            columns=["model", "other", "delta", "delta_low", "delta_high", "p_value"])
+        rows["p_corrected"] = adjust(rows.p_value.to_numpy(), correction, floors=1 / self.n_resamples) \
+            if len(rows) else []
+        return rows
+
     def groups(self, alpha: float = 0.05, correction: str = "holm") -> dict[str, int]:
         """Tie groups, best first: a line falls between two models in score order only when every model above it is
         significantly better than every model below it, over all pairs with ``correction`` (WMT's clusters,
         :func:`sigcore.many.clusters`); models whose order the data do not settle share a group."""
         from .many import clusters
-        from .statistics.multiple import adjust
 
         order = sorted(self.board.models, key=lambda m: -self.aggregate[self._index(m)])
-        pairs = [(i, j) for i in range(len(order)) for j in range(i + 1, len(order))]
-        found = [self.delta(order[i], order[j], alpha) for i, j in pairs]
-        corrected = adjust([f[3] for f in found], correction, floors=1 / self.n_resamples) if pairs else []
         better = np.zeros((len(order), len(order)), dtype=bool)
-        for (i, j), f, q in zip(pairs, found, corrected):
-            better[i, j] = q <= alpha and f[0] > 0
+        for r in self.pairs(alpha, correction).itertuples(index=False):
+            better[order.index(r.model), order.index(r.other)] = r.p_corrected <= alpha and r.delta > 0
         return dict(zip(order, clusters(better)))
 
     def ranks(self) -> np.ndarray:

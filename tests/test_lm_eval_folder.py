@@ -121,3 +121,27 @@ def test_many_and_convert_read_the_output_folder(tmp_path, capsys):
     assert main(["many", str(tmp_path / "suite.csv"), *metric]) == 0  # the table keeps the group and its weight
     again = capsys.readouterr().out
     assert pd.read_csv(pd.io.common.StringIO(again)).equals(pd.read_csv(pd.io.common.StringIO(printed.out)))
+
+
+def test_all_pairs_on_tasks_are_each_pair_s_delta_corrected_over_the_pairs(capsys):
+    from statsmodels.stats.multitest import multipletests
+
+    res = leaderboard.bootstrap(leaderboard.from_table(tidy.from_logs([SUITE]), metric="acc"), n_resamples=2_000)
+    pairs = res.pairs(0.05, "holm")
+    order = list(res.table("alpha").model)
+    assert [(r.model, r.other) for r in pairs.itertuples()] == [(a, b) for i, a in enumerate(order)
+                                                              for b in order[i + 1:]]
+    for r in pairs.itertuples():
+        assert (r.delta, r.delta_low, r.delta_high, r.p_value) == res.delta(r.model, r.other)
+    floored = np.maximum(pairs.p_value, 1 / 2_000)  # a p no resample reached is at most 1/b
+    assert pairs.p_corrected.tolist() == pytest.approx(multipletests(floored, method="holm")[1].tolist())
+    groups = res.groups()  # a line between groups only where every pair across it is significant
+    for r in pairs.itertuples():
+        if groups[r.model] != groups[r.other]:
+            assert r.p_corrected <= 0.05 and r.delta > 0
+    assert main(["many", str(SUITE), "--metric", "acc", "--all-pairs", "--resamples", "2000", "--csv"]) == 0
+    printed = pd.read_csv(pd.io.common.StringIO(capsys.readouterr().out))
+    assert printed.p_corrected.tolist() == pytest.approx(pairs.p_corrected.tolist())
+    assert main(["many", str(SUITE), "--metric", "acc", "--all-pairs", "--resamples", "2000"]) == 0
+    text = capsys.readouterr().out
+    assert "every pair, two-sided, Holm over 6" in text and "gamma  beta   +0.0583" in text

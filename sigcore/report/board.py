@@ -16,19 +16,25 @@ def _grouped(res: Leaderboard) -> str:
                    for g, (tasks, how) in res.board.groups.items())
 
 
-def heading(res: Leaderboard, baseline: str, alpha: float, correction: str) -> str:
-    """The metric, the models and tasks with their sizes, the aggregate, the bootstrap and the correction."""
+def heading(res: Leaderboard, baseline: str | None, alpha: float, correction: str) -> str:
+    """The metric, the models and tasks with their sizes, the aggregate, the bootstrap and the correction
+    (``baseline`` None: every pair)."""
     board = res.board
+    n = len(board.models)
     sizes = ", ".join(f"{t} {len(board.items[t]):,}" for t in board.tasks)
-    return (f"{board.metric} of {len(board.models)} models on {counted(len(board.tasks), 'task')} (items: {sizes}); "
+    against = (f"every pair, two-sided, {CORRECTION_NAMES[correction]} over {n * (n - 1) // 2}" if baseline is None
+               else f"δ against {baseline}, two-sided, {CORRECTION_NAMES[correction]} over {n - 1}")
+    return (f"{board.metric} of {n} models on {counted(len(board.tasks), 'task')} (items: {sizes}); "
             f"aggregate: the mean of {'the task scores' if res.weight == 'tasks' else 'all items'}{_grouped(res)}; "
-            f"paired bootstrap stratified by task, b = {res.n_resamples:,}, seed {res.seed}; δ against {baseline}, "
-            f"two-sided, {CORRECTION_NAMES[correction]} over {len(board.models) - 1}, α = {alpha:g}")
+            f"paired bootstrap stratified by task, b = {res.n_resamples:,}, seed {res.seed}; {against}, α = {alpha:g}")
 
 
-def legend(res: Leaderboard, baseline: str, alpha: float, correction: str) -> str:
+def legend(res: Leaderboard, baseline: str | None, alpha: float, correction: str) -> str:
     """How to read the ranks, the groups and the marks."""
     n, name = len(res.board.models), CORRECTION_NAMES[correction]
+    if baseline is None:
+        return (f"δ = the first model's aggregate minus the other's, in score order; * significant after {name}'s "
+                f"correction over the {counted(n * (n - 1) // 2, 'pair')} at α = {alpha:g}")
     return (f"ranks: those a model takes on the middle {1 - alpha:.0%} of the resamples; group: every model of a "
             f"group is significantly better than every model of the groups below it "
             f"({counted(n * (n - 1) // 2, 'pair')}, {name}); * significant against {baseline} after {name}'s "
