@@ -88,7 +88,7 @@ def from_logs(paths: Iterable[str | Path]) -> pd.DataFrame:
                       for p in paths])
 
 
-UPLOAD_LIMIT = 2 * 2**30  # bytes the zips of one upload may unpack to
+UPLOAD_LIMIT = 2**30  # bytes the zips of one upload may unpack to: ten times a 100 MB zip of JSON logs
 
 
 def from_files(files: list[tuple[str, bytes]]) -> pd.DataFrame:
