@@ -214,6 +214,9 @@ def _many_parser(commands) -> None:
     many.add_argument("--per-task", choices=["family", "task"],
                       help="models on many tasks: also δ against the baseline on each task, p corrected over the "
                            "whole family of tasks x models (family) or within each task (task)")
+    many.add_argument("--friedman", action="store_true",
+                      help="models on many tasks: also the Friedman test over the tasks with Nemenyi's critical "
+                           "difference (Demšar 2006), which asks whether the models rank alike across tasks")
     _paper_option(many)
     out.add_argument("--bibtex", action="store_true", help="print BibTeX for the test, metrics and correction")
 
@@ -574,6 +577,11 @@ def _many(args) -> int:
 
     if len(args.files) == 1 and tidy.is_table(args.files[0]) or all(tidy.is_log(f) for f in args.files):
         return _board(args)
+    board_only = [flag for flag, given in (("--friedman", args.friedman), ("--per-task", args.per_task),
+                                           ("--weight", args.weight != "tasks")) if given]
+    if board_only:  # said, not ignored
+        raise SettingsError(f"{board_only[0]} is for models on many tasks (a tidy table or logs)",
+                            hint="These files are systems on one test set: leave it out.")
     known = args.bibtex and args.metric and args.test != AUTO  # --bibtex: the papers of the test and metric
     data, note = (None, None) if known else _many_data(args)
     if args.bibtex:
@@ -921,6 +929,9 @@ def _board(args) -> int:
     if base not in board.models:
         raise SettingsError(f"--baseline {base} is not one of the models", hint=f"The models: "
                             f"{', '.join(board.models)}.")
+    if args.friedman and args.csv:
+        raise SettingsError("--csv prints one table; the Friedman test is not a row of it",
+                            hint="Use --json, or the printed board, with --friedman.")
     if args.all_pairs and args.per_task:
         raise SettingsError("--per-task compares each model with the baseline; with --all-pairs, leave it out",
                             hint="Every pair is compared on the aggregate; run --per-task with a --baseline.")
@@ -933,7 +944,8 @@ def _board(args) -> int:
                 {"settings": {"metric": board.metric, "weight": args.weight, "resamples": args.resamples,
                               "seed": args.seed, "alpha": args.alpha, "correction": args.correction,
                               "notes": list(board.notes), "p_floor": 1 / args.resamples},
-                 "pairs": pairs.to_dict(orient="records")}), indent=2), end="" if args.csv else "\n")
+                 "pairs": pairs.to_dict(orient="records"), **_friedman_json(res, args)}), indent=2),
+                  end="" if args.csv else "\n")
             return 0
         print(board_words.heading(res, None, args.alpha, args.correction))
         _print_rows(["model", "score", f"{1 - args.alpha:.0%} CI", "ranks", "group"],
@@ -943,6 +955,7 @@ def _board(args) -> int:
                     [[r.model, r.other, *_delta_cells(r, args)] for r in pairs.itertuples(index=False)])
         print(board_words.legend(res, None, args.alpha, args.correction) + "; "
               + board_words.legend(res, "", args.alpha, args.correction).split("; *")[0])
+        _friedman(res, args)
         return 0
     for note in board.notes:
         print(f"note: {note}", file=sys.stderr)
@@ -957,7 +970,7 @@ def _board(args) -> int:
         out = {"settings": settings, "models": table.to_dict(orient="records")}
         if tasks is not None:
             out["per_task"] = {"corrected_over": args.per_task, "comparisons": tasks.to_dict(orient="records")}
-        print(json.dumps(_json_safe(out), indent=2))
+        print(json.dumps(_json_safe({**out, **_friedman_json(res, args)}), indent=2))
         return 0
     print(board_words.heading(res, base, args.alpha, args.correction))
     rows = [[*_board_cells(r), *(["(baseline)", "", "", ""] if r.model == base else _delta_cells(r, args))]
@@ -969,7 +982,24 @@ def _board(args) -> int:
         print("\n" + board_words.per_task_heading(res, base, args.correction, args.per_task, len(tasks)))
         _print_rows(["task", "model", "δ", "CI of δ", "p", "p corrected"],
                     [[r.task, r.model, *_delta_cells(r, args)] for r in tasks.itertuples(index=False)])
+    _friedman(res, args)
     return 0
+
+
+def _friedman(res, args) -> None:
+    from .report import board as board_words
+
+    if args.friedman:
+        print("\n" + board_words.friedman(res, args.alpha))
+
+
+def _friedman_json(res, args) -> dict:
+    if not args.friedman:
+        return {}
+    fr = res.friedman(args.alpha)
+    return {"friedman": {"tasks": list(res.unit_scores()[0]), "mean_ranks": dict(zip(fr.models, fr.mean_ranks)),
+                         "chi2": fr.chi2, "p_chi2": fr.p_chi2, "f": fr.f, "p_value": fr.p_value,
+                         "alpha": fr.alpha, "critical_difference": fr.critical_difference}}
 
 
 def _board_cells(r) -> list[str]:

@@ -244,6 +244,48 @@ class Leaderboard:
             better[order.index(r.model), order.index(r.other)] = r.p_corrected <= alpha and r.delta > 0
         return dict(zip(order, clusters(better)))
 
+    def cliques(self, alpha: float = 0.05, correction: str = "holm") -> list[list[str]]:
+        """The bars of the critical-difference-style diagram, from the paired resamples: each longest run of models
+        in score order no two of which differ significantly on the aggregate (:meth:`pairs`, with
+        ``correction``); unlike :meth:`groups`, two bars may share a model."""
+        from .many import cliques
+
+        order = sorted(self.board.models, key=lambda m: -self.aggregate[self._index(m)])
+        different = np.zeros((len(order), len(order)), dtype=bool)
+        for r in self.pairs(alpha, correction).itertuples(index=False):
+            i, j = order.index(r.model), order.index(r.other)
+            different[i, j] = different[j, i] = r.p_corrected <= alpha
+        return [order[i:j + 1] for i, j in cliques(different)]
+
+    def mean_ranks(self) -> np.ndarray:
+        """(models,): each model's rank averaged over the resamples, where the diagram places it."""
+        return self.ranks().mean(axis=0)
+
+    def unit_scores(self) -> tuple[tuple[str, ...], np.ndarray]:
+        """The tasks as the aggregate counts them, a group as one (its score averaged as the group says), and
+        their scores (units, models): the observations of :meth:`friedman`."""
+        board, grouped = self.board, {t for members, _ in self.board.groups.values() for t in members}
+        index = {t: k for k, t in enumerate(board.tasks)}
+        names, rows = [], []
+        for t in board.tasks:
+            if t not in grouped:
+                names.append(t)
+                rows.append(self.task_scores[index[t]])
+        for group, (members, how) in board.groups.items():
+            k = [index[t] for t in members]
+            sizes = np.array([len(board.items[t]) for t in members], dtype=np.float64)
+            share = sizes / sizes.sum() if how == "items" else np.full(len(k), 1 / len(k))
+            names.append(group)
+            rows.append(share @ self.task_scores[k])
+        return tuple(names), np.array(rows)
+
+    def friedman(self, alpha: float = 0.05):
+        """The Friedman test over the tasks (a group as one) with Nemenyi's critical difference (Demšar 2006):
+        :func:`sigcore.statistics.friedman.friedman`. Offered beside the board, not in its place."""
+        from .statistics.friedman import friedman
+
+        return friedman(self.unit_scores()[1], self.board.models, alpha)
+
     def ranks(self) -> np.ndarray:
         """(b, models): each model's rank on each resample, 1 the best (higher scores are better)."""
         order = np.argsort(-self.resampled, axis=1, kind="stable")

@@ -173,6 +173,20 @@ def clusters(better: np.ndarray) -> list[int]:
     return numbers
 
 
+def cliques(different: np.ndarray) -> list[tuple[int, int]]:
+    """The bars of a critical-difference diagram over systems in order: every longest run i..j of neighbours no
+    two of which ``different[a, b]`` tells apart (Demšar 2006's thick lines), as (i, j), j > i; runs inside a
+    longer one are left out. Unlike :func:`clusters` they may overlap: A ~ B and B ~ C need not give A ~ C."""
+    runs = []
+    for i in range(len(different)):
+        j = i
+        while j + 1 < len(different) and not different[i:j + 2, i:j + 2].any():
+            j += 1
+        if j > i and not (runs and runs[-1][1] >= j):
+            runs.append((i, j))
+    return runs
+
+
 def _naming_systems(function):
     """An error about "system k" (of a pair, or of the shared resamples: no name the user gave) said of the system
     it is about, with its name in ``.system``: each system's outputs are checked alone, on this slow path only."""

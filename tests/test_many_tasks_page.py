@@ -45,12 +45,19 @@ def test_it_opens_on_the_sample_suite_with_the_engine_s_board_and_ranks():
     text = shown_text(at)
     assert md(words.heading(res, "alpha", 0.05, "holm")) in text  # the command line's words
     assert "quiz (2 tasks, by their items) as one" in words.heading(res, "alpha", 0.05, "holm")
-    assert md(tidy.from_logs([SUITE]).attrs["notes"][1]) in text  # the reader's notes are on the page  # the reader's notes are on the page
+    assert md(tidy.from_logs([SUITE]).attrs["notes"][1]) in text  # the reader's notes are on the page
     per_task = frame_with(at, "task")
     assert len(per_task) == 4 * 3 and set(per_task.task) == set(res.board.tasks)
     chart = json.loads(at.get("plotly_chart")[0].proto.spec)
     assert [t for t in chart["layout"]["yaxis"]["ticktext"]] == ["gamma", "beta", "delta", "alpha"]
     assert [a["text"] for a in chart["layout"]["annotations"]] == ["group 1", "group 1", "group 2", "group 2"]
+    cd = json.loads(at.get("plotly_chart")[1].proto.spec)  # the critical-difference-style diagram
+    assert len([s for s in cd["layout"]["shapes"] if s["line"]["width"] == 6]) == len(res.cliques()) == 2
+    assert dict(zip([c[0] for c in cd["data"][0]["customdata"]], cd["data"][0]["x"])) == pytest.approx(
+        dict(zip(res.board.models, res.mean_ranks())))
+    assert md(words.friedman(res, 0.05)) in text  # offered in its expander, below the default's figures
+    nemenyi = json.loads(at.get("plotly_chart")[2].proto.spec)
+    assert f"CD = {res.friedman().critical_difference:.2f}" in nemenyi["layout"]["title"]["text"]
 
 
 def test_a_zip_of_the_output_folder_gives_the_same_board_as_the_sample():

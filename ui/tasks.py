@@ -17,7 +17,7 @@ from sigcore.logs import tidy
 from sigcore.many import CORRECTIONS
 from sigcore.report import board as words
 from sigcore.report import export
-from sigcore.report.board_figures import ranks
+from sigcore.report.board_figures import nemenyi_cd, ranks, resampled_cd
 
 from . import data as data_ui
 from . import work
@@ -161,6 +161,15 @@ def show(res: leaderboard.Leaderboard, s: Settings) -> None:
                  column_config={c: st.column_config.NumberColumn(format="%.4f") for c in ("score", "ci_low", "ci_high")})
     st.caption(md(words.legend(res, s.baseline, s.alpha, s.correction)))
     st.plotly_chart(ranks(res, s.alpha, s.correction), config=figure_config("ranks"), key="tasks-ranks")
+    st.plotly_chart(resampled_cd(res, s.alpha, s.correction), config=figure_config("critical-difference"),
+                    key="tasks-cd")
+    st.caption("A critical-difference-style diagram (Demšar 2006) from the same resamples: each model where it "
+               "ranks on average, and a bar over each run of models no two of which differ on the aggregate. Bars "
+               "may overlap where the tie groups cannot: A may tie with B, and B with C, while A beats C.")
+    if len(res.unit_scores()[0]) >= 2:
+        with st.expander("The Friedman test over tasks, with Nemenyi's critical difference (Demšar 2006)"):
+            st.markdown(md(words.friedman(res, s.alpha)))
+            st.plotly_chart(nemenyi_cd(res, s.alpha), config=figure_config("nemenyi"), key="tasks-nemenyi")
     tasks = res.task_table(s.baseline, s.alpha, s.correction, over=s.per_task)
     st.markdown(md(words.per_task_heading(res, s.baseline, s.correction, s.per_task, len(tasks))))
     st.dataframe(_cells(tasks, s.n_resamples), hide_index=True)

@@ -4,6 +4,7 @@ command line and the app: what was computed, and how to read its ranks and group
 from __future__ import annotations
 
 from ..leaderboard import Leaderboard
+from ..result import p_number
 from ..words import counted
 from .family import CORRECTION_NAMES
 
@@ -46,3 +47,17 @@ def per_task_heading(res: Leaderboard, baseline: str, correction: str, over: str
     how = (f"over the family of {comparisons} comparisons ({len(res.board.tasks)} tasks x {n_others} models)"
            if over == "family" else f"within each task, over {n_others} models")
     return f"per task: δ against {baseline}, two-sided, {name} {how}"
+
+
+def friedman(res: Leaderboard, alpha: float) -> str:
+    """The Friedman test over the tasks with Nemenyi's critical difference, and what it asks, in one paragraph."""
+    fr = res.friedman(alpha)
+    k, n = len(fr.models), fr.n_tasks
+    ranks = ", ".join(f"{m} {r:.2f}" for r, m in sorted(zip(fr.mean_ranks, fr.models)))
+    grouped = ", a group as one," if res.board.groups else ""
+    return (f"Friedman test over {n} tasks{grouped} (Demšar 2006): χ²_F = {fr.chi2:.2f}, Iman-Davenport F_F = "
+            f"{fr.f:.2f} with ({k - 1}, {(k - 1) * (n - 1)}) df, p = {p_number(fr.p_value, alpha)}; mean ranks: {ranks}; "
+            f"Nemenyi's critical difference at α = {alpha:g}: {fr.critical_difference:.2f} (two models differ when "
+            f"their mean ranks are that far apart). It asks whether the models rank alike across tasks, ignoring "
+            f"the tasks' sizes and the margins, so that with few tasks it can seldom tell models apart; the board "
+            f"asks whether a difference on these tasks' items is more than their chance.")
