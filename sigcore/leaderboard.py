@@ -34,6 +34,9 @@ class Board:
     items: dict[str, tuple[str, ...]]
     notes: tuple[str, ...] = ()
     groups: dict[str, tuple[tuple[str, ...], str]] = field(default_factory=dict)  # group -> (its tasks, weight)
+    # where items have several runs (epochs): task -> each model's pooled within-item variance and runs per item
+    # (their harmonic mean), for :meth:`Leaderboard.variance`
+    epochs: dict[str, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
 
 
 def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on_missing: str = "stop") -> Board:
@@ -80,13 +83,18 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
                          f"{shown(names['task'][task])} twice" + (" in one run" if "run" in codes else ""),
                          hint="Give each model's score of an item once per run.")
     size = len(cells) * n_models
-    sums = np.bincount(key, weights=scores.to_numpy(dtype=np.float64), minlength=size)
+    values = scores.to_numpy(dtype=np.float64)
+    sums = np.bincount(key, weights=values, minlength=size)
     counts = np.bincount(key, minlength=size)
     with np.errstate(invalid="ignore", divide="ignore"):
         means = (sums / counts).reshape(len(cells), n_models)  # nan: the model has no score of that item
+        if counts.max(initial=0) > 1:  # runs: each item's sum of squares about its mean, for the split
+            within = np.maximum(np.bincount(key, weights=values ** 2, minlength=size) - sums * sums / counts, 0)
+            within = within.reshape(len(cells), n_models)
+            runs_of = counts.reshape(len(cells), n_models).astype(np.float64)
     models, tasks = tuple(names["model"]), tuple(names["task"])
     cell_task, cell_item = np.divmod(cells.astype(np.int64), n_items)
-    matrices, items = {}, {}
+    matrices, items, epochs = {}, {}, {}
     for t, task in enumerate(tasks):
         rows = np.flatnonzero(cell_task == t)
         block = means[rows]
@@ -109,7 +117,13 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
             block, ids = block[keep], [i for i, k in zip(ids, keep) if k]
         matrices[task] = np.ascontiguousarray(block)
         items[task] = tuple(ids)
-    return Board(models, tasks, metric, matrices, items, tuple(notes), _groups(frame, tasks))
+        if counts.max(initial=0) > 1:
+            kept = rows if not holes.any() else rows[keep]
+            r = runs_of[kept]
+            with np.errstate(invalid="ignore", divide="ignore"):
+                error = np.nan_to_num(within[kept].sum(axis=0) / (r - 1).sum(axis=0))  # one run each: 0
+            epochs[task] = (error, len(r) / (1 / r).sum(axis=0))
+    return Board(models, tasks, metric, matrices, items, tuple(notes), _groups(frame, tasks), epochs)
 
 
 def _one_metric(frame: pd.DataFrame, wanted: str | list[str] | None) -> tuple[pd.DataFrame, str, list[str]]:
@@ -217,6 +231,27 @@ class Leaderboard:
         low, high = intervals.basic(values, d, alpha, "two-sided", tol)
         extreme = int(np.sum(np.abs(values - d) >= abs(d) - tol))
         return d, low, high, extreme / self.n_resamples
+
+    def variance(self, model: str, baseline: str, task: str | None = None):
+        """Where the variance of δ = ``model`` − ``baseline`` comes from, the items or the runs (epochs: each run a
+        fresh draw of the items' answers), on the aggregate (each task's split weighted by its share squared) or
+        on ``task``: :class:`sigcore.statistics.variance.Split`. Without runs, all of it is the items'."""
+        from .statistics.variance import Runs, combine, from_item_means
+
+        i, j = self._index(model), self._index(baseline)
+        board = self.board
+
+        def one(t: str):
+            n = len(board.items[t])
+            error, runs = board.epochs.get(t, (np.zeros(len(board.models)), np.ones(len(board.models))))
+            c = board.scores[t][:, i] - board.scores[t][:, j]
+            return from_item_means(c, Runs(n, runs[i], 0.0, error[i]), Runs(n, runs[j], 0.0, error[j]), "epochs")
+
+        if task is not None:
+            if task not in board.tasks:
+                raise SettingsError(f"no task {shown(task)}", hint=f"The tasks: {listed(list(board.tasks))}.")
+            return one(task)
+        return combine([one(t) for t in board.tasks], _weights(board, self.weight))
 
     def pairs(self, alpha: float = 0.05, correction: str = "holm") -> pd.DataFrame:
         """Every pair of models on the aggregate, the better first (in score order): δ, its interval, p and p

@@ -23,7 +23,10 @@ from .errors import SettingsError
 from .many import shared_resamples
 from .report.sentence import _H1, _SIDED, METRIC_NAMES, _round, number
 from .result import Result, mc_interval, on_side, p_number, tie
+from .metrics import METRICS
+from .metrics.registry import prepare
 from .statistics import intervals
+from .statistics.variance import Split, split
 
 METHOD = "paired bootstrap over items and runs"
 
@@ -52,6 +55,8 @@ class SeedsResult:
     n_resamples: int
     seed: int
     distribution: np.ndarray = field(repr=False, compare=False)
+    # where δ's variance comes from, items or seeds: for a metric that is a mean over items (None otherwise)
+    variance: Split | None = field(default=None, compare=False)
 
     @property
     def side(self) -> int:
@@ -127,6 +132,18 @@ class SeedsResult:
         sentence = (f"{effect}; {self.p_text} ({_SIDED[self.alternative]}), {METHOD}, b = {self.n_resamples:,}, "
                     f"seed {self.seed}: {self._decision()}")
         return " ".join([sentence, *self._caveats()])
+
+    def variance_sentence(self) -> str:
+        """Where δ's variance comes from and what buys precision: "Of δ's variance, 35% comes from the items and
+        65% from the seeds: twice the items would narrow its interval by 11%, twice the seeds by 24%." Empty for a
+        metric that is not a mean over items, or with one run each."""
+        s = self.variance
+        if s is None or len(self.scores_a) == len(self.scores_b) == 1 or s.variance() == 0:
+            return ""
+        items = round(100 * s.items_share)  # the two shares printed add up to 100%
+        return (f"Of δ's variance, {items}% comes from the items and {100 - items}% from the seeds: twice the items "
+                f"would narrow its interval by {s.narrowing(items=2):.0%}, twice the seeds by "
+                f"{s.narrowing(runs=2):.0%} (variance components, sigcore.statistics.variance).")
 
     def _intervals(self, a: str, b: str, winner: str | None, scale: float) -> str:
         """Both intervals on the test's side, in the winner's direction when one is named, else of A − B: "95% CI
@@ -213,5 +230,14 @@ def compare_seeds(gold: Sequence | None, runs_a: Sequence[Sequence], runs_b: Seq
     items = tuple(float(x) for x in intervals.basic(d_items, delta, alpha, alternative, tol))
     return SeedsResult(metric, alternative, alpha, score_a, score_b, delta, max(count, 1) / n_resamples, count,
                        float(low), float(high), items, tuple(map(float, scores[:k_a])), tuple(map(float, scores[k_a:])),
-                       shared.n_items, n_resamples, int(seed), d)
+                       shared.n_items, n_resamples, int(seed), d, _split(gold, runs_a, runs_b, metric, metric_options))
+
+
+def _split(gold, runs_a: list, runs_b: list, metric: str, options: dict) -> Split | None:
+    """The items × seeds split of δ's variance, from each run's per-item values, for a mean over items."""
+    if not METRICS[metric].decomposable or len(runs_a[0]) < 2:
+        return None
+    stats, score, _ = prepare(metric, gold, runs_a + runs_b, **options)
+    values = np.column_stack([score(rows) for rows in stats])  # items × runs: each item's value in each run
+    return split(values[:, :len(runs_a)], values[:, len(runs_a):], "seeds")
 

@@ -650,9 +650,10 @@ def test_seeds_from_run_files_is_compare_seeds(tmp_path, capsys):
                  "--resamples", "1000"]) == 0
     expected = sigcore.compare_seeds([str(g) for g in gold], [[str(v) for v in r] for r in runs["a"]],
                                      [[str(v) for v in r] for r in runs["b"]], n_resamples=1000)
-    note, sentence = capsys.readouterr().out.strip().splitlines()
+    note, sentence, variance = capsys.readouterr().out.strip().splitlines()
     assert note.startswith("note: the metric is accuracy, the first that fits")
     assert sentence == expected.sentence(a="a", b="b")  # the runs' names, a0 a1 a2 and b0 b1 b2
+    assert variance == expected.variance_sentence() and variance.startswith("Of δ's variance, ")
 
 
 def test_many_reads_conll_files_that_each_carry_gold_and_refuses_lm_eval_logs(tmp_path, capsys):

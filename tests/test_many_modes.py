@@ -240,6 +240,7 @@ def test_per_seed_outputs_give_the_bootstrap_over_items_and_runs(seeds_page):
     res = sigcore.compare_seeds(data.gold, [data.systems[r] for r in runs[0]], [data.systems[r] for r in runs[1]],
                                 n_resamples=10_000, seed=0)
     assert md(res.sentence(a="mlp", b="forest")) in [m.value for m in at.markdown]
+    assert md(res.variance_sentence()) in [c.value for c in at.caption]  # items or seeds: what buys precision
     shown = frame_with(at, "run")
     assert list(shown["score"]) == pytest.approx([*res.scores_a, *res.scores_b], abs=1e-12)
     assert list(shown["score"])[:5] == pytest.approx(sample_scores()["mlp"])  # the scores sample's runs

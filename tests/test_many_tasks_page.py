@@ -77,6 +77,11 @@ def test_inspect_logs_and_a_tidy_table_upload_and_bad_files_are_told(tmp_path):
     logs = [(n, (INSPECT / n).read_bytes()) for n in ("alpha.eval", "beta.json.gz")]
     at = _run(upload(page("Many tasks"), *logs))
     assert not at.error and frame_with(at, "rank_low").model.tolist() == ["mockllm/alpha", "mockllm/beta"]
+    res = leaderboard.bootstrap(leaderboard.from_table(tidy.from_logs([INSPECT / "alpha.eval", INSPECT / "beta.eval"]),
+                                                       metric="match"), n_resamples=2_000)
+    split = frame_with(at, "items' share")  # Inspect's 3 epochs: how much of δ's variance the items give
+    assert split.values.tolist() == words.variance_rows(res, "mockllm/alpha") == [
+        ["mockllm/beta", "23%", "77%", "29%", "22%"]]
     table = tidy.from_logs([INSPECT / "alpha.eval", INSPECT / "beta.eval"])
     table["model"] = table.model.replace({"mockllm/alpha": HOSTILE})
     at = _run(upload(page("Many tasks"), ("scores.csv", table.to_csv(index=False).encode())))

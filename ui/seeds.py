@@ -402,6 +402,8 @@ def show_runs(res, s: RunsSettings) -> None:
     """The sentence, δ and p, δ's bound or interval with and without the seeds' variance, and each run's score."""
     a, b = s.names
     st.markdown(md(res.sentence(a=a, b=b)))
+    if res.variance_sentence():  # what buys precision: more items or more seeds
+        st.caption(md(res.variance_sentence()))
     scale = max(abs(res.score_a), abs(res.score_b))
     fmt = _format(scale)
     c1, c2, c3 = st.columns([1, 1, 2])

@@ -170,6 +170,10 @@ def show(res: leaderboard.Leaderboard, s: Settings) -> None:
         with st.expander("The Friedman test over tasks, with Nemenyi's critical difference (Demšar 2006)"):
             st.markdown(md(words.friedman(res, s.alpha)))
             st.plotly_chart(nemenyi_cd(res, s.alpha), config=figure_config("nemenyi"), key="tasks-nemenyi")
+    if res.board.epochs:  # the items have runs (epochs): how much of δ's variance is theirs
+        st.markdown(md(words.variance_heading(res, s.baseline)))
+        st.dataframe(pd.DataFrame(words.variance_rows(res, s.baseline), columns=words.VARIANCE_HEADER),
+                     hide_index=True)
     tasks = res.task_table(s.baseline, s.alpha, s.correction, over=s.per_task)
     st.markdown(md(words.per_task_heading(res, s.baseline, s.correction, s.per_task, len(tasks))))
     st.dataframe(_cells(tasks, s.n_resamples), hide_index=True)
@@ -182,7 +186,8 @@ def downloads(res: leaderboard.Leaderboard, s: Settings) -> None:
                                                                             for t in res.board.tasks},
                         "notes": list(res.board.notes), "p_floor": 1 / s.n_resamples},
            "models": table.to_dict(orient="records"),
-           "per_task": {"corrected_over": s.per_task, "comparisons": tasks.to_dict(orient="records")}}
+           "per_task": {"corrected_over": s.per_task, "comparisons": tasks.to_dict(orient="records")},
+           **({"variance": words.variance_records(res, s.baseline)} if res.board.epochs else {})}
     c1, c2, c3 = st.columns(3)
     c1.download_button("Board (.csv)", export.table_csv(table), file_name="board.csv", mime="text/csv",
                        on_click="ignore", key="tasks-csv")

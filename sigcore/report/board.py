@@ -61,3 +61,35 @@ def friedman(res: Leaderboard, alpha: float) -> str:
             f"their mean ranks are that far apart). It asks whether the models rank alike across tasks, ignoring "
             f"the tasks' sizes and the margins, so that with few tasks it can seldom tell models apart; the board "
             f"asks whether a difference on these tasks' items is more than their chance.")
+
+
+def variance_heading(res: Leaderboard, baseline: str) -> str:
+    return (f"where the variance of δ against {baseline} comes from, on the aggregate: the items, or the runs (read as "
+            f"epochs, each a fresh draw of every item's answer), and how much narrower δ's interval would be with "
+            f"twice the items or twice the runs (sigcore.statistics.variance)")
+
+
+def variance_records(res: Leaderboard, baseline: str) -> list[dict]:
+    """Per model against ``baseline`` on the aggregate: Var(δ)'s terms, the items' share, and how much narrower
+    δ's interval would be with 2× the items and with 2× the runs."""
+    out = []
+    for m in res.board.models:
+        if m != baseline:
+            s = res.variance(m, baseline)
+            out.append({"model": m, "baseline": baseline, "runs_as": s.design, "items": s.items, "runs": s.runs,
+                        "error": s.error, "items_share": s.items_share, "narrowing_2x_items": s.narrowing(items=2),
+                        "narrowing_2x_runs": s.narrowing(runs=2)})
+    return out
+
+
+def variance_rows(res: Leaderboard, baseline: str) -> list[list[str]]:
+    """:func:`variance_records` as the command line and the app print them, in percent."""
+    rows = []
+    for r in variance_records(res, baseline):
+        items = round(100 * r["items_share"])  # the two shares printed add up to 100%
+        rows.append([r["model"], f"{items}%", f"{100 - items}%", f"{r['narrowing_2x_items']:.0%}",
+                     f"{r['narrowing_2x_runs']:.0%}"])
+    return rows
+
+
+VARIANCE_HEADER = ["model", "items' share", "runs' share", "2x items: CI narrower by", "2x runs: CI narrower by"]
