@@ -214,6 +214,9 @@ def _many_parser(commands) -> None:
     many.add_argument("--per-task", choices=["family", "task"],
                       help="models on many tasks: also δ against the baseline on each task, p corrected over the "
                            "whole family of tasks x models (family) or within each task (task)")
+    many.add_argument("--scheduler", metavar="ADDRESS",
+                      help="models on many tasks: run each task's resampling on a Dask distributed scheduler "
+                           "(tcp://host:8786; pip install 'sigcore[dask]'), the same numbers as here")
     many.add_argument("--friedman", action="store_true",
                       help="models on many tasks: also the Friedman test over the tasks with Nemenyi's critical "
                            "difference (Demšar 2006), which asks whether the models rank alike across tasks")
@@ -578,6 +581,7 @@ def _many(args) -> int:
     if len(args.files) == 1 and tidy.is_table(args.files[0]) or all(tidy.is_log(f) for f in args.files):
         return _board(args)
     board_only = [flag for flag, given in (("--friedman", args.friedman), ("--per-task", args.per_task),
+                                           ("--scheduler", args.scheduler),
                                            ("--weight", args.weight != "tasks")) if given]
     if board_only:  # said, not ignored
         raise SettingsError(f"{board_only[0]} is for models on many tasks (a tidy table or logs)",
@@ -926,7 +930,8 @@ def _board(args) -> int:
     for note in frame.attrs.get("notes", []):
         print(f"note: {note}", file=sys.stderr)
     res = leaderboard.bootstrap(board, n_resamples=args.resamples, seed=args.seed, weight=args.weight,
-                                per_task=args.per_task is not None)
+                                per_task=args.per_task is not None, scheduler=args.scheduler,
+                                progress=_progress(f"{len(board.tasks)} tasks"))
     base = args.baseline if args.baseline is not None else board.models[0]
     if base not in board.models:
         raise SettingsError(f"--baseline {base} is not one of the models", hint=f"The models: "

@@ -10,17 +10,21 @@ average them) or the mean over all items (``weight="items"``: a task counts by i
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
+from typing import Iterator
 
 import numpy as np
 import pandas as pd
 
 from .errors import InputError, SettingsError
 from .statistics import intervals
-from .statistics.resampling import _chunks
+from ._threads import WORKERS, pool
+from .statistics.resampling import _MAX_CELLS
 from .words import counted, listed, shown
 
 WEIGHTS = ("tasks", "items")
+CONNECT_TIMEOUT = "20s"  # how long to try a Dask scheduler's address before telling the user
 
 
 @dataclass(frozen=True)
@@ -64,8 +68,7 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
     codes, names = {}, {}
     for key in ("model", "task", "item", "run"):
         if key in frame.columns:
-            codes[key], uniques = pd.factorize(_text(frame[key]) if key != "run" else frame[key])
-            names[key] = [str(u) for u in uniques]
+            codes[key], names[key] = _codes(frame[key]) if key != "run" else _factorized(frame[key])
             if (codes[key] < 0).any():  # factorize's code of a missing value
                 raise InputError(f"row {int(np.argmax(codes[key] < 0)) + 1} of the table has no {key}",
                                  hint=f"Give every row its {key}.")
@@ -86,10 +89,13 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
     values = scores.to_numpy(dtype=np.float64)
     sums = np.bincount(key, weights=values, minlength=size)
     counts = np.bincount(key, minlength=size)
+    several = counts.max(initial=0) > 1  # runs
     with np.errstate(invalid="ignore", divide="ignore"):
         means = (sums / counts).reshape(len(cells), n_models)  # nan: the model has no score of that item
-        if counts.max(initial=0) > 1:  # runs: each item's sum of squares about its mean, for the split
-            within = np.maximum(np.bincount(key, weights=values ** 2, minlength=size) - sums * sums / counts, 0)
+        if several:  # runs: each item's sum of squares about its mean, for the split
+            binary = bool(((values == 0) | (values == 1)).all())  # right/wrong: x² = x, one bincount fewer
+            squares = sums if binary else np.bincount(key, weights=values ** 2, minlength=size)
+            within = np.maximum(squares - sums * sums / counts, 0)
             within = within.reshape(len(cells), n_models)
             runs_of = counts.reshape(len(cells), n_models).astype(np.float64)
     models, tasks = tuple(names["model"]), tuple(names["task"])
@@ -117,7 +123,7 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
             block, ids = block[keep], [i for i, k in zip(ids, keep) if k]
         matrices[task] = np.ascontiguousarray(block)
         items[task] = tuple(ids)
-        if counts.max(initial=0) > 1:
+        if several:
             kept = rows if not holes.any() else rows[keep]
             r = runs_of[kept]
             with np.errstate(invalid="ignore", divide="ignore"):
@@ -184,6 +190,28 @@ def _dense(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     present = np.bincount(values, minlength=top) > 0
     index = np.cumsum(present) - 1
     return index[values].astype(np.int64), np.flatnonzero(present)
+
+
+def _factorized(column: pd.Series) -> tuple[np.ndarray, list[str]]:
+    codes, uniques = pd.factorize(column)
+    return codes, [str(u) for u in uniques]
+
+
+def _codes(column: pd.Series) -> tuple[np.ndarray, list[str]]:
+    """Integer codes of ids and their names as text, in order of first appearance (as pd.factorize gives them); a
+    categorical's from its codes, without hashing its values again."""
+    if not isinstance(column.dtype, pd.CategoricalDtype):
+        return _factorized(_text(column))
+    raw = column.cat.codes.to_numpy()
+    if (raw < 0).any():
+        return raw.astype(np.intp), []  # a missing id: the caller says which row
+    first = np.full(len(column.cat.categories), len(raw))
+    np.minimum.at(first, raw, np.arange(len(raw)))
+    used = np.flatnonzero(first < len(raw))
+    used = used[np.argsort(first[used], kind="stable")]  # the categories present, by first row
+    remap = np.empty(len(first), dtype=np.intp)
+    remap[used] = np.arange(len(used))
+    return remap[raw], [str(c) for c in column.cat.categories[used]]
 
 
 def _text(column: pd.Series) -> pd.Series:
@@ -403,42 +431,79 @@ def _weights(board: Board, weight: str) -> np.ndarray:
 
 
 def bootstrap(board: Board, *, n_resamples: int = 1_000, seed: int = 0, weight: str = "tasks",
-              per_task: bool = False, progress=None) -> Leaderboard:
+              per_task: bool = False, progress=None, scheduler: str | None = None) -> Leaderboard:
     """Resample each task's items with replacement (the same draws for every model: paired), b times, and take
-    every model's task scores and aggregate on each resample, in blocks, in bounded memory (b x models; with
-    ``per_task``, every task's too, b x tasks x models, for :meth:`Leaderboard.delta` on one task). The same seed
-    gives the same resamples with or without ``per_task``. ``progress(fraction done)`` is called after each block."""
+    every model's task scores and aggregate on each resample, task by task, in bounded memory (b x models; with
+    ``per_task``, every task's too, b x tasks x models, for :meth:`Leaderboard.delta` on one task). Task t draws
+    from child t of ``SeedSequence(seed)``, so the same seed gives the same resamples with or without
+    ``per_task``, on this machine's cores or on Dask's workers: ``scheduler``, a distributed scheduler's address
+    (``pip install sigcore[dask]``), runs the tasks there. ``progress(fraction done)`` is called after each task."""
     if not isinstance(n_resamples, int) or n_resamples < 1:
         raise SettingsError("`n_resamples` must be a positive whole number")
     tasks = board.tasks
     task_weights = _weights(board, weight)
-
-    def draw(rng: np.random.Generator, size: int) -> tuple[np.ndarray, np.ndarray | None]:
-        out = np.zeros((size, len(board.models)))  # a block's aggregates: memory b x models, not b x items
-        each = np.empty((size, len(tasks), len(board.models))) if per_task else None
-        for k, (w, task) in enumerate(zip(task_weights, tasks)):
-            matrix = board.scores[task]
-            n = len(matrix)
-            # n items drawn with replacement, counted: multinomial counts, at the speed of integers and bincount
-            drawn = rng.integers(0, n, size=(size, n)) + (np.arange(size) * n)[:, None]
-            counts = np.bincount(drawn.ravel(), minlength=size * n).reshape(size, n).astype(np.float64)
-            means = (counts @ matrix) / n
-            out += w * means
-            if each is not None:
-                each[:, k] = means
-        return out, each
-
-    blocks, done = [], 0
-    for block in _chunks(draw, seed, n_resamples):
-        blocks.append(block)
-        done += len(block[0])
+    streams = np.random.SeedSequence(seed).spawn(len(tasks))
+    work = [(board.scores[t], n_resamples, streams[k]) for k, t in enumerate(tasks)]
+    resampled = np.zeros((n_resamples, len(board.models)))
+    each = np.empty((n_resamples, len(tasks), len(board.models))) if per_task else None
+    results = _on_dask(work, scheduler) if scheduler is not None else _in_order(work)
+    for k, means in enumerate(results):  # summed in the tasks' order: the same floats wherever they were drawn
+        resampled += task_weights[k] * means
+        if each is not None:
+            each[:, k] = means
         if progress is not None:
-            progress(done / n_resamples)
-    resampled = np.concatenate([a for a, _ in blocks])
-    resampled_tasks = np.concatenate([t for _, t in blocks]) if per_task else None
+            progress((k + 1) / len(tasks))
     task_scores = np.array([board.scores[t].mean(axis=0) for t in tasks])
-    return Leaderboard(board, weight, n_resamples, seed, task_scores, task_weights @ task_scores, resampled,
-                       resampled_tasks)
+    return Leaderboard(board, weight, n_resamples, seed, task_scores, task_weights @ task_scores, resampled, each)
+
+
+def task_resamples(matrix: np.ndarray, n_resamples: int, stream: np.random.SeedSequence) -> np.ndarray:
+    """(b, models): every model's mean over the same n items drawn with replacement, b times, from ``stream``,
+    in blocks of rows whose draws stay under the memory bound (a block's size depends on n alone)."""
+    rng = np.random.default_rng(stream)
+    n = len(matrix)
+    step = max(1, _MAX_CELLS // max(n, 1))
+    out = np.empty((n_resamples, matrix.shape[1]))
+    for start in range(0, n_resamples, step):
+        size = min(step, n_resamples - start)
+        # n items drawn with replacement, counted: multinomial counts, at the speed of integers and bincount
+        drawn = rng.integers(0, n, size=(size, n)) + (np.arange(size) * n)[:, None]
+        counts = np.bincount(drawn.ravel(), minlength=size * n).reshape(size, n).astype(np.float64)
+        out[start:start + size] = (counts @ matrix) / n
+    return out
+
+
+def _in_order(work: list) -> Iterator[np.ndarray]:
+    """Each task's resamples, in order, a few tasks ahead on every core (numpy releases the GIL)."""
+    if WORKERS == 1 or len(work) < 2:
+        yield from (task_resamples(*w) for w in work)
+        return
+    pending: deque = deque()
+    for w in work:
+        pending.append(pool().submit(task_resamples, *w))
+        if len(pending) > WORKERS:
+            yield pending.popleft().result()
+    while pending:
+        yield pending.popleft().result()
+
+
+def _on_dask(work: list, scheduler: str) -> Iterator[np.ndarray]:
+    """Each task's resamples computed on a Dask distributed scheduler's workers, returned in the tasks' order."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise SettingsError("a scheduler needs Dask's distributed scheduler",
+                            hint="pip install 'sigcore[dask]' (dask and distributed), or leave the scheduler out.")
+    try:
+        client = Client(scheduler, set_as_default=False, timeout=CONNECT_TIMEOUT)
+    except (OSError, TimeoutError, ValueError) as e:
+        raise SettingsError(f"cannot reach the Dask scheduler at {scheduler}: {e}",
+                            hint="Give the address a running scheduler prints (tcp://host:8786).") from None
+    with client:
+        futures = client.map(task_resamples, *zip(*work), pure=False)
+        for future in futures:
+            yield future.result()
+            future.release()  # one task's b x models at a time on this side
 
 
 def standard_error(board: Board, weight: str = "tasks") -> np.ndarray:

@@ -1,0 +1,65 @@
+"""The board's per-task work on Dask's distributed scheduler (sigcore[dask]): on a LocalCluster of two worker
+processes, the same resamples, to the last bit, as the single-process run for the same seed."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sigcore import leaderboard
+from sigcore.__main__ import main
+from sigcore.errors import SettingsError
+
+distributed = pytest.importorskip("distributed")
+
+pytestmark = pytest.mark.slow
+
+
+def _frame() -> pd.DataFrame:
+    rng = np.random.default_rng(1)
+    rows = []
+    for t, n in enumerate((50, 80, 120, 30, 200)):
+        hard = rng.normal(0, 1, n)
+        for m, skill in enumerate((0.0, 0.3, 0.5)):
+            right = rng.random(n) < 1 / (1 + np.exp(-(hard + skill)))
+            rows += [(f"m{m}", f"task{t}", str(i), float(r)) for i, r in enumerate(right)]
+    return pd.DataFrame(rows, columns=["model", "task", "item", "score"])
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  silence_logs=40) as c:
+        yield c
+
+
+def test_the_dask_run_is_the_single_process_run(cluster, tmp_path, capsys):
+    board = leaderboard.from_table(_frame())
+    here = leaderboard.bootstrap(board, n_resamples=3_000, seed=7, per_task=True)
+    done = []
+    there = leaderboard.bootstrap(board, n_resamples=3_000, seed=7, per_task=True, scheduler=cluster.scheduler_address,
+                                  progress=done.append)
+    assert np.array_equal(here.resampled, there.resampled) and np.array_equal(here.resampled_tasks,
+                                                                               there.resampled_tasks)
+    assert done == pytest.approx([(k + 1) / 5 for k in range(5)])
+    assert here.table("m0").equals(there.table("m0"))
+    path = tmp_path / "scores.csv"
+    _frame().to_csv(path, index=False)
+    assert main(["many", str(path), "--resamples", "2000", "--json"]) == 0
+    alone = capsys.readouterr().out
+    assert main(["many", str(path), "--resamples", "2000", "--json", "--scheduler", cluster.scheduler_address]) == 0
+    assert capsys.readouterr().out == alone
+
+
+def test_a_scheduler_that_is_not_there_is_told(monkeypatch):
+    monkeypatch.setattr(leaderboard, "CONNECT_TIMEOUT", "1s")
+    board = leaderboard.from_table(_frame())
+    with pytest.raises(SettingsError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:1"):
+        leaderboard.bootstrap(board, n_resamples=100, scheduler="tcp://127.0.0.1:1")
+
+
+def test_without_dask_the_extra_to_install_is_named(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "distributed", None)  # as if not installed
+    with pytest.raises(SettingsError, match=r"pip install 'sigcore\[dask\]'"):
+        leaderboard.bootstrap(leaderboard.from_table(_frame()), n_resamples=10, scheduler="tcp://127.0.0.1:8786")
