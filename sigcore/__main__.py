@@ -913,10 +913,11 @@ def _board(args) -> int:
     from . import leaderboard
     from .logs import tidy
     from .report import board as board_words
+    from .report import board_table
 
     unsupported = [flag for flag, given in (
         ("--test", args.test != AUTO), ("--compat", args.compat),
-        ("--alternative", args.alternative != "two-sided"), ("--latex", args.latex), ("--bibtex", args.bibtex),
+        ("--alternative", args.alternative != "two-sided"), ("--bibtex", args.bibtex),
         ("--save", args.save), ("--paper", args.paper), ("--columns", args.columns), ("--tokenize", args.tokenize),
         ("--gold", args.gold), ("--gold-file", args.gold_file), ("--id", args.id), ("--by-row", args.by_row),
         ("--name", args.name)) if given]
@@ -929,8 +930,11 @@ def _board(args) -> int:
     board = leaderboard.from_table(frame, metric=args.metric)  # several: on each task the first it has
     for note in frame.attrs.get("notes", []):
         print(f"note: {note}", file=sys.stderr)
+    if args.latex and args.all_pairs:
+        raise SettingsError("--latex marks each task's score against a baseline; with --all-pairs, leave it out",
+                            hint="Give --baseline (default: the first model) for the task x model table.")
     res = leaderboard.bootstrap(board, n_resamples=args.resamples, seed=args.seed, weight=args.weight,
-                                per_task=args.per_task is not None, scheduler=args.scheduler,
+                                per_task=args.per_task is not None or args.latex, scheduler=args.scheduler,
                                 progress=_progress(f"{len(board.tasks)} tasks"))
     base = args.baseline if args.baseline is not None else board.models[0]
     if base not in board.models:
@@ -966,6 +970,10 @@ def _board(args) -> int:
         return 0
     for note in board.notes:
         print(f"note: {note}", file=sys.stderr)
+    if args.latex:  # the task x model table for the paper, marks against the baseline
+        print(board_table.latex(res, base, args.alpha, args.correction, over=args.per_task or "family",
+                                venue=args.venue), end="")
+        return 0
     if args.csv:
         print(table.to_csv(index=False), end="")
         return 0
@@ -978,7 +986,9 @@ def _board(args) -> int:
         if board.epochs:
             out["variance"] = board_words.variance_records(res, base)
         if tasks is not None:
-            out["per_task"] = {"corrected_over": args.per_task, "comparisons": tasks.to_dict(orient="records")}
+            out["per_task"] = {"corrected_over": args.per_task, "comparisons": tasks.to_dict(orient="records"),
+                               "table": board_table.frame(res, base, args.alpha, args.correction,
+                                                          args.per_task).to_dict(orient="records")}
         print(json.dumps(_json_safe({**out, **_friedman_json(res, args)}), indent=2))
         return 0
     print(board_words.heading(res, base, args.alpha, args.correction))

@@ -244,15 +244,7 @@ class Leaderboard:
         basic-bootstrap interval (the test's dual) and the two-sided paired bootstrap p (#{|δ_i − δ| ≥ |δ|} / b;
         0 means p < 1 / b, and is shown so)."""
         i, j = self._index(model), self._index(baseline)
-        if task is None:
-            point, resampled = self.aggregate, self.resampled
-        else:
-            if self.resampled_tasks is None:
-                raise SettingsError("a task's δ needs the tasks' resamples", hint="Run bootstrap(..., per_task=True).")
-            if task not in self.board.tasks:
-                raise SettingsError(f"no task {shown(task)}", hint=f"The tasks: {listed(list(self.board.tasks))}.")
-            k = self.board.tasks.index(task)
-            point, resampled = self.task_scores[k], self.resampled_tasks[:, k]
+        point, resampled = (self.aggregate, self.resampled) if task is None else self._task_values(task)
         d = float(point[i] - point[j])
         values = resampled[:, i] - resampled[:, j]
         tol = 1e-9 * max(1.0, abs(d))
@@ -280,6 +272,19 @@ class Leaderboard:
                 raise SettingsError(f"no task {shown(task)}", hint=f"The tasks: {listed(list(board.tasks))}.")
             return one(task)
         return combine([one(t) for t in board.tasks], _weights(board, self.weight))
+
+    def _task_values(self, task: str) -> tuple[np.ndarray, np.ndarray]:
+        """A task's (or a group's, averaged as the group says) scores and resampled scores, from a per_task run."""
+        if self.resampled_tasks is None:
+            raise SettingsError("a task's δ needs the tasks' resamples", hint="Run bootstrap(..., per_task=True).")
+        board = self.board
+        if task in board.groups:
+            k, share = _members(board, task)
+            return share @ self.task_scores[k], np.einsum("t,btm->bm", share, self.resampled_tasks[:, k])
+        if task not in board.tasks:
+            raise SettingsError(f"no task {shown(task)}", hint=f"The tasks: {listed(list(board.tasks))}.")
+        k = board.tasks.index(task)
+        return self.task_scores[k], self.resampled_tasks[:, k]
 
     def pairs(self, alpha: float = 0.05, correction: str = "holm") -> pd.DataFrame:
         """Every pair of models on the aggregate, the better first (in score order): δ, its interval, p and p
@@ -334,10 +339,8 @@ class Leaderboard:
             if t not in grouped:
                 names.append(t)
                 rows.append(self.task_scores[index[t]])
-        for group, (members, how) in board.groups.items():
-            k = [index[t] for t in members]
-            sizes = np.array([len(board.items[t]) for t in members], dtype=np.float64)
-            share = sizes / sizes.sum() if how == "items" else np.full(len(k), 1 / len(k))
+        for group in board.groups:
+            k, share = _members(board, group)
             names.append(group)
             rows.append(share @ self.task_scores[k])
         return tuple(names), np.array(rows)
@@ -386,18 +389,20 @@ class Leaderboard:
         return pd.DataFrame(rows).sort_values("score", ascending=False, kind="stable").reset_index(drop=True)
 
     def task_table(self, baseline: str, alpha: float = 0.05, correction: str = "holm",
-                   over: str = "family") -> pd.DataFrame:
+                   over: str = "family", tasks: tuple[str, ...] | None = None) -> pd.DataFrame:
         """Each task's δ against ``baseline`` for every other model (a ``per_task`` run), with its interval, p and
-        p corrected over the whole family of tasks x models (``over="family"``) or within each task ("task")."""
+        p corrected over the whole family of tasks x models (``over="family"``) or within each task ("task").
+        ``tasks``: which (default: every task; :meth:`unit_scores`' names: a group as one, its δ its score's)."""
         from .statistics.multiple import adjust
 
         if over not in ("family", "task"):
             raise SettingsError(f"`over` must be 'family' or 'task', not {over!r}")
         others = [m for m in self.board.models if m != baseline]
+        tasks = self.board.tasks if tasks is None else tasks
         rows = pd.DataFrame([{"task": t, "model": m, **dict(zip(("delta", "delta_low", "delta_high", "p_value"),
                                                                   self.delta(m, baseline, alpha, task=t)))}
-                             for t in self.board.tasks for m in others])
-        groups = [rows.index] if over == "family" else [rows.index[rows.task == t] for t in self.board.tasks]
+                             for t in tasks for m in others])
+        groups = [rows.index] if over == "family" else [rows.index[rows.task == t] for t in tasks]
         rows["p_corrected"] = np.nan
         for g in groups:
             if len(g):
@@ -419,15 +424,21 @@ def _weights(board: Board, weight: str) -> np.ndarray:
     sizes = np.array([len(board.items[t]) for t in board.tasks], dtype=np.float64)
     if weight == "items":
         return sizes / sizes.sum()
-    index = {t: k for k, t in enumerate(board.tasks)}
     grouped = {t for members, _ in board.groups.values() for t in members}
     units = len(board.groups) + len(board.tasks) - len(grouped)
     out = np.where([t in grouped for t in board.tasks], 0.0, 1 / units)
-    for members, how in board.groups.values():
-        k = [index[t] for t in members]
-        share = sizes[k] / sizes[k].sum() if how == "items" else np.full(len(k), 1 / len(k))
+    for group in board.groups:
+        k, share = _members(board, group)
         out[k] = share / units
     return out
+
+
+def _members(board: Board, group: str) -> tuple[list[int], np.ndarray]:
+    """A group's tasks (their indices) and each one's share of the group's score: by size, or equal."""
+    members, how = board.groups[group]
+    k = [board.tasks.index(t) for t in members]
+    sizes = np.array([len(board.items[t]) for t in members], dtype=np.float64)
+    return k, sizes / sizes.sum() if how == "items" else np.full(len(k), 1 / len(k))
 
 
 def bootstrap(board: Board, *, n_resamples: int = 1_000, seed: int = 0, weight: str = "tasks",

@@ -14,6 +14,7 @@ import pytest
 from sigcore import leaderboard
 from sigcore.logs import tidy
 from sigcore.report import board as words
+from sigcore.report import board_table
 from ui import tasks as tasks_ui
 from ui.safe import md
 
@@ -56,6 +57,8 @@ def test_it_opens_on_the_sample_suite_with_the_engine_s_board_and_ranks():
     assert dict(zip([c[0] for c in cd["data"][0]["customdata"]], cd["data"][0]["x"])) == pytest.approx(
         dict(zip(res.board.models, res.mean_ranks())))
     assert md(words.friedman(res, 0.05)) in text  # offered in its expander, below the default's figures
+    tex = [c.value for c in at.code if "tabular" in c.value]  # the paper's task x model table
+    assert tex == [board_table.latex(res, "alpha", 0.05, "holm", "family").rstrip("\n")]  # st.code trims the end
     nemenyi = json.loads(at.get("plotly_chart")[2].proto.spec)
     assert f"CD = {res.friedman().critical_difference:.2f}" in nemenyi["layout"]["title"]["text"]
 

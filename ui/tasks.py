@@ -16,11 +16,13 @@ from sigcore import SigcoreError, leaderboard
 from sigcore.logs import tidy
 from sigcore.many import CORRECTIONS
 from sigcore.report import board as words
-from sigcore.report import export
+from sigcore.report import board_table, export
+from sigcore.report.venues import DEFAULT as DEFAULT_VENUE
+from sigcore.report.venues import VENUES
 from sigcore.report.board_figures import nemenyi_cd, ranks, resampled_cd
 
 from . import data as data_ui
-from . import work
+from . import venue, work
 from .figure import config as figure_config
 from .many import ALPHAS, CORRECTION_LABELS
 from .safe import md
@@ -188,7 +190,17 @@ def downloads(res: leaderboard.Leaderboard, s: Settings) -> None:
            "models": table.to_dict(orient="records"),
            "per_task": {"corrected_over": s.per_task, "comparisons": tasks.to_dict(orient="records")},
            **({"variance": words.variance_records(res, s.baseline)} if res.board.epochs else {})}
-    c1, c2, c3 = st.columns(3)
+    wide = board_table.frame(res, s.baseline, s.alpha, s.correction, s.per_task)
+    out["per_task"]["table"] = wide.to_dict(orient="records")
+    papers = st.session_state.get(venue.KEY) if st.session_state.get(venue.KEY) in VENUES else DEFAULT_VENUE
+    tex = board_table.latex(res, s.baseline, s.alpha, s.correction, s.per_task, venue=papers)
+    with st.expander(f"For the paper: the task × model table, marks against {s.baseline} ({VENUES[papers].name})"):
+        st.code(tex, language="latex", wrap_lines=True)
+    c1, c2, c3, c4, c5 = st.columns(5)
+    c4.download_button("Task × model (.csv)", export.table_csv(wide), file_name="tasks_by_model.csv",
+                       mime="text/csv", on_click="ignore", key="tasks-wide-csv")
+    c5.download_button("Table (.tex)", tex, file_name="tasks_by_model.tex", mime="text/x-tex", on_click="ignore",
+                       key="tasks-tex")
     c1.download_button("Board (.csv)", export.table_csv(table), file_name="board.csv", mime="text/csv",
                        on_click="ignore", key="tasks-csv")
     c2.download_button("Per task (.csv)", export.table_csv(tasks), file_name="per_task.csv", mime="text/csv",
