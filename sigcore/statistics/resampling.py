@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterator
 
 import numpy as np
+import pandas as pd
 
 from .._threads import WORKERS, pool
 
@@ -91,17 +92,18 @@ def _unique_pairs(rows_a: np.ndarray, rows_b: np.ndarray, weights: np.ndarray):
     key = np.zeros(len(rows_a))
     for j, column in enumerate(itertools.chain(rows_a.T, rows_b.T)):  # column by column, not a matrix product:
         key += column * projection[j]  # BLAS may sum two equal rows in different orders, and split a pattern
-    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    inverse = pd.factorize(key)[0]  # by hashing, in order of first appearance: the patterns' order
+    first = np.flatnonzero(np.diff(np.maximum.accumulate(inverse), prepend=-1) > 0)  # where a new code begins
     block = max(1, _MAX_CELLS // max(s, 1))
-    if not all(np.array_equal(rows[first][inverse[i:i + block]], rows[i:i + block])
-               for rows in (rows_a, rows_b) for i in range(0, len(rows), block)):
+    if (inverse < 0).any() or not all(np.array_equal(rows[first][inverse[i:i + block]], rows[i:i + block])
+                                      for rows in (rows_a, rows_b) for i in range(0, len(rows), block)):
         _, first, inverse = np.unique(np.hstack([rows_a, rows_b]), axis=0, return_index=True, return_inverse=True)
-    order = np.argsort(first)  # patterns by the first item that has them
-    rank = np.empty_like(order)
-    rank[order] = np.arange(len(order))
-    inverse = rank[inverse.ravel()]
-    counts = np.bincount(inverse, weights=weights, minlength=len(order)).astype(np.int64)
-    return rows_a[first[order]], rows_b[first[order]], counts
+        order = np.argsort(first)  # patterns by the first item that has them
+        rank = np.empty_like(order)
+        rank[order] = np.arange(len(order))
+        first, inverse = first[order], rank[inverse.ravel()]
+    counts = np.bincount(inverse, weights=weights, minlength=len(first)).astype(np.int64)
+    return rows_a[first], rows_b[first], counts
 
 
 def chunk_sizes(n_resamples: int) -> list[int]:
