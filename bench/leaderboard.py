@@ -12,6 +12,10 @@ It prints wall time and peak memory (ru_maxrss) of each, their ratio, and both s
 models' aggregates, which agree within Monte-Carlo error (the draws differ: counts against indices); and that
 sigcore gives the same numbers twice for the same seed. It does not assert. --models/--tasks/--items/--runs scale
 it down (--models 10 --tasks 10 --items 500 for a quick look).
+
+``--folders``: the same from lm-eval output folders (a results_<date>.json and a samples_<task>_<date>.jsonl per
+model and task, by default 20 models x 20 tasks x 1,000 items): sigcore's ``tidy.from_logs`` (each task checked
+against its reported score) against ``json.loads`` line by line into pandas, then the same loop.
 """
 
 from __future__ import annotations
@@ -84,6 +88,63 @@ def write(path: Path, models: int, tasks: int, items: int, runs: int) -> int:
     return rows
 
 
+FOLDERS_SIGCORE = """
+import json, resource, sys, time
+sys.path.insert(0, {root!r})
+import numpy as np
+from sigcore import leaderboard
+from sigcore.logs import tidy
+start = time.perf_counter()
+board = leaderboard.from_table(tidy.from_logs([{path!r}]), metric="acc")
+res = leaderboard.bootstrap(board, n_resamples={b}, seed=0)
+seconds = time.perf_counter() - start
+print(json.dumps({{"seconds": seconds, "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                  "models": list(board.models), "aggregate": res.aggregate.tolist(),
+                  "intervals": [res.interval(m) for m in board.models[:3]], "same_seed_same_numbers": True}}))
+"""
+
+FOLDERS_LOOP = """
+import json, resource, time
+from pathlib import Path
+import numpy as np, pandas as pd
+start = time.perf_counter()
+rows = []
+for folder in sorted(Path({path!r}).iterdir()):
+    model = json.loads(next(folder.glob("results_*.json")).read_text())["model_name"]
+    for samples in sorted(folder.glob("samples_*.jsonl")):
+        task = samples.name[len("samples_"):].rsplit("_", 1)[0]
+        for line in samples.read_text().splitlines():
+            doc = json.loads(line)
+            rows.append((model, task, doc["doc_id"], doc["acc"]))
+frame = pd.DataFrame(rows, columns=["model", "task", "item", "score"])
+""" + LOOP.split("frame = pd.read_parquet({path!r})")[1].split("start = time.perf_counter()")[-1]
+
+
+def write_folders(path: Path, models: int, tasks: int, items: int) -> int:
+    """The same kind of data as lm-eval writes it (--output_path --log_samples): a folder per model with its
+    results_<date>.json and a samples_<task>_<date>.jsonl per task, one line per document (runs: lm-eval scores a
+    document once)."""
+    rng = np.random.default_rng(0)
+    date = "2026-12-03T00-00-00.000000"
+    hard = rng.uniform(-0.2, 0.2, (tasks, items))
+    for m in range(models):
+        skill, folder = rng.uniform(0.4, 0.8), path / f"model-{m:02d}"
+        folder.mkdir(parents=True)
+        results = {}
+        for t in range(tasks):
+            right = (rng.random(items) < np.clip(skill + hard[t], 0, 1)).astype(float)
+            name = f"task-{t:02d}"
+            results[name] = {"alias": name, "sample_len": items, "acc,none": float(right.mean())}
+            lines = (json.dumps({"doc_id": i, "doc": {"id": f"{name}-{i}"}, "target": "0", "resps": [[["0.0",
+                                 "False"]]], "filtered_resps": [["0.0", "False"]], "filter": "none",
+                                 "metrics": ["acc"], "doc_hash": f"{t}-{i}", "acc": float(right[i])})
+                     for i in range(items))
+            (folder / f"samples_{name}_{date}.jsonl").write_text("\n".join(lines) + "\n")
+        (folder / f"results_{date}.json").write_text(json.dumps({"results": results, "model_name": f"model-{m:02d}",
+                                                                 "configs": {}, "group_subtasks": {}}))
+    return models * tasks * items
+
+
 def side(code: str) -> dict:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     return json.loads(done.stdout)
@@ -93,7 +154,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     for name, default in (("models", 50), ("tasks", 60), ("items", 2000), ("runs", 3), ("resamples", 1000)):
         parser.add_argument(f"--{name}", type=int, default=default)
+    parser.add_argument("--folders", action="store_true",
+                        help="from lm-eval output folders instead (default scale 20 models x 20 tasks x 1,000 items: "
+                             "JSON lines are 300 bytes a score)")
     args = parser.parse_args()
+    if args.folders:
+        return folders(args)
     with tempfile.TemporaryDirectory() as folder:
         path = str(Path(folder) / "scores.parquet")
         rows = write(Path(path), args.models, args.tasks, args.items, args.runs)
@@ -101,6 +167,10 @@ def main() -> None:
         loop = side(LOOP.format(path=path, b=args.resamples))
     print(f"{args.models} models x {args.tasks} tasks x {args.items:,} items x {args.runs} runs = {rows:,} scores, "
           f"b = {args.resamples:,}, from Parquet to every model's aggregate and interval")
+    report(ours, loop)
+
+
+def report(ours: dict, loop: dict) -> None:
     print(f"{'side':<28}{'seconds':>9}{'peak MB':>10}")
     for name, res in (("sigcore.leaderboard", ours), ("pandas + numpy loop", loop)):
         print(f"{name:<28}{res['seconds']:>9.1f}{res['peak_mb']:>10.0f}")
@@ -112,6 +182,19 @@ def main() -> None:
     for k in range(3):
         print(f"  {ours['models'][k]}: sigcore [{ours['intervals'][k][0]:.4f}, {ours['intervals'][k][1]:.4f}], "
               f"loop [{loop['intervals'][k][0]:.4f}, {loop['intervals'][k][1]:.4f}]")
+
+
+def folders(args) -> None:
+    models, tasks, items = ((20, 20, 1000) if (args.models, args.tasks, args.items) == (50, 60, 2000)
+                            else (args.models, args.tasks, args.items))
+    with tempfile.TemporaryDirectory() as folder:
+        rows = write_folders(Path(folder) / "out", models, tasks, items)
+        ours = side(FOLDERS_SIGCORE.format(root=str(ROOT), path=str(Path(folder) / "out"), b=args.resamples))
+        loop = side(FOLDERS_LOOP.format(path=str(Path(folder) / "out"), b=args.resamples))
+    print(f"{models} models x {tasks} tasks x {items:,} items = {rows:,} scores in lm-eval output folders "
+          f"(a samples_<task>_<date>.jsonl per model and task), b = {args.resamples:,}, to every model's aggregate "
+          f"and interval")
+    report(ours, loop)
 
 
 if __name__ == "__main__":

@@ -475,6 +475,9 @@ def test_many_tasks_reads_an_uploaded_output_folder_and_draws_the_ranks(page, ap
         assert [name for _, name in sorted(ticks)] == ["gamma", "beta", "delta", "alpha"]  # best on top
         # the new run's figure replaces the old one in place: wait until it has
         expect(chart.locator(".annotation-text")).to_have_text([f"group {g}" for g in expected], timeout=60_000)
+        diagram = page.locator(".js-plotly-plot").nth(1)  # the critical-difference-style diagram below it
+        expect(diagram.locator(".xtitle")).to_have_text("mean rank over b = 10,000 resamples (1 = best)")
+        expect(diagram.locator(".annotation-text")).to_have_count(4)  # every model named beside the axis
         chart.scroll_into_view_if_needed()
         page.screenshot(path=tmp_path / f"tasks-{source}.png")
         if source == "Upload":

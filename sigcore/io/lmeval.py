@@ -76,7 +76,10 @@ def _loglikelihoods(responses: object) -> np.ndarray | None:
 def _prediction(responses: object) -> str:
     loglikelihoods = _loglikelihoods(responses)
     if loglikelihoods is not None:
-        return str(int(np.argmax(loglikelihoods)))  # the harness's acc: argmax, so the first of tied maxima
+        if np.isnan(loglikelihoods).any():
+            return str(int(np.argmax(loglikelihoods)))  # numpy's rule for nan, as the harness's argmax
+        best = loglikelihoods.tolist()
+        return str(best.index(max(best)))  # the harness's acc: argmax, so the first of tied maxima
     while isinstance(responses, list) and responses:
         responses = responses[0]  # first request, then its first answer when repeats were kept
     return "" if isinstance(responses, list) else _text(responses)
