@@ -38,7 +38,8 @@ def legend(res: Leaderboard, baseline: str | None, alpha: float, correction: str
                 f"correction over the {counted(n * (n - 1) // 2, 'pair')} at α = {alpha:g}")
     return (f"ranks: those a model takes on the middle {1 - alpha:.0%} of the resamples; group: every model of a "
             f"group is significantly better than every model of the groups below it "
-            f"({counted(n * (n - 1) // 2, 'pair')}, {name}); * significant against {baseline} after {name}'s "
+            f"({counted(n * (n - 1) // 2, 'pair')}, {name}; ranks come from each resample's order, groups from "
+            f"the corrected tests, and may part at a boundary); * significant against {baseline} after {name}'s "
             f"correction at α = {alpha:g}")
 
 
