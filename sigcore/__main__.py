@@ -214,6 +214,9 @@ def _many_parser(commands) -> None:
     many.add_argument("--per-task", choices=["family", "task"],
                       help="models on many tasks: also δ against the baseline on each task, p corrected over the "
                            "whole family of tasks x models (family) or within each task (task)")
+    many.add_argument("--cluster", metavar="COLUMN",
+                      help="models on many tasks: resample the items in clusters, whole, by this column of the tidy "
+                           "table or an Inspect sample's metadata (metadata.passage)")
     many.add_argument("--scheduler", metavar="ADDRESS",
                       help="models on many tasks: run each task's resampling on a Dask distributed scheduler "
                            "(tcp://host:8786; pip install 'sigcore[dask]'), the same numbers as here")
@@ -581,7 +584,7 @@ def _many(args) -> int:
     if len(args.files) == 1 and tidy.is_table(args.files[0]) or all(tidy.is_log(f) for f in args.files):
         return _board(args)
     board_only = [flag for flag, given in (("--friedman", args.friedman), ("--per-task", args.per_task),
-                                           ("--scheduler", args.scheduler),
+                                           ("--scheduler", args.scheduler), ("--cluster", args.cluster),
                                            ("--weight", args.weight != "tasks")) if given]
     if board_only:  # said, not ignored
         raise SettingsError(f"{board_only[0]} is for models on many tasks (a tidy table or logs)",
@@ -927,7 +930,8 @@ def _board(args) -> int:
                                  "its table, or --csv / --json.")
     frame = tidy.read_table(args.files[0]) if len(args.files) == 1 and tidy.is_table(args.files[0]) \
         else tidy.from_logs(args.files)
-    board = leaderboard.from_table(frame, metric=args.metric)  # several: on each task the first it has
+    board = leaderboard.from_table(frame, metric=args.metric, cluster=args.cluster)  # several metrics: on each
+    # task the first it has
     for note in frame.attrs.get("notes", []):
         print(f"note: {note}", file=sys.stderr)
     if args.latex and args.all_pairs:
@@ -983,7 +987,7 @@ def _board(args) -> int:
                     "tasks": {t: len(board.items[t]) for t in board.tasks}, "notes": list(board.notes),
                     "p_floor": 1 / args.resamples}  # a p_value of 0: no resample as extreme, p < p_floor
         out = {"settings": settings, "models": table.to_dict(orient="records")}
-        if board.epochs:
+        if board.epochs and not board.cluster:
             out["variance"] = board_words.variance_records(res, base)
         if tasks is not None:
             out["per_task"] = {"corrected_over": args.per_task, "comparisons": tasks.to_dict(orient="records"),
@@ -1001,7 +1005,7 @@ def _board(args) -> int:
         print("\n" + board_words.per_task_heading(res, base, args.correction, args.per_task, len(tasks)))
         _print_rows(["task", "model", "δ", "CI of δ", "p", "p corrected"],
                     [[r.task, r.model, *_delta_cells(r, args)] for r in tasks.itertuples(index=False)])
-    if board.epochs:  # runs of the items: how much of δ's variance is theirs
+    if board.epochs and not board.cluster:  # runs of the items: how much of δ's variance is theirs
         print("\n" + board_words.variance_heading(res, base))
         _print_rows(board_words.VARIANCE_HEADER, board_words.variance_rows(res, base))
     _friedman(res, args)

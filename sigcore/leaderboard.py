@@ -41,14 +41,19 @@ class Board:
     # where items have several runs (epochs): task -> each model's pooled within-item variance and runs per item
     # (their harmonic mean), for :meth:`Leaderboard.variance`
     epochs: dict[str, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
+    cluster: str | None = None  # the column whose values are resampled whole (a passage), or None: items
+    clusters: dict[str, np.ndarray] = field(default_factory=dict)  # task -> each item's cluster, 0..k-1
 
 
-def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on_missing: str = "stop") -> Board:
+def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on_missing: str = "stop",
+               cluster: str | None = None) -> Board:
     """The board of a tidy table (model, task, item, [run], [metric], score, [group, group_weight]). ``metric``:
     which one, when the table holds several; a list: on each task the first of them it has (lm-eval's tasks each
     have their own, acc here, exact_match there), and a task that has none of them is left out, said in the notes.
     A model that lacks some of a task's items stops with what is missing (``on_missing="drop"``: only the items
-    every model has are compared, said in the notes); a model that lacks a whole task stops."""
+    every model has are compared, said in the notes); a model that lacks a whole task stops. ``cluster``: a column
+    (an Inspect sample's ``metadata.passage``) whose values group the items of a task, resampled whole; an item in
+    two clusters stops."""
     missing = [c for c in ("model", "task", "item", "score") if c not in frame.columns]
     if missing:
         raise InputError(f"the table has no {listed(missing)} column", hint="Give the tidy table: model, task, "
@@ -100,7 +105,8 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
             runs_of = counts.reshape(len(cells), n_models).astype(np.float64)
     models, tasks = tuple(names["model"]), tuple(names["task"])
     cell_task, cell_item = np.divmod(cells.astype(np.int64), n_items)
-    matrices, items, epochs = {}, {}, {}
+    cell_cluster = _cell_clusters(frame, cluster, cell, len(cells)) if cluster else None
+    matrices, items, epochs, clusters = {}, {}, {}, {}
     for t, task in enumerate(tasks):
         rows = np.flatnonzero(cell_task == t)
         block = means[rows]
@@ -129,7 +135,37 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
             with np.errstate(invalid="ignore", divide="ignore"):
                 error = np.nan_to_num(within[kept].sum(axis=0) / (r - 1).sum(axis=0))  # one run each: 0
             epochs[task] = (error, len(r) / (1 / r).sum(axis=0))
-    return Board(models, tasks, metric, matrices, items, tuple(notes), _groups(frame, tasks), epochs)
+        if cell_cluster is not None:
+            clusters[task] = _dense(cell_cluster[rows if not holes.any() else rows[keep]])[0]
+    if cluster and any(len(np.unique(c)) < 2 for c in clusters.values()):
+        few = next(t for t, c in clusters.items() if len(np.unique(c)) < 2)
+        raise InputError(f"task {shown(few)} has its items in one {cluster} only: nothing to resample",
+                         hint="Give a cluster column with several values per task, or leave the clusters out.")
+    return Board(models, tasks, metric, matrices, items, tuple(notes), _groups(frame, tasks), epochs, cluster,
+                 clusters)
+
+
+def _cell_clusters(frame: pd.DataFrame, column: str, cell: np.ndarray, n_cells: int) -> np.ndarray:
+    """Each (task, item)'s cluster code, the same on every row of it (every model and run), or an error."""
+    if column not in frame.columns:
+        raise SettingsError(f"the table has no column {shown(column)} to cluster by",
+                            hint=f"Its columns: {listed([str(c) for c in frame.columns])}.")
+    missing = frame[column].isna().to_numpy()
+    if missing.any():
+        row = frame.iloc[int(np.argmax(missing))]
+        raise InputError(f"item {shown(str(row['item']))} of task {shown(str(row['task']))} has no {column}",
+                         hint=f"Give every item its {column}, or cluster by another column.")
+    codes, uniques = pd.factorize(_text(frame[column]))
+    low, high = np.full(n_cells, len(uniques)), np.full(n_cells, -1)
+    np.minimum.at(low, cell, codes)
+    np.maximum.at(high, cell, codes)
+    split = np.flatnonzero(low != high)
+    if len(split):
+        row = frame.iloc[int(np.flatnonzero(cell == split[0])[0])]
+        raise InputError(f"item {shown(str(row['item']))} of task {shown(str(row['task']))} is in two {column}s, "
+                         f"{shown(str(uniques[low[split[0]]]))} and {shown(str(uniques[high[split[0]]]))}",
+                         hint="Give each item one cluster, the same in every model's log.")
+    return low
 
 
 def _one_metric(frame: pd.DataFrame, wanted: str | list[str] | None) -> tuple[pd.DataFrame, str, list[str]]:
@@ -260,6 +296,9 @@ class Leaderboard:
 
         i, j = self._index(model), self._index(baseline)
         board = self.board
+        if board.cluster:
+            raise SettingsError(f"the split of δ's variance takes the items as independent, not in {board.cluster}s",
+                                hint="Run the board without clusters for the split.")
 
         def one(t: str):
             n = len(board.items[t])
@@ -454,7 +493,7 @@ def bootstrap(board: Board, *, n_resamples: int = 1_000, seed: int = 0, weight: 
     tasks = board.tasks
     task_weights = _weights(board, weight)
     streams = np.random.SeedSequence(seed).spawn(len(tasks))
-    work = [(board.scores[t], n_resamples, streams[k]) for k, t in enumerate(tasks)]
+    work = [(board.scores[t], n_resamples, streams[k], board.clusters.get(t)) for k, t in enumerate(tasks)]
     resampled = np.zeros((n_resamples, len(board.models)))
     each = np.empty((n_resamples, len(tasks), len(board.models))) if per_task else None
     results = _on_dask(work, scheduler) if scheduler is not None else _in_order(work)
@@ -468,19 +507,27 @@ def bootstrap(board: Board, *, n_resamples: int = 1_000, seed: int = 0, weight: 
     return Leaderboard(board, weight, n_resamples, seed, task_scores, task_weights @ task_scores, resampled, each)
 
 
-def task_resamples(matrix: np.ndarray, n_resamples: int, stream: np.random.SeedSequence) -> np.ndarray:
+def task_resamples(matrix: np.ndarray, n_resamples: int, stream: np.random.SeedSequence,
+                   clusters: np.ndarray | None = None) -> np.ndarray:
     """(b, models): every model's mean over the same n items drawn with replacement, b times, from ``stream``,
-    in blocks of rows whose draws stay under the memory bound (a block's size depends on n alone)."""
+    in blocks of rows whose draws stay under the memory bound (a block's size depends on n alone). With
+    ``clusters`` (each item's, 0..k-1), k clusters are drawn instead, each with all its items, and the mean is
+    over the items drawn (Σ count x / Σ count, as a clustered bootstrap of a mean)."""
     rng = np.random.default_rng(stream)
-    n = len(matrix)
-    step = max(1, _MAX_CELLS // max(n, 1))
+    k = len(matrix) if clusters is None else int(clusters.max()) + 1
+    step = max(1, _MAX_CELLS // max(k, 1))
     out = np.empty((n_resamples, matrix.shape[1]))
+    if clusters is not None:  # each cluster's sums and sizes: a cluster is drawn whole
+        sums = np.zeros((k, matrix.shape[1]))
+        np.add.at(sums, clusters, matrix)
+        sizes = np.bincount(clusters, minlength=k).astype(np.float64)
     for start in range(0, n_resamples, step):
         size = min(step, n_resamples - start)
-        # n items drawn with replacement, counted: multinomial counts, at the speed of integers and bincount
-        drawn = rng.integers(0, n, size=(size, n)) + (np.arange(size) * n)[:, None]
-        counts = np.bincount(drawn.ravel(), minlength=size * n).reshape(size, n).astype(np.float64)
-        out[start:start + size] = (counts @ matrix) / n
+        # k units drawn with replacement, counted: multinomial counts, at the speed of integers and bincount
+        drawn = rng.integers(0, k, size=(size, k)) + (np.arange(size) * k)[:, None]
+        counts = np.bincount(drawn.ravel(), minlength=size * k).reshape(size, k).astype(np.float64)
+        out[start:start + size] = (counts @ matrix) / k if clusters is None else \
+            (counts @ sums) / (counts @ sizes)[:, None]
     return out
 
 

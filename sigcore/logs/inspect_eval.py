@@ -32,6 +32,7 @@ from ..io import jsonlimits
 ZSTD = 93  # the zip compression method of Zstandard
 MAX_MEMBER = 2**31  # bytes a member may unpack to
 _VALUES = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0, "yes": 1.0, "true": 1.0, "no": 0.0, "false": 0.0}
+METADATA = "metadata."  # a sample's metadata field as a column: metadata.passage
 _FIX = "Give the .eval or .json log that Inspect wrote (inspect eval ... --log-dir), unchanged."
 
 
@@ -168,6 +169,13 @@ def _runs(head: dict, samples: list, name: str) -> pd.DataFrame:
                              "sample " + ("has" if odd in scorers else "does not have"), file=name, item=k,
                              hint="Give a log whose samples were all scored by the same scorers.")
         target = sample.get("target", "")
+        meta = sample.get("metadata") if isinstance(sample.get("metadata"), dict) else {}
+        for key, v in meta.items():  # a passage, a document: what a cluster can be
+            if isinstance(v, (str, int, float, bool)):
+                rows.setdefault(f"{METADATA}{key}", [None] * len(rows["item"]))
+        for column in [c for c in rows if c.startswith(METADATA)]:
+            v = meta.get(column[len(METADATA):])
+            rows[column].append(str(v) if isinstance(v, (str, int, float, bool)) else None)
         rows["item"].append(item)
         rows["run"].append(int(epoch))
         rows["target"].append(target if isinstance(target, str) else json.dumps(target, ensure_ascii=False))
@@ -176,12 +184,17 @@ def _runs(head: dict, samples: list, name: str) -> pd.DataFrame:
             rows[s].append(values[s])
     if not rows["item"]:
         raise InputError("holds no scored samples", file=name, hint=_FIX)
-    return pd.DataFrame({k: (np.asarray(v, dtype=np.float64) if k not in ("item", "run", "target", "answer") else v)
-                         for k, v in rows.items()})
+    return pd.DataFrame({k: (v if k in ("item", "run", "target", "answer") or k.startswith(METADATA)
+                             else np.asarray(v, dtype=np.float64)) for k, v in rows.items()})
 
 
 def scorers(frame: pd.DataFrame) -> list[str]:
-    return [c for c in frame.columns if c not in ("item", "run", "target", "answer")]
+    return [c for c in frame.columns if c not in ("item", "run", "target", "answer") and not c.startswith(METADATA)]
+
+
+def metadata(frame: pd.DataFrame) -> list[str]:
+    """The samples' metadata fields (``metadata.passage``), each a column of text: what can be a cluster."""
+    return [c for c in frame.columns if c.startswith(METADATA)]
 
 
 def parse_bytes(data: bytes, name: str) -> tuple[pd.DataFrame, np.ndarray, dict[str, Any]]:

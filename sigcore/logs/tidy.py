@@ -33,12 +33,14 @@ COLUMNS = ("model", "task", "item", "run", "metric", "score")
 _LM_EVAL_NAME = re.compile(r"samples_(?P<task>.+?)_(?P<date>\d{4}-\d\d-\d\dT[\d\-.:]+)$")
 
 
-def _long(model: str, task: str, frame: pd.DataFrame, item: str, run: str | None, metrics: list[str]) -> pd.DataFrame:
-    rows = frame.melt(id_vars=[c for c in (item, run) if c], value_vars=metrics, var_name="metric",
+def _long(model: str, task: str, frame: pd.DataFrame, item: str, run: str | None, metrics: list[str],
+          extra: list[str] = ()) -> pd.DataFrame:
+    """The long table of one log's frame; ``extra`` columns (an Inspect sample's metadata) carried along."""
+    rows = frame.melt(id_vars=[c for c in (item, run, *extra) if c], value_vars=metrics, var_name="metric",
                       value_name="score")
     return pd.DataFrame({"model": model, "task": task, "item": rows[item].astype(str),
                          "run": rows[run].astype(np.int64) if run else np.int64(1), "metric": rows["metric"],
-                         "score": rows["score"].astype(np.float64)})
+                         "score": rows["score"].astype(np.float64), **{c: rows[c] for c in extra}})
 
 
 def from_log(data: bytes, name: str) -> pd.DataFrame:
@@ -49,7 +51,8 @@ def from_log(data: bytes, name: str) -> pd.DataFrame:
     data = gunzip(data, name)
     if is_inspect_log(data, name):  # read once, with its epochs as runs
         runs, head = inspect_eval.read_log(data, name)
-        return _long(head["model"], head["task"], runs, "item", "run", inspect_eval.scorers(runs))
+        return _long(head["model"], head["task"], runs, "item", "run", inspect_eval.scorers(runs),
+                     inspect_eval.metadata(runs))
     table = read(data, name=name)
     if table.format == "lm-eval":
         stem = Path(name).name.removesuffix(".gz").removesuffix(".jsonl")

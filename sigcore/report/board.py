@@ -27,7 +27,16 @@ def heading(res: Leaderboard, baseline: str | None, alpha: float, correction: st
                else f"δ against {baseline}, two-sided, {CORRECTION_NAMES[correction]} over {n - 1}")
     return (f"{board.metric} of {n} models on {counted(len(board.tasks), 'task')} (items: {sizes}); "
             f"aggregate: the mean of {'the task scores' if res.weight == 'tasks' else 'all items'}{_grouped(res)}; "
-            f"paired bootstrap stratified by task, b = {res.n_resamples:,}, seed {res.seed}; {against}, α = {alpha:g}")
+            f"paired bootstrap stratified by task{_clustered(res)}, b = {res.n_resamples:,}, seed {res.seed}; "
+            f"{against}, α = {alpha:g}")
+
+
+def _clustered(res: Leaderboard) -> str:
+    board = res.board
+    if not board.cluster:
+        return ""
+    k = sum(len(set(c.tolist())) for c in board.clusters.values())
+    return f", its items in {k:,} clusters by {board.cluster} resampled whole"
 
 
 def legend(res: Leaderboard, baseline: str | None, alpha: float, correction: str) -> str:

@@ -1,0 +1,74 @@
+"""Clusters on the board of many tasks: an Inspect sample's metadata (metadata.passage) read as a column, the items
+resampled in their clusters, whole, as sigcore.compare's cluster bootstrap resamples documents (Field & Welsh
+2007), checked against it; every item in one cluster, said otherwise."""
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import sigcore
+from sigcore import leaderboard
+from sigcore.__main__ import main
+from sigcore.errors import InputError, SettingsError
+from sigcore.logs import tidy
+
+LOGS = Path(__file__).resolve().parent / "data" / "inspect"
+B = 20_000
+
+
+@pytest.fixture(scope="module")
+def table() -> pd.DataFrame:
+    return tidy.from_logs([LOGS / "alpha.eval", LOGS / "beta.json.gz"])
+
+
+def test_an_inspect_sample_s_metadata_is_a_column_of_the_tidy_table(table):
+    assert "metadata.passage" in table.columns and table["metadata.passage"].nunique() == 10
+    assert (table.groupby("item")["metadata.passage"].nunique() == 1).all()  # each item in one passage
+    assert list(table[table.item == "1"]["metadata.passage"].unique()) == ["p0"]  # make_logs.py: items 1-4, p0
+
+
+def test_the_clustered_board_is_compare_s_cluster_bootstrap(table):
+    board = leaderboard.from_table(table, metric="match", cluster="metadata.passage")
+    res = leaderboard.bootstrap(board, n_resamples=B, seed=1)
+    d, low, high, p = res.delta("mockllm/beta", "mockllm/alpha")
+    scores = board.scores["arith"]  # items x models, epochs averaged
+    passage = table.drop_duplicates("item").set_index("item")["metadata.passage"].loc[list(board.items["arith"])]
+    a, b = board.models.index("mockllm/beta"), board.models.index("mockllm/alpha")
+    ref = sigcore.compare(None, scores[:, a], scores[:, b], metric="mean", groups=list(passage), n_resamples=B,
+                          seed=2, test="bootstrap")
+    assert d == pytest.approx(ref.delta)
+    spread = np.std(res.resampled[:, a] - res.resampled[:, b])
+    assert spread == pytest.approx(np.std(ref.distribution), rel=4 / np.sqrt(2 * B) * np.sqrt(2))
+    # the same p: #{|δ_i − δ| ≥ |δ|} / b, within Monte-Carlo error of the two independent runs
+    assert abs(p - ref.p_value) < 4 * np.sqrt(2 * p * (1 - p) / B)
+    plain = leaderboard.bootstrap(leaderboard.from_table(table, metric="match"), n_resamples=B, seed=1)
+    assert spread > np.std(plain.resampled[:, a] - plain.resampled[:, b])  # passages share their luck: wider
+
+
+def test_clusters_are_checked_and_the_command_line_says_them(table, capsys, tmp_path):
+    with pytest.raises(SettingsError, match="no column 'chapter' to cluster by"):
+        leaderboard.from_table(table, metric="match", cluster="chapter")
+    split = table.copy()
+    split.loc[(split.item == "1") & (split.model == "mockllm/beta"), "metadata.passage"] = "p9"
+    with pytest.raises(InputError, match="item '1' of task 'arith' is in two metadata.passages, 'p0' and 'p9'"):
+        leaderboard.from_table(split, metric="match", cluster="metadata.passage")
+    one = table.assign(**{"metadata.passage": "p0"})
+    with pytest.raises(InputError, match="has its items in one metadata.passage only"):
+        leaderboard.from_table(one, metric="match", cluster="metadata.passage")
+    lacking = table.copy()
+    lacking.loc[lacking.item == "3", "metadata.passage"] = None
+    with pytest.raises(InputError, match="item '3' of task 'arith' has no metadata.passage"):
+        leaderboard.from_table(lacking, metric="match", cluster="metadata.passage")
+    with pytest.raises(SettingsError, match="takes the items as independent"):
+        leaderboard.bootstrap(leaderboard.from_table(table, metric="match", cluster="metadata.passage"),
+                              n_resamples=10).variance("mockllm/beta", "mockllm/alpha")
+    args = ["many", str(LOGS / "alpha.eval"), str(LOGS / "beta.eval"), "--metric", "match", "--resamples", "500"]
+    assert main([*args, "--cluster", "metadata.passage"]) == 0
+    out = capsys.readouterr().out
+    assert "its items in 10 clusters by metadata.passage resampled whole" in out
+    assert "where the variance of δ" not in out  # the split takes items as independent: not printed
+    systems = sorted(str(p) for p in (Path(__file__).resolve().parents[1] / "sample_data" / "mt").iterdir())
+    assert main(["many", *systems, "--cluster", "doc"]) == 2
+    assert "--cluster is for models on many tasks" in capsys.readouterr().err
