@@ -82,6 +82,17 @@ def test_inspect_logs_and_a_tidy_table_upload_and_bad_files_are_told(tmp_path):
     assert not at.error and frame_with(at, "rank_low").model.tolist() == ["mockllm/alpha", "mockllm/beta"]
     res = leaderboard.bootstrap(leaderboard.from_table(tidy.from_logs([INSPECT / "alpha.eval", INSPECT / "beta.eval"]),
                                                        metric="match"), n_resamples=2_000)
+    at.selectbox(key="tasks-cluster-1").set_value("metadata.passage")  # the passages, resampled whole
+    clustered = _run(at)
+    shown = frame_with(clustered, "rank_low").set_index("model")
+    by_passage = leaderboard.bootstrap(leaderboard.from_table(tidy.from_logs([INSPECT / "alpha.eval",
+                                                                              INSPECT / "beta.eval"]),
+                                                              metric="match", cluster="metadata.passage"),
+                                       n_resamples=2_000, per_task=True).table("mockllm/alpha")
+    assert shown.loc["mockllm/beta", "p_value"] == f"{by_passage.set_index('model').loc['mockllm/beta', 'p_value']:.4g}"
+    assert any("10 clusters by metadata\\.passage" in t for t in shown_text(clustered))
+    at.selectbox(key="tasks-cluster-1").set_value(None)
+    at = _run(at)
     split = frame_with(at, "items' share")  # Inspect's 3 epochs: how much of δ's variance the items give
     assert split.values.tolist() == words.variance_rows(res, "mockllm/alpha") == [
         ["mockllm/beta", "23%", "77%", "29%", "22%"]]

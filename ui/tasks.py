@@ -46,6 +46,7 @@ class Settings:
     correction: str
     alpha: float
     seed: int
+    cluster: str | None = None  # a column whose values are resampled whole, or None: the items
 
 
 def sample_files() -> list[tuple[str, bytes]]:
@@ -121,18 +122,23 @@ def settings(table: pd.DataFrame, sample: bool) -> Settings | None:
         alpha = c7.selectbox("Level α", ALPHAS, index=ALPHAS.index(0.05), key="tasks-alpha",
                              format_func=lambda x: f"{x:g}")
         seed = c8.number_input("Seed", 0, 2**31 - 1, 0, key="tasks-seed")
+        columns = [str(c) for c in table.columns if c not in (*tidy.COLUMNS, "group", "group_weight")]
+        cluster = st.selectbox("Resample", [None, *columns], key=f"tasks-cluster-{len(columns)}",
+                               format_func=lambda c: "items, one by one" if c is None else f"clusters by {c}, whole",
+                               help="Items that share a passage or a document are not independent: resample them "
+                                    "in their clusters (an Inspect sample's metadata, or a column of the table).")
         st.form_submit_button("Run", type="primary")
     if not chosen:
         st.info("Choose at least one metric, then press Run.")
         return None
-    return Settings(tuple(chosen), baseline, weight, per_task, int(b), correction, float(alpha), int(seed))
+    return Settings(tuple(chosen), baseline, weight, per_task, int(b), correction, float(alpha), int(seed), cluster)
 
 
 def compute(files: list[tuple[str, bytes]], table: pd.DataFrame, s: Settings) -> leaderboard.Leaderboard | None:
     """The board and its bootstrap, in its turn on the server with a progress bar, kept for every session."""
     key = repr(("tasks", data_ui.digest(files, b""), asdict(s)))
     try:
-        board = leaderboard.from_table(table, metric=list(s.metrics))
+        board = leaderboard.from_table(table, metric=list(s.metrics), cluster=s.cluster)
         return work.kept(key, st.empty(), f"{len(board.models)} models on {len(board.tasks)} tasks, "
                          f"b = {s.n_resamples:,}", lambda progress: leaderboard.bootstrap(
                              board, n_resamples=s.n_resamples, seed=s.seed, weight=s.weight, per_task=True,

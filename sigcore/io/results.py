@@ -29,7 +29,8 @@ def p_values(table) -> tuple[tuple[str, ...], tuple[float, ...]]:
                          hint="Replicability analysis counts the datasets where A is better: give one row per "
                               "dataset, at least two.")
     names, values, first = [], [], {}
-    for i, (line, raw) in enumerate(zip(table.lines, frame[p_column].tolist())):
+    labels = frame[name_column].tolist() if name_column is not None else [None] * len(frame)
+    for i, (line, raw, label) in enumerate(zip(table.lines, frame[p_column].tolist(), labels)):
         where = {"file": table.name, "line": int(line), "column": str(p_column)}
         try:  # CSV cells are text, JSON values keep their type; true/false are no p-values
             p = float(raw) if isinstance(raw, (int, float)) and not isinstance(raw, bool) else float(str(raw).strip())
@@ -44,7 +45,7 @@ def p_values(table) -> tuple[tuple[str, ...], tuple[float, ...]]:
             raise InputError("p = 0, which a resampling test means as p < 1/b", **where,
                              hint="Write it as 1/b (0.0001 for b = 10,000), the smallest p the test can give, or "
                                   "upload each dataset's outputs instead.")
-        name = str(frame[name_column].iloc[i]).strip() if name_column is not None else f"dataset {i + 1}"
+        name = str(label).strip() if name_column is not None else f"dataset {i + 1}"
         if not name:
             raise InputError("has no dataset name", file=table.name, line=int(line), column=str(name_column),
                              hint="Name every dataset, or leave out the dataset column.")
