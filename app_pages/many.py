@@ -62,7 +62,7 @@ def many_tasks() -> None:
             st.stop()
         tasks.preview(table)
     st.subheader("2 · Settings")
-    settings = tasks.settings(table, sample)
+    settings = tasks.settings(files, table, sample)
     board = None if settings is None else tasks.compute(files, table, settings)
     if board is None:
         st.stop()

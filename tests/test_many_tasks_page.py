@@ -18,7 +18,7 @@ from sigcore.report import board_table
 from ui import tasks as tasks_ui
 from ui.safe import md
 
-from test_many_modes import HOSTILE, frame_with, page, shown_text, upload, user_markup
+from test_many_modes import HOSTILE, frame_with, page, shown_text, upload, user_markup, widget
 
 ROOT = Path(__file__).resolve().parents[1]
 SUITE = ROOT / "sample_data" / "lm_eval_suite"
@@ -78,11 +78,15 @@ def test_a_zip_of_the_output_folder_gives_the_same_board_as_the_sample():
 
 def test_inspect_logs_and_a_tidy_table_upload_and_bad_files_are_told(tmp_path):
     logs = [(n, (INSPECT / n).read_bytes()) for n in ("alpha.eval", "beta.json.gz")]
-    at = _run(upload(page("Many tasks"), *logs))
+    at = _run(upload(page("Many tasks"), *logs))  # two scorers: which one is the user's to say
+    assert [i.value for i in at.info] == ["Choose at least one of the 2 metrics, then press Run."]
+    assert not any("rank_low" in d.value.columns for d in at.dataframe)
+    at.multiselect[0].set_value(["match"])
+    at = _run(at)
     assert not at.error and frame_with(at, "rank_low").model.tolist() == ["mockllm/alpha", "mockllm/beta"]
     res = leaderboard.bootstrap(leaderboard.from_table(tidy.from_logs([INSPECT / "alpha.eval", INSPECT / "beta.eval"]),
                                                        metric="match"), n_resamples=2_000)
-    at.selectbox(key="tasks-cluster-1").set_value("metadata.passage")  # the passages, resampled whole
+    widget(at.selectbox, "Resample").set_value("metadata.passage")  # the passages, resampled whole
     clustered = _run(at)
     shown = frame_with(clustered, "rank_low").set_index("model")
     by_passage = leaderboard.bootstrap(leaderboard.from_table(tidy.from_logs([INSPECT / "alpha.eval",
@@ -91,14 +95,16 @@ def test_inspect_logs_and_a_tidy_table_upload_and_bad_files_are_told(tmp_path):
                                        n_resamples=2_000, per_task=True).table("mockllm/alpha")
     assert shown.loc["mockllm/beta", "p_value"] == f"{by_passage.set_index('model').loc['mockllm/beta', 'p_value']:.4g}"
     assert any("10 clusters by metadata\\.passage" in t for t in shown_text(clustered))
-    at.selectbox(key="tasks-cluster-1").set_value(None)
+    widget(at.selectbox, "Resample").set_value(None)
     at = _run(at)
     split = frame_with(at, "items' share")  # Inspect's 3 epochs: how much of δ's variance the items give
     assert split.values.tolist() == words.variance_rows(res, "mockllm/alpha") == [
         ["mockllm/beta", "23%", "77%", "29%", "22%"]]
     table = tidy.from_logs([INSPECT / "alpha.eval", INSPECT / "beta.eval"])
     table["model"] = table.model.replace({"mockllm/alpha": HOSTILE})
-    at = _run(upload(page("Many tasks"), ("scores.csv", table.to_csv(index=False).encode())))
+    at = upload(page("Many tasks"), ("scores.csv", table.to_csv(index=False).encode()))
+    at.multiselect[0].set_value(["match"])
+    at = _run(at)
     assert not at.error and HOSTILE in frame_with(at, "rank_low").model.tolist()  # a cell, as it is
     assert user_markup(shown_text(at)) == []
     bad = upload(page("Many tasks"), ("scores.csv", pd.DataFrame({"model": ["a"], "task": ["t"]})

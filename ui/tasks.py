@@ -1,5 +1,5 @@
 """The Many page's "Many tasks" mode: models on many tasks, from their logs (Inspect .eval/.json, lm-eval output
-folders or samples files, one zip of them) or the tidy table, in memory (never on disk). Every number comes from
+folders or samples files, HELM's run folders, one zip of them) or the tidy table, in memory (never on disk). Every number comes from
 :mod:`sigcore.leaderboard`, the words from :mod:`sigcore.report.board` (as the command line prints them), the
 figure from :mod:`sigcore.report.board_figures`. Model and task names are user text: table cells, escaped Markdown.
 """
@@ -63,7 +63,7 @@ def choose() -> tuple[list[tuple[str, bytes]], bool]:
     uploads = st.file_uploader(
         "Logs", accept_multiple_files=True, key="tasks-upload",
         help="Inspect AI logs (.eval, .json), lm-eval samples_<task>_<date>.jsonl files with their results_<date>.json, "
-             "a .zip of lm-eval's output folder or of logs, or the tidy table (.csv or .parquet: model, task, item, "
+             "a .zip of lm-eval's output folder, of HELM's benchmark_output or of logs, or the tidy table (.csv or .parquet: model, task, item, "
              "run, metric, score). Read in memory, never written to disk.")
     return [(u.name, u.getvalue()) for u in uploads or []], False
 
@@ -94,18 +94,21 @@ def preview(table: pd.DataFrame) -> None:
     st.dataframe(counts, height=212)  # items per task and model: cells, never HTML
 
 
-def settings(table: pd.DataFrame, sample: bool) -> Settings | None:
+def settings(files: list[tuple[str, bytes]], table: pd.DataFrame, sample: bool) -> Settings | None:
+    """The form; the choices that depend on the files are keyed by them, so other files start afresh."""
+    data = data_ui.digest(files)[:12]
     metrics = [str(m) for m in pd.unique(table.metric)]
     models = [str(m) for m in pd.unique(table.model)]
-    start = [m for m in SAMPLE_METRICS if m in metrics] if sample else metrics[:1]
+    # an upload's several metrics (HELM's runs hold 25 stats, num_references first): chosen, never guessed
+    start = [m for m in SAMPLE_METRICS if m in metrics] if sample else metrics if len(metrics) == 1 else []
     with st.form("tasks-settings", border=False):
         c1, c2, c3 = st.columns([2, 1.4, 1.6])
-        chosen = c1.multiselect("Metrics", metrics, default=start, key=f"tasks-metrics-{len(metrics)}",
+        chosen = c1.multiselect("Metrics", metrics, default=start, key=f"tasks-metrics-{data}",
                                 help="Several: each task takes the first of them it has (acc on multiple choice, "
                                      "exact_match on generation); a task with none is left out, said above the "
                                      "board.")
         base = SAMPLE_BASELINE if sample and SAMPLE_BASELINE in models else models[0]
-        baseline = c2.selectbox("Baseline", models, index=models.index(base), key=f"tasks-baseline-{len(models)}",
+        baseline = c2.selectbox("Baseline", models, index=models.index(base), key=f"tasks-baseline-{data}",
                                 help="δ is each model's score minus the baseline's, on the aggregate and per task.")
         weight = c3.radio("Aggregate", ["tasks", "items"], horizontal=True, key="tasks-weight",
                           format_func={"tasks": "mean of task scores", "items": "mean over items"}.get,
@@ -123,13 +126,14 @@ def settings(table: pd.DataFrame, sample: bool) -> Settings | None:
                              format_func=lambda x: f"{x:g}")
         seed = c8.number_input("Seed", 0, 2**31 - 1, 0, key="tasks-seed")
         columns = [str(c) for c in table.columns if c not in (*tidy.COLUMNS, "group", "group_weight")]
-        cluster = st.selectbox("Resample", [None, *columns], key=f"tasks-cluster-{len(columns)}",
-                               format_func=lambda c: "items, one by one" if c is None else f"clusters by {c}, whole",
-                               help="Items that share a passage or a document are not independent: resample them "
-                                    "in their clusters (an Inspect sample's metadata, or a column of the table).")
+        cluster = None if not columns else st.selectbox(  # only where the table has columns to cluster by
+            "Resample", [None, *columns], key=f"tasks-cluster-{data}",
+            format_func=lambda c: "items, one by one" if c is None else f"clusters by {c}, whole",
+            help="Items that share a passage or a document are not independent: resample them in their clusters "
+                 "(an Inspect sample's metadata, or a column of the table).")
         st.form_submit_button("Run", type="primary")
     if not chosen:
-        st.info("Choose at least one metric, then press Run.")
+        st.info(f"Choose at least one of the {len(metrics)} metrics, then press Run.")
         return None
     return Settings(tuple(chosen), baseline, weight, per_task, int(b), correction, float(alpha), int(seed), cluster)
 

@@ -84,20 +84,27 @@ def lm_eval_samples(frame: pd.DataFrame, model: str, task: str) -> pd.DataFrame:
 
 def from_logs(paths: Iterable[str | Path]) -> pd.DataFrame:
     """Every log's scores in one long table, checked: no (model, task, item, run, metric) twice. A folder is an
-    lm-eval output folder (:mod:`sigcore.logs.lm_eval_folder`); its notes are in ``attrs["notes"]``."""
-    from . import lm_eval_folder
+    lm-eval output folder (:mod:`sigcore.logs.lm_eval_folder`) or HELM's runs (:mod:`sigcore.logs.helm_run`); the
+    notes of what was read so are in ``attrs["notes"]``."""
+    return _together([_folder(p) if Path(p).is_dir() else from_log(read_bytes(p), str(p)) for p in paths])
 
-    return _together([lm_eval_folder.read(p) if Path(p).is_dir() else from_log(read_bytes(p), str(p))
-                      for p in paths])
+
+def _folder(path: str | Path) -> pd.DataFrame:
+    from . import helm_run, lm_eval_folder
+
+    if lm_eval_folder.is_folder(path) or not helm_run.is_folder(path):  # neither: lm-eval's reader says so
+        return lm_eval_folder.read(path)
+    return helm_run.read(path)
 
 
 UPLOAD_LIMIT = 2**30  # bytes the zips of one upload may unpack to: ten times a 100 MB zip of JSON logs
 
 
 def from_files(files: list[tuple[str, bytes]]) -> pd.DataFrame:
-    """The long table of files held in memory (an app's uploads): logs, lm-eval output folders' files (each with
-    its folder in its name, as a zip of the folder gives them), tidy tables, and zips of any of these."""
-    from . import lm_eval_folder
+    """The long table of files held in memory (an app's uploads): logs, lm-eval output folders' files and HELM's
+    run folders' (each with its folder in its name, as a zip of the folder gives them), tidy tables, and zips of
+    any of these."""
+    from . import helm_run, lm_eval_folder
 
     unpacked: list[tuple[str, bytes]] = []
     for name, data in files:
@@ -105,8 +112,13 @@ def from_files(files: list[tuple[str, bytes]]) -> pd.DataFrame:
     tables = [_complete(read_table_bytes(d, n), n) for n, d in unpacked if n.lower().endswith((".parquet", ".csv"))]
     folder = {n: d for n, d in unpacked if PurePosixPath(n).name.startswith(("results_", "samples_"))
               and any(lm_eval_folder.is_results(m) for m, _ in unpacked)}
-    logs = [from_log(d, n) for n, d in unpacked if n not in folder and not n.lower().endswith((".parquet", ".csv"))]
-    return _together([*tables, *([lm_eval_folder.read_files(folder)] if folder else []), *logs])
+    runs = {PurePosixPath(n).parent for n, _ in unpacked if PurePosixPath(n).name == "per_instance_stats.json"}
+    helm = {n: d for n, d in unpacked if PurePosixPath(n).parent in runs}  # a run folder's files are the run's
+    logs = [from_log(d, n) for n, d in unpacked
+            if n not in folder and n not in helm and not n.lower().endswith((".parquet", ".csv"))]
+    return _together([*tables, *([lm_eval_folder.read_files(folder)] if folder else []),
+                      *([helm_run.read_files({n: d for n, d in helm.items() if helm_run.is_run_file(n)})]
+                        if helm else []), *logs])
 
 
 def _complete(frame: pd.DataFrame, name: str) -> pd.DataFrame:
@@ -183,11 +195,11 @@ def is_table(path: str | Path) -> bool:
 
 
 def is_log(path: str | Path) -> bool:
-    """An Inspect log (by its name), an lm-eval samples file where the harness writes it, or an lm-eval output
-    folder."""
-    from .lm_eval_folder import is_folder
+    """An Inspect log (by its name), an lm-eval samples file where the harness writes it, an lm-eval output
+    folder or HELM's run folders."""
+    from . import helm_run, lm_eval_folder
 
-    if is_folder(path):
+    if lm_eval_folder.is_folder(path) or helm_run.is_folder(path):
         return True
     name = Path(path).name.removesuffix(".gz")
     if name.endswith(".json") and Path(path).is_file():  # Inspect's JSON logs begin with their header

@@ -1,0 +1,170 @@
+"""HELM's run folders (Stanford CRFM's ``helm-run``, crfm-helm 0.5.x): ``benchmark_output/runs/SUITE/RUN/`` with
+``run_spec.json``, ``per_instance_stats.json``, ``stats.json`` and ``scenario_state.json``; HELM is not needed.
+
+A run is one model on one scenario, named by its run spec (``mmlu:subject=anatomy,method=multiple_choice_joint,
+model=openai_gpt2``). The model is the run spec's ``adapter_spec.model``; the task is the run spec's name without
+its ``model=`` and ``model_deployment=`` arguments, so two models' runs of a scenario are one task. Each entry of
+``per_instance_stats.json`` is an instance (``instance_id``) in one train trial (``train_trial_index``: HELM's
+replications with other in-context examples, read as runs 1, 2, …) with its stats; a stat's value is its
+``sum / count`` (a stat with no value is left out). The test split is compared (HELM's leaderboards report it);
+another split's stats are left out, said in a note. An instance HELM perturbed (``data_augmentation=…``) is its
+own metric, ``exact_match[extra_space,num_spaces=2]``, paired with the original by its instance id. Each metric's
+mean over its instances and trials is checked against the one ``stats.json`` reports.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..errors import InputError
+from ..io import jsonlimits
+from ..io.decoding import read_bytes
+
+FILES = ("run_spec.json", "per_instance_stats.json", "stats.json")  # what a run folder is read from
+_FIX = "Give HELM's run folders as helm-run wrote them (benchmark_output/runs/SUITE/RUN), unchanged."
+_MODEL_ARGS = ("model=", "model_deployment=")  # a run name's arguments that name the model, not the task
+_DESCRIPTION = ("name", "robustness", "fairness", "computed_on")  # a perturbation's fields that do not name it
+
+
+def run_folders(path: str | Path) -> list[Path]:
+    """The run folders at or under ``path``: it, its runs, a suite's or a benchmark_output folder's."""
+    path = Path(path)
+    if not path.is_dir():
+        return []
+    if (path / "per_instance_stats.json").is_file():
+        return [path]
+    found = [*path.glob("*/per_instance_stats.json"), *path.glob("*/*/per_instance_stats.json"),
+             *path.glob("runs/*/*/per_instance_stats.json")]
+    return sorted({f.parent for f in found})
+
+
+def is_folder(path: str | Path) -> bool:
+    return bool(run_folders(path))
+
+
+def is_run_file(name: str) -> bool:
+    return PurePosixPath(name).name in FILES
+
+
+def read(path: str | Path) -> pd.DataFrame:
+    """Every run's scores under a folder on disk, as :func:`read_files` gives them."""
+    path = Path(path)
+    runs = run_folders(path)
+    if not runs:
+        raise InputError("holds no HELM run (no per_instance_stats.json)", file=str(path), hint=_FIX)
+    files = {str(f.relative_to(path).as_posix()) if f.parent != path else f.name: read_bytes(f)
+             for run in runs for f in (run / name for name in FILES) if f.is_file()}
+    return read_files(files, where=str(path))
+
+
+def read_files(files: dict[str, bytes], where: str = "") -> pd.DataFrame:
+    """Every run's scores (a path within the folder -> its bytes; an upload's zip) as the tidy table
+    (:mod:`sigcore.logs.tidy`); ``attrs["notes"]`` says what was left out."""
+    from .tidy import COLUMNS
+
+    folders = sorted({PurePosixPath(n).parent for n in files if PurePosixPath(n).name == "per_instance_stats.json"})
+    frames, notes = [], {}
+    for folder in folders:
+        def shown(name: str) -> str:
+            return str(PurePosixPath(where) / folder / name) if where else str(folder / name)
+
+        spec_name = str(folder / "run_spec.json")
+        if spec_name not in files:
+            raise InputError("has no run_spec.json beside it", file=shown("per_instance_stats.json"),
+                             hint="Keep each run folder whole: its run_spec.json names the model and the scenario.")
+        model, task = _model_and_task(_json(files[spec_name], shown("run_spec.json")), shown("run_spec.json"))
+        entries = _json(files[str(folder / "per_instance_stats.json")], shown("per_instance_stats.json"))
+        frame, left = _scores(entries, shown("per_instance_stats.json"))
+        for split, count in left.items():
+            notes[f"split {split} {task}"] = f"{task}: HELM's {split} split ({count:,} instances) left out; the " \
+                                             f"test split compared"
+        stats = files.get(str(folder / "stats.json"))
+        if stats is not None:
+            _check(frame, _json(stats, shown("stats.json")), shown("stats.json"))
+        frames.append(frame.assign(model=model, task=task))
+    if not frames:
+        raise InputError("holds no HELM run (no per_instance_stats.json)", file=where or None, hint=_FIX)
+    out = pd.concat(frames, ignore_index=True)[list(COLUMNS)]
+    out.attrs["notes"] = list(notes.values())
+    return out
+
+
+def _json(data: bytes, name: str) -> Any:
+    try:
+        return json.loads(data.decode("utf-8"), **jsonlimits.HOOKS)
+    except (UnicodeDecodeError, ValueError) as e:
+        text = data.decode("utf-8", "replace")
+        raise jsonlimits.refusal(e, text, name) or InputError(f"is not valid JSON ({e})", file=name,
+                                                              hint=_FIX) from None
+
+
+def _model_and_task(spec: Any, name: str) -> tuple[str, str]:
+    try:
+        adapter = spec["adapter_spec"]
+        model = str(adapter.get("model") or adapter["model_deployment"])
+        scenario, _, args = str(spec["name"]).partition(":")
+        kept = [a for a in args.split(",") if a and not a.startswith(_MODEL_ARGS)]
+        task = ":".join([scenario, ",".join(kept)]) if kept else scenario
+    except (KeyError, TypeError, AttributeError) as e:
+        raise InputError(f"is not a HELM run spec (no {e})", file=name, hint=_FIX) from None
+    return model, task
+
+
+def _scores(entries: Any, name: str) -> tuple[pd.DataFrame, dict[str, int]]:
+    """The long rows (item, run, metric, score) of the test split, and how many instances each other split had."""
+    if not isinstance(entries, list):
+        raise InputError("is not HELM's per-instance stats (a list of instances)", file=name, hint=_FIX)
+    items, runs, metrics, scores, splits = [], [], [], [], {}
+    for i, entry in enumerate(entries):
+        try:
+            item, run = str(entry["instance_id"]), int(entry["train_trial_index"]) + 1
+            suffix = _perturbation(entry.get("perturbation"))
+            for stat in entry["stats"]:
+                count = stat["count"]
+                if not count:
+                    continue
+                split = stat["name"].get("split") or "test"
+                splits.setdefault(split, set()).add(item)
+                items.append(item)
+                runs.append(run)
+                metrics.append((split, stat["name"]["name"] + suffix))
+                scores.append(float(stat["sum"]) / count)
+        except (KeyError, TypeError, ValueError, AttributeError) as e:
+            raise InputError(f"its instance {i + 1} is not one of HELM's per-instance stats ({type(e).__name__}: "
+                             f"{e})", file=name, hint=_FIX) from None
+    kept = "test" if "test" in splits or not splits else sorted(splits)[0]
+    keep = np.array([s == kept for s, _ in metrics], dtype=bool)
+    frame = pd.DataFrame({"item": np.array(items, dtype=object)[keep], "run": np.array(runs, np.int64)[keep],
+                          "metric": np.array([m for _, m in metrics], dtype=object)[keep],
+                          "score": np.array(scores, np.float64)[keep]})
+    return frame, {s: len(found) for s, found in splits.items() if s != kept}
+
+
+def _perturbation(description: Any) -> str:
+    """``[extra_space,num_spaces=2]`` for a perturbed instance, ``""`` for an original."""
+    if not description:
+        return ""
+    args = [f"{k}={v}" for k, v in description.items() if k not in _DESCRIPTION]
+    return f"[{','.join([str(description['name']), *args])}]"
+
+
+def _check(frame: pd.DataFrame, stats: Any, name: str) -> None:
+    """Each metric's mean over its instances and trials must be the one HELM reports for the split."""
+    reported = {}
+    for stat in stats if isinstance(stats, list) else []:
+        key = stat.get("name", {}) if isinstance(stat, dict) else {}
+        perturbed = key.get("perturbation") if isinstance(key, dict) else None
+        if isinstance(key, dict) and key.get("split", "test") == "test" and isinstance(stat.get("mean"), (int, float)) \
+                and (perturbed or {}).get("computed_on", "perturbed") == "perturbed":  # not HELM's worst case
+            reported[str(key.get("name")) + _perturbation(key.get("perturbation"))] = float(stat["mean"])
+    for metric, scores in frame.groupby("metric", sort=False).score:
+        value = reported.get(metric)
+        if value is not None and not np.isclose(scores.mean(), value, rtol=1e-9, atol=1e-12):
+            raise InputError(f"{metric} averages {scores.mean():.6g} over its instances, but HELM reports {value:.6g}",
+                             file=name, hint="The run folder's files are from different runs, or were edited: give "
+                                             "the folder as helm-run wrote it.")

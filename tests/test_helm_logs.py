@@ -1,0 +1,182 @@
+"""HELM's run folders (sigcore.logs.helm_run), read as helm-run wrote them: tests/data/helm/benchmark_output.zip,
+made by tests/data/helm/make_fixtures.py with crfm-helm 0.5.16 itself (two of HELM's tutorial scenarios, three toy
+models, 3 train trials on one, HELM's extra_space perturbation on another). Each instance's exact_match is checked
+against what the model answered, recomputed from scenario_state.json, and each mean against stats.json."""
+
+import json
+import re
+import shutil
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sigcore import leaderboard
+from sigcore.__main__ import main
+from sigcore.errors import InputError
+from sigcore.logs import helm_run, tidy
+
+ZIP = Path(__file__).resolve().parent / "data" / "helm" / "benchmark_output.zip"
+MODELS = {"toy/careful", "toy/hasty", "toy/coin"}
+EXTRA_SPACE = "exact_match[extra_space,num_spaces=2]"
+
+
+@pytest.fixture(scope="module")
+def output(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("helm")
+    with zipfile.ZipFile(ZIP) as z:
+        z.extractall(root)
+    return root / "benchmark_output"
+
+
+def _runs(output: Path) -> list[Path]:
+    return sorted((output / "runs" / "toy").iterdir())
+
+
+def _answered_right(state: dict) -> dict[tuple[str, int, bool], float]:
+    """(instance id, trial, perturbed) -> 1 when the model's completion is the correct reference, from HELM's
+    scenario state alone: what was asked, what came back, which reference is tagged correct."""
+    out = {}
+    for r in state["request_states"]:
+        instance = r["instance"]
+        correct = next(ref["output"]["text"] for ref in instance["references"] if "correct" in ref["tags"])
+        answer = r["result"]["completions"][0]["text"].strip()
+        answer = (r.get("output_mapping") or {}).get(answer, answer)  # a letter, for multiple choice
+        out[instance["id"], r["train_trial_index"] + 1, bool(instance.get("perturbation"))] = float(answer == correct)
+    return out
+
+
+def test_every_instance_s_score_is_what_the_model_answered_and_every_mean_what_helm_reports(output):
+    table = tidy.from_logs([output])
+    assert set(table.model) == MODELS and table.attrs["notes"] == []
+    assert set(table.task) == {"simple_mcqa", "simple_classification", "simple_mcqa:data_augmentation=extra_space2"}
+    for run in _runs(output):
+        spec = json.loads((run / "run_spec.json").read_text())
+        model, task = spec["adapter_spec"]["model"], re.sub(r"model=[^,]*,?", "", spec["name"]).rstrip(":")
+        rows = table[(table.model == model) & (table.task == task)]
+        right = _answered_right(json.loads((run / "scenario_state.json").read_text()))
+        for metric, perturbed in (("exact_match", False), (EXTRA_SPACE, True)):
+            scores = rows[rows.metric == metric]
+            if "data_augmentation" not in task and perturbed:
+                assert scores.empty
+                continue
+            assert len(scores) == sum(p == perturbed for *_, p in right) > 0
+            assert all(right[i, r, perturbed] == s for i, r, s in zip(scores.item, scores.run, scores.score))
+            stats = json.loads((run / "stats.json").read_text())
+            reported = next(s["mean"] for s in stats if s["name"]["name"] == "exact_match"
+                            and s["name"]["split"] == "test" and (s["name"].get("perturbation") or {}).get(
+                                "computed_on") == ("perturbed" if perturbed else None))
+            assert scores.score.mean() == pytest.approx(reported, abs=1e-12)
+    trials = table[(table.task == "simple_mcqa") & (table.metric == "exact_match")]
+    assert set(trials.run) == {1, 2, 3} and trials.groupby("model").item.nunique().eq(79).all()
+
+
+def test_the_board_pairs_the_models_by_instance_and_reads_trials_as_runs(output):
+    board = leaderboard.from_table(tidy.from_logs([output]), metric="exact_match")
+    assert set(board.models) == MODELS and board.epochs is not None
+    res = leaderboard.bootstrap(board, n_resamples=200, seed=0)
+    table = tidy.from_logs([output])
+    for m, model in enumerate(board.models):  # the aggregate: the mean of the three tasks' scores
+        means = table[(table.model == model) & (table.metric == "exact_match")].groupby("task").score.mean()
+        assert res.aggregate[m] == pytest.approx(means.mean(), abs=1e-12)
+    perturbed = leaderboard.from_table(table, metric=EXTRA_SPACE)  # the perturbed copies: a metric of their own
+    assert perturbed.tasks == ("simple_mcqa:data_augmentation=extra_space2",)
+
+
+def test_an_upload_s_zip_is_read_as_the_folder_is(output):
+    uploaded = tidy.from_files([("benchmark_output.zip", ZIP.read_bytes())])
+    on_disk = tidy.from_logs([output])
+    key = ["model", "task", "metric", "item", "run"]
+    assert uploaded.sort_values(key).reset_index(drop=True).equals(on_disk.sort_values(key).reset_index(drop=True))
+    assert len(helm_run.run_folders(output)) == 9 and tidy.is_log(output) and not helm_run.is_folder(ZIP.parent)
+    one = tidy.from_logs([_runs(output)[0]])  # one run folder, and a suite's folder, alike
+    assert one.model.nunique() == 1 and len(tidy.from_logs([output / "runs" / "toy"])) == len(on_disk)
+
+
+def _copy(output: Path, tmp_path: Path) -> Path:
+    out = tmp_path / "benchmark_output"
+    shutil.copytree(output, out)
+    return out
+
+
+def test_every_defect_of_a_run_folder_is_told_with_its_file(output, tmp_path):
+    out = _copy(output, tmp_path)
+    run = out / "runs" / "toy" / "simple_classification:model=toy_coin"
+    stats = json.loads((run / "per_instance_stats.json").read_text())
+    stats[0]["stats"] = [dict(s, sum=1 - s["sum"]) if s["name"]["name"] == "exact_match" else s
+                         for s in stats[0]["stats"]]  # one answer changed: the mean no longer what HELM reports
+    (run / "per_instance_stats.json").write_text(json.dumps(stats))
+    with pytest.raises(InputError, match="exact_match averages 0.59.* over its instances, but HELM reports 0.58") as e:
+        tidy.from_logs([out])
+    assert e.value.file.endswith("simple_classification:model=toy_coin/stats.json")
+    (run / "stats.json").unlink()  # without stats.json nothing to check against: read as it is
+    assert len(tidy.from_logs([out])) > 0
+    cases = [("per_instance_stats.json", "{", "is not valid JSON"),
+             ("per_instance_stats.json", '{"a": 1}', "is not HELM's per-instance stats"),
+             ("per_instance_stats.json", '[{"instance_id": "id1", "stats": []}]', "its instance 1 is not one of HELM"),
+             ("per_instance_stats.json", '[{"instance_id": "a", "instance_id": "b"}]', 'has the key "instance_id" twice'),
+             ("run_spec.json", '{"name": "x"}', "is not a HELM run spec")]
+    for name, text, message in cases:
+        bad = _copy(output, tmp_path / name.replace(".", "_") / str(len(text)))
+        target = bad / "runs" / "toy" / "simple_mcqa:model=toy_hasty" / name
+        target.write_text(text)
+        with pytest.raises(InputError, match=message) as e:
+            tidy.from_logs([bad])
+        assert e.value.file.endswith(f"simple_mcqa:model=toy_hasty/{name}")
+    (run / "run_spec.json").unlink()
+    with pytest.raises(InputError, match="has no run_spec.json beside it"):
+        tidy.from_logs([out])
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(InputError, match="holds no results_"):  # neither lm-eval's nor HELM's
+        tidy.from_logs([tmp_path / "empty"])
+
+
+def test_a_model_run_twice_a_model_without_a_task_and_another_split_are_each_said(output, tmp_path):
+    out = _copy(output, tmp_path)
+    shutil.copytree(out / "runs" / "toy", out / "runs" / "again")  # a second suite of the same runs
+    with pytest.raises(InputError, match="model 'toy/careful' has task 'simple_classification' twice"):
+        tidy.from_logs([out])
+    shutil.rmtree(out / "runs" / "again")
+    shutil.rmtree(out / "runs" / "toy" / "simple_mcqa:model=toy_coin")
+    with pytest.raises(InputError, match="model 'toy/coin' has no scores on task 'simple_mcqa'"):
+        leaderboard.from_table(tidy.from_logs([out]), metric="exact_match")
+    run = out / "runs" / "toy" / "simple_classification:model=toy_coin"
+    stats = json.loads((run / "per_instance_stats.json").read_text())
+    for entry in stats[:5]:  # five instances of the valid split
+        entry["stats"] = [dict(s, name=dict(s["name"], split="valid")) for s in entry["stats"]]
+    (run / "per_instance_stats.json").write_text(json.dumps(stats))
+    (run / "stats.json").unlink()
+    table = tidy.from_logs([out])
+    assert "simple_classification: HELM's valid split (5 instances) left out; the test split compared" \
+        in table.attrs["notes"]
+    assert table[(table.model == "toy/coin") & (table.task == "simple_classification")].item.nunique() == 74
+
+
+def test_many_and_convert_read_helm_s_runs(output, tmp_path, capsys):
+    assert main(["many", str(output), "--metric", "exact_match", "--resamples", "200"]) == 0
+    printed = capsys.readouterr().out
+    assert "exact_match of 3 models on 3 tasks (items: simple_classification 79, simple_mcqa 79" in printed
+    assert main(["convert", str(output), "--out", str(tmp_path / "helm.parquet")]) == 0
+    assert "3 models on 3 tasks" in capsys.readouterr().out
+    converted = tidy.read_table(tmp_path / "helm.parquet")
+    assert np.isclose(converted[converted.metric == "exact_match"].score.mean(),
+                      tidy.from_logs([output]).query("metric == 'exact_match'").score.mean())
+    assert main(["many", str(output)]) == 2  # 50 stats: which one is not guessed
+    assert "the table holds 50 metrics: say which one" in capsys.readouterr().err
+
+
+def test_the_many_tasks_page_reads_helm_s_benchmark_output_zipped():
+    from test_many_modes import frame_with, page, upload
+    from test_many_tasks_page import _run
+
+    at = upload(page("Many tasks"), ("benchmark_output.zip", ZIP.read_bytes()))
+    assert "Choose at least one of the 50 metrics, then press Run." in [i.value for i in at.info]
+    at.multiselect[0].set_value(["exact_match"])
+    at = _run(at)
+    assert not at.error
+    shown = frame_with(at, "rank_low").set_index("model")
+    board = leaderboard.from_table(tidy.from_files([("b.zip", ZIP.read_bytes())]), metric="exact_match")
+    expected = leaderboard.bootstrap(board, n_resamples=2_000, per_task=True).table(board.models[0]).set_index("model")
+    assert shown.index.tolist() == expected.index.tolist() == ["toy/careful", "toy/hasty", "toy/coin"]
+    assert shown.p_value.tolist()[1:] == [f"{p:.4g}" if p else "< 0.0005" for p in expected.p_value.tolist()[1:]]
