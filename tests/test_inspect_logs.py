@@ -81,6 +81,30 @@ def test_two_models_logs_compare_paired_by_sample_named_by_their_models(capsys):
     assert "B = mockllm/beta" in capsys.readouterr().out
 
 
+def test_two_logs_compare_their_passages_resampled_whole(capsys):
+    """--group metadata.passage: the cluster bootstrap over the logs' passages, as over the same table's column."""
+    import pandas as pd
+
+    a, b = read(LOGS / "alpha.eval"), read(LOGS / "beta.eval")
+    data = align.load([a, b], group="metadata.passage")
+    assert len(set(data.groups)) == 10 and "group = 'metadata.passage' (given)" in map(str, data.roles)
+    table = pd.DataFrame({"id": data.ids, "passage": data.groups, "A": data.scores["match"][0],
+                          "B": data.scores["match"][1]})
+    assert main(["compare", str(LOGS / "alpha.eval"), str(LOGS / "beta.eval"), "--metric", "match", "--group",
+                 "metadata.passage", "--test", "bootstrap", "--resamples", "2000", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    expected = sigcore.compare(None, table.A.tolist(), table.B.tolist(), metric="mean", test="bootstrap",
+                               n_resamples=2000, groups=table.passage.tolist(), alternative="two-sided")
+    unclustered = sigcore.compare(None, table.A.tolist(), table.B.tolist(), metric="mean", test="bootstrap",
+                                  n_resamples=2000, alternative="two-sided")
+    assert (got["p_value"], got["n_groups"]) == (expected.p_value, 10) and got["p_value"] > unclustered.p_value
+    _raises(_edited(lambda log: log["samples"][0]["metadata"].update(passage="p9")),
+            "sample 1 has metadata.passage 'p0' here but 'p9' in edited.json", group="metadata.passage")
+    with pytest.raises(InputError, match="has no field 'metadata.topic' to group its samples by. Its samples' "
+                                         "metadata fields: metadata.passage"):
+        align.load([a, b], group="metadata.topic")
+
+
 def _edited(edit) -> bytes:
     """beta's JSON log with ``edit`` applied to it."""
     log = json.loads(gzip.decompress((LOGS / "beta.json.gz").read_bytes()))

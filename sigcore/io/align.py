@@ -531,12 +531,14 @@ def lm_eval_filters(a, b) -> list[str]:
     return [f for f in dict.fromkeys(a.frame["filter"].tolist()) if f in set(b.frame["filter"].tolist())]
 
 
-def from_lm_eval(a, b, *, on_unmatched: str = "stop", filter: str | None = None) -> Aligned:
+def from_lm_eval(a, b, *, on_unmatched: str = "stop", filter: str | None = None,
+                 group: str | None = None) -> Aligned:
     """Two lm-evaluation-harness sample logs, paired by (doc_id, filter); their per-sample metrics as scores.
     Logs of several filters hold each document once per filter: one filter is compared (``filter``, which
     :class:`Ambiguous` asks for), since the same documents under two filters are not independent items. Two
     Inspect logs (read in the same shape, their samples' ids as doc_id) are paired by sample id, and must be of
-    the same task; their models name the systems."""
+    the same task; their models name the systems; ``group``, a metadata field both give every sample alike
+    (``metadata.passage``), makes the clusters resampled whole."""
     from .lmeval import metric_fields
 
     tasks = [t.frame.attrs.get("task") for t in (a, b)]
@@ -569,6 +571,7 @@ def from_lm_eval(a, b, *, on_unmatched: str = "stop", filter: str | None = None)
         raise InputError(f"{key} {keys[0][order[0][i]][0]!r} has target {targets[0][i]!r} here but "
                          f"{targets[1][i]!r} in {b.name}", file=a.name, line=int(a.lines[order[0][i]]),
                          hint="Both logs must come from the same task and data set.")
+    groups = None if group is None else _log_groups(a, b, order, group, key)
     shared = [f for f in metric_fields(a.frame) if f in metric_fields(b.frame)]
     scores = {f: tuple(t.frame[f].to_numpy()[o].tolist() for t, o in zip((a, b), order)) for f in shared}
     preds = [t.frame["prediction"].to_numpy(dtype=object)[o].tolist() for t, o in zip((a, b), order)]
@@ -576,9 +579,35 @@ def from_lm_eval(a, b, *, on_unmatched: str = "stop", filter: str | None = None)
     models = tuple(t.frame.attrs.get("model") for t in (a, b))
     return Aligned(targets[0].tolist(), preds[0], preds[1], a.name, b.name,
                    labels=models if all(models) and models[0] != models[1] else None,
-                   ids=[keys[0][i][0] for i in order[0]], scores=scores,
+                   ids=[keys[0][i][0] for i in order[0]], scores=scores, groups=groups,
                    sources={"gold": (a.name, lines[0]), "a": (a.name, lines[0]), "b": (b.name, lines[1])},
-                   notes=(*a.notes, *b.notes, *notes), columns={} if filter is None else {"filter": filter})
+                   notes=(*a.notes, *b.notes, *notes),
+                   columns={**({} if filter is None else {"filter": filter}), **({} if group is None else
+                                                                                  {"group": group})})
+
+
+def _log_groups(a, b, order, group: str, key: str) -> list:
+    """Each paired sample's cluster, the metadata field ``group`` of both logs, which must agree on every sample."""
+    for t in (a, b):
+        if group not in t.frame.columns:
+            fields = [c for c in t.frame.columns if str(c).startswith("metadata.")]
+            raise InputError(f"has no field {shown(group)} to group its samples by", file=t.name,
+                             hint=f"Its samples' metadata fields: {listed(fields)}." if fields else
+                             "Its samples carry no metadata; group by a column of one table instead.")
+    values = [t.frame[group].to_numpy(dtype=object)[o] for t, o in zip((a, b), order)]
+    for t, v, o in zip((a, b), values, order):
+        missing = np.flatnonzero(pd.isna(v))
+        if len(missing):
+            i = int(missing[0])
+            raise InputError(f"{key} {t.frame['doc_id'].tolist()[o[i]]!r} has no {group}", file=t.name,
+                             line=int(t.lines[o[i]]), hint="Every sample needs its cluster, or group by another field.")
+    differ = np.flatnonzero(values[0] != values[1])
+    if len(differ):
+        i = int(differ[0])
+        raise InputError(f"{key} {a.frame['doc_id'].tolist()[order[0][i]]!r} has {group} {values[0][i]!r} here but "
+                         f"{values[1][i]!r} in {b.name}", file=a.name, line=int(a.lines[order[0][i]]),
+                         hint="Both logs must come from the same data set, with the same metadata.")
+    return [str(v) for v in values[0]]
 
 
 def _has_gold(table) -> bool:
@@ -780,16 +809,18 @@ def load(tables: Sequence, *, gold: str | None = None, a: str | None = None, b: 
         given = [role for role, value in (("gold", gold), ("A", a), ("B", b), ("id", id), ("group", group)) if value]
         # (a baseline given is B given)
         return from_table(tables[0], mapping, a=a, b=b, given=given)
-    if group is not None:
-        raise SettingsError("`group` names a column of one table", hint="Give the items' groups as a column of one "
-                            "table (with gold, A and B columns).")
-    if len(tables) == 2 and all(t.format in LOGS for t in tables):
+    logs = len(tables) == 2 and all(t.format in LOGS for t in tables)
+    if group is not None and not logs:
+        raise SettingsError("`group` names a column of one table, or an Inspect log's metadata field",
+                            hint="Give the items' groups as a column of one table (with gold, A and B columns), or "
+                                 "two Inspect logs with --group metadata.FIELD.")
+    if logs:
         if tables[0].format != tables[1].format:
             raise InputError(f"is an {'Inspect' if tables[1].format == 'inspect' else 'lm-eval'} log and "
                              f"{tables[0].name} is not", file=tables[1].name,
                              hint="Compare two logs of the same tool (or convert both: sigcore convert).")
-        return _ordered(from_lm_eval(*tables, on_unmatched=on_unmatched, filter=filter), tables, baseline,
-                        flip=from_lm_eval, on_unmatched=on_unmatched, filter=filter)
+        options = {"on_unmatched": on_unmatched, "filter": filter, "group": group}
+        return _ordered(from_lm_eval(*tables, **options), tables, baseline, flip=from_lm_eval, **options)
     if len(tables) > 3:
         raise InputError(f"got {len(tables)} files", hint="Give one table; or a gold file and two system files; or two "
                          "files that each carry gold or per-item scores. To compare more systems: sigcore many.")
@@ -823,8 +854,9 @@ def _ordered(data: Aligned, tables, baseline, flip, **options) -> Aligned:
         else (data.a_name, data.b_name)  # an Inspect log's model, and its file
     roles = [Role("gold", f"the target field of {data.a_name} and {data.b_name}", "they agree on every item"),
              Role("A", a), Role("B", b, "" if why == "the order given" else why)]
-    if options.get("filter") is not None:
-        roles.append(Role("filter", shown(options["filter"]), "given"))
+    for role in ("filter", "group"):  # a metadata field: the clusters resampled whole
+        if options.get(role) is not None:
+            roles.append(Role(role, shown(options[role]), "given"))
     return replace(data, roles=tuple(roles))
 
 

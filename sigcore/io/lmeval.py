@@ -43,8 +43,11 @@ _FIX = "Give the samples_<task>_<date>.jsonl file that lm_eval --log_samples wri
 
 
 def metric_fields(frame: pd.DataFrame) -> list[str]:
-    """The per-sample metric columns of a frame from :func:`parse`, in file order."""
-    return [str(column) for column in frame.columns if column not in FIXED]
+    """The per-sample metric columns of a frame from :func:`parse`, in file order (an Inspect sample's metadata
+    fields, ``metadata.passage``, are what can be a cluster, not metrics)."""
+    from ..logs.inspect_eval import METADATA
+
+    return [str(column) for column in frame.columns if column not in FIXED and not str(column).startswith(METADATA)]
 
 
 def _text(value: object) -> str:

@@ -216,5 +216,7 @@ def parse_bytes(data: bytes, name: str) -> tuple[pd.DataFrame, np.ndarray, dict[
                         "prediction": first["answer"].tolist()})
     for s in scorers(frame):
         out[s] = means[s].to_numpy()
+    for c in metadata(frame):  # what `compare --group metadata.passage` resamples whole
+        out[c] = first[c].to_numpy()
     attrs = {"model": said["model"], "task": said["task"], "epochs": int(counts.max()), "reducer": said["reducer"]}
     return out, np.arange(1, len(out) + 1, dtype=np.int64), attrs
