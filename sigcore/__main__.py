@@ -921,7 +921,7 @@ def _board(args) -> int:
     unsupported = [flag for flag, given in (
         ("--test", args.test != AUTO), ("--compat", args.compat),
         ("--alternative", args.alternative != "two-sided"), ("--bibtex", args.bibtex),
-        ("--save", args.save), ("--paper", args.paper), ("--columns", args.columns), ("--tokenize", args.tokenize),
+        ("--save", args.save), ("--columns", args.columns), ("--tokenize", args.tokenize),
         ("--gold", args.gold), ("--gold-file", args.gold_file), ("--id", args.id), ("--by-row", args.by_row),
         ("--name", args.name)) if given]
     if unsupported:  # said, not ignored
@@ -934,11 +934,12 @@ def _board(args) -> int:
     # task the first it has
     for note in frame.attrs.get("notes", []):
         print(f"note: {note}", file=sys.stderr)
-    if args.latex and args.all_pairs:
-        raise SettingsError("--latex marks each task's score against a baseline; with --all-pairs, leave it out",
+    if (args.latex or args.paper) and args.all_pairs:
+        raise SettingsError(f"{'--latex' if args.latex else '--paper'} marks each task's score against a baseline; "
+                            "with --all-pairs, leave it out",
                             hint="Give --baseline (default: the first model) for the task x model table.")
     res = leaderboard.bootstrap(board, n_resamples=args.resamples, seed=args.seed, weight=args.weight,
-                                per_task=args.per_task is not None or args.latex, scheduler=args.scheduler,
+                                per_task=args.per_task is not None or args.latex or args.paper is not None, scheduler=args.scheduler,
                                 progress=_progress(f"{len(board.tasks)} tasks"))
     base = args.baseline if args.baseline is not None else board.models[0]
     if base not in board.models:
@@ -974,6 +975,15 @@ def _board(args) -> int:
         return 0
     for note in board.notes:
         print(f"note: {note}", file=sys.stderr)
+    if args.paper:
+        settings = {"--metric": [board.metric] if args.metric is None else args.metric,
+                    "--baseline": [base], "--weight": [args.weight], "--resamples": [args.resamples],
+                    "--seed": [args.seed], "--alpha": [repr(args.alpha)], "--correction": [args.correction],
+                    "--per-task": [args.per_task or "family"]}
+        command = reproduce.rerun(_prog(), args.argv, settings, _arity("many"), base=args.paper)
+        _paper(args, paper.for_board(res, baseline=base, alpha=args.alpha, correction=args.correction,
+                                     over=args.per_task or "family", command=command, venue=args.venue,
+                                     folder=_folder_name(args.paper), draw=paper.drawer(args.venue)))
     if args.latex:  # the task x model table for the paper, marks against the baseline
         print(board_table.latex(res, base, args.alpha, args.correction, over=args.per_task or "family",
                                 venue=args.venue), end="")

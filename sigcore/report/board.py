@@ -103,3 +103,50 @@ def variance_rows(res: Leaderboard, baseline: str) -> list[list[str]]:
 
 
 VARIANCE_HEADER = ["model", "items' share", "runs' share", "2x items: CI narrower by", "2x runs: CI narrower by"]
+
+
+def sentence(res: Leaderboard, baseline: str, alpha: float, correction: str, *, latex: bool = False) -> str:
+    """The finding for a paper's text: the best model on the aggregate with its interval, and every model against
+    ``baseline``, significantly better, worse or neither after the correction, with δ, its interval and the
+    corrected p, as the board's table decides them (a p no resample reached is "< 1/b")."""
+    from .export import latex_escape
+
+    def name(model: str) -> str:
+        return latex_escape(model) if latex else model
+    minus = "$-$" if latex else "\u2212"
+
+    def number(x: float) -> str:
+        return f"{x:.4f}".replace("-", minus)
+    table = res.table(baseline, alpha, correction)
+    best = table.iloc[0]
+    level = f"{1 - alpha:.0%}".replace("%", r"\%" if latex else "%")
+    floor = 1 / res.n_resamples
+    sides: dict[str, list[str]] = {"better": [], "worse": [], "neither": []}
+    for r in table[table.model != baseline].itertuples(index=False):
+        p = (f"p < {p_number(max(r.p_corrected, floor))}" if r.p_value == 0
+             else f"p = {p_number(r.p_corrected, alpha)}")
+        side = "neither" if r.p_corrected > alpha else "better" if r.delta > 0 else "worse"
+        sides[side].append(f"{name(r.model)} (δ = {number(r.delta)}, {level} CI {number(r.delta_low)} to "
+                           f"{number(r.delta_high)}, {p})".replace("δ", r"$\delta$" if latex else "δ"))
+    n = len(res.board.models)
+    board = res.board
+    parts = [f"Of {n} models on {counted(len(board.tasks), 'task')} ({latex_escape(board.metric) if latex else board.metric}, "
+             f"the mean of {'the task scores' if res.weight == 'tasks' else 'all items'}), {name(best.model)} "
+             f"scores highest ({number(best.score)}, {level} CI {number(best.ci_low)} to {number(best.ci_high)})."]
+    said = {"better": "significantly better than", "worse": "significantly worse than",
+            "neither": "not significantly different from"}
+    against = [f"{_listed(models, ', ')} {'is' if len(models) == 1 else 'are'} {said[side]} {name(baseline)}"
+               for side, models in sides.items() if models]
+    parts.append(_listed(against, "; ") + ".")
+    parts.append(f"Paired bootstrap stratified by task{_clustered(res)}, b = {res.n_resamples:,}, seed {res.seed}, "
+                 f"two-sided, {CORRECTION_NAMES[correction]}'s correction over {n - 1} "
+                 f"comparison{'s' * (n > 2)} at α = {alpha:g}.".replace("α", r"$\alpha$" if latex else "α"))
+    return " ".join(parts)
+
+
+def _listed(items: list[str], separator: str) -> str:
+    """a, b and c; or, with "; ", a; b; and c (the parts hold commas of their own)."""
+    if len(items) == 1:
+        return items[0]
+    return separator.join(items[:-1]) + (" and " if len(items) == 2 and separator == ", " else
+                                         f"{separator.rstrip()} and ") + items[-1]

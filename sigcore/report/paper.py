@@ -176,6 +176,72 @@ def for_family(families: list, *, command: str, venue: str = DEFAULT_VENUE, fold
     return Entry(name, _encoded(files), keys, command, _checklist_family(families, name, sacre), claims, notes)
 
 
+def for_board(res, *, baseline: str, alpha: float, correction: str, over: str, command: str,
+              venue: str = DEFAULT_VENUE, folder: str = "sigcore", draw: Callable[[Any], bytes] | None = None) -> Entry:
+    """Models on many tasks (:class:`sigcore.leaderboard.Leaderboard`): the sentence, the task x model table
+    marked against ``baseline`` (``over``: the correction over the family or within each task), the rank figure,
+    the JSON, the citations."""
+    from . import board, board_table
+
+    name = stem(res.board.metric, "board", "vs", baseline)
+    table = res.table(baseline, alpha, correction)
+    record = {"settings": {"metric": res.board.metric, "weight": res.weight, "resamples": res.n_resamples,
+                           "seed": res.seed, "alpha": alpha, "correction": correction, "baseline": baseline,
+                           "tasks": {t: len(res.board.items[t]) for t in res.board.tasks},
+                           "notes": list(res.board.notes), "p_floor": 1 / res.n_resamples},
+              "models": table.to_dict(orient="records"),
+              "per_task": board_table.frame(res, baseline, alpha, correction, over).to_dict(orient="records")}
+    files = {f"{name}-sentence.tex": text_tex(board.sentence(res, baseline, alpha, correction, latex=True),
+                                             signature_footnote(board_signature(res, alpha, correction)), folder),
+             f"{name}-table.tex": _HEAD % folder + board_table.latex(res, baseline, alpha, correction, over=over,
+                                                                    venue=venue, label=f"tab:{name}"),
+             f"{name}.json": json.dumps(_finite(record), indent=2, allow_nan=False)}
+    caption = (f"Ranks of {len(res.board.models)} models on {export.latex_escape(res.board.metric)}: each model's "
+               f"rank by its aggregate (dot) and the ranks it takes on the middle {1 - alpha:.0%} of b = "
+               f"{res.n_resamples:,} resamples stratified by task (bar); a group's models are significantly better "
+               f"than every model of the groups below ({_correction(correction)})."
+               ).replace("%", r"\%")
+    notes = _figure(files, name, draw, (res, alpha, correction), caption, folder)
+    keys = list(dict.fromkeys([*citations.keys_for_test("bootstrap", "mean"), *board_table.keys(correction)]))
+    n = len(res.board.models)
+    checklist = (f"## {name}\n\n- **C3** (descriptive statistics): {n} models on {len(res.board.tasks)} tasks "
+                 f"({sum(len(i) for i in res.board.items.values()):,} items), each model's aggregate with its "
+                 f"{1 - alpha:.0%} interval, its rank interval and δ against {baseline} with its interval and "
+                 f"corrected p (Table \\ref{{tab:{name}}}); {_correction(correction)} over {n - 1} comparisons on "
+                 f"the aggregate, and over the {'family of tasks x models' if over == 'family' else 'models within each task'} "
+                 f"per task.\n- **C4** (packages and settings): {_tool()}: paired bootstrap stratified by task, "
+                 f"two-sided, α = {alpha:g}, b = {res.n_resamples:,}, seed {res.seed}; the full signature is the "
+                 f"sentence's footnote.\n")
+    return Entry(name, _encoded(files), keys, command, checklist, [], notes)
+
+
+def board_signature(res, alpha: float, correction: str) -> str:
+    """A board's settings as one line, as a pair's signature gives its own."""
+    b = res.board
+    return "|".join(["test:bootstrap-stratified", "alternative:two-sided", f"alpha:{alpha:g}",
+                     f"resamples:{res.n_resamples}", f"seed:{res.seed}", f"correction:{correction}",
+                     f"metric:{b.metric}", f"aggregate:{res.weight}", f"models:{len(b.models)}",
+                     f"tasks:{len(b.tasks)}", f"items:{sum(len(i) for i in b.items.values())}",
+                     *([f"clusters:{b.cluster}"] if b.cluster else []), f"sigcore:{__version__}"])
+
+
+def _correction(correction: str) -> str:
+    from .family import CORRECTION_NAMES
+
+    return f"{CORRECTION_NAMES[correction]}'s correction"
+
+
+def _finite(value: Any) -> Any:
+    """JSON has no nan: the baseline's own δ and p are null."""
+    if isinstance(value, float) and value != value:
+        return None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_finite(v) for v in value]
+    return value
+
+
 def family_signature(many) -> str:
     """The family's settings as a signature: its first comparison's, without that pair's data hash, with the
     correction and the number of comparisons."""
@@ -228,6 +294,8 @@ def _figure(files: dict, name: str, draw, what, caption: str, folder: str) -> li
     try:
         files[f"{name}-figure.pdf"] = draw(what)
     except SettingsError as e:
+        if isinstance(what, tuple):  # a board's: no JSON of its resamples to redraw it from
+            return [f"no figure for {name}: {e}"]
         kind = "histogram" if isinstance(what, Result) else f"forest --metric {what.metric}"
         return [f"no figure for {name}: {e} Draw it later with: sigcore figure {name}.json --kind {kind} "
                 f"--venue VENUE --out {name}-figure.pdf"]
@@ -454,6 +522,16 @@ def drawer(venue: str = DEFAULT_VENUE, a: str = "A", b: str = "B") -> Callable[[
             raise SettingsError(f"figures need {e.name or 'plotly'}, which is not installed",
                                 hint='Install sigcore with its figures: pip install "sigcore[figures]".') from None
         style = paper_style(venue)
+        if isinstance(what, tuple):  # a board, its level and correction: the rank figure, its title the caption's
+            from .board_figures import ranks
+            from .style import apply
+
+            res, alpha, correction = what
+            fig = ranks(res, alpha, correction, title="")
+            rows = len(res.board.models)  # no title above: the caption says it
+            fig = apply(fig, style, height=(34 * rows + 60) * style.text / 14, title="Ranks with intervals")
+            fig.update_layout(margin=dict(l=4, r=60, t=6, b=36))
+            return export.styled_image(fig, "pdf", style)
         fig = forest(what, style=style) if isinstance(what, Many) else figure(what, "histogram", style=style, a=a, b=b)
         return export.styled_image(fig, "pdf", style)
     return draw

@@ -78,7 +78,8 @@ def rerun(prog: str, argv: Sequence[str], settings: Mapping[str, Sequence[str]],
         elif left:
             left -= left > 0
             continue
-        out.append(os.path.relpath(arg, base) if not arg.startswith("-") and os.path.isfile(arg) else arg)
+        # a file, or a folder of logs (lm-eval's, HELM's)
+        out.append(os.path.relpath(arg, base) if not arg.startswith("-") and os.path.exists(arg) else arg)
     for flag, values in settings.items():
         out += [flag, *map(str, values)]
     return " ".join(map(_quoted, [*prog.split(), *out]))
