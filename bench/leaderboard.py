@@ -4,7 +4,7 @@
 Parquet file written first. Each side, in a fresh process, from the file to every model's aggregate over tasks
 (the mean of task scores) with b = 1,000 paired bootstrap resamples stratified by task:
 
-- sigcore: ``leaderboard.bootstrap(leaderboard.from_table(pd.read_parquet(F)), n_resamples=1000)``;
+- sigcore: ``leaderboard.bootstrap(leaderboard.from_table(tidy.read_table(F)), n_resamples=1000)``;
 - the loop a user would write: pandas' groupby mean per (task, item, model), then for each resample and task,
   items drawn with ``rng.integers`` and the task means averaged (numpy inside, Python around it).
 
@@ -37,8 +37,9 @@ import json, resource, sys, time
 sys.path.insert(0, {root!r})
 import numpy as np, pandas as pd
 from sigcore import leaderboard
+from sigcore.logs import tidy
 start = time.perf_counter()
-board = leaderboard.from_table(pd.read_parquet({path!r}))
+board = leaderboard.from_table(tidy.read_table({path!r}))  # as `sigcore many F` reads it
 res = leaderboard.bootstrap(board, n_resamples={b}, seed=0)
 seconds = time.perf_counter() - start
 again = leaderboard.bootstrap(board, n_resamples={b}, seed=0)

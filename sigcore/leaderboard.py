@@ -93,7 +93,7 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
     size = len(cells) * n_models
     values = scores.to_numpy(dtype=np.float64)
     sums = np.bincount(key, weights=values, minlength=size)
-    counts = np.bincount(key, minlength=size)
+    counts = seen.reshape(size, runs).sum(axis=1) if runs > 1 else seen  # the rows per model and item
     several = counts.max(initial=0) > 1  # runs
     with np.errstate(invalid="ignore", divide="ignore"):
         means = (sums / counts).reshape(len(cells), n_models)  # nan: the model has no score of that item
@@ -241,11 +241,8 @@ def _codes(column: pd.Series) -> tuple[np.ndarray, list[str]]:
     raw = column.cat.codes.to_numpy()
     if (raw < 0).any():
         return raw.astype(np.intp), []  # a missing id: the caller says which row
-    first = np.full(len(column.cat.categories), len(raw))
-    np.minimum.at(first, raw, np.arange(len(raw)))
-    used = np.flatnonzero(first < len(raw))
-    used = used[np.argsort(first[used], kind="stable")]  # the categories present, by first row
-    remap = np.empty(len(first), dtype=np.intp)
+    used = pd.unique(raw)  # the categories present, by first row: a hash of small integers, no ufunc.at
+    remap = np.empty(len(column.cat.categories), dtype=np.intp)
     remap[used] = np.arange(len(used))
     return remap[raw], [str(c) for c in column.cat.categories[used]]
 
