@@ -66,6 +66,13 @@ def _parser() -> argparse.ArgumentParser:
     cmp.add_argument("--alternative", choices=ALTERNATIVES, default="two-sided",
                      help="H1, chosen before looking at the data: two-sided = they differ (default), greater = A "
                           "better, less = B better (one-sided)")
+    claim = cmp.add_mutually_exclusive_group()
+    claim.add_argument("--non-inferior", type=float, metavar="DELTA",
+                       help="test instead that A is no worse than B by more than DELTA on the metric's scale "
+                            "(0.5 for BLEU points, 0.01 for accuracy): one-sided, H0 δ <= -DELTA; choose DELTA "
+                            "before seeing the data, as a side is chosen")
+    claim.add_argument("--equivalent", type=float, metavar="DELTA",
+                       help="test instead that A and B are within ±DELTA (two one-sided tests)")
     cmp.add_argument("--seed", type=int, default=0)
     cmp.add_argument("--budget", type=_budget, default=budget.DEFAULT, help=BUDGET_HELP)
     cmp.add_argument("--alpha", type=_level("--alpha"), default=0.05,
@@ -479,6 +486,8 @@ def _compare(args) -> int:
         ci = f"bootstrap-{ci_method}" if test in ("bootstrap", "permutation") and ci_method else "none"
         print(citations.bibtex(citations.pair_keys(test, metric, ci)), end="")
         return 0
+    if args.non_inferior is not None or args.equivalent is not None:
+        return _claim(args, data, (gold, sys_a, sys_b, metric), options, note)
     try:
         res = compare(gold, sys_a, sys_b, metric=metric, test=args.test, n_resamples=args.resamples,
                       alternative=args.alternative, alpha=args.alpha, confidence_level=args.confidence,
@@ -563,6 +572,37 @@ def _folder_name(folder: str) -> str:
     (``.`` when it is the current folder, the main file's own)."""
     path = Path(folder).resolve()
     return "." if path == Path.cwd().resolve() else path.name
+
+
+def _claim(args, data, inputs, options, note) -> int:
+    """compare --non-inferior / --equivalent: the claim's sentence, or its JSON."""
+    from . import claims
+
+    kind, margin = ("non-inferior", args.non_inferior) if args.non_inferior is not None else \
+        ("equivalent", args.equivalent)
+    unsupported = [flag for flag, given in (
+        ("--alternative", args.alternative != "two-sided"), ("--confidence", args.confidence is not None),
+        ("--compat", args.compat), ("--paper", args.paper), ("--latex", args.latex), ("--save", args.save),
+        ("--family", args.family), ("--bibtex", args.bibtex), ("--chi-square", args.chi_square)) if given]
+    if unsupported:  # said, not ignored
+        raise SettingsError(f"{unsupported[0]} is not taken with --{kind}",
+                            hint="A claim has its own side and level: the bound is one-sided at 1 - alpha "
+                                 "(non-inferiority) or the 1 - 2 alpha interval (equivalence).")
+    gold, sys_a, sys_b, metric = inputs
+    try:
+        c = claims.claim(gold, sys_a, sys_b, kind=kind, margin=margin, metric=metric,
+                         test="bootstrap" if args.test == AUTO else args.test, alpha=args.alpha,
+                         n_resamples=args.resamples, seed=args.seed, groups=data.groups, **options)
+    except InputError as e:
+        raise data.locate(e) from None
+    a_name, b_name = _names(args, data.display_names)
+    if args.json:
+        print(json.dumps(_json_safe({**c.to_dict(), "a_name": a_name, "b_name": b_name,
+                                     "roles": [str(r) for r in data.roles], "notes": list(data.notes)}), indent=2))
+        return 0
+    print("\n".join(_roles(data, note, args.metric, [f"test: {sentence.test_name(c.result)}, for the claim"])))
+    print(claims.sentence(c, a_name, b_name))
+    return 0
 
 
 def _paper(args, entry: paper.Entry) -> None:

@@ -1,0 +1,170 @@
+"""Claims beyond "better", with a margin Δ > 0 on the metric's scale (BLEU points, F1, accuracy), δ = A − B:
+
+- **non-inferior**: A is no worse than B by more than Δ. H0: δ ≤ −Δ against H1: δ > −Δ, one-sided; shown when
+  the one-sided (1 − α) lower bound of δ lies above −Δ.
+- **equivalent**: A and B are within ±Δ, by two one-sided tests (Schuirmann 1987): H0: δ ≤ −Δ and H0: δ ≥ Δ, each
+  at α; shown when the (1 − 2α) interval of δ lies inside (−Δ, Δ), and p is the larger of the two.
+
+Two tests carry a shifted null for these claims:
+
+- the paired bootstrap, for any metric (BLEU and F1 included): as SLP3 §4.11 counts the δ(x⁽ⁱ⁾) ≥ 2·δ(x) for H0:
+  δ = 0, the distribution of δ(x⁽ⁱ⁾) − δ(x) stands in for that of δ(x) − δ under H0: δ = −Δ, so
+  p = #{δ(x⁽ⁱ⁾) ≥ 2·δ(x) + Δ} / b, and the bound is its dual (the order statistic that the count crosses);
+- the paired t-test, for means of per-item values (equal to statsmodels' ``ttost_paired``).
+
+The permutation, Wilcoxon, sign and McNemar tests swap A's and B's outputs, which is exchangeable only when A and B
+are alike (δ = 0): under δ = −Δ they are not, so a shifted null has no swap distribution, and they are refused.
+
+A margin chosen after seeing the data is the same mistake as a side chosen afterwards: Δ belongs to the plan.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import numpy as np
+from scipy import stats
+
+from .errors import SettingsError
+from .metrics import METRICS, prepare
+from .result import Result, p_number, tie
+
+KINDS = ("non-inferior", "equivalent")
+TESTS = ("bootstrap", "t")
+REFUSED = ("permutation", "wilcoxon", "sign", "mcnemar", "z")
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A non-inferiority or equivalence claim tested: its p, the bound or interval that is the test's dual, and
+    the comparison it rests on (``result``: δ, the scores and, for the bootstrap, the δ(x⁽ⁱ⁾))."""
+
+    kind: str
+    margin: float
+    test: str
+    alpha: float
+    p_value: float  # non-inferior: H0 δ <= -Δ; equivalent: the larger of the two one-sided p; at least 1/b
+    p_low: float  # H0: δ <= -Δ (the bootstrap's share of resamples as extreme: 0 when none was)
+    p_high: float | None  # H0: δ >= Δ (equivalence)
+    bound_low: float  # the one-sided (1 - α) lower bound, or the (1 - 2α) interval's low end
+    bound_high: float  # inf for non-inferiority
+    result: Result
+
+    @property
+    def shown(self) -> bool:
+        """The claim holds at α: every H0 rejected."""
+        return self.p_value <= self.alpha
+
+    @property
+    def level(self) -> float:
+        """The bound's or interval's confidence: 1 - α one-sided, 1 - 2α for two one-sided tests."""
+        return 1 - self.alpha if self.kind == "non-inferior" else 1 - 2 * self.alpha
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"claim": self.kind, "margin": self.margin, "test": self.test, "alpha": self.alpha,
+                "delta": self.result.delta, "p_value": self.p_value, "p_low": self.p_low, "p_high": self.p_high,
+                "bound_low": self.bound_low, "bound_high": None if math.isinf(self.bound_high) else self.bound_high,
+                "level": self.level, "shown": self.shown, "n_items": self.result.n_items,
+                "n_resamples": self.result.n_resamples, "seed": self.result.seed, "metric": self.result.metric,
+                "score_a": self.result.score_a, "score_b": self.result.score_b}
+
+
+def claim(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, kind: str, margin: float,
+          metric: str = "accuracy", test: str = "bootstrap", alpha: float = 0.05, n_resamples: int = 10_000,
+          seed: int | None = 0, groups: Sequence | None = None, **metric_options: Any) -> Claim:
+    """Test that A is no worse than B by more than ``margin`` (``kind="non-inferior"``) or that they are within
+    ±``margin`` (``kind="equivalent"``), with the paired bootstrap (any metric, ``groups`` resampled whole) or the
+    paired t-test (a mean of per-item values)."""
+    from .compare import compare
+
+    if kind not in KINDS:
+        raise SettingsError(f"unknown claim {kind!r}", hint=f"The claims: {', '.join(KINDS)}.")
+    if not (isinstance(margin, (int, float)) and math.isfinite(margin) and margin > 0):
+        raise SettingsError(f"the margin must be a positive number on the metric's scale, not {margin!r}",
+                            hint="Give Δ as the difference that does not matter, e.g. 0.5 BLEU or 0.01 accuracy, "
+                                 "chosen before seeing the data.")
+    if test in REFUSED:
+        raise SettingsError(f"the {test} test has no shifted null for this claim",
+                            hint="Swapping A's and B's outputs is exchangeable only when they are alike (δ = 0), "
+                                 "not under δ = −Δ: use the paired bootstrap (any metric) or the t-test (means).")
+    if test not in TESTS:
+        raise SettingsError(f"unknown test {test!r} for a claim", hint=f"The tests for claims: {', '.join(TESTS)}.")
+    if test == "t":
+        if not METRICS[metric].decomposable:
+            raise SettingsError(f"the t-test needs a mean of per-item values, and {metric} is not one",
+                                hint="Use the paired bootstrap, which resamples any metric.")
+        if groups is not None:
+            raise SettingsError("the t-test takes items as independent: with groups, use the paired bootstrap")
+    res = compare(gold, sys_a, sys_b, metric=metric, test=test, alternative="greater", alpha=alpha,
+                  n_resamples=n_resamples, seed=seed, groups=groups, **metric_options)
+    low, high, p_low, p_high = (_bootstrap if test == "bootstrap" else _t)(
+        res, margin, alpha, kind, (gold, sys_a, sys_b, metric, metric_options))
+    p = p_low if kind == "non-inferior" else max(p_low, p_high)
+    if test == "bootstrap":  # no resample as extreme: p < 1/b, stated as 1/b (SLP3's count, as compare's)
+        p = max(p, 1 / res.n_resamples)
+    return Claim(kind, float(margin), test, alpha, float(p), float(p_low),
+                 None if kind == "non-inferior" else float(p_high), float(low),
+                 math.inf if kind == "non-inferior" else float(high), res)
+
+
+def _bootstrap(res: Result, margin: float, alpha: float, kind: str, _) -> tuple[float, float, float, float]:
+    """p of each one-sided H0 as SLP3 counts it, shifted by Δ (no count reached: 1/b), and the order statistics
+    the counts cross at α: the bound lies above −Δ exactly when p_low <= α."""
+    d, delta, tol = np.sort(res.distribution), res.delta, tie(res.score_a, res.score_b)
+    b = len(d)
+    p_low = int(np.sum(d >= 2 * delta + margin - tol)) / b
+    p_high = int(np.sum(d <= 2 * delta - margin + tol)) / b
+    k = math.floor(alpha * b + 1e-9)  # at most k resamples as extreme: p <= α
+    if k < 1:  # b too small for α: no p can reach it
+        return -math.inf, math.inf, p_low, p_high
+    return 2 * delta - d[b - k - 1], (2 * delta - d[k] if kind == "equivalent" else math.inf), p_low, p_high
+
+
+def _t(res: Result, margin: float, alpha: float, kind: str, data) -> tuple[float, float, float, float]:
+    """Student's t on the per-item differences, shifted by ±Δ (statsmodels' ttost_paired)."""
+    gold, sys_a, sys_b, metric, options = data
+    rows, score, _ = prepare(metric, gold, [sys_a, sys_b], **options)
+    d = score(rows[0]) - score(rows[1])
+    n, mean = len(d), float(np.mean(d))
+    se = float(np.std(d, ddof=1)) / math.sqrt(n) if n > 1 else math.nan
+    if not se > 0:  # every item differs alike: the bound is δ itself
+        return mean, mean, float(mean <= -margin), float(mean >= margin)
+    q = float(stats.t.ppf(1 - alpha, n - 1))
+    p_low = float(stats.t.sf((mean + margin) / se, n - 1))
+    p_high = float(stats.t.cdf((mean - margin) / se, n - 1))
+    return mean - q * se, mean + q * se, p_low, p_high
+
+
+def sentence(c: Claim, a: str = "A", b: str = "B") -> str:
+    """The claim as a paper states it: what is shown (or not), the margin, the side, the level, the bound and p."""
+    from .report.sentence import metric_name, method
+
+    res = c.result
+    unit = metric_name(res)
+    level = f"{c.level:.0%}"
+    raw = c.p_low if c.kind == "non-inferior" else max(c.p_low, c.p_high)
+    p = f"p < {p_number(1 / res.n_resamples)}" if c.test == "bootstrap" and raw == 0 else \
+        f"p = {p_number(c.p_value, c.alpha)}"
+    how = method(res)
+    delta = f"δ = {a} − {b} = {_signed(res.delta)}"
+    if c.kind == "non-inferior":
+        said = f"{a} is no worse than {b} by more than {c.margin:g} {unit}"
+        bound = f"one-sided {level} bound δ ≥ {_signed(c.bound_low)}"
+        if c.shown:
+            return f"{said}: {bound}, above −{c.margin:g}; {p}, {how} ({delta}; α = {c.alpha:g})."
+        return (f"Not shown that {said}: {bound} does not exclude −{c.margin:g}; {p}, {how} ({delta}; "
+                f"α = {c.alpha:g}).")
+    said = f"{a} and {b} are equivalent within ±{c.margin:g} {unit}"
+    interval = f"{level} interval of δ {_signed(c.bound_low)} to {_signed(c.bound_high)}"
+    tests = f"two one-sided tests, {p}, {how}"
+    if c.shown:
+        return f"{said}: {interval}, inside ±{c.margin:g}; {tests} ({delta}; α = {c.alpha:g})."
+    return f"Not shown that {said}: {interval} is not inside ±{c.margin:g}; {tests} ({delta}; α = {c.alpha:g})."
+
+
+def _signed(x: float) -> str:
+    if math.isinf(x):
+        return "−∞" if x < 0 else "∞"
+    return f"{x:.4f}".replace("-", "−")
