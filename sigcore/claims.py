@@ -99,30 +99,41 @@ def claim(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, kind: str,
             raise SettingsError("the t-test takes items as independent: with groups, use the paired bootstrap")
     res = compare(gold, sys_a, sys_b, metric=metric, test=test, alternative="greater", alpha=alpha,
                   n_resamples=n_resamples, seed=seed, groups=groups, **metric_options)
-    low, high, p_low, p_high = (_bootstrap if test == "bootstrap" else _t)(
-        res, margin, alpha, kind, (gold, sys_a, sys_b, metric, metric_options))
+    if test == "bootstrap":
+        return from_result(res, kind, margin)
+    low, high, p_low, p_high = _t(res, margin, alpha, (gold, sys_a, sys_b, metric, metric_options))
     p = p_low if kind == "non-inferior" else max(p_low, p_high)
-    if test == "bootstrap":  # no resample as extreme: p < 1/b, stated as 1/b (SLP3's count, as compare's)
-        p = max(p, 1 / res.n_resamples)
     return Claim(kind, float(margin), test, alpha, float(p), float(p_low),
                  None if kind == "non-inferior" else float(p_high), float(low),
                  math.inf if kind == "non-inferior" else float(high), res)
 
 
-def _bootstrap(res: Result, margin: float, alpha: float, kind: str, _) -> tuple[float, float, float, float]:
-    """p of each one-sided H0 as SLP3 counts it, shifted by Δ (no count reached: 1/b), and the order statistics
-    the counts cross at α: the bound lies above −Δ exactly when p_low <= α."""
-    d, delta, tol = np.sort(res.distribution), res.delta, tie(res.score_a, res.score_b)
-    b = len(d)
-    p_low = int(np.sum(d >= 2 * delta + margin - tol)) / b
-    p_high = int(np.sum(d <= 2 * delta - margin + tol)) / b
+def tails(res: Result, kind: str, margin: float) -> tuple[np.ndarray, np.ndarray]:
+    """Which δ(x⁽ⁱ⁾) each one-sided p counts: δ(x⁽ⁱ⁾) ≥ 2·δ(x) + Δ (H0: δ ≤ −Δ) and, for equivalence,
+    δ(x⁽ⁱ⁾) ≤ 2·δ(x) − Δ (H0: δ ≥ Δ; none for non-inferiority)."""
+    d, delta, tol = res.distribution, res.delta, tie(res.score_a, res.score_b)
+    low = d >= 2 * delta + margin - tol
+    return low, (d <= 2 * delta - margin + tol) if kind == "equivalent" else np.zeros(len(d), dtype=bool)
+
+
+def from_result(res: Result, kind: str, margin: float) -> Claim:
+    """The claim from a paired bootstrap's δ(x⁽ⁱ⁾) (a run of :func:`sigcore.compare`, or a page's): p of each
+    one-sided H0 as SLP3 counts it, shifted by Δ (no resample as extreme: p < 1/b, stated as 1/b, as compare
+    does), and the order statistics the counts cross at α, so that the bound lies above −Δ exactly when p <= α."""
+    if res.test != "bootstrap" or res.distribution is None or res.compat is not None:
+        raise SettingsError("a claim's bootstrap needs the paired bootstrap's resamples")
+    low_tail, high_tail = tails(res, kind, margin)
+    d, delta, alpha, b = np.sort(res.distribution), res.delta, res.alpha, len(res.distribution)
+    p_low, p_high = int(low_tail.sum()) / b, int(high_tail.sum()) / b
+    p = max(p_low if kind == "non-inferior" else max(p_low, p_high), 1 / b)
     k = math.floor(alpha * b + 1e-9)  # at most k resamples as extreme: p <= α
-    if k < 1:  # b too small for α: no p can reach it
-        return -math.inf, math.inf, p_low, p_high
-    return 2 * delta - d[b - k - 1], (2 * delta - d[k] if kind == "equivalent" else math.inf), p_low, p_high
+    low, high = (-math.inf, math.inf) if k < 1 else (  # b too small for α: no p can reach it
+        2 * delta - d[b - k - 1], 2 * delta - d[k] if kind == "equivalent" else math.inf)
+    return Claim(kind, float(margin), "bootstrap", alpha, float(p), float(p_low),
+                 None if kind == "non-inferior" else float(p_high), float(low), float(high), res)
 
 
-def _t(res: Result, margin: float, alpha: float, kind: str, data) -> tuple[float, float, float, float]:
+def _t(res: Result, margin: float, alpha: float, data) -> tuple[float, float, float, float]:
     """Student's t on the per-item differences, shifted by ±Δ (statsmodels' ttost_paired)."""
     gold, sys_a, sys_b, metric, options = data
     rows, score, _ = prepare(metric, gold, [sys_a, sys_b], **options)
@@ -137,6 +148,14 @@ def _t(res: Result, margin: float, alpha: float, kind: str, data) -> tuple[float
     return mean - q * se, mean + q * se, p_low, p_high
 
 
+def p_text(c: Claim) -> str:
+    """"p = 0.004", or "p < 0.0001" where no resample was as extreme."""
+    raw = c.p_low if c.kind == "non-inferior" else max(c.p_low, c.p_high)
+    if c.test == "bootstrap" and raw == 0:
+        return f"p < {p_number(1 / c.result.n_resamples)}"
+    return f"p = {p_number(c.p_value, c.alpha)}"
+
+
 def sentence(c: Claim, a: str = "A", b: str = "B") -> str:
     """The claim as a paper states it: what is shown (or not), the margin, the side, the level, the bound and p."""
     from .report.sentence import metric_name, method
@@ -144,27 +163,26 @@ def sentence(c: Claim, a: str = "A", b: str = "B") -> str:
     res = c.result
     unit = metric_name(res)
     level = f"{c.level:.0%}"
-    raw = c.p_low if c.kind == "non-inferior" else max(c.p_low, c.p_high)
-    p = f"p < {p_number(1 / res.n_resamples)}" if c.test == "bootstrap" and raw == 0 else \
-        f"p = {p_number(c.p_value, c.alpha)}"
+    p = p_text(c)
     how = method(res)
-    delta = f"δ = {a} − {b} = {_signed(res.delta)}"
+    delta = f"δ = {a} − {b} = {_signed(res.delta, res)}"
     if c.kind == "non-inferior":
         said = f"{a} is no worse than {b} by more than {c.margin:g} {unit}"
-        bound = f"one-sided {level} bound δ ≥ {_signed(c.bound_low)}"
+        bound = f"one-sided {level} bound δ ≥ {_signed(c.bound_low, res)}"
         if c.shown:
             return f"{said}: {bound}, above −{c.margin:g}; {p}, {how} ({delta}; α = {c.alpha:g})."
         return (f"Not shown that {said}: {bound} does not exclude −{c.margin:g}; {p}, {how} ({delta}; "
                 f"α = {c.alpha:g}).")
     said = f"{a} and {b} are equivalent within ±{c.margin:g} {unit}"
-    interval = f"{level} interval of δ {_signed(c.bound_low)} to {_signed(c.bound_high)}"
+    interval = f"{level} interval of δ {_signed(c.bound_low, res)} to {_signed(c.bound_high, res)}"
     tests = f"two one-sided tests, {p}, {how}"
     if c.shown:
         return f"{said}: {interval}, inside ±{c.margin:g}; {tests} ({delta}; α = {c.alpha:g})."
     return f"Not shown that {said}: {interval} is not inside ±{c.margin:g}; {tests} ({delta}; α = {c.alpha:g})."
 
 
-def _signed(x: float) -> str:
-    if math.isinf(x):
-        return "−∞" if x < 0 else "∞"
-    return f"{x:.4f}".replace("-", "−")
+def _signed(x: float, res: Result) -> str:
+    """As the verdict prints its numbers: the decimals the scores need (1.22 BLEU, 0.0150 accuracy), a minus sign."""
+    from .report.sentence import number, scale_of
+
+    return number(x, scale_of(res)).replace("-", "−")

@@ -138,6 +138,27 @@ def test_default_comparison_renders_histogram_and_verdict(page, tmp_path):
     assert (tmp_path / "compare.png").stat().st_size > 10_000
 
 
+def test_a_claim_draws_its_threshold_and_says_its_verdict(page, tmp_path):
+    """No worse than by 2.5 BLEU on the sample: the page asks for the margin before it runs, then the chart draws
+    2·δ(x) + Δ where 2·δ(x) was, inside the plot, and the verdict is the claim's (tests/test_claim_page.py checks
+    the numbers)."""
+    choose(page, "Claim", "no worse than LIUM-NMT by Δ")
+    page.get_by_text("Give the margin Δ on bleu's scale").wait_for(timeout=60_000)
+    assert page.get_by_role("button", name="Run").count() == 0  # no run without a margin
+    page.get_by_label("Margin Δ", exact=True).fill("2.5")
+    page.keyboard.press("Enter")
+    page.get_by_role("button", name="Run").click()
+    page.get_by_text("A (uedin-nmt) is no worse than B (LIUM-NMT) by more than 2.5 BLEU").wait_for(timeout=60_000)
+    plot = page.frame_locator("iframe[title*=live_chart]").locator(".js-plotly-plot")
+    plot.locator(".bars").first.wait_for(timeout=30_000)
+    assert plot.locator(".shapelayer path").count() == 2  # δ(x) and 2·δ(x) + Δ
+    label = plot.get_by_text("2·δ(x) + Δ = 4.94")
+    assert label.is_visible() and "2·δ(x) = " not in plot.inner_text()
+    box, panel = label.bounding_box(), plot.locator(".main-svg").first.bounding_box()
+    assert box["x"] >= panel["x"] and box["x"] + box["width"] <= panel["x"] + panel["width"]  # not cut
+    page.screenshot(path=tmp_path / "claim.png", full_page=True)
+
+
 def test_run_is_above_the_fold_and_pressing_it_moves_nothing(chromium, app_url):
     """At 1440 x 900, Run sat below the fold; pressing it swapped the 380 px chart for a progress bar for ~0.8 s
     (the page jumped 219 px and back), and the chart grew by its progress line when the run came in."""

@@ -16,12 +16,13 @@ import streamlit as st
 from streamlit import config
 
 import sigcore
-from sigcore import SigcoreError, advisor, effects, report
+from sigcore import SigcoreError, advisor, claims, effects, report
 from sigcore.compare import RESAMPLING
 from sigcore.io import align
 from sigcore.report import export, reproduce
 from sigcore.report.sentence import the
-from sigcore.report.figures import chart_title, delta_histogram, empty_histogram, histogram_frames, live_edges
+from sigcore.report.figures import (chart_title, claim_marks, delta_histogram, empty_histogram, histogram_frames,
+                                    live_edges)
 
 from .data import digest
 from .figure import config as figure_config
@@ -53,6 +54,13 @@ class Settings:
     alpha: float  # the significance level; the intervals are at 1 - alpha, so they agree with the test
     speed: str
     options: tuple = ()
+    claim: str = "better"  # or a claim of sigcore.claims.KINDS, with its margin
+    margin: float = 0.0
+
+    @property
+    def claimed(self) -> tuple[str, float] | None:
+        """(kind, Δ) of a non-inferiority or equivalence claim, or None for "better"."""
+        return None if self.claim == "better" else (self.claim, self.margin)
 
 
 def hypotheses(a: str, b: str) -> dict[str, str]:
@@ -66,7 +74,8 @@ def settings(data: align.Aligned, source: str) -> Settings:
     """The setting widgets; ``source`` (from :func:`source_key`) keys the cached advice on the data."""
     metrics = align.suggest_metrics(data)
     question = align.metric_question(data)
-    (c1, c2, c3), why, (c4, c5, c6, c7, c8) = st.columns([0.8, 1.1, 1.6]), st.container(), st.columns(5)
+    (c1, c2, c3), (c0, cm, _), why, (c4, c5, c6, c7, c8) = (
+        st.columns([0.8, 1.1, 1.6]), st.columns([1.5, 1, 2.5]), st.container(), st.columns(5))
     metric = c1.selectbox("Metric", metrics, index=None if question else 0, help=METRIC_HELP,
                           placeholder="Labels or scores? Choose")
     if metric is None:  # numbers that look like class labels, and no gold: a question, not a mean
@@ -78,11 +87,26 @@ def settings(data: align.Aligned, source: str) -> Settings:
                          help="H0 is rejected when p ≤ α. Intervals are at 1 − α (95% for α = 0.05), one-sided "
                               "for a one-sided H1, so that they agree with the test.")
     advice = _advice(source, metric, options, float(alpha), data)  # its Shapiro-Wilk level is α
+    a, b = data.display_names
+    claims_ = {"better": "better (H1 beside)", "non-inferior": f"no worse than {b} by Δ",  # the claim first: a
+               "equivalent": f"within ±Δ of {b}"}  # narrow box cuts a name, never the claim
+    claim = c0.selectbox("Claim", list(claims_), format_func=claims_.get, help=CLAIM_HELP)
     tests = ordered_tests(advice, inputs(data, metric)[3], data.groups is not None)
+    if claim != "better":  # only the tests with a shifted null (sigcore.claims)
+        tests = [t for t in tests if t in claims.TESTS]
     test = c2.selectbox("Test", tests, format_func=lambda t: f"{t} (recommended)" if advice and
                         t == advice.recommended.test else t, help=TEST_HELP)
-    labels = hypotheses(*data.display_names)  # a select box shows its options as text, never Markdown
-    alternative = labels[c3.selectbox("H1", list(labels), help=H1_HELP)]
+    labels = hypotheses(a, b)  # a select box shows its options as text, never Markdown
+    alternative = labels[c3.selectbox("H1", list(labels), help=H1_HELP, disabled=claim != "better")]
+    margin = 0.0
+    if claim != "better":
+        margin = cm.number_input("Margin Δ", min_value=0.0, value=None, step=0.01, format="%g",
+                                 placeholder="on the metric's scale", help=MARGIN_HELP)
+        if not margin:
+            st.info(md(f"Give the margin Δ on {metric}'s scale (0.5 for BLEU points, 0.01 for accuracy), chosen "
+                       "before seeing the data, then press Run."))
+            st.stop()
+        alternative = "greater"  # the claim's bootstrap counts its own tails of the same resamples
     with why:
         _advisor(advice, test)
     n = c5.number_input("Resamples b", 100, 1_000_000, 10_000, step=1_000, help=B_HELP)
@@ -90,7 +114,8 @@ def settings(data: align.Aligned, source: str) -> Settings:
                                                         "settings give the same p, on any machine.")
     speed = c7.selectbox("Animation", list(SPEEDS), index=len(SPEEDS) - 1,
                          help=f"At most {MAX_FRAMES} frames: with a larger b, each frame adds b / {MAX_FRAMES}.")
-    return Settings(metric, test, alternative, int(n), int(seed), float(alpha), speed, options)
+    return Settings(metric, test, alternative, int(n), int(seed), float(alpha), speed, options, claim,
+                    float(margin))
 
 
 METRIC_HELP = ("Only the metrics that fit these data, the most natural first: accuracy and the F1 family for labels, "
@@ -98,6 +123,13 @@ METRIC_HELP = ("Only the metrics that fit these data, the most natural first: ac
 TEST_HELP = ("Only the tests that fit this metric and these data; the one the advisor (Dror et al. 2018) recommends "
              "for these data first, and runs by default. Resampling tests (bootstrap, permutation) fit any metric; "
              "t, z, Wilcoxon and sign need per-item values; McNemar right/wrong items.")
+CLAIM_HELP = ("What the run tests. Better: the H1 beside it. No worse than by Δ (non-inferiority): H0 δ ≤ −Δ, "
+              "shown when the one-sided 1 − α bound of δ lies above −Δ. Within ±Δ (equivalence): two one-sided "
+              "tests, shown when the 1 − 2α interval lies inside ±Δ. Only the bootstrap (any metric) and the "
+              "t-test (means) have a shifted null.")
+MARGIN_HELP = ("The difference that does not matter, on the metric's scale. Choose it before looking at the "
+               "results: a margin set afterwards, just wide enough, is the same mistake as a side chosen "
+               "afterwards.")
 B_HELP = ("How many times the bootstrap redraws the test set (or the permutation test swaps A and B): p is resolved "
           "to about 1/b, and its Monte-Carlo error shrinks as 1/√b. 10,000 is the default everywhere.")
 
@@ -119,6 +151,15 @@ def _metric_options(column, data: align.Aligned, metric: str) -> tuple:
         shown = sorted(labels, key=lambda v: (v.lower() not in ("1", "pos", "positive", "yes", "true"), v))
         return (("positive_label", labels[column.selectbox("Positive class", shown)]),)
     return ()
+
+
+def claim_of(data: align.Aligned, s: Settings, res: sigcore.Result) -> claims.Claim:
+    """The claim the run tested: from the bootstrap's own resamples (as drawn on the chart), or the t-test's."""
+    if s.test == "bootstrap":
+        return claims.from_result(res, *s.claimed)
+    gold, a, b, metric = inputs(data, s.metric)
+    return claims.claim(gold, a, b, kind=s.claim, margin=s.margin, metric=metric, test=s.test, alpha=s.alpha,
+                        **dict(s.options))
 
 
 def effect_sizes(data: align.Aligned, s: Settings, res: sigcore.Result) -> list:
@@ -252,17 +293,29 @@ def _stream(data: align.Aligned, s: Settings):
 def _frames(partials: list[sigcore.Result], s: Settings):
     """The chart of the whole run and, per partial result, its bar heights, title, progress and texts."""
     first = next((r for r in partials if len(r.distribution) >= min(100, s.n_resamples)), partials[-1])
-    edges = live_edges(first.distribution, (first.delta, first.threshold, 0.0))  # the axis never moves
+    edges = live_edges(first.distribution, claim_marks(first, s.claimed))  # the axis never moves
     frames = []
     total = partials[-1].n_resamples  # b, or the 2^n' swaps an exact permutation test enumerates
-    for res, (body, tail) in zip(partials, histogram_frames(partials, edges)):
+    for res, (body, tail) in zip(partials, histogram_frames(partials, edges, s.claimed)):
         frames.append(frame([body, tail], res.n_resamples / total, {
             "count": f"b = {res.n_resamples:,} of {total:,}",
-            "status": f"running {_p_status(res)} after {res.n_resamples:,} of {total:,} resamples"},
-            title=chart_title(res)))
-    return delta_histogram(partials[-1], edges=edges), frames
+            "status": f"running {_p_status(res, s)} after {res.n_resamples:,} of {total:,} resamples"},
+            title=_title(res, s)))
+    return delta_histogram(partials[-1], edges=edges, claim=s.claimed, title=_title(partials[-1], s)), frames
 
 
-def _p_status(res: sigcore.Result) -> str:
-    """p as the verdict prints it, with its Monte-Carlo 95% interval: never "p = 0" nor "± 0"."""
+def _title(res: sigcore.Result, s: Settings) -> str:
+    if s.claimed is None:
+        return chart_title(res)
+    c = claims.from_result(res, *s.claimed)
+    return f"{CLAIM_TITLES[c.kind]} Δ = {c.margin:g}: {claims.p_text(c)}, b = {res.n_resamples:,}"
+
+
+CLAIM_TITLES = {"non-inferior": "No worse by", "equivalent": "Within ±"}
+
+
+def _p_status(res: sigcore.Result, s: Settings | None = None) -> str:
+    """p as the verdict prints it, with its Monte-Carlo 95% interval: never "p = 0" nor "± 0"; a claim's p."""
+    if s is not None and s.claimed is not None:
+        return f"the claim's {claims.p_text(claims.from_result(res, *s.claimed))}"
     return f"{res.p_text} ({report.mc_text(res) if res.resampled else 'exact enumeration'})"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pandas as pd
 import streamlit as st
 
@@ -40,6 +42,24 @@ def show(res: sigcore.Result, a: str, b: str, effects: list = (), command: str |
     _downloads(res, a, b, command)
     if res.distribution is not None:
         _figures(res, a, b)
+
+
+def show_claim(c, a: str, b: str) -> None:
+    """A non-inferiority or equivalence claim (:mod:`sigcore.claims`): its sentence, its numbers, its JSON."""
+    from sigcore import claims
+
+    (st.success if c.shown else st.info)(md(claims.sentence(c, a=_role("A", a), b=_role("B", b))))
+    scale = report.scale_of(c.result)  # the sentence's digits
+    bound = (f"≥ {report.number(c.bound_low, scale)}" if c.kind == "non-inferior" else
+             export.interval_text(c.bound_low, c.bound_high, scale))
+    st.dataframe(pd.DataFrame({"claim": [c.kind], "margin Δ": [f"{c.margin:g}"],
+                               "δ = A − B": [report.number(c.result.delta, scale)],
+                               f"{c.level:.0%} {'bound' if c.kind == 'non-inferior' else 'interval'}": [bound],
+                               "p": [claims.p_text(c).removeprefix("p = ")], "shown at α": [c.shown]}),
+                 hide_index=True)
+    st.code(f"{c.result.signature}|claim:{c.kind}|margin:{c.margin:g}", language=None, wrap_lines=True)
+    st.download_button("Download JSON", json.dumps({**c.to_dict(), "a_name": a, "b_name": b}, indent=2),
+                       file_name=f"claim-{c.kind}.json", mime="application/json")
 
 
 def _role(role: str, name: str) -> str:

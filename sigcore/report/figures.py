@@ -45,6 +45,11 @@ def histogram_edges(values: np.ndarray, marks: tuple[float, ...] = (), *,
         first = points[0] - np.ceil((points[0] - low) / step) * step
         last = points[-1] + np.ceil((high - points[-1]) / step) * step
         return first + (np.arange(int(round((last - first) / step)) + 2) - 0.5) * step
+    pad = 0.03 * (high - low)  # a line at the very end would sit on the frame, its label clipped
+    if marks and max(marks) >= high - pad:
+        high = max(marks) + pad
+    if marks and min(marks) <= low + pad:
+        low = min(marks) - pad
     return np.linspace(low, high, _MAX_BARS + 1)
 
 
@@ -60,20 +65,41 @@ def chart_title(res: Result) -> str:
     return f"{test_name(res)}: {res.p_text}, b = {res.n_resamples:,}"
 
 
-def histogram_frames(partials: list[Result], edges: np.ndarray) -> list[tuple[list[int], list[int]]]:
+def histogram_frames(partials: list[Result], edges: np.ndarray,
+                     claim: tuple[str, float] | None = None) -> list[tuple[list[int], list[int]]]:
     """The bar heights (not counted, counted in p) of :func:`delta_histogram` for each partial result of a
     stream, so that a chart can play the run without rebuilding the figure."""
-    return [tuple(heights.tolist() for heights in _bar_heights(res, edges)) for res in partials]
+    return [tuple(heights.tolist() for heights in _bar_heights(res, edges, claim)) for res in partials]
 
 
-def _bar_heights(res: Result, edges: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _bar_heights(res: Result, edges: np.ndarray, claim: tuple[str, float] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Resamples per bin, not counted and counted in p; values past a fixed range pile up at its ends."""
-    values, tail = np.clip(res.distribution, edges[0], edges[-1]), counted(res)
+    values, tail = np.clip(res.distribution, edges[0], edges[-1]), _counted(res, claim)
     return np.histogram(values[~tail], bins=edges)[0], np.histogram(values[tail], bins=edges)[0]
 
 
-def delta_histogram(res: Result, *, edges: np.ndarray | None = None, title: str | None = None) -> go.Figure:
-    """The distribution of delta(x^(i)) with delta(x), 2·delta(x) and the counted tail marked.
+def _counted(res: Result, claim: tuple[str, float] | None) -> np.ndarray:
+    """The resamples a p counts: the test's, or a claim's tails (:func:`sigcore.claims.tails`)."""
+    if claim is None:
+        return counted(res)
+    from ..claims import tails
+
+    low, high = tails(res, *claim)
+    return low | high
+
+
+def claim_marks(res: Result, claim: tuple[str, float] | None) -> tuple[float, ...]:
+    """Where a chart's lines go: δ(x), and 2·δ(x) or a claim's 2·δ(x) ± Δ, so that its axis holds them."""
+    if claim is None:
+        return res.delta, res.threshold, 0.0
+    kind, margin = claim
+    return (res.delta, 2 * res.delta + margin, 0.0) + ((2 * res.delta - margin,) if kind == "equivalent" else ())
+
+
+def delta_histogram(res: Result, *, edges: np.ndarray | None = None, title: str | None = None,
+                    claim: tuple[str, float] | None = None) -> go.Figure:
+    """The distribution of delta(x^(i)) with delta(x), 2·delta(x) and the counted tail marked; with ``claim``
+    ((kind, Δ): non-inferiority or equivalence), its thresholds 2·delta(x) ± Δ and the tails its p counts.
 
     Built from plain dicts (no template, no add_vline), since a live chart rebuilds it for every frame.
     """
@@ -81,13 +107,20 @@ def delta_histogram(res: Result, *, edges: np.ndarray | None = None, title: str 
         raise ValueError(f"the {res.test} test has no resampled distribution to draw")
     bootstrap = res.test == "bootstrap" and res.compat is None
     if edges is None:
-        edges = histogram_edges(res.distribution, (res.delta, res.threshold, 0.0))
+        edges = histogram_edges(res.distribution, claim_marks(res, claim))
     centres, widths = (edges[:-1] + edges[1:]) / 2, np.diff(edges)
     bars = [dict(type="bar", x=centres, y=heights, width=widths, name=name,
                  marker=dict(color=colour, line=dict(width=0)))
-            for heights, name, colour in zip(_bar_heights(res, edges), ("not counted", "counted in p"), (BODY, TAIL))]
+            for heights, name, colour in zip(_bar_heights(res, edges, claim), ("not counted", "counted in p"),
+                                             (BODY, TAIL))]
     marks = [(res.delta, f"δ(x) = {number(res.delta)}", MARK, "solid", _side(res.delta, edges, "right"))]
-    if bootstrap:
+    if claim is not None:
+        kind, margin = claim
+        for sign, side in ((1, "left"), (-1, "right"))[:2 if kind == "equivalent" else 1]:
+            x = 2 * res.delta + sign * margin
+            marks.append((x, f"2·δ(x) {'+' if sign > 0 else '−'} Δ = {number(x)}", "black", "dash",
+                          _side(x, edges, side)))
+    elif bootstrap:
         marks.append((res.threshold, f"2·δ(x) = {number(res.threshold)}", "black", "dash",
                       _side(res.threshold, edges, "left")))
     what = "δ(x⁽ⁱ⁾) on bootstrap resamples x⁽ⁱ⁾" if bootstrap else "δ under H0 (A and B swapped per item)"
