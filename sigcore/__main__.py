@@ -73,6 +73,12 @@ def _parser() -> argparse.ArgumentParser:
                             "before seeing the data, as a side is chosen")
     claim.add_argument("--equivalent", type=float, metavar="DELTA",
                        help="test instead that A and B are within ±DELTA (two one-sided tests)")
+    cmp.add_argument("--sequential", action="store_true",
+                     help="an anytime-valid comparison instead: the confidence sequence for δ over the items in "
+                          "file order (the order they were evaluated), and the first item from which it excludes 0 "
+                          "(or, with --non-inferior DELTA, -DELTA): valid however often it is looked at")
+    cmp.add_argument("--score-range", type=float, nargs=2, metavar=("LOW", "HIGH"),
+                     help="with --sequential and --metric mean: the range every per-item score can take")
     cmp.add_argument("--seed", type=int, default=0)
     cmp.add_argument("--budget", type=_budget, default=budget.DEFAULT, help=BUDGET_HELP)
     cmp.add_argument("--alpha", type=_level("--alpha"), default=0.05,
@@ -486,6 +492,8 @@ def _compare(args) -> int:
         ci = f"bootstrap-{ci_method}" if test in ("bootstrap", "permutation") and ci_method else "none"
         print(citations.bibtex(citations.pair_keys(test, metric, ci)), end="")
         return 0
+    if args.sequential:
+        return _sequential(args, data, (gold, sys_a, sys_b, metric), options, note)
     if args.non_inferior is not None or args.equivalent is not None:
         return _claim(args, data, (gold, sys_a, sys_b, metric), options, note)
     try:
@@ -572,6 +580,53 @@ def _folder_name(folder: str) -> str:
     (``.`` when it is the current folder, the main file's own)."""
     path = Path(folder).resolve()
     return "." if path == Path.cwd().resolve() else path.name
+
+
+def _sequential(args, data, inputs, options, note) -> int:
+    """compare --sequential: the confidence sequence over the items in file order, where it stopped, its JSON."""
+    from . import sequential
+    from .metrics import METRICS, prepare
+
+    gold, sys_a, sys_b, metric = inputs
+    unsupported = [flag for flag, given in (
+        ("--equivalent", args.equivalent is not None), ("--test", args.test != AUTO),
+        ("--alternative", args.alternative != "two-sided"), ("--group", data.groups is not None),
+        ("--compat", args.compat), ("--paper", args.paper), ("--latex", args.latex), ("--save", args.save),
+        ("--family", args.family), ("--bibtex", args.bibtex)) if given]
+    if unsupported:  # said, not ignored
+        raise SettingsError(f"{unsupported[0]} is not taken with --sequential",
+                            hint="The sequence is two-sided and item by item; --non-inferior DELTA stops where it "
+                                 "passes -DELTA instead of 0.")
+    if not METRICS[metric].decomposable:
+        raise SettingsError(f"--sequential needs a mean of per-item values, and {metric} is not one",
+                            hint="Accuracy, exact match and per-item scores (--metric mean) are means; a corpus "
+                                 "metric (BLEU, F1) has no per-item value to accrue.")
+    if METRICS[metric].binary:
+        low, high = 0.0, 1.0
+    elif args.score_range:
+        low, high = args.score_range
+    else:
+        raise SettingsError("--sequential needs the range the per-item scores can take",
+                            hint="Give --score-range LOW HIGH (0 1 for scores between 0 and 1): the sequence is valid "
+                                 "for bounded scores, and a range read off the data would not be.")
+    try:
+        rows, score, _ = prepare(metric, gold, [sys_a, sys_b], **options)
+        res = sequential.run(score(rows[0]), score(rows[1]), alpha=args.alpha, low=low, high=high,
+                             margin=args.non_inferior or 0.0)
+    except InputError as e:
+        raise data.locate(e) from None
+    a_name, b_name = _names(args, data.display_names)
+    if args.json:
+        print(json.dumps(_json_safe({
+            "alpha": res.alpha, "margin": res.margin, "range": [low, high], "n_items": res.n,
+            "stopped": res.stopped, "side": res.side, "fixed_interval": list(res.fixed),
+            "width_ratio": res.width_ratio, "a_name": a_name, "b_name": b_name, "method": sequential.CITATION,
+            "sequence": {"lower": res.lower.tolist(), "upper": res.upper.tolist(),
+                         "estimate": res.estimate.tolist()}}), indent=2))
+        return 0
+    print("\n".join(_roles(data, note, args.metric, ["test: a confidence sequence, item by item in file order"])))
+    print(sequential.sentence(res, a_name, b_name))
+    return 0
 
 
 def _claim(args, data, inputs, options, note) -> int:
