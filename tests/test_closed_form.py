@@ -82,9 +82,18 @@ def test_paired_z_equals_statsmodels(name, alternative):
 @cases
 @alts
 def test_wilcoxon_equals_scipy(name, alternative):
+    """scipy's default where it counts the null exactly, its method='exact' where its default would approximate
+    (no ties or zeros, n > 50); with ties or zeros beyond 13 items scipy's default is the normal approximation,
+    and tests/test_wilcoxon_exact.py checks sigcore's exact p there against every sign flip."""
     a, b = DATA[name]
-    got, ref = wilcoxon(a, b, alternative=alternative), stats.wilcoxon(a, b, alternative=alternative)
-    assert (got.statistic, got.p_value) == pytest.approx((ref.statistic, ref.pvalue), **TOL)
+    d = a - b
+    clean = np.all(d != 0) and np.unique(np.abs(d)).size == d.size
+    method = "auto" if d.size <= 13 or (clean and d.size <= 50) else "exact" if clean else "asymptotic"
+    got, ref = wilcoxon(a, b, alternative=alternative), stats.wilcoxon(a, b, alternative=alternative, method=method)
+    assert got.exact
+    assert got.statistic == pytest.approx(ref.statistic, **TOL)
+    if method != "asymptotic":
+        assert got.p_value == pytest.approx(ref.pvalue, **TOL)
     d = (a - b)[a != b]
     i, j = np.triu_indices(d.size)
     assert got.estimate == pytest.approx(np.median((d[i] + d[j]) / 2), **TOL)  # Hodges-Lehmann, by brute force
@@ -224,7 +233,8 @@ def test_p_floor_is_the_most_extreme_outcome():
     a, b = np.arange(1.0, 9.0), np.zeros(8)
     assert wilcoxon(a, b).p_value == wilcoxon(a, b).p_floor == 2 ** -8
     assert wilcoxon(a, b, alternative="two-sided").p_floor == 2 ** -7
-    assert wilcoxon(np.arange(1.0, 61.0), np.zeros(60)).p_floor == 0.0  # asymptotic above n = 50
+    assert wilcoxon(np.arange(1.0, 61.0), np.zeros(60)).p_floor == 2 ** -60  # exact up to 300 non-zero differences
+    assert wilcoxon(np.arange(1.0, 302.0), np.zeros(301)).p_floor == 0.0  # asymptotic above
     assert sign_test(a, b).p_value == sign_test(a, b).p_floor == 2 ** -8
     assert mcnemar([1] * 5, [0] * 5, alternative="less").p_floor == 2 ** -5
 

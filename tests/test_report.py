@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from scipy import stats
 
 import sigcore
 from sigcore import compare, report
@@ -323,7 +324,9 @@ def test_wilcoxon_takes_its_side_from_its_rank_sums_and_refuses_right_wrong_item
     res = compare(None, a, b, metric="mean", test="wilcoxon", alternative="less")
     assert res.estimate == 0 and (res.wins, res.losses) == (135, 300) and res.significant and res.side == -1
     assert report.verdict(res).startswith("B beats A on the ranks of the per-item differences (R+ = 135, R- = 300)")
-    two = compare(None, a, b, metric="mean", test="wilcoxon", alternative="two-sided")
+    # every rank tied: the exact two-sided p is 2 P(Bin(29, 1/2) <= 9) = 0.061 (the normal approximation said 0.04)
+    two = compare(None, a, b, metric="mean", test="wilcoxon", alternative="two-sided", alpha=0.1)
+    assert two.p_value == pytest.approx(2 * stats.binom.cdf(9, 29, 0.5), rel=1e-12)
     assert two.significant and "not on H1's side" not in report.verdict(two)
     check_agreement(res)
 

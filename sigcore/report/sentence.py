@@ -77,6 +77,8 @@ def test_name(res: Result) -> str:
         return "exact permutation test"
     if res.test == "mcnemar":
         return "McNemar's exact test" if res.exact else "McNemar's chi-square test (continuity-corrected)"
+    if res.test == "wilcoxon" and not res.exact:  # above closed_form.WILCOXON_EXACT_MAX non-zero differences
+        return "Wilcoxon signed-rank test (normal approximation)"
     return TEST_NAMES[res.test]
 
 

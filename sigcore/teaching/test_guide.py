@@ -346,7 +346,7 @@ def heavy_tails(shares: tuple[float, ...] = (0.0, 0.1, 0.2, 0.3), *, n: int = 30
     """Power of the Wilcoxon signed-rank test and of the t-test as a growing share of items get large
     symmetric outliers, which leave the mean and the pseudo-median at ``shift``."""
     _check(alpha, n=n, n_sims=n_sims)
-    if n > 50:  # the vectorised signed-rank test is the exact one, which sigcore uses up to 50 items
+    if n > 50:  # the vectorised signed-rank test below counts its exact null up to 50 items
         raise SettingsError(f"`n` must be at most 50 here, not {n}")
     x = np.asarray(shares, dtype=float)
     if x.ndim != 1 or x.size == 0 or np.any((x < 0) | (x > 1)):
@@ -456,7 +456,7 @@ def binomial_p(wins: np.ndarray, losses: np.ndarray) -> np.ndarray:
 
 def signed_rank_p(d: np.ndarray) -> np.ndarray:
     """The exact Wilcoxon signed-rank test, P(W⁺ ≥ w⁺) over all 2ⁿ sign patterns, for continuous differences (no
-    zeros, no ties), as sigcore computes it up to 50 items."""
+    zeros, no ties), as sigcore computes it (here up to 50 items; sigcore's own test, up to 300)."""
     n = d.shape[1]
     if n > 50 or np.any(d == 0):
         raise SettingsError("the vectorised signed-rank test takes at most 50 non-zero differences per test set")
