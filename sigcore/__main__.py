@@ -292,6 +292,11 @@ def _power_parser(commands) -> None:
                     help="H1 (default: two-sided, they differ)")
     pw.add_argument("--alpha", type=_level("--alpha"), default=0.05)
     pw.add_argument("--target", type=_level("--target"), default=0.8, help="the power wanted (default 0.8)")
+    planned = pw.add_mutually_exclusive_group()
+    planned.add_argument("--non-inferior", type=float, metavar="DELTA",
+                         help="plan instead a claim that A is no worse than B by more than DELTA (paired t-test)")
+    planned.add_argument("--equivalent", type=float, metavar="DELTA",
+                         help="plan instead a claim that A and B are within ±DELTA (two one-sided t-tests)")
     pw.add_argument("--sims", type=int, default=400, help="simulated test sets per size (where not exact)")
     pw.add_argument("--resamples", type=int, default=1_000, help="b of each simulated test")
     pw.add_argument("--seed", type=int, default=0)
@@ -452,6 +457,8 @@ def _advise(args) -> int:
 
 
 def _power(args) -> int:
+    from . import claims
+
     settings = dict(test=args.test, alternative=args.alternative, alpha=args.alpha, target=args.target,
                     n_sims=args.sims, n_resamples=args.resamples, seed=args.seed)
     rates = (args.n, args.accuracy_a, args.accuracy_b, args.agreement)
@@ -459,7 +466,13 @@ def _power(args) -> int:
         raise SettingsError("give pilot files, or --n, --accuracy-a, --accuracy-b and --agreement (not both)",
                             hint="sigcore power gold.txt a.txt b.txt, or sigcore power --n 1000 --accuracy-a 0.75 "
                                  "--accuracy-b 0.72 --agreement 0.85")
+    claim = ("non-inferior", args.non_inferior) if args.non_inferior is not None else \
+        ("equivalent", args.equivalent) if args.equivalent is not None else None
     if not args.files:
+        if claim:
+            delta, sd = claims.from_rates(*rates[1:])
+            print(claims.plan(*claim, delta=delta, sd=sd, alpha=args.alpha, target=args.target, n=args.n).text())
+            return 0
         print(power.plan_from_rates(*rates, **settings).text())
         return 0
     tables = [read(path) for path in args.files]
@@ -476,6 +489,12 @@ def _power(args) -> int:
         raise SettingsError(f"{args.metric} is not a mean of per-item values, so a pilot's items cannot be "
                             "redrawn into test sets of another size",
                             hint="Plan with accuracy or per-item scores (--metric mean), or with expected rates.")
+    if claim:  # the pilot's δ and spread stand for the test set's
+        d = [x - y for x, y in zip(values[0], values[1])]
+        mean = sum(d) / len(d)
+        sd = math.sqrt(sum((x - mean) ** 2 for x in d) / (len(d) - 1))
+        print(claims.plan(*claim, delta=mean, sd=sd, alpha=args.alpha, target=args.target, n=len(d)).text())
+        return 0
     print(power.plan(*values, binary=METRICS[args.metric].binary, **settings).text())
     return 0
 

@@ -186,3 +186,82 @@ def _signed(x: float, res: Result) -> str:
     from .report.sentence import number, scale_of
 
     return number(x, scale_of(res)).replace("-", "−")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How many items a claim needs: at a true difference ``delta`` with per-item differences of spread ``sd``,
+    the power of the paired t-test's claim at ``n`` items, and the smallest n that reaches ``target``."""
+
+    kind: str
+    margin: float
+    delta: float
+    sd: float
+    alpha: float
+    target: float
+    n: int | None  # the test set's size asked about, or None
+    power_at_n: float | None
+    n_needed: int | None  # None: no size up to N_MAX reaches the target (the true δ is at or past the margin)
+
+    def text(self) -> str:
+        said = (f"no worse than B by more than {self.margin:g}" if self.kind == "non-inferior"
+                else f"within ±{self.margin:g} of B")
+        head = (f"to show A {said} at α = {self.alpha:g} (paired t-test), if the true δ is {self.delta:g} and the "
+                f"per-item differences have sd {self.sd:.4g}:")
+        parts = [head]
+        if self.n is not None:
+            parts.append(f"power at {self.n:,} items: {self.power_at_n:.1%}")
+        parts.append(f"items for {self.target:.0%} power: {self.n_needed:,}" if self.n_needed else
+                     f"no test set up to {N_MAX:,} items reaches {self.target:.0%} power: the true δ is too close "
+                     "to the margin, or past it")
+        return "\n".join(parts)
+
+
+N_MAX = 100_000_000
+
+
+def power(kind: str, margin: float, *, delta: float, sd: float, n: int, alpha: float = 0.05) -> float:
+    """The chance that the paired t-test shows the claim on n items (noncentral t: exact for normal differences,
+    the large-sample approximation otherwise); equivalence by its two one-sided tests' noncentral t, P(both)
+    >= P(one) + P(other) - 1 (the usual planning approximation, tight where the power matters)."""
+    if n < 2 or not sd > 0:
+        raise SettingsError("power needs n >= 2 items and a positive sd of the per-item differences")
+    df, scale = n - 1, math.sqrt(n) / sd
+    critical = float(stats.t.ppf(1 - alpha, df))
+    low = float(stats.nct.sf(critical, df, (delta + margin) * scale))  # H0 δ <= -Δ rejected
+    if kind == "non-inferior":
+        return low
+    high = float(stats.nct.cdf(-critical, df, (delta - margin) * scale))  # H0 δ >= Δ rejected
+    return max(0.0, low + high - 1)
+
+
+def plan(kind: str, margin: float, *, delta: float, sd: float, alpha: float = 0.05, target: float = 0.8,
+         n: int | None = None) -> Plan:
+    """The items a claim needs (the smallest n with :func:`power` >= ``target``), and its power at ``n``."""
+    if kind not in KINDS:
+        raise SettingsError(f"unknown claim {kind!r}", hint=f"The claims: {', '.join(KINDS)}.")
+    if not (math.isfinite(margin) and margin > 0):
+        raise SettingsError(f"the margin must be a positive number, not {margin!r}")
+
+    def reaches(k: int) -> bool:
+        return power(kind, margin, delta=delta, sd=sd, n=k, alpha=alpha) >= target
+    needed = None
+    if reaches(N_MAX):
+        low, high = 2, 2
+        while not reaches(high):  # doubling, then bisection: power rises with n
+            low, high = high, high * 2
+        while low < high:
+            mid = (low + high) // 2
+            low, high = (mid + 1, high) if not reaches(mid) else (low, mid)
+        needed = low
+    at = None if n is None else power(kind, margin, delta=delta, sd=sd, n=n, alpha=alpha)
+    return Plan(kind, margin, delta, sd, alpha, target, n, at, needed)
+
+
+def from_rates(accuracy_a: float, accuracy_b: float, agreement: float) -> tuple[float, float]:
+    """δ and the sd of right/wrong items' differences from two accuracies and how often A and B agree."""
+    delta, discordant = accuracy_a - accuracy_b, 1 - agreement
+    if not (abs(delta) <= discordant <= 1):
+        raise SettingsError(f"accuracies {accuracy_a:g} and {accuracy_b:g} cannot agree on {agreement:g} of the items",
+                            hint="The share where they disagree is at least the difference of the accuracies.")
+    return delta, math.sqrt(discordant - delta * delta)

@@ -153,3 +153,50 @@ def test_compare_non_inferior_and_equivalent_on_the_command_line(tmp_path, capsy
                         (["--latex"], "--latex is not taken with --non-inferior")):
         assert main(["compare", str(table), "--non-inferior", "0.05", *extra]) == 2
         assert said in capsys.readouterr().err
+
+
+def _paired_items(rng, n, accuracy_a, accuracy_b, agreement):
+    """Right/wrong items with the given accuracies and agreement: only-A, only-B, both or neither right."""
+    only_a = (1 - agreement + accuracy_a - accuracy_b) / 2
+    only_b = 1 - agreement - only_a
+    both = accuracy_a - only_a
+    kind = rng.choice(4, size=n, p=[only_a, only_b, both, 1 - only_a - only_b - both])
+    a = np.isin(kind, (0, 2)).astype(int)
+    b = np.isin(kind, (1, 2)).astype(int)
+    return np.ones(n, dtype=int), a, b
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind,accuracy_b,margin", [("non-inferior", 0.75, 0.04), ("equivalent", 0.75, 0.05),
+                                                    ("non-inferior", 0.77, 0.05)])
+def test_the_planned_power_is_what_the_claim_s_t_test_reaches(kind, accuracy_b, margin):
+    rng, n, sims = np.random.default_rng(11), 400, 800
+    delta, sd = claims.from_rates(0.75, accuracy_b, 0.85)
+    planned = claims.power(kind, margin, delta=delta, sd=sd, n=n)
+    shown = np.mean([claims.claim(*_paired_items(rng, n, 0.75, accuracy_b, 0.85), kind=kind, margin=margin,
+                                  test="t").shown for _ in range(sims)])
+    assert abs(shown - planned) < 3 * math.sqrt(planned * (1 - planned) / sims) + 0.01, (shown, planned)
+
+
+def test_a_plan_says_how_many_items_and_equivalence_needs_more():
+    delta, sd = claims.from_rates(0.75, 0.75, 0.85)
+    ni, eq = (claims.plan(k, 0.03, delta=delta, sd=sd, n=1000) for k in claims.KINDS)
+    assert ni.n_needed < eq.n_needed  # two sides to clear at once
+    for p in (ni, eq):
+        assert claims.power(p.kind, 0.03, delta=delta, sd=sd, n=p.n_needed) >= 0.8
+        assert claims.power(p.kind, 0.03, delta=delta, sd=sd, n=p.n_needed - 1) < 0.8
+        assert f"items for 80% power: {p.n_needed:,}" in p.text() and f"power at 1,000 items: {p.power_at_n:.1%}" \
+            in p.text()
+    past = claims.plan("non-inferior", 0.03, delta=-0.04, sd=sd)  # the true δ beyond the margin: never shown
+    assert past.n_needed is None and "too close to the margin, or past it" in past.text()
+    with pytest.raises(SettingsError, match="cannot agree on"):
+        claims.from_rates(0.9, 0.5, 0.8)
+
+
+def test_power_plans_a_claim_on_the_command_line(capsys):
+    from sigcore.__main__ import main
+
+    assert main(["power", "--n", "1000", "--accuracy-a", "0.75", "--accuracy-b", "0.75", "--agreement", "0.85",
+                 "--equivalent", "0.03"]) == 0
+    delta, sd = claims.from_rates(0.75, 0.75, 0.85)
+    assert capsys.readouterr().out.strip() == claims.plan("equivalent", 0.03, delta=delta, sd=sd, n=1000).text()
