@@ -96,9 +96,13 @@ def read_files(files: dict[str, bytes], where: str = "") -> pd.DataFrame:
 
 def _json(data: bytes, name: str) -> Any:
     try:
-        return json.loads(data.decode("utf-8"), **jsonlimits.HOOKS)
-    except (UnicodeDecodeError, ValueError) as e:
-        text = data.decode("utf-8", "replace")
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InputError(f"is not UTF-8 JSON ({e})", file=name, hint=_FIX) from None
+    jsonlimits.check(text, name)  # nesting refused before the parser recurses into it
+    try:
+        return json.loads(text, **jsonlimits.HOOKS)
+    except ValueError as e:
         raise jsonlimits.refusal(e, text, name) or InputError(f"is not valid JSON ({e})", file=name,
                                                               hint=_FIX) from None
 
