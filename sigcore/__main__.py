@@ -371,6 +371,10 @@ def _pairing(args) -> str | None:
 
 
 def _load(args) -> align.Aligned:
+    from .logs import helm_run
+
+    if len(args.files) == 2 and all(helm_run.is_folder(f) for f in args.files):  # two HELM runs: their stats
+        return helm_run.aligned(*args.files, args.metric, on_unmatched="drop" if args.drop_unmatched else "stop")
     tables = [read(path, format=args.format, encoding=args.encoding) for path in args.files]
     return align.load(tables, gold=args.gold, a=args.a, b=args.b, id=_pairing(args), group=args.group,
                       on_unmatched="drop" if args.drop_unmatched else "stop", gold_file=_gold_file(args),

@@ -181,3 +181,23 @@ def test_the_many_tasks_page_reads_helm_s_benchmark_output_zipped():
     expected = leaderboard.bootstrap(board, n_resamples=2_000, per_task=True).table(board.models[0]).set_index("model")
     assert shown.index.tolist() == expected.index.tolist() == ["toy/careful", "toy/hasty", "toy/coin"]
     assert shown.p_value.tolist()[1:] == [f"{p:.4g}" if p else "< 0.0005" for p in expected.p_value.tolist()[1:]]
+
+
+def test_compare_takes_two_run_folders_of_one_scenario(output, capsys):
+    import sigcore
+
+    careful, hasty = (output / "runs" / "toy" / f"simple_mcqa:model=toy_{m}" for m in ("careful", "hasty"))
+    assert main(["compare", str(careful), str(hasty), "--metric", "exact_match", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    table = tidy.from_logs([output]).query("task == 'simple_mcqa' and metric == 'exact_match'")
+    means = table.groupby(["model", "item"]).score.mean()  # the three trials of an instance averaged
+    ids = sorted(means["toy/careful"].index)
+    expected = sigcore.compare(None, means["toy/careful"][ids].tolist(), means["toy/hasty"][ids].tolist(),
+                               metric="mean", test=got["test"])
+    assert (got["p_value"], got["delta"], got["n_items"]) == pytest.approx((expected.p_value, expected.delta, 79))
+    assert "A = toy/careful (" in " ".join(got["roles"])
+    assert main(["compare", str(careful), str(hasty)]) == 2  # 25 stats: which one is the user's to say
+    assert "say which of the runs' 25 per-instance stats to compare with --metric" in capsys.readouterr().err
+    other = output / "runs" / "toy" / "simple_classification:model=toy_hasty"
+    assert main(["compare", str(careful), str(other), "--metric", "exact_match"]) == 2
+    assert "is a run of 'simple_classification'" in capsys.readouterr().err

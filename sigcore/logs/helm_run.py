@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..errors import InputError
+from ..errors import InputError, SettingsError
 from ..io import jsonlimits
 from ..io.decoding import read_bytes
 
@@ -172,3 +172,44 @@ def _check(frame: pd.DataFrame, stats: Any, name: str) -> None:
             raise InputError(f"{metric} averages {scores.mean():.6g} over its instances, but HELM reports {value:.6g}",
                              file=name, hint="The run folder's files are from different runs, or were edited: give "
                                              "the folder as helm-run wrote it.")
+
+
+def aligned(path_a: str | Path, path_b: str | Path, metric: str | None, *, on_unmatched: str = "stop"):
+    """Two HELM runs of one scenario (each a run folder) as :func:`sigcore.io.align.Aligned` for ``compare``: each
+    instance's ``metric`` (a stat of its per-instance stats, its trials averaged), paired by instance id."""
+    from ..io.align import Aligned
+    from ..io.roles import Role
+
+    runs = [read(p) for p in (path_a, path_b)]
+    for path, run in zip((path_a, path_b), runs):
+        if run.model.nunique() != 1 or run.task.nunique() != 1:
+            raise InputError("holds several runs: give one run folder per model", file=str(path),
+                             hint="For many runs at once: sigcore many benchmark_output --metric exact_match.")
+    tasks = [str(r.task.iloc[0]) for r in runs]
+    if tasks[0] != tasks[1]:
+        raise InputError(f"is a run of {tasks[1]!r}, {path_a} of {tasks[0]!r}", file=str(path_b),
+                         hint="Compare two models' runs of the same scenario and settings.")
+    stats = [list(dict.fromkeys(r.metric)) for r in runs]
+    if metric is None or metric not in stats[0] or metric not in stats[1]:
+        shared = [m for m in stats[0] if m in stats[1]]
+        raise SettingsError(f"say which of the runs' {len(shared)} per-instance stats to compare with --metric"
+                            if metric is None else f"the runs have no per-instance stat {metric!r}",
+                            hint=f"Their stats: {', '.join(shared[:12])}"
+                                 f"{f', and {len(shared) - 12} more' if len(shared) > 12 else ''}.")
+    means = [r[r.metric == metric].groupby("item", sort=False).score.mean() for r in runs]
+    ids = [i for i in means[0].index if i in means[1].index]
+    lacking = [(k, [i for i in m.index if i not in means[1 - k].index]) for k, m in enumerate(means)]
+    for k, missing in lacking:
+        if missing and on_unmatched != "drop":
+            raise InputError(f"has instance {missing[0]!r}, which {(path_b, path_a)[k]} lacks "
+                             f"({len(missing)} such)", file=str((path_a, path_b)[k]),
+                             hint="Compare runs of the same instances, or drop the unmatched ones "
+                                  "(--drop-unmatched).")
+    a, b = (m.loc[ids].tolist() for m in means)
+    models = tuple(str(r.model.iloc[0]) for r in runs)
+    roles = (Role("A", f"{models[0]} ({path_a})"), Role("B", f"{models[1]} ({path_b})"),
+             Role("pairing", "by instance_id", f"{len(ids):,} instances of {tasks[0]}"))
+    notes = tuple(f"{name}: {len(missing)} instances not in the other run, dropped"
+                  for name, (_, missing) in zip((path_a, path_b), lacking) if missing)
+    return Aligned(None, a, b, str(path_a), str(path_b), ids=ids, scores={metric: (a, b)}, roles=roles,
+                   notes=notes, labels=models if models[0] != models[1] else None)
