@@ -142,7 +142,7 @@ def test_a_claim_draws_its_threshold_and_says_its_verdict(page, tmp_path):
     """No worse than by 2.5 BLEU on the sample: the page asks for the margin before it runs, then the chart draws
     2·δ(x) + Δ where 2·δ(x) was, inside the plot, and the verdict is the claim's (tests/test_claim_page.py checks
     the numbers)."""
-    choose(page, "Claim", "no worse than LIUM-NMT by Δ")
+    choose(page, "Claim", "Claim: A no worse than B by Δ")
     page.get_by_text("Give the margin Δ on bleu's scale").wait_for(timeout=60_000)
     assert page.get_by_role("button", name="Run").count() == 0  # no run without a margin
     page.get_by_label("Margin Δ", exact=True).fill("2.5")

@@ -74,8 +74,9 @@ def settings(data: align.Aligned, source: str) -> Settings:
     """The setting widgets; ``source`` (from :func:`source_key`) keys the cached advice on the data."""
     metrics = align.suggest_metrics(data)
     question = align.metric_question(data)
-    (c1, c2, c3), (c0, cm, _), why, (c4, c5, c6, c7, c8) = (
-        st.columns([0.8, 1.1, 1.6]), st.columns([1.5, 1, 2.5]), st.container(), st.columns(5))
+    # the claim shares the advisor's band, its label folded into its options: Run stays on a 1440 x 900 screen
+    (c1, c2, c3), (why, c0, cm), (c4, c5, c6, c7, c8) = (
+        st.columns([0.8, 1.1, 1.6]), st.columns([2.4, 1.6, 1.0]), st.columns(5))
     metric = c1.selectbox("Metric", metrics, index=None if question else 0, help=METRIC_HELP,
                           placeholder="Labels or scores? Choose")
     if metric is None:  # numbers that look like class labels, and no gold: a question, not a mean
@@ -88,9 +89,10 @@ def settings(data: align.Aligned, source: str) -> Settings:
                               "for a one-sided H1, so that they agree with the test.")
     advice = _advice(source, metric, options, float(alpha), data)  # its Shapiro-Wilk level is α
     a, b = data.display_names
-    claims_ = {"better": "better (H1 beside)", "non-inferior": f"no worse than {b} by Δ",  # the claim first: a
-               "equivalent": f"within ±Δ of {b}"}  # narrow box cuts a name, never the claim
-    claim = c0.selectbox("Claim", list(claims_), format_func=claims_.get, help=CLAIM_HELP)
+    claims_ = {"better": "Claim: better (as H1)", "non-inferior": "Claim: A no worse than B by Δ",
+               "equivalent": "Claim: A and B within ±Δ"}
+    claim = c0.selectbox("Claim", list(claims_), format_func=claims_.get, help=CLAIM_HELP,
+                         label_visibility="collapsed")
     tests = ordered_tests(advice, inputs(data, metric)[3], data.groups is not None)
     if claim != "better":  # only the tests with a shifted null (sigcore.claims)
         tests = [t for t in tests if t in claims.TESTS]
@@ -101,7 +103,7 @@ def settings(data: align.Aligned, source: str) -> Settings:
     margin = 0.0
     if claim != "better":
         margin = cm.number_input("Margin Δ", min_value=0.0, value=None, step=0.01, format="%g",
-                                 placeholder="on the metric's scale", help=MARGIN_HELP)
+                                 placeholder="Margin Δ", help=MARGIN_HELP, label_visibility="collapsed")
         if not margin:
             st.info(md(f"Give the margin Δ on {metric}'s scale (0.5 for BLEU points, 0.01 for accuracy), chosen "
                        "before seeing the data, then press Run."))
