@@ -170,7 +170,8 @@ def _cell_clusters(frame: pd.DataFrame, column: str, cell: np.ndarray, n_cells: 
 
 def _one_metric(frame: pd.DataFrame, wanted: str | list[str] | None) -> tuple[pd.DataFrame, str, list[str]]:
     """The rows of one metric per task, its name, and the notes of what was chosen or left out."""
-    metrics = [str(m) for m in pd.unique(frame["metric"])]  # in order, at C speed
+    metrics = _codes(frame["metric"])[1] if isinstance(frame["metric"].dtype, pd.CategoricalDtype) else \
+        [str(m) for m in pd.unique(frame["metric"])]  # in order, at C speed
     wanted = [wanted] if isinstance(wanted, str) else list(wanted or [])
     if not wanted:
         if len(metrics) > 1:
@@ -233,6 +234,9 @@ def _factorized(column: pd.Series) -> tuple[np.ndarray, list[str]]:
     return codes, [str(u) for u in uniques]
 
 
+_PREFIX = 1 << 16  # rows in which a categorical's categories are first looked for
+
+
 def _codes(column: pd.Series) -> tuple[np.ndarray, list[str]]:
     """Integer codes of ids and their names as text, in order of first appearance (as pd.factorize gives them); a
     categorical's from its codes, without hashing its values again."""
@@ -241,7 +245,10 @@ def _codes(column: pd.Series) -> tuple[np.ndarray, list[str]]:
     raw = column.cat.codes.to_numpy()
     if (raw < 0).any():
         return raw.astype(np.intp), []  # a missing id: the caller says which row
-    used = pd.unique(raw)  # the categories present, by first row: a hash of small integers, no ufunc.at
+    present = int(np.count_nonzero(np.bincount(raw, minlength=len(column.cat.categories))))
+    used = pd.unique(raw[:_PREFIX])  # the categories present, by first row: a long table shows them all early
+    if len(used) < present:
+        used = pd.unique(raw)
     remap = np.empty(len(column.cat.categories), dtype=np.intp)
     remap[used] = np.arange(len(used))
     return remap[raw], [str(c) for c in column.cat.categories[used]]
