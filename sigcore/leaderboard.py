@@ -170,8 +170,8 @@ def _cell_clusters(frame: pd.DataFrame, column: str, cell: np.ndarray, n_cells: 
 
 def _one_metric(frame: pd.DataFrame, wanted: str | list[str] | None) -> tuple[pd.DataFrame, str, list[str]]:
     """The rows of one metric per task, its name, and the notes of what was chosen or left out."""
-    metrics = _codes(frame["metric"])[1] if isinstance(frame["metric"].dtype, pd.CategoricalDtype) else \
-        [str(m) for m in pd.unique(frame["metric"])]  # in order, at C speed
+    metrics = _codes(frame["metric"])[1] if isinstance(frame["metric"].dtype, pd.CategoricalDtype) else []
+    metrics = metrics or [str(m) for m in pd.unique(frame["metric"])]  # in order, at C speed (a missing one too)
     wanted = [wanted] if isinstance(wanted, str) else list(wanted or [])
     if not wanted:
         if len(metrics) > 1:
