@@ -3,7 +3,7 @@
 import streamlit as st
 
 from ui import data as data_ui
-from ui import planning, run, verdict
+from ui import planning, run, sequential, verdict
 
 st.title("Does system A really beat system B?")
 st.caption("Paired significance tests for NLP/ML systems: the paired bootstrap of SLP3 §4.11 (Berg-Kirkpatrick et "
@@ -33,3 +33,4 @@ if result is not None:
             verdict.show(result, *data.display_names, run.effect_sizes(data, settings, result),
                          run.command(files, data, settings, result, roles.get("encoding")))
             planning.show(data, settings, source)
+            sequential.show(data, settings)
