@@ -58,3 +58,18 @@ def test_a_log_given_twice_or_a_wrong_output_is_refused(tmp_path, capsys):
     assert "--out must end in .csv or .parquet" in capsys.readouterr().err
     assert main(["convert", str(ROOT / "sample_data" / "slp3_fig4_11.csv"), "--out", str(tmp_path / "t.csv")]) == 2
     assert "is neither an Inspect log nor an lm-evaluation-harness samples file" in capsys.readouterr().err
+
+
+def test_without_pyarrow_parquet_is_a_clear_error_not_a_traceback(tmp_path, monkeypatch):
+    import sys
+
+    import pandas as pd
+
+    from sigcore.errors import SettingsError
+
+    path = tmp_path / "t.parquet"
+    pd.DataFrame({"model": ["a"], "task": ["t"], "item": ["1"], "score": [1.0]}).to_parquet(path)
+    monkeypatch.setitem(sys.modules, "pyarrow", None)  # as if it were not installed
+    monkeypatch.setitem(sys.modules, "pyarrow.parquet", None)
+    with pytest.raises(SettingsError, match="reading Parquet needs pyarrow"):
+        tidy.read_table(path)

@@ -175,7 +175,12 @@ def write(frame: pd.DataFrame, path: str | Path) -> None:
     if suffix == ".csv":
         frame.to_csv(buffer, index=False)
     else:
-        frame.to_parquet(buffer, index=False)
+        try:
+            frame.to_parquet(buffer, index=False)
+        except ImportError:  # pandas' word for a missing Parquet engine
+            raise SettingsError("writing Parquet needs pyarrow, which is not installed",
+                                hint='Install it: pip install "sigcore[logs]" (or pip install pyarrow), or write '
+                                     "--out table.csv.") from None
     try:
         path.write_bytes(buffer.getvalue())
     except OSError as e:
@@ -216,9 +221,13 @@ def read_table(path: str | Path) -> pd.DataFrame:
 def _parquet(data: bytes) -> pd.DataFrame:
     """A Parquet table with its text columns as categoricals, read as Arrow dictionaries: 18 million rows of a
     metric's name are a code each, not 18 million strings (half the time of pandas' read)."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ModuleNotFoundError:
+        raise SettingsError("reading Parquet needs pyarrow, which is not installed",
+                            hint='Install it: pip install "sigcore[logs]" (or pip install pyarrow), or give the '
+                                 "table as CSV.") from None
     buffer = pa.BufferReader(data)
     text = [f.name for f in pq.read_schema(buffer) if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)]
     return pq.read_table(pa.BufferReader(data), read_dictionary=text).to_pandas()
@@ -229,6 +238,8 @@ def read_table_bytes(data: bytes, name: str) -> pd.DataFrame:
         if name.lower().endswith(".parquet"):
             return _parquet(data)
         return pd.read_csv(io.BytesIO(data), dtype={"item": str, "model": str, "task": str})
+    except SettingsError:  # pyarrow missing: said as it is
+        raise
     except (ValueError, OSError) as e:  # pyarrow's and pandas' errors about the file itself
         raise InputError(f"cannot be read as a table of scores ({e})", file=name,
                          hint="Give the table sigcore convert writes, or one with the same columns.") from None
