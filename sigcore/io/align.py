@@ -564,50 +564,49 @@ def from_lm_eval(a, b, *, on_unmatched: str = "stop", filter: str | None = None,
                 for t, keep in ((t, t.frame["filter"] == filter) for t in (a, b)))
     keys = [list(zip(t.frame["doc_id"].tolist(), t.frame["filter"].tolist())) for t in (a, b)]
     order, notes = _match(keys, [a, b], on_unmatched)
-    targets = [t.frame["target"].to_numpy(dtype=object)[o] for t, o in zip((a, b), order)]
-    differ = np.flatnonzero(targets[0] != targets[1])
-    if len(differ):
-        i = int(differ[0])
-        raise InputError(f"{key} {keys[0][order[0][i]][0]!r} has target {targets[0][i]!r} here but "
-                         f"{targets[1][i]!r} in {b.name}", file=a.name, line=int(a.lines[order[0][i]]),
-                         hint="Both logs must come from the same task and data set.")
-    groups = None if group is None else _log_groups(a, b, order, group, key)
+    ids = [keys[0][i][0] for i in order[0]]
+    targets = _agreed(a, b, order, ids, key, "target", "Both logs must come from the same task and data set.")
+    groups = None if group is None else [str(v) for v in _log_groups(a, b, order, ids, group, key)]
     shared = [f for f in metric_fields(a.frame) if f in metric_fields(b.frame)]
     scores = {f: tuple(t.frame[f].to_numpy()[o].tolist() for t, o in zip((a, b), order)) for f in shared}
     preds = [t.frame["prediction"].to_numpy(dtype=object)[o].tolist() for t, o in zip((a, b), order)]
     lines = [t.lines[o] for t, o in zip((a, b), order)]
     models = tuple(t.frame.attrs.get("model") for t in (a, b))
-    return Aligned(targets[0].tolist(), preds[0], preds[1], a.name, b.name,
+    return Aligned(targets.tolist(), preds[0], preds[1], a.name, b.name,
                    labels=models if all(models) and models[0] != models[1] else None,
-                   ids=[keys[0][i][0] for i in order[0]], scores=scores, groups=groups,
+                   ids=ids, scores=scores, groups=groups,
                    sources={"gold": (a.name, lines[0]), "a": (a.name, lines[0]), "b": (b.name, lines[1])},
                    notes=(*a.notes, *b.notes, *notes),
                    columns={**({} if filter is None else {"filter": filter}), **({} if group is None else
                                                                                   {"group": group})})
 
 
-def _log_groups(a, b, order, group: str, key: str) -> list:
+def _agreed(a, b, order, ids: list, key: str, column: str, hint: str) -> np.ndarray:
+    """The paired items' ``column``, which both logs must give alike: the first item where they differ is refused."""
+    values = [t.frame[column].to_numpy(dtype=object)[o] for t, o in zip((a, b), order)]
+    differ = np.flatnonzero(values[0] != values[1])
+    if len(differ):
+        i = int(differ[0])
+        raise InputError(f"{key} {ids[i]!r} has {column} {values[0][i]!r} here but {values[1][i]!r} in {b.name}",
+                         file=a.name, line=int(a.lines[order[0][i]]), hint=hint)
+    return values[0]
+
+
+def _log_groups(a, b, order, ids: list, group: str, key: str) -> np.ndarray:
     """Each paired sample's cluster, the metadata field ``group`` of both logs, which must agree on every sample."""
-    for t in (a, b):
+    for t, o in zip((a, b), order):
         if group not in t.frame.columns:
             fields = [c for c in t.frame.columns if str(c).startswith("metadata.")]
             raise InputError(f"has no field {shown(group)} to group its samples by", file=t.name,
                              hint=f"Its samples' metadata fields: {listed(fields)}." if fields else
                              "Its samples carry no metadata; group by a column of one table instead.")
-    values = [t.frame[group].to_numpy(dtype=object)[o] for t, o in zip((a, b), order)]
-    for t, v, o in zip((a, b), values, order):
-        missing = np.flatnonzero(pd.isna(v))
+        missing = np.flatnonzero(pd.isna(t.frame[group].to_numpy(dtype=object)[o]))
         if len(missing):
             i = int(missing[0])
-            raise InputError(f"{key} {t.frame['doc_id'].tolist()[o[i]]!r} has no {group}", file=t.name,
-                             line=int(t.lines[o[i]]), hint="Every sample needs its cluster, or group by another field.")
-    differ = np.flatnonzero(values[0] != values[1])
-    if len(differ):
-        i = int(differ[0])
-        raise InputError(f"{key} {a.frame['doc_id'].tolist()[order[0][i]]!r} has {group} {values[0][i]!r} here but "
-                         f"{values[1][i]!r} in {b.name}", file=a.name, line=int(a.lines[order[0][i]]),
-                         hint="Both logs must come from the same data set, with the same metadata.")
-    return [str(v) for v in values[0]]
+            raise InputError(f"{key} {ids[i]!r} has no {group}", file=t.name, line=int(t.lines[o[i]]),
+                             hint="Every sample needs its cluster, or group by another field.")
+    return _agreed(a, b, order, ids, key, group, "Both logs must come from the same data set, with the same "
+                                                 "metadata.")
 
 
 def _has_gold(table) -> bool:
