@@ -66,6 +66,16 @@ def ranks(res: Leaderboard, alpha: float = 0.05, correction: str = "holm", *, ti
     return go.Figure(dict(data=traces, layout=layout))
 
 
+def paper_ranks(res: Leaderboard, alpha: float, correction: str, style) -> go.Figure:
+    """:func:`ranks` for a paper (:mod:`sigcore.report.style`): the venue's size, fonts and ink, no title (the
+    caption says it), margins for the names and the group labels only."""
+    from .style import apply
+
+    fig = ranks(res, alpha, correction, title="")
+    fig = apply(fig, style, height=(34 * len(res.board.models) + 60) * style.text / 14, title="Ranks with intervals")
+    return fig.update_layout(margin=dict(l=4, r=60, t=6, b=36))
+
+
 def resampled_cd(res: Leaderboard, alpha: float = 0.05, correction: str = "holm", *,
                  title: str | None = None) -> go.Figure:
     """The diagram from the paired resamples: where each model ranks on average over them, and a bar over each

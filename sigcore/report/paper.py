@@ -176,6 +176,15 @@ def for_family(families: list, *, command: str, venue: str = DEFAULT_VENUE, fold
     return Entry(name, _encoded(files), keys, command, _checklist_family(families, name, sacre), claims, notes)
 
 
+@dataclass(frozen=True)
+class BoardFigure:
+    """What a board's paper figure is drawn from: the board and the level and correction of its tie groups."""
+
+    res: Any
+    alpha: float
+    correction: str
+
+
 def for_board(res, *, baseline: str, alpha: float, correction: str, over: str, command: str,
               venue: str = DEFAULT_VENUE, folder: str = "sigcore", draw: Callable[[Any], bytes] | None = None) -> Entry:
     """Models on many tasks (:class:`sigcore.leaderboard.Leaderboard`): the sentence, the task x model table
@@ -201,7 +210,7 @@ def for_board(res, *, baseline: str, alpha: float, correction: str, over: str, c
                f"{res.n_resamples:,} resamples stratified by task (bar); a group's models are significantly better "
                f"than every model of the groups below ({_correction(correction)})."
                ).replace("%", r"\%")
-    notes = _figure(files, name, draw, (res, alpha, correction), caption, folder)
+    notes = _figure(files, name, draw, BoardFigure(res, alpha, correction), caption, folder)
     keys = list(dict.fromkeys([*citations.keys_for_test("bootstrap", "mean"), *board_table.keys(correction)]))
     n = len(res.board.models)
     checklist = (f"## {name}\n\n- **C3** (descriptive statistics): {n} models on {len(res.board.tasks)} tasks "
@@ -294,7 +303,7 @@ def _figure(files: dict, name: str, draw, what, caption: str, folder: str) -> li
     try:
         files[f"{name}-figure.pdf"] = draw(what)
     except SettingsError as e:
-        if isinstance(what, tuple):  # a board's: no JSON of its resamples to redraw it from
+        if isinstance(what, BoardFigure):  # no JSON of its resamples to redraw it from
             return [f"no figure for {name}: {e}"]
         kind = "histogram" if isinstance(what, Result) else f"forest --metric {what.metric}"
         return [f"no figure for {name}: {e} Draw it later with: sigcore figure {name}.json --kind {kind} "
@@ -522,16 +531,10 @@ def drawer(venue: str = DEFAULT_VENUE, a: str = "A", b: str = "B") -> Callable[[
             raise SettingsError(f"figures need {e.name or 'plotly'}, which is not installed",
                                 hint='Install sigcore with its figures: pip install "sigcore[figures]".') from None
         style = paper_style(venue)
-        if isinstance(what, tuple):  # a board, its level and correction: the rank figure, its title the caption's
-            from .board_figures import ranks
-            from .style import apply
+        if isinstance(what, BoardFigure):
+            from .board_figures import paper_ranks
 
-            res, alpha, correction = what
-            fig = ranks(res, alpha, correction, title="")
-            rows = len(res.board.models)  # no title above: the caption says it
-            fig = apply(fig, style, height=(34 * rows + 60) * style.text / 14, title="Ranks with intervals")
-            fig.update_layout(margin=dict(l=4, r=60, t=6, b=36))
-            return export.styled_image(fig, "pdf", style)
+            return export.styled_image(paper_ranks(what.res, what.alpha, what.correction, style), "pdf", style)
         fig = forest(what, style=style) if isinstance(what, Many) else figure(what, "histogram", style=style, a=a, b=b)
         return export.styled_image(fig, "pdf", style)
     return draw
