@@ -299,25 +299,25 @@ def _frames(partials: list[sigcore.Result], s: Settings):
     frames = []
     total = partials[-1].n_resamples  # b, or the 2^n' swaps an exact permutation test enumerates
     for res, (body, tail) in zip(partials, histogram_frames(partials, edges, s.claimed)):
+        title, p = _texts(res, s)
         frames.append(frame([body, tail], res.n_resamples / total, {
             "count": f"b = {res.n_resamples:,} of {total:,}",
-            "status": f"running {_p_status(res, s)} after {res.n_resamples:,} of {total:,} resamples"},
-            title=_title(res, s)))
-    return delta_histogram(partials[-1], edges=edges, claim=s.claimed, title=_title(partials[-1], s)), frames
+            "status": f"running {p} after {res.n_resamples:,} of {total:,} resamples"}, title=title))
+    return delta_histogram(partials[-1], edges=edges, claim=s.claimed, title=frames[-1]["title"]), frames
 
 
-def _title(res: sigcore.Result, s: Settings) -> str:
+def _texts(res: sigcore.Result, s: Settings) -> tuple[str, str]:
+    """A frame's title and running p: the test's, or the claim's (computed once per frame)."""
     if s.claimed is None:
-        return chart_title(res)
+        return chart_title(res), _p_status(res)
     c = claims.from_result(res, *s.claimed)
-    return f"{CLAIM_TITLES[c.kind]} Δ = {c.margin:g}: {claims.p_text(c)}, b = {res.n_resamples:,}"
+    return (f"{CLAIM_TITLES[c.kind]} Δ = {c.margin:g}: {claims.p_text(c)}, b = {res.n_resamples:,}",
+            f"the claim's {claims.p_text(c)}")
 
 
 CLAIM_TITLES = {"non-inferior": "No worse by", "equivalent": "Within ±"}
 
 
-def _p_status(res: sigcore.Result, s: Settings | None = None) -> str:
-    """p as the verdict prints it, with its Monte-Carlo 95% interval: never "p = 0" nor "± 0"; a claim's p."""
-    if s is not None and s.claimed is not None:
-        return f"the claim's {claims.p_text(claims.from_result(res, *s.claimed))}"
+def _p_status(res: sigcore.Result) -> str:
+    """p as the verdict prints it, with its Monte-Carlo 95% interval: never "p = 0" nor "± 0"."""
     return f"{res.p_text} ({report.mc_text(res) if res.resampled else 'exact enumeration'})"
