@@ -608,7 +608,8 @@ def _folder_name(folder: str) -> str:
 def _sequential(args, data, inputs, options, note) -> int:
     """compare --sequential: the confidence sequence over the items in file order, where it stopped, its JSON."""
     from . import sequential
-    from .metrics import METRICS, prepare
+    from .effects import item_values
+    from .metrics import METRICS
 
     gold, sys_a, sys_b, metric = inputs
     unsupported = [flag for flag, given in (
@@ -633,9 +634,8 @@ def _sequential(args, data, inputs, options, note) -> int:
                             hint="Give --score-range LOW HIGH (0 1 for scores between 0 and 1): the sequence is valid "
                                  "for bounded scores, and a range read off the data would not be.")
     try:
-        rows, score, _ = prepare(metric, gold, [sys_a, sys_b], **options)
-        res = sequential.run(score(rows[0]), score(rows[1]), alpha=args.alpha, low=low, high=high,
-                             margin=args.non_inferior or 0.0)
+        res = sequential.run(*item_values(gold, sys_a, sys_b, metric=metric, **options), alpha=args.alpha,
+                             low=low, high=high, margin=args.non_inferior or 0.0)
     except InputError as e:
         raise data.locate(e) from None
     a_name, b_name = _names(args, data.display_names)
@@ -1057,7 +1057,8 @@ def _board(args) -> int:
                             "with --all-pairs, leave it out",
                             hint="Give --baseline (default: the first model) for the task x model table.")
     res = leaderboard.bootstrap(board, n_resamples=args.resamples, seed=args.seed, weight=args.weight,
-                                per_task=args.per_task is not None or args.latex or args.paper is not None, scheduler=args.scheduler,
+                                per_task=args.per_task is not None or args.latex or args.paper is not None,
+                                scheduler=args.scheduler,
                                 progress=_progress(f"{len(board.tasks)} tasks"))
     base = args.baseline if args.baseline is not None else board.models[0]
     if base not in board.models:

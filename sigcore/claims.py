@@ -28,7 +28,7 @@ import numpy as np
 from scipy import stats
 
 from .errors import SettingsError
-from .metrics import METRICS, prepare
+from .metrics import METRICS
 from .result import Result, p_number, tie
 
 KINDS = ("non-inferior", "equivalent")
@@ -135,9 +135,11 @@ def from_result(res: Result, kind: str, margin: float) -> Claim:
 
 def _t(res: Result, margin: float, alpha: float, data) -> tuple[float, float, float, float]:
     """Student's t on the per-item differences, shifted by ±Δ (statsmodels' ttost_paired)."""
+    from .effects import item_values
+
     gold, sys_a, sys_b, metric, options = data
-    rows, score, _ = prepare(metric, gold, [sys_a, sys_b], **options)
-    d = score(rows[0]) - score(rows[1])
+    a, b = item_values(gold, sys_a, sys_b, metric=metric, **options)
+    d = a - b
     n, mean = len(d), float(np.mean(d))
     se = float(np.std(d, ddof=1)) / math.sqrt(n) if n > 1 else math.nan
     if not se > 0:  # every item differs alike: the bound is δ itself
