@@ -84,7 +84,12 @@ class Sequential:
     estimate: np.ndarray  # the running mean of the differences
     stopped: int | None  # the first number of items at which the sequence excludes H0 (None: never)
     side: int  # +1: A better (or no worse), -1: B better, 0: undecided
-    fixed: tuple[float, float]  # the fixed-n (1 - α) t interval over all n items, for comparison
+    running: tuple[np.ndarray, np.ndarray]  # the fixed-n (1 - α) t interval after each number of items (NaN at 1)
+
+    @property
+    def fixed(self) -> tuple[float, float]:
+        """The fixed-n (1 − α) t interval over all n items: the sequence's price is its width against this."""
+        return float(self.running[0][-1]), float(self.running[1][-1])
 
     @property
     def n(self) -> int:
@@ -117,11 +122,12 @@ def run(a, b, *, alpha: float = 0.05, low: float = 0.0, high: float = 1.0, margi
     below = np.flatnonzero(upper < 0) if margin == 0 else np.array([], dtype=int)
     first = min([int(x[0]) for x in (above, below) if len(x)], default=None)
     side = 0 if first is None else (1 if len(above) and above[0] == first else -1)
-    n = len(d)
-    se = float(np.std(d, ddof=1)) / math.sqrt(n) if n > 1 else math.nan
-    q = float(stats.t.ppf(1 - alpha / 2, n - 1)) if n > 1 else math.nan
-    fixed = (float(estimate[-1] - q * se), float(estimate[-1] + q * se))
-    return Sequential(alpha, margin, lower, upper, estimate, None if first is None else first + 1, side, fixed)
+    t = np.arange(1, len(d) + 1, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):  # one item has no spread: NaN there
+        spread = np.maximum(np.cumsum((d - estimate[-1]) ** 2) - t * (estimate - estimate[-1]) ** 2, 0) / (t - 1)
+        half = stats.t.ppf(1 - alpha / 2, t - 1) * np.sqrt(spread / t)  # centred on the mean of all: no cancellation
+    return Sequential(alpha, margin, lower, upper, estimate, None if first is None else first + 1, side,
+                      (estimate - half, estimate + half))
 
 
 class _Lower:
@@ -175,8 +181,8 @@ def sentence(s: Sequential, a: str = "A", b: str = "B") -> str:
     interval it is wider than."""
     level = f"{1 - s.alpha:.0%}"
     at = s.stopped
-    tail = (f"after all {s.n:,} items δ ∈ [{_n(s.lower[-1])}, {_n(s.upper[-1])}], {s.width_ratio:.1f}x as wide as the "
-            f"fixed-n {level} t interval [{_n(s.fixed[0])}, {_n(s.fixed[1])}], the price of being valid however "
+    tail = (f"after all {s.n:,} items δ ∈ [{decimal(s.lower[-1])}, {decimal(s.upper[-1])}], {s.width_ratio:.1f}x as wide as the "
+            f"fixed-n {level} t interval [{decimal(s.fixed[0])}, {decimal(s.fixed[1])}], the price of being valid however "
             f"often it is looked at ({CITATION}, α = {s.alpha:g})")
     if at is None:
         claim = "excluded 0" if s.margin == 0 else f"passed −{s.margin:g}"
@@ -185,9 +191,10 @@ def sentence(s: Sequential, a: str = "A", b: str = "B") -> str:
         f"{a} is no worse than {b} by more than {s.margin:g}"
     i = at - 1
     return (f"{what}: the {level} confidence sequence for δ = {a} − {b} excludes "
-            f"{'0' if s.margin == 0 else f'−{s.margin:g}'} from item {at:,} of {s.n:,} on (δ ∈ [{_n(s.lower[i])}, "
-            f"{_n(s.upper[i])}] there), so evaluating could have stopped there; {tail}.")
+            f"{'0' if s.margin == 0 else f'−{s.margin:g}'} from item {at:,} of {s.n:,} on (δ ∈ [{decimal(s.lower[i])}, "
+            f"{decimal(s.upper[i])}] there), so evaluating could have stopped there; {tail}.")
 
 
-def _n(x: float) -> str:
+def decimal(x: float) -> str:
+    """δ and its bounds as the sequence prints them: four decimals, a real minus."""
     return f"{x:.4f}".replace("-", "−")

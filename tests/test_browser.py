@@ -159,6 +159,35 @@ def test_a_claim_draws_its_threshold_and_says_its_verdict(page, tmp_path):
     page.screenshot(path=tmp_path / "claim.png", full_page=True)
 
 
+def test_the_confidence_sequence_plays_item_by_item_until_it_decides(page, tmp_path):
+    """Two lm-eval logs of 300 ARC items, acc: after the run, "Play it item by item" grows the sequence on the live
+    chart, frame by frame, to the item where it decides (tests/test_sequence_page.py checks the numbers)."""
+    logs = sorted((ROOT / "sample_data" / "lm_eval").glob("samples_arc_easy_model-*.jsonl"))
+    page.get_by_text("Upload", exact=True).first.click()
+    page.locator("input[type=file]").first.set_input_files(logs)
+    choose(page, "Metric", "acc")
+    page.get_by_role("button", name="Run").click()
+    box = page.get_by_text("Could evaluating have stopped early?")
+    box.wait_for(timeout=60_000)
+    box.click()
+    page.get_by_role("button", name="Play it item by item").click()
+    chart = page.frame_locator("iframe[title*=live_chart]").last  # McNemar's resamples nothing: no histogram above
+    seen = set()
+    for _ in range(200):  # 60 frames of 100 ms: catch some on the way
+        seen.add(chart.locator(".gtitle").first.text_content(timeout=30_000))
+        if any(t.startswith("After 300 of 300 items") for t in seen):
+            break
+        time.sleep(0.05)
+    done = [t for t in seen if t.startswith("After 300 of 300")]
+    assert done and done[0].endswith("decided at item 178")
+    assert any(t.endswith("not decided") for t in seen)  # it was seen growing, before it decided
+    assert chart.get_by_text("item 300 of 300").is_visible()
+    assert "decided at item 178" in chart.locator(".textpoint").last.text_content()  # the line drawn where it decided
+    page.locator("iframe[title*=live_chart]").last.scroll_into_view_if_needed()
+    page.screenshot(path=tmp_path / "sequence.png")
+    assert (tmp_path / "sequence.png").stat().st_size > 10_000
+
+
 def test_run_is_above_the_fold_and_pressing_it_moves_nothing(chromium, app_url):
     """At 1440 x 900, Run sat below the fold; pressing it swapped the 380 px chart for a progress bar for ~0.8 s
     (the page jumped 219 px and back), and the chart grew by its progress line when the run came in."""

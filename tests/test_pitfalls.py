@@ -46,6 +46,24 @@ def test_peeking_finds_more_than_testing_once_which_keeps_alpha():
     assert abs(res.once - ALPHA) <= 4 * se(ALPHA, 400)
     assert res.peeking > res.once + 4 * se(res.peeking, 400)
     assert np.all(res.stopped_at[res.p_once <= ALPHA] > 0)  # significant at the end means it stopped somewhere
+    # the confidence sequence is watched after every item, far more often than peeking's every 50, and holds α
+    assert res.sequence <= ALPHA + 2 * se(ALPHA, 400) and res.sequence < res.peeking
+
+
+@pytest.mark.parametrize("alternative", ["greater", "less", "two-sided"])
+def test_the_peeking_lessons_sequence_stops_where_the_engines_sequence_does(alternative):
+    from sigcore import sequential
+
+    rng = np.random.default_rng(5)
+    a = (rng.random((40, 300)) < 0.75).astype(float)
+    b = (rng.random((40, 300)) < {"greater": 0.6, "less": 0.9, "two-sided": 0.6}[alternative]).astype(float)
+    stops = pitfalls._sequence_stops(a - b, 0.05, alternative)
+    for row, stop in enumerate(stops):  # one-sided at α: the engine's two-sided sequence at 2α, on H1's side
+        r = sequential.run(a[row], b[row], alpha=0.05 if alternative == "two-sided" else 0.1)
+        low, high = r.lower, r.upper
+        hits = {"greater": low > 0, "less": high < 0, "two-sided": (low > 0) | (high < 0)}[alternative]
+        assert stop == (int(np.argmax(hits)) + 1 if hits.any() else 0)
+    assert stops.any()  # a real difference: some stop
 
 
 def test_the_peeking_example_stops_early_although_the_last_test_does_not_reject():
@@ -244,6 +262,7 @@ def test_the_section_shows_the_simulations_numbers_and_reruns_when_a_widget_move
     assert shown["With Holm's correction"] == f"{many.holm[-1]:.0%}"
     assert shown["“Significant” with peeking"] == f"{peek.peeking:.0%}"
     assert shown["Testing once at n = 500"] == f"{peek.once:.0%}"
+    assert shown["Confidence sequence, after every item"] == f"{peek.sequence:.0%}"
     assert shown["Significant (the power)"] == f"{absent.power:.0%}"
     for side, rate in sides.rates().items():
         assert shown[f"p ≤ α, {side}"] == f"{rate:.0%}"

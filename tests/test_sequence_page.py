@@ -13,15 +13,38 @@ def _expander(at):
     return next(e for e in at.expander if e.label.startswith("Could evaluating have stopped early?"))
 
 
+def _chart(at) -> dict:
+    """The sequence's live chart: its figure and the frames the browser will play."""
+    args = json.loads(next(c for c in at.get("component_instance") if "sequence-chart" in c.proto.id).proto.json_args)
+    return {**args, "figure": json.loads(args["figure"])}
+
+
 def test_right_wrong_items_get_their_sequence_and_its_figure():
     at = run(on_slp3(app()))
     box = _expander(at)
     gold, sys_a, sys_b = slp3()
     expected = sequential.run([int(x == g) for x, g in zip(sys_a, gold)], [int(x == g) for x, g in zip(sys_b, gold)])
     assert md(sequential.sentence(expected, "A", "B")) in [m.value for m in box.markdown]
-    chart = json.loads(at.get("plotly_chart")[-1].proto.spec)
-    band = next(t for t in chart["data"] if t.get("fill") == "tonexty")
+    chart = _chart(at)
+    assert chart["frames"] == []  # drawn whole until Play
+    band = next(t for t in chart["figure"]["data"] if t.get("fill") == "tonexty")
     assert band["y"] == expected.lower.tolist()  # ten items: every one drawn
+
+
+def test_play_grows_the_sequence_item_by_item_and_ends_on_the_whole_figure():
+    at = run(on_slp3(app()))
+    next(b for b in at.button if b.key == "sequence-play").click().run()
+    chart = _chart(at)
+    gold, sys_a, sys_b = slp3()
+    expected = sequential.run([int(x == g) for x, g in zip(sys_a, gold)], [int(x == g) for x, g in zip(sys_b, gold)])
+    frames, traces = chart["frames"], chart["figure"]["data"]
+    assert [len(f["y"][1]) for f in frames] == list(range(1, 11))  # ten items: a frame per item
+    for m, f in enumerate(frames, start=1):
+        assert f["y"][1] == expected.lower[:m].tolist() and f["y"][2] == expected.estimate[:m].tolist()
+        assert f["progress"] == m / 10 and f["texts"]["count"] == f"item {m:,} of 10"
+        assert (", decided at item" in f["title"]) == (expected.stopped is not None and m >= expected.stopped)
+        assert (f["y"][6] != []) == (m == 10)  # the fixed-n interval at n only once all items are in
+    assert frames[-1]["y"][:5] == [t["y"] for t in traces[:5]]  # the play ends on the figure drawn whole
 
 
 def test_a_corpus_metric_is_told_and_lm_eval_logs_decide_where_the_engine_does():

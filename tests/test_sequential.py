@@ -128,3 +128,26 @@ def test_compare_sequential_on_the_command_line(tmp_path, capsys):
                         (["--metric", "macro_f1"], "needs a mean of per-item values")):
         assert main(["compare", str(table), "--sequential", *extra]) == 2
         assert said in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_played_frames_grow_to_the_whole_figure_and_decide_where_the_sequence_does(seed):
+    from sigcore.report.sequence_figure import frames, sequence
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(50, 4000))
+    a, b = (rng.random(n) < 0.7).astype(float), (rng.random(n) < 0.7 - 0.1 * (seed % 2)).astype(float)
+    r = sequential.run(a, b)
+    fig, played = sequence(r).to_dict(), frames(r)
+    counts = [int(f["count"].split()[1].replace(",", "")) for f in played]
+    assert counts == sorted(set(counts)) and counts[-1] == n and (r.stopped is None or r.stopped in counts)
+    x = fig["data"][0]["x"]
+    for m, f in zip(counts, played):
+        drawn = len(f["y"][1])
+        assert x[drawn - 1] <= m and (drawn == len(x) or x[drawn] > m)  # the items up to m, no further
+        decided = r.stopped is not None and m >= r.stopped
+        assert (f["y"][5] != []) == decided and (", decided at item" in f["title"]) == decided
+        low, high = (sequential.decimal(v[m - 1]) for v in (r.lower, r.upper))
+        assert f"δ ∈ [{low}, {high}]" in f["title"]
+    assert [list(y) for y in played[-1]["y"][:5]] == [list(t["y"]) for t in fig["data"][:5]]
+    assert played[-1]["y"][6] == list(r.fixed)

@@ -82,15 +82,20 @@ def _peek() -> None:
         "You test on the first items, then on more, and stop as soon as p ≤ α: the result you hoped for. But "
         "luck moves p up and down as items come in, and every look is one more chance for it to dip below α. "
         "Here A and B are equally good, so every stop is a false alarm.\n\n"
-        "**Do instead**: fix the size of the test set before you look, and test once.")
+        "**Do instead**: fix the size of the test set before you look, and test once; or, to look as often as you "
+        "like, use a confidence sequence (the Compare page's “Could evaluating have stopped early?”), which holds "
+        "at every number of items at once.")
     c1, c2 = st.columns(2)
     step = c1.select_slider("Test after every … items", (25, 50, 100, 250), value=50, key="pit-step")
     alpha = _alpha(c2, "pit-peek-alpha")
     res = _peeking(step=step, alpha=alpha)
     show(pitfall_figures.peeking(res), "peeking")
-    m1, m2 = st.columns(2)
+    m1, m2, m3 = st.columns(3)
     m1.metric("“Significant” with peeking", _share(res.peeking))
     m2.metric(f"Testing once at n = {res.looks[-1]}", _share(res.once))
+    m3.metric("Confidence sequence, after every item", _share(res.sequence),
+              help="Waudby-Smith & Ramdas (2024): the same experiments, watched after every single item, stopped "
+                   "the moment its one-sided bound passes 0; it may stop at any item and still holds α.")
     st.caption(f"{len(res.p_once)} simulated experiments of up to {res.looks[-1]} items, on which A and B are both "
                "right on 70% of items; one-sided paired bootstrap (H1: A is better), b = 1,000. The line follows "
                "one of them" + (", stopped by peeking though one test on all items finds nothing."

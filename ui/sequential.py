@@ -3,15 +3,19 @@
 
 from __future__ import annotations
 
+import uuid
+
 import streamlit as st
+from streamlit import config
 
 from sigcore import SigcoreError, sequential
 from sigcore.effects import item_values
 from sigcore.io import align
 from sigcore.metrics import METRICS
-from sigcore.report.sequence_figure import sequence
+from sigcore.report.sequence_figure import frames, sequence
 
 from . import figure
+from .live_chart import frame, live_chart
 from .run import Settings, inputs
 from .safe import md
 
@@ -43,4 +47,33 @@ def show(data: align.Aligned, s: Settings) -> None:
             return
         names = data.display_names
         st.markdown(md(sequential.sentence(seq, *names)))  # not a second verdict box: the verdict is above
-        figure.show(sequence(seq), "confidence_sequence")
+        _play(seq)
+
+
+PLAYED = "sequence-played"  # the play under way or done: its id, the sequence it plays, how far it got
+
+
+def _play(seq: sequential.Sequential) -> None:
+    """The sequence on the live chart: drawn whole, or, after "Play it item by item", growing as the items came in,
+    the band narrowing against the fixed-n interval until it decides."""
+    fig = sequence(seq)
+    state = st.session_state
+    key = (seq.n, seq.alpha, seq.margin, float(seq.estimate[-1]), float(seq.lower[-1]))  # which sequence is shown
+    if st.button("▶ Play it item by item", key="sequence-play",
+                 help="the sequence as it would have grown while the items were evaluated, in file order"):
+        state[PLAYED] = {"id": uuid.uuid4().hex, "key": key, "shown": None}
+    played = state.get(PLAYED)
+    if played is None or played["key"] != key:
+        live_chart(fig, [], run=f"still-{key}", shown=0, interval=1, config=CONFIG, key="sequence-chart")
+    else:
+        shots = [frame(f["y"], f["progress"], {"count": f["count"]}, title=f["title"]) for f in frames(seq)]
+        done = live_chart(fig, shots, run=played["id"], shown=played["shown"], interval=0.1, config=CONFIG,
+                          key="sequence-chart")
+        if done and done["run"] == played["id"]:
+            played["shown"] = done["shown"]
+        if config.get_option("global.appTest"):  # AppTest has no browser to play the frames
+            played["shown"] = len(shots)
+    figure.download(fig, "confidence_sequence")
+
+
+CONFIG = figure.config("confidence_sequence")

@@ -56,6 +56,8 @@ class Peeking:
     p_once: np.ndarray  # per experiment, p of one test on all items
     example: int  # an experiment that peeking made "significant" though testing once did not (else 0)
     trajectory: np.ndarray  # p of the example at each look
+    sequence_stopped: np.ndarray  # per experiment, the item where a confidence sequence watched item by item
+    # first excluded H0 (sigcore.sequential, same side and α); 0 if it never did
 
     @property
     def peeking(self) -> float:
@@ -64,6 +66,11 @@ class Peeking:
     @property
     def once(self) -> float:
         return float(np.mean(self.p_once <= self.alpha))
+
+    @property
+    def sequence(self) -> float:
+        """The share of experiments a confidence sequence, looked at after every item, called "significant"."""
+        return float(np.mean(self.sequence_stopped > 0))
 
 
 @dataclass(frozen=True)
@@ -221,7 +228,26 @@ def peeking(n_max: int = 500, step: int = 50, *, accuracy: float = 0.7, agreemen
                 break
         p_once[s] = p if n == n_max else p_at(s, n_max)
     example = int(np.argmax((stopped_at > 0) & (p_once > alpha)))
-    return Peeking(alpha, step, looks, stopped_at, p_once, example, np.array([p_at(example, n) for n in looks]))
+    return Peeking(alpha, step, looks, stopped_at, p_once, example, np.array([p_at(example, n) for n in looks]),
+                   _sequence_stops(a - b, alpha, alternative))
+
+
+def _sequence_stops(d: np.ndarray, alpha: float, alternative: str) -> np.ndarray:
+    """Per row of right/wrong differences, the first item at which the confidence sequence for δ excludes 0 on
+    H1's side (one-sided at α: the lower end of the two-sided sequence at 2α), or 0 if it never does."""
+    from ..sequential import bounds
+
+    level = alpha if alternative == "two-sided" else 2 * alpha
+    stops = np.zeros(len(d), dtype=int)
+    for row, x in enumerate(d):
+        lower, upper = bounds(x, alpha=level)
+        out = np.zeros(len(x), dtype=bool)
+        if alternative != "less":
+            out |= lower > 0
+        if alternative != "greater":
+            out |= upper < 0
+        stops[row] = int(np.argmax(out)) + 1 if out.any() else 0
+    return stops
 
 
 def not_significant(n: int = 100, accuracy_a: float = 0.75, accuracy_b: float = 0.70, *, agreement: float = 0.85,
