@@ -507,6 +507,13 @@ def _compare(args) -> int:
     data, (gold, sys_a, sys_b, metric), options, note = _inputs(args)
     ci_method = None if args.ci_method == "none" else args.ci_method
     if args.bibtex and not (args.paper or args.save):  # the references need the test's name, not its run
+        if args.sequential:
+            print(citations.bibtex(citations.SEQUENTIAL), end="")
+            return 0
+        if args.non_inferior is not None or args.equivalent is not None:  # the claim's test: the bootstrap or t
+            print(citations.bibtex(citations.claim_keys("bootstrap" if args.test == AUTO else args.test, metric)),
+                  end="")
+            return 0
         try:
             test = chosen_test(gold, sys_a, sys_b, metric=metric, test=args.test, alpha=args.alpha, groups=data.groups,
                                compat=args.compat, ci_method=ci_method, **options)
@@ -616,7 +623,7 @@ def _sequential(args, data, inputs, options, note) -> int:
         ("--equivalent", args.equivalent is not None), ("--test", args.test != AUTO),
         ("--alternative", args.alternative != "two-sided"), ("--group", data.groups is not None),
         ("--compat", args.compat), ("--paper", args.paper), ("--latex", args.latex), ("--save", args.save),
-        ("--family", args.family), ("--bibtex", args.bibtex)) if given]
+        ("--family", args.family)) if given]
     if unsupported:  # said, not ignored
         raise SettingsError(f"{unsupported[0]} is not taken with --sequential",
                             hint="The sequence is two-sided and item by item; --non-inferior DELTA stops where it "
@@ -660,8 +667,8 @@ def _claim(args, data, inputs, options, note) -> int:
         ("equivalent", args.equivalent)
     unsupported = [flag for flag, given in (
         ("--alternative", args.alternative != "two-sided"), ("--confidence", args.confidence is not None),
-        ("--compat", args.compat), ("--paper", args.paper), ("--latex", args.latex), ("--save", args.save),
-        ("--family", args.family), ("--bibtex", args.bibtex), ("--chi-square", args.chi_square)) if given]
+        ("--compat", args.compat), ("--paper", args.paper), ("--save", args.save), ("--family", args.family),
+        ("--chi-square", args.chi_square)) if given]
     if unsupported:  # said, not ignored
         raise SettingsError(f"{unsupported[0]} is not taken with --{kind}",
                             hint="A claim has its own side and level: the bound is one-sided at 1 - alpha "
@@ -677,6 +684,9 @@ def _claim(args, data, inputs, options, note) -> int:
     if args.json:
         print(json.dumps(_json_safe({**c.to_dict(), "a_name": a_name, "b_name": b_name,
                                      "roles": [str(r) for r in data.roles], "notes": list(data.notes)}), indent=2))
+        return 0
+    if args.latex:
+        print(export.claim_latex(c, a=a_name, b=b_name))
         return 0
     print("\n".join(_roles(data, note, args.metric, [f"test: {sentence.test_name(c.result)}, for the claim"])))
     print(claims.sentence(c, a_name, b_name))

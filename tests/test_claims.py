@@ -13,6 +13,7 @@ from statsmodels.stats.weightstats import ttost_paired
 
 from sigcore import claims, compare
 from sigcore.errors import SettingsError
+from sigcore.report import citations
 
 
 def _pair(rng, n, p_a, p_b):
@@ -150,7 +151,7 @@ def test_compare_non_inferior_and_equivalent_on_the_command_line(tmp_path, capsy
     assert printed == claims.sentence(eq, "new", "old")
     for extra, said in ((["--alternative", "greater"], "--alternative is not taken with --non-inferior"),
                         (["--test", "mcnemar"], "the mcnemar test has no shifted null"),
-                        (["--latex"], "--latex is not taken with --non-inferior")):
+                        (["--save", "x.json"], "--save is not taken with --non-inferior")):
         assert main(["compare", str(table), "--non-inferior", "0.05", *extra]) == 2
         assert said in capsys.readouterr().err
 
@@ -200,3 +201,35 @@ def test_power_plans_a_claim_on_the_command_line(capsys):
                  "--equivalent", "0.03"]) == 0
     delta, sd = claims.from_rates(0.75, 0.75, 0.85)
     assert capsys.readouterr().out.strip() == claims.plan("equivalent", 0.03, delta=delta, sd=sd, n=1000).text()
+
+
+def test_a_claims_latex_sentence_says_the_sentences_numbers_cites_its_tests_and_compiles(tmp_path, capsys):
+    """The claim in a paper's text: the same bound, p and decision as the plain sentence, δ and the bound in math
+    mode, the test and Schuirmann (1987) cited; pdflatex and bibtex take it (tests/test_family.py's paper)."""
+    from sigcore.__main__ import main
+    from sigcore.report import export
+    from test_family import _compile
+
+    rng = np.random.default_rng(8)
+    gold, a, b = _pair(rng, 300, 0.8, 0.8)
+    bodies = []
+    for kind, margin, test in (("non-inferior", 0.05, "bootstrap"), ("equivalent", 0.06, "t"),
+                               ("non-inferior", 0.001, "t")):
+        c = claims.claim(gold, a, b, kind=kind, margin=margin, test=test, n_resamples=2000)
+        tex = export.claim_latex(c, a="int8_model", b="fp16 & co")
+        plain = claims.sentence(c, "int8_model", "fp16 & co")
+        assert tex.startswith("Not shown" if not c.shown else "int8") == plain.startswith("Not shown" if not c.shown
+                                                                                         else "int8")
+        low = claims._signed(c.bound_low, c.result).replace("−", "-")
+        assert (f"\\geq {low}$" if kind == "non-inferior" else low.lstrip("-")) in tex
+        assert claims.p_text(c).split(" ")[-1] in tex and "schuirmann1987comparison" in tex
+        assert r"int8\_model" in tex and r"fp16 \& co" in tex
+        bodies.append(tex)
+    _compile(tmp_path, "\n\n".join(bodies))
+    table = tmp_path / "t.csv"
+    table.write_text("gold,new,old\n" + "".join(f"{g},{x},{y}\n" for g, x, y in zip(gold, a, b)))
+    assert main(["compare", str(table), "--equivalent", "0.05", "--bibtex"]) == 0
+    keys = re.findall(r"^@\w+\{([^,]+),", capsys.readouterr().out, flags=re.M)
+    assert keys == citations.claim_keys("bootstrap", "accuracy") + [citations.TOOL]
+    assert main(["compare", str(table), "--sequential", "--bibtex"]) == 0
+    assert "waudbysmith2024estimating" in capsys.readouterr().out

@@ -121,6 +121,16 @@ WORKS = {w.key: w for w in [
     _work(TOOL, "sigcore contributors, 2026", "misc", author="{sigcore contributors}",
           title="sigcore: Paired Significance Tests for Comparing {NLP}/{ML} Systems", version=__version__,
           year="2026", note=f"Version {__version__}"),
+    _work("schuirmann1987comparison", "Schuirmann, 1987", "article",
+          title="A Comparison of the Two One-Sided Tests Procedure and the Power Approach for Assessing the "
+                "Equivalence of Average Bioavailability",
+          author="Schuirmann, Donald J.", journal="Journal of Pharmacokinetics and Biopharmaceutics", volume="15",
+          number="6", pages="657--680", year="1987"),
+    _work("waudbysmith2024estimating", "Waudby-Smith and Ramdas, 2024", "article",
+          title="Estimating Means of Bounded Random Variables by Betting",
+          author="Waudby-Smith, Ian and Ramdas, Aaditya",
+          journal="Journal of the Royal Statistical Society Series B: Statistical Methodology", volume="86",
+          number="1", pages="1--27", year="2024"),
     _work("benjamini2001control", "Benjamini and Yekutieli, 2001", "article",
           title="The Control of the False Discovery Rate in Multiple Testing under Dependency",
           author="Benjamini, Yoav and Yekutieli, Daniel", journal="The Annals of Statistics", volume="29",
@@ -165,6 +175,16 @@ def pair_keys(test: str, metric: str, ci_method: str = "bootstrap-basic") -> lis
     """:func:`keys_of` before the run: from the test, the metric and the interval's method alone."""
     return list(dict.fromkeys([*keys_for_test(test, metric, ci_method), *metric_keys(metric),
                                "dror-etal-2018-hitchhikers"]))
+
+
+def claim_keys(test: str, metric: str) -> list[str]:
+    """What a non-inferiority or equivalence claim relies on: its test (whose bound is the claim's), the one-sided
+    tests against a margin (Schuirmann 1987), the metric, and Dror et al. (2018)."""
+    keys = list(_TEST[test]) + (["koehn-2004-statistical"] if test == "bootstrap" and metric in _METRIC else [])
+    return list(dict.fromkeys([*keys, "schuirmann1987comparison", *metric_keys(metric), "dror-etal-2018-hitchhikers"]))
+
+
+SEQUENTIAL = ["waudbysmith2024estimating"]  # the confidence sequence of sigcore.sequential
 
 
 def family_keys(test: str, metrics: list[str], correction: str) -> list[str]:

@@ -52,11 +52,11 @@ _PLAIN_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 # placeholders for user text while the sentence around it is converted (NUL never occurs in the sentence)
 _A, _B, _P, _C = "\x00a\x00", "\x00b\x00", "\x00p\x00", "\x00c\x00"
 # a symbol, its relation and its number, set together in math mode: δ = 0.0150, b = 10,000, α = 0.05
-_MATH = re.compile(r"(?<![\w\x00])(δ|α|b|n) (=|≥|≤) (-?(?:∞|\d+(?:,\d{3})*(?:\.\d+)?(?:e[+-]?\d+)?))")
+_MATH = re.compile(r"(?<![\w\x00])(δ|α|b|n) (=|≥|≤) ([-−]?(?:∞|\d+(?:,\d{3})*(?:\.\d+)?(?:e[+-]?\d+)?))")
 _MATH_SYMBOLS = {"δ": r"\delta", "α": r"\alpha", "b": "b", "n": "n"}
 _MATH_RELATIONS = {"=": "=", "≥": r"\geq", "≤": r"\leq"}
 _LATEX_SYMBOLS = {"-∞": r"$-\infty$", "δ": r"$\delta$", "α": r"$\alpha$", "≥": r"$\geq$", "≤": r"$\leq$", "∞": r"$\infty$",
-                  "·": r"$\cdot$"}
+                  "·": r"$\cdot$", "±": r"$\pm$"}
 _LATEX_SYMBOLS_RE = re.compile("|".join(_LATEX_SYMBOLS))
 _SENTENCE_SYMBOLS = "".join(_LATEX_SYMBOLS) + MINUS + "\u0302"  # and k̂'s hat (the replicability sentence)
 
@@ -180,6 +180,19 @@ def sentence_latex(res: Result, *, a: str = "A", b: str = "B") -> str:
     return _latex_text(_cited(res), res, a, b, citations.cite_latex(citations.method_keys(res)))
 
 
+def claim_latex(c, *, a: str = "A", b: str = "B") -> str:
+    r"""A non-inferiority or equivalence claim (:func:`sigcore.claims.sentence`) as a paper's sentence in LaTeX:
+    δ, α, b and the bound in math mode, the test and Schuirmann (1987) cited with ``\citep``."""
+    from ..claims import p_text, sentence as claim_sentence
+    from .sentence import method
+
+    how, p = method(c.result), p_text(c)
+    text = claim_sentence(c, _A, _B).replace(how, f"{how} {_C}", 1).replace(p, _P, 1)
+    name, op, value = p.split(" ")
+    return latex_template(text, {_A: latex_escape(a), _B: latex_escape(b), _C: citations.cite_latex(
+        citations.claim_keys(c.result.test, c.result.metric)), _P: f"${name} {_MATH_RELATIONS.get(op, op)} {_math_number(value)}$"})
+
+
 def caption(res: Result, *, a: str = "A", b: str = "B") -> str:
     """A figure's or table's short caption: what is shown, on how many items, with which test; the metric
     with its citations. The result itself is the sentence's."""
@@ -272,6 +285,7 @@ def latex_template(text: str, filled: dict[str, str]) -> str:
 
 
 def _math_number(text: str) -> str:
+    text = text.replace(MINUS, "-")  # a claim's bound is written with a real minus; math mode makes its own
     if text.lstrip("-") == "∞":
         return text.replace("∞", r"\infty")
     mantissa, _, exponent = text.partition("e")
