@@ -142,6 +142,9 @@ def test_the_book_s_conclusion_at_the_book_s_thresholds():
     assert said == ["**p ≈ .0060 ≤ .01: we reject H0** and say A is better than B; the difference is statistically "
                     "significant."]
     assert any(r"\ge 1.00" in e.value for e in at.latex)  # δ(x) = .50, so 2·δ(x) = 1.00
+    click(at, "Textbook: A .70, B .50")  # and the book's example brings back the book's .05
+    assert next(s for s in at.selectbox if s.label == "Threshold α").value == 0.05
+    assert [m.value for m in at.markdown if m.value.startswith("**p ≈")][0].startswith("**p ≈ .27 > .05:")
     for p, written in ((0.9983, ".9983"), (1.0, "1"), (0.994, ".99"), (0.27, ".27"), (0.0047, ".0047")):
         assert conclusion(p, 0.05).startswith(f"**p ≈ {written} ")  # never "1.00" for a p below 1
 

@@ -64,8 +64,10 @@ def test_power_curve_shows_the_simulated_points_with_their_intervals_beside_the_
 def test_three_panels_are_titled_with_the_p_of_each_test():
     res = results(SLP3_A, SLP3_B)
     titles = [a.text for a in three_tests(*res).layout.annotations if a.text.startswith("<b>")]
-    assert titles == [f"<b>{name}</b><br>{r.p_text}" for name, r in
-                      zip(("Paired bootstrap", "Exact permutation test", "Paired t-test"), res)]
+    assert titles == [f"<b>{name}</b><br>{p}" for name, p in
+                      zip(("Paired bootstrap", "Exact permutation test", "Paired t-test"),
+                          (res[0].p_text, "p = 11/32 = 0.3438", res[2].p_text))]  # 22 of the 64 swaps
+    assert res[1].p_value == 11 / 32
     assert res[2].p_text == "p = 0.2217"  # scipy.stats.ttest_rel(A, B, alternative="greater")
 
 

@@ -1,5 +1,7 @@
 """The Classroom's three sections driven through streamlit.testing: every number they show equals sigcore's."""
 
+import fractions
+
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -31,8 +33,15 @@ def false_alarms(test: str, n: int, n_sims: int, alpha: float) -> str:
 
 
 def three_p_texts(a, b, copies):
-    return [sigcore.compare([1] * len(a) * copies, a * copies, b * copies, test=test,
-                            n_resamples=lessons.RESAMPLES, ci_method=None, alternative="greater").p_text for test in lessons.THREE]
+    """The engine's p of each test; the exact permutation test's as the fraction of swaps it counts."""
+    texts = []
+    for test in lessons.THREE:
+        res = sigcore.compare([1] * len(a) * copies, a * copies, b * copies, test=test,
+                              n_resamples=lessons.RESAMPLES, ci_method=None, alternative="greater")
+        share = fractions.Fraction(res.p_value).limit_denominator(2 ** 24)
+        exact = res.exact and test == "permutation" and share.denominator > 1 and res.p_text.startswith("p = ")
+        texts.append(f"p = {share} = {res.p_text[4:]}" if exact else res.p_text)
+    return texts
 
 
 def test_p_values_shows_sigcore_share_of_false_alarms_and_follows_the_widgets():
@@ -68,7 +77,7 @@ def test_three_tests_table_shows_compare_p_and_the_p_values_shrink_together_with
 
 
 @pytest.mark.parametrize("a, b, p", [(SLP3_A, SLP3_A, ["p = 1"] * 3),  # δ(x) = 0: no test is "significant"
-                                     ([1] * 10, [0] * 10, ["p < 0.0001", "p = 0.00098", "p < 1e-300"])])
+                                     ([1] * 10, [0] * 10, ["p < 0.0001", "p = 1/1024 = 0.00098", "p < 1e-300"])])
 def test_three_tests_without_spread_in_the_differences_show_gracefully(a, b, p):
     at = section(f"three_tests({a}, {b})")
     assert not at.exception and not at.error

@@ -160,7 +160,7 @@ def three_tests(a_correct: Sequence[int], b_correct: Sequence[int]) -> None:
     st.dataframe(pd.DataFrame({
         "test": [test_name(res)[0].upper() + test_name(res)[1:] for res in results],  # as the panels name them
         "p counts": [HOW[res.test] for res in results],
-        "p": [res.p_text if math.isfinite(res.p_value) else "undefined" for res in results],
+        "p": [lesson_figures.p_text(res) if math.isfinite(res.p_value) else "undefined" for res in results],
     }), hide_index=True)
     if copies == 1:
         st.caption(f"The bootstrap p here and s / b in the walk-through above both estimate one exact value, "

@@ -20,6 +20,7 @@ from sigcore.report.figures import walkthrough_heights, walkthrough_histogram
 from sigcore.io.inputs import read
 from sigcore.report import export
 from sigcore.result import mc_interval
+from sigcore.teaching.bootstrap import textbook_number
 
 from .data import SAMPLE_DIR
 from .figure import config as figure_config, download
@@ -68,7 +69,8 @@ def _pattern(both: int, only_a: int, only_b: int) -> tuple[list[bool], list[bool
 PRESETS = {"Textbook: A .70, B .50": _textbook(),
            "Rejected at .01: A .90, B .40": _pattern(3, 6, 1),  # exact p .0060: the book's "p = .0047 < .01"
            "A wins every disagreement: A .90, B .40": _pattern(4, 5, 0), "No difference": _pattern(4, 2, 2)}
-PRESET_ALPHA = {"Rejected at .01: A .90, B .40": 0.01}  # the threshold a preset is named after
+# the threshold a preset is named after, and the book's .05 back with the book's example
+PRESET_ALPHA = {"Textbook: A .70, B .50": 0.05, "Rejected at .01: A .90, B .40": 0.01}
 ALPHAS = (0.05, 0.01)  # the thresholds SLP3 names
 
 
@@ -85,11 +87,6 @@ def book_cell(a_right: bool, b_right: bool) -> str:
 
 def sup(i: int) -> str:
     return str(i).translate(str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹"))
-
-
-def textbook_number(v: float) -> str:
-    """.70 and −.20 (a minus sign, not a hyphen), as the figure writes them."""
-    return f"{v:.2f}".replace("0.", ".", 1).replace("-", "−")
 
 
 # URL parameters of the walk-through's state, so a link on a slide opens the same page: x as one digit per

@@ -184,3 +184,8 @@ def _simulate(n, accuracy_a, accuracy_b, agreement, test, n_sims, n_resamples, a
         p[i] = compare(gold, a, b, test=test, n_resamples=n_resamples, alternative=alternative, seed=seed + i,
                        ci_method=None).p_value
     return p
+
+
+def textbook_number(v: float) -> str:
+    """.70 and −.20 (a minus sign, not a hyphen), as SLP3's figures write accuracies and their differences."""
+    return f"{v:.2f}".replace("0.", ".", 1).replace("-", "−")
