@@ -266,9 +266,13 @@ def test_stop_keeps_what_was_drawn(page, tmp_path):
 
 
 def test_classroom_draws_a_test_set_line_by_line(page, app_url, tmp_path):
+    from playwright.sync_api import expect
+
     page.goto(app_url + "/classroom")
-    page.get_by_role("button", name="Draw x⁽¹⁾").click(timeout=60_000)
     chart = page.frame_locator("iframe[title*=live_chart]")
+    for name in ("Replay", "Step ▶", "◀ Back", "Pause"):  # b = 0: nothing to replay, step, go back to or pause
+        expect(chart.get_by_role("button", name=name)).to_be_disabled(timeout=60_000)
+    page.get_by_role("button", name="Draw x⁽¹⁾").click(timeout=60_000)
     count = chart.locator("#count")
     # mid-animation: Figure 4.12's inner loop, drawing documents one by one (the first visit computes the
     # page's simulations before the draw, so this can take a while on a busy machine)
@@ -422,9 +426,13 @@ def test_every_classroom_button_shows_its_whole_label_at_1280_px(chromium, app_u
 
 
 def test_the_teacher_pauses_steps_goes_back_and_replays_with_keys(page, app_url):
+    from playwright.sync_api import expect
+
     page.goto(app_url + "/classroom")
-    page.get_by_role("button", name="Draw x⁽¹⁾").click(timeout=60_000)
     chart = page.frame_locator("iframe[title*=live_chart]")
+    for name in ("Replay", "Step ▶", "◀ Back", "Pause"):  # b = 0: nothing to replay, step, go back to or pause
+        expect(chart.get_by_role("button", name=name)).to_be_disabled(timeout=60_000)
+    page.get_by_role("button", name="Draw x⁽¹⁾").click(timeout=60_000)
     count = chart.locator("#count")
     count.filter(has_text=re.compile(r"j = [2-5]$")).wait_for(timeout=90_000)
     page.keyboard.press(" ")  # pause
