@@ -151,3 +151,16 @@ def test_the_played_frames_grow_to_the_whole_figure_and_decide_where_the_sequenc
         assert f"δ ∈ [{low}, {high}]" in f["title"]
     assert [list(y) for y in played[-1]["y"][:5]] == [list(t["y"]) for t in fig["data"][:5]]
     assert played[-1]["y"][6] == list(r.fixed)
+
+
+def test_the_running_fixed_n_interval_is_scipys_t_interval_after_each_number_of_items():
+    from scipy import stats
+
+    rng = np.random.default_rng(11)
+    a, b = rng.random(400), rng.random(400)
+    r = sequential.run(a, b, alpha=0.1)
+    d = a - b
+    for m in (2, 3, 17, 250, 400):
+        expected = stats.t.interval(0.9, m - 1, loc=d[:m].mean(), scale=stats.sem(d[:m]))
+        assert (r.running[0][m - 1], r.running[1][m - 1]) == pytest.approx(expected, rel=1e-10, abs=1e-12)
+    assert np.isnan(r.running[0][0]) and r.fixed == pytest.approx(expected, rel=1e-10)
