@@ -181,9 +181,9 @@ def sentence(s: Sequential, a: str = "A", b: str = "B") -> str:
     interval it is wider than."""
     level = f"{1 - s.alpha:.0%}"
     at = s.stopped
-    tail = (f"after all {s.n:,} items δ ∈ [{decimal(s.lower[-1])}, {decimal(s.upper[-1])}], {s.width_ratio:.1f}x as wide as the "
-            f"fixed-n {level} t interval [{decimal(s.fixed[0])}, {decimal(s.fixed[1])}], the price of being valid however "
-            f"often it is looked at ({CITATION}, α = {s.alpha:g})")
+    tail = (f"after all {s.n:,} items δ ∈ [{decimal(s.lower[-1])}, {decimal(s.upper[-1])}], {s.width_ratio:.1f}x as "
+            f"wide as the fixed-n {level} t interval [{decimal(s.fixed[0])}, {decimal(s.fixed[1])}], the price of "
+            f"being valid however often it is looked at ({CITATION}, α = {s.alpha:g})")
     if at is None:
         claim = "excluded 0" if s.margin == 0 else f"passed −{s.margin:g}"
         return f"The {level} confidence sequence for δ = {a} − {b} never {claim} in {s.n:,} items: {tail}."
@@ -191,8 +191,9 @@ def sentence(s: Sequential, a: str = "A", b: str = "B") -> str:
         f"{a} is no worse than {b} by more than {s.margin:g}"
     i = at - 1
     return (f"{what}: the {level} confidence sequence for δ = {a} − {b} excludes "
-            f"{'0' if s.margin == 0 else f'−{s.margin:g}'} from item {at:,} of {s.n:,} on (δ ∈ [{decimal(s.lower[i])}, "
-            f"{decimal(s.upper[i])}] there), so evaluating could have stopped there; {tail}.")
+            f"{'0' if s.margin == 0 else f'−{s.margin:g}'} from item {at:,} of {s.n:,} on "
+            f"(δ ∈ [{decimal(s.lower[i])}, {decimal(s.upper[i])}] there), so evaluating could have stopped there; "
+            f"{tail}.")
 
 
 def decimal(x: float) -> str:

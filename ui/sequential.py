@@ -51,6 +51,7 @@ def show(data: align.Aligned, s: Settings) -> None:
 
 
 PLAYED = "sequence-played"  # the play under way or done: its id, the sequence it plays, how far it got
+CONFIG = figure.config("confidence_sequence")
 
 
 def _play(seq: sequential.Sequential) -> None:
@@ -74,6 +75,3 @@ def _play(seq: sequential.Sequential) -> None:
         if config.get_option("global.appTest"):  # AppTest has no browser to play the frames
             played["shown"] = len(shots)
     figure.download(fig, "confidence_sequence")
-
-
-CONFIG = figure.config("confidence_sequence")

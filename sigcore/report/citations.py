@@ -180,8 +180,8 @@ def pair_keys(test: str, metric: str, ci_method: str = "bootstrap-basic") -> lis
 def claim_keys(test: str, metric: str) -> list[str]:
     """What a non-inferiority or equivalence claim relies on: its test (whose bound is the claim's), the one-sided
     tests against a margin (Schuirmann 1987), the metric, and Dror et al. (2018)."""
-    keys = list(_TEST[test]) + (["koehn-2004-statistical"] if test == "bootstrap" and metric in _METRIC else [])
-    return list(dict.fromkeys([*keys, "schuirmann1987comparison", *metric_keys(metric), "dror-etal-2018-hitchhikers"]))
+    return list(dict.fromkeys([*keys_for_test(test, metric, "none"), "schuirmann1987comparison",
+                               *metric_keys(metric), "dror-etal-2018-hitchhikers"]))
 
 
 SEQUENTIAL = ["waudbysmith2024estimating"]  # the confidence sequence of sigcore.sequential

@@ -189,8 +189,9 @@ def claim_latex(c, *, a: str = "A", b: str = "B") -> str:
     how, p = method(c.result), p_text(c)
     text = claim_sentence(c, _A, _B).replace(how, f"{how} {_C}", 1).replace(p, _P, 1)
     name, op, value = p.split(" ")
-    return latex_template(text, {_A: latex_escape(a), _B: latex_escape(b), _C: citations.cite_latex(
-        citations.claim_keys(c.result.test, c.result.metric)), _P: f"${name} {_MATH_RELATIONS.get(op, op)} {_math_number(value)}$"})
+    cite = citations.cite_latex(citations.claim_keys(c.result.test, c.result.metric))
+    return latex_template(text, {_A: latex_escape(a), _B: latex_escape(b), _C: cite,
+                                 _P: f"${name} {_MATH_RELATIONS.get(op, op)} {_math_number(value)}$"})
 
 
 def caption(res: Result, *, a: str = "A", b: str = "B") -> str:
