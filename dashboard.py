@@ -2,6 +2,9 @@
 
 import streamlit as st
 
+from sigcore import i18n
+
+i18n.use("en")  # a page in another language says so itself (the Classroom's switch); a script thread may be reused
 st.set_page_config(page_title="sigcore: does A really beat B?", page_icon=":material/balance:", layout="wide")
 
 PAGES = [  # one line per page; app_pages/, as Streamlit runs the files of a pages/ folder as old-style pages.

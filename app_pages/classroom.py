@@ -2,9 +2,12 @@
 
 import streamlit as st
 
+from sigcore import i18n
 from ui import lessons, pitfalls, terms, walkthrough
 from ui.terms import heading, term
 
+walkthrough.from_url()  # a link's language before the first text
+i18n.use(terms.language())
 presenter = walkthrough.presenter_mode()
 if not presenter:
     st.title("Classroom: is A really better than B?")

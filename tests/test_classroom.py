@@ -191,30 +191,34 @@ def glossaries(at: AppTest) -> list[dict]:
     return [{row.split(" | ")[0][2:]: row.split(" | ")[2][:-2] for row in t.splitlines()[2:]} for t in tables]
 
 
-def test_chinese_terms_side_by_side_on_request_and_in_the_url():
+def test_the_language_switch_puts_the_page_in_chinese_and_a_link_carries_it():
     at = fresh()
-    assert not at.toggle(key="zh").value and not glossaries(at)
-    assert "零假设" not in "".join(m.value for m in at.markdown)
-    at.toggle(key="zh").set_value(True).run()
-    (glossary,) = glossaries(at)
+    assert at.segmented_control(key="lang").value == "en"
+    (glossary,) = glossaries(at)  # the glossary in both languages, for a bilingual class
     assert glossary.items() >= {("null hypothesis", "零假设"), ("alternative hypothesis", "备择假设"),
                                 ("effect size", "效应量"), ("p-value", "p 值"), ("statistical significance", "统计显著性"),
-                                ("paired bootstrap test", "配对自助法检验"), ("approximate randomisation", "近似随机化")}
-    text = "".join(m.value for m in at.markdown)
-    assert "**H0（零假设）**: δ(x) ≤ 0" in text and "**H1（备择假设）**" in text and "p-value（p 值）" in text
-    assert "we cannot reject H0（零假设）" in text
-    assert [h.value for h in at.subheader][:2] == ["1 · The test set x · 测试集 x", "2 · Bootstrap test sets x⁽ⁱ⁾ · 自助测试集 x⁽ⁱ⁾"]
-    assert at.query_params["zh"] == "1"
-    linked = AppTest.from_file(str(ROOT / "dashboard.py"), default_timeout=120).run().switch_page("app_pages/classroom.py")
-    linked.query_params["zh"] = "1"
-    assert linked.run().toggle(key="zh").value and glossaries(linked)  # a link opens with the terms
+                                ("paired bootstrap test", "配对自助法检验"), ("approximate randomisation", "近似随机化"),
+                                ("sampling distribution", "采样分布"), ("gold label", "金标准标签"), ("accuracy", "正确率")}
+    assert "虚拟测试集" in glossary["bootstrap test set (bootstrap sample)"]
+    assert [h.value for h in at.subheader][:2] == ["1 · The test set x", "2 · Bootstrap test sets x⁽ⁱ⁾"]
+    at.segmented_control(key="lang").set_value("zh").run()
+    assert [h.value for h in at.subheader][:2] == ["1 · 测试集 x", "2 · 虚拟测试集 x⁽ⁱ⁾"]
+    assert at.query_params["lang"] == "zh"
+    for params in ({"lang": "zh"}, {"zh": "1"}):  # a link opens in Chinese; so does an older link's ?zh=1
+        linked = AppTest.from_file(str(ROOT / "dashboard.py"), default_timeout=120).run()
+        linked.switch_page("app_pages/classroom.py")
+        linked.query_params.update(params)
+        assert linked.run().segmented_control(key="lang").value == "zh"
+        assert linked.subheader[0].value == "1 · 测试集 x" and linked.query_params["lang"] == "zh"
     at.toggle(key="presenter").set_value(True).run()  # presenter mode has no prose: the terms in one line
     line = [m.value for m in at.markdown if "H0: 零假设" in m.value]
-    assert line and "x⁽ⁱ⁾: 自助测试集" in line[0]
+    assert line and "x⁽ⁱ⁾: 虚拟测试集" in line[0]
     at.button(key="walk-draw-1").click().run()  # and a rerun keeps them
     assert any("H0: 零假设" in m.value for m in at.markdown)
     at.toggle(key="presenter").set_value(False).run()
-    assert at.toggle(key="zh").value  # back from presenter mode: still on
+    assert at.segmented_control(key="lang").value == "zh"  # back from presenter mode: still Chinese
+    at.switch_page("app_pages/compare.py").run()  # the other pages are not translated: English, not a mix
+    assert not at.exception and at.title[0].value == "Does system A really beat system B?"
 
 
 def test_presenter_mode_shows_the_walk_through_alone_and_keeps_its_state():

@@ -1,11 +1,14 @@
-"""English and Chinese terms side by side, on request (the course reads SLP3 §4.11 in a Chinese translation,
-whose wording these follow: 零假设, 效应量, 配对自助法检验, p 值, 统计显著性, 近似随机化, 测试集, 阈值 ...)."""
+"""The Classroom's language switch and the glossary of §4.11's terms in English and Chinese (the course reads SLP3
+§4.11 in a Chinese translation, whose wording the catalogue follows: 零假设, 效应量, 配对自助法检验, p 值, 统计显著性,
+近似随机化, 测试集, 阈值 ...)."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-# English, symbol, Chinese: the translation's words where it has them (备择假设 and 统计功效 it does not use)
+from sigcore.i18n import LANGUAGES, N_, _
+
+# English, symbol, Chinese: the translation's words where it has them (备择假设, 参数检验 and 统计功效 it does not use)
 TERMS = [
     ("null hypothesis", "H0", "零假设"),
     ("alternative hypothesis", "H1", "备择假设"),
@@ -17,37 +20,41 @@ TERMS = [
     ("test set", "x", "测试集"),
     ("paired test", "", "配对检验"),
     ("paired bootstrap test", "", "配对自助法检验"),
-    ("bootstrap test set (bootstrap sample)", "x⁽ⁱ⁾", "自助测试集（自助样本）"),
+    ("bootstrap test set (bootstrap sample)", "x⁽ⁱ⁾", "虚拟测试集 / 伪测试集（自助样本）"),
     ("sampling with replacement", "", "有放回抽样"),
+    ("sampling distribution", "", "采样分布"),
+    ("gold label", "", "金标准标签"),
+    ("accuracy", "A%, B%", "正确率"),
     ("one-sided p-value", "", "单侧 p 值"),
     ("approximate randomisation", "", "近似随机化"),
     ("non-parametric test", "", "非参数检验"),
+    ("parametric test", "", "参数检验"),
     ("power", "", "统计功效"),
 ]
-CHINESE = {english: chinese for english, _, chinese in TERMS} | {symbol: chinese for _, symbol, chinese in TERMS
-                                                                  if symbol in ("H0", "H1")}
-HEADINGS = {  # the page's sections
-    "1 · The test set x": "测试集 x",
-    "2 · Bootstrap test sets x⁽ⁱ⁾": "自助测试集 x⁽ⁱ⁾",
-    "3 · What a p-value means": "p 值的含义",
-    "4 · Power: how big a test set do we need?": "统计功效：测试集需要多大？",
-    "5 · Common mistakes": "常见错误",
-    "6 · Bootstrap, permutation and t-test on the same data": "同一数据上的自助法、近似随机化与 t 检验",
-}
+HEADINGS = [N_("1 · The test set x"), N_("2 · Bootstrap test sets x⁽ⁱ⁾"), N_("3 · What a p-value means"),
+            N_("4 · Power: how big a test set do we need?"), N_("5 · Common mistakes"),
+            N_("6 · Bootstrap, permutation and t-test on the same data")]  # the page's sections
 
 
-def on() -> bool:
-    return bool(st.session_state.get("zh"))
+def language() -> str:
+    """The Classroom's language: the switch's, or a link's (?lang=zh), English by default."""
+    chosen = st.session_state.get("lang")
+    return chosen if chosen in LANGUAGES else "en"
+
+
+def chinese() -> bool:
+    return language() == "zh"
 
 
 def switch() -> None:
-    """The 中文术语 switch (also ?zh=1, kept in the page's URL), and the glossary when it is on."""
-    st.toggle("中文术语 · Chinese terms", key="zh", help="The terms of §4.11 in English and in the Chinese "
-                                                        "translation the course reads, side by side.")
-    if on():
-        with st.expander(f"Glossary · 术语表 ({len(TERMS)} terms)"):
-            st.markdown("| English | symbol | 中文 |\n|---|---|---|\n"
-                        + "\n".join(f"| {e} | {s} | {c} |" for e, s, c in TERMS))
+    """The language switch (English / 中文, kept in the page's URL as ?lang=zh) and the glossary of §4.11's terms in
+    English and in the translation the course reads."""
+    left, right = st.columns([1, 3], vertical_alignment="center")
+    left.segmented_control(_("Language"), list(LANGUAGES), format_func=LANGUAGES.get, required=True, key="lang",
+                           label_visibility="collapsed")
+    with right.expander(_("Glossary: English and Chinese terms ({n})").format(n=len(TERMS))):
+        st.markdown("| English | symbol | 中文 |\n|---|---|---|\n"
+                    + "\n".join(f"| {e} | {s} | {c} |" for e, s, c in TERMS))
 
 
 def key_terms() -> str:
@@ -56,9 +63,9 @@ def key_terms() -> str:
 
 
 def term(english: str) -> str:
-    """``english`` with its Chinese beside it when the switch is on: "H0（零假设）"."""
-    return f"{english}（{CHINESE[english]}）" if on() else english
+    """A term of §4.11 in the page's language, as the translation words it ("H0" stays H0 in both)."""
+    return _(english)
 
 
 def heading(english: str) -> str:
-    return f"{english} · {HEADINGS[english]}" if on() else english
+    return _(english)

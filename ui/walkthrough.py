@@ -16,6 +16,7 @@ import streamlit as st
 from streamlit import config
 
 from sigcore import teaching
+from sigcore.i18n import LANGUAGES
 from sigcore.report.figures import walkthrough_heights, walkthrough_histogram
 from sigcore.io.inputs import read
 from sigcore.report import export
@@ -123,7 +124,8 @@ def from_url() -> None:
         ss["walk-alpha"] = alpha
     if (speed := url_value("speed", int, lambda v: 0 <= v < len(SPEEDS))) is not None:
         ss["walk-speed"] = list(SPEEDS)[speed]
-    ss["walk-shift"], ss["presenter"], ss["zh"] = (url_value(flag) == "1" for flag in ("shift", "presenter", "zh"))
+    ss["walk-shift"], ss["presenter"] = (url_value(flag) == "1" for flag in ("shift", "presenter"))
+    ss["lang"] = url_value("lang", allowed=lambda v: v in LANGUAGES) or ("zh" if url_value("zh") == "1" else "en")
     b = url_value("b", int, lambda v: 0 <= v <= 1_000_000)
     if b is not None:  # shown at once, as drawn before: a link does not replay
         ss["walk"] = {"x": None, "seed": None, "b": b, "from_url": b, "batch": None}
@@ -136,7 +138,8 @@ def to_url(a: list[bool], b: list[bool]) -> None:
                             "b": str(ss["walk"]["b"]), "speed": str(list(SPEEDS).index(ss.get("walk-speed",
                                                                                               next(iter(SPEEDS))))),
                             "shift": "1" if ss.get("walk-shift") else "0", "presenter": "1" if ss.get("presenter") else "0",
-                            "alpha": f"{ss.get('walk-alpha', ALPHAS[0]):g}", "zh": "1" if ss.get("zh") else "0"})
+                            "alpha": f"{ss.get('walk-alpha', ALPHAS[0]):g}", "lang": terms.language()})
+    st.query_params.pop("zh", None)  # an older link's way of saying lang=zh
 
 
 PRESENTER_CSS = """<style>
@@ -168,7 +171,7 @@ def test_set(*, presenter: bool = False) -> tuple[list[bool], list[bool]]:
         st.session_state.setdefault(f"doc-{j}-A", a)
         st.session_state.setdefault(f"doc-{j}-B", b)
     if presenter:  # the boxes and the seed are not drawn: kept by assigning them, or Streamlit forgets them
-        for key in [f"doc-{j}-{s}" for j in range(N) for s in "AB"] + ["walk-seed", "walk-alpha", "zh"]:
+        for key in [f"doc-{j}-{s}" for j in range(N) for s in "AB"] + ["walk-seed", "walk-alpha", "lang"]:
             if key in st.session_state:
                 st.session_state[key] = st.session_state[key]
         return ([st.session_state[f"doc-{j}-A"] for j in range(N)],
@@ -294,7 +297,7 @@ def draws(a: list[bool], b: list[bool], *, presenter: bool = False) -> None:
     c1, c2, c3, c4 = st.columns([1.3, 1, 1, 3.7])  # "Download SVG" on one line at 1280 px with the sidebar
     with c1:
         download(figure, "bootstrap_histogram")
-    if presenter and terms.on():  # ?zh=1 on a slide's link: the terms beside the buttons, as the prose is hidden
+    if presenter and terms.chinese():  # ?lang=zh on a slide's link: the terms beside the buttons, as the prose is hidden
         c4.markdown(terms.key_terms())
 
     def image(fmt: str) -> bytes:  # drawn only when clicked: kaleido takes a second
