@@ -334,8 +334,8 @@ def _zip(members: dict[str, bytes]) -> bytes:
 
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
-        for name, content in members.items():
-            z.writestr(name, content)
+        for name, content in members.items():  # a fixed time: the bytes are the test's id, the same in every worker
+            z.writestr(zipfile.ZipInfo(name, date_time=(2026, 1, 1, 0, 0, 0)), content, zipfile.ZIP_DEFLATED)
     return out.getvalue()
 
 
@@ -346,7 +346,7 @@ def _zip(members: dict[str, bytes]) -> bytes:
     (_zip({"sigcore/../../etc/passwd": b""}), "not a paper folder"),
     (_zip({"sigcore/big.pdf": bytes(2**20 + 1)}), "earlier.zip: unpacks to more than 1 MB"),
     (_zip({"sigcore/sigcore.bib": b"\xff\xfe@misc"}), "the earlier paper folder: its shared files"),
-])
+], ids=["not-a-zip", "another-folder", "nested", "outside", "too-large", "not-utf8"])
 def test_an_earlier_zip_that_is_not_a_paper_folder_is_refused_with_what_is_wrong(monkeypatch, data, said):
     from sigcore.errors import InputError
 
