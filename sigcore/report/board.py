@@ -64,7 +64,7 @@ def friedman(res: Leaderboard, alpha: float) -> str:
     fr = res.friedman(alpha)
     k, n = len(fr.models), fr.n_tasks
     ranks = ", ".join(f"{m} {r:.2f}" for r, m in sorted(zip(fr.mean_ranks, fr.models)))
-    grouped = ", a group as one," if res.board.groups else ""
+    grouped = ", a group as one" if res.board.groups else ""
     return (f"Friedman test over {n} tasks{grouped} (Demšar 2006): χ²_F = {fr.chi2:.2f}, Iman-Davenport F_F = "
             f"{fr.f:.2f} with ({k - 1}, {(k - 1) * (n - 1)}) df, p = {p_number(fr.p_value, alpha)}; mean ranks: {ranks}; "
             f"Nemenyi's critical difference at α = {alpha:g}: {fr.critical_difference:.2f} (two models differ when "

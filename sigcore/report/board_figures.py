@@ -29,20 +29,29 @@ from ..many import cliques
 from ..result import p_number
 from .family import CORRECTION_NAMES
 from .figures import AXIS, MARK
-from .style import BOARD_KINDS, PX_PER_IN, Style, label, plain
+from .style import BOARD_KINDS, PX_PER_IN, Style, ems, label, plain
 
 ROW = 30  # pixels per model
 SHADES = (MARK, "#7a7a7a")  # alternate tie groups: dark, mid grey
+INK = "#31333f"  # on the page, Streamlit's text colour: its theme's grey ticks and names read faint
+TITLE_CHARS = 64  # a title line's most characters on the page: clear of Plotly's toolbar at its top right
 KINDS = BOARD_KINDS  # a board's figures: rank intervals, the diagram from the resamples, Demšar's
 PX_PER_CM = PX_PER_IN / 2.54
-# a character's width in ems, a little over Times' and Liberation Sans' own: the room for a name is never short
-_WIDE, _NARROW = set("MW@%"), set("ijlftrI.,:;'|!()[]/- ")
-
-
-def ems(text: str) -> float:
-    """About how many ems ``text`` (plain) takes in the figures' fonts, erring wide."""
-    return sum(0.95 if c in _WIDE else 0.85 if c in "mw" else 0.35 if c in _NARROW else 0.72 if c.isupper()
-               else 1.0 if ord(c) > 0x2E80 else 0.52 for c in text)
+def _title_lines(text: str) -> tuple[str, int]:
+    """``text`` broken at spaces (not around an "=") into lines of at most :data:`TITLE_CHARS` (Plotly does not wrap
+    a title), and how many lines it takes."""
+    lines, words = [""], []
+    for word in text.split(" "):  # "p = 0.05" stays on one line
+        if words and (word == "=" or words[-1].endswith(" =")):
+            words[-1] += f" {word}"
+        else:
+            words.append(word)
+    for word in words:
+        if lines[-1] and len(plain(f"{lines[-1]} {word}")) > TITLE_CHARS:
+            lines.append(word)
+        else:
+            lines[-1] = f"{lines[-1]} {word}" if lines[-1] else word
+    return "<br>".join(lines), len(lines) if text else 0
 
 
 def ranks(res: Leaderboard, alpha: float = 0.05, correction: str = "holm", *, title: str | None = None) -> go.Figure:
@@ -65,15 +74,19 @@ def ranks(res: Leaderboard, alpha: float = 0.05, correction: str = "holm", *, ti
                           "%{customdata[1]} to %{customdata[2]} on the middle resamples<br>tie group "
                           "%{customdata[3]}<extra></extra>"))
     level = f"{1 - alpha:.0%}"
+    heading, lines = _title_lines(title if title is not None else label(
+        f"Ranks of {n} models on {res.board.metric}, with the ranks each takes on the middle {level} of "
+        f"b = {res.n_resamples:,} resamples"))
     layout = dict(
-        height=ROW * n + 170, margin=dict(l=20, r=90, t=70, b=70), plot_bgcolor="white",
-        title=dict(text=title if title is not None else label(
-            f"Ranks of {n} models on {res.board.metric}, with the ranks each takes on the middle {level} of "
-            f"b = {res.n_resamples:,} resamples"), font=dict(size=14), x=0.01, xanchor="left", xref="container"),
-        xaxis=dict(title=dict(text="rank (1 = best)"), range=[0.5, n + 0.5], tickmode="array",
-                   tickvals=list(range(1, n + 1)), showgrid=True, gridcolor="#eeeeee", zeroline=False, **AXIS),
+        height=ROW * n + 150 + 20 * lines, margin=dict(l=20, r=90, t=30 + 20 * lines, b=70), plot_bgcolor="white",
+        font=dict(color=INK),
+        title=dict(text=heading, font=dict(size=14, color=INK), x=0.01, xanchor="left", xref="container", y=1,
+                   yanchor="top", yref="container", pad=dict(t=12)),
+        xaxis=dict(title=dict(text="rank (1 = best)", font=dict(color=INK)), range=[0.5, n + 0.5], tickmode="array",
+                   tickvals=list(range(1, n + 1)), showgrid=True, gridcolor="#eeeeee", zeroline=False,
+                   tickfont=dict(color=INK), **AXIS),
         yaxis=dict(tickmode="array", tickvals=[n - 1 - i for i in range(n)], ticktext=[label(m) for m in table.model],
-                   range=[-0.7, n - 0.3], automargin=True, showgrid=False, **AXIS),
+                   range=[-0.7, n - 0.3], automargin=True, showgrid=False, tickfont=dict(color=INK), **AXIS),
         annotations=[dict(xref="paper", x=1.01, xanchor="left", yref="y", y=n - 1 - i, showarrow=False,
                           text=f"group {g}", font=dict(size=12, color=SHADES[(g - 1) % 2]))
                      for i, g in enumerate(table.group)],
@@ -193,7 +206,8 @@ def critical_difference(models, positions, bars: list[list[str]], *, axis: str, 
         named = names[row] if style else (f" {label(models[m])} ({x:.2f}) " if not left
                                           else f" ({x:.2f}) {label(models[m])} ")
         notes.append(dict(x=end, y=-depth, xref="x", yref="y", showarrow=False, xanchor="right" if left else "left",
-                          text=named, font=dict(size=text), xshift=-3 if left and style else 3 if style else 0))
+                          text=named, font=dict(size=text, color=INK), xshift=-3 if left and style else 3 if style
+                          else 0))
     index = {m: i for i, m in enumerate(models)}
     for b, members in enumerate(bars):
         xs = [positions[index[m]] for m in members]
@@ -208,25 +222,28 @@ def critical_difference(models, positions, bars: list[list[str]], *, axis: str, 
                    *[dict(type="line", x0=x, x1=x, y0=y - 0.05, y1=y + 0.05, line=thin) for x in (low, low + cd)]]
         notes.append(dict(x=low + cd / 2, y=y + 0.03, xref="x", yref="y", showarrow=False, yanchor="bottom",
                           text=f"critical difference (Nemenyi) = {cd:.2f}" if style is None else f"CD = {cd:.2f}",
-                          font=dict(size=text)))
+                          font=dict(size=text, color=INK)))
         rows += 1.3
     trace = dict(type="scatter", mode="markers", x=[float(positions[m]) for m in order], y=[0] * k,
                  marker=dict(color=MARK, size=9 if style is None else 0.5 * text), showlegend=False,
                  cliponaxis=False, customdata=[[label(models[m]), f"{positions[m]:.2f}"] for m in order],
                  hovertemplate="<b>%{customdata[0]}</b><br>mean rank %{customdata[1]}<extra></extra>")
     span = top + step * (rows - 0.5)
+    title, lines = _title_lines(title)
     if style is None:
         side = max((len(label(m)) for m in models), default=1) * 8 + 70  # the names stand beside the axis
-        size = dict(height=int(150 + 85 * (top + step * rows)), margin=dict(l=side, r=side, t=95, b=20))
+        size = dict(height=int(130 + 20 * lines + 85 * (top + step * rows)),
+                    margin=dict(l=side, r=side, t=75 + 20 * lines, b=20))
         ticks, axis = list(range(1, int(high) + 1)), axis.replace("  ", " ")
     else:
         size, ticks, axis = _styled_size(names, high, span, axis, style, width)
     layout = dict(
-        **size, plot_bgcolor="white",
-        title=dict(text=title, font=dict(size=14), x=0.01, xanchor="left", xref="container", y=1,
-                   yanchor="top", yref="container", pad=dict(t=14)),
-        xaxis=dict(title=dict(text=axis, standoff=6), side="top", range=[low - 0.1, high + 0.1], tickmode="array",
-                   tickvals=ticks, zeroline=False, showgrid=False, anchor="y", position=1, **AXIS),
+        **size, plot_bgcolor="white", font=dict(color=INK),
+        title=dict(text=title, font=dict(size=14, color=INK), x=0.01, xanchor="left", xref="container", y=1,
+                   yanchor="top", yref="container", pad=dict(t=12)),
+        xaxis=dict(title=dict(text=axis, standoff=6, font=dict(color=INK)), side="top", range=[low - 0.1, high + 0.1],
+                   tickmode="array", tickvals=ticks, zeroline=False, showgrid=False, anchor="y", position=1,
+                   tickfont=dict(color=INK), **AXIS),
         yaxis=dict(range=[-span, 0], visible=False),
         shapes=shapes,
         annotations=notes, hoverlabel=dict(align="left"),
