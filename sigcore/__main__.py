@@ -1036,7 +1036,8 @@ def _board_figure(args, saved, style, suffix: str) -> int:
         if args.metric not in (None, res.board.metric):
             raise SettingsError(f"{args.file} is a board on {res.board.metric!r}, not on {args.metric!r}")
         fig = styled(res, args.kind, alpha, correction, style, args.width)
-        caption = [board_words.figure_caption(res, args.kind, alpha, correction, latex=latex) for latex in (False, True)]
+        caption = [board_words.figure_caption(res, args.kind, alpha, correction, latex=latex)
+                   for latex in (False, True)]
     except SigcoreError:
         raise
     except (KeyError, TypeError, ValueError) as e:
@@ -1045,8 +1046,9 @@ def _board_figure(args, saved, style, suffix: str) -> int:
     if args.height is not None:
         _set_height(fig, args.height)
     _write(args.out, export.styled_image(fig, suffix, style))
-    print(f"wrote {args.out} ({args.kind}, {style.describe(args.width)}{f', {args.height} high' if args.height else ''})"
-          f"\ncaption: {caption[0]}\nLaTeX caption: {caption[1]}")
+    high = f", {args.height} high" if args.height else ""
+    print(f"wrote {args.out} ({args.kind}, {style.describe(args.width)}{high})\ncaption: {caption[0]}\n"
+          f"LaTeX caption: {caption[1]}")
     if style.name == "paper":
         out = Path(args.out)
         print("LaTeX figure (\\sigcoredir: the figure's folder):\n" + paper.figure_tex(
@@ -1093,7 +1095,8 @@ def _board(args) -> int:
     unsupported = [flag for flag, given in (
         ("--test", args.test != AUTO), ("--compat", args.compat),
         ("--alternative", args.alternative != "two-sided"), ("--bibtex", args.bibtex),
-        ("--columns", args.columns), ("--tokenize", args.tokenize), ("--gold", args.gold), ("--gold-file", args.gold_file), ("--id", args.id), ("--by-row", args.by_row),
+        ("--columns", args.columns), ("--tokenize", args.tokenize),
+        ("--gold", args.gold), ("--gold-file", args.gold_file), ("--id", args.id), ("--by-row", args.by_row),
         ("--name", args.name)) if given]
     if unsupported:  # said, not ignored
         raise SettingsError(f"{unsupported[0]} is not taken by models on many tasks (a tidy table or logs)",

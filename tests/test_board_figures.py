@@ -159,7 +159,8 @@ def test_the_latex_figures_it_prints_compile_at_acl_s_column_with_no_overfull_bo
     document = (r"\documentclass[11pt,twocolumn]{article}\usepackage[T1]{fontenc}\usepackage{times}"
                 r"\usepackage{graphicx}\usepackage[a4paper,textwidth=16cm,columnsep=0.6cm,textheight=24.7cm]{geometry}"
                 "\n\\begin{document}\nText.\n" + "\n".join(snippets)
-                + "\n\\sbox0{\\includegraphics{figs/board-cd.pdf}}\\typeout{FIGURE=\\the\\wd0;COLUMN=\\the\\columnwidth}"
+                + "\n\\sbox0{\\includegraphics{figs/board-cd.pdf}}"
+                + "\\typeout{FIGURE=\\the\\wd0;COLUMN=\\the\\columnwidth}"
                 + "\n\\end{document}\n")
     (tmp_path / "paper.tex").write_text(document, encoding="utf-8")
     done = subprocess.run([PDFLATEX, "-interaction=nonstopmode", "-halt-on-error", "paper.tex"], cwd=tmp_path,

@@ -271,8 +271,8 @@ def _styled_size(names: list[str], high: float, span: float, axis: str, style: S
         need = max(4 / 3 * sum(sides), sum(sides) + 8 * (high - 1)) / PX_PER_CM
         raise SettingsError(f"the models' names need {sum(sides) / PX_PER_CM:.1f} cm beside the rank axis, and "
                             f"{style.describe(width).split(': ', 1)[1]} leaves it {max(panel, 0) / PX_PER_CM:.1f} cm",
-                            hint=f"Draw it wider (--width full, or at least --width {math.ceil(need * 10) / 10:g}cm), or draw --kind "
-                                 "ranks, whose names stand on one side.")
+                            hint=f"Draw it wider (--width full, or at least --width {math.ceil(need * 10) / 10:g}cm), "
+                                 "or draw --kind ranks, whose names stand on one side.")
     centre = sides[0] + panel / 2  # Plotly centres an axis's title on its panel: it may reach either way as far
     title = wrap(axis.split("  "), style, 2 * min(centre, total - centre) - style.text)
     unit = 1.3 * style.text / 0.3  # px per unit of depth: a row of names is a line of text apart

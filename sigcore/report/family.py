@@ -109,8 +109,8 @@ def heatmap_caption(many: Many, *, latex: bool = False) -> str:
     significant = sum(many.significant(a, b) for (a, b) in many.results)
     shown = "" if heatmap_font(many) else " Each cell's colour is its δ (too many systems for the values to fit)."
     text = (f"δ = {metric}(row) − {metric}(column) on {first.n_items:,} items ({_how(many)}), systems by "
-            f"{metric}, best first.{shown} *: significant after {CORRECTION_NAMES[many.correction]}'s correction over the "
-            f"{len(many.results)} pairs tested ({significant} significant)."
+            f"{metric}, best first.{shown} *: significant after {CORRECTION_NAMES[many.correction]}'s correction "
+            f"over the {len(many.results)} pairs tested ({significant} significant)."
             + ("" if many.baseline is None else f" Only the pairs with {_BASE} were tested; the others are blank."))
     return _caption(text, many.baseline, latex)
 
