@@ -56,20 +56,22 @@ def many_tasks() -> None:
     pick, preview = st.columns([2, 3], gap="large")
     with pick:
         files, sample = tasks.choose()
+    below = tasks.below_the_data(files)  # other files: the last run's figures go now, before these are read
     with preview:
         table = tasks.load(files)
         if table is None:
             st.stop()
         tasks.preview(table)
-    st.subheader("2 · Settings")
-    settings = tasks.settings(files, table, sample)
-    board = None if settings is None else tasks.compute(files, table, settings)
-    if board is None:
-        st.stop()
-    st.subheader("3 · Results")
-    tasks.show(board, settings)
-    st.subheader("4 · Downloads")
-    tasks.downloads(board, settings)
+    with below:
+        st.subheader("2 · Settings")
+        settings = tasks.settings(files, table, sample)
+        board = None if settings is None else tasks.compute(files, table, settings)
+        if board is None:
+            st.stop()
+        st.subheader("3 · Results")
+        tasks.show(board, settings)
+        st.subheader("4 · Downloads")
+        tasks.downloads(board, settings)
 
 
 def many_datasets() -> None:

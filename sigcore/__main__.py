@@ -38,7 +38,7 @@ from .many import CORRECTIONS, Many
 from .compare import chosen_test
 from .report import citations, export, family, paper, reproduce, sentence
 from .report import seeds as seeds_report
-from .report.style import FIGURE_KINDS, STYLES, style_named
+from .report.style import BOARD_KINDS, FIGURE_KINDS, STYLES, style_named
 from .report.venues import DEFAULT as DEFAULT_VENUE, VENUES
 from .advisor import advise_family, advise_outputs
 from .effects import effect_sizes, item_values
@@ -220,7 +220,8 @@ def _many_parser(commands) -> None:
                       help="what --latex's table shows per metric against a baseline: score (marked), delta, ci "
                            "(δ's interval), p (corrected); default: score delta ci")
     _venue_option(many)
-    many.add_argument("--save", metavar="FAMILY.json", help="also write the comparisons, for `sigcore figure`")
+    many.add_argument("--save", metavar="FAMILY.json", help="also write the comparisons (models on many tasks: the "
+                                                            "board and its resamples), for `sigcore figure`")
     many.add_argument("--weight", choices=["tasks", "items"], default="tasks",
                       help="models on many tasks (a tidy table, or logs): the aggregate is the mean of the task "
                            "scores (tasks, default) or over all items (items)")
@@ -330,8 +331,9 @@ def _figure_parser(commands) -> None:
     convert.add_argument("files", nargs="+", metavar="LOG")
     convert.add_argument("--out", required=True, help="the table's file: .csv or .parquet")
     fig = commands.add_parser("figure", help="a figure for a paper or a slide, from a saved result",
-                              description="Draw a result saved by `compare --save` (histogram, null, convergence) "
-                                          "or a family saved by `many --save` (forest).")
+                              description="Draw a result saved by `compare --save` (histogram, null, convergence), "
+                                          "a family saved by `many --save` (forest) or models on many tasks saved "
+                                          "by `many --save` (ranks, cd, nemenyi).")
     fig.add_argument("file", metavar="RESULT.json")
     fig.add_argument("--kind", default="histogram", choices=FIGURE_KINDS)
     fig.add_argument("--style", default="paper", choices=list(STYLES),
@@ -968,6 +970,8 @@ def _figure(args) -> int:
 
     style = style_named(args.style, args.venue)
     style.width(args.width)  # a width the style cannot take is refused before anything is drawn
+    if args.kind in BOARD_KINDS or isinstance(saved, dict) and "board" in saved:
+        return _board_figure(args, saved, style, suffix)
     families = saved.get("families") if isinstance(saved, dict) else None
     if args.kind == "forest" and not families:
         raise InputError("holds no family of comparisons to draw a forest plot of", file=args.file,
@@ -1007,7 +1011,49 @@ def _figure(args) -> int:
         out = Path(args.out)
         label = args.label or f"fig:{paper.stem(out.stem)}"
         print("LaTeX figure (\\sigcoredir: the figure's folder):\n"
-              + paper.figure_tex(out.name, caption[1], label, out.parent.name if out.parent.name else "."), end="")
+              + paper.figure_tex(out.name, caption[1], label, out.parent.name if out.parent.name else ".",
+                                 wide=style.spans_columns(args.width)), end="")
+    return 0
+
+
+def _board_figure(args, saved, style, suffix: str) -> int:
+    """`figure` of models on many tasks saved by `many --save`: the ranks, or either diagram, with its caption."""
+    from .leaderboard import Leaderboard
+    from .report import board as board_words
+    from .report.board_figures import styled
+
+    hint = "Save one with `sigcore many LOGS... --save BOARD.json` (models on many tasks)."
+    if not isinstance(saved, dict) or "board" not in saved:
+        raise InputError(f"holds no board of models on many tasks to draw --kind {args.kind} of", file=args.file,
+                         hint=hint)
+    if args.kind not in BOARD_KINDS:
+        raise InputError(f"holds models on many tasks, which --kind {args.kind} does not draw: draw it with "
+                         f"--kind {', '.join(BOARD_KINDS[:-1])} or {BOARD_KINDS[-1]}", file=args.file)
+    try:
+        res, alpha, correction = Leaderboard.from_dict(saved["board"]), float(saved["alpha"]), saved["correction"]
+        if not 0 < alpha < 1:
+            raise ValueError(f"alpha is {alpha}, not between 0 and 1")
+        if args.metric not in (None, res.board.metric):
+            raise SettingsError(f"{args.file} is a board on {res.board.metric!r}, not on {args.metric!r}")
+        fig = styled(res, args.kind, alpha, correction, style, args.width)
+        caption = [board_words.figure_caption(res, args.kind, alpha, correction, latex=latex)
+                   for latex in (False, True)]
+    except SigcoreError:
+        raise
+    except (KeyError, TypeError, ValueError) as e:
+        raise InputError(f"is not a board saved by sigcore ({type(e).__name__}: {e})", file=args.file,
+                         hint=hint) from None
+    if args.height is not None:
+        _set_height(fig, args.height)
+    _write(args.out, export.styled_image(fig, suffix, style))
+    high = f", {args.height} high" if args.height else ""
+    print(f"wrote {args.out} ({args.kind}, {style.describe(args.width)}{high})\ncaption: {caption[0]}\n"
+          f"LaTeX caption: {caption[1]}")
+    if style.name == "paper":
+        out = Path(args.out)
+        print("LaTeX figure (\\sigcoredir: the figure's folder):\n" + paper.figure_tex(
+            out.name, caption[1], args.label or f"fig:{paper.stem(out.stem)}", out.parent.name or ".",
+            wide=style.spans_columns(args.width)), end="")
     return 0
 
 
@@ -1049,7 +1095,7 @@ def _board(args) -> int:
     unsupported = [flag for flag, given in (
         ("--test", args.test != AUTO), ("--compat", args.compat),
         ("--alternative", args.alternative != "two-sided"), ("--bibtex", args.bibtex),
-        ("--save", args.save), ("--columns", args.columns), ("--tokenize", args.tokenize),
+        ("--columns", args.columns), ("--tokenize", args.tokenize),
         ("--gold", args.gold), ("--gold-file", args.gold_file), ("--id", args.id), ("--by-row", args.by_row),
         ("--name", args.name)) if given]
     if unsupported:  # said, not ignored
@@ -1074,6 +1120,8 @@ def _board(args) -> int:
     if base not in board.models:
         raise SettingsError(f"--baseline {base} is not one of the models", hint=f"The models: "
                             f"{', '.join(board.models)}.")
+    if args.save:  # what `sigcore figure --kind ranks|cd|nemenyi` draws, at this run's α and correction
+        _write(args.save, json.dumps({"board": res.to_dict(), "alpha": args.alpha, "correction": args.correction}))
     if args.friedman and args.csv:
         raise SettingsError("--csv prints one table; the Friedman test is not a row of it",
                             hint="Use --json, or the printed board, with --friedman.")

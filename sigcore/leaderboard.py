@@ -300,6 +300,9 @@ class Leaderboard:
 
         i, j = self._index(model), self._index(baseline)
         board = self.board
+        if not board.scores:
+            raise SettingsError("the split of δ's variance needs the per-item scores, which a saved board leaves out",
+                                hint="Run the board from its logs or table.")
         if board.cluster:
             raise SettingsError(f"the split of δ's variance takes the items as independent, not in {board.cluster}s",
                                 hint="Run the board without clusters for the split.")
@@ -452,6 +455,42 @@ class Leaderboard:
                 rows.loc[g, "p_corrected"] = adjust(rows.loc[g, "p_value"].to_numpy(), correction,
                                                     floors=1 / self.n_resamples)
         return rows
+
+    def to_dict(self) -> dict:
+        """A JSON-safe dict of what the board's tables and figures are drawn from: the models, tasks and items,
+        the task scores, the aggregate and its b resamples (not the per-item scores nor each task's resamples:
+        :meth:`from_dict` gives a board whose figures and tables are this one's, not its per-task δ or variance)."""
+        b = self.board
+        return {"metric": b.metric, "models": list(b.models), "tasks": list(b.tasks),
+                "items": {t: list(b.items[t]) for t in b.tasks}, "notes": list(b.notes),
+                "groups": {g: {"tasks": list(ts), "weight": how} for g, (ts, how) in b.groups.items()},
+                "cluster": b.cluster, "clusters": {t: c.tolist() for t, c in b.clusters.items()},
+                "weight": self.weight, "n_resamples": self.n_resamples, "seed": self.seed,
+                "task_scores": self.task_scores.tolist(), "aggregate": self.aggregate.tolist(),
+                "resampled": self.resampled.tolist()}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Leaderboard":
+        """The board :meth:`to_dict` wrote; a ValueError (or KeyError, TypeError) says what does not fit."""
+        models, tasks = tuple(map(str, data["models"])), tuple(map(str, data["tasks"]))
+        items = {t: tuple(map(str, data["items"][t])) for t in tasks}
+        task_scores, aggregate, resampled = (np.asarray(data[k], dtype=np.float64)
+                                             for k in ("task_scores", "aggregate", "resampled"))
+        b = int(data["n_resamples"])
+        shapes = {"task_scores": (task_scores.shape, (len(tasks), len(models))),
+                  "aggregate": (aggregate.shape, (len(models),)), "resampled": (resampled.shape, (b, len(models)))}
+        for key, (got, wanted) in shapes.items():
+            if got != wanted:
+                raise ValueError(f"{key} is {got}, not {wanted} ({len(tasks)} tasks, {len(models)} models, b = {b})")
+        if not all(np.isfinite(a).all() for a in (task_scores, aggregate, resampled)) or len(set(models)) < len(models):
+            raise ValueError("its scores are not all finite numbers, or a model is named twice")
+        groups = {str(g): (tuple(map(str, v["tasks"])), str(v["weight"])) for g, v in data.get("groups", {}).items()}
+        board = Board(models, tasks, str(data["metric"]), {}, items, tuple(map(str, data.get("notes", ()))), groups,
+                      cluster=data.get("cluster"),
+                      clusters={t: np.asarray(c, dtype=np.int64) for t, c in data.get("clusters", {}).items()})
+        if data["weight"] not in WEIGHTS:
+            raise ValueError(f"weight is {data['weight']!r}, not one of {', '.join(WEIGHTS)}")
+        return cls(board, data["weight"], b, int(data["seed"]), task_scores, aggregate, resampled)
 
     def _index(self, model: str) -> int:
         if model not in self.board.models:

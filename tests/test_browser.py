@@ -504,9 +504,23 @@ def test_many_systems_page_has_a_datasets_and_a_seeds_mode(page, app_url):
     page.get_by_text("mlp over forest: ε_min = 0.144, almost stochastically dominant").wait_for(timeout=60_000)
 
 
+_SEEN = """() => {  // in the order they happen: the figures gone, the new files' preview shown
+  window.__events = [];
+  const preview = () => [...document.querySelectorAll('[data-testid="stCaptionContainer"]')].map(e => e.innerText)
+    .find(t => t.includes(' scores · '));
+  const before = preview();
+  new MutationObserver(() => {
+    if (!document.querySelector('.js-plotly-plot') && !window.__events.includes('gone')) window.__events.push('gone');
+    const now = preview();
+    if (now && now !== before && !window.__events.includes('new data')) window.__events.push('new data');
+  }).observe(document.body, {childList: true, subtree: true, characterData: true});
+}"""
+
+
 def test_many_tasks_reads_an_uploaded_output_folder_and_draws_the_ranks(page, app_url, tmp_path):
     """Models on many tasks: the lm-eval sample suite, then the same folder uploaded as a zip, in a real browser:
-    the rank figure with its tie groups, best on top (the numbers tests/test_many_tasks_page.py checks)."""
+    the rank figure with its tie groups, best on top (the numbers tests/test_many_tasks_page.py checks), each title
+    clear of Plotly's toolbar; then other logs uploaded: the last figures go before the new files are even read."""
     import zipfile
 
     from playwright.sync_api import expect
@@ -542,10 +556,22 @@ def test_many_tasks_reads_an_uploaded_output_folder_and_draws_the_ranks(page, ap
         diagram = page.locator(".js-plotly-plot").nth(1)  # the critical-difference-style diagram below it
         expect(diagram.locator(".xtitle")).to_have_text("mean rank over b = 10,000 resamples (1 = best)")
         expect(diagram.locator(".annotation-text")).to_have_count(4)  # every model named beside the axis
+        for figure in (chart, diagram):  # the toolbar shows on hover, at the top right: the title is left of it
+            figure.scroll_into_view_if_needed()
+            figure.hover()
+            bar, title = figure.locator(".modebar").bounding_box(), figure.locator(".gtitle").bounding_box()
+            assert title["x"] + title["width"] < bar["x"] or title["y"] > bar["y"] + bar["height"], (title, bar)
         chart.scroll_into_view_if_needed()
         page.screenshot(path=tmp_path / f"tasks-{source}.png")
         if source == "Upload":
             assert "quiz: the mean of its tasks' items" in page.inner_text("body")
+    page.evaluate(_SEEN)
+    with zipfile.ZipFile(tmp_path / "logs.zip", "w") as z:  # other logs: Inspect's, beside the lm-eval ones
+        for name in ("alpha.eval", "beta.json.gz"):
+            z.write(ROOT / "tests" / "data" / "inspect" / name, name)
+    page.locator("input[type=file]").set_input_files(tmp_path / "logs.zip")
+    page.get_by_text("Choose at least one of the").wait_for(timeout=60_000)
+    assert page.evaluate("window.__events") == ["gone", "new data"]  # not the old figures under the new data
 
 
 def test_a_paper_figure_shows_at_its_true_size_and_downloads_as_pdf(page, tmp_path):

@@ -1,7 +1,8 @@
 """HELM's run folders (sigcore.logs.helm_run), read as helm-run wrote them: tests/data/helm/benchmark_output.zip,
 made by tests/data/helm/make_fixtures.py with crfm-helm 0.5.16 itself (two of HELM's tutorial scenarios, three toy
-models, 3 train trials on one, HELM's extra_space perturbation on another). Each instance's exact_match is checked
-against what the model answered, recomputed from scenario_state.json, and each mean against stats.json."""
+models, 3 train trials on one, HELM's extra_space perturbation on another). Each instance's exact_match, and its
+worst case over the original and the perturbed copy, is checked against what the model answered, recomputed from
+scenario_state.json, and each mean against stats.json."""
 
 import json
 import re
@@ -20,6 +21,8 @@ from sigcore.logs import helm_run, tidy
 ZIP = Path(__file__).resolve().parent / "data" / "helm" / "benchmark_output.zip"
 MODELS = {"toy/careful", "toy/hasty", "toy/coin"}
 EXTRA_SPACE = "exact_match[extra_space,num_spaces=2]"
+WORST = "exact_match[robustness worst]"
+AUGMENTED = "simple_mcqa:data_augmentation=extra_space2"
 
 
 @pytest.fixture(scope="module")
@@ -70,6 +73,59 @@ def test_every_instance_s_score_is_what_the_model_answered_and_every_mean_what_h
             assert scores.score.mean() == pytest.approx(reported, abs=1e-12)
     trials = table[(table.task == "simple_mcqa") & (table.metric == "exact_match")]
     assert set(trials.run) == {1, 2, 3} and trials.groupby("model").item.nunique().eq(79).all()
+
+
+def _reported(run: Path, perturbation: dict | None) -> float:
+    return next(s["mean"] for s in json.loads((run / "stats.json").read_text()) if s["name"]["name"] == "exact_match"
+                and s["name"]["split"] == "test" and s["name"].get("perturbation") == perturbation)
+
+
+def test_helm_s_worst_case_over_perturbations_is_each_instance_s_worse_answer_and_its_mean_helm_s(output):
+    table = tidy.from_logs([output])
+    assert set(table[table.metric == WORST].task) == {AUGMENTED}  # only where a run has robustness perturbations
+    assert not table.metric.str.contains("fairness").any()  # the fixture has no fairness perturbation
+    robustness = {"name": "robustness", "robustness": True, "fairness": False, "computed_on": "worst"}
+    means = {}
+    for run in _runs(output):
+        if "data_augmentation" not in run.name:
+            continue
+        model = json.loads((run / "run_spec.json").read_text())["adapter_spec"]["model"]
+        right = _answered_right(json.loads((run / "scenario_state.json").read_text()))
+        worst = table[(table.model == model) & (table.metric == WORST)]
+        expected = {i: min(s for (j, _, _), s in right.items() if j == i) for i, _, _ in right}
+        assert len(worst) == len(expected) == 79 and set(worst.run) == {1}
+        assert all(expected[i] == s for i, s in zip(worst.item, worst.score))
+        means[model] = worst.score.mean()
+        assert means[model] == pytest.approx(_reported(run, robustness), abs=1e-12)
+        both = table[(table.model == model) & table.metric.isin(["exact_match", EXTRA_SPACE])]
+        assert means[model] <= both.groupby("metric").score.mean().min()  # no better than either copy
+    assert means == pytest.approx({"toy/careful": 0.7721519, "toy/hasty": 0.5443038, "toy/coin": 0.2658228}, abs=1e-7)
+    board = leaderboard.from_table(table, metric=WORST)
+    assert board.tasks == (AUGMENTED,) and set(board.models) == MODELS
+
+
+def test_a_fairness_perturbation_has_its_own_worst_case_and_a_wrong_worst_case_mean_is_told(output, tmp_path):
+    out = _copy(output, tmp_path)
+    run = out / "runs" / "toy" / "simple_mcqa:model=toy_coin,data_augmentation=extra_space2"
+    stats = json.loads((run / "stats.json").read_text())
+    for stat in stats:  # HELM's robustness worst case, edited
+        if stat["name"]["name"] == "exact_match" and stat["name"].get("perturbation", {}).get("name") == "robustness":
+            stat["mean"] = 0.3
+    (run / "stats.json").write_text(json.dumps(stats))
+    with pytest.raises(InputError, match=r"exact_match\[robustness worst\] averages 0.265823 .* HELM reports 0.3"):
+        tidy.from_logs([out])
+    before = tidy.from_logs([output]).query("model == 'toy/coin'")
+    entries = json.loads((run / "per_instance_stats.json").read_text())
+    for entry in entries:  # the same perturbation, told as a fairness one (HELM's dialect or gender kind)
+        if entry.get("perturbation"):
+            entry["perturbation"].update(robustness=False, fairness=True)
+    (run / "per_instance_stats.json").write_text(json.dumps(entries))
+    (run / "stats.json").unlink()
+    after = tidy.from_logs([out]).query("model == 'toy/coin'")
+    assert not (after.metric == WORST).any()
+    fair = after[after.metric == "exact_match[fairness worst]"].reset_index(drop=True)
+    assert fair.drop(columns="metric").equals(before[before.metric == WORST].drop(columns="metric")
+                                              .reset_index(drop=True))
 
 
 def test_the_board_pairs_the_models_by_instance_and_reads_trials_as_runs(output):
@@ -163,8 +219,8 @@ def test_many_and_convert_read_helm_s_runs(output, tmp_path, capsys):
     converted = tidy.read_table(tmp_path / "helm.parquet")
     assert np.isclose(converted[converted.metric == "exact_match"].score.mean(),
                       tidy.from_logs([output]).query("metric == 'exact_match'").score.mean())
-    assert main(["many", str(output)]) == 2  # 50 stats: which one is not guessed
-    assert "the table holds 50 metrics: say which one" in capsys.readouterr().err
+    assert main(["many", str(output)]) == 2  # 75 stats (25, perturbed, worst case): which one is not guessed
+    assert "the table holds 75 metrics: say which one" in capsys.readouterr().err
 
 
 def test_the_many_tasks_page_reads_helm_s_benchmark_output_zipped():
@@ -172,7 +228,7 @@ def test_the_many_tasks_page_reads_helm_s_benchmark_output_zipped():
     from test_many_tasks_page import _run
 
     at = upload(page("Many tasks"), ("benchmark_output.zip", ZIP.read_bytes()))
-    assert "Choose at least one of the 50 metrics, then press Run." in [i.value for i in at.info]
+    assert "Choose at least one of the 75 metrics, then press Run." in [i.value for i in at.info]
     at.multiselect[0].set_value(["exact_match"])
     at = _run(at)
     assert not at.error

@@ -220,6 +220,6 @@ def test_many_on_tasks_writes_csv_and_json_and_refuses_what_it_does_not_take(tmp
     out = json.loads(capsys.readouterr().out)
     assert out["settings"]["tasks"] == SIZES and out["settings"]["p_floor"] == 1 / 500
     assert out["per_task"]["corrected_over"] == "task" and len(out["per_task"]["comparisons"]) == 4 * 4
-    for flag in (["--test", "t"], ["--alternative", "greater"], ["--save", "x"]):
+    for flag in (["--test", "t"], ["--alternative", "greater"], ["--tokenize", "13a"]):
         assert main(["many", str(path), *flag]) == 2
         assert f"{flag[0]} is not taken by models on many tasks" in capsys.readouterr().err

@@ -292,3 +292,89 @@ def test_two_metrics_give_a_tab_and_a_latex_column_each():
     assert not at.exception and [t.label for t in at.tabs] == ["BLEU", "chrF"]
     latex = next(c.value for c in at.code if "booktabs" in c.value)
     assert r"\begin{tabular}{lrr}" in latex and "System & BLEU & chrF" in latex
+
+
+def _ladder(k: int, name: str = "system-{i:02d}", n: int = 300, b: int = 5_000):
+    """k classifiers from 50% to 50 + 2k% right on the same n items, every pair tested (b high enough for Holm
+    over k(k - 1)/2 pairs to reach α)."""
+    rng = np.random.default_rng(k)
+    gold = rng.integers(0, 3, n)
+    systems = {name.format(i=i): np.where(rng.uniform(size=n) < 0.5 + 0.02 * i, gold, (gold + 1) % 3)
+               for i in range(k)}
+    return sigcore.compare_many(gold, systems, all_pairs=True, n_resamples=b, test="bootstrap", seed=k)
+
+
+def test_a_heatmap_too_dense_for_its_values_shows_the_marks_and_says_so():
+    """20 systems leave a cell some 30 px on the page, too narrow for "+0.1080*" even at 9 px: each cell then shows
+    only the * of a significant pair (as the corrected decision says), δ on hover, and the subtitle and the caption
+    say so; 5 systems' cells hold their values at 11 px."""
+    many = _ladder(20)
+    assert family.heatmap_font(many) is None
+    fig = heatmap(many)
+    trace, order = fig.data[0], [s for s in sorted(many.systems, key=lambda s: -many.scores[s])]
+    marks = 0
+    for i, row in enumerate(order):
+        for j, column in enumerate(order):
+            if i != j:
+                tested = (row, column) if (row, column) in many.results else (column, row)
+                assert trace.text[i][j] == ("*" if many.significant(*tested) else "")
+                assert signed(trace.z[i][j], max(abs(v) for v in many.scores.values())) in trace.customdata[i][j]
+                marks += many.significant(*tested)
+    assert 0 < marks < 380
+    assert "its value on hover" in fig.layout.title.subtitle.text
+    assert "too many systems for the values to fit" in family.heatmap_caption(many)
+    few = _ladder(5)
+    assert family.heatmap_font(few) == 11 and heatmap(few).data[0].textfont.size == 11
+    assert "too many" not in family.heatmap_caption(few) and "each cell: δ" in heatmap(few).layout.title.subtitle.text
+
+
+_CELLS = """async (spec) => {
+  const div = document.createElement('div');
+  document.body.appendChild(div);
+  await Plotly.newPlot(div, spec.data, spec.layout, {staticPlot: true});
+  const boxes = [...div.querySelectorAll('.heatmaplayer text')].filter(t => t.textContent.trim()).map(t => {
+    const r = t.getBoundingClientRect();
+    return {text: t.textContent, left: r.left, right: r.right, top: r.top, bottom: r.bottom};
+  });
+  const width = div._fullLayout.xaxis._length / spec.data[0].z.length;  // a cell's, in px
+  Plotly.purge(div); div.remove();
+  return {boxes, width};
+}"""
+
+
+@pytest.mark.browser
+def test_no_two_heatmap_cell_texts_touch_at_the_page_s_width():
+    """Measured in Debian's Chromium at 820 px, the Many page's width in a 1280 px window: every cell's text
+    narrower than its cell, and 2 px or more from its neighbours, from 5 to 20 systems and short to long names."""
+    import shutil
+
+    import plotly
+    from playwright.sync_api import sync_playwright
+
+    script = (Path(plotly.__file__).parent / "package_data" / "plotly.min.js").read_text(encoding="utf-8")
+    cases = [(k, name) for k in (5, 12, 14, 16, 20) for name in ("s{i}", "system-{i:02d}", "KIT-baseline-v{i:02d}")]
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=shutil.which("chromium") or "/usr/bin/chromium",
+                                    args=["--no-sandbox", "--disable-gpu"])
+        page = browser.new_page(viewport={"width": 820, "height": 1200})
+        page.set_content("<html><body style='margin:0'></body></html>")
+        page.add_script_tag(content=script)
+        sizes = []
+        for k, name in cases:
+            many = _ladder(k, name, b=500)
+            fig = heatmap(many)
+            fig.update_layout(width=family.HEATMAP_SCREEN)
+            got = page.evaluate(_CELLS, json.loads(fig.to_json()))
+            boxes = got["boxes"]
+            sizes.append(family.heatmap_font(many))
+            assert boxes or sizes[-1] is None, (k, name)  # b = 500: too few for a * over so many pairs
+            for box in boxes:
+                assert box["right"] - box["left"] <= got["width"] - 2, (k, name, box, got["width"])
+            rows = {}
+            for box in boxes:
+                rows.setdefault(round(box["top"]), []).append(box)
+            for row in rows.values():
+                row.sort(key=lambda b: b["left"])
+                assert all(a["right"] + 2 <= b["left"] for a, b in zip(row, row[1:])), (k, name, row)
+        browser.close()
+    assert {11, 10, 9, None} <= set(sizes), sizes  # values at each size, and marks alone

@@ -114,3 +114,40 @@ def test_inspect_logs_and_a_tidy_table_upload_and_bad_files_are_told(tmp_path):
                                               "from logs).")]
     broken = upload(page("Many tasks"), ("logs.zip", b"PK\x03\x04 not a zip"))
     assert any("cannot be read as a zip" in e.value for e in broken.error)
+
+
+def test_other_files_take_the_other_slot_so_the_last_run_s_figures_go_at_once():
+    """The settings and results sit in one of two slots below the data: other files move them to the other slot,
+    which empties the last run's at once (tests/test_browser.py watches the figures go before the new data is
+    read); the same files keep the slot, whose figures are redrawn in place."""
+    at = _run(page("Many tasks"))
+    assert at.session_state[tasks_ui.SLOT] == 0 and len(at.get("plotly_chart")) == 3
+    at = _run(at)  # the same files, run again
+    assert at.session_state[tasks_ui.SLOT] == 0
+    widget(at.radio, "Data").set_value("Upload").run()  # no files yet: other files than the sample's
+    assert at.session_state[tasks_ui.SLOT] == 1 and not at.get("plotly_chart")
+    logs = [(n, (INSPECT / n).read_bytes(), "application/octet-stream") for n in ("alpha.eval", "beta.json.gz")]
+    at.file_uploader[0].set_value(logs).run()
+    assert at.session_state[tasks_ui.SLOT] == 0
+    at.multiselect[0].set_value(["match"])
+    at = _run(at)  # the settings are the same files': the slot stays
+    assert at.session_state[tasks_ui.SLOT] == 0 and len(at.get("plotly_chart")) == 2  # one task: no Friedman
+
+
+def test_each_figure_s_title_stays_clear_of_plotly_s_toolbar_in_dark_text():
+    """At 1280 px beside the sidebar a figure is about 820 px wide and Plotly's toolbar takes its top right 230 px:
+    each title line is at most 64 characters (about 480 px of 14 px text), the top margin holds its lines, and the
+    text is Streamlit's ink, not its theme's faint grey."""
+    from sigcore.report.board_figures import INK, TITLE_CHARS
+    from sigcore.report.style import plain
+
+    at = _run(page("Many tasks"))
+    specs = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    long = [s["layout"]["title"]["text"] for s in specs]
+    assert any("<br>" in t for t in long)  # the suite's titles need two lines
+    for spec in specs:
+        lines = spec["layout"]["title"]["text"].split("<br>")
+        assert all(len(plain(line)) <= TITLE_CHARS for line in lines), lines
+        assert spec["layout"]["margin"]["t"] >= 20 * len(lines) + 30
+        assert spec["layout"]["font"]["color"] == INK and spec["layout"]["xaxis"]["tickfont"]["color"] == INK
+        assert not any("= <br>" in t or "<br>=" in t for t in lines)  # "p = 0.0015" is never broken

@@ -30,6 +30,7 @@ from .safe import md
 SAMPLE_DIR = data_ui.SAMPLE_DIR / "lm_eval_suite"
 SAMPLE_METRICS, SAMPLE_BASELINE = ("acc", "exact_match[maj@3]"), "alpha"
 FAMILY, PER_TASK = "over the whole family (tasks × models)", "within each task"
+SEEN, SLOT = "tasks-seen", "tasks-slot"  # the digest of the files the last run showed; where its results are
 ABOUT = ("Which of these models is really better, on which tasks, and how sure are we? One paired bootstrap resamples "
          "the items of each task apart (stratified), the same draws for every model: each model's aggregate with its "
          "interval, the ranks it takes on the resamples and its tie group, and δ against a baseline on the aggregate "
@@ -66,6 +67,21 @@ def choose() -> tuple[list[tuple[str, bytes]], bool]:
              "a .zip of lm-eval's output folder, of HELM's benchmark_output or of logs, or the tidy table (.csv or .parquet: model, task, item, "
              "run, metric, score). Read in memory, never written to disk.")
     return [(u.name, u.getvalue()) for u in uploads or []], False
+
+
+def below_the_data(files: list[tuple[str, bytes]]):
+    """The container for the settings and the results, below the data. Two slots take turns: with the last run's
+    files, the same slot's block is kept and its elements redrawn in place (nothing jumps); with other files (a
+    second upload, the sample again), the other slot takes the new block and the last run's slot is emptied at
+    once, its figures with it, where they would otherwise stay under the new data until the new run ended. (An
+    empty slot and a block at one place in one run reach the browser as the block alone, which keeps the old
+    block's elements: hence two places.)"""
+    seen, state = data_ui.digest(files), st.session_state
+    slot = state.get(SLOT, 0)
+    state[SLOT] = 1 - slot if state.get(SEEN, seen) != seen else slot
+    state[SEEN] = seen
+    slots = [st.empty(), st.empty()]
+    return slots[state[SLOT]].container()
 
 
 @st.cache_data(max_entries=8, ttl=600, show_spinner=False)

@@ -8,8 +8,11 @@ its ``model=`` and ``model_deployment=`` arguments, so two models' runs of a sce
 replications with other in-context examples, read as runs 1, 2, …) with its stats; a stat's value is its
 ``sum / count`` (a stat with no value is left out). The test split is compared (HELM's leaderboards report it);
 another split's stats are left out, said in a note. An instance HELM perturbed (``data_augmentation=…``) is its
-own metric, ``exact_match[extra_space,num_spaces=2]``, paired with the original by its instance id. Each metric's
-mean over its instances and trials is checked against the one ``stats.json`` reports.
+own metric, ``exact_match[extra_space,num_spaces=2]``, paired with the original by its instance id. Where a run has
+robustness (or fairness) perturbations, HELM's worst case over them is a metric too, ``exact_match[robustness worst]``:
+each instance's (and trial's) lowest value over its original and its robustness perturbations, as HELM's
+``compute_worst_case_metrics`` takes it (the minimum, for every stat, as HELM does). Each metric's mean over its
+instances and trials is checked against the one ``stats.json`` reports.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ FILES = ("run_spec.json", "per_instance_stats.json", "stats.json")  # what a run
 _FIX = "Give HELM's run folders as helm-run wrote them (benchmark_output/runs/SUITE/RUN), unchanged."
 _MODEL_ARGS = ("model=", "model_deployment=")  # a run name's arguments that name the model, not the task
 _DESCRIPTION = ("name", "robustness", "fairness", "computed_on")  # a perturbation's fields that do not name it
+WORST = ("robustness", "fairness")  # HELM's worst cases over a kind of perturbation, its leaderboards' columns
 
 
 def run_folders(path: str | Path) -> list[Path]:
@@ -124,10 +128,12 @@ def _scores(entries: Any, name: str) -> tuple[pd.DataFrame, dict[str, int]]:
     if not isinstance(entries, list):
         raise InputError("is not HELM's per-instance stats (a list of instances)", file=name, hint=_FIX)
     items, runs, metrics, scores, splits = [], [], [], [], {}
+    lowest: dict[tuple, list[tuple[Any, float]]] = {}  # (split, stat, item, trial) -> (perturbation, min) each
     for i, entry in enumerate(entries):
         try:
             item, run = str(entry["instance_id"]), int(entry["train_trial_index"]) + 1
-            suffix = _perturbation(entry.get("perturbation"))
+            perturbation = entry.get("perturbation") or None
+            suffix = _perturbation(perturbation)
             for stat in entry["stats"]:
                 count = stat["count"]
                 if not count:
@@ -138,9 +144,16 @@ def _scores(entries: Any, name: str) -> tuple[pd.DataFrame, dict[str, int]]:
                 runs.append(run)
                 metrics.append((split, stat["name"]["name"] + suffix))
                 scores.append(float(stat["sum"]) / count)
+                lowest.setdefault((split, stat["name"]["name"], item, run), []).append(
+                    (perturbation, float(stat.get("min", scores[-1]))))
         except (KeyError, TypeError, ValueError, AttributeError) as e:
             raise InputError(f"its instance {i + 1} is not one of HELM's per-instance stats ({type(e).__name__}: "
                              f"{e})", file=name, hint=_FIX) from None
+    for (split, stat, item, run), metric, score in _worst(lowest):
+        items.append(item)
+        runs.append(run)
+        metrics.append((split, metric))
+        scores.append(score)
     kept = "test" if "test" in splits or not splits else sorted(splits)[0]
     keep = np.array([s == kept for s, _ in metrics], dtype=bool)
     frame = pd.DataFrame({"item": np.array(items, dtype=object)[keep], "run": np.array(runs, np.int64)[keep],
@@ -149,10 +162,24 @@ def _scores(entries: Any, name: str) -> tuple[pd.DataFrame, dict[str, int]]:
     return frame, {s: len(found) for s, found in splits.items() if s != kept}
 
 
+def _worst(lowest: dict[tuple, list[tuple[Any, float]]]):
+    """HELM's worst case over each kind of perturbation the run has (``compute_worst_case_metrics``): per instance
+    and trial, the lowest value over its original and its perturbations of that kind; a kind the run lacks is left
+    out (HELM's worst case there is the original, already a metric)."""
+    kinds = [k for k in WORST if any(p and p.get(k) for found in lowest.values() for p, _ in found)]
+    for (split, stat, item, run), found in lowest.items():
+        for kind in kinds:
+            values = [v for p, v in found if p is None or p.get(kind)]
+            if values:
+                yield (split, stat, item, run), f"{stat}[{kind} worst]", min(values)
+
+
 def _perturbation(description: Any) -> str:
     """``[extra_space,num_spaces=2]`` for a perturbed instance, ``""`` for an original."""
     if not description:
         return ""
+    if description.get("computed_on") == "worst":
+        return f"[{description['name']} worst]"
     args = [f"{k}={v}" for k, v in description.items() if k not in _DESCRIPTION]
     return f"[{','.join([str(description['name']), *args])}]"
 
@@ -162,10 +189,13 @@ def _check(frame: pd.DataFrame, stats: Any, name: str) -> None:
     reported = {}
     for stat in stats if isinstance(stats, list) else []:
         key = stat.get("name", {}) if isinstance(stat, dict) else {}
-        perturbed = key.get("perturbation") if isinstance(key, dict) else None
-        if isinstance(key, dict) and key.get("split", "test") == "test" and isinstance(stat.get("mean"), (int, float)) \
-                and (perturbed or {}).get("computed_on", "perturbed") == "perturbed":  # not HELM's worst case
-            reported[str(key.get("name")) + _perturbation(key.get("perturbation"))] = float(stat["mean"])
+        if not isinstance(key, dict):
+            continue
+        perturbed = key.get("perturbation") if isinstance(key.get("perturbation"), dict) else {}
+        read = perturbed.get("computed_on", "perturbed") == "perturbed" or perturbed.get("name") in WORST \
+            and perturbed.get("computed_on") == "worst"  # not the originals' means, nor one perturbation's worst
+        if read and key.get("split", "test") == "test" and isinstance(stat.get("mean"), (int, float)):
+            reported[str(key.get("name")) + _perturbation(perturbed)] = float(stat["mean"])
     for metric, scores in frame.groupby("metric", sort=False).score:
         value = reported.get(metric)
         if value is not None and not np.isclose(scores.mean(), value, rtol=1e-9, atol=1e-12):

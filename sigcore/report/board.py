@@ -64,7 +64,7 @@ def friedman(res: Leaderboard, alpha: float) -> str:
     fr = res.friedman(alpha)
     k, n = len(fr.models), fr.n_tasks
     ranks = ", ".join(f"{m} {r:.2f}" for r, m in sorted(zip(fr.mean_ranks, fr.models)))
-    grouped = ", a group as one," if res.board.groups else ""
+    grouped = ", a group as one" if res.board.groups else ""
     return (f"Friedman test over {n} tasks{grouped} (Demšar 2006): χ²_F = {fr.chi2:.2f}, Iman-Davenport F_F = "
             f"{fr.f:.2f} with ({k - 1}, {(k - 1) * (n - 1)}) df, p = {p_number(fr.p_value, alpha)}; mean ranks: {ranks}; "
             f"Nemenyi's critical difference at α = {alpha:g}: {fr.critical_difference:.2f} (two models differ when "
@@ -150,3 +150,61 @@ def _listed(items: list[str], separator: str) -> str:
         return items[0]
     return separator.join(items[:-1]) + (" and " if len(items) == 2 and separator == ", " else
                                          f"{separator.rstrip()} and ") + items[-1]
+
+
+def figure_caption(res: Leaderboard, kind: str, alpha: float, correction: str, *, latex: bool = False) -> str:
+    """The caption of a board's figure (:func:`sigcore.report.board_figures.styled`): what is drawn, from what,
+    and the tie groups or bars it shows, named (as :meth:`Leaderboard.groups`, :meth:`Leaderboard.cliques` and
+    Nemenyi's test decide them); in LaTeX with ``latex``."""
+    from .board_figures import KINDS, nemenyi_bars
+    from .export import latex_escape, latex_template
+
+    if kind not in KINDS:
+        raise ValueError(f"a board's figure is one of {', '.join(KINDS)}, not {kind!r}")
+    board, name = res.board, CORRECTION_NAMES[correction]
+    n, slots = len(board.models), {}
+
+    def named(models) -> str:  # user text in slots, filled in after the rest is LaTeX
+        out = []
+        for m in models:
+            slots.setdefault(m, f"\x00n{len(slots)}\x00")
+            out.append(slots[m])
+        return _listed(out, ", ")
+    tested = f"paired bootstrap, {name}'s correction over {counted(n * (n - 1) // 2, 'pair')}, α = {alpha:g}"
+    resamples = f"b = {res.n_resamples:,} paired resamples stratified by task"
+    metric = named([board.metric])
+    if kind == "ranks":
+        groups = res.groups(alpha, correction)
+        members = [[m for m in res.table(board.models[0], alpha, correction).model if groups[m] == g]
+                   for g in sorted(set(groups.values()))]
+        said = (f"all {n} models form one group, the data not settling their order" if len(members) == 1 else
+                "; ".join(f"group {g}, {named(ms)}" for g, ms in enumerate(members, start=1)))
+        text = (f"Ranks of {n} models on {metric} ({_aggregate(res)}): each model's rank by its aggregate (dot) and "
+                f"the ranks it takes on the middle {1 - alpha:.0%} of {resamples} (bar). Tie groups, each of whose "
+                f"models is significantly better than every model of the groups below ({tested}): {said}.")
+    elif kind == "cd":
+        bars = res.cliques(alpha, correction)
+        said = "; ".join(named(b) for b in bars) if bars else "none, every pair differing"
+        text = (f"Mean rank of each of {n} models on {metric} ({_aggregate(res)}) over {resamples} (1 = best). A "
+                f"bar joins models no two of which differ significantly on the aggregate ({tested}): {said}.")
+    else:
+        fr = res.friedman(alpha)
+        bars = nemenyi_bars(fr)
+        said = "; ".join(named(b) for b in bars) if bars else "none"
+        verdict = ("finds that they do not all rank alike" if fr.p_value <= alpha else
+                   "finds no difference, so the bars only describe the ranks")
+        grouped = ", a group of tasks as one" if board.groups else ""
+        text = (f"Mean rank of each of {n} models on {metric} over {fr.n_tasks} tasks{grouped} (1 = best). A bar "
+                f"joins models whose mean ranks are within Nemenyi's critical difference, CD = "
+                f"{fr.critical_difference:.2f} at α = {alpha:g}, drawn below (Demšar 2006): {said}. The Friedman "
+                f"test over the tasks {verdict} (Iman-Davenport, p = {p_number(fr.p_value, alpha)}).")
+    if latex:
+        return latex_template(text, {slot: latex_escape(m) for m, slot in slots.items()}).replace(
+            "Demšar", r"Dem\v{s}ar")
+    for m, slot in slots.items():
+        text = text.replace(slot, m)
+    return text
+
+
+def _aggregate(res: Leaderboard) -> str:
+    return f"the mean of {'the task scores' if res.weight == 'tasks' else 'all items'}"

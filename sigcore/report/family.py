@@ -85,14 +85,32 @@ def forest_caption(many: Many, *, latex: bool = False) -> str:
     return _caption(text, many.baseline, latex, names)
 
 
+HEATMAP_SCREEN = 820  # px: the Many page's figure in a 1280 px window beside the sidebar, where its cells must read
+
+
+def heatmap_font(many: Many) -> float | None:
+    """The size (px) at which every cell's δ of the heatmap (:func:`sigcore.report.family_figures.heatmap`) fits
+    its cell on the page (:data:`HEATMAP_SCREEN` wide, less the names, the colour bar and the margins): 11, or down
+    to 9; None where even 9 px would not fit, and the cells show only the * of a significant pair."""
+    from .style import ems, label, plain
+
+    scale = max(abs(v) for v in many.scores.values()) or 1.0
+    names = max(ems(plain(label(s))) for s in many.systems) * 12 + 10  # the y axis's names, 12 px text
+    cell = (HEATMAP_SCREEN - 40 - 80 - names) / len(many.systems)  # margins 20 + 20; the colour bar, its ticks 80
+    longest = max((ems(signed(r.delta, scale) + ("*" if many.significant(a, b) else ""))
+                   for (a, b), r in many.results.items()), default=1)  # a pair's text is as long either way round
+    return next((size for size in (11, 10, 9) if size * longest + 8 <= cell), None)  # 8 px between two
+
+
 def heatmap_caption(many: Many, *, latex: bool = False) -> str:
     """The heatmap's caption (:func:`sigcore.report.family_figures.heatmap`): each cell's δ, the order, the marks."""
     first = next(iter(many.results.values()))
     metric = METRIC_NAMES.get(many.metric, many.metric)
     significant = sum(many.significant(a, b) for (a, b) in many.results)
+    shown = "" if heatmap_font(many) else " Each cell's colour is its δ (too many systems for the values to fit)."
     text = (f"δ = {metric}(row) − {metric}(column) on {first.n_items:,} items ({_how(many)}), systems by "
-            f"{metric}, best first. *: significant after {CORRECTION_NAMES[many.correction]}'s correction over the "
-            f"{len(many.results)} pairs tested ({significant} significant)."
+            f"{metric}, best first.{shown} *: significant after {CORRECTION_NAMES[many.correction]}'s correction "
+            f"over the {len(many.results)} pairs tested ({significant} significant)."
             + ("" if many.baseline is None else f" Only the pairs with {_BASE} were tested; the others are blank."))
     return _caption(text, many.baseline, latex)
 

@@ -19,7 +19,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..many import Many
-from .family import CORRECTION_NAMES, heading, off_scale, signed
+from .family import CORRECTION_NAMES, heading, heatmap_font, off_scale, signed
 from .figures import AXIS, BODY, MARK
 from .sentence import METRIC_NAMES, number
 from .style import MINUS, Style, apply, label, plain, wrap
@@ -155,11 +155,10 @@ def pair(many: Many, row: str, column: str) -> tuple[float, bool] | None:
     return None
 
 
-def heatmap(many: Many, *, title: str | None = None) -> go.Figure:
-    """Every pair's δ = score(row) − score(column), rows and columns by score (best first), in a diverging
-    scale centred on 0; each cell's text is δ, with * where the pair is significant after the correction. Pairs
-    that were not tested (against a baseline, only its row and column are) are left blank."""
-    order, scale, name = heatmap_order(many), _scale(many), metric_label(many)
+def _cells(many: Many, order: list[str]) -> tuple[list, list, list]:
+    """Each pair's δ (row minus column), its text (δ, * where significant) and its hover text; None and "" on the
+    diagonal and where the pair was not tested."""
+    scale = _scale(many)
     z, text, hover = [], [], []
     for r in order:
         z_row, text_row, hover_row = [], [], []
@@ -178,17 +177,34 @@ def heatmap(many: Many, *, title: str | None = None) -> go.Figure:
         z.append(z_row)
         text.append(text_row)
         hover.append(hover_row)
+    return z, text, hover
+
+
+def heatmap(many: Many, *, title: str | None = None) -> go.Figure:
+    """Every pair's δ = score(row) − score(column), rows and columns by score (best first), in a diverging
+    scale centred on 0; each cell's text is δ, with * where the pair is significant after the correction, in as
+    small a font as down to 9 px lets it fit its cell (:func:`sigcore.report.family.heatmap_font`); where it
+    cannot (20 systems or so),
+    the cells show only the *, δ on hover, and the subtitle says so. Pairs that were not tested (against a
+    baseline, only its row and column are) are left blank."""
+    order, name = heatmap_order(many), metric_label(many)
+    z, text, hover = _cells(many, order)
+    font = heatmap_font(many)
+    if font is None:
+        text = [["*" if t.endswith("*") else "" for t in row] for row in text]
     finite = [abs(v) for row in z for v in row if v is not None and math.isfinite(v)]
     top = max(finite, default=1.0) or 1.0
     ticks = [label(s) for s in order]
     trace = dict(type="heatmap", z=z, x=list(range(len(order))), y=list(range(len(order))), text=text,
-                 texttemplate="%{text}", textfont=dict(size=11), customdata=hover,
+                 texttemplate="%{text}", textfont=dict(size=font or 13), customdata=hover,
                  hovertemplate="%{customdata}<extra></extra>", colorscale=DIVERGING, zmid=0, zmin=-top, zmax=top,
                  xgap=1, ygap=1, colorbar=dict(title=dict(text="δ", side="right"), thickness=14))
     side = max(420, 36 * len(order) + 220)
+    cell = (f"each cell: δ = {name}(row) {MINUS} {name}(column)" if font else
+            f"each cell's colour: δ = {name}(row) {MINUS} {name}(column), its value on hover")
     layout = dict(
         height=side, margin=dict(l=20, r=20, t=90, b=20), plot_bgcolor="white",
-        title=_title(many, title, f"each cell: δ = {name}(row) {MINUS} {name}(column); * {_marked(many)}"),
+        title=_title(many, title, f"{cell}; * {_marked(many)}"),
         xaxis=dict(tickmode="array", tickvals=list(range(len(order))), ticktext=ticks, tickangle=-45,
                    automargin=True, showgrid=False),
         yaxis=dict(tickmode="array", tickvals=list(range(len(order))), ticktext=ticks, autorange="reversed",

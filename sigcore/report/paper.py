@@ -108,11 +108,13 @@ def signature_footnote(signature: str, sacrebleu: str | None = None) -> str:
     return f"\\footnote{{\\raggedright Computed with sigcore \\citep{{{citations.TOOL}}}; its signature: {tt(signature)}.{extra}}}"
 
 
-def figure_tex(name: str, caption: str, label: str, folder: str) -> str:
-    r"""A ``figure`` float that places ``name`` at its own size (drawn at the venue's width: never scaled)."""
+def figure_tex(name: str, caption: str, label: str, folder: str, *, wide: bool = False) -> str:
+    r"""A ``figure`` float that places ``name`` at its own size (drawn at the venue's width: never scaled); ``wide``:
+    ``figure*``, across a two-column page's columns (a figure drawn at its text width)."""
+    env = "figure*" if wide else "figure"
     return (_HEAD % folder + "% needs \\usepackage{graphicx}\n"
-            f"\\begin{{figure}}[{PLACEMENT}]\n  \\centering\n  \\includegraphics{{\\sigcoredir {name}}}\n"
-            f"  \\caption{{{caption}}}\n  \\label{{{label}}}\n\\end{{figure}}\n")
+            f"\\begin{{{env}}}[{PLACEMENT}]\n  \\centering\n  \\includegraphics{{\\sigcoredir {name}}}\n"
+            f"  \\caption{{{caption}}}\n  \\label{{{label}}}\n\\end{{{env}}}\n")
 
 
 def text_tex(text: str, footnote: str, folder: str) -> str:
@@ -205,11 +207,7 @@ def for_board(res, *, baseline: str, alpha: float, correction: str, over: str, c
              f"{name}-table.tex": _HEAD % folder + board_table.latex(res, baseline, alpha, correction, over=over,
                                                                     venue=venue, label=f"tab:{name}"),
              f"{name}.json": json.dumps(_finite(record), indent=2, allow_nan=False)}
-    caption = (f"Ranks of {len(res.board.models)} models on {export.latex_escape(res.board.metric)}: each model's "
-               f"rank by its aggregate (dot) and the ranks it takes on the middle {1 - alpha:.0%} of b = "
-               f"{res.n_resamples:,} resamples stratified by task (bar); a group's models are significantly better "
-               f"than every model of the groups below ({_correction(correction)})."
-               ).replace("%", r"\%")
+    caption = board.figure_caption(res, "ranks", alpha, correction, latex=True)  # as `sigcore figure` prints it
     notes = _figure(files, name, draw, BoardFigure(res, alpha, correction), caption, folder)
     keys = list(dict.fromkeys([*citations.keys_for_test("bootstrap", "mean"), *board_table.keys(correction)]))
     n = len(res.board.models)

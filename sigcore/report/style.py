@@ -69,6 +69,10 @@ class Style:
         name = self.width_name(width)
         return f"{self.name}: {self.sizes[name] if name in self.sizes else shown(length(name)) + ' wide'}"
 
+    def spans_columns(self, width: str | None = None) -> bool:
+        """Whether a figure ``width`` wide is wider than a column of a two-column venue: its float is ``figure*``."""
+        return self.venue is not None and self.venue.columns == 2 and self.width(width) > self.widths["column"] + 0.5
+
     @property
     def row(self) -> float:
         """The height of one line of text: a label row above a panel."""
@@ -96,7 +100,8 @@ SLIDE = Style("slide", text=22, tick=20, family=SANS, ink="black", counted=VERMI
               sizes={"column": "one column of a two-column slide, 640 px", "full": "a whole slide, 1280 px"},
               default_width="full", height=560, dpi=192, line=3)
 STYLES = {s.name: s for s in (PAPER, SLIDE)}
-FIGURE_KINDS = ("histogram", "null", "convergence", "forest")  # of a result, and of a family (forest)
+BOARD_KINDS = ("ranks", "cd", "nemenyi")  # of models on many tasks (sigcore.report.board_figures)
+FIGURE_KINDS = ("histogram", "null", "convergence", "forest", *BOARD_KINDS)  # of a result, a family (forest), a board
 
 
 # x^(i), the i-th resample, as Plotly's <sup> so that it is set in the figure's own font: Times-like serifs
@@ -120,6 +125,16 @@ def wrap(parts: list[str], style: Style, room: float) -> str:
         else:
             lines.append(part)
     return "<br>".join(lines)
+
+
+# a character's width in ems, a little over Times', Liberation Sans' and Source Sans' own: room is never short
+_WIDE, _NARROW = set("MW@%"), set("ijlftrI.,:;'|!()[]/- ")
+
+
+def ems(text: str) -> float:
+    """About how many ems ``text`` (plain) takes in the figures' fonts, erring wide."""
+    return sum(0.95 if c in _WIDE else 0.85 if c in "mw" else 0.35 if c in _NARROW else 0.72 if c.isupper()
+               else 1.0 if ord(c) > 0x2E80 else 0.52 for c in text)
 
 
 def label(name: str) -> str:
