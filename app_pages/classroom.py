@@ -39,9 +39,9 @@ st.markdown(_(
     "**{h0}**: δ(x) ≤ 0, A is not better than B, and **{h1}**: δ(x) > 0, A is better. The **{p_value}** is "
     "P(δ(X) ≥ δ(x) | H0 is true) (eq. 4.47): how often a test set would show a δ as large as ours, or larger, if H0 "
     "were true. If it is at most a {threshold} α (.05 or .01), we reject H0. The {test} (Figures 4.11 and 4.12 of "
-    "Jurafsky & Martin's *Speech and Language Processing*, §4.11) estimates it by drawing new test sets from x.").format(
-        effect_size=term("effect size"), h0=term("H0"), h1=term("H1"), p_value=term("p-value"),
-        threshold=term("threshold"), test=term("paired bootstrap test")))
+    "Jurafsky & Martin's *Speech and Language Processing*, §4.11) estimates it by drawing new test sets from x."
+).format(effect_size=term("effect size"), h0=term("H0"), h1=term("H1"), p_value=term("p-value"),
+         threshold=term("threshold"), test=term("paired bootstrap test")))
 st.subheader(heading("1 · The test set x"))
 a, b = walkthrough.test_set()
 walkthrough.scores(a, b)

@@ -401,7 +401,8 @@ def test_each_section_in_presenter_mode_is_readable_from_the_back_and_fits_one_s
                 page.get_by_role("option", name=label(section), exact=True).click()
             if section == WALK_THROUGH:
                 page.wait_for_function("() => !location.search.includes('section=')", timeout=60_000)
-                page.frame_locator("iframe[title*=live_chart]").locator("#table tbody tr").first.wait_for(timeout=60_000)
+                chart = page.frame_locator("iframe[title*=live_chart]")
+                chart.locator("#table tbody tr").first.wait_for(timeout=60_000)
             else:
                 page.wait_for_url(f"**section={section}**", timeout=60_000)
                 page.locator(".st-key-presenter-chart .js-plotly-plot .main-svg").first.wait_for(timeout=120_000)

@@ -178,7 +178,8 @@ def text_sizes(fig) -> dict[str, float | None]:
                 sizes[f"{name}.ticks"] = size(axis.get("tickfont"))
             if (axis.get("title") or {}).get("text"):
                 sizes[f"{name}.title"] = size(axis["title"].get("font"))
-    if layout.get("showlegend", True) and any(trace.get("showlegend", True) and trace.get("name") for trace in spec["data"]):
+    named = any(trace.get("showlegend", True) and trace.get("name") for trace in spec["data"])
+    if layout.get("showlegend", True) and named:
         sizes["legend"] = size((layout.get("legend") or {}).get("font"))
     for k, note in enumerate(layout.get("annotations", [])):
         sizes[f"annotation {k}: {note['text'][:30]}"] = size(note.get("font"))

@@ -128,3 +128,10 @@ def test_presenter_mode_shows_the_same_numbers_at_24_px_without_prose(call, stat
     assert_presenter_size(figure(presenter))
     assert figure(page).layout.height == 340  # the page's figure is as it was
     assert presenter.toggle(key="presenter").value is False  # the way out of presenter mode, among the settings
+
+
+def test_the_page_says_how_many_swaps_the_permutation_panel_draws_and_counts():
+    """SLP3's ten documents differ on six: 64 assignments drawn, the observed one among them, 22 counted (p = 11/32)."""
+    at = section(f"three_tests({[bool(v) for v in SLP3_A]}, {[bool(v) for v in SLP3_B]})")
+    assert any("draws all 64 assignments of A and B" in c.value and "22 of them have δ ≥ δ(x), so p = 22/64" in c.value
+               for c in at.caption)

@@ -17,6 +17,7 @@ import streamlit as st
 
 from sigcore.i18n import N_, _
 
+from .figure import config
 from .walkthrough import url_value
 
 WALK_THROUGH = "walk-through"
@@ -105,7 +106,8 @@ def keep_hidden(shown: str) -> None:
 
 
 def keep_closed() -> None:
-    """The page: keep the settings of the sections whose switch is off (and presenter mode's section) through this run."""
+    """The page: keep the settings of the sections whose switch is off (and presenter mode's section) through this
+    run."""
     _keep([key for section, toggle in REACH.items() if not st.session_state.get(toggle) for key in WIDGETS[section]])
 
 
@@ -141,8 +143,6 @@ def view() -> Iterator[None]:
 
 def chart(fig, name: str) -> None:
     """A figure taking the height the section's other rows leave (the figure has no height of its own)."""
-    from .figure import config
-
     with st.container(key="presenter-chart"):
         st.plotly_chart(fig, height="stretch", config=dict(config(name), displayModeBar=False), key=f"figure-{name}")
 

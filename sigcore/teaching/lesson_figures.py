@@ -3,8 +3,8 @@
 Pure functions from numbers (or Results) to plain-dict ``go.Figure``s sized for slides, with the colours and
 Unicode labels of :mod:`sigcore.report.figures`, in the current language (:mod:`sigcore.i18n`); with ``font`` (24 for
 presenter mode) every text is set that large explicitly (Streamlit's theme shrinks what a figure leaves to its
-defaults), subtitles are not shrunk by ``<sup>``, and the height is left to the page. The p-value histogram shows that under H0 the p of a calibrated test is
-uniform (so p ≤ α happens in a share α of test sets); the power curve follows Card et al. (2020), "With Little
+defaults), subtitles are not shrunk by ``<sup>``, and the height is left to the page. The p-value histogram shows
+that under H0 the p of a calibrated test is uniform (so p ≤ α happens in a share α of test sets); the power curve follows Card et al. (2020), "With Little
 Power Comes Great Responsibility"; the three panels put the paired bootstrap (Berg-Kirkpatrick et al. 2012),
 approximate randomisation (Noreen 1989) and the paired t-test (Student 1908) side by side on the same data.
 """
@@ -47,7 +47,8 @@ def titled(title: str, subtitle: str, font: int | None = None) -> dict:
 
 def at_size(fig: go.Figure, font: int, **margin: int) -> go.Figure:
     """Every text of ``fig`` (title, ticks, axis titles, legend, annotations, traces' texts) at least ``font`` px,
-    each set explicitly; no fixed height, so the page gives the figure the screen's spare height; ``margin`` as given."""
+    each set explicitly; no fixed height, so the page gives the figure the screen's spare height; ``margin`` as
+    given."""
     fig.update_layout(font=dict(size=font), title_font_size=max(fig.layout.title.font.size or 0, font),
                       legend_font_size=font, hoverlabel_font_size=font, height=None, margin=margin or None)
     fig.update_xaxes(tickfont_size=font, title_font_size=font)
@@ -110,7 +111,8 @@ def power_curve(ns, power, *, target: float = 0.8, title: str | None = None, sim
     ns, power = np.asarray(ns), np.asarray(power, dtype=float)
     enough = smallest_n(ns, power, target)
     title = _("Power: how often a true difference is detected") if title is None else title
-    curve = dict(type="scatter", x=ns, y=power, mode="lines+markers+text", name=_("exact (b → ∞)") if name is None else name,
+    curve = dict(type="scatter", x=ns, y=power, mode="lines+markers+text",
+                 name=_("exact (b → ∞)") if name is None else name,
                  text=[f"{p * 100:.3g}%" for p in power], textposition="top left", cliponaxis=False,
                  line=dict(color=MARK, width=2),
                  marker=dict(size=9 if font is None else 13, color=[MARK if p >= target else BODY for p in power]))

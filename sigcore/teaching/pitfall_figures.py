@@ -59,7 +59,8 @@ def peeking(res: Peeking, *, font: int | None = None) -> go.Figure:
 def not_significant(res: NotSignificant, *, font: int | None = None) -> go.Figure:
     """δ(x) and its interval on each simulated test set, significant ones in red, with 0 and the true δ."""
     return _figure(
-        _intervals(res, font), _("A is truly better by {delta}: {significant} of {n} test sets say “significant”").format(
+        _intervals(res, font),
+        _("A is truly better by {delta}: {significant} of {n} test sets say “significant”").format(
             delta=f"{res.true_delta:.2f}", significant=res.significant.sum(), n=len(res.delta)),
         _("{covering} of {n} {level} intervals contain the true δ, {zero} contain 0").format(
             covering=res.contains(res.true_delta).sum(), n=len(res.delta), level=f"{1 - res.alpha:.0%}",
@@ -121,8 +122,8 @@ def one_sided(res: OneSided, *, font: int | None = None) -> go.Figure:
         dict(title=dict(text=_("alternative hypothesis H1"))),
         dict(title=dict(text=_("test sets with p ≤ α")), tickformat=".0%",
              range=[0, 1.3 * max(2 * res.alpha, *rates.values())]),
-        [_hline(res.alpha, f"α = {res.alpha:g}", "black"), _hline(2 * res.alpha, f"2·α = {2 * res.alpha:g}", TAIL, "dot")],
-        font=font)
+        [_hline(res.alpha, f"α = {res.alpha:g}", "black"),
+         _hline(2 * res.alpha, f"2·α = {2 * res.alpha:g}", TAIL, "dot")], font=font)
 
 
 def _test_sets() -> dict:
@@ -160,8 +161,8 @@ def _figure(data: list[dict], title: str, subtitle: str, xaxis: dict, yaxis: dic
         return fig
     right = max((len(note["text"]) for _shape, note in lines if note["xref"] == "paper"), default=0)
     above = any(note["yref"] == "paper" for _shape, note in lines)  # labels of vertical lines, under the title
-    return at_size(fig, font, l=100, r=max(30, round(0.62 * font * right) + 12), t=round((5.4 if above else 3.6) * font),
-                   b=80)
+    return at_size(fig, font, l=100, r=max(30, round(0.62 * font * right) + 12),
+                   t=round((5.4 if above else 3.6) * font), b=80)  # two title lines, and the labels' row under them
 
 
 def _hline(y: float, text: str, colour: str, dash: str = "dash") -> tuple[dict, dict]:
