@@ -22,7 +22,7 @@ from sigcore.i18n import N_, _
 from sigcore.report import TEST_NAMES
 from sigcore.report.sentence import test_name
 from sigcore.teaching import lesson_figures
-from sigcore.teaching.lesson_figures import PRESENTER_FONT, test_title
+from sigcore.teaching.lesson_figures import PRESENTER_FONT, shown_test_name
 
 from . import sections
 from .figure import show
@@ -79,7 +79,7 @@ def p_values(*, presenter: bool = False) -> None:
             "worthless difference look significant. That, and nothing more, is what α promises.").format(
                 accuracy=f"{NULL_ACCURACY:.0%}", agreement=f"{NULL_AGREEMENT:.0%}"))
     c1, c2, c3, c4 = sections.controls(4) if presenter else st.columns(4)
-    test = c1.selectbox(_("Test"), NULL_TESTS, format_func=lambda t: test_title(TEST_NAMES[t]), key="pv-test")
+    test = c1.selectbox(_("Test"), NULL_TESTS, format_func=lambda t: shown_test_name(TEST_NAMES[t]), key="pv-test")
     n = c2.select_slider(_("Items per test set, n"), (50, 100, 200, 500, 1_000), value=200, key="pv-n")
     n_sims = c3.select_slider(_("Test sets"), (200, 500, 1_000, 2_000), value=1_000, key="pv-sims")
     alpha = c4.select_slider("α", (0.01, 0.05, 0.10), value=0.05, key="pv-alpha")
@@ -183,7 +183,7 @@ def three_tests(a_correct: Sequence[int], b_correct: Sequence[int], *, presenter
     if presenter:  # each panel's title gives its p, its axis what p counts: the table is the page's
         return
     st.dataframe(pd.DataFrame({
-        _("test"): [test_title(test_name(res)) for res in results],  # as the panels name them
+        _("test"): [shown_test_name(test_name(res)) for res in results],  # as the panels name them
         _("p counts"): [_(HOW[res.test]) for res in results],
         "p": [lesson_figures.p_text(res) if math.isfinite(res.p_value) else _("undefined") for res in results],
     }), hide_index=True)

@@ -5,7 +5,8 @@ Presenter mode (``?presenter=1``) shows one section at a time, at 24 px on one s
 same data. The switch is a select box docked in the screen's bottom-right corner (the walk-through has no spare row);
 the section is kept in the URL (``?presenter=1&section=power``), so a slide's link opens it. The parts not on the
 screen keep their state (the walk-through's draws, speed and view, each section's settings): Streamlit forgets a
-widget's value in a run that does not draw it, unless the value is assigned back (:func:`keep`).
+widget's value in a run that does not draw it, unless the value is assigned back (:func:`keep_hidden`,
+:func:`keep_closed`).
 """
 
 from __future__ import annotations

@@ -76,7 +76,7 @@ def p_value_histogram(p_values, alpha: float, *, test: str | None = None, font: 
     flat = len(p) / _BINS
     share = f"{rejection_rate(p, alpha):.1%}"
     subtitle = (_("{test}, {n} test sets: {share} have p ≤ α = {alpha}").format(
-        test=test_title(TEST_NAMES[test]), n=f"{len(p):,}", share=share, alpha=f"{alpha:g}") if test else
+        test=shown_test_name(TEST_NAMES[test]), n=f"{len(p):,}", share=share, alpha=f"{alpha:g}") if test else
         _("{n} test sets: {share} have p ≤ α = {alpha}").format(n=f"{len(p):,}", share=share, alpha=f"{alpha:g}"))
     layout = dict(
         _LAYOUT, barmode="stack",
@@ -181,7 +181,7 @@ TEST_TITLES = {"paired bootstrap": N_("Paired bootstrap"), "exact permutation te
                "McNemar's test": N_("McNemar's test"), "McNemar's exact test": N_("McNemar's exact test")}
 
 
-def test_title(name: str) -> str:
+def shown_test_name(name: str) -> str:
     """A test's name as a title, in the current language: "Exact permutation test" ("McNemar's", not "Mcnemar's")."""
     return _(TEST_TITLES[name]) if name in TEST_TITLES else name[:1].upper() + name[1:]
 
@@ -193,7 +193,7 @@ def _ref(k: int) -> str:
 
 def _panel_title(res: Result, k: int, font: int) -> dict:
     return dict(xref=f"x{_ref(k)} domain", yref="paper", x=0.5, y=1.02, yanchor="bottom",
-                text=f"<b>{test_title(test_name(res))}</b><br>{p_text(res)}", showarrow=False,
+                text=f"<b>{shown_test_name(test_name(res))}</b><br>{p_text(res)}", showarrow=False,
                 font=dict(size=max(font, 14)))
 
 
