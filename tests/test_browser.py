@@ -365,6 +365,80 @@ def test_presenter_mode_is_readable_from_the_back_and_fits_one_screen(chromium, 
         assert speed[0] == "Lines, 0.25 s" and speed[1] <= speed[2], speed  # "Line by line (Figure 4…" was cut
 
 
+# every text drawn in the page's main part (not the walk-through's frame), with its size and box; the switch's own
+VISIBLE_TEXTS = """() => {
+    const out = [], main = document.querySelector('[data-testid="stMain"]');
+    const walk = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
+    for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+        const e = node.parentElement, r = e.getBoundingClientRect(), style = getComputedStyle(e);
+        if (!node.textContent.trim() || !r.width || !r.height || style.visibility === 'hidden') continue;
+        out.push({text: node.textContent.trim().slice(0, 50), size: parseFloat(style.fontSize), l: r.left, r: r.right,
+                  t: r.top, b: r.bottom, dock: !!e.closest('.st-key-presenter-switch')});
+    }
+    return out; }"""
+
+
+def apart(one: dict, other: dict) -> bool:
+    return one["r"] <= other["l"] or other["r"] <= one["l"] or one["b"] <= other["t"] or other["b"] <= one["t"]
+
+
+@pytest.mark.parametrize("width, height", [(1920, 1080), (1280, 720)])
+def test_each_section_in_presenter_mode_is_readable_from_the_back_and_fits_one_screen(chromium, app_url, tmp_path,
+                                                                                      width, height):
+    """Sections 3-6 in presenter mode, reached from a slide's link and then from the switch in the corner: every text
+    of each (its settings, chart, numbers) at 24 px or more and inside the screen, the chart taking the height left,
+    the switch clear of everything, the URL naming the section; and the walk-through clear of the switch too."""
+    from ui.sections import SECTIONS, WALK_THROUGH, label
+
+    order = [name for name in SECTIONS if name != WALK_THROUGH] + [WALK_THROUGH]
+    settled = "() => !document.querySelector('[data-testid=stStatusWidget]')"
+    with opened(chromium) as browser:
+        page = browser.new_page(viewport={"width": width, "height": height})
+        page.goto(app_url + f"/classroom?presenter=1&section={order[0]}")
+        for k, section in enumerate(order):
+            if k:  # from the switch in the corner, as a lecturer does
+                page.get_by_role("combobox", name="Section").click()
+                page.get_by_role("option", name=label(section), exact=True).click()
+            if section == WALK_THROUGH:
+                page.wait_for_function("() => !location.search.includes('section=')", timeout=60_000)
+                chart = page.frame_locator("iframe[title*=live_chart]")
+                chart.locator("#table tbody tr").first.wait_for(timeout=60_000)
+            else:
+                page.wait_for_url(f"**section={section}**", timeout=60_000)
+                page.locator(".st-key-presenter-chart .js-plotly-plot .main-svg").first.wait_for(timeout=120_000)
+            page.wait_for_function(settled, timeout=120_000)
+            page.wait_for_timeout(600)  # Plotly lays its texts out
+            page.screenshot(path=tmp_path / f"presenter_{section}_{width}.png")
+            texts = page.evaluate(VISIBLE_TEXTS)
+            dock = page.locator(".st-key-presenter-switch").bounding_box()
+            shown = page.locator(".st-key-presenter-switch input").evaluate(
+                "e => [e.value, parseFloat(getComputedStyle(e).fontSize), e.scrollWidth <= e.clientWidth]")
+            assert shown == [label(section), 24, True], shown  # the section named whole, at 24 px
+            assert dock["x"] >= 0 and dock["y"] >= 0 and dock["x"] + dock["width"] <= width
+            assert dock["y"] + dock["height"] <= height
+            box = dict(l=dock["x"], r=dock["x"] + dock["width"], t=dock["y"], b=dock["y"] + dock["height"])
+            if section == WALK_THROUGH:
+                frame = page.locator("iframe[title*=live_chart]").bounding_box()
+                parts = page.frame_locator("iframe[title*=live_chart]").locator("body").evaluate(
+                    """() => ['#chart', '#code', '#counters', '#table', '#bar'].map(s => {
+                        const r = document.querySelector(s).getBoundingClientRect();
+                        return {text: s, l: r.left, r: r.right, t: r.top, b: r.bottom}; })""")
+                texts = [t for t in texts if not t["dock"]] + [
+                    {**part, "l": part["l"] + frame["x"], "r": part["r"] + frame["x"], "t": part["t"] + frame["y"],
+                     "b": part["b"] + frame["y"], "dock": False} for part in parts]
+                texts = [t for t in texts if t["t"] < height]  # below the fold: the download row, as before
+            else:
+                small = [(t["text"], t["size"]) for t in texts if t["size"] < 24]
+                assert not small, (section, small)
+                outside = [t for t in texts if t["l"] < -1 or t["t"] < -1 or t["r"] > width + 1 or t["b"] > height + 1]
+                assert not outside, (section, outside)
+                chart = page.locator(".st-key-presenter-chart").bounding_box()
+                assert chart["height"] >= 0.4 * height, (section, chart)  # the chart has the screen's spare height
+                assert len(texts) >= 15, (section, len(texts))  # ticks, titles, labels, numbers: all counted
+            covered = [t for t in texts if not t["dock"] and not apart(t, box)]
+            assert not covered, (section, covered)  # nothing under the switch
+
+
 @pytest.mark.parametrize("presenter, width, height", [(1, 1920, 1080), (1, 1280, 720), (0, 1280, 2400)])
 @pytest.mark.parametrize("x", ["3231212302", "1113333300", "2222223331"])  # δ(x) = .20 (the book), -.30, .50
 def test_why_twice_delta_reads_beside_both_panels(chromium, app_url, presenter, width, height, x):

@@ -11,6 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from sigcore import teaching
 from sigcore.report.figures import walkthrough_heights
+from ui import lessons
 from ui.walkthrough import N, PRESETS, conclusion, textbook_number, why_twice
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -236,3 +237,85 @@ def test_presenter_mode_shows_the_walk_through_alone_and_keeps_its_state():
     assert last["texts"]["k-b"] == "1" and last["texts"]["k-exact"] == edited[3]  # the large counters
     at.toggle(key="presenter").set_value(False).run()
     assert metrics(at) == edited and at.query_params["presenter"] == "0"  # the same x, the grid back
+
+
+def classroom(**params: str) -> AppTest:
+    at = AppTest.from_file(str(ROOT / "dashboard.py"), default_timeout=120).run().switch_page("app_pages/classroom.py")
+    at.query_params.update(params)
+    return at.run()
+
+
+def walk_chart_shown(at: AppTest) -> bool:
+    return any("walk-chart" in c.proto.id for c in at.get("component_instance"))
+
+
+def test_a_link_opens_a_section_in_presenter_mode_and_the_switch_keeps_it_in_the_url():
+    """?presenter=1&section=three-tests (a slide's link) opens section 6 alone on the link's x; the switch in the
+    corner moves between sections, and the URL follows, with the walk-through's state (x, b) still in it."""
+    from ui.sections import KEY, SECTIONS
+
+    at = classroom(presenter="1", section="three-tests", x="3210321032", b="25")
+    assert not at.exception and not at.error and not walk_chart_shown(at)
+    a, b = [d in "32" for d in "3210321032"], [d in "31" for d in "3210321032"]
+    assert [m.value for m in at.metric] == ["10", textbook_number(teaching.accuracies(a, b)[2])]
+    switch = at.selectbox(key=KEY)
+    assert switch.value == "three-tests" and switch.options == [switch.format_func(s) for s in SECTIONS]
+    assert switch.options[0] == "1–2 · The walk-through" and "5 · Peeking" in switch.options
+    assert at.query_params["section"] == "three-tests" and at.query_params["presenter"] == "1"
+    switch.set_value("walk-through").run()
+    assert walk_chart_shown(at) and chart(at)["frames"][-1]["texts"]["count"] == "b = 25"  # the link's draws
+    assert "section" not in at.query_params and at.query_params["x"] == "3210321032"
+    at.selectbox(key=KEY).set_value("power").run()
+    assert at.query_params["section"] == "power" and at.query_params["b"] == "25"
+    curve = teaching.exact_power(lessons.POWER_NS, 0.75, 0.70, 0.85)
+    assert [m.value for m in at.metric] == ["400", f"{curve[lessons.POWER_NS.index(200)]:.1%}"]
+
+
+def test_the_walk_through_and_each_section_keep_their_state_while_another_is_shown():
+    """Streamlit forgets a widget not drawn in a run: the walk-through's speed, view and draws, and each section's
+    settings, survive a visit to another section, and leaving presenter mode opens the page where the lecturer was."""
+    from ui.walkthrough import SPEEDS
+    from ui.sections import KEY
+
+    at = fresh()
+    at.checkbox(key="doc-0-B").uncheck().run()  # an edited x
+    edited = metrics(at)
+    at.toggle(key="presenter").set_value(True).run()
+    at.selectbox(key="walk-speed").set_value("Fast").run()
+    at.toggle(key="walk-shift").set_value(True).run()
+    click(at, "Draw x⁽¹⁾")
+    at.selectbox(key=KEY).set_value("power").run()
+    assert not walk_chart_shown(at) and not at.exception
+    at.slider(key="power-a").set_value(0.8).run()
+    at.selectbox(key=KEY).set_value("three-tests").run()
+    at.select_slider(key="three-copies").set_value(2).run()
+    assert at.metric[0].value == "20"
+    at.selectbox(key=KEY).set_value("walk-through").run()
+    assert at.selectbox(key="walk-speed").value == "Fast" == list(SPEEDS)[5] and at.toggle(key="walk-shift").value
+    args = chart(at)
+    assert args["frames"][-1]["texts"]["k-b"] == "1" and args["frames"][-1]["texts"]["k-exact"] == edited[3]
+    assert any(b.label == "Draw x⁽²⁾" for b in at.button) and len(args["figure"]["data"]) == 4  # shifted: 2 panels
+    at.selectbox(key=KEY).set_value("power").run()
+    assert at.slider(key="power-a").value == 0.8
+    at.selectbox(key=KEY).set_value("three-tests").run()
+    assert at.select_slider(key="three-copies").value == 2
+    at.toggle(key="presenter").set_value(False).run()  # out of presenter mode from section 6
+    assert not at.exception and metrics(at) == edited and at.query_params["presenter"] == "0"
+    assert at.toggle(key="reach-three-tests").value and at.select_slider(key="three-copies").value == 2
+    assert at.toggle(key="reach-power").value and at.slider(key="power-a").value == 0.8  # visited: open on the page
+    assert at.toggle(key="reach-p-values").value is False and at.query_params["section"] == "three-tests"
+    at.toggle(key="presenter").set_value(True).run()  # and back: where it was left
+    assert at.selectbox(key=KEY).value == "three-tests" and at.select_slider(key="three-copies").value == 2
+
+
+@pytest.mark.parametrize("section", ["nonsense", "²", "power\x00", ""])
+def test_a_malformed_section_in_a_link_opens_the_walk_through(section):
+    at = classroom(presenter="1", section=section)
+    assert not at.exception and not at.error and walk_chart_shown(at)
+    assert "section" not in at.query_params
+
+
+def test_a_link_to_a_section_without_presenter_mode_opens_it_on_the_page():
+    at = classroom(section="p-values")
+    assert not at.exception and at.toggle(key="reach-p-values").value and not at.toggle(key="reach-power").value
+    assert "Share with p ≤ α (false alarms)" in [m.label for m in at.metric]

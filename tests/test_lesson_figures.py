@@ -1,4 +1,8 @@
-"""Classroom figures: bars, lines, tails and titles show exactly the numbers sigcore computed."""
+"""Classroom figures: bars, lines, tails and titles show exactly the numbers sigcore computed; at presenter size every
+text is 24 px or more."""
+
+import itertools
+import re
 
 import numpy as np
 import pytest
@@ -9,7 +13,8 @@ from sigcore import teaching
 from sigcore.compare import counted
 from sigcore.report.figures import MARK, TAIL
 from sigcore.result import mc_interval
-from sigcore.teaching.lesson_figures import p_value_histogram, power_curve, three_tests
+from sigcore.i18n import speaking
+from sigcore.teaching.lesson_figures import PRESENTER_FONT, p_value_histogram, power_curve, three_tests
 
 SLP3_A = [1, 1, 1, 0, 1, 0, 1, 1, 0, 1]
 SLP3_B = [1, 0, 1, 1, 0, 1, 0, 1, 0, 0]
@@ -72,12 +77,44 @@ def test_three_panels_are_titled_with_the_p_of_each_test():
 
 
 def test_red_bars_are_the_resamples_and_permutations_each_p_counts():
+    """The bootstrap's b resamples, s of them red (p = s / b); the permutation test's R random swaps and the observed
+    assignment, which p counts too: (count + 1) of R + 1 red, so that red / all is p itself."""
     bootstrap, permutation, _ = res = results(SLP3_A * 3, SLP3_B * 3)
+    assert not permutation.exact and permutation.n_resamples == 2_000
     bars = [trace for trace in three_tests(*res).data if trace.type == "bar"]
-    for r, (body, tail), axis in zip((bootstrap, permutation), (bars[:2], bars[2:]), ("x", "x2")):
+    for r, (body, tail), axis, extra in zip((bootstrap, permutation), (bars[:2], bars[2:]), ("x", "x2"), (0, 1)):
         assert body.xaxis == tail.xaxis == axis and tail.marker.color == TAIL
-        assert sum(body.y) + sum(tail.y) == len(r.distribution)
-        assert sum(tail.y) == counted(r).sum()
+        assert sum(body.y) + sum(tail.y) == len(r.distribution) + extra
+        assert sum(tail.y) == counted(r).sum() + extra
+        assert sum(tail.y) / (sum(body.y) + sum(tail.y)) == pytest.approx(r.p_value, rel=1e-12)
+
+
+def test_the_permutation_panel_draws_all_64_assignments_that_p_counts_22_of():
+    """SLP3's ten documents: A and B differ on six, so 2⁶ = 64 assignments of A and B, the observed one among them.
+    Enumerated here, independently of the engine: 22 have δ ≥ δ(x) = .20, p = 22/64 = 11/32. A student counting the
+    red bars gets 22 (the engine's distribution holds the 63 others; p adds the observed one)."""
+    a, b = np.array(SLP3_A), np.array(SLP3_B)
+    deltas = []
+    for swap in itertools.product((False, True), repeat=10):  # every item swapped or not: each of the 64 16 times
+        s = np.array(swap)
+        deltas.append((np.where(s, b, a).sum() - np.where(s, a, b).sum()) / 10)
+    deltas = np.sort(np.round(deltas, 10))
+    delta = (a.sum() - b.sum()) / 10
+    assert len(deltas) == 1024 and np.sum(deltas >= delta - 1e-9) / 16 == 22
+    bootstrap, permutation, t = results(SLP3_A, SLP3_B)
+    assert permutation.exact and permutation.p_value == 22 / 64
+    body, tail = [trace for trace in three_tests(bootstrap, permutation, t).data if trace.xaxis == "x2"]
+    assert sum(body.y) + sum(tail.y) == 64 and sum(tail.y) == 22
+    drawn = sorted(np.repeat(body.x, body.y).tolist() + np.repeat(tail.x, tail.y).tolist())
+    assert drawn == pytest.approx(deltas[::16].tolist())  # the same 64 values, bar by bar (a bar per value)
+    assert np.repeat(tail.x, tail.y) == pytest.approx(deltas[deltas >= delta - 1e-9][::16])  # red: δ ≥ δ(x)
+    assert "64" in three_tests(bootstrap, permutation, t).layout.xaxis2.title.text
+
+
+def test_identical_systems_have_one_assignment_drawn_once_and_p_1():
+    bootstrap, permutation, t = results(SLP3_A, SLP3_A)
+    body, tail = [trace for trace in three_tests(bootstrap, permutation, t).data if trace.xaxis == "x2"]
+    assert permutation.p_value == 1 and (sum(body.y), sum(tail.y)) == (0, 1)
 
 
 def test_marks_are_delta_and_twice_delta_for_the_bootstrap_and_delta_for_permutation():
@@ -116,3 +153,76 @@ def test_panels_must_come_in_order():
 
 def test_power_curve_says_when_no_size_reaches_the_target():
     assert "no n here reaches 80% power" in power_curve([50, 100], [0.5, 0.7]).layout.title.text
+
+
+# ------------------------------------------------------------------ presenter size
+
+TAGS = re.compile(r"<(sup|sub|small)\b|font-size", re.I)  # text drawn smaller than its font
+
+
+def text_sizes(fig) -> dict[str, float | None]:
+    """Every text a figure draws, by where it is in the figure, with the size it is set to (None: left to a default,
+    which Streamlit's theme sets to 12-14 px, whatever the figure's layout.font says)."""
+    spec = fig.to_plotly_json()
+    layout, sizes = spec["layout"], {}
+
+    def size(font: dict | None) -> float | None:
+        return (font or {}).get("size")
+
+    sizes["layout.font"] = size(layout.get("font"))
+    if (layout.get("title") or {}).get("text"):
+        sizes["title"] = size(layout["title"].get("font"))
+    for name, axis in layout.items():
+        if re.fullmatch(r"[xy]axis\d*", name):
+            if axis.get("showticklabels", True) and axis.get("visible", True):
+                sizes[f"{name}.ticks"] = size(axis.get("tickfont"))
+            if (axis.get("title") or {}).get("text"):
+                sizes[f"{name}.title"] = size(axis["title"].get("font"))
+    named = any(trace.get("showlegend", True) and trace.get("name") for trace in spec["data"])
+    if layout.get("showlegend", True) and named:
+        sizes["legend"] = size((layout.get("legend") or {}).get("font"))
+    for k, note in enumerate(layout.get("annotations", [])):
+        sizes[f"annotation {k}: {note['text'][:30]}"] = size(note.get("font"))
+    for k, trace in enumerate(spec["data"]):
+        if "text" in trace.get("mode", "") or (trace["type"] == "bar" and trace.get("text") is not None):
+            sizes[f"trace {k} text"] = size(trace.get("textfont"))
+
+    def walk(value, path):  # any font set anywhere, and no text shrunk by a tag
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if key.endswith("font") and isinstance(item, dict) and "size" in item:
+                    sizes.setdefault(f"{path}.{key}", item["size"])
+                walk(item, f"{path}.{key}")
+        elif isinstance(value, (list, tuple)):
+            for k, item in enumerate(value):
+                walk(item, f"{path}[{k}]")
+        elif isinstance(value, str) and TAGS.search(value):
+            sizes[f"{path}: {value[:40]}"] = 0
+    walk(spec, "figure")
+    return sizes
+
+
+def assert_presenter_size(fig) -> None:
+    sizes = text_sizes(fig)
+    small = {where: size for where, size in sizes.items() if size is None or size < PRESENTER_FONT}
+    assert not small, small
+    assert len(sizes) >= 6 and fig.layout.height is None  # the page gives it the screen's height
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_presenter_figures_set_every_text_at_24_px(language):
+    bootstrap, permutation, t = results(SLP3_A, SLP3_B)
+    constant = results([1] * 10, [0] * 10)  # t = ∞: a note instead of the t line
+    with speaking(language):
+        figures = [p_value_histogram(P_VALUES, 0.05, test="mcnemar", font=24),
+                   power_curve([25, 100, 400], [0.1, 0.5, 0.85], simulated=([0.1, 0.45, 0.9], 200), font=24),
+                   three_tests(bootstrap, permutation, t, font=24), three_tests(*constant, font=24)]
+    for fig in figures:
+        assert_presenter_size(fig)
+
+
+def test_the_page_figures_are_unchanged_by_the_presenter_option():
+    """The walker finds the page figures' small texts, so it is not blind: they keep the page's sizes."""
+    sizes = text_sizes(p_value_histogram(P_VALUES, 0.05))
+    assert sizes["xaxis.ticks"] is None and any(size == 0 for size in sizes.values())  # the <sup> subtitle
+    assert p_value_histogram(P_VALUES, 0.05).layout.height == 340

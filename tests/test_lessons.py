@@ -99,3 +99,39 @@ def test_the_two_estimates_of_the_same_p_are_said_to_be_estimates_of_it():
     exact = teaching.exact_bootstrap_p(SLP3_A, SLP3_B)
     assert any(f"both estimate one exact value, {exact:.4f}" in c.value and "differ by Monte-Carlo error" in c.value
                for c in at.caption)
+
+
+def figure(at: AppTest):
+    import json
+
+    import plotly.graph_objects as go
+
+    (chart,) = at.get("plotly_chart")
+    return go.Figure(json.loads(chart.proto.spec))
+
+
+@pytest.mark.parametrize("call, state", [
+    ("p_values(PRESENTER)", {"pv-test": "mcnemar", "pv-n": 100, "pv-sims": 200}),
+    ("power(PRESENTER)", {"power-a": 0.8}),
+    (f"three_tests({[bool(v) for v in SLP3_A]}, {[bool(v) for v in SLP3_B]}, PRESENTER)", {"three-copies": 2}),
+], ids=["p-values", "power", "three-tests"])
+def test_presenter_mode_shows_the_same_numbers_at_24_px_without_prose(call, state):
+    """A section in presenter mode: its settings, its chart at presenter size (every text 24 px, the height left to
+    the screen) and the page's numbers, without the paragraphs, captions and table that the lecturer says aloud."""
+    from test_lesson_figures import assert_presenter_size
+
+    page = section(call.replace(", PRESENTER", "").replace("PRESENTER", ""), state)
+    presenter = section(call.replace("PRESENTER", "presenter=True"), state)
+    assert metrics(presenter) == metrics(page) and len(metrics(page)) >= 2
+    assert page.markdown and page.caption and not presenter.markdown and not presenter.caption
+    assert not presenter.dataframe and not presenter.table
+    assert_presenter_size(figure(presenter))
+    assert figure(page).layout.height == 340  # the page's figure is as it was
+    assert presenter.toggle(key="presenter").value is False  # the way out of presenter mode, among the settings
+
+
+def test_the_page_says_how_many_swaps_the_permutation_panel_draws_and_counts():
+    """SLP3's ten documents differ on six: 64 assignments drawn, the observed one among them, 22 counted (p = 11/32)."""
+    at = section(f"three_tests({[bool(v) for v in SLP3_A]}, {[bool(v) for v in SLP3_B]})")
+    assert any("draws all 64 assignments of A and B" in c.value and "22 of them have δ ≥ δ(x), so p = 22/64" in c.value
+               for c in at.caption)

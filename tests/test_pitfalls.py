@@ -277,3 +277,39 @@ def test_the_section_shows_the_simulations_numbers_and_reruns_when_a_widget_move
     assert not at.exception
     shown = {m.label: m.value for m in at.metric}
     assert shown["Some p ≤ α among 4, no correction"] == f"{pitfalls.many_comparisons(4).uncorrected[-1]:.0%}"
+
+
+@pytest.mark.parametrize("demo", SMALL)
+def test_presenter_figures_set_every_text_at_24_px(results, demo):
+    from test_lesson_figures import assert_presenter_size
+
+    assert_presenter_size(getattr(pitfall_figures, demo)(results[demo], font=24))
+
+
+CHEAP = {"many-comparisons": {"pit-k": 3}, "peeking": {"pit-step": 250}, "not-significant": {},
+         "one-sided": {"pit-side-n": 50}, "p-is-not-h0": {}, "not-important": {"pit-imp-n": 1_000}}
+
+
+@pytest.mark.parametrize("name", CHEAP)
+def test_each_mistake_alone_in_presenter_mode_shows_the_page_numbers_at_24_px(name):
+    """In presenter mode a mistake is shown alone (the lecturer picks it in the corner): its settings, its chart with
+    every text at 24 px, and the numbers its tab shows, without the paragraphs and captions."""
+    import json
+
+    import plotly.graph_objects as go
+    from test_lesson_figures import assert_presenter_size
+
+    def run(presenter: bool) -> AppTest:
+        at = AppTest.from_string(f"from ui import pitfalls\npitfalls.DEMOS[{name!r}]({presenter})", default_timeout=60)
+        for key, value in CHEAP[name].items():
+            at.session_state[key] = value
+        at.run()
+        assert not at.exception and not at.error
+        return at
+
+    page, presenter = run(False), run(True)
+    shown = {m.label: m.value for m in presenter.metric}
+    assert len(shown) == 3 and shown.items() <= {m.label: m.value for m in page.metric}.items()
+    assert page.markdown and page.caption and not presenter.markdown and not presenter.caption
+    (chart,) = presenter.get("plotly_chart")
+    assert_presenter_size(go.Figure(json.loads(chart.proto.spec)))

@@ -1,7 +1,9 @@
 """Figures for the Classroom's common mistakes (:mod:`sigcore.teaching.pitfalls`), one per mistake, sized for a slide.
 
 Pure functions from a simulation's result to a plain-dict ``go.Figure``, with the colours of
-:mod:`sigcore.report.figures` and Unicode labels (no MathJax, which would fetch from the network).
+:mod:`sigcore.report.figures` and Unicode labels (no MathJax, which would fetch from the network), in the current
+language (:mod:`sigcore.i18n`); with ``font`` (24 for presenter mode) every text at that size
+(:func:`sigcore.teaching.lesson_figures.at_size`).
 """
 
 from __future__ import annotations
@@ -9,134 +11,158 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from ..i18n import _
 from ..report.figures import AXIS, BODY, MARK, SLIDE_HEIGHT, TAIL
-from .pitfalls import ManyComparisons, NotImportant, NotSignificant, OneSided, Peeking, ProbabilityOfH0
+from .lesson_figures import at_size, titled
+from .pitfalls import CHOSEN_AFTER, ManyComparisons, NotImportant, NotSignificant, OneSided, Peeking, ProbabilityOfH0
 
 _INSIDE = dict(x=0.01, y=0.99, xanchor="left", yanchor="top", bgcolor="rgba(255,255,255,0.8)")
 _ABOVE = dict(orientation="h", x=1, y=1.02, xanchor="right", yanchor="bottom")
+_INSIDE_RIGHT = dict(x=0.99, y=0.99, xanchor="right", yanchor="top", bgcolor="rgba(255,255,255,0.8)")
 
 
-def many_comparisons(res: ManyComparisons) -> go.Figure:
+def many_comparisons(res: ManyComparisons, *, font: int | None = None) -> go.Figure:
     """The family-wise error against k: uncorrected, with Holm's correction, and 1 − (1 − α)^k."""
-    curves = [(res.uncorrected, "no correction", TAIL, "solid"), (res.holm, "Holm", MARK, "solid"),
+    curves = [(res.uncorrected, _("no correction"), TAIL, "solid"), (res.holm, _("Holm"), MARK, "solid"),
               (res.independent, "1 − (1 − α)ᵏ", "black", "dot")]
     data = [dict(type="scatter", x=res.k, y=y, mode="lines" if dash == "dot" else "lines+markers", name=name,
                  line=dict(color=colour, width=3 if dash == "solid" else 2, dash=dash), marker=dict(size=8))
             for y, name, colour, dash in curves]
     top = max(res.uncorrected.max(), res.independent.max(), res.alpha)
     return _figure(
-        data, "k systems, none better than the baseline: is one “significant”?",
-        f"with k = {res.k[-1]}: {res.uncorrected[-1]:.0%} of experiments without correction, "
-        f"{res.holm[-1]:.0%} with Holm's",
-        dict(title=dict(text="k, systems each tested against the baseline"), dtick=1),
-        dict(title=dict(text="experiments with some p ≤ α"), tickformat=".0%", range=[0, 1.15 * top]),
-        [_hline(res.alpha, f"α = {res.alpha:g}", BODY)])
+        data, _("k systems, none better than the baseline: is one “significant”?"),
+        _("with k = {k}: {uncorrected} of experiments without correction, {holm} with Holm's").format(
+            k=res.k[-1], uncorrected=f"{res.uncorrected[-1]:.0%}", holm=f"{res.holm[-1]:.0%}"),
+        dict(title=dict(text=_("k, systems each tested against the baseline")), dtick=1 if font is None else 2),
+        dict(title=dict(text=_("experiments with some p ≤ α")), tickformat=".0%", range=[0, 1.15 * top]),
+        [_hline(res.alpha, f"α = {res.alpha:g}", BODY)], font=font)
 
 
-def peeking(res: Peeking) -> go.Figure:
+def peeking(res: Peeking, *, font: int | None = None) -> go.Figure:
     """One experiment's p after every look, the look where peeking stopped, and α."""
     n, p = res.looks, res.trajectory
-    data = [dict(type="scatter", x=n, y=p, mode="lines+markers", name="p after n items",
+    data = [dict(type="scatter", x=n, y=p, mode="lines+markers", name=_("p after n items"),
                  line=dict(color=MARK, width=3), marker=dict(size=7))]
     stop = res.stopped_at[res.example]
     if stop:
-        data.append(dict(type="scatter", x=[stop], y=[p[n == stop][0]], mode="markers", name="peeking stops here",
+        data.append(dict(type="scatter", x=[stop], y=[p[n == stop][0]], mode="markers", name=_("peeking stops here"),
                          marker=dict(size=16, color=TAIL, symbol="x")))
     return _figure(
-        data, f"Peeking: a test after every {res.step} items, stop at the first p ≤ α",
-        f"H0 is true. “Significant” with peeking: {res.peeking:.0%} of experiments; "
-        f"testing once at n = {n[-1]}: {res.once:.0%}",
-        dict(title=dict(text="items tested so far, n"), range=[0, 1.02 * n[-1]]),
-        dict(title=dict(text="p-value"), range=[0, 1.02]),
-        [_hline(res.alpha, f"α = {res.alpha:g}", TAIL)])
+        data, _("Peeking: a test after every {step} items, stop at the first p ≤ α").format(step=res.step),
+        _("H0 is true. “Significant” with peeking: {peeking} of experiments; testing once at n = {n}: {once}").format(
+            peeking=f"{res.peeking:.0%}", n=n[-1], once=f"{res.once:.0%}"),
+        dict(title=dict(text=_("items tested so far, n")), range=[0, 1.02 * n[-1]]),
+        dict(title=dict(text=_("p-value")), range=[0, 1.02]),
+        [_hline(res.alpha, f"α = {res.alpha:g}", TAIL)], font=font)
 
 
-def not_significant(res: NotSignificant) -> go.Figure:
+def not_significant(res: NotSignificant, *, font: int | None = None) -> go.Figure:
     """δ(x) and its interval on each simulated test set, significant ones in red, with 0 and the true δ."""
     return _figure(
-        _intervals(res), f"A is truly better by {res.true_delta:.2f}: {res.significant.sum()} of {len(res.delta)} "
-                         "test sets say “significant”",
-        f"{res.contains(res.true_delta).sum()} of {len(res.delta)} {1 - res.alpha:.0%} intervals contain the true δ, "
-        f"{res.contains(0).sum()} contain 0",
-        _interval_axis(res), _TEST_SETS,
-        [_vline(0, "0: no difference", "black", "dot", "right"),
-         _vline(res.true_delta, f"true δ = {res.true_delta:.2f}", TAIL, "dash", "left")], _ABOVE)
+        _intervals(res, font),
+        _("A is truly better by {delta}: {significant} of {n} test sets say “significant”").format(
+            delta=f"{res.true_delta:.2f}", significant=res.significant.sum(), n=len(res.delta)),
+        _("{covering} of {n} {level} intervals contain the true δ, {zero} contain 0").format(
+            covering=res.contains(res.true_delta).sum(), n=len(res.delta), level=f"{1 - res.alpha:.0%}",
+            zero=res.contains(0).sum()),
+        _interval_axis(res), _test_sets(),
+        [_vline(0, _("0: no difference"), "black", "dot", "right"),
+         _vline(res.true_delta, _("true δ = {delta}").format(delta=f"{res.true_delta:.2f}"), TAIL, "dash", "left")],
+        _ABOVE, font=font)
 
 
-def not_important(res: NotImportant) -> go.Figure:
+def not_important(res: NotImportant, *, font: int | None = None) -> go.Figure:
     """δ(x) and its interval on each large test set, with 0 and the smallest difference that matters."""
     fig = _figure(
-        _intervals(res), f"{res.significant.sum()} of {len(res.delta)} test sets say “significant” (red), yet A is "
-                         f"better by only {100 * res.true_delta:.1f} points",
-        f"{res.below_what_matters.sum()} of {len(res.delta)} {1 - res.alpha:.0%} intervals lie wholly below "
-        f"{100 * res.matters:.1f} points, the smallest difference that matters",
-        _interval_axis(res, tickformat=".1%", range=[-0.2 * res.matters, 1.3 * res.matters]), _TEST_SETS,
-        [_vline(0, "0", "black", "dot", "right"), _vline(res.matters, "what matters", MARK, "dash", "left")])
+        _intervals(res, font), _("{significant} of {n} test sets say “significant” (red), yet A is better by only "
+                                 "{delta} points").format(significant=res.significant.sum(), n=len(res.delta),
+                                                          delta=f"{100 * res.true_delta:.1f}"),
+        _("{below} of {n} {level} intervals lie wholly below {matters} points, the smallest difference that "
+          "matters").format(below=res.below_what_matters.sum(), n=len(res.delta), level=f"{1 - res.alpha:.0%}",
+                            matters=f"{100 * res.matters:.1f}"),
+        _interval_axis(res, tickformat=".1%", range=[-0.2 * res.matters, 1.3 * res.matters]), _test_sets(),
+        [_vline(0, "0", "black", "dot", "right"), _vline(res.matters, _("what matters"), MARK, "dash", "left")],
+        font=font)
     return fig.update_layout(showlegend=False)
 
 
-def probability_of_h0(res: ProbabilityOfH0) -> go.Figure:
+def probability_of_h0(res: ProbabilityOfH0, *, font: int | None = None) -> go.Figure:
     """The p-values of all experiments in bins of width α, stacked by the truth: the first bin is p ≤ α."""
     edges = np.linspace(0, 1, round(1 / res.alpha) + 1)
     bins = np.clip(np.searchsorted(edges, res.p_value) - 1, 0, len(edges) - 2)  # (kα, (k+1)α]: p = α is in the first
     data = [dict(type="bar", x=(edges[:-1] + edges[1:]) / 2,
                  y=np.bincount(bins[chosen], minlength=len(edges) - 1).tolist(),
                  width=res.alpha, name=name, marker=dict(color=colour, line=dict(width=0)))
-            for chosen, name, colour in ((~res.real, "H0 true: A and B equal", BODY),
-                                         (res.real, f"A truly better by {res.true_delta:.0%} points", MARK))]
+            for chosen, name, colour in ((~res.real, _("H0 true: A and B equal"), BODY),
+                                         (res.real, _("A truly better by {delta} points").format(
+                                             delta=f"{100 * res.true_delta:g}"), MARK))]
     h0 = res.h0_among_significant
     fig = _figure(
-        data, f"Among the {res.significant.sum()} results with p ≤ α, {h0:.0%} had H0 true",
-        f"{res.share_real:.0%} of the {len(res.p_value)} experiments compare a truly better A; α = {res.alpha:g}",
-        dict(title=dict(text="p-value of the experiment"), range=[0, 1]),
-        dict(title=dict(text="experiments")),
-        [_vline(res.alpha, f"α = {res.alpha:g}", TAIL, "dash", "left")], _ABOVE)
+        data, _("Among the {significant} results with p ≤ α, {h0} had H0 true").format(
+            significant=res.significant.sum(), h0=f"{h0:.0%}"),
+        _("{share} of the {n} experiments compare a truly better A; α = {alpha}").format(
+            share=f"{res.share_real:.0%}", n=f"{len(res.p_value):,}", alpha=f"{res.alpha:g}"),
+        dict(title=dict(text=_("p-value of the experiment")), range=[0, 1]),
+        dict(title=dict(text=_("experiments"))),
+        [_vline(res.alpha, f"α = {res.alpha:g}", TAIL, "dash", "left")], _ABOVE, font=font,
+        presenter_legend=_INSIDE_RIGHT)  # clear of the first bar, p ≤ α
     return fig.update_layout(barmode="stack", bargap=0)
 
 
-def one_sided(res: OneSided) -> go.Figure:
+def one_sided(res: OneSided, *, font: int | None = None) -> go.Figure:
     """How often each choice of H1 calls a null difference significant, with α and 2·α marked."""
     rates = res.rates()
-    colours = [TAIL if "after" in side else MARK for side in rates]
-    data = [dict(type="bar", x=[side.replace(", ", ",<br>") for side in rates], y=list(rates.values()),
-                 marker=dict(color=colours), text=[f"{rate:.0%}" for rate in rates.values()],
+    colours = [TAIL if side == CHOSEN_AFTER else MARK for side in rates]
+    data = [dict(type="bar", x=[_(side).replace(", ", ",<br>").replace("，", "，<br>") for side in rates],
+                 y=list(rates.values()), marker=dict(color=colours), text=[f"{rate:.0%}" for rate in rates.values()],
                  textposition="outside", cliponaxis=False, showlegend=False)]
     return _figure(
-        data, "No true difference: how often is it “significant”?",
-        f"{len(res.delta)} test sets where H0 is true, α = {res.alpha:g}",
-        dict(title=dict(text="alternative hypothesis H1")),
-        dict(title=dict(text="test sets with p ≤ α"), tickformat=".0%",
+        data, _("No true difference: how often is it “significant”?"),
+        _("{n} test sets where H0 is true, α = {alpha}").format(n=len(res.delta), alpha=f"{res.alpha:g}"),
+        dict(title=dict(text=_("alternative hypothesis H1"))),
+        dict(title=dict(text=_("test sets with p ≤ α")), tickformat=".0%",
              range=[0, 1.3 * max(2 * res.alpha, *rates.values())]),
-        [_hline(res.alpha, f"α = {res.alpha:g}", "black"), _hline(2 * res.alpha, f"2·α = {2 * res.alpha:g}", TAIL, "dot")])
+        [_hline(res.alpha, f"α = {res.alpha:g}", "black"),
+         _hline(2 * res.alpha, f"2·α = {2 * res.alpha:g}", TAIL, "dot")], font=font)
 
 
-_TEST_SETS = dict(title=dict(text="simulated test set"), autorange="reversed", showticklabels=False, ticks="")
+def _test_sets() -> dict:
+    return dict(title=dict(text=_("simulated test set")), autorange="reversed", showticklabels=False, ticks="")
 
 
-def _intervals(res: NotSignificant) -> list[dict]:
+def _intervals(res: NotSignificant, font: int | None = None) -> list[dict]:
     """Each test set's δ(x) with its interval, one row each: not significant in blue, significant in red."""
     rows = np.arange(1, len(res.delta) + 1)
     return [dict(type="scatter", x=res.delta[chosen], y=rows[chosen], mode="markers", name=name,
-                 marker=dict(size=7, color=colour),
+                 marker=dict(size=7 if font is None else 10, color=colour),
                  error_x=dict(type="data", symmetric=False, array=(res.ci_high - res.delta)[chosen],
                               arrayminus=(res.delta - res.ci_low)[chosen], color=colour, thickness=2, width=0))
-            for chosen, name, colour in ((~res.significant, "not significant", MARK),
-                                         (res.significant, "significant: p ≤ α", TAIL))]
+            for chosen, name, colour in ((~res.significant, _("not significant"), MARK),
+                                         (res.significant, _("significant: p ≤ α"), TAIL))]
 
 
 def _interval_axis(res: NotSignificant, **more) -> dict:
-    return dict(title=dict(text=f"δ(x) = accuracy of A − accuracy of B, with its {1 - res.alpha:.0%} interval"),
-                zeroline=False, **more)
+    return dict(title=dict(text=_("δ(x) = accuracy of A − accuracy of B, with its {level} interval").format(
+        level=f"{1 - res.alpha:.0%}")), zeroline=False, **more)
 
 
 def _figure(data: list[dict], title: str, subtitle: str, xaxis: dict, yaxis: dict,
-            lines: list[tuple[dict, dict]], legend: dict = _INSIDE) -> go.Figure:
-    """A slide-sized figure; ``lines`` are (shape, annotation) pairs from :func:`_hline` and :func:`_vline`."""
-    return go.Figure(dict(data=data, layout=dict(
+            lines: list[tuple[dict, dict]], legend: dict = _INSIDE, *, font: int | None = None,
+            presenter_legend: dict = _INSIDE) -> go.Figure:
+    """A slide-sized figure; ``lines`` are (shape, annotation) pairs from :func:`_hline` and :func:`_vline`.
+    With ``font``, every text at that size, the legend inside the plot (above it, it would meet the labels of the
+    lines at 24 px) and the margins wide enough for the lines' labels."""
+    fig = go.Figure(dict(data=data, layout=dict(
         height=SLIDE_HEIGHT, margin=dict(l=60, r=70, t=70, b=55), plot_bgcolor="white",
-        title=dict(text=f"{title}<br><sup>{subtitle}</sup>"), xaxis=dict(AXIS, **xaxis),
-        yaxis=dict(AXIS, **yaxis), legend=legend,
-        shapes=[shape for shape, _ in lines], annotations=[note for _, note in lines])))
+        title=titled(title, subtitle, font), xaxis=dict(AXIS, **xaxis),
+        yaxis=dict(AXIS, **yaxis), legend=legend if font is None else presenter_legend,
+        shapes=[shape for shape, _note in lines], annotations=[note for _shape, note in lines])))
+    if font is None:
+        return fig
+    right = max((len(note["text"]) for _shape, note in lines if note["xref"] == "paper"), default=0)
+    above = any(note["yref"] == "paper" for _shape, note in lines)  # labels of vertical lines, under the title
+    return at_size(fig, font, l=100, r=max(30, round(0.62 * font * right) + 12),
+                   t=round((5.4 if above else 3.6) * font), b=80)  # two title lines, and the labels' row under them
 
 
 def _hline(y: float, text: str, colour: str, dash: str = "dash") -> tuple[dict, dict]:

@@ -26,11 +26,15 @@ import numpy as np
 
 from ..compare import compare
 from ..errors import SettingsError
+from ..i18n import N_
 from ..statistics.multiple import adjust
 from ..result import Result
 from .bootstrap import outcome_probabilities, paired_outcomes
 
 _SEEDS = 2**32  # compare() seeds are drawn per test, so no two tests share their resamples
+# the three ways of choosing H1 that OneSided compares, as the page and the figure name them (shown through _())
+TWO_SIDED, FIXED_IN_ADVANCE, CHOSEN_AFTER = (N_("two-sided"), N_("one-sided, side fixed in advance"),
+                                             N_("one-sided, side chosen after seeing δ(x)"))
 
 
 @dataclass(frozen=True)
@@ -120,8 +124,7 @@ class OneSided:
     def rates(self) -> dict[str, float]:
         """Share of test sets with p ≤ α, for each way of choosing H1."""
         return {side: float(np.mean(p <= self.alpha)) for side, p in (
-            ("two-sided", self.p_two_sided), ("one-sided, side fixed in advance", self.p_greater),
-            ("one-sided, side chosen after seeing δ(x)", self.p_chosen))}
+            (TWO_SIDED, self.p_two_sided), (FIXED_IN_ADVANCE, self.p_greater), (CHOSEN_AFTER, self.p_chosen))}
 
 
 @dataclass(frozen=True)
