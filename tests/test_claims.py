@@ -70,7 +70,7 @@ def _agrees(c):
     shown = [float(x.replace("−", "-")) for x in bound.groups() if x]
     expected = [c.bound_low] if c.kind == "non-inferior" else [c.bound_low, c.bound_high]
     assert shown == pytest.approx(expected, abs=5e-5), text
-    assert f"{c.margin:g}" in text and f"α = {c.alpha:g}" in text
+    assert claims.margin_text(c.margin) in text and f"α = {c.alpha:g}" in text
 
 
 def test_refused_tests_margins_and_metrics_say_why():
@@ -146,9 +146,9 @@ def test_compare_non_inferior_and_equivalent_on_the_command_line(tmp_path, capsy
     assert (got["p_value"], got["bound_low"], got["shown"]) == (expected.p_value, expected.bound_low, expected.shown)
     assert (got["a_name"], got["b_name"], got["bound_high"]) == ("new", "old", None)
     assert main(["compare", str(table), "--equivalent", "0.05", "--test", "t"]) == 0
-    printed = capsys.readouterr().out.strip().splitlines()[-1]
+    *_, printed, signature = capsys.readouterr().out.strip().splitlines()
     eq = claims.claim(gold.astype(str), a.astype(str), b.astype(str), kind="equivalent", margin=0.05, test="t")
-    assert printed == claims.sentence(eq, "new", "old")
+    assert printed == claims.sentence(eq, "new", "old") and signature == eq.signature  # the signature last
     for extra, said in ((["--alternative", "greater"], "--alternative is not taken with --non-inferior"),
                         (["--test", "mcnemar"], "the mcnemar test has no shifted null"),
                         (["--save", "x.json"], "--save is not taken with --non-inferior")):
