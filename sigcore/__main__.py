@@ -692,6 +692,9 @@ def _claim(args, data, inputs, options, note) -> int:
         print(json.dumps(_json_safe({**c.to_dict(), "a_name": a_name, "b_name": b_name,
                                      "roles": [str(r) for r in data.roles], "notes": list(data.notes)}), indent=2))
         return 0
+    if args.bibtex:  # with --paper: the references after the run
+        print(citations.bibtex(citations.claim_keys(c.result.test, metric)), end="")
+        return 0
     if args.latex:
         print(export.claim_latex(c, a=a_name, b=b_name))
         return 0

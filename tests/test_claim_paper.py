@@ -164,6 +164,15 @@ def test_the_reproduce_line_reruns_to_the_same_json(tmp_path, capsys, flags):
     assert plain.stdout.splitlines()[-1] == signature == saved["signature"]  # as the script's header promises
 
 
+def test_paper_with_bibtex_writes_the_folder_and_prints_the_claim_s_references(tmp_path, capsys):
+    folder = tmp_path / "sigcore"
+    assert main(["compare", str(_table(tmp_path)), "--non-inferior", "0.05", "--test", "t", "--paper", str(folder),
+                 "--bibtex"]) == 0
+    keys = re.findall(r"^@\w+\{([^,]+),", capsys.readouterr().out, flags=re.M)
+    assert keys == citations.claim_keys("t", "accuracy") + [citations.TOOL]
+    assert set(re.findall(r"@\w+\{([^,]+),", (folder / paper.BIB).read_text())) == set(keys)
+
+
 @pytest.mark.slow
 def test_a_folder_of_claims_compiles_with_its_figures(tmp_path, capsys):
     """A BLEU non-inferiority claim (bootstrap: the histogram) and an accuracy equivalence claim (t-test: the

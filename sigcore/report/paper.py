@@ -1,7 +1,8 @@
 r"""A paper folder: everything one run gives a paper, side by side, to ``\input`` into the venue's template.
 
-One run of ``compare``, ``many`` or ``seeds`` with ``--paper DIR`` (or the app's "Paper folder" download) adds,
-under a stem that names the comparison (``bleu-uedin-nmt-vs-lium-nmt``):
+One run of ``compare`` (a comparison, or a non-inferiority or equivalence claim: :func:`for_claim`), ``many`` or
+``seeds`` with ``--paper DIR`` (or the app's "Paper folder" download) adds, under a stem that names the comparison
+(``bleu-uedin-nmt-vs-lium-nmt``):
 
 - ``STEM-sentence.tex``: the finding for the text, cited, with the signature as a footnote (and sacreBLEU's
   own signature string where BLEU or chrF was used);
