@@ -172,7 +172,7 @@ def sentence(c: Claim, a: str = "A", b: str = "B") -> str:
     level = f"{c.level:.0%}"
     p = p_text(c)
     how = method(res)
-    delta = f"δ = {a} − {b} = {_signed(res.delta, res)}"
+    delta = f"δ = {a} − {b} = {delta_text(c)}"
     margin, (low, high) = margin_text(c.margin), bound_texts(c)
     if c.kind == "non-inferior":
         said = f"{a} is no worse than {b} by more than {margin} {unit}"
@@ -187,6 +187,11 @@ def sentence(c: Claim, a: str = "A", b: str = "B") -> str:
     if c.shown:
         return f"{said}: {interval}, inside ±{margin}; {tests} ({delta}; α = {c.alpha:g})."
     return f"Not shown that {said}: {interval} is not inside ±{margin}; {tests} ({delta}; α = {c.alpha:g})."
+
+
+def delta_text(c: Claim) -> str:
+    """δ as every output of the claim prints it: the decimals the scores need, a minus sign."""
+    return _signed(c.result.delta, c.result)
 
 
 def margin_text(margin: float) -> str:

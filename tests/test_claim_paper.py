@@ -69,7 +69,8 @@ def test_the_folder_s_sentence_table_and_json_say_the_claim_s_numbers_alike(seed
     files = {k: v.decode() for k, v in entry.files.items()}
     name = entry.stem
     assert name == f"{c.result.metric.replace('_', '-')}-new-model-vs-old-co-{c.kind}"
-    sentence, table, saved = files[f"{name}-sentence.tex"], files[f"{name}-table.tex"], json.loads(files[f"{name}.json"])
+    sentence, table = files[f"{name}-sentence.tex"], files[f"{name}-table.tex"]
+    saved = json.loads(files[f"{name}.json"])
     # the JSON: the claim as computed, its decision the dual of its bound
     assert (saved["p_value"], saved["bound_low"], saved["shown"], saved["margin"]) == (c.p_value, c.bound_low,
                                                                                       c.shown, c.margin)
@@ -83,7 +84,7 @@ def test_the_folder_s_sentence_table_and_json_say_the_claim_s_numbers_alike(seed
     rows = re.findall(r"^    (.*) \\\\$", table, flags=re.M)
     assert rows[0].split(" & ")[-1] == "Shown" and len(rows) == 2, table
     m_cell, d_cell, b_cell, p_cell, shown_cell = rows[1].split(" & ")
-    assert m_cell == margin and _number(d_cell) == _number(claims._signed(c.result.delta, c.result))
+    assert m_cell == margin and _number(d_cell) == _number(claims.delta_text(c))
     assert shown_cell == ("yes" if c.shown else "no") and sentence.split("\n")[2].startswith("Not shown") != c.shown
     tex_low, tex_high = (x.replace("−", MINUS_TEX) for x in (low, high))
     if c.kind == "non-inferior":

@@ -148,7 +148,8 @@ def test_hodges_lehmann_interval_with_ties_and_zeros_is_the_exact_test_s_dual(se
     upper = {"greater": None, "less": 1 - level, "two-sided": (1 - level) / 2}[alternative]
     i, j = np.triu_indices(d.size)
     w = np.unique((d[i] + d[j]) / 2)
-    gaps = [(-np.inf, w[0], w[0] - 1), *((a, b, (a + b) / 2) for a, b in zip(w[:-1], w[1:])), (w[-1], np.inf, w[-1] + 1)]
+    gaps = [(-np.inf, w[0], w[0] - 1), *((a, b, (a + b) / 2) for a, b in zip(w[:-1], w[1:])),
+            (w[-1], np.inf, w[-1] + 1)]  # (from, to, a θ inside) between consecutive Walsh averages
     tails = [_kept_by_enumeration(d - theta) for _, _, theta in gaps]
     low = -np.inf if lower is None else min(a for (a, _, _), (ge, _) in zip(gaps, tails) if ge > lower)
     high = np.inf if upper is None else max(b for (_, b, _), (_, le) in zip(gaps, tails) if le > upper)

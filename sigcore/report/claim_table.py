@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from ..claims import Claim, bound_texts, margin_text, p_text
+from ..claims import Claim, bound_texts, delta_text, margin_text, p_text
 from ..result import _json_safe
 from . import citations
 from .export import _A, _B, _C, _P, _math_number, fits_column, latex_escape, latex_table, latex_template
@@ -25,11 +25,9 @@ def bound_header(c: Claim) -> str:
 
 def cells(c: Claim) -> dict[str, str]:
     """The claim's row as plain text, keyed by its column's header: what the page's table and the paper's show."""
-    from ..claims import _signed
-
     low, high = bound_texts(c)
     raw = p_text(c)  # "p = 0.004", "p < 0.0001"
-    return {"claim": c.kind, "margin Δ": margin_text(c.margin), "δ = A − B": _signed(c.result.delta, c.result),
+    return {"claim": c.kind, "margin Δ": margin_text(c.margin), "δ = A − B": delta_text(c),
             bound_header(c): f"≥ {low}" if c.kind == "non-inferior" else f"[{low}, {high}]",
             "p": raw.removeprefix("p = ").removeprefix("p "), "shown at α": "yes" if c.shown else "no"}
 
@@ -44,9 +42,9 @@ def latex(c: Claim, *, a: str = "A", b: str = "B", venue: str = DEFAULT_VENUE, l
     head = [r"$\Delta$", r"$\delta$", latex_escape(bound_header(c)), "$p$", "Shown"]
     body = [*(latex_template(row[k], {}) for k in ("margin Δ", "δ = A − B", bound_header(c))), p_cell,
             row["shown at α"]]
-    lines = [r"  \setlength{\tabcolsep}{4pt}", r"  \begin{tabular}{rrcrc}", r"    \toprule", "    " + " & ".join(head) + r" \\", r"    \midrule",
-             "    " + " & ".join(body) + r" \\", r"    \bottomrule", r"  \end{tabular}",
-             f"  % signature: {' '.join(c.signature.split())}"]
+    lines = [r"  \setlength{\tabcolsep}{4pt}", r"  \begin{tabular}{rrcrc}", r"    \toprule",
+             "    " + " & ".join(head) + r" \\", r"    \midrule", "    " + " & ".join(body) + r" \\",
+             r"    \bottomrule", r"  \end{tabular}", f"  % signature: {' '.join(c.signature.split())}"]
     return latex_table(lines, caption(c, a=a, b=b, latex=True), label or f"tab:sigcore-claim-{c.kind}", venue,
                        small=True, wide=not fits_column([head, body], venue))
 
@@ -63,8 +61,8 @@ def caption(c: Claim, *, a: str = "A", b: str = "B", latex: bool = False) -> str
                 f"{method(res)}. Shown: the claim holds at α = {c.alpha:g}, the bound lying above −Δ.")
     else:
         text = (f"{_A} and {_B} equivalent within ±Δ on {metric} ({units}): the margin Δ, δ = {_A} − {_B} with its "
-                f"{c.level:.0%} interval, and {_PS}, the larger of the two one-sided tests' (H0: δ ≤ −Δ and H0: δ ≥ Δ); "
-                f"{method(res)}. Shown: the claim holds at α = {c.alpha:g}, the interval lying inside ±Δ.")
+                f"{c.level:.0%} interval, and {_PS}, the larger of the two one-sided tests' (H0: δ ≤ −Δ and "
+                f"H0: δ ≥ Δ); {method(res)}. Shown: the claim holds at α = {c.alpha:g}, the interval lying inside ±Δ.")
     return _filled(text, a, b, citations.metric_keys(res.metric), latex)
 
 
@@ -94,12 +92,12 @@ def figure_caption(c: Claim, *, latex: bool = False) -> str:
         shown = "lies" if c.shown else "does not lie"
         if c.kind == "non-inferior":
             text = (f"δ (point) with its one-sided {c.level:.0%} lower bound (bar, open to the right) from "
-                    f"{the(method(res))} on {res.n_items:,} items, against the margin −Δ (dashed; Δ = {margin}): the claim "
-                    f"is shown when the bar lies above −Δ; here it {shown} above ({p}).")
+                    f"{the(method(res))} on {res.n_items:,} items, against the margin −Δ (dashed; Δ = {margin}): "
+                    f"the claim is shown when the bar lies above −Δ; here it {shown} above ({p}).")
         else:
-            text = (f"δ (point) with its {c.level:.0%} interval (bar) from {the(method(res))} on {res.n_items:,} items, "
-                    f"against the margins ±Δ (dashed; Δ = {margin}): the claim is shown when the bar lies inside "
-                    f"±Δ; here it {shown} inside ({p}).")
+            text = (f"δ (point) with its {c.level:.0%} interval (bar) from {the(method(res))} on "
+                    f"{res.n_items:,} items, against the margins ±Δ (dashed; Δ = {margin}): the claim is shown when "
+                    f"the bar lies inside ±Δ; here it {shown} inside ({p}).")
     return _filled(text, "A", "B", [], latex, p)
 
 

@@ -325,8 +325,10 @@ def claim_interval(c, *, style: Style = PAPER, width: str | None = None, a: str 
     """δ with its one-sided (1 − α) lower bound (a bar to the axis's end, an arrow: it has no upper end) or its
     1 − 2α interval, against the margin −Δ (and Δ) and 0: the claim is shown where the bar lies past −Δ (inside
     ±Δ), as CONSORT's figure for non-inferiority and equivalence trials draws one (Piaggio et al., JAMA 2012)."""
+    from ..claims import margin_text
+
     res = c.result
-    margin = f"{c.margin:g}"  # as the claim's sentence writes it
+    margin = margin_text(c.margin)  # as the claim's sentence writes it
     marks = sorted([(-c.margin, f"{MINUS}Δ = {MINUS}{margin}", "dash"), (0.0, "0", "dot"),
                     *([(c.margin, f"Δ = {margin}", "dash")] if c.kind == "equivalent" else [])])
     ends = [x for x in (c.bound_low, c.bound_high, res.delta) if np.isfinite(x)]
@@ -353,9 +355,8 @@ def claim_interval(c, *, style: Style = PAPER, width: str | None = None, a: str 
         xaxis=dict(title=dict(text=what), range=span, showline=True, ticks="outside", zeroline=False),
         yaxis=dict(visible=False, range=[-1, 1]))))
     lines = what.count("<br>") + 1
-    fig = _marked(fig, marks, span, style, width,
-                  f"{'Non-inferiority' if c.kind == 'non-inferior' else 'Equivalence'}: {plain(_difference(res, a, b))}, "
-                  f"{test_name(res)}", lines)
+    claim = "Non-inferiority" if c.kind == "non-inferior" else "Equivalence"
+    fig = _marked(fig, marks, span, style, width, f"{claim}: {plain(_difference(res, a, b))}, {test_name(res)}", lines)
     panel = 3 * style.row  # one bar: a short panel
     return fig.update_layout(height=len(marks) * style.row + 6 + panel + 2 * style.tick + (1.6 + lines) * style.row)
 
