@@ -27,10 +27,10 @@ result, verdict_slot = run.live(data, settings, run.run_key(source, settings), h
 if result is not None:
     with verdict_slot.container():
         st.subheader("4 · Verdict")
+        command = run.command(files, data, settings, result, roles.get("encoding"))
         if settings.claimed:  # no worse than, or within, a margin
-            verdict.show_claim(run.claim_of(data, settings, result), *data.display_names)
+            verdict.show_claim(run.claim_of(data, settings, result), *data.display_names, command)
         else:
-            verdict.show(result, *data.display_names, run.effect_sizes(data, settings, result),
-                         run.command(files, data, settings, result, roles.get("encoding")))
+            verdict.show(result, *data.display_names, run.effect_sizes(data, settings, result), command)
             planning.show(data, settings, source)
             sequential.show(data, settings)

@@ -669,7 +669,7 @@ def _claim(args, data, inputs, options, note) -> int:
         ("equivalent", args.equivalent)
     unsupported = [flag for flag, given in (
         ("--alternative", args.alternative != "two-sided"), ("--confidence", args.confidence is not None),
-        ("--compat", args.compat), ("--paper", args.paper), ("--save", args.save), ("--family", args.family),
+        ("--compat", args.compat), ("--save", args.save), ("--family", args.family),
         ("--chi-square", args.chi_square)) if given]
     if unsupported:  # said, not ignored
         raise SettingsError(f"{unsupported[0]} is not taken with --{kind}",
@@ -683,15 +683,26 @@ def _claim(args, data, inputs, options, note) -> int:
     except InputError as e:
         raise data.locate(e) from None
     a_name, b_name = _names(args, data.display_names)
+    if args.paper:  # as a comparison's folder, with the claim's flags in reproduce.sh
+        here = {f: os.path.relpath(f, args.paper) for f in args.files}
+        command = reproduce.command(c.result, list(here.values()), columns={k: here.get(v, v) for k, v in
+                                    data.columns.items()}, metric=args.metric, by_row=data.by_row,
+                                    encoding=args.encoding, prog=_prog(), claim=(kind, margin))
+        _paper(args, paper.for_claim(c, a=a_name, b=b_name, command=command, venue=args.venue,
+                                     folder=_folder_name(args.paper), draw=paper.drawer(args.venue, a_name, b_name)))
     if args.json:
         print(json.dumps(_json_safe({**c.to_dict(), "a_name": a_name, "b_name": b_name,
                                      "roles": [str(r) for r in data.roles], "notes": list(data.notes)}), indent=2))
+        return 0
+    if args.bibtex:  # with --paper: the references after the run
+        print(citations.bibtex(citations.claim_keys(c.result.test, metric)), end="")
         return 0
     if args.latex:
         print(export.claim_latex(c, a=a_name, b=b_name))
         return 0
     print("\n".join(_roles(data, note, args.metric, [f"test: {sentence.test_name(c.result)}, for the claim"])))
     print(claims.sentence(c, a_name, b_name))
+    print(c.signature)  # the last line, as a comparison's
     return 0
 
 

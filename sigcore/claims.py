@@ -62,13 +62,18 @@ class Claim:
         """The bound's or interval's confidence: 1 - α one-sided, 1 - 2α for two one-sided tests."""
         return 1 - self.alpha if self.kind == "non-inferior" else 1 - 2 * self.alpha
 
+    @property
+    def signature(self) -> str:
+        """The comparison's signature with the claim and its margin (as the command line reads it back)."""
+        return f"{self.result.signature}|claim:{self.kind}|margin:{margin_text(self.margin)}"
+
     def to_dict(self) -> dict[str, Any]:
         return {"claim": self.kind, "margin": self.margin, "test": self.test, "alpha": self.alpha,
                 "delta": self.result.delta, "p_value": self.p_value, "p_low": self.p_low, "p_high": self.p_high,
                 "bound_low": self.bound_low, "bound_high": None if math.isinf(self.bound_high) else self.bound_high,
                 "level": self.level, "shown": self.shown, "n_items": self.result.n_items,
                 "n_resamples": self.result.n_resamples, "seed": self.result.seed, "metric": self.result.metric,
-                "score_a": self.result.score_a, "score_b": self.result.score_b}
+                "score_a": self.result.score_a, "score_b": self.result.score_b, "signature": self.signature}
 
 
 def claim(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, kind: str, margin: float,
@@ -167,20 +172,52 @@ def sentence(c: Claim, a: str = "A", b: str = "B") -> str:
     level = f"{c.level:.0%}"
     p = p_text(c)
     how = method(res)
-    delta = f"δ = {a} − {b} = {_signed(res.delta, res)}"
+    delta = f"δ = {a} − {b} = {delta_text(c)}"
+    margin, (low, high) = margin_text(c.margin), bound_texts(c)
     if c.kind == "non-inferior":
-        said = f"{a} is no worse than {b} by more than {c.margin:g} {unit}"
-        bound = f"one-sided {level} bound δ ≥ {_signed(c.bound_low, res)}"
+        said = f"{a} is no worse than {b} by more than {margin} {unit}"
+        bound = f"one-sided {level} bound δ ≥ {low}"
         if c.shown:
-            return f"{said}: {bound}, above −{c.margin:g}; {p}, {how} ({delta}; α = {c.alpha:g})."
-        return (f"Not shown that {said}: {bound} does not exclude −{c.margin:g}; {p}, {how} ({delta}; "
+            return f"{said}: {bound}, above −{margin}; {p}, {how} ({delta}; α = {c.alpha:g})."
+        return (f"Not shown that {said}: {bound} does not exclude −{margin}; {p}, {how} ({delta}; "
                 f"α = {c.alpha:g}).")
-    said = f"{a} and {b} are equivalent within ±{c.margin:g} {unit}"
-    interval = f"{level} interval of δ {_signed(c.bound_low, res)} to {_signed(c.bound_high, res)}"
+    said = f"{a} and {b} are equivalent within ±{margin} {unit}"
+    interval = f"{level} interval of δ {low} to {high}"
     tests = f"two one-sided tests, {p}, {how}"
     if c.shown:
-        return f"{said}: {interval}, inside ±{c.margin:g}; {tests} ({delta}; α = {c.alpha:g})."
-    return f"Not shown that {said}: {interval} is not inside ±{c.margin:g}; {tests} ({delta}; α = {c.alpha:g})."
+        return f"{said}: {interval}, inside ±{margin}; {tests} ({delta}; α = {c.alpha:g})."
+    return f"Not shown that {said}: {interval} is not inside ±{margin}; {tests} ({delta}; α = {c.alpha:g})."
+
+
+def delta_text(c: Claim) -> str:
+    """δ as every output of the claim prints it: the decimals the scores need, a minus sign."""
+    return _signed(c.result.delta, c.result)
+
+
+def margin_text(margin: float) -> str:
+    """Δ as every output prints it: "0.5", "0.01"; all its digits where six would change it."""
+    short = f"{margin:g}"
+    return short if float(short) == margin else repr(float(margin))
+
+
+def bound_texts(c: Claim) -> tuple[str, str]:
+    """The bound (and the interval's upper end) as the sentence, the table and the figure print them: the decimals
+    the scores need, and more where fewer would put the printed bound on the other side of the printed margin, or on
+    it, than the bound itself is (−0.049996 against Δ = 0.05 is −0.049996, not −0.0500)."""
+    edge = float(margin_text(c.margin))
+    return (_beside(c.bound_low, c.result, lambda x: x > -edge, c.bound_low > -c.margin),
+            _beside(c.bound_high, c.result, lambda x: x < edge, c.bound_high < c.margin))
+
+
+def _beside(x: float, res: Result, inside: Any, truth: bool) -> str:
+    text = _signed(x, res)
+    if not math.isfinite(x) or inside(float(text.replace("−", "-"))) == truth:
+        return text
+    for digits in range(len(text.partition(".")[2]) + 1, 18):
+        text = f"{x:.{digits}f}"
+        if inside(float(text)) == truth:
+            return text.replace("-", "−")
+    return repr(float(x)).replace("-", "−")
 
 
 def _signed(x: float, res: Result) -> str:

@@ -139,10 +139,12 @@ class Result:
     def ci_agrees(self) -> bool:
         """Whether the interval excludes the null value exactly when the test rejects (always, for a dual
         interval at 1 - alpha: the bootstrap's basic interval, t, z; a nan interval agrees with anything; a
-        bound that touches the null agrees with a p equal to alpha)."""
+        bound that touches the null agrees with a p equal to alpha, and Wilcoxon's, which inverts the test, with
+        a rejected null: that end is open, every shift past it kept and not the null itself)."""
         if math.isnan(self.ci_low) or math.isnan(self.ci_high):
             return True
-        touches = self.null_value in (self.ci_low, self.ci_high) and self.p_value == self.alpha
+        touches = self.null_value in (self.ci_low, self.ci_high) and (
+            self.p_value == self.alpha or self.estimand == "pseudo_median" and self.significant)
         return self.ci_excludes_null == self.significant or touches
 
     @property

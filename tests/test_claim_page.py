@@ -34,7 +34,7 @@ def test_a_non_inferiority_claim_runs_and_says_what_the_engine_says():
     assert sum(frames[-1]["y"][1]) == int(low.sum())  # the red bars: the resamples the claim's p counts
     assert f"the claim's {claims.p_text(expected)}" in frames[-1]["texts"]["status"]
     table = next(d.value for d in at.dataframe if "shown at α" in d.value.columns)
-    assert table["p"].tolist() == [claims.p_text(expected).removeprefix("p = ")]
+    assert table["p"].tolist() == [claims.p_text(expected).removeprefix("p ").removeprefix("= ")]
     assert table["shown at α"].tolist() == [True]
 
 

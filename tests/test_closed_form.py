@@ -115,6 +115,81 @@ def test_hodges_lehmann_interval_inverts_scipys_exact_wilcoxon(seed, alternative
         assert reject <= 0.1 < keep
 
 
+def _kept_by_enumeration(x: np.ndarray) -> tuple[float, float]:
+    """P(R+ >= r), P(R+ <= r) of the signed-rank test of x over all 2^m sign flips: zeros dropped, midranks."""
+    x = x[x != 0]
+    if x.size == 0:
+        return 1.0, 1.0
+    ranks = stats.rankdata(np.abs(x))
+    sums = np.array(list(itertools.product((0, 1), repeat=x.size))) @ ranks
+    observed = ranks[x > 0].sum()
+    return float(np.mean(sums >= observed - 1e-9)), float(np.mean(sums <= observed + 1e-9))
+
+
+def _tied_differences(rng, kind: int, n: int) -> np.ndarray:
+    d = [rng.integers(-3, 4, n) + 0.5 * (rng.random() < 0.5),  # Likert ratings, some half-points
+         rng.choice([-1.0, 0.0, 1.0], n, p=[0.3, 0.3, 0.4]),  # right/wrong items
+         np.round(rng.normal(0.5, 1, n), 1),  # scores to one decimal
+         rng.integers(-10, 11, n) / 4][kind % 4]
+    return np.asarray(d, dtype=float)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_hodges_lehmann_interval_with_ties_and_zeros_is_the_exact_test_s_dual(seed):
+    """With ties and zeros the interval is every shift θ the exact test of d - θ keeps, by enumeration of every
+    sign flip at one θ between each pair of consecutive Walsh averages (and at 0, which it holds when kept);
+    the test is significant exactly when the interval excludes 0 or ends at 0 (an open end: 0 rejected)."""
+    rng = np.random.default_rng(seed)
+    d = _tied_differences(rng, seed, int(rng.integers(4, 12)))
+    d = d[d != 0] if np.count_nonzero(d) >= 2 else np.array([1.0, -0.5, 1.0])
+    alternative, level = ALTS[seed % 3], (0.9, 0.8, 0.95)[seed // 3 % 3]
+    got = wilcoxon(d, np.zeros(d.size), alternative=alternative, confidence_level=level)
+    lower = {"greater": 1 - level, "less": None, "two-sided": (1 - level) / 2}[alternative]
+    upper = {"greater": None, "less": 1 - level, "two-sided": (1 - level) / 2}[alternative]
+    i, j = np.triu_indices(d.size)
+    w = np.unique((d[i] + d[j]) / 2)
+    gaps = [(-np.inf, w[0], w[0] - 1), *((a, b, (a + b) / 2) for a, b in zip(w[:-1], w[1:])),
+            (w[-1], np.inf, w[-1] + 1)]  # (from, to, a θ inside) between consecutive Walsh averages
+    tails = [_kept_by_enumeration(d - theta) for _, _, theta in gaps]
+    low = -np.inf if lower is None else min(a for (a, _, _), (ge, _) in zip(gaps, tails) if ge > lower)
+    high = np.inf if upper is None else max(b for (_, b, _), (_, le) in zip(gaps, tails) if le > upper)
+    ge0, le0 = _kept_by_enumeration(d)
+    low = 0.0 if lower is not None and ge0 > lower and low > 0 else low
+    high = 0.0 if upper is not None and le0 > upper and high < 0 else high
+    assert (got.ci_low, got.ci_high) == pytest.approx((low, high), abs=1e-12), (d, alternative, level)
+    significant = got.p_value <= 1 - level
+    # significant exactly when the interval excludes 0, or ends at a rejected 0 (open there)
+    assert significant == (got.ci_low > 0 or got.ci_high < 0 or 0.0 in (got.ci_low, got.ci_high) and significant)
+
+
+@pytest.mark.parametrize("m, ties", [(120, False), (200, True), (420, True)])
+def test_hodges_lehmann_ends_keep_the_shift_inside_and_reject_the_one_outside(m, ties):
+    """Beyond enumeration: without ties the ends invert scipy's exact test (51 to 300 items were the normal
+    approximation's before), with ties the test's own exact p (checked against enumeration above), and beyond 300
+    non-zero differences scipy's asymptotic test, ties corrected: the gap just inside each end is kept, the gap
+    just outside rejected."""
+    rng = np.random.default_rng(m)
+    d = rng.normal(0.15, 1, m) if not ties else rng.integers(-4, 5, m) + 0.5 * (rng.random(m) < 0.3)
+    d = d[d != 0]
+    i, j = np.triu_indices(d.size)
+    w = np.unique((d[i] + d[j]) / 2)
+    for alternative in ALTS:
+        got = wilcoxon(d, np.zeros(d.size), alternative=alternative, confidence_level=0.9)
+        tail = 0.1 if alternative != "two-sided" else 0.05
+        for end, side in ((got.ci_low, "greater"), (got.ci_high, "less")):
+            if not math.isfinite(end):
+                continue
+            k = int(np.argmin(np.abs(w - end)))
+            assert w[k] == pytest.approx(end, abs=1e-12)  # an end is a Walsh average
+            inside, outside = ((w[k] + w[k + 1]) / 2, (w[k - 1] + w[k]) / 2)[::1 if side == "greater" else -1]
+            method = "exact" if not ties else "asymptotic"
+            if ties and d.size <= 300:
+                p_in, p_out = (wilcoxon(d - t, np.zeros(d.size), alternative=side).p_value for t in (inside, outside))
+            else:
+                p_in, p_out = (stats.wilcoxon(d - t, alternative=side, method=method).pvalue for t in (inside, outside))
+            assert p_out <= tail < p_in, (alternative, side, p_in, p_out)
+
+
 @cases
 @alts
 def test_sign_and_mcnemar_intervals_are_scipys_clopper_pearson(name, alternative):

@@ -169,3 +169,36 @@ def test_the_family_sentence_names_exactly_the_systems_the_decisions_do():
             pairs = compare_many(gold, systems, all_pairs=True, n_resamples=200, test="bootstrap")
             differ = sum(pairs.significant(a, b) for (a, b) in pairs.results)
             assert family.sentence(pairs).startswith(f"On accuracy, {differ} of the {len(pairs.results)} pairs")
+
+
+@pytest.mark.parametrize("differing, said", [
+    ({"near": 40, "far": 60}, None),  # every comparison exact
+    ({"near": 350, "far": 400}, "Wilcoxon signed-rank test (normal approximation)"),
+    ({"near": 40, "far": 400}, "Wilcoxon signed-rank test (normal approximation for 1 of the 2 comparisons, those "
+                               "with more than 300 non-zero differences; exact for the others)")])
+def test_a_wilcoxon_family_says_where_it_used_the_normal_approximation(differing, said):
+    """As each comparison's own sentence says "(normal approximation)" above 300 non-zero differences, the family's
+    heading, sentence, captions and LaTeX table say which comparisons used it."""
+    from sigcore import compare
+    from sigcore.report import sentence
+
+    rng = np.random.default_rng(1)
+    n = 450
+    base = rng.uniform(0, 1, n)
+    systems = {"base": base}
+    for name, k in differing.items():
+        scores = base.copy()
+        scores[:k] = np.clip(base[:k] + rng.normal(0.02, 0.1, k), 0, 1)
+        systems[name] = scores
+    many = compare_many(None, systems, baseline="base", metric="mean", test="wilcoxon")
+    for name, k in differing.items():  # each pair's own sentence, as compare says it
+        own = compare(None, systems[name], base, metric="mean", test="wilcoxon", alternative="two-sided")
+        assert (sentence.test_name(own) == "Wilcoxon signed-rank test (normal approximation)") == (k > 300)
+        assert many.results[(name, "base")].exact == (k <= 300)
+    texts = [family.heading(many), family.sentence(many), family.forest_caption(many), family.text(many),
+             family.sentence(many, latex=True), family.latex([many])]
+    for text in texts:
+        if said is None:
+            assert "normal approximation" not in text, text
+        else:
+            assert said in text, text

@@ -31,18 +31,19 @@ def parse(sentence: str) -> dict:
     if won:
         out["winner"] = won.group(1)
     number = r"(-?[\d.]+(?:e[+-]\d+)?)(%?)"
-    at_least = re.search(rf"bound: at least {number}", head)
-    one_sided = re.search(rf"bound: \S+(?: share)? (≥|≤) {number}", head)
-    two_sided = re.search(rf"% CI {number} to {number}", head)
+    at_least = re.search(rf"bound: (at least|more than) {number}", head)
+    one_sided = re.search(rf"bound: \S+(?: share)? (≥|≤|>|<) {number}", head)
+    two_sided = re.search(rf"% CI {number} to {number}(, 0 itself excluded)?", head)
 
     def value(match, group):  # shares print as percentages
         return float(match.group(group)) / (100 if match.group(group + 1) else 1)
-    if at_least:
-        out["interval"] = ("at least", value(at_least, 1))
+    if at_least:  # "more than": an open end, the null itself excluded (Wilcoxon's interval at 0)
+        out["interval"] = (at_least.group(1), value(at_least, 2))
     elif one_sided:
         out["interval"] = (one_sided.group(1), value(one_sided, 2))
     elif two_sided:
-        out["interval"] = ("ci", value(two_sided, 1), value(two_sided, 3))
+        out["interval"] = ("ci" if not two_sided.group(5) else "ci open at 0", value(two_sided, 1),
+                           value(two_sided, 3))
     p = re.search(r"; p (=|<) (\S+) \((one|two)-sided\)", sentence)
     out["p"] = (p.group(1), float(p.group(2)))
     out["sided"] = p.group(3)
@@ -76,17 +77,19 @@ def check_agreement(res: sigcore.Result) -> None:
     interval = said["interval"]
     null = 0.5 if res.estimand.startswith("share") else 0.0
     if interval is not None and res.side != 0:
-        if interval[0] == "at least":  # the winner's margin (or share): beyond the null exactly when it won
-            excludes = interval[1] > (null if said["winner"] == "A" or null == 0 else 1 - null)
-        elif interval[0] in ("≥", "≤"):
-            excludes = interval[1] > null if interval[0] == "≥" else interval[1] < null
+        if interval[0] in ("at least", "more than"):  # the winner's margin (or share): past the null when it won
+            edge = null if said["winner"] == "A" or null == 0 else 1 - null
+            excludes = interval[1] > edge or interval[0] == "more than" and interval[1] == edge
+        elif interval[0] in ("≥", "≤", ">", "<"):
+            excludes = {"≥": interval[1] > null, "≤": interval[1] < null, ">": interval[1] >= null,
+                        "<": interval[1] <= null}[interval[0]]
         else:
             low, high = interval[1:]
             assert low <= high, text
-            excludes = low > null or high < null
+            excludes = low > null or high < null or interval[0] == "ci open at 0" and null in (low, high)
         touches = res.p_value == res.alpha and null in interval[1:]  # p = α exactly: the dual bound is the null
         agrees = excludes == res.significant or touches
-        assert agrees or "not this test's dual" in text, text
+        assert agrees or "not this test's dual" in text or "keeps the shifts on both sides of it" in text, text
         if (res.test, res.ci_method, res.compat) in (("bootstrap", "bootstrap-basic", None), ("t", "t", None),
                                                      ("z", "normal", None)):
             assert agrees, text  # a dual interval always agrees
@@ -329,6 +332,11 @@ def test_wilcoxon_takes_its_side_from_its_rank_sums_and_refuses_right_wrong_item
     assert two.p_value == pytest.approx(2 * stats.binom.cdf(9, 29, 0.5), rel=1e-12)
     assert two.significant and "not on H1's side" not in report.verdict(two)
     check_agreement(res)
+    # the interval inverts the test: it ends at 0, which the test rejects while keeping every shift beyond it
+    assert (res.ci_high, two.ci_low, two.ci_high) == (0.0, -2.0, 0.0) and res.ci_agrees and two.ci_agrees
+    assert "one-sided 95% bound: more than 0.0000" in report.verdict(res)
+    assert "90% CI 0.0000 to 2.0000, 0 itself excluded" in report.verdict(two) and "Note" not in report.verdict(two)
+    check_agreement(two)
 
 
 def test_float_noise_in_a_pseudo_median_is_zero():

@@ -201,9 +201,9 @@ def _advice(source: str, metric: str, options: tuple, alpha: float, _data: align
 def command(files: list[tuple[str, bytes]], data: align.Aligned, s: Settings, res: sigcore.Result,
             encoding: str | None = None) -> str:
     """The command line that recreates ``res`` from the files (by their names), every setting spelled out: the
-    columns, how the files were paired and the encoding chosen on the page among them."""
+    columns, how the files were paired and the encoding chosen on the page among them, and the claim."""
     return reproduce.command(res, [name for name, _ in files], columns=data.columns, metric=s.metric,
-                             by_row=data.by_row, encoding=encoding)
+                             by_row=data.by_row, encoding=encoding, claim=s.claimed)
 
 
 def inputs(data: align.Aligned, metric: str):

@@ -44,22 +44,26 @@ def show(res: sigcore.Result, a: str, b: str, effects: list = (), command: str |
         _figures(res, a, b)
 
 
-def show_claim(c, a: str, b: str) -> None:
-    """A non-inferiority or equivalence claim (:mod:`sigcore.claims`): its sentence, its numbers, its JSON."""
+def show_claim(c, a: str, b: str, command: str | None = None) -> None:
+    """A non-inferiority or equivalence claim (:mod:`sigcore.claims`): its sentence, its row (as the paper's table
+    prints it), the signature, the command that recreates it, its JSON and its paper folder."""
     from sigcore import claims
+    from sigcore.report import claim_table
 
     (st.success if c.shown else st.info)(md(claims.sentence(c, a=_role("A", a), b=_role("B", b))))
-    scale = report.scale_of(c.result)  # the sentence's digits
-    bound = (f"≥ {report.number(c.bound_low, scale)}" if c.kind == "non-inferior" else
-             export.interval_text(c.bound_low, c.bound_high, scale))
-    st.dataframe(pd.DataFrame({"claim": [c.kind], "margin Δ": [f"{c.margin:g}"],
-                               "δ = A − B": [report.number(c.result.delta, scale)],
-                               f"{c.level:.0%} {'bound' if c.kind == 'non-inferior' else 'interval'}": [bound],
-                               "p": [claims.p_text(c).removeprefix("p = ")], "shown at α": [c.shown]}),
+    st.dataframe(pd.DataFrame({k: [v] for k, v in claim_table.cells(c).items()} | {"shown at α": [c.shown]}),
                  hide_index=True)
-    st.code(f"{c.result.signature}|claim:{c.kind}|margin:{c.margin:g}", language=None, wrap_lines=True)
-    st.download_button("Download JSON", json.dumps({**c.to_dict(), "a_name": a, "b_name": b}, indent=2),
-                       file_name=f"claim-{c.kind}.json", mime="application/json")
+    st.code(c.signature, language=None, wrap_lines=True)
+    if command:
+        st.caption("Reproduce on the command line, where the files are:")
+        st.code(command, language="bash")
+    json_column, folder_column = st.columns(2)
+    json_column.download_button("Download JSON", lambda: claim_table.to_json(c, a=a, b=b),
+                                file_name=f"claim-{c.kind}.json", mime="application/json", on_click="ignore",
+                                width="stretch")
+    paper_folder.button(folder_column, lambda draw: paper.for_claim(
+        c, a=a, b=b, command=command or "# run from the app: sigcore compare with the uploaded files", draw=draw),
+        key="paper-folder", a=a, b=b)
 
 
 def _role(role: str, name: str) -> str:

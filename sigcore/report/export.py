@@ -52,11 +52,11 @@ _PLAIN_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 # placeholders for user text while the sentence around it is converted (NUL never occurs in the sentence)
 _A, _B, _P, _C = "\x00a\x00", "\x00b\x00", "\x00p\x00", "\x00c\x00"
 # a symbol, its relation and its number, set together in math mode: δ = 0.0150, b = 10,000, α = 0.05
-_MATH = re.compile(r"(?<![\w\x00])(δ|α|b|n) (=|≥|≤) ([-−]?(?:∞|\d+(?:,\d{3})*(?:\.\d+)?(?:e[+-]?\d+)?))")
-_MATH_SYMBOLS = {"δ": r"\delta", "α": r"\alpha", "b": "b", "n": "n"}
+_MATH = re.compile(r"(?<![\w\x00])(δ|α|Δ|b|n) (=|≥|≤) ([-−]?(?:∞|\d+(?:,\d{3})*(?:\.\d+)?(?:e[+-]?\d+)?))")
+_MATH_SYMBOLS = {"δ": r"\delta", "α": r"\alpha", "Δ": r"\Delta", "b": "b", "n": "n"}
 _MATH_RELATIONS = {"=": "=", "≥": r"\geq", "≤": r"\leq"}
 _LATEX_SYMBOLS = {"-∞": r"$-\infty$", "δ": r"$\delta$", "α": r"$\alpha$", "≥": r"$\geq$", "≤": r"$\leq$", "∞": r"$\infty$",
-                  "·": r"$\cdot$", "±": r"$\pm$"}
+                  "·": r"$\cdot$", "±": r"$\pm$", "Δ": r"$\Delta$"}
 _LATEX_SYMBOLS_RE = re.compile("|".join(_LATEX_SYMBOLS))
 _SENTENCE_SYMBOLS = "".join(_LATEX_SYMBOLS) + MINUS + "\u0302"  # and k̂'s hat (the replicability sentence)
 

@@ -10,6 +10,7 @@ from typing import Sequence
 from ..errors import SettingsError
 from ..many import Many
 from ..result import p_number
+from ..statistics.closed_form import WILCOXON_EXACT_MAX
 from . import citations
 from .export import _latex_interval, _latex_number, latex_escape, latex_table, latex_template
 from .sentence import METRIC_NAMES, TEST_NAMES, number, test_name
@@ -24,9 +25,18 @@ SIDES = {"two-sided": "two-sided", "greater": "one-sided, H1: system better than
 
 def test_title(many: Many) -> str:
     """The family's test as a sentence names it, with the definition it follows: "paired bootstrap
-    (sacrebleu-compatible)", whose p differs 2-3x from SLP3's on the same resamples."""
-    first = next(iter(many.results.values()))
-    return TEST_NAMES[many.test] + (f" ({first.compat}-compatible)" if first.compat else "")
+    (sacrebleu-compatible)", whose p differs 2-3x from SLP3's on the same resamples; as each comparison's sentence
+    names it where they all agree ("Wilcoxon signed-rank test (normal approximation)", "exact permutation test"),
+    and how many used the normal approximation where some Wilcoxon comparisons did and others did not."""
+    results = list(many.results.values())
+    first = results[0]
+    names = {test_name(r) for r in results}
+    title = names.pop() if len(names) == 1 else TEST_NAMES[many.test]
+    if many.test == "wilcoxon" and names:  # some comparisons exact, others approximated
+        approximated = sum(not r.exact for r in results)
+        title += (f" (normal approximation for {approximated} of the {len(results)} comparisons, those with more than "
+                  f"{WILCOXON_EXACT_MAX} non-zero differences; exact for the others)")
+    return title + (f" ({first.compat}-compatible)" if first.compat else "")
 
 
 def heading(many: Many) -> str:
@@ -355,7 +365,7 @@ def _cells(many: Many, name: str, columns: tuple[str, ...], pairs: bool) -> list
 def _latex_test(many: Many, families: list[Many] | None) -> str:
     """"paired bootstrap, $b = 10{,}000$, seed 0", and, when the families' tests differ, the metrics it was for."""
     first = next(iter(many.results.values()))
-    how = test_name(first) + (f" ({first.compat}-compatible)" if first.compat else "")  # exact: no b
+    how = test_title(many)  # exact: no b
     if first.resampled:
         b = f"{many.n_resamples:,}".replace(",", "{,}")  # 10{,}000 in math mode
         how += f", $b = {b}$, seed {many.seed}"

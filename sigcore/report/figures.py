@@ -222,7 +222,7 @@ _EDGE = 0.05  # the share of an axis's range kept clear beyond its outermost mar
 
 
 def figure(res: Result, kind: str = "histogram", *, style: Style = PAPER, width: str | None = None,
-           a: str = "A", b: str = "B") -> go.Figure:
+           a: str = "A", b: str = "B", claim: tuple[str, float] | None = None) -> go.Figure:
     """A figure of ``res`` for a paper or a slide, at ``style``'s true size; ``width`` is "column" (one
     column of the paper or of a two-column slide) or "full" (the paper's text width, a whole slide), by
     default the style's own (:mod:`sigcore.report.style`).
@@ -234,19 +234,25 @@ def figure(res: Result, kind: str = "histogram", *, style: Style = PAPER, width:
     - "convergence": p after each resample i with its 95% Monte-Carlo band, and α, on a log scale so that a
       small p and its band stand as clear of the floor as a large one.
 
+    With ``claim`` ((kind, Δ), :mod:`sigcore.claims`), the bootstrap's histogram marks the claim's thresholds
+    2·δ(x) + Δ (and 2·δ(x) − Δ for equivalence) in place of 2·δ(x), and its counted bars are the claim's tails.
+
     Each line's label sits in a row of its own above the panel, on the side of the line towards the panel's
     centre, so labels never overlap each other or the figure's edge, whatever δ's sign or the test's side; every
     line lies inside the x axis, at least 4% of its range from either end.
     """
     if kind not in KINDS:
         raise SettingsError(f"unknown figure kind {kind!r}", hint=f"Choose one of: {', '.join(KINDS)}.")
+    if claim is not None and (kind != "histogram" or res.test != "bootstrap" or res.compat is not None):
+        raise SettingsError("a claim's figure is the paired bootstrap's histogram with its thresholds 2·δ(x) ± Δ",
+                            hint="Draw the claim of a t-test with claim_interval.")
     if res.distribution is None:
         raise SettingsError(f"{the(test_name(res))} is closed-form: it has no resampled distribution to draw",
                             hint="Run the paired bootstrap or approximate randomisation for a figure.")
     title = _title(res, kind, a, b)
     if kind == "convergence":
         return _convergence(res, style, width, title)
-    return _distribution(res, kind == "null", style, width, a, b, title)
+    return _distribution(res, kind == "null", style, width, a, b, title, claim)
 
 
 def _difference(res: Result, a: str, b: str) -> str:
@@ -263,7 +269,7 @@ def _title(res: Result, kind: str, a: str, b: str) -> str:
 
 
 def _distribution(res: Result, null: bool, style: Style, width: str | None, a: str, b: str,
-                  title: str) -> go.Figure:
+                  title: str, claim: tuple[str, float] | None = None) -> go.Figure:
     bootstrap = res.test == "bootstrap"
     shift = 1 if null and bootstrap else 0  # in units of delta(x): the null view moves the bootstrap by -delta(x)
     values = res.distribution - shift * res.delta
@@ -272,10 +278,12 @@ def _distribution(res: Result, null: bool, style: Style, width: str | None, a: s
     marks = [(m * res.delta, "H0: 0" if m == 0 and dashes[m] == "dot" else
               f"{_MARK_NAMES[m]} = {signed(m * res.delta, scale_of(res))}" if m else "0", dashes[m])
              for m in sorted(dashes, key=lambda m: (m * res.delta, m))]
+    if claim is not None:  # the claim's thresholds, as the Compare page draws them (claim_marks)
+        marks = sorted([(res.delta, f"δ(x) = {signed(res.delta, scale_of(res))}", "solid"), *_thresholds(res, *claim)])
     edges = histogram_edges(values, tuple(x for x, _, _ in marks))
     span = _clear(edges, [x for x, _, _ in marks])
     centres, widths = (edges[:-1] + edges[1:]) / 2, np.diff(edges)
-    in_p = counted(res)
+    in_p = counted(res) if claim is None else _counted(res, claim)
     clipped = np.clip(values, edges[0], edges[-1])
     bars = [dict(type="bar", x=centres, y=np.histogram(clipped[mask], bins=edges)[0], width=widths, name=name,
                  marker=dict(color=colour, line=dict(width=0)))
@@ -296,6 +304,61 @@ def _distribution(res: Result, null: bool, style: Style, width: str | None, a: s
         yaxis=dict(title=dict(text="permutations" if not bootstrap else "resamples"), rangemode="tozero",
                    showline=True, ticks="outside"))))
     return _marked(fig, marks, span, style, width, title, what.count("<br>") + 1)
+
+
+def _thresholds(res: Result, kind: str, margin: float) -> list[tuple[float, str, str]]:
+    """A claim's dashed lines: 2·δ(x) + Δ, where H0 δ ≤ −Δ's tail begins, and 2·δ(x) − Δ for equivalence."""
+    signs = (1, -1) if kind == "equivalent" else (1,)
+    return [(2 * res.delta + s * margin, f"2·δ(x) {'+' if s > 0 else MINUS} Δ = "
+             f"{signed(2 * res.delta + s * margin, scale_of(res))}", "dash") for s in signs]
+
+
+def claim_figure(c, *, style: Style = PAPER, width: str | None = None, a: str = "A", b: str = "B") -> go.Figure:
+    """A claim's figure (:class:`sigcore.claims.Claim`): the paired bootstrap's histogram with the claim's
+    thresholds and tails (:func:`figure`), or, for the t-test, which draws no resamples, :func:`claim_interval`."""
+    if c.test == "bootstrap":
+        return figure(c.result, "histogram", style=style, width=width, a=a, b=b, claim=(c.kind, c.margin))
+    return claim_interval(c, style=style, width=width, a=a, b=b)
+
+
+def claim_interval(c, *, style: Style = PAPER, width: str | None = None, a: str = "A", b: str = "B") -> go.Figure:
+    """δ with its one-sided (1 − α) lower bound (a bar to the axis's end, an arrow: it has no upper end) or its
+    1 − 2α interval, against the margin −Δ (and Δ) and 0: the claim is shown where the bar lies past −Δ (inside
+    ±Δ), as CONSORT's figure for non-inferiority and equivalence trials draws one (Piaggio et al., JAMA 2012)."""
+    from ..claims import margin_text
+
+    res = c.result
+    margin = margin_text(c.margin)  # as the claim's sentence writes it
+    marks = sorted([(-c.margin, f"{MINUS}Δ = {MINUS}{margin}", "dash"), (0.0, "0", "dot"),
+                    *([(c.margin, f"Δ = {margin}", "dash")] if c.kind == "equivalent" else [])])
+    ends = [x for x in (c.bound_low, c.bound_high, res.delta) if np.isfinite(x)]
+    low, high = min(*ends, *(x for x, _, _ in marks)), max(*ends, *(x for x, _, _ in marks))
+    pad = _EDGE * (high - low or 1.0)
+    span = [low - pad, high + pad]
+    right = c.bound_high if np.isfinite(c.bound_high) else span[1]  # no upper end: the bar runs off the axis
+    left = c.bound_low if np.isfinite(c.bound_low) else span[0]
+    bound = "its one-sided" if c.kind == "non-inferior" else "its"
+    bar = dict(type="scatter", x=[left, right], y=[0, 0], mode="lines+markers", showlegend=False, hoverinfo="skip",
+               cliponaxis=False,  # the arrow at the axis's end is drawn whole
+               line=dict(color=style.ink, width=2 * style.line),
+               marker=dict(color=style.ink, size=2 * style.tick,
+                           symbol=["line-ns" if np.isfinite(c.bound_low) else "triangle-left",
+                                   "line-ns" if np.isfinite(c.bound_high) else "triangle-right"],
+                           line=dict(color=style.ink, width=2 * style.line)))
+    point = dict(type="scatter", x=[res.delta], y=[0], mode="markers", showlegend=False, hoverinfo="skip",
+                 marker=dict(color=style.counted, size=1.2 * style.tick, line=dict(color=style.ink, width=1)))
+    first, _, second = _difference(res, a, b).partition(f" {MINUS} ")
+    what = wrap(["δ =", first, *([f"{MINUS} {second}"] if second else []), "(point), with",
+                 f"{bound} {c.level:.0%} {'bound' if c.kind == 'non-inferior' else 'interval'}"],
+                style, style.width(width) - 5 * style.tick)
+    fig = go.Figure(dict(data=[bar, point], layout=dict(
+        xaxis=dict(title=dict(text=what), range=span, showline=True, ticks="outside", zeroline=False),
+        yaxis=dict(visible=False, range=[-1, 1]))))
+    lines = what.count("<br>") + 1
+    claim = "Non-inferiority" if c.kind == "non-inferior" else "Equivalence"
+    fig = _marked(fig, marks, span, style, width, f"{claim}: {plain(_difference(res, a, b))}, {test_name(res)}", lines)
+    panel = 3 * style.row  # one bar: a short panel
+    return fig.update_layout(height=len(marks) * style.row + 6 + panel + 2 * style.tick + (1.6 + lines) * style.row)
 
 
 def _clear(edges: np.ndarray, lines: list[float]) -> list[float]:

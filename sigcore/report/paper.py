@@ -1,7 +1,8 @@
 r"""A paper folder: everything one run gives a paper, side by side, to ``\input`` into the venue's template.
 
-One run of ``compare``, ``many`` or ``seeds`` with ``--paper DIR`` (or the app's "Paper folder" download) adds,
-under a stem that names the comparison (``bleu-uedin-nmt-vs-lium-nmt``):
+One run of ``compare`` (a comparison, or a non-inferiority or equivalence claim: :func:`for_claim`), ``many`` or
+``seeds`` with ``--paper DIR`` (or the app's "Paper folder" download) adds, under a stem that names the comparison
+(``bleu-uedin-nmt-vs-lium-nmt``):
 
 - ``STEM-sentence.tex``: the finding for the text, cited, with the signature as a footnote (and sacreBLEU's
   own signature string where BLEU or chrF was used);
@@ -135,6 +136,26 @@ def for_result(res: Result, *, a: str, b: str, command: str, venue: str = DEFAUL
         if res.distribution is not None else []
     return Entry(name, _encoded(files), citations.keys_of(res), command, _checklist_pair(res, a, b, name, sacre),
                  [pair_claim(res, a, b)], notes)
+
+
+def for_claim(c, *, a: str, b: str, command: str, venue: str = DEFAULT_VENUE, folder: str = "sigcore",
+              draw: Callable[[Any], bytes] | None = None) -> Entry:
+    """A non-inferiority or equivalence claim's entry (:class:`sigcore.claims.Claim`): its sentence, its table
+    (the margin, δ, the bound and p), its figure (the bootstrap's histogram with 2·δ(x) ± Δ, or the t-test's
+    bound against the margin), the JSON, the citations; the checklist says the margin belongs to the plan."""
+    from . import claim_table
+
+    res = c.result
+    name = stem(res.metric, a, "vs", b, c.kind)
+    sacre = sacrebleu_signature(res)
+    files = {f"{name}-sentence.tex": text_tex(export.claim_latex(c, a=a, b=b),
+                                             signature_footnote(c.signature, sacre), folder),
+             f"{name}-table.tex": _HEAD % folder + claim_table.latex(c, a=a, b=b, venue=venue, label=f"tab:{name}"),
+             f"{name}.json": claim_table.to_json(c, a=a, b=b)}
+    notes = _figure(files, name, draw, c, claim_table.figure_caption(c, latex=True), folder)
+    # not a decision on "better", so nothing for conflicts() to weigh against a pair or a family
+    return Entry(name, _encoded(files), citations.claim_keys(res.test, res.metric), command,
+                 _checklist_claim(c, a, b, name, sacre), [], notes)
 
 
 def pair_claim(res: Result, a: str, b: str) -> Claim:
@@ -303,11 +324,20 @@ def _figure(files: dict, name: str, draw, what, caption: str, folder: str) -> li
     except SettingsError as e:
         if isinstance(what, BoardFigure):  # no JSON of its resamples to redraw it from
             return [f"no figure for {name}: {e}"]
+        if _is_claim(what):  # `sigcore figure` draws results, not claims: the folder's command redraws it
+            return [f"no figure for {name}: {e} Draw it later by running its line of {REPRODUCE} with "
+                    "--paper DIR where figures can be drawn."]
         kind = "histogram" if isinstance(what, Result) else f"forest --metric {what.metric}"
         return [f"no figure for {name}: {e} Draw it later with: sigcore figure {name}.json --kind {kind} "
                 f"--venue VENUE --out {name}-figure.pdf"]
     files[f"{name}-figure.tex"] = figure_tex(f"{name}-figure.pdf", caption, f"fig:{name}", folder)
     return []
+
+
+def _is_claim(what) -> bool:
+    from ..claims import Claim as Tested
+
+    return isinstance(what, Tested)
 
 
 def _encoded(files: dict[str, str | bytes]) -> dict[str, bytes]:
@@ -338,6 +368,29 @@ def _checklist_pair(res: Result, a: str, b: str, name: str, sacre: str | None) -
             "run (one output file each): say so, or report runs over seeds with `sigcore seeds`.\n"
             f"- **C4** (packages and settings): {_tool()}: {TEST_NAMES[res.test]}, {res.alternative}, α = {res.alpha:g}"
             f"{b_text}{metric}; the full signature is the sentence's footnote.\n")
+
+
+def _checklist_claim(c, a: str, b: str, name: str, sacre: str | None) -> str:
+    from ..claims import margin_text
+
+    res = c.result
+    bound = (f"its one-sided {c.level:.0%} lower bound" if c.kind == "non-inferior" else
+             f"its {c.level:.0%} interval (two one-sided tests)")
+    said = (f"{a} is no worse than {b} by more than Δ = {margin_text(c.margin)}" if c.kind == "non-inferior" else
+            f"{a} and {b} are equivalent within ±{margin_text(c.margin)}")
+    metric = f"; {METRIC_NAMES[res.metric]} by sacreBLEU, signature `{sacre}`" if sacre else ""
+    b_text = f", b = {res.n_resamples:,}, seed {res.seed}" if res.resampled else ""
+    return (f"## {name}\n\n- **C3** (descriptive statistics): the claim that {said} "
+            f"{METRIC_NAMES.get(res.metric, res.metric)}, on {res.n_items:,} items: the margin, δ with {bound} and p "
+            f"(Table \\ref{{tab:{name}}}); p from the {TEST_NAMES[res.test]}. Each system is a single run (one "
+            "output file each): say so, or report runs over seeds with `sigcore seeds`.\n"
+            f"- **C4** (packages and settings): {_tool()}: {TEST_NAMES[res.test]}, {c.kind} with margin "
+            f"{margin_text(c.margin)}, α = {c.alpha:g}{b_text}{metric}; the full signature is the sentence's "
+            "footnote.\n"
+            f"- **The margin** Δ = {margin_text(c.margin)} must have been fixed before seeing the data (in the plan, "
+            "with α): a margin chosen afterwards, just wide enough for the bound, makes the claim hold by "
+            "construction. Say when and why it was chosen (the difference that does not matter for the use at "
+            "hand).\n")
 
 
 def _checklist_family(families: list, name: str, sacre: str | None) -> str:
@@ -529,6 +582,10 @@ def drawer(venue: str = DEFAULT_VENUE, a: str = "A", b: str = "B") -> Callable[[
             raise SettingsError(f"figures need {e.name or 'plotly'}, which is not installed",
                                 hint='Install sigcore with its figures: pip install "sigcore[figures]".') from None
         style = paper_style(venue)
+        if _is_claim(what):
+            from .figures import claim_figure
+
+            return export.styled_image(claim_figure(what, style=style, a=a, b=b), "pdf", style)
         if isinstance(what, BoardFigure):
             from .board_figures import paper_ranks
 

@@ -17,11 +17,12 @@ _OPTION_FLAGS = {"tokenize": "--tokenize", "positive_label": "--positive-label"}
 
 def command(res: Result, files: Sequence[str], *, columns: Mapping[str, str] | None = None,
             metric: str | None = None, by_row: bool = False, encoding: str | None = None,
-            prog: str = "python -m sigcore") -> str:
+            prog: str = "python -m sigcore", claim: tuple[str, float] | None = None) -> str:
     """``python -m sigcore compare FILES --metric ... --seed ...``: run where the files are, it prints ``res``
     again (the same signature). ``columns``: the roles of a table's columns (``Aligned.columns``); ``metric``:
     the name given on the command line where it differs from ``res.metric`` (lm-eval's ``acc`` is scored as
-    ``mean``)."""
+    ``mean``); ``claim``: (kind, Δ) of the non-inferiority or equivalence claim ``res`` was run for, which has its
+    own side and level (``--non-inferior Δ`` or ``--equivalent Δ`` in place of ``--alternative``)."""
     args = [*prog.split(), "compare", *files]
     for role, column in (columns or {}).items():
         if role in _COLUMN_FLAGS:
@@ -30,13 +31,17 @@ def command(res: Result, files: Sequence[str], *, columns: Mapping[str, str] | N
         args.append("--by-row")
     if encoding:
         args += ["--encoding", encoding]
-    args += ["--metric", metric or res.metric, "--test", res.test, "--alternative", res.alternative,
-             "--alpha", repr(float(res.alpha))]  # repr: the shortest text that reads back as the same float
-    if abs(res.confidence_level - (1 - res.alpha)) > 1e-12:
+    args += ["--metric", metric or res.metric, "--test", res.test]
+    if claim is not None:
+        args += [f"--{claim[0]}", repr(float(claim[1]))]
+    else:
+        args += ["--alternative", res.alternative]
+    args += ["--alpha", repr(float(res.alpha))]  # repr: the shortest text that reads back as the same float
+    if claim is None and abs(res.confidence_level - (1 - res.alpha)) > 1e-12:
         args += ["--confidence", repr(float(res.confidence_level))]
     if res.resampled:
         args += ["--resamples", str(res.n_resamples), "--seed", str(res.seed)]
-    if res.ci_method in ("bootstrap-basic", "bootstrap-percentile", "bootstrap-bca", "none"):
+    if claim is None and res.ci_method in ("bootstrap-basic", "bootstrap-percentile", "bootstrap-bca", "none"):
         args += ["--ci-method", res.ci_method.removeprefix("bootstrap-")]
     if res.test == "mcnemar" and "-chi2" in res.signature.split("|")[0]:
         args.append("--chi-square")

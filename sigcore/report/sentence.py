@@ -225,15 +225,20 @@ def _interval_text(res: Result, a: str, b: str, winner: str | None) -> str:
         low, high = (1 - high, 1 - low) if share else (-high, -low)
     show = (lambda x: f"{x * 100:.{_share_digits(x)}f}%") if share else (lambda x: number(x, scale_of(res)))
     side = res.ci_side if not flip else {"lower": "upper", "upper": "lower"}.get(res.ci_side, "two-sided")
+    # Wilcoxon's interval inverts the test: an end at 0 on a rejected 0 is open (every shift past 0 is kept, not 0)
+    open_zero = res.estimand == "pseudo_median" and res.significant and 0.0 in (low, high)
     if side == "two-sided":
         if share and not winner:
             return f"{level(res)} CI of the share of {a}: {show(low)} to {show(high)}"
-        return f"{level(res)} CI {show(low)} to {show(high)}" + (" of them" if share else "")
+        return (f"{level(res)} CI {show(low)} to {show(high)}" + (" of them" if share else "")
+                + (", 0 itself excluded" if open_zero else ""))
     value = low if side == "lower" else high
     if winner is not None:  # the winner's margin or share: "at least"
-        return f"one-sided {level(res)} bound: at least {show(value)}" + (" of them" if share else "")
+        return (f"one-sided {level(res)} bound: {'more than' if open_zero else 'at least'} {show(value)}"
+                + (" of them" if share else ""))
     symbol = {"delta": "δ", "pseudo_median": "pseudo-median"}.get(res.estimand, f"share of {a}")
-    return f"one-sided {level(res)} bound: {symbol} {'≥' if side == 'lower' else '≤'} {show(value)}"
+    relation = ('>' if open_zero else '≥') if side == 'lower' else ('<' if open_zero else '≤')
+    return f"one-sided {level(res)} bound: {symbol} {relation} {show(value)}"
 
 
 def _share_digits(x: float) -> int:
@@ -289,6 +294,10 @@ def _caveats(res: Result) -> list[str]:
         null = "50%" if res.null_value == 0.5 else "0"
         if not res.ci_at_alpha:
             out.append(f"Note: the interval's level ({level(res)}) is not 1 - α, and at that level it {what} {null}.")
+        elif res.estimand == "pseudo_median" and res.significant:  # its dual rejects 0 and keeps both sides of it
+            out.append("Note: the test rejects 0 but keeps the shifts on both sides of it: with zero differences "
+                       "dropped, the signed-rank test is not monotone in the shift (Pratt 1959), and the interval "
+                       "of the shifts it keeps includes 0.")
         else:
             name = CI_NAMES.get(res.ci_method, res.ci_method)
             out.append(f"Note: the {name} interval is not this test's dual, and it {what} {null}.")

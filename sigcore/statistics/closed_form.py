@@ -27,6 +27,7 @@ is the statistical contract of the README for the cases where those libraries re
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 from dataclasses import dataclass, replace
@@ -187,12 +188,7 @@ def _signed_rank_tails(nonzero: np.ndarray) -> tuple[float, float]:
     """
     doubled = np.rint(2 * stats.rankdata(np.abs(nonzero))).astype(np.int64)
     observed, total = int(doubled[nonzero > 0].sum()), int(doubled.sum())
-    counts = np.zeros(total + 1)
-    counts[0] = 1.0
-    top = 0  # the largest sum reached so far
-    for r in np.sort(doubled).tolist():  # each item adds its rank to R+ or not
-        counts[r:r + top + 1] += counts[:top + 1].copy()
-        top += r
+    counts = _null_counts(doubled)
     scale = 0.5 ** nonzero.size
     return (min(1.0, float(counts[observed:].sum()) * scale),
             min(1.0, float(counts[total - observed:].sum()) * scale))
@@ -219,7 +215,7 @@ def wilcoxon(a, b, *, alternative: str = "greater", confidence_level: float = 0.
     approximation, without continuity correction (``exact`` False, ``p_floor`` 0). ``statistic`` is scipy's:
     R+ one-sided, min(R+, R-) two-sided; ``wins`` and ``losses`` are R+ and R-, whose difference says which
     way the test points. ``estimate`` is the Hodges-Lehmann pseudo-median of the non-zero differences, with
-    the interval that inverts the signed-rank test (Walsh averages' order statistics; exact without ties);
+    the interval that inverts this signed-rank test, ties and zeros as it takes them (:func:`hodges_lehmann`);
     float noise in them (within 1e-9 of the differences) is 0.
     """
     _check_alternative(alternative)
@@ -231,7 +227,8 @@ def wilcoxon(a, b, *, alternative: str = "greater", confidence_level: float = 0.
         lower, upper = intervals.tails(level, alternative)
         return ClosedFormResult(0.0, 1.0, -math.inf if lower is None else 0.0, math.inf if upper is None else 0.0,
                                 1.0, 0.0, 0, 0)
-    estimate, (low, high) = hodges_lehmann(nonzero, level, alternative)
+    tails = _signed_rank_tails(nonzero) if nonzero.size <= WILCOXON_EXACT_MAX else None
+    estimate, (low, high) = hodges_lehmann(nonzero, level, alternative, zero_tails=tails)
     ranks = stats.rankdata(np.abs(nonzero))
     r_plus = float(ranks[nonzero > 0].sum())
     r_minus = float(ranks.sum()) - r_plus
@@ -242,45 +239,157 @@ def wilcoxon(a, b, *, alternative: str = "greater", confidence_level: float = 0.
             p = stats.wilcoxon(-d, alternative="greater", zero_method="wilcox", method="asymptotic").pvalue
         return ClosedFormResult(float(res.statistic), float(p), low, high, 0.0, estimate, r_plus, r_minus, False)
     statistic = min(r_plus, r_minus) if alternative == "two-sided" else r_plus
-    p = _DISCRETE[alternative](*_signed_rank_tails(nonzero))
+    p = _DISCRETE[alternative](*tails)
     p_floor = _FLOORS[alternative](0.5 ** nonzero.size)  # only the all-same-sign flip is that extreme, ties or not
     return ClosedFormResult(statistic, p, low, high, p_floor, estimate, r_plus, r_minus)
 
 
-def hodges_lehmann(d: np.ndarray, confidence_level: float, alternative: str) -> tuple[float, tuple[float, float]]:
+def hodges_lehmann(d: np.ndarray, confidence_level: float, alternative: str, *,
+                   zero_tails: tuple[float, float] | None = None) -> tuple[float, tuple[float, float]]:
     """The Hodges-Lehmann pseudo-median of ``d`` (the median of its Walsh averages (d_i + d_j) / 2, i <= j)
-    and the interval that inverts the signed-rank test: Walsh averages C + 1 and N - C in order, C from the
-    exact null of R+ (m <= 50) or its normal approximation (Hollander & Wolfe 1999, §3.2)."""
+    and the interval that inverts the signed-rank test of :func:`wilcoxon`, ties and zeros as it takes them.
+
+    A shift θ is kept when that test of d - θ (zero differences dropped, midranks) does not reject it on the
+    interval's side. Between consecutive Walsh averages the test's statistic R+ is the number of Walsh averages
+    above θ, so each end is a Walsh average (Hollander & Wolfe 1999, §3.2): up to ``WILCOXON_EXACT_MAX`` non-zero
+    differences, found with the exact null of d - θ (the ties of equal differences, whose midranks move with
+    θ) by bisection over the Walsh averages; beyond, the normal approximation with those ties' variance, as
+    the test. At a Walsh average itself, dropping a zero difference can make the test keep a shift whose
+    neighbours it rejects (Pratt 1959): 0 is checked there, so that the interval holds 0 whenever the test keeps
+    it; an end at exactly 0 on a test that rejects 0 is open (the test keeps every shift beyond it, not 0).
+    ``zero_tails``: the test's own tails at 0, when the caller has counted them."""
     d, scale = intervals.power_scale(d)  # (d_i + d_j) / 2 of huge values would overflow: a power of two down
     m = d.size
-    walsh = _Walsh(np.sort(d))
+    d = np.sort(d)
+    walsh = _Walsh(d)
     noise = TIE * float(np.max(np.abs(d)))  # (0.1 + (-0.1)) / 2 can come out as 5.6e-17
 
     def snap(x: float) -> float:
         return 0.0 if abs(x) <= noise else x
     estimate = snap((walsh.order((walsh.n + 1) // 2) + walsh.order(walsh.n // 2 + 1)) / 2)
     lower, upper = intervals.tails(confidence_level, alternative)
-    bounds = []
-    for tail, side in ((lower, -1), (upper, 1)):
-        if tail is None:
-            bounds.append(side * math.inf)
-            continue
-        c = _critical_rank(m, tail)  # P(R+ <= c) <= tail under H0
-        bounds.append(side * math.inf if c < 0 else snap(walsh.order(c + 1 if side < 0 else walsh.n - c)) * scale)
-    return float(estimate) * scale, (bounds[0], bounds[1])
+    kept_at_zero = _kept(zero_tails or _zero_tails(d), lower, upper)
+    if m <= WILCOXON_EXACT_MAX and np.unique(d).size < m:  # tied differences: the null moves with θ
+        low, high = _exact_dual(d, walsh, lower, upper, noise)
+    else:
+        low, high = (side * math.inf if tail is None else _dual_end(d, walsh, tail, side) for tail, side in
+                     ((lower, -1), (upper, 1)))
+    low, high = snap(low), snap(high)
+    if kept_at_zero[0] and low > 0:  # the test keeps 0 while it rejects the shifts beside it
+        low = 0.0
+    if kept_at_zero[1] and high < 0:
+        high = 0.0
+    return float(estimate) * scale, (low * scale, high * scale)
 
 
-def _critical_rank(m: int, tail: float) -> int:
-    """The largest c with P(R+ <= c) <= tail for m non-zero differences without ties (-1 if none)."""
-    if m <= 50:
-        counts = np.zeros(m * (m + 1) // 2 + 1)
-        counts[0] = 1.0
-        for r in range(1, m + 1):
-            counts[r:] = counts[r:] + counts[:-r].copy()
-        cdf = np.cumsum(counts) / 2.0 ** m
-        return int(np.searchsorted(cdf, tail * (1 + 1e-12), side="right")) - 1
+def _dual_end(d: np.ndarray, walsh: "_Walsh", tail: float, side: int, normal: bool = False) -> float:
+    """An end of the interval when the null of R+ is the same for every θ between Walsh averages (no tied
+    differences, or the normal approximation, whose tie correction depends only on the ties' sizes): the Walsh
+    average C + 1 (lower) or N - C (upper) in order, C the largest count with P(R+ <= C) <= ``tail``."""
+    c = _critical_count(d, tail, normal)
+    if c < 0:
+        return side * math.inf
+    return walsh.order(c + 1 if side < 0 else walsh.n - c)
+
+
+def _critical_count(d: np.ndarray, tail: float, normal: bool = False) -> int:
+    """The largest c with P(R+ <= c) <= tail (-1 if none) under the sign flips of m differences with the ties
+    of ``d``'s equal values: exact up to WILCOXON_EXACT_MAX (no ties: ranks 1..m), else the normal
+    approximation with their tie correction, as scipy's asymptotic test (no continuity correction)."""
+    m = d.size
+    if m <= WILCOXON_EXACT_MAX and not normal:
+        return int(np.searchsorted(_untied_cdf(m), tail * (1 + 1e-12), side="right")) - 1
+    _, sizes = np.unique(d, return_counts=True)
     n = m * (m + 1) / 2
-    return math.floor(n / 2 - float(stats.norm.isf(tail)) * math.sqrt(m * (m + 1) * (2 * m + 1) / 24))
+    sd = math.sqrt(m * (m + 1) * (2 * m + 1) / 24 - float(np.sum(sizes ** 3 - sizes)) / 48)
+    return math.floor(n / 2 - float(stats.norm.isf(tail)) * sd)  # p <= tail rejects: the bound is kept out
+
+
+@functools.lru_cache(maxsize=64)
+def _untied_cdf(m: int) -> np.ndarray:
+    """P(R+ <= c), c = 0 .. m(m+1)/2, for m differences without ties (ranks 1..m), counted once per m."""
+    cdf = np.cumsum(_null_counts(np.arange(1, m + 1))) * 0.5 ** m
+    cdf.flags.writeable = False  # shared by every call
+    return cdf
+
+
+def _null_counts(doubled: np.ndarray) -> np.ndarray:
+    """How many of the 2^m sign flips give each doubled R+ (0 .. sum of ``doubled``)."""
+    counts = np.zeros(int(doubled.sum()) + 1)
+    counts[0] = 1.0
+    top = 0  # the largest sum reached so far
+    for r in np.sort(doubled).tolist():  # each item adds its rank to R+ or not
+        counts[r:r + top + 1] += counts[:top + 1].copy()
+        top += r
+    return counts
+
+
+def _exact_dual(d: np.ndarray, walsh: "_Walsh", lower: float | None, upper: float | None,
+                noise: float) -> tuple[float, float]:
+    """The interval's ends for tied differences (m <= WILCOXON_EXACT_MAX): the exact test of d - θ at one θ
+    between each pair of consecutive distinct Walsh averages (a gap), searched from the normal approximation's
+    end outwards, then by bisection (the test keeps a contiguous run of gaps: R+ falls as θ rises, and the p of
+    each side moves monotonically with it)."""
+    i, j = np.triu_indices(d.size)
+    averages = np.sort((d[i] + d[j]) / 2)
+    w = averages[np.concatenate([[True], np.diff(averages) > noise])]  # float noise is one average
+    step = max(float(w[-1] - w[0]), noise, 1.0)
+
+    def between(k: int) -> float:  # a θ inside gap k: below w[0], between w[k-1] and w[k], above w[-1]
+        return w[0] - step if k == 0 else w[-1] + step if k == w.size else (w[k - 1] + w[k]) / 2
+
+    def first(keeps, guess: int) -> int:
+        """The first gap (0 .. w.size) where keeps() turns true (w.size + 1 if none), bracketed by steps doubling
+        from ``guess``: the exact end lies a few gaps from the approximate one, so a few tests find it."""
+        width = 1
+        if keeps(guess):  # leftwards: low - 1 is not kept (or low is 0), high is
+            low = high = guess
+            while low > 0:
+                probe = max(low - width, 0)
+                if not keeps(probe):
+                    low = probe + 1
+                    break
+                low = high = probe
+                width *= 2
+        else:  # rightwards: low - 1 is not kept, high is
+            low = high = guess + 1
+            while True:
+                if low > w.size:
+                    return w.size + 1
+                high = min(low + width - 1, w.size)
+                if keeps(high):
+                    break
+                low, width = high + 1, 2 * width
+        while low < high:
+            mid = (low + high) // 2
+            low, high = (low, mid) if keeps(mid) else (mid + 1, high)
+        return low
+
+    ends = [-math.inf, math.inf]
+    if lower is not None:  # kept: P(R+ >= r) > tail, from some gap upwards
+        guess = int(np.searchsorted(w, _dual_end(d, walsh, lower, -1, normal=True) - noise)) + 1
+        k = first(lambda k: _signed_rank_tails(d - between(k))[0] > lower, min(guess, w.size))
+        ends[0] = -math.inf if k == 0 else float(w[k - 1])
+    if upper is not None:  # kept: P(R+ <= r) > tail, up to some gap
+        guess = int(np.searchsorted(w, _dual_end(d, walsh, upper, 1, normal=True) - noise)) + 1
+        k = first(lambda k: not _signed_rank_tails(d - between(k))[1] > upper, min(guess, w.size)) - 1
+        ends[1] = math.inf if k == w.size else float(w[k])
+    return ends[0], ends[1]
+
+
+def _zero_tails(d: np.ndarray) -> tuple[float, float]:
+    """P(R+ >= r) and P(R+ <= r) of the test of ``d`` itself (non-zero differences), as :func:`wilcoxon`
+    computes them."""
+    if d.size <= WILCOXON_EXACT_MAX:
+        return _signed_rank_tails(d)
+    return tuple(float(stats.wilcoxon(d, alternative=side, zero_method="wilcox", method="asymptotic").pvalue)
+                 for side in ("greater", "less"))
+
+
+def _kept(zero_tails: tuple[float, float], lower: float | None, upper: float | None) -> tuple[bool, bool]:
+    """Whether the test keeps θ = 0 on the interval's lower and upper side."""
+    ge, le = zero_tails
+    return lower is not None and ge > lower, upper is not None and le > upper
 
 
 class _Walsh:

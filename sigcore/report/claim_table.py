@@ -1,0 +1,121 @@
+r"""A non-inferiority or equivalence claim (:mod:`sigcore.claims`) for a paper and a page: its row (the claim, the
+margin Δ, δ, the bound or interval, p, the decision), the booktabs table around that row with its caption, the
+figure's caption, and the JSON. Every number is printed as the claim's sentence prints it (:func:`claims.bound_texts`,
+:func:`claims.p_text`), so the sentence, the table, the figure and the JSON cannot disagree.
+"""
+
+from __future__ import annotations
+
+import json
+
+from ..claims import Claim, bound_texts, delta_text, margin_text, p_text
+from ..result import _json_safe
+from . import citations
+from .export import _A, _B, _C, _P, _math_number, fits_column, latex_escape, latex_table, latex_template
+from .sentence import method, metric_name, the
+from .venues import DEFAULT as DEFAULT_VENUE
+
+_PS = "\x00ps\x00"  # the symbol p: math in LaTeX
+
+
+def bound_header(c: Claim) -> str:
+    """"95% bound" (one-sided, lower) or "90% interval"."""
+    return f"{c.level:.0%} {'bound' if c.kind == 'non-inferior' else 'interval'}"
+
+
+def cells(c: Claim) -> dict[str, str]:
+    """The claim's row as plain text, keyed by its column's header: what the page's table and the paper's show."""
+    low, high = bound_texts(c)
+    raw = p_text(c)  # "p = 0.004", "p < 0.0001"
+    return {"claim": c.kind, "margin Δ": margin_text(c.margin), "δ = A − B": delta_text(c),
+            bound_header(c): f"≥ {low}" if c.kind == "non-inferior" else f"[{low}, {high}]",
+            "p": raw.removeprefix("p = ").removeprefix("p "), "shown at α": "yes" if c.shown else "no"}
+
+
+def latex(c: Claim, *, a: str = "A", b: str = "B", venue: str = DEFAULT_VENUE, label: str | None = None) -> str:
+    r"""The claim's booktabs ``table`` (needs ``\usepackage{booktabs}``): the row of :func:`cells` after its first
+    cell (the claim is the caption's, with the systems, the test and the decision rule: :func:`caption`, on
+    ``venue``'s side), across both columns where a column is too narrow for it."""
+    row = cells(c)
+    p = row["p"]
+    p_cell = f"${'<' if p.startswith('<') else ''}{_math_number(p.lstrip('< '))}$"
+    head = [r"$\Delta$", r"$\delta$", latex_escape(bound_header(c)), "$p$", "Shown"]
+    body = [*(latex_template(row[k], {}) for k in ("margin Δ", "δ = A − B", bound_header(c))), p_cell,
+            row["shown at α"]]
+    lines = [r"  \setlength{\tabcolsep}{4pt}", r"  \begin{tabular}{rrcrc}", r"    \toprule",
+             "    " + " & ".join(head) + r" \\", r"    \midrule", "    " + " & ".join(body) + r" \\",
+             r"    \bottomrule", r"  \end{tabular}", f"  % signature: {' '.join(c.signature.split())}"]
+    return latex_table(lines, caption(c, a=a, b=b, latex=True), label or f"tab:sigcore-claim-{c.kind}", venue,
+                       small=True, wide=not fits_column([head, body], venue))
+
+
+def caption(c: Claim, *, a: str = "A", b: str = "B", latex: bool = False) -> str:
+    """The table's caption: the claim with its systems, metric and items, what each column is, the test, and
+    when the claim is shown."""
+    res = c.result
+    units = f"{res.n_items:,} items" + (f" in {res.n_groups:,} groups" if res.n_groups is not None else "")
+    metric = metric_name(res) + (f" {_C}" if citations.metric_keys(res.metric) else "")
+    if c.kind == "non-inferior":
+        text = (f"{_A} no worse than {_B} by more than Δ on {metric} ({units}): the margin Δ, δ = {_A} − {_B} "
+                f"with its one-sided {c.level:.0%} lower bound, and {_PS} of the one-sided test of H0: δ ≤ −Δ; "
+                f"{method(res)}. Shown: the claim holds at α = {c.alpha:g}, the bound lying above −Δ.")
+    else:
+        text = (f"{_A} and {_B} equivalent within ±Δ on {metric} ({units}): the margin Δ, δ = {_A} − {_B} with its "
+                f"{c.level:.0%} interval, and {_PS}, the larger of the two one-sided tests' (H0: δ ≤ −Δ and "
+                f"H0: δ ≥ Δ); {method(res)}. Shown: the claim holds at α = {c.alpha:g}, the interval lying inside ±Δ.")
+    return _filled(text, a, b, citations.metric_keys(res.metric), latex)
+
+
+def figure_caption(c: Claim, *, latex: bool = False) -> str:
+    """The caption of :func:`sigcore.report.figures.claim_figure`: what is drawn, and which resamples (bars) or
+    which bar shows the claim."""
+    res = c.result
+    p = p_text(c)
+    margin = margin_text(c.margin)
+    if c.test == "bootstrap":
+        from ..claims import tails
+
+        low, high = tails(res, c.kind, c.margin)
+        draws = (f"δ(x⁽ⁱ⁾) on b = {res.n_resamples:,} paired bootstrap resamples x⁽ⁱ⁾ of the {res.n_items:,} items"
+                 + (f" in {res.n_groups:,} groups" if res.n_groups is not None else "") + f" (seed {res.seed})")
+        if c.kind == "non-inferior":
+            where = f"with δ(x) and the claim's threshold 2·δ(x) + Δ (Δ = {margin})"
+            tail = "δ(x⁽ⁱ⁾) ≥ 2·δ(x) + Δ, those as extreme as δ(x) under H0: δ = −Δ"
+        else:
+            where = f"with δ(x) and the claim's thresholds 2·δ(x) + Δ and 2·δ(x) − Δ (Δ = {margin})"
+            tail = "δ(x⁽ⁱ⁾) ≥ 2·δ(x) + Δ for H0: δ ≤ −Δ and δ(x⁽ⁱ⁾) ≤ 2·δ(x) − Δ for H0: δ ≥ Δ"
+        if not (low | high).any():
+            text = f"{draws}, {where}; none is as extreme as δ(x) under the claim's H0, so none is counted ({p})."
+        else:
+            text = f"{draws}, {where}; dark (vermillion) bars: the resamples the claim's {_PS} counts, {tail} ({p})."
+    else:
+        shown = "lies" if c.shown else "does not lie"
+        if c.kind == "non-inferior":
+            text = (f"δ (point) with its one-sided {c.level:.0%} lower bound (bar, open to the right) from "
+                    f"{the(method(res))} on {res.n_items:,} items, against the margin −Δ (dashed; Δ = {margin}): "
+                    f"the claim is shown when the bar lies above −Δ; here it {shown} above ({p}).")
+        else:
+            text = (f"δ (point) with its {c.level:.0%} interval (bar) from {the(method(res))} on "
+                    f"{res.n_items:,} items, against the margins ±Δ (dashed; Δ = {margin}): the claim is shown when "
+                    f"the bar lies inside ±Δ; here it {shown} inside ({p}).")
+    return _filled(text, "A", "B", [], latex, p)
+
+
+def _filled(text: str, a: str, b: str, keys: list[str], latex: bool, p: str | None = None) -> str:
+    if not latex:
+        return text.replace(_A, a).replace(_B, b).replace(_PS, "p").replace(
+            f" {_C}", f" {citations.cite_text(keys)}" if keys else "")
+    filled = {_A: latex_escape(a), _B: latex_escape(b), _C: citations.cite_latex(keys), _PS: "$p$"}
+    if p is not None:
+        name, op, value = p.split(" ")
+        text = text.replace(p, _P, 1)
+        filled[_P] = f"${name} {'<' if op == '<' else '='} {_math_number(value)}$"
+    return latex_template(text, filled)
+
+
+def to_json(c: Claim, *, a: str = "A", b: str = "B", resamples: bool = True) -> str:
+    """The claim as the command line's ``--json`` prints it (``sigcore.claims.Claim.to_dict``, the systems' names),
+    with the comparison it rests on (its δ(x⁽ⁱ⁾) too, with ``resamples``) under "result"."""
+    record = {**c.to_dict(), "a_name": a, "b_name": b,
+              "result": c.result.to_dict(distribution=resamples and c.result.distribution is not None)}
+    return json.dumps(_json_safe(record), indent=2, allow_nan=False)
