@@ -72,7 +72,7 @@ def p_values(*, presenter: bool = False) -> None:
             "of them ahead, so δ(x) is rarely exactly 0. The **p-value** asks: *if H0 were true, how often would "
             "luck alone give a δ(x) at least as large as the one we saw?* We reject H0, and say A is better, "
             "when p ≤ α.\n\n"
-            "Here we check that promise. We simulate many test sets of n items on which A and B are each right on "
+            "Here we check it. We simulate many test sets of n items on which A and B are each right on "
             "{accuracy} of items (agreeing on {agreement}), run the test on each, and draw the p-values. When H0 is "
             "true every p is about equally likely, so the bars are about **flat**, and about a share **α** of the "
             "test sets has p ≤ α. Those are **false alarms**: at α = 0.05, about one test set in 20 makes a "
@@ -139,7 +139,7 @@ def power(*, presenter: bool = False) -> None:
     if not presenter:
         st.caption(_(
             "Power is the share of test sets with p ≤ 0.05. The line is exact: every possible test set of that size "
-            "weighed by its probability, each with its exact bootstrap p (b → ∞), so the smallest n does not move "
+            "weighted by its probability, each with its exact bootstrap p (b → ∞), so the smallest n does not move "
             "from one visit to the next. The red points are a simulation: {sims} test sets of each size, each tested "
             "with the paired bootstrap (b = {b}), with 95% intervals; they scatter around the line as {sims} "
             "coin-flips would, which is why a simulated curve alone can put the smallest n one size off.").format(

@@ -149,7 +149,7 @@ def _absence(presenter: bool) -> None:
     c1, c2 = sections.controls(2) if presenter else st.columns(2)
     n = c1.select_slider(_("Items per test set, n"), (50, 100, 200, 500, 1_000), value=100, key="pit-n")
     gap = c2.select_slider(_("True advantage of A"), (0.02, 0.05, 0.10), value=0.05, key="pit-gap",
-                           format_func=lambda x: _("{points} points").format(points=f"{x:.0%}"))
+                           format_func=lambda x: _("{points} points").format(points=f"{100 * x:g}"))
     with _simulating():
         res = _not_significant(n, 0.75, 0.75 - gap)
     _show(pitfall_figures.not_significant(res, font=_font(presenter)), "not_significant", presenter)
@@ -161,7 +161,7 @@ def _absence(presenter: bool) -> None:
               _("{count} of {total}").format(count=(covers & missed).sum(), total=missed.sum()))
     if not presenter:
         st.caption(_("{sims} simulated test sets of {n} items, A and B agreeing on 85% of them; two-sided paired "
-                     "bootstrap with its 95% percentile interval, b = 1,000.").format(sims=len(res.delta), n=n))
+                     "bootstrap with its 95% interval (the basic bootstrap's, the test's dual), b = 1,000.").format(sims=len(res.delta), n=n))
 
 
 def _sides(presenter: bool) -> None:
