@@ -348,11 +348,13 @@ def draws(a: list[bool], b: list[bool], *, presenter: bool = False) -> None:
     shown = frames[(batch["shown"] or len(frames)) - 1]  # on screen once the batch has played (or been stopped)
     for trace, y in zip(figure.data, shown["y"]):
         trace.y = y
-    c1, c2, c3, c4 = st.columns([1.3, 1, 1, 3.7])  # "Download SVG" on one line at 1280 px with the sidebar
+    # "Download SVG" on one line at 1280 px with the sidebar; in presenter mode the terms on one line beside them
+    c1, c2, c3, c4 = (st.columns([1, 0.9, 0.9, 7.2], gap="small", vertical_alignment="center") if presenter
+                      else st.columns([1.3, 1, 1, 3.7]))
     with c1:
         download(figure, "bootstrap_histogram")
     if presenter and terms.chinese():  # ?lang=zh on a slide's link: the terms beside the buttons, as the prose is hidden
-        c4.markdown(terms.key_terms())
+        c4.caption(terms.key_terms())
 
     def image(fmt: str) -> bytes:  # drawn only when clicked: kaleido takes a second
         page = slide(histogram(delta, shifted=shifted, presenter=True), shown, PRESENTER_CODE, HEADER, aside)
