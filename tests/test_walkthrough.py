@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def frames_of(start, stop, pace, *, shifted=False):
     x = teaching.draw_test_sets(A, B, stop, seed=0)
-    return x, *w.play(A, B, x, start, pace=pace, shifted=shifted)
+    return x, *w.play(A, B, x, start, detailed=pace.detailed, max_frames=pace.max_frames, shifted=shifted)
 
 
 def test_textbook_preset_is_the_sample_data_of_figure_4_11():
@@ -89,17 +89,17 @@ def test_each_kind_of_batch_plays_at_its_own_pace_whatever_the_line_pace(line_se
     the one setting (the line-by-line pace) changes Draw x⁽ⁱ⁾ alone (at "2 s a line" Draw 10 took 262 s)."""
     one = w.pace(1, line_seconds)
     _, frames, drawn = frames_of(20, 21, one)
-    assert one.lines and one.interval == line_seconds
+    assert one.detailed and one.interval == line_seconds
     assert len(frames) == w.N + 4 and drawn == [20] * (w.N + 2) + [21, 21]  # Figure 4.12's loop, once
     ten = w.pace(10, line_seconds)
     _, frames, drawn = frames_of(21, 31, ten)
-    assert not ten.lines and drawn == list(range(22, 32)) + [31]  # each x⁽ⁱ⁾ joins in a frame of its own
+    assert not ten.detailed and drawn == list(range(22, 32)) + [31]  # each x⁽ⁱ⁾ joins in a frame of its own
     assert [f["rows"][-1]["cells"][0] for f in frames[:-1]] == [f"x⁽{w.sup(i)}⁾" for i in range(22, 32)]
     assert 3 <= ten.interval * len(frames) <= 8  # about 5 s: long enough to see each, short enough to go on
     for k, start in ((100, 31), (10_000, 131)):
         fast = w.pace(k, line_seconds)
         _, frames, drawn = frames_of(start, start + k, fast)
-        assert not fast.lines and drawn[-1] == start + k and fast.interval * len(frames) <= 4  # seconds
+        assert not fast.detailed and drawn[-1] == start + k and fast.interval * len(frames) <= 4  # seconds
     assert w.pace(10, 0.25) == w.pace(10, 2.0) and w.pace(10_000, 0.25) == w.pace(10_000, 2.0)
 
 

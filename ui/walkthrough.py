@@ -39,7 +39,7 @@ LAST_ROWS = 5  # drawn test sets shown under x, like the figure's rows
 class Pace(NamedTuple):
     """How a batch plays: each x^(i) line by line?, seconds a frame, frames at most for the batch."""
 
-    lines: bool
+    detailed: bool
     interval: float
     max_frames: int
 
@@ -300,8 +300,8 @@ def draws(a: list[bool], b: list[bool], *, presenter: bool = False) -> None:
     batch = state["batch"] or {"id": f"idle-{hash((tuple(a), tuple(b), seed))}", "start": 0, "stop": 0,
                                "pace": at_once, "shown": 1}
     x = teaching.draw_test_sets(a, b, batch["stop"], seed=seed)
-    frames, drawn = play(a, b, x, batch["start"], pace=batch["pace"], shifted=shifted,
-                         last_rows=PRESENTER_ROWS if presenter else LAST_ROWS)
+    frames, drawn = play(a, b, x, batch["start"], detailed=batch["pace"].detailed, max_frames=batch["pace"].max_frames,
+                         shifted=shifted, last_rows=PRESENTER_ROWS if presenter else LAST_ROWS)
     run, played = f"{batch['id']}-{shifted}", ss.get("walk-chart")
     if state["batch"] and batch["shown"] is None:
         if played and played["run"] == run:  # the browser has played it, to the end, to Finish or to Stop
@@ -404,12 +404,12 @@ def _draw(k: int) -> None:
     state["b"] += k
 
 
-def play(a: list[bool], b: list[bool], x: teaching.Draws, start: int, *, pace: Pace, shifted: bool = False,
-         last_rows: int = LAST_ROWS) -> tuple[list[dict], list[int]]:
+def play(a: list[bool], b: list[bool], x: teaching.Draws, start: int, *, detailed: bool, max_frames: int,
+         shifted: bool = False, last_rows: int = LAST_ROWS) -> tuple[list[dict], list[int]]:
     """The frames of drawing x^(start+1) ... x^(b), given ``x`` = all draws up to b, and b after each frame.
 
-    At a pace of ``lines``, each x^(i) takes n + 3 frames (Figure 4.12's loop, one document at a time); otherwise
-    each frame adds a block of test sets, in ``pace.max_frames`` frames at most.
+    ``detailed``, each x^(i) takes n + 3 frames (Figure 4.12's loop, one document at a time); otherwise each
+    frame adds a block of test sets, in ``max_frames`` frames at most (a :class:`Pace` says which for each batch).
     """
     stop = len(x.delta)
     delta = teaching.accuracies(a, b)[2]
@@ -454,8 +454,8 @@ def play(a: list[bool], b: list[bool], x: teaching.Draws, start: int, *, pace: P
     if stop == start:  # nothing drawn in this batch: x alone, or the b test sets a link brings, as after a run
         add(stop, (P, P) if stop else (0, 0), count=done)
         return frames, drawn
-    one_by_one = stop - start if pace.lines else 0  # test sets shown line by line
-    if pace.lines:
+    one_by_one = stop - start if detailed else 0  # test sets shown line by line
+    if detailed:
         if start == 0:
             add(0, (1, 1), count=f"{done} · δ(x) = {textbook_number(delta)}")
             add(0, (2, 2), count=f"{done} · s = 0")
@@ -467,7 +467,7 @@ def play(a: list[bool], b: list[bool], x: teaching.Draws, start: int, *, pace: P
             add(i, (DELTA_I, DELTA_I), x.documents[i].tolist(), at)
             add(i + 1, (COUNT, COUNT), count=at)
     rest = stop - start - one_by_one
-    block = max(1, math.ceil(rest / pace.max_frames)) if rest else 1
+    block = max(1, math.ceil(rest / max_frames)) if rest else 1
     for c in range(start + one_by_one + block, stop + block, block):
         add(min(c, stop), (FOR_I, COUNT))
     add(stop, (P, P), count=done)
