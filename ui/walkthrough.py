@@ -273,7 +273,7 @@ def equation(a: list[bool], b: list[bool]) -> None:
 
 def book_example() -> str:
     """SLP3's "47 of 10,000, p = .0047 < .01", and that no test set of 10 documents has that p: the nearest, over
-    every one of them (sigcore.teaching.nearest_exact_p), is the preset "Rejected at .01"."""
+    every one of them (sigcore.teaching.bootstrap.nearest_exact_p), is the preset "Rejected at .01"."""
     p, only_a, only_b = nearest_exact_p(BOOK_P, N)
     return _("𝟙(q) is 1 when q is true and 0 otherwise (eq. 4.48). With 10,000 test sets and threshold .01, the "
              "book's example counts 47 with δ(x⁽ⁱ⁾) ≥ 2δ(x): p = .0047 < .01, and H0 is rejected. No test set of "
