@@ -231,3 +231,14 @@ def test_the_page_plays_each_batch_at_its_pace_and_presenter_mode_gets_the_decis
                                "are equal).")
     assert args["table_rows"] == 3 and args["labels"]["finish"] == "Finish ▶▶"
     assert args["frames"][-1]["texts"]["eq"].startswith("p-value(x) = (1/b) · Σᵢ 𝟙(δ(x⁽ⁱ⁾) ≥ 2·δ(x) = .40)\n≈ s / b = ")
+
+
+@pytest.mark.parametrize("delta, anchor", [(0.5, "right"), (-0.5, "left"), (0.2, "center")])
+def test_a_line_near_the_end_of_the_range_is_labelled_towards_its_middle(delta, anchor):
+    """With δ(x) = .50 ("Rejected at .01") the line 2·δ(x) = 1.00 stands at the axis' end: its label, centred on it,
+    ran past the panel into the code beside it."""
+    from sigcore.report.figures import walkthrough_histogram
+
+    labels = {a.text: a.xanchor for a in walkthrough_histogram(w.N, delta, font=24, legend=False).layout.annotations}
+    assert labels[f"2·δ(x) = {w.textbook_number(2 * delta)}"] == anchor
+    assert labels[f"δ(x) = {w.textbook_number(delta)}"] == "center"
