@@ -354,7 +354,7 @@ def draws(a: list[bool], b: list[bool], *, presenter: bool = False) -> None:
     with c1:
         download(figure, "bootstrap_histogram")
     if presenter and terms.chinese():  # ?lang=zh on a slide's link: the terms beside the buttons, as the prose is hidden
-        c4.caption(terms.key_terms())
+        c4.markdown(f":small[{terms.key_terms()}]")  # small, on one line at 1280 px
 
     def image(fmt: str) -> bytes:  # drawn only when clicked: kaleido takes a second
         page = slide(histogram(delta, shifted=shifted, presenter=True), shown, PRESENTER_CODE, HEADER, aside)

@@ -185,8 +185,8 @@ def walkthrough_histogram(n: int, delta: float, *, shifted: bool = False, font: 
     span = [min(p[0][0] for p in panels) - 1 / n, max(p[0][-1] for p in panels) + 1 / n]
     data, shapes, annotations, layout = [], [], [], {}
     for i, (x, axis, marks, title) in enumerate(panels):
-        # a line near the range's end is labelled towards its middle: "2·δ(x) = 1.00" ran off the panel
-        marks = [(*mark[:4], _side(mark[0], np.asarray(span), mark[4])) for mark in marks]
+        if not shifted:  # one panel: a line near its end is labelled towards its middle ("2·δ(x) = 1.00" ran off it)
+            marks = [(*mark[:4], _side(mark[0], np.asarray(span), mark[4])) for mark in marks]
         data += [dict(type="bar", x=x, y=[0] * len(x), width=1 / n, name=name, xaxis=axis, showlegend=legend and not i,
                       marker=dict(color=colour, line=dict(width=0)))
                  for name, colour in ((_("not counted"), BODY), (_("counted in s: δ(x⁽ⁱ⁾) ≥ 2·δ(x)"), TAIL))]
