@@ -51,7 +51,7 @@ LINE_PACE = 1.0  # the default: slow enough to say each line
 BATCH_PACES = {10: Pace(False, 0.5, 10), 100: Pace(False, 0.06, 50), 10_000: Pace(False, 0.08, 40)}
 OLD_SPEEDS = (0.25, 1.0, 2.0)  # a link's speed=0, 1, 2 (its first three speeds were line by line at these paces)
 # presenter mode: 24 px text, and the buttons, chart, code, decision, counters and table on one 1280 x 720 screen
-PRESENTER_FONT, PRESENTER_HEIGHT, PRESENTER_ROWS = 24, 330, 2
+PRESENTER_FONT, PRESENTER_HEIGHT, PRESENTER_ROWS = 24, 312, 2
 # Figure 4.12, statement and comment: the book's pseudo-code stays in English in the translation the course reads,
 # its comments are translated. A "\n" starts a continuation line, so that no line is wider than the code's column
 FIGURE_4_12 = [
@@ -348,13 +348,14 @@ def draws(a: list[bool], b: list[bool], *, presenter: bool = False) -> None:
     shown = frames[(batch["shown"] or len(frames)) - 1]  # on screen once the batch has played (or been stopped)
     for trace, y in zip(figure.data, shown["y"]):
         trace.y = y
-    # "Download SVG" on one line at 1280 px with the sidebar; in presenter mode the terms on one line beside them
-    c1, c2, c3, c4 = (st.columns([1, 0.9, 0.9, 7.2], gap="small", vertical_alignment="center") if presenter
+    # "Download SVG" on one line at 1280 px with the sidebar; in presenter mode the terms beside them, clear of the
+    # sections' switch docked in the screen's bottom-right corner (ui.sections)
+    c1, c2, c3, c4 = (st.columns([1.2, 0.9, 0.9, 3.7, 3.3], gap="small", vertical_alignment="center")[:4] if presenter
                       else st.columns([1.3, 1, 1, 3.7]))
     with c1:
         download(figure, "bootstrap_histogram")
     if presenter and terms.chinese():  # ?lang=zh on a slide's link: the terms beside the buttons, as the prose is hidden
-        c4.markdown(f":small[{terms.key_terms()}]")  # small, on one line at 1280 px
+        c4.markdown(f":small[{terms.key_terms()}]")  # small: two lines as high as the buttons at 1280 px
 
     def image(fmt: str) -> bytes:  # drawn only when clicked: kaleido takes a second
         page = slide(histogram(delta, shifted=shifted, presenter=True), shown, PRESENTER_CODE, HEADER, aside)
