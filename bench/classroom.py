@@ -33,10 +33,10 @@ from ui import lessons, walkthrough  # noqa: E402
 A, B = walkthrough.PRESETS["Textbook: A .70, B .50"]
 
 
-def frames(speed: str, stop: int) -> None:
-    detailed, _, max_frames = walkthrough.SPEEDS[speed]
+def frames(k: int, stop: int) -> None:
+    pace = walkthrough.pace(k, walkthrough.LINE_PACE)  # the pace of a Draw k button: 1 is line by line
     x = teaching.draw_test_sets(A, B, stop)
-    walkthrough.play(A, B, x, 0, detailed=detailed, max_frames=max_frames, shifted=True)
+    walkthrough.play(A, B, x, 0, detailed=pace.detailed, max_frames=pace.max_frames, shifted=True)
 
 
 def three_tests(copies: int) -> None:
@@ -47,8 +47,8 @@ def three_tests(copies: int) -> None:
 
 
 TASKS = {
-    "walk-through: draw 10,000, Fast (frames)": lambda: frames("Fast", 10_000),
-    "walk-through: draw 10 line by line (frames)": lambda: frames("Line by line (Figure 4.12)", 10),
+    "walk-through: draw 10,000, Fast (frames)": lambda: frames(10_000, 10_000),
+    "walk-through: draw 10 line by line (frames)": lambda: frames(1, 10),
     "walk-through: exact p (enumeration, n = 10)": lambda: teaching.exact_bootstrap_p(A, B),
     "p-values under H0: bootstrap, n = 200, 1,000 test sets": lambda: teaching.null_p_values(
         200, lessons.NULL_ACCURACY, lessons.NULL_AGREEMENT, n_sims=1_000),

@@ -268,7 +268,7 @@ def test_stop_keeps_what_was_drawn(page, tmp_path):
 def test_classroom_draws_a_test_set_line_by_line(page, app_url, tmp_path):
     from playwright.sync_api import expect
 
-    page.goto(app_url + "/classroom")
+    page.goto(app_url + "/classroom?pace=0.5")  # Draw x⁽ⁱ⁾ at 0.5 s a line: 8 s in all
     chart = page.frame_locator("iframe[title*=live_chart]")
     for name in ("Replay", "Step ▶", "◀ Back", "Pause"):  # b = 0: nothing to replay, step, go back to or pause
         expect(chart.get_by_role("button", name=name)).to_be_disabled(timeout=60_000)
@@ -277,26 +277,26 @@ def test_classroom_draws_a_test_set_line_by_line(page, app_url, tmp_path):
     # mid-animation: Figure 4.12's inner loop, drawing documents one by one (the first visit computes the
     # page's simulations before the draw, so this can take a while on a busy machine)
     count.filter(has_text=re.compile(r"j = [4-8]$")).wait_for(timeout=90_000)
-    page.screenshot(path=tmp_path / "classroom_mid_animation.png", full_page=True)
     assert chart.locator("#code div.now").first.inner_text().strip().startswith("for j = 1 to n")
     assert chart.locator("tbody tr").last.inner_text().startswith("x⁽¹⁾")
+    page.screenshot(path=tmp_path / "classroom_mid_animation.png", full_page=True)
     chart.locator("#code div.now", has_text="p-value(x) ≈ s / b").wait_for(timeout=30_000)  # the last frame
     assert re.search(r"s / b = [01] / 1 = ", chart.locator("#status").inner_text())
     assert chart.locator(".js-plotly-plot .bars path").count() > 0
     page.screenshot(path=tmp_path / "classroom_drawn.png", full_page=True)
     assert (tmp_path / "classroom_drawn.png").stat().st_size > 10_000
 
-    page.get_by_role("button", name="Draw 100").click()  # x⁽²⁾ line by line, then one x⁽ⁱ⁾ per frame
-    count.filter(has_text=re.compile(r"^i = [23]\d of b = 101$")).wait_for(timeout=90_000)  # i runs to b
+    page.get_by_role("button", name="Draw 10", exact=True).click()  # one x⁽ⁱ⁾ a frame, every 0.5 s
+    count.filter(has_text=re.compile(r"^i = [2-4] of b = 11$")).wait_for(timeout=90_000)  # i runs to b
     assert page.get_by_role("button", name="Drawing…").is_disabled()  # no Draw that would skip x⁽ⁱ⁾ unseen
     before = int(re.search(r"^i = (\d+)", count.inner_text()).group(1))
     page.get_by_text("Why 2·δ(x)?").click()  # the shifted view, mid-animation: the batch goes on
     chart.locator(".js-plotly-plot .bars").nth(1).wait_for(timeout=30_000)
     assert int(re.search(r"^i = (\d+)", count.inner_text()).group(1)) >= before  # not back to x⁽²⁾
-    count.filter(has_text=re.compile(r"^i = [4-9]\d of b = 101$")).wait_for(timeout=90_000)
+    count.filter(has_text=re.compile(r"^i = [5-9] of b = 11$")).wait_for(timeout=90_000)
     chart.get_by_role("button", name="Stop").click()
-    stopped = int(re.search(r"i = (\d+) of b = 101 \(stopped\)", count.inner_text()).group(1))
-    assert 40 <= stopped < 101
+    stopped = int(re.search(r"i = (\d+) of b = 11 \(stopped\)", count.inner_text()).group(1))
+    assert 5 <= stopped < 11
     page.get_by_role("button", name=f"Draw x⁽{sup(stopped + 1)}⁾").wait_for(timeout=30_000)  # Stop kept b
 
 
@@ -307,7 +307,7 @@ def test_the_walk_through_does_not_wait_for_plotly(page, app_url):
 
     held = []
     page.route(f"**/{SERVED}", lambda route: held.append(route))  # routing also turns the browser's cache off
-    page.goto(app_url + "/classroom?speed=5")  # "Fast": the batch plays in seconds, not the line-by-line minute
+    page.goto(app_url + "/classroom")
     chart = page.frame_locator("iframe[title*=live_chart]")
     chart.locator("#table tbody tr").first.wait_for(timeout=60_000)
     assert chart.locator("#table tbody tr").first.inner_text().startswith("x")
@@ -324,21 +324,26 @@ def test_the_walk_through_does_not_wait_for_plotly(page, app_url):
 
 @pytest.mark.parametrize("width, height", [(1920, 1080), (1280, 720)])
 def test_presenter_mode_is_readable_from_the_back_and_fits_one_screen(chromium, app_url, tmp_path, width, height):
-    """1280 x 720 is a 1080p projector at 150% zoom: buttons, chart, code, counters and table on one screen, the
-    table, code and counters at 24 px or more; at 1920 x 1080 the chart takes the room left (it was a third
-    empty)."""
+    """1280 x 720 is a 1080p projector at 150% zoom: buttons, chart, code, eq. 4.48 filled in, α and the book's
+    conclusion, counters, table and the download row on one screen, the text at 24 px or more, no code line
+    wrapped; at 1920 x 1080 the decision sits under the code, beside the chart, which takes the room left (it was a
+    third empty)."""
     with opened(chromium) as browser:
         page = browser.new_page(viewport={"width": width, "height": height})
-        page.goto(app_url + "/classroom?presenter=1&b=20")
+        page.goto(app_url + "/classroom?presenter=1&b=20&pace=0.25")
         page.get_by_role("button", name="Draw x⁽²¹⁾").click(timeout=60_000)
         chart = page.frame_locator("iframe[title*=live_chart]")
         chart.locator("#count").filter(has_text=re.compile(r"j = [4-8]$")).wait_for(timeout=60_000)
+        page.keyboard.press(" ")  # paused mid-draw, for the measures that follow
+        chart.get_by_role("button", name="Resume").wait_for(timeout=10_000)
         page.screenshot(path=tmp_path / f"presenter_{width}.png")
         assert not page.get_by_text("System A is right on 7 of 10").is_visible()  # no prose
         assert not page.locator('section[data-testid="stSidebar"]').is_visible()  # no sidebar
         frame = page.locator("iframe[title*=live_chart]").bounding_box()
         inner = chart.locator("body")
         sizes = inner.evaluate("""() => ({
+            eq: parseFloat(getComputedStyle(document.querySelector('#eq')).fontSize),
+            verdict: parseFloat(getComputedStyle(document.querySelector('#verdict')).fontSize),
             code: parseFloat(getComputedStyle(document.querySelector('#code div')).fontSize),
             cell: parseFloat(getComputedStyle(document.querySelector('tbody td')).fontSize),
             counter: parseFloat(getComputedStyle(document.querySelector('#counters div')).fontSize),
@@ -346,15 +351,29 @@ def test_presenter_mode_is_readable_from_the_back_and_fits_one_screen(chromium, 
             tick: Math.min(...[...document.querySelectorAll('.xtick text, .ytick text')].map(
                 t => parseFloat(t.style.fontSize)))})""")
         assert min(sizes.values()) >= 24, sizes
-        boxes = inner.evaluate("""() => ['#chart', '#code', '#counters', '#table'].map(s => {
+        boxes = inner.evaluate("""() => ['#chart', '#code', '#decision', '#counters', '#table'].map(s => {
             const r = document.querySelector(s).getBoundingClientRect(); return [s, r.top, r.bottom]; })""")
         for name, top, bottom in boxes:  # inside the window: frame offset + position within the frame
             assert frame["y"] + bottom <= height, (name, frame["y"] + bottom, height)
         lowest = frame["y"] + max(bottom for _, _, bottom in boxes)
         assert lowest >= 0.85 * height, (lowest, height)  # the chart grows into a 1080p screen's spare room
-        for label in ("Drawing…", "Draw 10", "Draw 100", "Draw 10,000"):
+        for label in ("Drawing…", "Draw 10", "Draw 100", "Draw 10,000", "Download SVG", "Slide PNG", "Slide SVG"):
             box = page.get_by_role("button", name=label, exact=True).bounding_box()
-            assert box["y"] >= 0 and box["y"] + box["height"] <= height
+            assert box["y"] >= 0 and box["y"] + box["height"] <= height, (label, box)
+        decision = inner.evaluate("""() => {
+            const box = s => document.querySelector(s).getBoundingClientRect();
+            return {eq: document.querySelector('#eq').innerText, verdict: document.querySelector('#verdict').innerText,
+                    top: box('#decision').top, left: box('#decision').left, code: box('#code').bottom,
+                    chart: box('#chart').right,
+                    // a line of code wrapped is taller than its own lines (a continuation after a newline is one)
+                    wrapped: [...document.querySelectorAll('#code div')].filter(d => d.getBoundingClientRect().height
+                        > (d.innerText.split('\\n').length + 0.5) * parseFloat(getComputedStyle(d).lineHeight))
+                        .map(d => d.innerText)}; }""")
+        assert decision["verdict"].startswith("Threshold α = .05. p ≈ .27 > .05: we cannot reject H0 that A is not "
+                                              "better than B"), decision
+        assert decision["eq"].startswith("p-value(x) = (1/b) · Σᵢ 𝟙(δ(x⁽ⁱ⁾) ≥ 2·δ(x) = .40)") and "≈ s / " in decision["eq"]
+        assert decision["top"] >= decision["code"] and not decision["wrapped"], decision  # under the code, none wrapped
+        assert (decision["left"] >= decision["chart"]) == (width == 1920), decision  # beside the chart where room
         assert chart.locator("tbody tr").last.inner_text().startswith("x⁽²¹⁾")  # the x⁽ⁱ⁾ being drawn, on screen
         controls = page.evaluate("""() => [...document.querySelectorAll(
             '.stButton button p, [data-testid="stCheckbox"] label p, [data-testid="stSelectbox"] input')]
@@ -362,7 +381,197 @@ def test_presenter_mode_is_readable_from_the_back_and_fits_one_screen(chromium, 
         assert len(controls) >= 9 and min(controls) >= 22, controls  # buttons, switches and speed, from the back
         speed = page.evaluate("""() => { const e = document.querySelector('[data-testid="stSelectbox"] input');
             return [e.value, e.scrollWidth, e.clientWidth]; }""")
-        assert speed[0] == "Lines, 0.25 s" and speed[1] <= speed[2], speed  # "Line by line (Figure 4…" was cut
+        assert speed[0] == "0.25 s a line" and speed[1] <= speed[2], speed  # "Line by line (Figure 4…" was cut
+
+
+def test_each_batch_plays_at_its_own_pace_and_finish_completes_it(chromium, app_url):
+    """At the narrating pace (2 s a line) Draw 10 took 262 s: now Draw x⁽ⁱ⁾ alone goes line by line, Draw 10 one
+    x⁽ⁱ⁾ a frame, Draw 100 and 10,000 fast; f (or the Finish button) completes a batch at once, everything drawn
+    and its last frame shown, where Stop keeps what was drawn."""
+    with opened(chromium) as browser:
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        page.goto(app_url + "/classroom?presenter=1&pace=2")
+        chart = page.frame_locator("iframe[title*=live_chart]")
+        count, drawn = chart.locator("#count"), chart.locator("#k-b")
+        page.get_by_role("button", name="Draw x⁽¹⁾").click(timeout=60_000)
+        count.filter(has_text=re.compile(r"j = 1$")).wait_for(timeout=60_000)  # 2 s a line: 32 s to the end
+        assert chart.locator("body").evaluate("() => args.interval") == 2000
+        page.keyboard.press("f")
+        page.get_by_role("button", name="Draw x⁽²⁾").wait_for(timeout=30_000)  # the page has the whole batch
+        assert count.inner_text() == "b = 1" and drawn.inner_text() == "1"
+        assert chart.locator("#code div.now").inner_text().strip() == "p-value(x) ≈ s / b"  # its last frame
+
+        page.get_by_role("button", name="Draw 10", exact=True).click()
+        count.filter(has_text=re.compile(r"^i = \d+ of b = 11$")).wait_for(timeout=60_000)
+        assert chart.locator("body").evaluate("() => args.interval") == 500  # its own pace, not 2 s a line
+        seen = set()
+        for _ in range(10):  # one x⁽ⁱ⁾ a frame, never Figure 4.12's inner loop
+            seen.add(count.inner_text())
+            page.wait_for_timeout(100)
+        assert all(re.fullmatch(r"i = \d+ of b = 11", text) for text in seen), seen
+        chart.get_by_role("button", name="Finish ▶▶").click()
+        page.get_by_role("button", name="Draw x⁽¹²⁾").wait_for(timeout=30_000)
+        assert count.inner_text() == "b = 11" and drawn.inner_text() == "11"  # all 10 drawn: not "(stopped)"
+        assert chart.get_by_role("button", name="Finish ▶▶").is_disabled()  # nothing left to finish
+
+        for label, total, interval in (("Draw 100", "111", 60), ("Draw 10,000", "10,111", 80)):
+            page.get_by_role("button", name=label, exact=True).click()
+            count.filter(has_text=re.compile(r"^i = ")).wait_for(timeout=60_000)
+            played = chart.locator("body").evaluate("() => [args.interval, args.frames.length]")
+            assert played[0] == interval and played[0] * played[1] <= 4_000, played  # about 3 s, whatever the pace
+            page.keyboard.press("End")  # Finish's other key
+            drawn.filter(has_text=re.compile(f"^{total}$")).wait_for(timeout=30_000)
+            assert count.inner_text() == f"b = {total}"
+
+
+def test_the_teachers_keys_work_right_after_a_select_box_a_switch_and_a_button(chromium, app_url):
+    """After choosing a pace the focus stayed in the select box, where space opened its list instead of pausing;
+    a switch or a button just used would take space too. The keys are the teacher's whatever control was used."""
+    with opened(chromium) as browser:
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        page.goto(app_url + "/classroom?presenter=1&pace=1")
+        chart = page.frame_locator("iframe[title*=live_chart]")
+        count = chart.locator("#count")
+        page.get_by_role("button", name="Draw x⁽¹⁾").click(timeout=60_000)
+        count.filter(has_text=re.compile(r"j = [1-3]$")).wait_for(timeout=60_000)
+        box = page.get_by_role("combobox", name="Line-by-line pace")
+        box.click()
+        page.get_by_role("option", name="2 s a line", exact=True).click()
+        page.wait_for_function("""() => { const e = document.activeElement;
+            return e.getAttribute('role') === 'combobox' && e.getAttribute('aria-expanded') === 'false'; }""")
+        page.keyboard.press(" ")  # the focus is in the select box, its list closed
+        chart.get_by_role("button", name="Resume").wait_for(timeout=10_000)  # paused
+        assert page.get_by_role("option").count() == 0 and box.input_value() == "2 s a line"  # no list opened
+        j = int(re.search(r"j = (\d+)$", count.inner_text()).group(1))
+        page.keyboard.press("ArrowRight")  # one line on, not the select box's next option
+        count.filter(has_text=re.compile(rf"j = {j + 1}$" if j < 10 else r"^i = 1 of b = 1$")).wait_for(timeout=10_000)
+        assert box.input_value() == "2 s a line"
+
+        switch = page.get_by_text("Why 2·δ(x)?", exact=True)
+        switch.click()  # the shifted view, its switch focused
+        chart.locator("#aside").wait_for(timeout=30_000)
+        page.keyboard.press(" ")  # resumes, and does not switch the view back
+        chart.get_by_role("button", name="Pause").wait_for(timeout=10_000)
+        page.wait_for_timeout(500)
+        assert chart.locator("#aside").is_visible()
+        page.keyboard.press("f")
+        page.get_by_role("button", name="Draw x⁽²⁾").wait_for(timeout=30_000)
+
+        page.get_by_role("button", name="Draw 10", exact=True).click()  # a button used last
+        count.filter(has_text=re.compile(r"^i = \d of b = 11$")).wait_for(timeout=60_000)
+        page.keyboard.press("Escape")  # Stop keeps what was drawn
+        chart.get_by_text("(stopped)").wait_for(timeout=10_000)
+        stopped = int(re.search(r"^i = (\d+)", count.inner_text()).group(1))
+        page.get_by_role("button", name=f"Draw x⁽{sup(stopped + 1)}⁾").wait_for(timeout=30_000)
+        assert stopped < 11
+
+
+def _code_fonts(page) -> dict:
+    """The fonts Chromium drew the live chart's code with, and how many glyphs each (DevTools' platform fonts)."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("DOM.enable")
+    cdp.send("CSS.enable")
+
+    def documents(node):
+        for child in node.get("children", []) + ([node["contentDocument"]] if "contentDocument" in node else []):
+            yield child
+            yield from documents(child)
+
+    fonts = {}
+    for node in documents(cdp.send("DOM.getDocument", {"depth": -1, "pierce": True})["root"]):
+        if node.get("nodeName") != "#document":
+            continue
+        for line in cdp.send("DOM.querySelectorAll", {"nodeId": node["nodeId"], "selector": "#code div"})["nodeIds"]:
+            for font in cdp.send("CSS.getPlatformFontsForNode", {"nodeId": line})["fonts"]:
+                fonts[font["familyName"]] = fonts.get(font["familyName"], 0) + font["glyphCount"]
+    return fonts
+
+
+def test_the_codes_arrow_and_superscripts_are_drawn_full_size(chromium, app_url, tmp_path):
+    """At 24 px "s ← s + 1" read "s . s + 1" and x⁽ⁱ⁾'s superscripts were a third of the x-height (Noto Sans Mono's
+    glyphs): the code is drawn with Noto Sans Mono CJK (fonts-noto-cjk, which .ci/run installs), whose arrow is a
+    full em, and the superscripts as small ordinary characters, as high as an x."""
+    with opened(chromium) as browser:
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        page.goto(app_url + "/classroom?presenter=1")
+        chart = page.frame_locator("iframe[title*=live_chart]")
+        line = chart.locator("#code div", has_text="s ← s + 1 if")
+        line.wait_for(timeout=60_000)
+        line.screenshot(path=tmp_path / "code_line.png")
+        ink = line.evaluate("""line => {
+            const ink = (font, text) => { const g = document.createElement('canvas').getContext('2d'); g.font = font;
+                const m = g.measureText(text);
+                return [m.actualBoundingBoxLeft + m.actualBoundingBoxRight, m.actualBoundingBoxAscent
+                        + m.actualBoundingBoxDescent]; };
+            const font = getComputedStyle(line).font, sup = line.querySelector('.sup');
+            return {size: parseFloat(getComputedStyle(line).fontSize), arrow: ink(font, '←'), x: ink(font, 'x'),
+                    sup: sup.textContent, i: ink(getComputedStyle(sup).font, 'i'), paren: ink(font, '('),
+                    small: ink(getComputedStyle(sup).font, '('),
+                    raw: [...line.closest('#code').textContent].filter(c => '⁽⁾ⁱ⁰¹²³⁴⁵⁶⁷⁸⁹'.includes(c))}; }""")
+        fonts = _code_fonts(page)
+    assert fonts and all(name.startswith("Noto Sans Mono CJK") for name in fonts), fonts  # every glyph, the arrow too
+    assert ink["size"] == 24 and ink["arrow"][0] >= 0.75 * ink["size"], ink  # Noto Sans Mono's: 12 px wide
+    assert ink["sup"] == "(i)" and not ink["raw"], ink  # no superscript code point left to a font's tiny glyph
+    assert ink["i"][1] >= ink["x"][1], ink  # the superscript i as high as the code's x (Noto Sans Mono's ⁱ: 11 px)
+    assert ink["small"][1] >= 0.7 * ink["paren"][1], ink  # its ( 72% of the code's (Noto Sans Mono's ⁽: half)
+
+
+def test_presenter_mode_keeps_the_download_row_on_screen_from_the_first_draw_to_10000(chromium, app_url):
+    """At 1280 x 720 the first draw added table rows under a chart already grown into the screen, and pushed the
+    Download / Slide row 22 px below it: the table now keeps its rows' room from the start."""
+    def bottoms(page) -> dict:
+        return {name: page.get_by_role("button", name=name, exact=True).bounding_box()
+                for name in ("Download SVG", "Slide PNG", "Slide SVG")}
+
+    with opened(chromium) as browser:
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        page.goto(app_url + "/classroom?presenter=1&pace=0.25")
+        chart = page.frame_locator("iframe[title*=live_chart]")
+        chart.locator(".js-plotly-plot .barlayer").first.wait_for(state="attached", timeout=60_000)
+        page.wait_for_timeout(1_000)  # fitted to the screen
+        seen = [bottoms(page)]
+        page.get_by_role("button", name="Draw x⁽¹⁾").click()
+        chart.locator("#count").filter(has_text=re.compile(r"j = [1-9]$")).wait_for(timeout=60_000)
+        seen.append(bottoms(page))
+        page.keyboard.press("f")
+        page.get_by_role("button", name="Draw 10,000").click(timeout=30_000)
+        page.get_by_role("button", name="Draw x⁽¹⁰⁰⁰²⁾").wait_for(timeout=60_000)
+        page.wait_for_timeout(500)
+        seen.append(bottoms(page))
+    for boxes in seen:
+        for name, box in boxes.items():
+            assert box["y"] + box["height"] <= 720, (name, box, seen)
+
+
+def test_a_phone_shows_the_chart_and_the_table_whole(chromium, app_url, tmp_path):
+    """A student opening the link on a phone (390 x 844) got a 150 px chart with a cut legend beside the code and a
+    table cut after doc 5: there the code goes under the chart, which takes the width, and the table is set small
+    enough to be read whole."""
+    with opened(chromium) as browser:
+        page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+        page.goto(app_url + "/classroom?b=20")
+        chart = page.frame_locator("iframe[title*=live_chart]")
+        chart.locator(".legendtext").first.wait_for(timeout=60_000)
+        frame = page.locator("iframe[title*=live_chart]")
+        frame.scroll_into_view_if_needed()
+        page.screenshot(path=tmp_path / "phone.png")
+        seen = chart.locator("body").evaluate("""() => {
+            const box = e => { const r = e.getBoundingClientRect();
+                               return {text: e.textContent, l: r.left, r: r.right, t: r.top, b: r.bottom}; };
+            return {width: document.documentElement.clientWidth, svg: box(document.querySelector('#chart .main-svg')),
+                    code: box(document.querySelector('#code')),
+                    legend: [...document.querySelectorAll('.legendtext')].map(box),
+                    labels: [...document.querySelectorAll('.annotation-text')].map(box),
+                    cells: [...document.querySelectorAll('#table th, #table td')].map(box),
+                    font: Math.min(...[...document.querySelectorAll('#table td')].map(
+                        e => parseFloat(getComputedStyle(e).fontSize)))}; }""")
+    svg = seen["svg"]
+    assert svg["r"] - svg["l"] >= 0.9 * seen["width"] and seen["code"]["t"] >= svg["b"], seen  # full width, code below
+    for text in seen["legend"]:  # whole, and clear of the lines' labels
+        assert svg["l"] <= text["l"] and text["r"] <= svg["r"], text
+        assert all(text["b"] <= label["t"] or label["b"] <= text["t"] for label in seen["labels"]), (text, seen["labels"])
+    assert len(seen["cells"]) >= 15 * 6 and all(0 <= c["l"] and c["r"] <= seen["width"] for c in seen["cells"]), seen
+    assert seen["font"] >= 12
 
 
 # every text drawn in the page's main part (not the walk-through's frame), with its size and box; the switch's own
@@ -502,7 +711,7 @@ def test_every_classroom_button_shows_its_whole_label_at_1280_px(chromium, app_u
 def test_the_teacher_pauses_steps_goes_back_and_replays_with_keys(page, app_url):
     from playwright.sync_api import expect
 
-    page.goto(app_url + "/classroom")
+    page.goto(app_url + "/classroom?pace=0.25")
     chart = page.frame_locator("iframe[title*=live_chart]")
     for name in ("Replay", "Step ▶", "◀ Back", "Pause"):  # b = 0: nothing to replay, step, go back to or pause
         expect(chart.get_by_role("button", name=name)).to_be_disabled(timeout=60_000)

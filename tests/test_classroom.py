@@ -272,16 +272,15 @@ def test_a_link_opens_a_section_in_presenter_mode_and_the_switch_keeps_it_in_the
 
 
 def test_the_walk_through_and_each_section_keep_their_state_while_another_is_shown():
-    """Streamlit forgets a widget not drawn in a run: the walk-through's speed, view and draws, and each section's
+    """Streamlit forgets a widget not drawn in a run: the walk-through's pace, view and draws, and each section's
     settings, survive a visit to another section, and leaving presenter mode opens the page where the lecturer was."""
-    from ui.walkthrough import SPEEDS
     from ui.sections import KEY
 
     at = fresh()
     at.checkbox(key="doc-0-B").uncheck().run()  # an edited x
     edited = metrics(at)
     at.toggle(key="presenter").set_value(True).run()
-    at.selectbox(key="walk-speed").set_value("Fast").run()
+    at.selectbox(key="walk-pace").set_value(2.0).run()
     at.toggle(key="walk-shift").set_value(True).run()
     click(at, "Draw x⁽¹⁾")
     at.selectbox(key=KEY).set_value("power").run()
@@ -291,7 +290,7 @@ def test_the_walk_through_and_each_section_keep_their_state_while_another_is_sho
     at.select_slider(key="three-copies").set_value(2).run()
     assert at.metric[0].value == "20"
     at.selectbox(key=KEY).set_value("walk-through").run()
-    assert at.selectbox(key="walk-speed").value == "Fast" == list(SPEEDS)[5] and at.toggle(key="walk-shift").value
+    assert at.selectbox(key="walk-pace").value == 2.0 and at.toggle(key="walk-shift").value
     args = chart(at)
     assert args["frames"][-1]["texts"]["k-b"] == "1" and args["frames"][-1]["texts"]["k-exact"] == edited[3]
     assert any(b.label == "Draw x⁽²⁾" for b in at.button) and len(args["figure"]["data"]) == 4  # shifted: 2 panels

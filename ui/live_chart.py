@@ -25,6 +25,8 @@ from pathlib import Path
 import plotly.graph_objects as go
 import streamlit.components.v1 as components
 
+from sigcore.i18n import _
+
 _FILES = Path(__file__).with_name("live_chart")
 PLOTLY = "plotly-basic.min.js"  # shipped as PLOTLY.gz
 
@@ -109,18 +111,34 @@ def frame(y: list, progress: float, texts: dict, *, title: str | None = None, li
             "grew": grew}
 
 
+def labels() -> dict[str, str]:
+    """The component's own texts (its buttons, their tooltips, what it says while Plotly loads) in the page's
+    language: the page's JavaScript writes none of its own."""
+    return {"back": _("◀ Back"), "back-title": _("the previous step (←)"), "pause": _("Pause"),
+            "resume": _("Resume"), "pause-title": _("pause or resume (space)"), "next": _("Step ▶"),
+            "next-title": _("one step, while paused (→)"), "replay": _("Replay"),
+            "replay-title": _("play the batch again (r)"), "finish": _("Finish ▶▶"),
+            "finish-title": _("draw the rest of the batch at once and show its last frame (f)"),
+            "stop": _("Stop"), "stop-title": _("keep what is drawn so far (Esc)"),
+            "stopped": _("{count} (stopped)"), "loading": _("drawing the chart…"), "k-exact-name": _("exact p")}
+
+
 def live_chart(figure: go.Figure, frames: list[dict], *, run: str, shown: int | None, interval: float,
                config: dict, key: str, code: list[str] | None = None, header: list | None = None,
                series: str | None = None, presenter: bool = False, keys: bool = False,
-               aside: str | None = None) -> dict | None:
+               aside: str | None = None, verdict: str | None = None, table_rows: int = 0) -> dict | None:
     """Play ``frames`` (see :func:`frame`) on ``figure``; ``shown`` = already played. ``code`` is pseudo-code
-    shown beside the chart, ``aside`` a text shown there instead, ``header`` the head of a table of rows below
-    it. A new ``run`` of the same ``series`` (the same frames seen another way, e.g. the shifted view) goes on
-    playing where it was. ``presenter`` sets the code, table and counters large, for a lecture hall; ``keys``
-    adds the teacher's controls (back, pause / resume, step, replay) and their keys (←, space, →, r, Esc).
+    shown beside the chart (a line's comment after "   # ", set apart; a line may hold a continuation after
+    "\n"), ``aside`` a text shown there instead, ``header`` the head of a table of rows below it. A new ``run`` of
+    the same ``series`` (the same frames seen another way, e.g. the shifted view) goes on playing where it was.
+    ``presenter`` sets the code, table and counters large, for a lecture hall, with the frame's text "eq" and the
+    ``verdict`` (``**bold**`` marked) under the code, and the table kept ``table_rows`` rows high so that nothing
+    moves as rows come; ``keys`` adds the teacher's controls (back, pause / resume, step, replay, finish) and their
+    keys (←, space, →, r, f; Esc stops), which work wherever the focus is but in a field being typed in.
 
-    Returns ``{"run": run, "shown": k}`` once the page has played the run to its end or to Stop.
+    Returns ``{"run": run, "shown": k}`` once the page has played the run to its end, to Stop or to Finish.
     """
     return _component()(figure=figure.to_json(), frames=frames, run=run, shown=shown, interval=int(interval * 1000),
-                      config=json.dumps(config), code=code, header=header, series=series, presenter=presenter,
-                      keys=keys, aside=aside, key=key, default=None)
+                        config=json.dumps(config), code=code, header=header, series=series, presenter=presenter,
+                        keys=keys, aside=aside, verdict=verdict, table_rows=table_rows, labels=labels(), key=key,
+                        default=None)

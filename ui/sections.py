@@ -31,7 +31,7 @@ SECTIONS = {WALK_THROUGH: ("1–2", N_("The walk-through")), "p-values": ("3", N
             "three-tests": ("6", N_("Three tests, same data"))}
 # each section's widgets (kept while another is shown), and the toggle that opens it on the page
 WIDGETS = {
-    WALK_THROUGH: ("walk-speed", "walk-shift", "walk-chart"),  # x, seed, α and language: walkthrough.test_set keeps
+    WALK_THROUGH: ("walk-pace", "walk-shift", "walk-chart"),  # x, seed, α and language: walkthrough.test_set keeps
     "p-values": ("pv-test", "pv-n", "pv-sims", "pv-alpha"),
     "power": ("power-a", "power-b", "power-agreement"),
     "many-comparisons": ("pit-k", "pit-k-alpha"), "peeking": ("pit-step", "pit-peek-alpha"),

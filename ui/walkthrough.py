@@ -2,7 +2,8 @@
 x^(i) drawn from it, their histogram, and eq. 4.48 with the counts filled in.
 
 Every number comes from ``sigcore.teaching.bootstrap``. The draws are a pure function of (x, seed, b), so the page keeps
-only how many were drawn; a batch of draws is played by ``ui.live_chart`` at the speed the teacher chose.
+only how many were drawn; a batch of draws is played by ``ui.live_chart`` at the pace of its kind: Draw x^(i) line by
+line at the lecturer's pace, Draw 10 one x^(i) at a time, Draw 100 and Draw 10,000 fast.
 """
 
 from __future__ import annotations
@@ -10,18 +11,19 @@ from __future__ import annotations
 import functools
 import math
 import uuid
+from typing import NamedTuple
 
 import plotly.graph_objects as go
 import streamlit as st
 from streamlit import config
 
 from sigcore import teaching
-from sigcore.i18n import LANGUAGES
+from sigcore.i18n import LANGUAGES, N_, _
 from sigcore.report.figures import walkthrough_heights, walkthrough_histogram
 from sigcore.io.inputs import read
 from sigcore.report import export
 from sigcore.result import mc_interval
-from sigcore.teaching.bootstrap import textbook_number
+from sigcore.teaching.bootstrap import nearest_exact_p, textbook_number
 
 from .data import SAMPLE_DIR
 from .figure import config as figure_config, download
@@ -32,28 +34,46 @@ from .terms import term
 
 N = 10
 LAST_ROWS = 5  # drawn test sets shown under x, like the figure's rows
-# label -> (each x^(i) line by line?, seconds per frame, frames at most for the rest of a batch)
-SPEEDS = {"Line by line (Figure 4.12)": (True, 0.25, 100), "Line by line, 1 s a step": (True, 1.0, 100),
-          "Line by line, 2 s a step": (True, 2.0, 100), "One x⁽ⁱ⁾ per frame": (False, 0.25, 100),
-          "One x⁽ⁱ⁾ every 2 s": (False, 2.0, 100), "Fast": (False, 0.08, 40)}
-DETAILED_MAX = 300  # frames: past this, only a batch's first x^(i) is shown line by line
-# presenter mode: 24 px text, and the buttons, chart, code, counters and table on one 1280 x 720 screen
-PRESENTER_FONT, PRESENTER_HEIGHT, PRESENTER_ROWS = 24, 330, 2
-CODE = [  # Figure 4.12
-    "function BOOTSTRAP(test set x, num of samples b) returns p-value(x)",
-    "  Calculate δ(x)   # how much better does A do than B on x",
-    "  s = 0",
-    "  for i = 1 to b do",
-    "    for j = 1 to n do   # draw a bootstrap sample x⁽ⁱ⁾ of size n",
-    "      Select a member of x at random and add it to x⁽ⁱ⁾",
-    "    Calculate δ(x⁽ⁱ⁾)   # how much better does A do than B on x⁽ⁱ⁾",
-    "    s ← s + 1 if δ(x⁽ⁱ⁾) ≥ 2·δ(x)",
-    "  p-value(x) ≈ s / b   # on what % of the b samples did A beat expectations?",
-    "  return p-value(x)",
+
+
+class Pace(NamedTuple):
+    """How a batch plays: each x^(i) line by line?, seconds a frame, frames at most for the batch."""
+
+    detailed: bool
+    interval: float
+    max_frames: int
+
+
+LINE_PACES = (0.25, 0.5, 1.0, 2.0)  # seconds a line of Figure 4.12 for Draw x^(i): the lecturer's one setting
+LINE_PACE = 1.0  # the default: slow enough to say each line
+# each batch its own pace, none to set: Draw 10 one x^(i) a frame, each seen joining the histogram and the table;
+# Draw 100 and Draw 10,000 in about 3 s
+BATCH_PACES = {10: Pace(False, 0.5, 10), 100: Pace(False, 0.06, 50), 10_000: Pace(False, 0.08, 40)}
+OLD_SPEEDS = (0.25, 1.0, 2.0)  # a link's speed=0, 1, 2 (its first three speeds were line by line at these paces)
+# presenter mode: 24 px text, and the buttons, chart, code, decision, counters and table on one 1280 x 720 screen
+PRESENTER_FONT, PRESENTER_HEIGHT, PRESENTER_ROWS = 24, 312, 2
+# Figure 4.12, statement and comment: the book's pseudo-code stays in English in the translation the course reads,
+# its comments are translated. A "\n" starts a continuation line, so that no line is wider than the code's column
+FIGURE_4_12 = [
+    ("function BOOTSTRAP(test set x, num of samples b)\nreturns p-value(x)", ""),
+    ("  Calculate δ(x)", N_("how much better does A do than B on x")),
+    ("  s = 0", ""),
+    ("  for i = 1 to b do", ""),
+    ("    for j = 1 to n do", N_("draw a bootstrap sample x⁽ⁱ⁾ of size n")),
+    ("      Select a member of x at random and add it to x⁽ⁱ⁾", ""),
+    ("    Calculate δ(x⁽ⁱ⁾)", N_("how much better does A do than B on x⁽ⁱ⁾")),
+    ("    s ← s + 1 if δ(x⁽ⁱ⁾) ≥ 2·δ(x)", ""),
+    ("  p-value(x) ≈ s / b", N_("on what % of the b samples did A beat expectations?")),
+    ("  return p-value(x)", ""),
 ]
-FOR_I, SELECT, DELTA_I, COUNT, P = 3, 5, 6, 7, 8  # lines of CODE
-PRESENTER_CODE = [line.split("   #")[0] for line in CODE]  # the book's comments dropped: one screen at 24 px
-HEADER = [""] + [str(j) for j in range(1, N + 1)] + ["A%", "B%", "δ(·)", "counted in s"]
+FOR_I, SELECT, DELTA_I, COUNT, P = 3, 5, 6, 7, 8  # lines of Figure 4.12
+PRESENTER_CODE = [line[0] for line in FIGURE_4_12]  # the book's comments dropped: one screen at 24 px
+HEADER = [""] + [str(j) for j in range(1, N + 1)] + ["A%", "B%", "δ(·)", N_("counted in s")]
+
+
+def code() -> list[str]:
+    """Figure 4.12 with its comments in the page's language, as the normal page shows it."""
+    return [statement + ("   # " + _(comment) if comment else "") for statement, comment in FIGURE_4_12]
 
 
 def _textbook() -> tuple[list[bool], list[bool]]:
@@ -67,18 +87,23 @@ def _pattern(both: int, only_a: int, only_b: int) -> tuple[list[bool], list[bool
     return a, b
 
 
-PRESETS = {"Textbook: A .70, B .50": _textbook(),
-           "Rejected at .01: A .90, B .40": _pattern(3, 6, 1),  # exact p .0060: the book's "p = .0047 < .01"
-           "A wins every disagreement: A .90, B .40": _pattern(4, 5, 0), "No difference": _pattern(4, 2, 2)}
+PRESETS = {N_("Textbook: A .70, B .50"): _textbook(),
+           N_("Rejected at .01: A .90, B .40"): _pattern(3, 6, 1),  # the exact p nearest the book's .0047: .0060
+           N_("A wins every disagreement: A .90, B .40"): _pattern(4, 5, 0), N_("No difference"): _pattern(4, 2, 2)}
 # the threshold a preset is named after, and the book's .05 back with the book's example
 PRESET_ALPHA = {"Textbook: A .70, B .50": 0.05, "Rejected at .01: A .90, B .40": 0.01}
 ALPHAS = (0.05, 0.01)  # the thresholds SLP3 names
+BOOK_P = 0.0047  # SLP3's example: 47 of 10,000 bootstrap test sets counted
 
 
-def short_speed(name: str) -> str:
-    """A speed as presenter mode's select box shows it at 22 px in its column at 1280 px: "Lines, 0.25 s"."""
-    detailed, interval, _ = SPEEDS[name]
-    return name if name == "Fast" else f"{'Lines' if detailed else 'x⁽ⁱ⁾'}, {interval:g} s"
+def pace_label(seconds: float) -> str:
+    """A line-by-line pace as its select box shows it ("1 s a line"), short enough for presenter mode's 22 px."""
+    return _("{seconds} s a line").format(seconds=f"{seconds:g}")
+
+
+def pace(k: int, line_seconds: float) -> Pace:
+    """How a batch of k draws plays: Draw x^(i) line by line at the lecturer's pace, the others at their own."""
+    return Pace(True, line_seconds, 1) if k == 1 else BATCH_PACES[k]
 
 
 def book_cell(a_right: bool, b_right: bool) -> str:
@@ -91,8 +116,8 @@ def sup(i: int) -> str:
 
 
 # URL parameters of the walk-through's state, so a link on a slide opens the same page: x as one digit per
-# document (3: both right, 2: only A, 1: only B, 0: neither), the seed, how many x^(i) are drawn, the speed,
-# the shifted view and the threshold.
+# document (3: both right, 2: only A, 1: only B, 0: neither), the seed, how many x^(i) are drawn, the line-by-line
+# pace, the shifted view and the threshold.
 CELL = {(True, True): "3", (True, False): "2", (False, True): "1", (False, False): "0"}
 
 
@@ -122,8 +147,10 @@ def from_url() -> None:
         ss["walk-seed"] = seed
     if (alpha := url_value("alpha", float, lambda v: v in ALPHAS)) is not None:
         ss["walk-alpha"] = alpha
-    if (speed := url_value("speed", int, lambda v: 0 <= v < len(SPEEDS))) is not None:
-        ss["walk-speed"] = list(SPEEDS)[speed]
+    if (old := url_value("speed", int, lambda v: 0 <= v < len(OLD_SPEEDS))) is not None:  # an older link's
+        ss["walk-pace"] = OLD_SPEEDS[old]
+    if (seconds := url_value("pace", float, lambda v: v in LINE_PACES)) is not None:
+        ss["walk-pace"] = seconds
     ss["walk-shift"], ss["presenter"] = (url_value(flag) == "1" for flag in ("shift", "presenter"))
     ss["lang"] = url_value("lang", allowed=lambda v: v in LANGUAGES) or ("zh" if url_value("zh") == "1" else "en")
     b = url_value("b", int, lambda v: 0 <= v <= 1_000_000)
@@ -135,11 +162,11 @@ def to_url(a: list[bool], b: list[bool]) -> None:
     """The walk-through's state into the page's URL (the browser's address bar), for a link on a slide."""
     ss = st.session_state
     st.query_params.update({"x": "".join(CELL[cell] for cell in zip(a, b)), "seed": str(ss.get("walk-seed", 0)),
-                            "b": str(ss["walk"]["b"]), "speed": str(list(SPEEDS).index(ss.get("walk-speed",
-                                                                                              next(iter(SPEEDS))))),
+                            "b": str(ss["walk"]["b"]), "pace": f"{ss.get('walk-pace', LINE_PACE):g}",
                             "shift": "1" if ss.get("walk-shift") else "0", "presenter": "1" if ss.get("presenter") else "0",
                             "alpha": f"{ss.get('walk-alpha', ALPHAS[0]):g}", "lang": terms.language()})
-    st.query_params.pop("zh", None)  # an older link's way of saying lang=zh
+    for older in ("zh", "speed"):  # an older link's way of saying lang=zh, and its speeds
+        st.query_params.pop(older, None)
 
 
 PRESENTER_CSS = """<style>
@@ -159,8 +186,9 @@ def presenter_mode() -> bool:
     if st.session_state.get("presenter"):  # its switch then sits in the row of Draw buttons, to save a line
         st.html(PRESENTER_CSS)
         return True
-    return st.toggle("Presenter mode", key="presenter", help="Large text, no sidebar or prose: the walk-through on "
-                                                             "one screen. A link can carry it: ?presenter=1.")
+    return st.toggle(_("Presenter mode"), key="presenter",
+                     help=_("Large text, no sidebar or prose: the walk-through on one screen. A link can carry it: "
+                            "?presenter=1."))
 
 
 def test_set(*, presenter: bool = False) -> tuple[list[bool], list[bool]]:
@@ -176,20 +204,21 @@ def test_set(*, presenter: bool = False) -> tuple[list[bool], list[bool]]:
                 st.session_state[key] = st.session_state[key]
         return ([st.session_state[f"doc-{j}-A"] for j in range(N)],
                 [st.session_state[f"doc-{j}-B"] for j in range(N)])
-    presets = st.columns([len(name) + 10 for name in PRESETS])  # as wide as each label needs: none cut at 1280 px
+    presets = st.columns([len(_(name)) + 10 for name in PRESETS])  # as wide as each label needs: none cut at 1280
     for col, (name, (a, b)) in zip(presets, PRESETS.items()):
-        col.button(name, on_click=_set, args=(a, b, PRESET_ALPHA.get(name)), width="stretch")
+        col.button(_(name), on_click=_set, args=(a, b, PRESET_ALPHA.get(name)), width="stretch", key=f"preset-{name}")
     rejected, wins = (teaching.exact_bootstrap_p(*PRESETS[name]) for name in list(PRESETS)[1:3])
-    st.caption("Tick A or B where that system got the document right; A%, B% and δ(x) follow. The second and third "
-               f"presets share δ(x) = .50 but not p (exact {rejected:.4f} and {wins:.4f}): p depends on how many "
-               "documents the two systems disagree on, not on δ(x) alone.")
+    st.caption(_("Tick A or B where that system got the document right; A%, B% and δ(x) follow. The second and third "
+                 "presets share δ(x) = .50 but not p (exact {rejected} and {wins}): p depends on how many documents "
+                 "the two systems disagree on, not on δ(x) alone.").format(rejected=f"{rejected:.4f}",
+                                                                             wins=f"{wins:.4f}"))
     for j, col in enumerate(st.columns(N)):
-        col.markdown(f"**doc {j + 1}**")
-        col.checkbox("A", key=f"doc-{j}-A")
+        col.markdown("**" + _("doc {j}").format(j=j + 1) + "**")
+        col.checkbox("A", key=f"doc-{j}-A")  # the systems' names, as the book's Figure 4.11 writes them
         col.checkbox("B", key=f"doc-{j}-B")
     a, b = [st.session_state[f"doc-{j}-A"] for j in range(N)], [st.session_state[f"doc-{j}-B"] for j in range(N)]
-    st.markdown("x in the book's notation (a slash: that system got the document wrong): "
-                + " · ".join(book_cell(*cell) for cell in zip(a, b)))
+    st.markdown(_("x in the book's notation (a slash: that system got the document wrong): {x}").format(
+        x=" · ".join(book_cell(*cell) for cell in zip(a, b))))
     return a, b
 
 
@@ -204,13 +233,13 @@ def scores(a: list[bool], b: list[bool]) -> None:
     score_a, score_b, delta = teaching.accuracies(a, b)
     exact = teaching.exact_bootstrap_p(a, b)
     c1, c2, c3, c4, c5 = st.columns([1, 1, 1, 1.3, 0.8])
-    c1.metric("A%: accuracy of A on x", textbook_number(score_a))
-    c2.metric("B%: accuracy of B on x", textbook_number(score_b))
-    c3.metric("δ(x) = A% − B% (eq. 4.45)", textbook_number(delta))
-    c4.metric("Exact p (all 10¹⁰ equally likely x⁽ⁱ⁾)", f"{exact:.4f}",
-              help="Enumerated by sigcore.teaching.exact_bootstrap_p: the value s / b converges to as b grows.")
-    alpha = c5.selectbox("Threshold α", ALPHAS, format_func=textbook_number, key="walk-alpha",
-                         help="SLP3: 'common thresholds are .05 or .01'.")
+    c1.metric(_("A%: accuracy of A on x"), textbook_number(score_a))
+    c2.metric(_("B%: accuracy of B on x"), textbook_number(score_b))
+    c3.metric(_("δ(x) = A% − B% (eq. 4.45)"), textbook_number(delta))
+    c4.metric(_("Exact p (all 10¹⁰ equally likely x⁽ⁱ⁾)"), f"{exact:.4f}",
+              help=_("Enumerated by sigcore.teaching.exact_bootstrap_p: the value s / b converges to as b grows."))
+    alpha = c5.selectbox(_("Threshold α"), ALPHAS, format_func=textbook_number, key="walk-alpha",
+                         help=_("SLP3: 'common thresholds are .05 or .01'."))
     st.markdown(conclusion(exact, alpha))
 
 
@@ -219,10 +248,16 @@ def conclusion(p: float, alpha: float) -> str:
     shown = ("1" if p >= 1 else textbook_number(p) if 0.01 <= p < 0.995 else  # never "1.00" for a p below 1
              f"{p:.4f}".replace("0.", ".", 1))
     if p <= alpha:
-        return (f"**p ≈ {shown} ≤ {textbook_number(alpha)}: we reject {term('H0')}** and say A is better than B; "
-                "the difference is statistically significant.")
-    return (f"**p ≈ {shown} > {textbook_number(alpha)}: we cannot reject {term('H0')}** that A is not better than "
-            "B; the difference is not statistically significant (which does not show that A and B are equal).")
+        return _("**p ≈ {p} ≤ {alpha}: we reject {H0}** and say A is better than B; the difference is statistically "
+                 "significant.").format(p=shown, alpha=textbook_number(alpha), H0=term("H0"))
+    return _("**p ≈ {p} > {alpha}: we cannot reject {H0}** that A is not better than B; the difference is not "
+             "statistically significant (which does not show that A and B are equal).").format(
+        p=shown, alpha=textbook_number(alpha), H0=term("H0"))
+
+
+def verdict(p: float, alpha: float) -> str:
+    """α and the decision in the book's words, for presenter mode (under the code, as the page has no prose)."""
+    return _("Threshold α = {alpha}.").format(alpha=textbook_number(alpha)) + " " + conclusion(p, alpha)
 
 
 def equation(a: list[bool], b: list[bool]) -> None:
@@ -233,32 +268,43 @@ def equation(a: list[bool], b: list[bool]) -> None:
     st.latex(rf"\begin{{aligned}}\text{{p-value}}(x) &= {sum_}\left(\delta(x^{{(i)}}) - \delta(x) \ge \delta(x)\right)"
              rf" \\ &= {sum_}\left(\delta(x^{{(i)}}) \ge 2\delta(x)\right)"  # two lines: one was cut at 1280 px
              rf" = {sum_}\left(\delta(x^{{(i)}}) \ge {twice}\right) = \frac{{s}}{{b}}\end{{aligned}}")
-    st.caption("𝟙(q) is 1 when q is true and 0 otherwise (eq. 4.48). With 10,000 test sets and threshold .01, the "
-               "book's example counts 47 with δ(x⁽ⁱ⁾) ≥ 2δ(x): p = .0047 < .01, and H0 is rejected; the preset "
-               "\"Rejected at .01\" is such a test set (exact p .0060).")
+    st.caption(book_example())
+
+
+def book_example() -> str:
+    """SLP3's "47 of 10,000, p = .0047 < .01", and that no test set of 10 documents has that p: the nearest, over
+    every one of them (sigcore.teaching.bootstrap.nearest_exact_p), is the preset "Rejected at .01"."""
+    p, only_a, only_b = nearest_exact_p(BOOK_P, N)
+    return _("𝟙(q) is 1 when q is true and 0 otherwise (eq. 4.48). With 10,000 test sets and threshold .01, the "
+             "book's example counts 47 with δ(x⁽ⁱ⁾) ≥ 2δ(x): p = .0047 < .01, and H0 is rejected. No test set of "
+             "{n} documents gives p ≈ .0047: of them all, the nearest exact p is {p}, with {only_a} documents only A "
+             "gets right and {only_b} only B — the preset \"{preset}\".").format(
+        n=N, p=f"{p:.4f}".replace("0.", ".", 1), only_a=only_a, only_b=only_b,
+        preset=_("Rejected at .01: A .90, B .40"))
 
 
 def draws(a: list[bool], b: list[bool], *, presenter: bool = False) -> None:
-    """The draw buttons, the speed, the "Why 2·δ?" toggle and the chart that plays each batch (in presenter
-    mode in one row above a large chart, so that all of it fits one screen)."""
+    """The draw buttons, the line-by-line pace, the "Why 2·δ?" toggle and the chart that plays each batch at its
+    pace (in presenter mode in one row above a large chart, with α and the decision under the code, so that all of
+    it fits one screen)."""
     ss = st.session_state
     state = ss.setdefault("walk", {"x": None, "seed": None, "b": 0, "batch": None})
-    seed, shifted, speed = ss.get("walk-seed", 0), ss.get("walk-shift", False), ss.get("walk-speed", next(iter(SPEEDS)))
+    seed, shifted = ss.get("walk-seed", 0), ss.get("walk-shift", False)
+    at_once = BATCH_PACES[10_000]  # a batch of one frame: its pace plays no part
     if state.get("from_url") is not None:  # a shared link: its x^(i) drawn at once, on its x and seed
         b_drawn = state.pop("from_url")
         state.update(x=(a, b), seed=seed, b=b_drawn, batch={"id": f"url-{b_drawn}", "start": b_drawn, "stop": b_drawn,
-                                                          "speed": speed, "shown": 1})
+                                                          "pace": at_once, "shown": 1})
     if state["x"] != (a, b) or state["seed"] != seed:  # a new test set or seed: start again
         state.update(x=(a, b), seed=seed, b=0, batch=None)
     batch = state["batch"] or {"id": f"idle-{hash((tuple(a), tuple(b), seed))}", "start": 0, "stop": 0,
-                               "speed": speed, "shown": 1}
-    detailed, interval, max_frames = SPEEDS[batch["speed"]]
+                               "pace": at_once, "shown": 1}
     x = teaching.draw_test_sets(a, b, batch["stop"], seed=seed)
-    frames, drawn = play(a, b, x, batch["start"], detailed=detailed, max_frames=max_frames, shifted=shifted,
-                         last_rows=PRESENTER_ROWS if presenter else LAST_ROWS)
+    frames, drawn = play(a, b, x, batch["start"], detailed=batch["pace"].detailed, max_frames=batch["pace"].max_frames,
+                         shifted=shifted, last_rows=PRESENTER_ROWS if presenter else LAST_ROWS)
     run, played = f"{batch['id']}-{shifted}", ss.get("walk-chart")
     if state["batch"] and batch["shown"] is None:
-        if played and played["run"] == run:  # the browser has played it, to the end or to Stop
+        if played and played["run"] == run:  # the browser has played it, to the end, to Finish or to Stop
             batch["shown"] = played["shown"]
             state["b"] = drawn[played["shown"] - 1]  # Stop keeps the test sets drawn so far
         elif config.get_option("global.appTest"):  # AppTest has no browser to play the frames
@@ -267,47 +313,58 @@ def draws(a: list[bool], b: list[bool], *, presenter: bool = False) -> None:
     playing = state["batch"] is not None and batch["shown"] is None  # the browser is still playing a batch
     widths = [1.3, 1.1, 1.2, 1.5, 0.9, 1.9, 1.7] if presenter else [1.2, 1, 1, 1.3, 1, 2.1]
     c1, c2, c3, c4, c5, c6, *c7 = st.columns(widths, vertical_alignment="center")
-    for col, k, label in [(c1, 1, "Drawing…" if playing else f"Draw x⁽{sup(state['b'] + 1)}⁾"), (c2, 10, "Draw 10"),
-                          (c3, 100, "Draw 100"), (c4, 10_000, "Draw 10,000")]:
+    draw_one = _("Draw x⁽{i}⁾").format(i=sup(state["b"] + 1))
+    for col, k, label in [(c1, 1, _("Drawing…") if playing else draw_one), (c2, 10, _("Draw 10")),
+                          (c3, 100, _("Draw 100")), (c4, 10_000, _("Draw 10,000"))]:
         col.button(label, type="primary" if k == 1 else "secondary", width="stretch", on_click=_draw, args=(k,),
                    key=f"walk-draw-{k}",  # a key keeps the button when its label names the next x^(i)
-                   disabled=playing, help="Wait for the batch to end, or Stop it" if playing else None)
-    c5.button("Reset", width="stretch", on_click=state.update, kwargs={"b": 0, "batch": None})
-    c6.selectbox("Speed", list(SPEEDS), label_visibility="collapsed", key="walk-speed",
-                 format_func=short_speed if presenter else str)
+                   disabled=playing, help=_("Wait for the batch to end, or Finish (f) or Stop (Esc) it") if playing
+                   else None)
+    c5.button(_("Reset"), width="stretch", on_click=state.update, kwargs={"b": 0, "batch": None}, key="walk-reset")
+    ss.setdefault("walk-pace", LINE_PACE)
+    c6.selectbox(_("Line-by-line pace"), LINE_PACES, format_func=pace_label, label_visibility="collapsed",
+                 key="walk-pace", help=_("How long Draw x⁽ⁱ⁾ stays on each line of Figure 4.12. The other batches have "
+                                         "their own pace: Draw 10 adds one x⁽ⁱ⁾ every {ten} s, Draw 100 and Draw "
+                                         "10,000 take about 3 s. Finish (f) draws the rest of a batch at once; Stop "
+                                         "(Esc) keeps what is drawn.").format(ten=f"{BATCH_PACES[10].interval:g}"))
     if presenter:
-        c7[0].toggle("Why 2·δ(x)?", key="walk-shift")
-        c7[0].toggle("Presenter mode", key="presenter")
+        c7[0].toggle(_("Why 2·δ(x)?"), key="walk-shift")
+        c7[0].toggle(_("Presenter mode"), key="presenter")
     else:
         c8, c9 = st.columns([3, 1])
-        c8.toggle("Why 2·δ(x)? Show the distribution shifted by −δ(x), centred on H0", key="walk-shift")
-        c9.number_input("Seed", 0, 2**31 - 1, 0, key="walk-seed")
+        c8.toggle(_("Why 2·δ(x)? Show the distribution shifted by −δ(x), centred on H0"), key="walk-shift")
+        c9.number_input(_("Seed"), 0, 2**31 - 1, 0, key="walk-seed")
     delta = teaching.accuracies(a, b)[2]
     chart_config = figure_config("bootstrap_histogram")
     figure = histogram(delta, shifted=shifted, presenter=presenter)
     if presenter:
         chart_config["displayModeBar"] = False  # it would hide the labels; Download SVG is below the table
     aside = why_twice(delta) if shifted else None
-    live_chart(figure, frames, run=run, shown=batch["shown"], interval=interval, series=batch["id"],
-               config=chart_config, code=PRESENTER_CODE if presenter else CODE, header=HEADER, key="walk-chart",
-               presenter=presenter, keys=True, aside=aside)
+    decision = verdict(teaching.exact_bootstrap_p(a, b), ss.get("walk-alpha", ALPHAS[0])) if presenter else None
+    live_chart(figure, frames, run=run, shown=batch["shown"], interval=batch["pace"].interval, series=batch["id"],
+               config=chart_config, code=PRESENTER_CODE if presenter else code(), header=[_(h) for h in HEADER],
+               key="walk-chart", presenter=presenter, keys=True, aside=aside, verdict=decision,
+               table_rows=1 + PRESENTER_ROWS if presenter else 0)
     shown = frames[(batch["shown"] or len(frames)) - 1]  # on screen once the batch has played (or been stopped)
     for trace, y in zip(figure.data, shown["y"]):
         trace.y = y
-    c1, c2, c3, c4 = st.columns([1.3, 1, 1, 3.7])  # "Download SVG" on one line at 1280 px with the sidebar
+    # "Download SVG" on one line at 1280 px with the sidebar; in presenter mode the terms beside them, clear of the
+    # sections' switch docked in the screen's bottom-right corner (ui.sections)
+    c1, c2, c3, c4 = (st.columns([1.2, 0.9, 0.9, 3.7, 3.3], gap="small", vertical_alignment="center")[:4] if presenter
+                      else st.columns([1.3, 1, 1, 3.7]))
     with c1:
         download(figure, "bootstrap_histogram")
     if presenter and terms.chinese():  # ?lang=zh on a slide's link: the terms beside the buttons, as the prose is hidden
-        c4.markdown(terms.key_terms())
+        c4.markdown(f":small[{terms.key_terms()}]")  # small: two lines as high as the buttons at 1280 px
 
     def image(fmt: str) -> bytes:  # drawn only when clicked: kaleido takes a second
         page = slide(histogram(delta, shifted=shifted, presenter=True), shown, PRESENTER_CODE, HEADER, aside)
         return export.figure_image(page, fmt, scale=1, **SLIDE_SIZE)
 
     for col, fmt, mime in ((c2, "png", "image/png"), (c3, "svg", "image/svg+xml")):
-        col.download_button(f"Slide {fmt.upper()}", functools.partial(image, fmt), file_name=f"bootstrap_slide.{fmt}",
-                            mime=mime, on_click="ignore", key=f"slide-{fmt}",
-                            help="The walk-through as on screen, for a slide: histogram, code, counters and table")
+        col.download_button(_("Slide {format}").format(format=fmt.upper()), functools.partial(image, fmt),
+                            file_name=f"bootstrap_slide.{fmt}", mime=mime, on_click="ignore", key=f"slide-{fmt}",
+                            help=_("The walk-through as on screen, for a slide: histogram, code, counters and table"))
     to_url(a, b)
 
 
@@ -327,15 +384,16 @@ def why_twice(delta: float) -> str:
     """Why the threshold is 2·δ(x), for this x (its δ(x) may be positive, zero or negative): shown beside the
     two panels, in place of the code."""
     if abs(delta) < 1e-12:
-        return ("Here δ(x) = 0: A and B tie on x, so the x⁽ⁱ⁾ already centre on 0, as under H0, and the shifted "
-                "panel is the same as the first. The threshold 2·δ(x) is 0 too: every x⁽ⁱ⁾ with δ(x⁽ⁱ⁾) ≥ 0 counts, "
-                "half of them or more, so p is large. No evidence for A.")
-    shown, twice = textbook_number(delta), textbook_number(2 * delta)
-    text = (f"Under H0, δ centres on 0. But the x⁽ⁱ⁾ are drawn from x, so their δ(x⁽ⁱ⁾) centre on δ(x) = {shown}. "
-            "Shifted by −δ(x) (right panel) they centre on 0, as under H0, and we ask how often they reach δ(x):\n"
-            f"δ(x⁽ⁱ⁾) − δ(x) ≥ δ(x), that is δ(x⁽ⁱ⁾) ≥ 2·δ(x) = {twice} (eq. 4.48).\nThe same red bars in both panels.")
+        return _("Here δ(x) = 0: A and B tie on x, so the x⁽ⁱ⁾ already centre on 0, as under H0, and the shifted "
+                 "panel is the same as the first. The threshold 2·δ(x) is 0 too: every x⁽ⁱ⁾ with δ(x⁽ⁱ⁾) ≥ 0 counts, "
+                 "half of them or more, so p is large. No evidence for A.")
+    text = _("Under H0, δ centres on 0. But the x⁽ⁱ⁾ are drawn from x, so their δ(x⁽ⁱ⁾) centre on δ(x) = {delta}. "
+             "Shifted by −δ(x) (right panel) they centre on 0, as under H0, and we ask how often they reach δ(x):\n"
+             "δ(x⁽ⁱ⁾) − δ(x) ≥ δ(x), that is δ(x⁽ⁱ⁾) ≥ 2·δ(x) = {twice} (eq. 4.48).\nThe same red bars in both "
+             "panels.").format(delta=textbook_number(delta), twice=textbook_number(2 * delta))
     if delta < 0:
-        text += " Here B is ahead on x: most x⁽ⁱ⁾ reach the threshold, so p is large; H1 (A is better) gets no support."
+        text += " " + _("Here B is ahead on x: most x⁽ⁱ⁾ reach the threshold, so p is large; H1 (A is better) gets no "
+                        "support.")
     return text
 
 
@@ -343,7 +401,7 @@ def _draw(k: int) -> None:
     """Before the page runs again, so the buttons already name the next x^(i)."""
     state = st.session_state["walk"]
     state["batch"] = {"id": uuid.uuid4().hex, "start": state["b"], "stop": state["b"] + k,
-                      "speed": st.session_state.get("walk-speed", next(iter(SPEEDS))), "shown": None}
+                      "pace": pace(k, st.session_state.get("walk-pace", LINE_PACE)), "shown": None}
     state["b"] += k
 
 
@@ -351,12 +409,13 @@ def play(a: list[bool], b: list[bool], x: teaching.Draws, start: int, *, detaile
          shifted: bool = False, last_rows: int = LAST_ROWS) -> tuple[list[dict], list[int]]:
     """The frames of drawing x^(start+1) ... x^(b), given ``x`` = all draws up to b, and b after each frame.
 
-    Line by line, each x^(i) takes n + 3 frames (Figure 4.12's loop, one document at a time); otherwise each
-    frame adds a block of test sets, at most ``max_frames`` of them.
+    ``detailed``, each x^(i) takes n + 3 frames (Figure 4.12's loop, one document at a time); otherwise each
+    frame adds a block of test sets, in ``max_frames`` frames at most (a :class:`Pace` says which for each batch).
     """
     stop = len(x.delta)
     delta = teaching.accuracies(a, b)[2]
     exact = teaching.exact_bootstrap_p(a, b)
+    equation = f"p-value(x) = (1/b) · Σᵢ 𝟙(δ(x⁽ⁱ⁾) ≥ 2·δ(x) = {textbook_number(2 * delta)})"  # eq. 4.48, filled in
     frames, drawn = [], []
 
     def add(c: int, lines: tuple[int, int], partial: list | None = None, count: str | None = None) -> None:
@@ -366,37 +425,43 @@ def play(a: list[bool], b: list[bool], x: teaching.Draws, start: int, *, detaile
         s = int(x.counted[:c].sum())
         low, high = mc_interval(s, c) if c else (0, 0)
         finished = c == stop  # Figure 4.12's b is the batch's end: before it, s counts the x^(i) drawn so far
-        interval = f"(Monte-Carlo 95% interval {low:.4f} to {high:.4f})"
-        p = (f"s / b = {s:,} / {c:,} = {s / c:.4f} {interval}" if c and finished else
-             f"so far s = {s:,} of {c:,} drawn: {s / c:.4f} {interval}" if c else "s / b, once test sets are drawn")
-        status = (f"p-value(x) = (1/b) · Σᵢ 𝟙(δ(x⁽ⁱ⁾) ≥ 2·δ(x) = {textbook_number(2 * delta)}) ≈ {p}   (eq. 4.48)\n"
-                  f"exact p, over all 10¹⁰ equally likely x⁽ⁱ⁾ = {exact:.4f}")
+        interval = _("(Monte-Carlo 95% interval {low} to {high})").format(low=f"{low:.4f}", high=f"{high:.4f}")
+        if c and finished:
+            estimate = f"s / b = {s:,} / {c:,} = {s / c:.4f}"
+            p = f"{estimate} {interval}"
+        elif c:
+            estimate = _("s / drawn = {s} / {c} = {p}").format(s=f"{s:,}", c=f"{c:,}", p=f"{s / c:.4f}")
+            p = _("so far s = {s} of {c} drawn: {p}").format(s=f"{s:,}", c=f"{c:,}", p=f"{s / c:.4f}") + " " + interval
+        else:
+            estimate = p = _("s / b, once test sets are drawn")
+        status = (f"{equation} ≈ {p}   " + _("(eq. 4.48)") + "\n"
+                  + _("exact p, over all 10¹⁰ equally likely x⁽ⁱ⁾ = {exact}").format(exact=f"{exact:.4f}"))
         rows = _rows(a, b, x, c, partial, scored=lines[0] == DELTA_I, last_rows=last_rows)
-        counters = {"k-b-name": "b" if finished else "drawn", "k-b": f"{c:,}", "k-s": f"{s:,}",
-                    "k-sb-name": "s / b" if finished else "s / drawn", "k-sb": f"{s / c:.4f}" if c else "–",
+        counters = {"k-b-name": "b" if finished else _("drawn"), "k-b": f"{c:,}", "k-s": f"{s:,}",
+                    "k-sb-name": "s / b" if finished else _("s / drawn"), "k-sb": f"{s / c:.4f}" if c else "–",
                     "k-exact": f"{exact:.4f}"}
         grew = None
         if c > start and partial is None:  # x^(c) has just joined the histogram: its bar, in each panel
             bar, trace = int(round(x.delta[c - 1] * N)) + N, int(x.counted[c - 1])
             grew = [[trace, bar]] + ([[trace + 2, bar]] if shifted else [])
         progress = (c - start) / (stop - start) if stop > start else float(stop > 0)  # a link's b: all drawn
+        count = count or _("i = {i} of b = {b}").format(i=f"{c:,}", b=f"{stop:,}")
         frames.append(frame([body, tail] * (1 + shifted), progress,
-                            {"count": count or f"i = {c:,} of b = {stop:,}", "status": status, **counters},
-                            lines=lines, rows=rows, grew=grew))
+                            {"count": count, "status": status, "eq": f"{equation}\n≈ {estimate}   " + _("(eq. 4.48)"),
+                             **counters}, lines=lines, rows=rows, grew=grew))
         drawn.append(c)
 
     done = f"b = {stop:,}"
     if stop == start:  # nothing drawn in this batch: x alone, or the b test sets a link brings, as after a run
         add(stop, (P, P) if stop else (0, 0), count=done)
         return frames, drawn
-    one_by_one = 0  # test sets shown line by line
+    one_by_one = stop - start if detailed else 0  # test sets shown line by line
     if detailed:
         if start == 0:
             add(0, (1, 1), count=f"{done} · δ(x) = {textbook_number(delta)}")
             add(0, (2, 2), count=f"{done} · s = 0")
-        one_by_one = stop - start if (stop - start) * (N + 3) <= DETAILED_MAX else 1
-        for i in range(start, start + one_by_one):
-            at = f"i = {i + 1:,} of b = {stop:,}"
+        for i in range(start, stop):
+            at = _("i = {i} of b = {b}").format(i=f"{i + 1:,}", b=f"{stop:,}")
             add(i, (FOR_I, FOR_I), [], at)
             for j in range(1, N + 1):
                 add(i, (FOR_I + 1, SELECT), x.documents[i][:j].tolist(), f"{at}, j = {j}")

@@ -11,6 +11,7 @@ import plotly.graph_objects as go
 
 from ..compare import counted
 from ..errors import SettingsError
+from ..i18n import _
 from ..result import Result, mc_interval
 from ..statistics.intervals import power_scale
 from .family import signed
@@ -170,23 +171,25 @@ def walkthrough_histogram(n: int, delta: float, *, shifted: bool = False, font: 
     :func:`walkthrough_heights`, so a live chart can fill them). With ``shifted``, beside it the same bars
     moved by -delta(x): the distribution under H0, centred on 0, where delta(x) itself is the threshold,
     which is why the unshifted test compares delta(x^(i)) with 2·delta(x). ``font`` is the text's size in
-    pixels (24 for a lecture hall)."""
+    pixels (24 for a lecture hall). Its words are in the current language (sigcore.i18n)."""
     values = np.arange(-n, n + 1) / n
     d, d2 = (f"{v:.2f}".replace("0.", ".", 1).replace("-", "−") for v in (delta, 2 * delta))  # .20, as SLP3
     panels = [(values, "x", [(delta, f"δ(x) = {d}", MARK, "solid", "center"),
                              (2 * delta, f"2·δ(x) = {d2}", "black", "dash", "center")],
-               "δ(x⁽ⁱ⁾)" if shifted else "δ(x⁽ⁱ⁾) = A% − B% on x⁽ⁱ⁾")]  # two panels: short titles side by side
+               "δ(x⁽ⁱ⁾)" if shifted else _("δ(x⁽ⁱ⁾) = A% − B% on x⁽ⁱ⁾"))]  # two panels: short titles side by side
     if shifted:
         panels.append((values - delta, "x2", [(0, "H0: 0", MARK, "dot", "center"),
                                               (delta, f"δ(x) = {d}", "black", "dash", "center")],
-                       "δ(x⁽ⁱ⁾) − δ(x), centred on H0"))
+                       _("δ(x⁽ⁱ⁾) − δ(x), centred on H0")))
     # one range for both panels, so the shift is seen as a shift
     span = [min(p[0][0] for p in panels) - 1 / n, max(p[0][-1] for p in panels) + 1 / n]
     data, shapes, annotations, layout = [], [], [], {}
     for i, (x, axis, marks, title) in enumerate(panels):
+        if not shifted:  # one panel: a line near its end is labelled towards its middle ("2·δ(x) = 1.00" ran off it)
+            marks = [(*mark[:4], _side(mark[0], np.asarray(span), mark[4])) for mark in marks]
         data += [dict(type="bar", x=x, y=[0] * len(x), width=1 / n, name=name, xaxis=axis, showlegend=legend and not i,
                       marker=dict(color=colour, line=dict(width=0)))
-                 for name, colour in (("not counted", BODY), ("counted in s: δ(x⁽ⁱ⁾) ≥ 2·δ(x)", TAIL))]
+                 for name, colour in ((_("not counted"), BODY), (_("counted in s: δ(x⁽ⁱ⁾) ≥ 2·δ(x)"), TAIL))]
         lines = _lines(marks, axis, font=font, rows=True)  # each label over its line, 2·δ(x) above δ(x)
         shapes += lines["shapes"]
         annotations += lines["annotations"]
@@ -196,7 +199,7 @@ def walkthrough_histogram(n: int, delta: float, *, shifted: bool = False, font: 
     return go.Figure(dict(data=data, layout=dict(
         barmode="stack", bargap=0, height=380, plot_bgcolor="white", font=dict(size=font),
         margin=dict(l=60, r=20, t=(3 if legend else 2) * row + (12 if legend else 4), b=60),  # legend, two label rows
-        yaxis=dict(title=dict(text="test sets x⁽ⁱ⁾"), rangemode="tozero", automargin=True, **AXIS,  # 10,000s fit
+        yaxis=dict(title=dict(text=_("test sets x⁽ⁱ⁾")), rangemode="tozero", automargin=True, **AXIS,  # 10,000s fit
                    autorangeoptions=dict(include=[5])),  # whole-number ticks from the first x⁽ⁱ⁾ on
         legend=dict(orientation="h", yref="container", y=1, x=1, xanchor="right", yanchor="top"),
         shapes=shapes, annotations=annotations, **layout)))

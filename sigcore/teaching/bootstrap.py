@@ -71,6 +71,22 @@ def exact_bootstrap_p(a_correct, b_correct, *, alternative: str = "greater") -> 
     return float(min(1.0, probability[extreme].sum()))
 
 
+def nearest_exact_p(target: float, n: int, *, alternative: str = "greater") -> tuple[float, int, int]:
+    """Of every test set of ``n`` right/wrong items, the exact bootstrap p nearest ``target``, with the numbers of
+    items only A and only B gets right (p depends on nothing else: the items both or neither get right leave delta
+    unchanged in every resample). What a class can reproduce with n items: SLP3's "47 of 10,000, p = .0047" is not
+    the exact p of any test set of 10 documents."""
+    if not (isinstance(n, (int, np.integer)) and n > 0):
+        raise SettingsError(f"`n` must be a positive whole number of items, not {n!r}")
+    found = []
+    for only_a in range(n + 1):
+        for only_b in range(n + 1 - only_a):
+            a = [True] * only_a + [False] * (n - only_a)
+            b = [False] * only_a + [True] * only_b + [False] * (n - only_a - only_b)
+            found.append((exact_bootstrap_p(a, b, alternative=alternative), only_a, only_b))
+    return min(found, key=lambda found: abs(found[0] - target))
+
+
 def paired_outcomes(n: int, accuracy_a: float, accuracy_b: float, agreement: float,
                     rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """One simulated test set: per item, whether A and whether B is right."""
