@@ -79,7 +79,8 @@ def p_values(*, presenter: bool = False) -> None:
             "worthless difference look significant. That, and nothing more, is what α promises.").format(
                 accuracy=f"{NULL_ACCURACY:.0%}", agreement=f"{NULL_AGREEMENT:.0%}"))
     c1, c2, c3, c4 = sections.controls(4) if presenter else st.columns(4)
-    test = c1.selectbox(_("Test"), NULL_TESTS, format_func=lambda t: shown_test_name(TEST_NAMES[t]), key="pv-test")
+    names = {t: shown_test_name(TEST_NAMES[t]) for t in NULL_TESTS}  # in this run's language (AppTest formats later)
+    test = c1.selectbox(_("Test"), NULL_TESTS, format_func=names.get, key="pv-test")
     n = c2.select_slider(_("Items per test set, n"), (50, 100, 200, 500, 1_000), value=200, key="pv-n")
     n_sims = c3.select_slider(_("Test sets"), (200, 500, 1_000, 2_000), value=1_000, key="pv-sims")
     alpha = c4.select_slider("α", (0.01, 0.05, 0.10), value=0.05, key="pv-alpha")

@@ -148,8 +148,8 @@ def _absence(presenter: bool) -> None:
             "conclude either way (see the power section above)."))
     c1, c2 = sections.controls(2) if presenter else st.columns(2)
     n = c1.select_slider(_("Items per test set, n"), (50, 100, 200, 500, 1_000), value=100, key="pit-n")
-    gap = c2.select_slider(_("True advantage of A"), (0.02, 0.05, 0.10), value=0.05, key="pit-gap",
-                           format_func=lambda x: _("{points} points").format(points=f"{100 * x:g}"))
+    gaps = {x: _("{points} points").format(points=f"{100 * x:g}") for x in (0.02, 0.05, 0.10)}  # this run's language
+    gap = c2.select_slider(_("True advantage of A"), list(gaps), value=0.05, key="pit-gap", format_func=gaps.get)
     with _simulating():
         res = _not_significant(n, 0.75, 0.75 - gap)
     _show(pitfall_figures.not_significant(res, font=_font(presenter)), "not_significant", presenter)
@@ -237,9 +237,9 @@ def _important(presenter: bool) -> None:
     c1, c2 = sections.controls(2) if presenter else st.columns(2)
     n = c1.select_slider(_("Items per test set, n"), (1_000, 10_000, 100_000), value=100_000, key="pit-imp-n",
                          format_func=lambda x: f"{x:,}")
-    matters = c2.select_slider(_("Smallest difference that matters"), (0.01, 0.02), value=0.01, key="pit-imp-matters",
-                               format_func=lambda x: (_("{points} point") if x == 0.01 else _("{points} points"))
-                               .format(points=f"{100 * x:g}"))
+    points = {0.01: _("{points} point").format(points=1), 0.02: _("{points} points").format(points=2)}
+    matters = c2.select_slider(_("Smallest difference that matters"), list(points), value=0.01, key="pit-imp-matters",
+                               format_func=points.get)
     with _simulating():
         res = _not_important(n, matters=matters)
     _show(pitfall_figures.not_important(res, font=_font(presenter)), "not_important", presenter)

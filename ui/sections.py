@@ -123,7 +123,8 @@ def switch(section: str) -> None:
     """The select box of sections in the screen's corner, and the section in the URL."""
     st.html(DOCK_CSS)
     with st.container(key="presenter-switch"):
-        st.selectbox(_("Section"), list(SECTIONS), format_func=label, key=KEY, label_visibility="collapsed")
+        labels = {name: label(name) for name in SECTIONS}  # in this run's language, whichever thread formats them
+        st.selectbox(_("Section"), list(SECTIONS), format_func=labels.get, key=KEY, label_visibility="collapsed")
     to_url(section)
 
 

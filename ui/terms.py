@@ -6,30 +6,31 @@ from __future__ import annotations
 
 import streamlit as st
 
+from sigcore import i18n
 from sigcore.i18n import LANGUAGES, N_, _
 
-# English, symbol, Chinese: the translation's words where it has them (备择假设, 参数检验 and 统计功效 it does not use)
+# English (the catalogue has it in the translation's words: 备择假设, 参数检验 and 统计功效 it does not use), symbol
 TERMS = [
-    ("null hypothesis", "H0", "零假设"),
-    ("alternative hypothesis", "H1", "备择假设"),
-    ("effect size", "δ(x)", "效应量"),
-    ("p-value", "p", "p 值"),
-    ("threshold", "α", "阈值"),
-    ("statistical significance", "p ≤ α", "统计显著性"),
-    ("statistical hypothesis testing", "", "统计假设检验"),
-    ("test set", "x", "测试集"),
-    ("paired test", "", "配对检验"),
-    ("paired bootstrap test", "", "配对自助法检验"),
-    ("bootstrap test set (bootstrap sample)", "x⁽ⁱ⁾", "虚拟测试集 / 伪测试集（自助样本）"),
-    ("sampling with replacement", "", "有放回抽样"),
-    ("sampling distribution", "", "采样分布"),
-    ("gold label", "", "金标准标签"),
-    ("accuracy", "A%, B%", "正确率"),
-    ("one-sided p-value", "", "单侧 p 值"),
-    ("approximate randomisation", "", "近似随机化"),
-    ("non-parametric test", "", "非参数检验"),
-    ("parametric test", "", "参数检验"),
-    ("power", "", "统计功效"),
+    (N_("null hypothesis"), "H0"),
+    (N_("alternative hypothesis"), "H1"),
+    (N_("effect size"), "δ(x)"),
+    (N_("p-value"), "p"),
+    (N_("threshold"), "α"),
+    (N_("statistical significance"), "p ≤ α"),
+    (N_("statistical hypothesis testing"), ""),
+    (N_("test set"), "x"),
+    (N_("paired test"), ""),
+    (N_("paired bootstrap test"), ""),
+    (N_("bootstrap test set (bootstrap sample)"), "x⁽ⁱ⁾"),
+    (N_("sampling with replacement"), ""),
+    (N_("sampling distribution"), ""),
+    (N_("gold label"), ""),
+    (N_("accuracy"), "A%, B%"),
+    (N_("one-sided p-value"), ""),
+    (N_("approximate randomisation"), ""),
+    (N_("non-parametric test"), ""),
+    (N_("parametric test"), ""),
+    (N_("power"), ""),
 ]
 HEADINGS = [N_("1 · The test set x"), N_("2 · Bootstrap test sets x⁽ⁱ⁾"), N_("3 · What a p-value means"),
             N_("4 · Power: how big a test set do we need?"), N_("5 · Common mistakes"),
@@ -53,13 +54,15 @@ def switch() -> None:
     left.segmented_control(_("Language"), list(LANGUAGES), format_func=LANGUAGES.get, required=True, key="lang",
                            label_visibility="collapsed")
     with right.expander(_("Glossary: English and Chinese terms ({n})").format(n=len(TERMS))):
+        with i18n.speaking("zh"):
+            chinese = [_(english) for english, _symbol in TERMS]
         st.markdown("| English | symbol | 中文 |\n|---|---|---|\n"
-                    + "\n".join(f"| {e} | {s} | {c} |" for e, s, c in TERMS))
+                    + "\n".join(f"| {e} | {s} | {c} |" for (e, s), c in zip(TERMS, chinese)))
 
 
 def key_terms() -> str:
     """The walk-through's terms on one line, for presenter mode, which has no prose to carry them."""
-    return " · ".join(f"{symbol}: {chinese}" for english, symbol, chinese in TERMS if symbol)
+    return " · ".join(f"{symbol}: {_(english)}" for english, symbol in TERMS if symbol)
 
 
 def term(english: str) -> str:

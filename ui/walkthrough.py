@@ -322,7 +322,8 @@ def draws(a: list[bool], b: list[bool], *, presenter: bool = False) -> None:
                    else None)
     c5.button(_("Reset"), width="stretch", on_click=state.update, kwargs={"b": 0, "batch": None}, key="walk-reset")
     ss.setdefault("walk-pace", LINE_PACE)
-    c6.selectbox(_("Line-by-line pace"), LINE_PACES, format_func=pace_label, label_visibility="collapsed",
+    paces = {seconds: pace_label(seconds) for seconds in LINE_PACES}  # this run's language (AppTest formats later)
+    c6.selectbox(_("Line-by-line pace"), LINE_PACES, format_func=paces.get, label_visibility="collapsed",
                  key="walk-pace", help=_("How long Draw x⁽ⁱ⁾ stays on each line of Figure 4.12. The other batches have "
                                          "their own pace: Draw 10 adds one x⁽ⁱ⁾ every {ten} s, Draw 100 and Draw "
                                          "10,000 take about 3 s. Finish (f) draws the rest of a batch at once; Stop "
