@@ -18,7 +18,7 @@ import streamlit as st
 from streamlit import config
 
 from sigcore import teaching
-from sigcore.i18n import LANGUAGES, N_, _
+from sigcore.i18n import LANGUAGES, N_, _, joined
 from sigcore.report.figures import walkthrough_heights, walkthrough_histogram
 from sigcore.io.inputs import read
 from sigcore.report import export
@@ -257,7 +257,7 @@ def conclusion(p: float, alpha: float) -> str:
 
 def verdict(p: float, alpha: float) -> str:
     """α and the decision in the book's words, for presenter mode (under the code, as the page has no prose)."""
-    return _("Threshold α = {alpha}.").format(alpha=textbook_number(alpha)) + " " + conclusion(p, alpha)
+    return joined(_("Threshold α = {alpha}.").format(alpha=textbook_number(alpha)), conclusion(p, alpha))
 
 
 def equation(a: list[bool], b: list[bool]) -> None:
@@ -393,8 +393,8 @@ def why_twice(delta: float) -> str:
              "δ(x⁽ⁱ⁾) − δ(x) ≥ δ(x), that is δ(x⁽ⁱ⁾) ≥ 2·δ(x) = {twice} (eq. 4.48).\nThe same red bars in both "
              "panels.").format(delta=textbook_number(delta), twice=textbook_number(2 * delta))
     if delta < 0:
-        text += " " + _("Here B is ahead on x: most x⁽ⁱ⁾ reach the threshold, so p is large; H1 (A is better) gets no "
-                        "support.")
+        text = joined(text, _("Here B is ahead on x: most x⁽ⁱ⁾ reach the threshold, so p is large; H1 (A is better) "
+                              "gets no support."))
     return text
 
 
@@ -429,10 +429,10 @@ def play(a: list[bool], b: list[bool], x: teaching.Draws, start: int, *, detaile
         interval = _("(Monte-Carlo 95% interval {low} to {high})").format(low=f"{low:.4f}", high=f"{high:.4f}")
         if c and finished:
             estimate = f"s / b = {s:,} / {c:,} = {s / c:.4f}"
-            p = f"{estimate} {interval}"
+            p = joined(estimate, interval)
         elif c:
             estimate = _("s / drawn = {s} / {c} = {p}").format(s=f"{s:,}", c=f"{c:,}", p=f"{s / c:.4f}")
-            p = _("so far s = {s} of {c} drawn: {p}").format(s=f"{s:,}", c=f"{c:,}", p=f"{s / c:.4f}") + " " + interval
+            p = joined(_("so far s = {s} of {c} drawn: {p}").format(s=f"{s:,}", c=f"{c:,}", p=f"{s / c:.4f}"), interval)
         else:
             estimate = p = _("s / b, once test sets are drawn")
         status = (f"{equation} ≈ {p}   " + _("(eq. 4.48)") + "\n"
@@ -465,7 +465,8 @@ def play(a: list[bool], b: list[bool], x: teaching.Draws, start: int, *, detaile
             at = _("i = {i} of b = {b}").format(i=f"{i + 1:,}", b=f"{stop:,}")
             add(i, (FOR_I, FOR_I), [], at)
             for j in range(1, N + 1):
-                add(i, (FOR_I + 1, SELECT), x.documents[i][:j].tolist(), f"{at}, j = {j}")
+                add(i, (FOR_I + 1, SELECT), x.documents[i][:j].tolist(),
+                    _("i = {i} of b = {b}, j = {j}").format(i=f"{i + 1:,}", b=f"{stop:,}", j=j))
             add(i, (DELTA_I, DELTA_I), x.documents[i].tolist(), at)
             add(i + 1, (COUNT, COUNT), count=at)
     rest = stop - start - one_by_one

@@ -45,6 +45,11 @@ def N_(message: str) -> str:  # noqa: N802  (gettext's name) marks text for the 
     return message
 
 
+def joined(*texts: str) -> str:
+    """Texts run on as the language writes them: a space between them in English, none after Chinese 。 or before （."""
+    return functools.reduce(lambda first, then: _("{first} {then}").format(first=first, then=then), texts)
+
+
 def language() -> str:
     return _language.get()
 
