@@ -1,78 +1,248 @@
-"""The walk-through as one slide: what the page shows, drawn from the same frame, as PNG and SVG."""
+"""The walk-through as a slide: a title, the decision at α, the chart, the code, the state and the table of the frame
+its link opens, the link and its QR code, in the page's language, as PNG, SVG and PDF."""
 
+import gettext
+import io
 import re
+import shutil
 import struct
+import subprocess
+import urllib.parse
 
+import numpy as np
 import pytest
+import segno
+from PIL import Image
 
 import ui.walkthrough as w
-from sigcore import teaching
-from sigcore.report import export
-from ui.slide import SIZE, coloured, slide
+from sigcore import i18n, teaching
+from sigcore.teaching.bootstrap import textbook_number
+from ui import slide as s
+from ui.slide import MARGIN, SIZE, address, coloured, slide, slide_image, state_link, unified_text, wrapped
 
 A, B = w.PRESETS["Textbook: A .70, B .50"]
+URL = "http://192.168.1.20:8501/classroom"  # as st.context.url gives it: the page's path, no query
+# the slide's own texts as the Chinese catalogue will have them, in the terms of the course's translation of §4.11
+ZH = {"Is A better than B? The paired bootstrap test": "A 比 B 好吗？配对自助法检验",
+      "{section} · SLP3 §4.11, Figures 4.11 and 4.12": "{section} · SLP3 §4.11，图 4.11 与图 4.12",
+      "exact p": "精确 p 值", "counted in s": "计入 s",
+      "Scan the code or open the link: the page in this state (seed {seed})": "扫描二维码或打开链接：页面的这一状态（种子 {seed}）",
+      "The paired bootstrap test (SLP3 §4.11)": "配对自助法检验（SLP3 §4.11）"}
+# the page's sentence for p = .2684 at α = .05 as the translation words it (walkthrough.conclusion gives it in Chinese
+# once its texts are translated)
+CONCLUSION_ZH = "**p ≈ .27 > .05：我们不能拒绝零假设**，即 A 不比 B 好；差异不具有统计显著性（这并不表明 A 与 B 相同）。"
 
 
-def frame_at(k: float, *, shifted: bool = False) -> dict:
-    """A frame part-way through drawing x⁽²⁶⁾ ... x⁽³⁰⁾ line by line."""
-    x = teaching.draw_test_sets(A, B, 30, seed=0)
-    frames, _ = w.play(A, B, x, 25, detailed=True, max_frames=100, shifted=shifted)
-    return frames[int(len(frames) * k)]
+def params(a, b, drawn, *, alpha=0.05, shift=False, lang="en") -> dict:
+    """The query of walkthrough.to_url for this state."""
+    return {"x": "".join(w.CELL[cell] for cell in zip(a, b)), "seed": "0", "b": str(drawn), "speed": "0",
+            "shift": "1" if shift else "0", "presenter": "1", "alpha": f"{alpha:g}", "lang": lang}
+
+
+def make(drawn: int, *, a=A, b=B, alpha=0.05, shifted=False, conclusion=None, frame=None):
+    """The slide the page's Slide buttons draw: the frame that the link opens (b = ``drawn``, all shown at once)."""
+    x = teaching.draw_test_sets(a, b, drawn, seed=0)
+    shown = frame or w.play(a, b, x, drawn, detailed=False, max_frames=1, shifted=shifted)[0][0]
+    delta, exact = teaching.accuracies(a, b)[2], teaching.exact_bootstrap_p(a, b)
+    return slide(w.histogram(delta, shifted=shifted, presenter=True), shown, w.PRESENTER_CODE, w.HEADER,
+                 w.why_twice(delta) if shifted else None, alpha=alpha,
+                 conclusion=conclusion or w.conclusion(exact, alpha), url=URL,
+                 params=params(a, b, drawn, alpha=alpha, shift=shifted, lang=i18n.language())), x
 
 
 def texts(fig) -> list[str]:
-    return [re.sub("<[^>]+>", "", a.text).replace("&nbsp;", " ").replace("&amp;", "&") for a in fig.layout.annotations]
+    return [re.sub("<[^>]+>", "", a.text.replace("<br>", "\n")).replace("&nbsp;", " ").replace("&amp;", "&").replace("&gt;", ">")
+            for a in fig.layout.annotations]
 
 
-@pytest.mark.parametrize("k", [0.1, 0.35, 0.6, 0.99])
-def test_the_slide_shows_what_the_page_shows(k):
-    shown = frame_at(k)
-    fig = slide(w.histogram(0.2, shifted=False, presenter=True), shown, w.PRESENTER_CODE, w.HEADER)
+def href(fig) -> str:
+    return next(re.search('href="([^"]+)"', a.text).group(1).replace("&amp;", "&") for a in fig.layout.annotations
+                if "href=" in a.text)
+
+
+@pytest.mark.parametrize("drawn, shifted", [(0, False), (20, False), (101, True), (10_000, False)])
+def test_the_slide_says_the_state_its_link_opens(drawn, shifted):
+    fig, x = make(drawn, shifted=shifted)
     said = texts(fig)
-    assert [list(t.y) for t in fig.data] == shown["y"]  # the same bars
-    counters = next(t for t in said if "exact p" in t)
-    t = shown["texts"]
-    assert counters.split() == [t["k-b-name"], t["k-b"], "s", t["k-s"], *t["k-sb-name"].split(), t["k-sb"], "exact",
-                                "p", t["k-exact"]]
-    assert shown["texts"]["count"] in said
-    code = " ".join(t for t in said if t.startswith("  ") or t.startswith("function"))
-    assert all(" ".join(line.split()) in " ".join(code.split()) for line in w.PRESENTER_CODE)  # every line, wrapped
-    highlighted = [s for s in fig.layout.shapes if s.fillcolor == "#ffe08a" and s.x0 > 0.5]
-    first, last = shown["lines"]
-    assert len(highlighted) == last - first + 1  # the running lines of Figure 4.12, as on the page
-    for row in shown["rows"]:  # every cell of every row, in order
-        cells = [c[1] if isinstance(c, list) else c for c in row["cells"]]
-        assert all(cell in said for cell in cells if cell)
-    assert sum(s.fillcolor == "#fbe3e0" for s in fig.layout.shapes) == sum(r["marked"] for r in shown["rows"])
+    s_ = int(x.counted.sum())
+    assert "Is A better than B? The paired bootstrap test" in said
+    assert "2 · Bootstrap test sets x⁽ⁱ⁾ · SLP3 §4.11, Figures 4.11 and 4.12" in said
+    counters = next(t for t in said if t.startswith("b "))
+    sb = f"{s_ / drawn:.4f}" if drawn else "–"
+    assert counters.split() == ["b", f"{drawn:,}", "s", f"{s_:,}", "s", "/", "b", sb, "exact", "p", "0.2684", "α", ".05"]
+    heights = np.array([list(t.y) for t in fig.data[:2]]).sum(axis=0)  # not counted + counted, per bar
+    assert heights.sum() == drawn and np.array(fig.data[1].y).sum() == s_  # the bars are the b drawn, s in red
+    assert href(fig) == URL + "?" + urllib.parse.urlencode(params(A, B, drawn, shift=shifted))
+    assert urllib.parse.parse_qs(urllib.parse.urlsplit(href(fig)).query)["b"] == [str(drawn)]
+    rows = [t for t in said if re.fullmatch(r"x⁽[⁰¹²³⁴⁵⁶⁷⁸⁹]+⁾", t)]
+    assert rows == [f"x⁽{w.sup(i)}⁾" for i in range(max(1, drawn - w.LAST_ROWS + 1), drawn + 1)]  # the last five
+    if shifted:
+        assert "for i = 1 to b do" not in " ".join(said) and any("2·δ(x) = .40 (eq. 4.48)" in t for t in said)
+    else:
+        code = " ".join(t for t in said if t.startswith("  ") or t.startswith("function"))
+        assert all(" ".join(line.split()) in " ".join(code.split()) for line in w.PRESENTER_CODE)
+
+
+@pytest.mark.parametrize("preset", list(w.PRESETS))
+@pytest.mark.parametrize("alpha", w.ALPHAS)
+def test_the_conclusion_is_the_pages_at_alpha_and_agrees_with_the_exact_p(preset, alpha):
+    a, b = w.PRESETS[preset]
+    fig, _ = make(10, a=a, b=b, alpha=alpha)
+    exact = teaching.exact_bootstrap_p(a, b)
+    decision = next(t for t in texts(fig) if t.startswith("p ≈")).replace("\n", " ")  # its lines, as one
+    assert decision == w.conclusion(exact, alpha).replace("**", "")  # the page's sentence, whole, in one box
+    p = float(re.match(r"p ≈ ([\d.]+)", decision).group(1))
+    assert abs(p - exact) <= 0.005 and (exact <= alpha) == ("we reject" in decision) != ("cannot reject" in decision)
+    assert f"α {textbook_number(alpha)}" in next(t for t in texts(fig) if t.startswith("b "))
+
+
+def test_running_lines_partial_rows_and_the_grown_bar_as_the_frame_gives_them():
+    """Any frame can be drawn: the code's running lines on yellow, the document just drawn, the bar that grew."""
+    x = teaching.draw_test_sets(A, B, 30, seed=0)
+    frames, _ = w.play(A, B, x, 25, detailed=True, max_frames=100)
+    shown = next(f for f in frames if f["lines"] == (w.FOR_I + 1, w.SELECT) and f["rows"][-1]["cells"][3])
+    fig, _ = make(25, frame=shown)
+    highlighted = [sh for sh in fig.layout.shapes if sh.fillcolor == s.NOW and sh.x0 > 0.5]
+    assert len(highlighted) == 2  # "for j = 1 to n do" and "Select a member of x ..."
     now = [c for r in shown["rows"] for c in r["cells"] if isinstance(c, list) and c[2:] == ["now"]]
-    assert sum(s.fillcolor == "#ffe08a" and s.x0 < 0.5 for s in fig.layout.shapes) == len(now)
-
-
-def test_the_shifted_view_puts_the_explanation_where_the_code_was():
-    shown = frame_at(0.99, shifted=True)
-    aside = w.why_twice(0.2)
-    fig = slide(w.histogram(0.2, shifted=True, presenter=True), shown, w.PRESENTER_CODE, w.HEADER, aside)
-    said = " ".join(texts(fig))
-    assert "δ(x⁽ⁱ⁾) ≥ 2·δ(x) = .40" in said and "for i = 1 to b do" not in said
-    assert len(fig.data) == 4 and fig.layout.xaxis.domain[1] <= fig.layout.xaxis2.domain[0] <= 0.55
-
-
-def test_grown_bar_outlined_and_book_cells_coloured():
-    shown = next(f for f in w.play(A, B, teaching.draw_test_sets(A, B, 3, seed=0), 0, detailed=False,
-                                   max_frames=100)[0] if f["grew"])
-    fig = slide(w.histogram(0.2, shifted=False, presenter=True), shown, w.PRESENTER_CODE, w.HEADER)
-    trace, bar = shown["grew"][0]
+    assert sum(sh.fillcolor == s.NOW and sh.x0 < 0.5 for sh in fig.layout.shapes) == len(now) == 2
+    grown = next(f for f in frames if f["grew"])
+    fig, _ = make(25, frame=grown)
+    trace, bar = grown["grew"][0]
     assert list(fig.data[trace].marker.line.width).index(4) == bar
     assert coloured("AB̸") == '<span style="color:#1e8449">A</span><span style="color:#c0392b">B̸</span>'
     assert coloured("<b>") == "&lt;b&gt;"  # escaped: Plotly reads a few HTML tags
 
 
-def test_slide_png_and_svg():
-    shown = frame_at(0.6)
-    fig = slide(w.histogram(0.2, shifted=False, presenter=True), shown, w.PRESENTER_CODE, w.HEADER)
-    png = export.figure_image(fig, "png", scale=1, **SIZE)
+def test_wrapping_keeps_latin_words_and_cjk_punctuation_and_bold():
+    english = wrapped(w.conclusion(0.2684, 0.05), 40)
+    plain = [re.sub("<[^>]+>", "", line) for line in english]
+    assert all(s.width(line) <= 40 for line in plain) and len(english) == 4
+    assert all(len(line) + 1 + len(after.split()[0]) > 40 for line, after in zip(plain, plain[1:]))  # each line full
+    narrow = wrapped(w.conclusion(0.2684, 0.05), 30)  # the bold part broken: closed, and opened again
+    assert narrow[:2] == ["<b>p ≈ .27 > .05: we cannot</b>", "<b>reject H0</b> that A is not better"]
+    assert " ".join(re.sub("<[^>]+>", "", line) for line in english) == w.conclusion(0.2684, 0.05).replace("**", "")
+    chinese = wrapped(CONCLUSION_ZH, 16)
+    assert "".join(re.sub("<[^>]+>", "", line) for line in chinese).replace(" ", "") == CONCLUSION_ZH.replace(
+        "**", "").replace(" ", "")  # a space where a line breaks goes
+    for line in chinese:
+        plain = re.sub("<[^>]+>", "", line)
+        assert s.width(plain) <= 16 and plain[0] not in "，。；：）" and plain[-1] not in "（"
+
+
+def test_the_address_is_the_browsers_unless_a_loopback_one_and_a_public_one_is_set(monkeypatch):
+    from streamlit import config
+
+    assert address("https://lab.example.org/sig/classroom") == "https://lab.example.org/sig/classroom"
+    assert address("http://localhost:8501/classroom") == "http://localhost:8501/classroom"  # nothing else known
+    assert address(None) == "http://localhost:8501/classroom"  # no browser (AppTest): Streamlit's settings
+    monkeypatch.setattr(config, "is_manually_set", lambda name: name == "browser.serverAddress")
+    monkeypatch.setattr(config, "get_option", {"browser.serverAddress": "192.168.1.20", "browser.serverPort": 8502}.get)
+    assert address("http://127.0.0.1:8502/classroom") == "http://192.168.1.20:8502/classroom"
+    assert address("http://[::1]:8502/classroom") == "http://192.168.1.20:8502/classroom"
+    assert address("https://lab.example.org/classroom") == "https://lab.example.org/classroom"  # a public one stands
+    assert state_link("http://h/classroom", {"b": "20", "alpha": "0.05"}) == "http://h/classroom?b=20&alpha=0.05"
+
+
+def qr_modules(png: bytes, fig) -> list[list[int]]:
+    """The QR code read back from the PNG's pixels: its white square found from the figure's shapes, the symbol's
+    module size from the top-left finder pattern (7 modules wide), each module's centre sampled."""
+    image = np.asarray(Image.open(io.BytesIO(png)).convert("L")) < 128
+    back = next(sh for sh in fig.layout.shapes if sh.fillcolor == "white" and sh.layer == "above")
+    x0, x1 = round(back.x0 * SIZE["width"]), round(back.x1 * SIZE["width"])
+    y0, y1 = round((1 - back.y1) * SIZE["height"]), round((1 - back.y0) * SIZE["height"])
+    square = image[y0:y1, x0:x1]
+    rows, cols = np.nonzero(square)
+    top, left = rows.min(), cols.min()
+    finder = np.argmin(square[top, left:]) if not square[top, left:].all() else None
+    unit = finder / 7
+    count = round((cols.max() - left + 1) / unit)
+    assert top == left and (cols.max() - left + 1) % unit == 0  # the quiet zone even on every side, whole modules
+    return [[int(square[round(top + (r + 0.5) * unit), round(left + (c + 0.5) * unit)]) for c in range(count)]
+            for r in range(count)]
+
+
+@pytest.fixture(scope="module")
+def english_png():
+    fig, _ = make(20)
+    return fig, slide_image(fig, "png")
+
+
+def test_slide_png_has_its_size_margins_no_empty_bottom_and_the_links_qr_code(english_png):
+    fig, png = english_png
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", png[16:24]) == (1920, 1080)
-    svg = export.figure_image(fig, "svg", scale=1, **SIZE).decode()
-    for counter in ("k-b", "k-s", "k-sb", "k-exact"):
-        assert f">{shown['texts'][counter]}<" in svg  # the counters, as text
-    assert shown["texts"]["count"] in svg and "B̸" in svg
+    pixels = np.asarray(Image.open(io.BytesIO(png)).convert("RGB")).min(axis=2)
+    painted = np.nonzero(pixels < 250)  # anything not white, fills included
+    assert painted[1].min() >= MARGIN - 2 and painted[1].max() <= SIZE["width"] - MARGIN + 1  # left and right margins
+    assert painted[0].min() >= 32 and painted[0].max() <= SIZE["height"] - 48  # top and bottom
+    ink = (pixels < 160).any(axis=1)
+    for band in range(4, 9):  # 40% to 90% of the height, in tenths: each has text (the table, the link)
+        assert ink[band * 108:(band + 1) * 108].any(), band
+    link = href(fig)
+    assert qr_modules(png, fig) == [list(row) for row in segno.make(link, error="m", micro=False).matrix]
+
+
+@pytest.fixture(scope="module")
+def chinese_exports():
+    """The Chinese slide in the three formats (the catalogue's slide texts as the fixture ``chinese`` has them)."""
+    with pytest.MonkeyPatch.context() as patch:
+        real = i18n.catalogue("zh")
+
+        class Catalogue(gettext.NullTranslations):
+            def gettext(self, message):
+                return ZH.get(message) or real.gettext(message)
+
+        patch.setattr(i18n, "catalogue", lambda language: Catalogue() if language == "zh" else gettext.NullTranslations())
+        with i18n.speaking("zh"):
+            fig, _ = make(20, conclusion=CONCLUSION_ZH)
+    return fig, {fmt: slide_image(fig, fmt) for fmt in ("png", "svg", "pdf")}
+
+
+def test_the_chinese_slide_speaks_chinese(chinese_exports):
+    fig, _ = chinese_exports
+    said = texts(fig)
+    assert "A 比 B 好吗？配对自助法检验" in said and "2 · 虚拟测试集 x⁽ⁱ⁾ · SLP3 §4.11，图 4.11 与图 4.12" in said
+    assert any(t.startswith("b 20") and "精确 p 值 0.2684" in t for t in said) and "计入 s" in said
+    assert next(t for t in said if t.startswith("p ≈")).replace("\n", "") == CONCLUSION_ZH.replace("**", "")
+    assert href(fig).endswith("&lang=zh")
+    assert fig.layout.font.family.split(", ").index("Noto Sans CJK SC") >= 0
+
+
+@pytest.mark.skipif(not shutil.which("pdftotext"), reason="needs Debian's poppler-utils (.ci/run installs it)")
+def test_the_chinese_pdf_embeds_its_fonts_and_its_text_is_the_chinese_conclusion(chinese_exports):
+    _, files = chinese_exports
+    pdf = files["pdf"]
+    fonts = subprocess.run(["pdffonts", "-"], input=pdf, capture_output=True, check=True).stdout.decode().splitlines()
+    assert len(fonts) > 3 and all(line.split()[-5] == "yes" for line in fonts[2:])  # every font embedded
+    text = subprocess.run(["pdftotext", "-layout", "-", "-"], input=pdf, capture_output=True, check=True).stdout.decode()
+    flat = "".join(text.split())
+    assert "".join(CONCLUSION_ZH.replace("**", "").split()) in flat  # 不比, not 不⽐ (a Kangxi radical)
+    assert "A比B好吗？配对自助法检验" in flat and "精确p值" in flat and not re.search("[\u2e80-\u2fdf]", text)
+    table = re.search(rb"\nxref\n0 (\d+)\n((?:\d{10} \d{5} [nf]\s*\n)+)trailer", pdf)  # offsets moved with the maps
+    assert all(pdf[int(line[:10]):].startswith(b"%d 0 obj" % k) for k, line in enumerate(table.group(2).splitlines())
+               if line[17:18] == b"n")
+    assert pdf[int(re.search(rb"startxref\s+(\d+)", pdf).group(1)):].startswith(b"xref")
+
+
+def test_unified_text_leaves_a_pdf_without_radicals_or_not_chromiums_alone():
+    assert unified_text(b"%PDF-1.7\n1 0 obj\n<</Type /ObjStm>>\nendobj\n") == b"%PDF-1.7\n1 0 obj\n<</Type /ObjStm>>\nendobj\n"
+    assert s._unified_cmap(b"begincmap\n1 begincodespacerange\n<0000> <FFFF>\nendcodespacerange\n1 beginbfchar\n"
+                           b"<0003> <0020>\nendbfchar\nendcmap") is None
+    fixed = s._unified_cmap(b"begincmap\n1 begincodespacerange\n<0000> <FFFF>\nendcodespacerange\n1 beginbfrange\n"
+                            b"<0010> <0012> <2F4F>\nendbfrange\nendcmap")
+    assert b"<0010> <6BCB>" in fixed and b"<0011> <6BD4>" in fixed and b"<0012> <6BDB>" in fixed  # ⽏⽐⽑: 毋比毛
+
+
+def test_the_chinese_svg_and_png_carry_their_glyphs(chinese_exports):
+    fig, files = chinese_exports
+    svg = files["svg"].decode()
+    assert "A 比 B 好吗？配对自助法检验" in svg and "我们不能拒绝零假设" in svg  # as text, with its font named
+    assert all("CJK SC" in style for style in re.findall(r'font-family: ?([^;"]+)', svg))
+    if shutil.which("fc-match"):  # what a renderer on this machine finds for that name: Debian's fonts-noto-cjk
+        found = subprocess.run(["fc-match", "-f", "%{file}", "Noto Sans CJK SC:charset=6bd4"], capture_output=True,
+                               text=True).stdout
+        assert "NotoSansCJK" in found, found
+    png = np.asarray(Image.open(io.BytesIO(files["png"])).convert("L"))
+    title = png[36:90, MARGIN:900] < 128  # the title's line: "A 比 B 好吗？配对自助法检验" in 40 px glyphs
+    columns = np.nonzero(title.any(axis=0))[0]
+    assert columns.max() - columns.min() > 400 and title.sum() > 3000

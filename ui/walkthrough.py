@@ -18,7 +18,7 @@ import streamlit as st
 from streamlit import config
 
 from sigcore import teaching
-from sigcore.i18n import LANGUAGES, N_, _, joined
+from sigcore.i18n import LANGUAGES, N_, _, joined, speaking
 from sigcore.report.figures import walkthrough_heights, walkthrough_histogram
 from sigcore.io.inputs import read
 from sigcore.report import export
@@ -351,22 +351,30 @@ def draws(a: list[bool], b: list[bool], *, presenter: bool = False) -> None:
         trace.y = y
     # "Download SVG" on one line at 1280 px with the sidebar; in presenter mode the terms beside them, clear of the
     # sections' switch docked in the screen's bottom-right corner (ui.sections)
-    c1, c2, c3, c4 = (st.columns([1.2, 0.9, 0.9, 3.7, 3.3], gap="small", vertical_alignment="center")[:4] if presenter
-                      else st.columns([1.3, 1, 1, 3.7]))
+    c1, c2, c3, c5, c4 = (st.columns([1.2, 0.9, 0.9, 0.9, 3.7, 3.3], gap="small", vertical_alignment="center")[:5]
+                          if presenter else st.columns([1.3, 1, 1, 1, 3.7]))
     with c1:
         download(figure, "bootstrap_histogram")
     if presenter and terms.chinese():  # ?lang=zh on a slide's link: the terms beside the buttons, as the prose is hidden
         c4.markdown(f":small[{terms.key_terms()}]")  # small: two lines as high as the buttons at 1280 px
 
-    def image(fmt: str) -> bytes:  # drawn only when clicked: kaleido takes a second
-        page = slide(histogram(delta, shifted=shifted, presenter=True), shown, PRESENTER_CODE, HEADER, aside)
-        return export.figure_image(page, fmt, scale=1, **SLIDE_SIZE)
+    to_url(a, b)  # first: the slide's link is the page's URL
+    b_drawn, language, alpha = state["b"], terms.language(), ss.get("walk-alpha", ALPHAS[0])
+    said, url, params = conclusion(teaching.exact_bootstrap_p(a, b), alpha), st.context.url, st.query_params.to_dict()
 
-    for col, fmt, mime in ((c2, "png", "image/png"), (c3, "svg", "image/svg+xml")):
+    def image(fmt: str) -> bytes:  # drawn only when clicked (kaleido takes a second), in a thread of Streamlit's: in
+        with speaking(language):  # the run's language, the state its link opens (after a Stop, the b drawn)
+            now = play(a, b, teaching.draw_test_sets(a, b, b_drawn, seed=seed), b_drawn, detailed=False,
+                       max_frames=1, shifted=shifted)[0][0]
+            page = slide(histogram(delta, shifted=shifted, presenter=True), now, PRESENTER_CODE, HEADER, aside,
+                         alpha=alpha, conclusion=said, url=url, params=params, seed=seed)
+            return export.figure_image(page, fmt, scale=1, **SLIDE_SIZE)
+
+    for col, fmt, mime in ((c2, "png", "image/png"), (c3, "svg", "image/svg+xml"), (c5, "pdf", "application/pdf")):
         col.download_button(_("Slide {format}").format(format=fmt.upper()), functools.partial(image, fmt),
                             file_name=f"bootstrap_slide.{fmt}", mime=mime, on_click="ignore", key=f"slide-{fmt}",
-                            help=_("The walk-through as on screen, for a slide: histogram, code, counters and table"))
-    to_url(a, b)
+                            help=_("The walk-through as a slide: a title, the conclusion at α, the chart, the code, "
+                                   "the counters and the table, and a link with its QR code to this state"))
 
 
 def histogram(delta: float, *, shifted: bool, presenter: bool) -> go.Figure:
