@@ -747,16 +747,75 @@ def test_the_teacher_pauses_steps_goes_back_and_replays_with_keys(page, app_url)
     assert page.get_by_role("button", name="Draw x⁽²⁾").is_visible()
 
 
-def test_slide_png_downloads_what_is_on_screen(page, app_url, tmp_path):
+IDLE = "() => !document.querySelector('[data-testid=stStatusWidget]')"  # no script running
+
+
+def slide_of(page, fmt: str, tmp_path) -> bytes:
+    """The walk-through's Slide PNG, SVG or PDF, as the browser downloads it (the buttons found by their keys: their
+    labels are translated)."""
+    with page.expect_download(timeout=90_000) as download:
+        page.locator(f".st-key-slide-{fmt} button:visible").click()  # (a hidden copy measures the label)
+    download.value.save_as(tmp_path / f"slide.{fmt}")
+    return (tmp_path / f"slide.{fmt}").read_bytes()
+
+
+def test_the_slide_png_is_a_slide_whose_qr_code_opens_the_page_as_it_is(page, app_url, tmp_path):
+    import segno
+    from test_slide import qr_modules, slide_layout_holds
+
     page.goto(app_url + "/classroom?b=12")
     chart = page.frame_locator("iframe[title*=live_chart]")
     chart.locator("#count").filter(has_text="b = 12").wait_for(timeout=60_000)
-    with page.expect_download(timeout=60_000) as download:
-        page.get_by_role("button", name="Slide PNG").click()
-    png = (tmp_path / "slide.png")
-    download.value.save_as(png)
-    head = png.read_bytes()[:24]
-    assert head[:8] == b"\x89PNG\r\n\x1a\n" and int.from_bytes(head[16:20], "big") == 1920
+    png = slide_of(page, "png", tmp_path)
+    slide_layout_holds(png)  # margins, and the bottom 40% not empty
+    assert "b=12" in page.url and "seed=0" in page.url
+    assert qr_modules(png) == [list(row) for row in segno.make(page.url, error="m", micro=False).matrix]
+
+
+def test_a_slide_after_a_stop_is_the_b_drawn_in_the_pages_language(chromium, app_url, tmp_path):
+    """Presenter mode, in Chinese: Stop in the middle of Draw 10,000, then the slide as PDF. Its b, s, table and link
+    are the page's (b as drawn, not the batch's 10,000; the last five x⁽ⁱ⁾, where presenter mode shows two), its text
+    the page's language (the section's heading and the conclusion as the catalogue gives them), its fonts embedded."""
+    from sigcore import i18n, teaching
+    from ui import walkthrough
+
+    with opened(chromium) as browser:
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        page.goto(app_url + "/classroom?presenter=1&lang=zh&speed=5")
+        chart = page.frame_locator("iframe[title*=live_chart]")
+        page.locator(".st-key-walk-draw-10000 button").wait_for(timeout=60_000)
+        page.wait_for_function(IDLE, timeout=60_000)  # a click during the first run would lose the link's state
+        page.locator(".st-key-walk-draw-10000 button").click()
+        drawn = chart.locator("#k-b")
+        for _ in range(600):  # a few frames into the batch ("Fast": 40 frames)
+            if drawn.inner_text() not in ("", "0", "10,000"):
+                break
+            time.sleep(0.02)
+        page.keyboard.press("Escape")  # Stop: the test sets drawn so far stay
+        page.wait_for_function("() => !['10000', null].includes(new URL(location.href).searchParams.get('b'))",
+                               timeout=30_000)
+        page.wait_for_function(IDLE, timeout=60_000)
+        b = int(re.search(r"[?&]b=(\d+)", page.url).group(1))
+        assert 0 < b < 10_000 and "lang=zh" in page.url and "presenter=1" in page.url
+        pdf = slide_of(page, "pdf", tmp_path)
+    fonts = subprocess.run(["pdffonts", "-"], input=pdf, capture_output=True, check=True).stdout.decode().splitlines()
+    assert len(fonts) > 3 and all(line.split()[-5] == "yes" for line in fonts[2:])  # every font embedded
+
+    def words(*crop: str) -> str:
+        return "".join(subprocess.run(["pdftotext", "-layout", *crop, "-", "-"], input=pdf, capture_output=True,
+                                      check=True).stdout.decode().split())
+    link = words("-x", "990", "-y", "700", "-W", "450", "-H", "110")  # the link's lines under the QR code (points)
+    assert link == page.url  # the slide's link is the page's
+    text = words()
+    assert f"b{b:,}s" in text and "10,000" not in text  # b as drawn; no "i = 20 of b = 101"
+    layout = subprocess.run(["pdftotext", "-layout", "-", "-"], input=pdf, capture_output=True, check=True).stdout
+    assert len(re.findall(r"x⁽[⁰¹²³⁴⁵⁶⁷⁸⁹ ]+⁾", layout.decode())) == 5  # five x⁽ⁱ⁾ rows (presenter mode's two left
+    # the bottom empty); pdftotext may set a superscript from another font apart
+    a, b_ = walkthrough.PRESETS["Textbook: A .70, B .50"]
+    with i18n.speaking("zh"):
+        heading, said = i18n._("2 · Bootstrap test sets x⁽ⁱ⁾"), walkthrough.conclusion(teaching.exact_bootstrap_p(a, b_), 0.05)
+    assert "".join(heading.split()) in text and "虚拟测试集" in text  # drawn in Chinese from the catalogue
+    assert "".join(said.replace("**", "").split()) in text  # the page's conclusion, in the page's language
 
 
 def test_many_systems_page_draws_the_forest_plot_and_offers_the_latex_table(page, app_url, tmp_path):

@@ -144,22 +144,36 @@ def test_the_address_is_the_browsers_unless_a_loopback_one_and_a_public_one_is_s
     assert state_link("http://h/classroom", {"b": "20", "alpha": "0.05"}) == "http://h/classroom?b=20&alpha=0.05"
 
 
-def qr_modules(png: bytes, fig) -> list[list[int]]:
-    """The QR code read back from the PNG's pixels: its white square found from the figure's shapes, the symbol's
-    module size from the top-left finder pattern (7 modules wide), each module's centre sampled."""
-    image = np.asarray(Image.open(io.BytesIO(png)).convert("L")) < 128
-    back = next(sh for sh in fig.layout.shapes if sh.fillcolor == "white" and sh.layer == "above")
-    x0, x1 = round(back.x0 * SIZE["width"]), round(back.x1 * SIZE["width"])
-    y0, y1 = round((1 - back.y1) * SIZE["height"]), round((1 - back.y0) * SIZE["height"])
-    square = image[y0:y1, x0:x1]
-    rows, cols = np.nonzero(square)
-    top, left = rows.min(), cols.min()
-    finder = np.argmin(square[top, left:]) if not square[top, left:].all() else None
-    unit = finder / 7
-    count = round((cols.max() - left + 1) / unit)
-    assert top == left and (cols.max() - left + 1) % unit == 0  # the quiet zone even on every side, whole modules
-    return [[int(square[round(top + (r + 0.5) * unit), round(left + (c + 0.5) * unit)]) for c in range(count)]
+def qr_modules(png: bytes) -> list[list[int]]:
+    """The QR code read back from a slide's PNG: its black modules (nothing else on the slide is that dark) found in
+    the lower right quarter, the module's size from the top-left finder pattern (7 modules wide), each module's
+    centre sampled; the quiet zone of 4 modules checked white."""
+    grey = np.asarray(Image.open(io.BytesIO(png)).convert("L")).astype(int)
+    corner = (slice(SIZE["height"] // 2, None), slice(SIZE["width"] // 2, None))
+    black = np.zeros_like(grey, dtype=bool)
+    black[corner] = grey[corner] < 40
+    rows, cols = np.nonzero(black)
+    top, left, bottom, right = rows.min(), cols.min(), rows.max() + 1, cols.max() + 1
+    unit = np.argmin(black[top, left:]) / 7  # the finder's top edge: 7 dark modules, then a light one
+    count = round((right - left) / unit)
+    assert count == round((bottom - top) / unit) and abs(count * unit - (right - left)) <= 1  # square, whole modules
+    quiet = grey[round(top - 4 * unit):round(bottom + 4 * unit), round(left - 4 * unit):round(right + 4 * unit)]
+    assert (quiet[:round(4 * unit)] >= 250).all() and (quiet[:, :round(4 * unit)] >= 250).all()
+    assert (quiet[-round(4 * unit):] >= 250).all() and (quiet[:, -round(4 * unit):] >= 250).all()
+    return [[int(black[round(top + (r + 0.5) * unit), round(left + (c + 0.5) * unit)]) for c in range(count)]
             for r in range(count)]
+
+
+def slide_layout_holds(png: bytes) -> None:
+    """1920 x 1080, nothing in the margins, and text in every tenth of the height from 40% to 90%."""
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", png[16:24]) == (1920, 1080)
+    pixels = np.asarray(Image.open(io.BytesIO(png)).convert("RGB")).min(axis=2)
+    painted = np.nonzero(pixels < 250)  # anything not white, fills included
+    assert painted[1].min() >= MARGIN - 2 and painted[1].max() <= SIZE["width"] - MARGIN + 1  # left and right margins
+    assert painted[0].min() >= 32 and painted[0].max() <= SIZE["height"] - 48  # top and bottom
+    ink = (pixels < 160).any(axis=1)
+    for band in range(4, 9):  # the bottom 40% is not empty: the table, the counters, the link
+        assert ink[band * 108:(band + 1) * 108].any(), band
 
 
 @pytest.fixture(scope="module")
@@ -170,16 +184,8 @@ def english_png():
 
 def test_slide_png_has_its_size_margins_no_empty_bottom_and_the_links_qr_code(english_png):
     fig, png = english_png
-    assert png[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", png[16:24]) == (1920, 1080)
-    pixels = np.asarray(Image.open(io.BytesIO(png)).convert("RGB")).min(axis=2)
-    painted = np.nonzero(pixels < 250)  # anything not white, fills included
-    assert painted[1].min() >= MARGIN - 2 and painted[1].max() <= SIZE["width"] - MARGIN + 1  # left and right margins
-    assert painted[0].min() >= 32 and painted[0].max() <= SIZE["height"] - 48  # top and bottom
-    ink = (pixels < 160).any(axis=1)
-    for band in range(4, 9):  # 40% to 90% of the height, in tenths: each has text (the table, the link)
-        assert ink[band * 108:(band + 1) * 108].any(), band
-    link = href(fig)
-    assert qr_modules(png, fig) == [list(row) for row in segno.make(link, error="m", micro=False).matrix]
+    slide_layout_holds(png)
+    assert qr_modules(png) == [list(row) for row in segno.make(href(fig), error="m", micro=False).matrix]
 
 
 @pytest.fixture(scope="module")
