@@ -813,7 +813,8 @@ def test_a_slide_after_a_stop_is_the_b_drawn_in_the_pages_language(chromium, app
     # the bottom empty); pdftotext may set a superscript from another font apart
     a, b_ = walkthrough.PRESETS["Textbook: A .70, B .50"]
     with i18n.speaking("zh"):
-        heading, said = i18n._("2 · Bootstrap test sets x⁽ⁱ⁾"), walkthrough.conclusion(teaching.exact_bootstrap_p(a, b_), 0.05)
+        heading = i18n._("2 · Bootstrap test sets x⁽ⁱ⁾")
+        said = walkthrough.conclusion(teaching.exact_bootstrap_p(a, b_), 0.05)
     assert "".join(heading.split()) in text and "虚拟测试集" in text  # drawn in Chinese from the catalogue
     assert "".join(said.replace("**", "").split()) in text  # the page's conclusion, in the page's language
 

@@ -65,7 +65,7 @@ def test_opens_on_the_textbook_test_set(opened):
     assert args["code"][7] == "    s ← s + 1 if δ(x⁽ⁱ⁾) ≥ 2·δ(x)"
     svgs = [b.proto.label for b in at.get("download_button")]  # every figure, the live one too, saves SVG
     assert svgs.count("Download SVG") == 1 and not at.get("plotly_chart")  # the walk-through's live chart alone:
-    assert [s for s in svgs if s.startswith("Slide")] == ["Slide PNG", "Slide SVG"]  # no 5 MB of Plotly to wait for
+    assert [s for s in svgs if s.startswith("Slide")] == ["Slide PNG", "Slide SVG", "Slide PDF"]  # no 5 MB of Plotly
     assert not at.toggle(key="reach-power").value  # the simulations wait until the class gets to them
     for key in ("reach-p-values", "reach-power", "reach-mistakes", "reach-three-tests"):
         at.toggle(key=key).set_value(True)
