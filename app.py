@@ -2,10 +2,12 @@
 
 The engine's and the pages' imports (scipy.stats, pandas, plotly, ui/) take about a second; done here, at server
 start, the first visitor's page does not wait for them (the Classroom's walk-through is usable sooner, see
-bench/classroom.py), and sessions starting together never import them concurrently.
+bench/classroom.py), and sessions starting together never import them concurrently. What they made is then frozen
+out of the garbage collector's way (gc.freeze), as Streamlit collects fully after every script run.
 """
 
 import ctypes
+import gc
 import os
 import threading
 import time
@@ -51,10 +53,15 @@ async def preload(_app):
         from ui import (datasets, lessons, many, pitfalls, planning, run, seeds, test_guide,  # noqa: F401
                         verdict, walkthrough)
         import streamlit.emojis  # noqa: F401  the check of an icon (st.error's ⚠️) reads this 0.4 MB table at first use
+        import streamlit.material_icon_names  # noqa: F401  and the navigation's :material/...: icons this one
+        for presenter in (False, True):  # Plotly loads a figure's classes and validators at first use: 0.2 s
+            walkthrough.histogram(0.2, shifted=False, presenter=presenter).to_json()  # of the first visit's run
         st.empty()  # Streamlit's one-time "not run by `streamlit run`?" check walks every module (0.3 s)
     finally:
         quiet.setLevel(level)
-    yield
+    gc.collect()
+    gc.freeze()  # what the imports made lives as long as the server: kept out of the full collection Streamlit runs
+    yield  # after every script run, which scanned its 160,000 objects (0.2 to 1 s, holding up the page's messages)
 
 
 _return_freed_memory()

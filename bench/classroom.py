@@ -1,18 +1,19 @@
 """How long each computation of the Classroom page takes at its default settings, cold (no Streamlit cache), and
-how soon a class can use the walk-through after opening the page.
+how soon a class can use the walk-through after opening the page, against the floor Streamlit sets.
 
 No peer for the simulations: the question is whether each runs live in class (within a few seconds). Best of 3
 runs, wall time. Then, in Debian's Chromium against a fresh server and a fresh browser profile, seconds from
-opening /classroom to the walk-through's Draw button (no script running), its x table and its histogram, for
-`streamlit run app.py` (the engine and the pages imported at server start), its next visitor, `streamlit run
-dashboard.py` (the first visit imports them, as before), and the lecture's case: presenter mode, opened a second
-time in the same browser; then, in the same run, the floor: a page of Streamlit alone (a title and the Draw
-button), that page with the live chart's empty histogram (Plotly's basic bundle, 1.2 MB of JavaScript), which
-no page that draws the histogram can beat, and the dashboard itself (its sidebar and navigation) with that first
-page as its Classroom, which no page of the dashboard can beat. Last, how long the page took when every section was computed at once
-(sections 3 to 6 switched on, cold), as it first did.
+opening /classroom to the walk-through's Draw button (no script running: usable), its x table and its histogram,
+for `streamlit run app.py` (the engine and the pages imported at server start) and for presenter mode, opened a
+first and a second time in the same browser; beside each, in the same round, the floor: a page of Streamlit alone (a
+title and the Draw button) started the same way, which no page can beat. The rounds alternate the pages, so that a
+machine's load weighs on each alike, and the ratio to the floor is the median of the rounds' ratios.
 
-    python bench/classroom.py
+    python bench/classroom.py                 # computations, then 5 rounds of openings (about 6 minutes)
+    python bench/classroom.py --rounds 9 --no-computations
+    python bench/classroom.py --where         # where the opening's time goes: the server's runs, a Chromium trace
+    python bench/classroom.py --sections      # also every section computed at once, as the page first did
+
 """
 
 from __future__ import annotations
@@ -76,13 +77,7 @@ def best_of(task, runs: int = 3) -> float:
 
 STREAMLIT_ALONE = """import streamlit as st
 st.title("Classroom: is A really better than B?")
-st.button("Draw x⁽¹⁾")
-"""
-WITH_PLOTLY = STREAMLIT_ALONE + """import sys
-sys.path.insert(0, {root!r})
-import plotly.io
-from ui import live_chart  # light; the walk-through's figure is made here, not by importing the pages on a visit
-live_chart.live_chart(plotly.io.from_json({figure!r}), [], run="r", shown=None, interval=0.1, config={{}}, key="c")
+st.button("Draw x⁽¹⁾", key="walk-draw-1")
 """
 MILESTONES = ("Draw shown", "x table", "histogram")
 IDLE = "() => !document.querySelector('[data-testid=stStatusWidget]')"  # no script running
@@ -111,7 +106,7 @@ def page_times(script: str, runs: int = 3, *, path: str = "classroom", sections:
         start = time.perf_counter()
         page.goto(f"http://127.0.0.1:{port}/{path}")
         for name, ready in zip(MILESTONES, (
-                lambda: (page.get_by_role("button", name="Draw x⁽¹⁾").wait_for(timeout=120_000),
+                lambda: (page.locator(".st-key-walk-draw-1 button").wait_for(timeout=120_000),  # any language
                          page.wait_for_function(IDLE, timeout=120_000, polling=50)),
                 lambda: frame.locator("#table tbody tr").first.wait_for(timeout=120_000),
                 lambda: frame.locator(".js-plotly-plot .barlayer").first.wait_for(state="attached", timeout=120_000))):
@@ -166,38 +161,209 @@ def row(label: str, times: dict[str, list[float]], prefix: str = "") -> str:
     return f"| {label} | {' | '.join(cells)} |"
 
 
-if __name__ == "__main__":
-    import os
+PAGES = {  # label -> (script, path, milestones, returning); None: the floor's page, "shell": the dashboard's
+    "floor: Streamlit alone, a title and the Draw button": (None, "", MILESTONES[:1], False),
+    "the dashboard (sidebar, navigation), its Classroom that page": ("shell", "classroom", MILESTONES[:1], False),
+    "`streamlit run app.py`, /classroom": ("app.py", "classroom", MILESTONES, False),
+    "presenter mode (?presenter=1)": ("app.py", "classroom?presenter=1", MILESTONES, True),
+}
+FLOOR = next(iter(PAGES))
+
+
+def openings(rounds: int) -> dict[str, dict[str, list[float]]]:
+    """Each page of PAGES opened once a round on a fresh server, the pages alternating: {label: {milestone: [s]}}."""
     import tempfile
 
-    os.chdir(Path(__file__).resolve().parents[1])
-
-    print("| computation (Classroom defaults) | seconds |\n|---|---|")
-    for name, task in TASKS.items():
-        print(f"| {name} | {best_of(task):.2f} |", flush=True)
-    print("\nOpening /classroom in Chromium at 1280x720, seconds to each milestone (3 runs, each the first visit of a "
-          "fresh server, a fresh browser profile):\n")
-    print("| page | " + " | ".join(MILESTONES) + " |\n|---|---|---|---|")
-    app = page_times("app.py", sections=True)
-    print(row("`streamlit run app.py` (engine and pages imported at server start)", app), flush=True)
-    print(row("the next visitor of the same server", app, "next visitor: "), flush=True)
-    print(row("`streamlit run dashboard.py` (imported by the first visit, as before)", page_times("dashboard.py")),
-          flush=True)
-    print(row("presenter mode (?presenter=1), the browser's second opening of the page",
-              page_times("app.py", path="classroom?presenter=1", returning=True)), flush=True)
-    with tempfile.TemporaryDirectory() as folder:  # the floor: what Streamlit and Plotly take on their own
-        for name, text, label, milestones in (
-                ("alone.py", STREAMLIT_ALONE, "floor: Streamlit alone, a title and the Draw button", MILESTONES[:1]),
-                ("plotly.py", WITH_PLOTLY, "floor: that, and the live chart's empty histogram", MILESTONES[::2])):
-            script = Path(folder) / name
-            script.write_text(text.format(root=str(Path(__file__).resolve().parents[1]), figure=walkthrough.histogram(
-                0.2, shifted=False, presenter=False).to_json()))
-            print(row(label, page_times(str(script), path="", milestones=milestones)), flush=True)
-        shell = Path(folder) / "shell.py"  # the dashboard itself (sidebar, navigation), its Classroom that page
-        shell.write_text(Path("dashboard.py").read_text().replace(
-            '"app_pages/classroom.py"', f'{str(Path(folder) / "alone.py")!r}, url_path="classroom"').replace(
+    seen: dict[str, dict[str, list[float]]] = {label: {} for label in PAGES}
+    with tempfile.TemporaryDirectory() as folder:
+        alone, shell = Path(folder) / "alone.py", Path(folder) / "shell.py"
+        alone.write_text(STREAMLIT_ALONE)
+        shell.write_text(Path("dashboard.py").read_text().replace(  # the dashboard itself, its Classroom that page
+            '"app_pages/classroom.py"', f'{str(alone)!r}, url_path="classroom"').replace(
             '"app_pages/', f'"{Path.cwd() / "app_pages"}/'))
-        print(row("floor: the dashboard (sidebar, navigation), its Classroom a title and the Draw button",
-                  page_times(str(shell), milestones=MILESTONES[:1])), flush=True)
-    print(f"\nEvery section computed once switched on (as the page first was, cold): "
-          f"{', '.join(f'{t:.1f}' for t in app['every section'])} s")
+        for _ in range(rounds):
+            for label, (script, path, milestones, returning) in PAGES.items():
+                script = {None: str(alone), "shell": str(shell)}.get(script, script)
+                for name, times in page_times(script, runs=1, path=path, milestones=milestones,
+                                              returning=returning).items():
+                    seen[label].setdefault(name, []).extend(times)
+    return seen
+
+
+def ratios(seen: dict[str, dict[str, list[float]]], label: str, milestone: str = "Draw shown") -> list[float]:
+    """Each round's time to ``milestone`` over that round's floor."""
+    return [t / f for t, f in zip(seen[label][milestone], seen[FLOOR]["Draw shown"])]
+
+
+KINDS = {  # Chromium's trace events by what the page's main thread does
+    "script": ("FunctionCall", "EvaluateScript", "v8.compile", "v8.run", "TimerFire", "EventDispatch", "CompileScript",
+               "FireAnimationFrame", "RunMicrotasks", "v8.evaluateModule", "v8.produceCache", "v8.callFunction"),
+    "style": ("UpdateLayoutTree", "RecalculateStyles", "ParseAuthorStyleSheet", "ScheduleStyleRecalculation"),
+    "layout": ("Layout",), "paint": ("Paint", "PrePaint", "Layerize", "UpdateLayer", "Commit"),
+    "garbage collection": ("MajorGC", "MinorGC", "V8.GCScavenger", "V8.GC_MC_BACKGROUND_MARKING")}
+
+
+def _union(spans: list[tuple[float, float]]) -> float:
+    total, reach = 0.0, float("-inf")
+    for low, high in sorted(spans):
+        if high > reach:
+            total += high - max(low, reach)
+            reach = high
+    return total
+
+
+def trace_opening(script: str, path: str) -> dict:
+    """One first visit of ``path`` on a fresh server of ``script`` (wrapped to time its script runs), traced by
+    Chromium: seconds to usable, to the server's first and last message, of the first script run, and of the page's
+    main threads' work up to usable (all of it, and by kind: each the union of its events' spans)."""
+    import json
+    import socket
+    import subprocess
+    import tempfile
+    import urllib.request
+
+    from playwright.sync_api import sync_playwright
+
+    root = Path(__file__).resolve().parents[1]
+    timer = f"""import sys, time
+sys.path.insert(0, {str(root)!r})
+from streamlit.runtime.scriptrunner import script_runner
+_run = script_runner.ScriptRunner._run_script
+def _timed(self, rerun_data):
+    start, cpu = time.perf_counter(), time.thread_time()
+    _run(self, rerun_data)
+    print(f"script run: {{time.perf_counter() - start:.3f}} {{time.thread_time() - cpu:.3f}}", file=sys.stderr,
+          flush=True)
+script_runner.ScriptRunner._run_script = _timed
+"""
+    source = Path(script).read_text().replace('st.App("dashboard.py"', f'st.App({str(root / "dashboard.py")!r}')
+    with tempfile.TemporaryDirectory() as folder, socket.socket() as sock:
+        wrapped, log = Path(folder) / Path(script).name, Path(folder) / "server.log"
+        wrapped.write_text(timer + source)
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+        sock.close()
+        with open(log, "w") as err:
+            server = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(wrapped), "--server.port",
+                                       str(port), "--server.headless", "true"], cwd=root, stdout=subprocess.DEVNULL,
+                                      stderr=err)
+        try:
+            for _ in range(120):
+                try:
+                    urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=1)
+                    break
+                except OSError:
+                    time.sleep(0.5)
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=[
+                    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                    "--disable-sync", "--no-first-run"])
+                page = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
+                frames: list[float] = []
+                page.on("websocket", lambda ws: ws.on("framereceived", lambda _: frames.append(time.perf_counter())))
+                browser.start_tracing(page=page, categories=["devtools.timeline", "v8.execute", "toplevel"])
+                start = time.perf_counter()
+                page.goto(f"http://127.0.0.1:{port}/{path}")
+                page.locator(".st-key-walk-draw-1 button").wait_for(timeout=120_000)
+                page.wait_for_function(IDLE, timeout=120_000, polling=50)
+                usable = time.perf_counter() - start
+                trace = json.loads(browser.stop_tracing())
+                browser.close()
+        finally:
+            server.terminate()
+            server.wait()
+        runs = [line.split(": ")[1].split() for line in log.read_text().splitlines() if line.startswith("script run")]
+    events = trace["traceEvents"] if isinstance(trace, dict) else trace
+    mains = {(e["pid"], e["tid"]) for e in events if e.get("name") == "thread_name"
+             and e.get("args", {}).get("name") == "CrRendererMain"}
+    spans = [(e["name"], e["ts"] / 1e6, (e["ts"] + e["dur"]) / 1e6) for e in events
+             if (e.get("pid"), e.get("tid")) in mains and e.get("ph") == "X" and e.get("dur")]
+    tasks = [e for e in events if (e.get("pid"), e.get("tid")) in mains and e.get("ph") == "X"
+             and e.get("name") == "ThreadControllerImpl::RunTask"]  # top level: their thread time is the CPU used
+    navigation = min((e["ts"] / 1e6 for e in events if e.get("name") in ("navigationStart", "NavigationStart")),
+                     default=min(low for _, low, _ in spans))
+    end = navigation + usable
+
+    def busy(names=None) -> float:
+        return _union([(low, min(high, end)) for name, low, high in spans
+                       if low < end and (names is None or name in names)])
+    return {"usable": usable, "first message": frames[0] - start if frames else float("nan"),
+            "last message": frames[-1] - start if frames else float("nan"),
+            "first script run": float(runs[0][0]) if runs else 0.0,
+            "first script run, its thread's CPU": float(runs[0][1]) if runs else 0.0,
+            "main threads busy (wall)": busy(),
+            "main threads' CPU (top-level tasks)": sum(e.get("tdur", 0) for e in tasks
+                                                       if e["ts"] / 1e6 < end) / 1e6,
+            **{f"{kind} (wall)": busy(names) for kind, names in KINDS.items()}}
+
+
+def where(rounds: int = 3) -> None:
+    """Where the opening's time goes: the floor, the dashboard around that page, the walk-through and presenter mode,
+    side by side, each traced ``rounds`` times (the medians printed; the pages alternating)."""
+    import statistics
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        alone, shell = Path(folder) / "alone.py", Path(folder) / "shell.py"
+        alone.write_text(STREAMLIT_ALONE)
+        shell.write_text(Path("dashboard.py").read_text().replace(
+            '"app_pages/classroom.py"', f'{str(alone)!r}, url_path="classroom"').replace(
+            '"app_pages/', f'"{Path.cwd() / "app_pages"}/'))
+        shell_app = Path(folder) / "app.py"  # app.py serving that dashboard: the same preloading
+        shell_app.write_text(Path("app.py").read_text().replace('st.App("dashboard.py"', f'st.App({str(shell)!r}'))
+        pages = {"floor (Streamlit alone)": (str(alone), ""), "the dashboard, its Classroom that page":
+                 (str(shell_app), "classroom"), "/classroom": ("app.py", "classroom"),
+                 "/classroom?presenter=1": ("app.py", "classroom?presenter=1")}
+        seen: dict[str, list[dict]] = {label: [] for label in pages}
+        for _ in range(rounds):
+            for label, (script, path) in pages.items():
+                seen[label].append(trace_opening(script, path))
+    names = list(seen["/classroom"][0])
+    print(f"Medians of {rounds} traced first visits, seconds:\n")
+    print("| seconds | " + " | ".join(seen) + " |\n|---|" + "---|" * len(seen))
+    for name in names:
+        print(f"| {name} | " + " | ".join(f"{statistics.median(one[name] for one in runs):.2f}"
+                                        for runs in seen.values()) + " |")
+
+
+if __name__ == "__main__":
+    import argparse
+    import os
+    import statistics
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=5, help="openings of each page, alternating (default 5)")
+    parser.add_argument("--no-computations", action="store_true", help="skip the computations' table")
+    parser.add_argument("--sections", action="store_true", help="also every section computed at once (slow)")
+    parser.add_argument("--where", action="store_true", help="only: where the opening's time goes (traced rounds)")
+    options = parser.parse_args()
+    os.chdir(Path(__file__).resolve().parents[1])
+    if options.where:
+        where(options.rounds)
+        raise SystemExit
+    if not options.no_computations:
+        print("| computation (Classroom defaults) | seconds |\n|---|---|")
+        for name, task in TASKS.items():
+            print(f"| {name} | {best_of(task):.2f} |", flush=True)
+    print(f"\nOpening /classroom in Chromium at 1280x720, seconds to each milestone ({options.rounds} rounds, each page "
+          "the first visit of a fresh server in a fresh browser profile, the pages alternating):\n")
+    seen = openings(options.rounds)
+    print("| page | " + " | ".join(MILESTONES) + " |\n|---|---|---|---|")
+    for label in PAGES:
+        print(row(label, seen[label], "first: " if PAGES[label][3] else ""))
+        if PAGES[label][3]:
+            print(row(f"{label}, the browser's second opening", seen[label]))
+    print("\nUsable (Draw shown, no script running) against the floor, median of the rounds' ratios (target 1.5x):\n")
+    print("| page | median seconds | floor's median | ratio (median) | ratios by round |\n|---|---|---|---|---|")
+    floor = statistics.median(seen[FLOOR]["Draw shown"])
+    for label, prefix in [(label, prefix) for label in list(PAGES)[1:] for prefix in
+                          (("first: ", "") if PAGES[label][3] else ("",))]:
+        times = {"Draw shown": seen[label][prefix + "Draw shown"]}
+        each = ratios({label: times, FLOOR: seen[FLOOR]}, label)
+        name = label + (", first opening" if prefix else ", second opening" if PAGES[label][3] else "")
+        print(f"| {name} | {statistics.median(times['Draw shown']):.2f} | {floor:.2f} | "
+              f"{statistics.median(each):.2f}x | {', '.join(f'{r:.2f}' for r in each)} |")
+    if options.sections:
+        app = page_times("app.py", sections=True)
+        print(f"\nEvery section computed once switched on (as the page first was, cold): "
+              f"{', '.join(f'{t:.1f}' for t in app['every section'])} s")
