@@ -27,7 +27,7 @@ W, H, MARGIN = SIZE["width"], SIZE["height"], 64  # pixels; the margin is the sl
 FONT, CODE_FONT, SMALL = 24, 22, 15  # pixels: readable from the back of a lecture hall
 # CJK glyphs from Debian's fonts-noto-cjk, named so that neither a renderer's fallback nor another CJK font installed
 # by chance (a Japanese one draws some hanzi differently) picks them; Latin text keeps Plotly's own fonts
-FAMILY = "Open Sans, verdana, arial, Noto Sans CJK SC, sans-serif"
+FAMILY = "Open Sans, verdana, arial, DejaVu Sans, Noto Sans CJK SC, sans-serif"  # DejaVu: ⁴, 𝟙
 MONO = "DejaVu Sans Mono, Noto Sans Mono CJK SC, monospace"
 OK, NO, MARKED, NOW, INK, GREY = "#1e8449", "#c0392b", "#fbe3e0", "#ffe08a", "#31333f", "#6b7079"
 # where each part sits, in pixels from the top left: the title, the decision, then the chart beside the code, then
@@ -181,7 +181,7 @@ def slide_image(fig: go.Figure, fmt: str) -> bytes:
     return unified_text(image) if fmt == "pdf" else image
 
 
-_OBJECT = re.compile(rb"(?m)^(\d+) 0 obj\s*<<(.*?)>>\s*stream\r?\n", re.S)
+_TABLE = re.compile(rb"\nxref\n0 (\d+)\n((?:\d{10} \d{5} [nf]\s*\n)+)trailer\b")
 _HEX = re.compile(rb"<([0-9A-Fa-f]+)>")
 
 
@@ -190,35 +190,34 @@ def unified_text(pdf: bytes) -> bytes:
 
     Noto Sans CJK draws a Kangxi radical and its ideograph with one glyph (⽐ U+2F50 and 比 U+6BD4), and Chromium's
     ToUnicode map of that glyph names the radical, so a reader copying or searching the PDF's text (pdftotext) found
-    "A 不⽐ B 好" and "⻚". Each ToUnicode CMap is written again with those radicals as their ideographs (:data:`_SHARED`),
-    and the cross-reference table's offsets moved to match. A PDF not laid out as Chromium
-    writes it (one classic table, no object streams) is returned as it is.
+    "A 不⽐ B 好" and "⻚". Each ToUnicode CMap is written again with those radicals as their ideographs
+    (:data:`_SHARED`), and the cross-reference table's offsets moved to match. A PDF not laid out as Chromium writes
+    it (one classic table, no object streams) is returned as it is.
     """
-    table = re.search(rb"\nxref\n0 (\d+)\n((?:\d{10} \d{5} [nf]\s*\n)+)trailer\b", pdf)
+    table = _TABLE.search(pdf)
     if not table or b"/ObjStm" in pdf:
         return pdf
-    maps = {int(n) for n in re.findall(rb"/ToUnicode (\d+) 0 R", pdf)}
     out, at = [], 0
-    for found in _OBJECT.finditer(pdf, 0, table.start()):
-        length = re.search(rb"/Length (\d+)", found.group(2))
-        if int(found.group(1)) not in maps or not length or b"/FlateDecode" not in found.group(2):
+    streams = [m for n in set(re.findall(rb"/ToUnicode (\d+) 0 R", pdf))  # each map's object, up to its stream
+               if (m := re.search(rb"(?m)^" + n + rb" 0 obj\s*<<((?:(?!endobj).)*?)>>\s*stream\r?\n", pdf, re.S))]
+    for found in sorted(streams, key=lambda m: m.start()):
+        length = re.search(rb"/Length (\d+)", found.group(1))
+        if not length or b"/FlateDecode" not in found.group(1) or found.start() < at:
             continue
         start, end = found.end(), found.end() + int(length.group(1))
         cmap = _unified_cmap(zlib.decompress(pdf[start:end]))
         if cmap is None:
             continue
         body = zlib.compress(cmap)
-        head = found.group(0).replace(length.group(0), b"/Length %d" % len(body))
-        out += [pdf[at:found.start()], head, body]
+        out += [pdf[at:found.start()], found.group(0).replace(length.group(0), b"/Length %d" % len(body)), body]
         at = end
     if not out:
         return pdf
     text = b"".join(out) + pdf[at:]
     offsets = {int(m.group(1)): m.start() for m in re.finditer(rb"(?m)^(\d+) 0 obj\b", text)}
-    table = re.search(rb"\nxref\n0 (\d+)\n((?:\d{10} \d{5} [nf]\s*\n)+)trailer\b", text)
-    entries = table.group(2).splitlines(keepends=True)
+    table = _TABLE.search(text)
     moved = b"".join(b"%010d" % offsets[k] + line[10:] if line[17:18] == b"n" and k in offsets else line
-                     for k, line in enumerate(entries))
+                     for k, line in enumerate(table.group(2).splitlines(keepends=True)))
     text = text[:table.start(2)] + moved + text[table.end(2):]
     return re.sub(rb"startxref\s+\d+", b"startxref\n%d" % (table.start() + 1), text)
 
