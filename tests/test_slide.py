@@ -36,7 +36,7 @@ CONCLUSION_ZH = "**p ≈ .27 > .05：我们不能拒绝零假设**，即 A 不�
 
 def params(a, b, drawn, *, alpha=0.05, shift=False, lang="en") -> dict:
     """The query of walkthrough.to_url for this state."""
-    return {"x": "".join(w.CELL[cell] for cell in zip(a, b)), "seed": "0", "b": str(drawn), "speed": "0",
+    return {"x": "".join(w.CELL[cell] for cell in zip(a, b)), "seed": "0", "b": str(drawn), "pace": "1",
             "shift": "1" if shift else "0", "presenter": "1", "alpha": f"{alpha:g}", "lang": lang}
 
 

@@ -126,7 +126,7 @@ def slide(figure: go.Figure, shown: dict, code: list[str], header: list[str], as
             text(CODE_X, top + 8 + LINE * (k + 0.5), part, anchor="left", colour="#0b4a8b")
     else:  # Figure 4.12, its long lines wrapped with a hanging indent, the running lines on yellow
         running, y = shown.get("lines") or (-1, -1), top + 8
-        rows = [_wrap(_(line)) for line in code]
+        rows = [_code_lines(_(line)) for line in code]
         box(CODE_X - 12, CODE_RIGHT, top, top + LINE * sum(map(len, rows)) + 16, "#f6f7f9")
         for k, parts in enumerate(rows):
             if running[0] <= k <= running[1]:
@@ -399,6 +399,14 @@ def wrapped_link(link: str, columns: int) -> list[str]:
             lines.append(line[:columns])
             line = line[columns:]
     return lines + [line] if line else lines
+
+
+def _code_lines(statement: str) -> list[str]:
+    """A statement of Figure 4.12 as lines: its own breaks ("\n") hung four spaces deeper than it, and any line too
+    long for the code's column wrapped the same way."""
+    first, *rest = statement.split("\n")
+    hang = first[:len(first) - len(first.lstrip())] + "    "
+    return [part for line in [first, *(hang + more.strip() for more in rest)] for part in _wrap(line)]
 
 
 def _wrap(line: str) -> list[str]:
