@@ -24,13 +24,13 @@ from ui.slide import MARGIN, SIZE, address, coloured, slide, slide_image, state_
 A, B = w.PRESETS["Textbook: A .70, B .50"]
 URL = "http://192.168.1.20:8501/classroom"  # as st.context.url gives it: the page's path, no query
 # the slide's own texts as the Chinese catalogue will have them, in the terms of the course's translation of §4.11
+# (the page's texts on it, the conclusion, the counters and the table's head, come from the catalogue as it is)
 ZH = {"Is A better than B? The paired bootstrap test": "A 比 B 好吗？配对自助法检验",
       "{section} · SLP3 §4.11, Figures 4.11 and 4.12": "{section} · SLP3 §4.11，图 4.11 与图 4.12",
-      "exact p": "精确 p 值", "counted in s": "计入 s",
-      "Scan the code or open the link: the page in this state (seed {seed})": "扫描二维码或打开链接：页面的这一状态（种子 {seed}）",
+      "Scan the code or open the link: the page in this state (seed {seed})":
+          "扫描二维码或打开链接：页面的这一状态（种子 {seed}）",
       "The paired bootstrap test (SLP3 §4.11)": "配对自助法检验（SLP3 §4.11）"}
-# the page's sentence for p = .2684 at α = .05 as the translation words it (walkthrough.conclusion gives it in Chinese
-# once its texts are translated)
+# a Chinese sentence with Markdown bold, brackets and full-width punctuation, to wrap
 CONCLUSION_ZH = "**p ≈ .27 > .05：我们不能拒绝零假设**，即 A 不比 B 好；差异不具有统计显著性（这并不表明 A 与 B 相同）。"
 
 
@@ -192,7 +192,8 @@ def test_slide_png_has_its_size_margins_no_empty_bottom_and_the_links_qr_code(en
 
 @pytest.fixture(scope="module")
 def chinese_exports():
-    """The Chinese slide in the three formats (the catalogue's slide texts as the fixture ``chinese`` has them)."""
+    """The Chinese slide in the three formats (the slide's own texts as ZH has them), and the page's conclusion and
+    "exact p" in Chinese."""
     with pytest.MonkeyPatch.context() as patch:
         real = i18n.catalogue("zh")
 
@@ -203,31 +204,34 @@ def chinese_exports():
         patch.setattr(i18n, "catalogue",
                       lambda language: Catalogue() if language == "zh" else gettext.NullTranslations())
         with i18n.speaking("zh"):
-            fig, _ = make(20, conclusion=CONCLUSION_ZH)
-    return fig, {fmt: slide_image(fig, fmt) for fmt in ("png", "svg", "pdf")}
+            fig, _ = make(20)
+            said = w.conclusion(teaching.exact_bootstrap_p(A, B), 0.05).replace("**", ""), i18n._("exact p")
+    assert re.search("[\u4e00-\u9fff]", said[0]), said  # the catalogue has the page's conclusion in Chinese
+    return fig, {fmt: slide_image(fig, fmt) for fmt in ("png", "svg", "pdf")}, said
 
 
 def test_the_chinese_slide_speaks_chinese(chinese_exports):
-    fig, _ = chinese_exports
+    fig, _, (conclusion, exact) = chinese_exports
     said = texts(fig)
     assert "A 比 B 好吗？配对自助法检验" in said and "2 · 虚拟测试集 x⁽ⁱ⁾ · SLP3 §4.11，图 4.11 与图 4.12" in said
-    assert any(t.startswith("b 20") and "精确 p 值 0.2684" in t for t in said) and "计入 s" in said
-    assert next(t for t in said if t.startswith("p ≈")).replace("\n", "") == CONCLUSION_ZH.replace("**", "")
+    assert any(t.startswith("b 20") and f"{exact} 0.2684" in t for t in said) and "计入 s" in said
+    decision = next(t for t in said if t.startswith("p ≈"))
+    assert decision.replace("\n", "").replace(" ", "") == conclusion.replace(" ", "")  # a space at a break goes
     assert href(fig).endswith("&lang=zh")
     assert fig.layout.font.family.split(", ").index("Noto Sans CJK SC") >= 0
 
 
 @pytest.mark.skipif(not shutil.which("pdftotext"), reason="needs Debian's poppler-utils (.ci/run installs it)")
 def test_the_chinese_pdf_embeds_its_fonts_and_its_text_is_the_chinese_conclusion(chinese_exports):
-    _, files = chinese_exports
+    _, files, (conclusion, exact) = chinese_exports
     pdf = files["pdf"]
     fonts = subprocess.run(["pdffonts", "-"], input=pdf, capture_output=True, check=True).stdout.decode().splitlines()
     assert len(fonts) > 3 and all(line.split()[-5] == "yes" for line in fonts[2:])  # every font embedded
     text = subprocess.run(["pdftotext", "-layout", "-", "-"], input=pdf, capture_output=True,
                           check=True).stdout.decode()
     flat = "".join(text.split())
-    assert "".join(CONCLUSION_ZH.replace("**", "").split()) in flat  # 不比, not 不⽐ (a Kangxi radical)
-    assert "A比B好吗？配对自助法检验" in flat and "精确p值" in flat and not re.search("[\u2e80-\u2fdf]", text)
+    assert "".join(conclusion.split()) in flat and "".join(exact.split()) in flat  # 这一, not 这⼀ (a radical)
+    assert "A比B好吗？配对自助法检验" in flat and not re.search("[\u2e80-\u2fdf]", text)  # 比, not ⽐
     table = re.search(rb"\nxref\n0 (\d+)\n((?:\d{10} \d{5} [nf]\s*\n)+)trailer", pdf)  # offsets moved with the maps
     assert all(pdf[int(line[:10]):].startswith(b"%d 0 obj" % k) for k, line in enumerate(table.group(2).splitlines())
                if line[17:18] == b"n")
@@ -245,9 +249,9 @@ def test_unified_text_leaves_a_pdf_without_radicals_or_not_chromiums_alone():
 
 
 def test_the_chinese_svg_and_png_carry_their_glyphs(chinese_exports):
-    fig, files = chinese_exports
+    fig, files, (conclusion, _) = chinese_exports
     svg = files["svg"].decode()
-    assert "A 比 B 好吗？配对自助法检验" in svg and "我们不能拒绝零假设" in svg  # as text, with its font named
+    assert "A 比 B 好吗？配对自助法检验" in svg and conclusion[-12:] in svg  # as text, with its font named
     assert all("CJK SC" in style for style in re.findall(r'font-family: ?([^;"]+)', svg))
     if shutil.which("fc-match"):  # what a renderer on this machine finds for that name: Debian's fonts-noto-cjk
         found = subprocess.run(["fc-match", "-f", "%{file}", "Noto Sans CJK SC:charset=6bd4"], capture_output=True,

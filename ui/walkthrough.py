@@ -21,14 +21,13 @@ from sigcore import teaching
 from sigcore.i18n import LANGUAGES, N_, _, joined, speaking
 from sigcore.report.figures import walkthrough_heights, walkthrough_histogram
 from sigcore.io.inputs import read
-from sigcore.report import export
 from sigcore.result import mc_interval
 from sigcore.teaching.bootstrap import nearest_exact_p, textbook_number
 
 from .data import SAMPLE_DIR
 from .figure import config as figure_config, download
 from .live_chart import frame, live_chart
-from .slide import SIZE as SLIDE_SIZE, slide
+from .slide import slide, slide_image
 from . import terms
 from .terms import term
 
@@ -368,7 +367,7 @@ def draws(a: list[bool], b: list[bool], *, presenter: bool = False) -> None:
                        max_frames=1, shifted=shifted)[0][0]
             page = slide(histogram(delta, shifted=shifted, presenter=True), now, PRESENTER_CODE, HEADER, aside,
                          alpha=alpha, conclusion=said, url=url, params=params, seed=seed)
-            return export.figure_image(page, fmt, scale=1, **SLIDE_SIZE)
+            return slide_image(page, fmt)  # its PDF's Chinese searchable
 
     for col, fmt, mime in ((c2, "png", "image/png"), (c3, "svg", "image/svg+xml"), (c5, "pdf", "application/pdf")):
         col.download_button(_("Slide {format}").format(format=fmt.upper()), functools.partial(image, fmt),
