@@ -5,6 +5,7 @@ from __future__ import annotations
 import plotly.graph_objects as go
 import streamlit as st
 
+from sigcore.i18n import _
 from sigcore.report import export
 
 
@@ -25,5 +26,5 @@ def show(fig: go.Figure, name: str) -> None:
 def download(fig: go.Figure, name: str) -> None:
     """A button that saves ``fig`` as ``name``.svg (rendered only when clicked: kaleido takes a second)."""
     size = {"width": fig.layout.width or SLIDE["width"], "height": fig.layout.height or SLIDE["height"]}
-    st.download_button("Download SVG", lambda: export.figure_image(fig, "svg", scale=1, **size),
+    st.download_button(_("Download SVG"), lambda: export.figure_image(fig, "svg", scale=1, **size),
                        file_name=f"{name}.svg", mime="image/svg+xml", on_click="ignore", key=f"svg-{name}")

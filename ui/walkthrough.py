@@ -348,10 +348,13 @@ def draws(a: list[bool], b: list[bool], *, presenter: bool = False) -> None:
     shown = frames[(batch["shown"] or len(frames)) - 1]  # on screen once the batch has played (or been stopped)
     for trace, y in zip(figure.data, shown["y"]):
         trace.y = y
-    # "Download SVG" on one line at 1280 px with the sidebar; in presenter mode the terms beside them, clear of the
-    # sections' switch docked in the screen's bottom-right corner (ui.sections)
-    c1, c2, c3, c5, c4 = (st.columns([1.2, 0.9, 0.9, 0.9, 3.7, 3.3], gap="small", vertical_alignment="center")[:5]
-                          if presenter else st.columns([1.3, 1, 1, 1, 3.7]))
+    # "Download SVG" on one line at 1280 px with the sidebar; in presenter mode the downloads in one button, the terms
+    # beside it, clear of the sections' switch docked in the screen's bottom-right corner (ui.sections)
+    if presenter:
+        menu, c4, _corner = st.columns([1.6, 5.9, 3.3], gap="small", vertical_alignment="center")
+        c1 = c2 = c3 = c5 = menu.popover(_("Download"), icon=":material/download:", key="walk-downloads")
+    else:
+        c1, c2, c3, c5, c4 = st.columns([1.3, 1, 1, 1, 3.7])
     with c1:
         download(figure, "bootstrap_histogram")
     if presenter and terms.chinese():  # ?lang=zh on a slide's link: the terms beside the buttons, as the prose is hidden
