@@ -39,7 +39,7 @@ HEADINGS = [N_("1 · The test set x"), N_("2 · Bootstrap test sets x⁽ⁱ⁾")
 
 def language() -> str:
     """The Classroom's language: the switch's, or a link's (?lang=zh), English by default."""
-    chosen = st.session_state.get("lang")
+    chosen = st.session_state.get("lang", st.query_params.get("lang"))  # a link's, before the page has read it
     return chosen if chosen in LANGUAGES else "en"
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from . import DOMAIN, LANGUAGES, LOCALE
 
 ROOT = Path(__file__).resolve().parents[2]  # the project: sigcore/, ui/, app_pages/
-SOURCES = ("sigcore", "ui", "app_pages")
+SOURCES = ("sigcore", "ui", "app_pages", "dashboard.py")  # folders and files
 KEYWORDS = {"_": None, "N_": None}
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 
@@ -32,10 +32,16 @@ def extracted():
     """Every marked text of the project, with where it is (file, line)."""
     Catalog, extract, _, _ = _babel()
     template = Catalog(project="sigcore", charset="utf-8")
-    for folder in SOURCES:
-        for name, line, message, _comments, _context in extract.extract_from_dir(
-                ROOT / folder, method_map=[("**.py", "python")], keywords=KEYWORDS):
-            template.add(message, locations=[(f"{folder}/{name}", line)])
+    for source in SOURCES:
+        if (ROOT / source).is_file():
+            with open(ROOT / source, "rb") as f:
+                found = [(source, line, message) for line, _function, message, *_ in extract.extract_python(
+                    f, keywords=KEYWORDS, comment_tags=(), options={})]
+        else:
+            found = [(f"{source}/{name}", line, message) for name, line, message, *_ in extract.extract_from_dir(
+                ROOT / source, method_map=[("**.py", "python")], keywords=KEYWORDS)]
+        for where, line, message in found:
+            template.add(message, locations=[(where, line)])
     return template
 
 
