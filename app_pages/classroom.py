@@ -27,6 +27,7 @@ if presenter:  # one section on one screen, chosen in the corner (?section=...);
             else:
                 pitfalls.mistake(shown)
     sections.switch(shown)
+    walkthrough.link_taken()
     st.stop()
 
 sections.shown()  # a link's section opens on the page too
@@ -69,3 +70,4 @@ if lessons.when_reached("reach-mistakes"):
 st.subheader(heading("6 · Bootstrap, permutation and t-test on the same data"))
 if lessons.when_reached("reach-three-tests", simulations=False):  # its chart's code is 5 MB that the walk-through
     lessons.three_tests(a, b)  # would otherwise wait for
+walkthrough.link_taken()

@@ -318,3 +318,21 @@ def test_a_link_to_a_section_without_presenter_mode_opens_it_on_the_page():
     at = classroom(section="p-values")
     assert not at.exception and at.toggle(key="reach-p-values").value and not at.toggle(key="reach-power").value
     assert "Share with p ≤ α (false alarms)" in [m.label for m in at.metric]
+
+
+def test_a_click_during_a_links_first_run_keeps_the_link_and_the_click():
+    """A click while the link's first run is still going stops that run before its widgets exist, and presenter mode
+    came back off (a browser test under load saw it): the next run takes the link again, keeping the click's draws;
+    no later run takes it, so what the lecturer changes afterwards stays changed."""
+    at = AppTest.from_file(str(ROOT / "dashboard.py"), default_timeout=120)
+    at.query_params.update({"presenter": "1", "pace": "0.25", "lang": "zh"})
+    at.switch_page("app_pages/classroom.py")
+    at.session_state["walk-link"] = True  # as a first run leaves it when stopped by a click before its end
+    at.session_state["presenter"], at.session_state["lang"] = False, "en"  # its widgets' keys lost
+    at.run()
+    at.button(key="walk-draw-10").click().run()
+    assert at.session_state["presenter"] and at.query_params["presenter"] == "1" and at.query_params["lang"] == "zh"
+    assert at.session_state["walk"]["b"] == 10 and at.query_params["b"] == "10"  # the click's draws kept
+    at.toggle(key="presenter").set_value(False).run()  # the lecturer's own change: not undone by the link
+    at.run()
+    assert not at.session_state["presenter"] and at.query_params["presenter"] == "0"

@@ -134,11 +134,15 @@ def url_value(name: str, parse=str, allowed=lambda value: True):
 
 
 def from_url() -> None:
-    """Once per session, before the widgets: take the state a shared link carries (what is malformed is left)."""
+    """Before the widgets: take the state a shared link carries (what is malformed is left). A click during the first
+    run stops it before its widgets exist, and their keys did not survive it (presenter mode came back off): if the
+    first run did not end (:func:`link_taken`), the next takes the link again, all but its draws, which the click
+    keeps; no later run does."""
     ss = st.session_state
-    if ss.get("walk-from-url"):
+    if ss.get("walk-link-taken"):
         return
-    ss["walk-from-url"] = True
+    ss["walk-link-taken"] = "walk-link" in ss  # the second time: for good
+    ss["walk-link"] = True
     x = url_value("x", allowed=lambda v: len(v) == N and set(v) <= set("0123"))
     for j, digit in enumerate(x or ""):
         ss[f"doc-{j}-A"], ss[f"doc-{j}-B"] = digit in "32", digit in "31"
@@ -153,8 +157,13 @@ def from_url() -> None:
     ss["walk-shift"], ss["presenter"] = (url_value(flag) == "1" for flag in ("shift", "presenter"))
     ss["lang"] = url_value("lang", allowed=lambda v: v in LANGUAGES) or ("zh" if url_value("zh") == "1" else "en")
     b = url_value("b", int, lambda v: 0 <= v <= 1_000_000)
-    if b is not None:  # shown at once, as drawn before: a link does not replay
+    if b is not None and "walk" not in ss:  # shown at once, as drawn before: a link does not replay
         ss["walk"] = {"x": None, "seed": None, "b": b, "from_url": b, "batch": None}
+
+
+def link_taken() -> None:
+    """At the end of the page's run: its widgets now hold the link's state."""
+    st.session_state["walk-link-taken"] = True
 
 
 def to_url(a: list[bool], b: list[bool]) -> None:
