@@ -377,7 +377,7 @@ def draws(a: list[bool], b: list[bool], *, presenter: bool = False) -> None:
         with speaking(language):  # the run's language, the state its link opens (after a Stop, the b drawn)
             now = play(a, b, teaching.draw_test_sets(a, b, b_drawn, seed=seed), b_drawn, detailed=False,
                        max_frames=1, shifted=shifted)[0][0]
-            page = slide(histogram(delta, shifted=shifted, presenter=True), now, PRESENTER_CODE, HEADER, aside,
+            page = slide(histogram(delta, shifted=shifted, presenter=True), now, PRESENTER_CODE, [_(h) for h in HEADER], aside,
                          alpha=alpha, conclusion=said, url=url, params=params, seed=seed)
             return slide_image(page, fmt)  # its PDF's Chinese searchable
 
