@@ -822,6 +822,56 @@ def test_a_slide_after_a_stop_is_the_b_drawn_in_the_pages_language(chromium, app
     assert "".join(said.replace("**", "").split()) in text  # the page's conclusion, in the page's language
 
 
+CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+# the English a Chinese Classroom keeps: the book's pseudo-code (the translation prints it in English), the glossary's
+# English column, names (people, papers, tools, the other pages, which are English), formats, keys, and what Streamlit
+# writes itself (its skip link, its icons' ligatures)
+KEPT = set("""AB function BOOTSTRAP test set num of samples returns value Calculate to for do Select member at random and add
+it if return hypothesis null alternative effect size threshold statistical significance testing paired bootstrap sample
+sampling with replacement distribution gold label accuracy one sided approximate randomisation non parametric power
+English sigcore NLP ML Python python API SVG PNG PDF Esc Holm McNemar Student Jurafsky Martin Speech Language
+Processing Card et al With Little Power Comes Great Responsibility EMNLP statistics multiple adjust Compare Could
+evaluating have stopped early two systems Many Which Skip main content balance school leaderboard explore keyboard
+arrow down download""".split())
+SEEN_TEXT = """() => [document.body.innerText, ...[...document.querySelectorAll('svg text')].map(t => t.textContent),
+    ...[...document.querySelectorAll('[title]:not(iframe)')].map(e => e.title)].join('\\n')"""
+
+
+def test_the_chinese_classroom_is_chinese_with_every_section_open(chromium, app_url):
+    """Issue 27 §4 measured: the Classroom in Chinese, after Draw 10 with every section and tab open and the glossary
+    unfolded, every line it shows (the page, the live chart's frame, the charts' SVG text, tooltips) counted once: the
+    share of its letters that are Chinese, against the 79 CJK characters and 6,287 Latin letters before; every English
+    word left is one the page keeps on purpose (KEPT), and no placeholder is left unfilled."""
+    with opened(chromium) as browser:
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        page.goto(app_url + "/classroom?lang=zh")
+        page.locator(".st-key-walk-draw-10 button").wait_for(timeout=60_000)
+        page.wait_for_function(IDLE, timeout=60_000)
+        page.locator(".st-key-walk-draw-10 button").click()
+        page.keyboard.press("f")
+        for key in ("reach-p-values", "reach-power", "reach-mistakes", "reach-three-tests"):
+            page.wait_for_function(IDLE, timeout=180_000)
+            page.locator(f".st-key-{key} label").click()
+            page.wait_for_timeout(300)
+        page.wait_for_function(IDLE, timeout=180_000)
+        page.locator("[data-testid=stExpander] summary").first.click()  # the glossary
+        lines = set()
+        for tab in page.get_by_role("tab").all():  # the common mistakes, one tab each
+            tab.click()
+            page.wait_for_function(IDLE, timeout=180_000)
+            page.locator("[role=tabpanel]:not([hidden]) .js-plotly-plot").first.wait_for(timeout=60_000)
+            lines |= {line.strip() for frame in page.frames for line in frame.evaluate(SEEN_TEXT).split("\n")}
+    text = "\n".join(sorted(lines))
+    words = [w for w in re.findall(r"[A-Za-z]+", text) if len(w) > 1]  # a letter alone is notation: x, b, p, A, H0
+    left = sorted(set(words) - KEPT)
+    cjk, latin = len(CJK.findall(text)), sum(map(len, words))
+    print(f"Chinese page: {cjk:,} CJK characters, {latin:,} Latin letters in words ({len(words):,} words, "
+          f"{sum(len(w) for w in words if w not in KEPT)} letters outside KEPT): {cjk / (cjk + latin):.0%} Chinese")
+    assert not left, left  # every English word on the page is kept on purpose
+    assert cjk / (cjk + latin) >= 0.8 and cjk > 4_000, (cjk, latin)  # the rest: pseudo-code, glossary, names
+    assert not re.search(r"\{[a-z_]+\}", text), re.findall(r".{20}\{[a-z_]+\}.{20}", text)
+
+
 def test_many_systems_page_draws_the_forest_plot_and_offers_the_latex_table(page, app_url, tmp_path):
     """The WMT17 sample against LIUM-NMT in a real browser: the forest plot with every system, uedin-nmt on top,
     and the LaTeX table to copy."""

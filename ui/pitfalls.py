@@ -128,13 +128,13 @@ def _peek(presenter: bool) -> None:
         "one-sided bound passes 0; it may stop at any item and still holds α."))
     if not presenter:
         stopped = res.stopped_at[res.example]
-        st.caption(_(
+        st.caption((_(
             "{sims} simulated experiments of up to {n} items, on which A and B are both right on 70% of items; "
             "one-sided paired bootstrap (H1: A is better), b = 1,000. The line follows one of them, stopped by "
             "peeking though one test on all items finds nothing.") if stopped else _(
             "{sims} simulated experiments of up to {n} items, on which A and B are both right on 70% of items; "
-            "one-sided paired bootstrap (H1: A is better), b = 1,000. The line follows one of them.")
-            .format(sims=len(res.p_once), n=res.looks[-1]))
+            "one-sided paired bootstrap (H1: A is better), b = 1,000. The line follows one of them."))
+            .format(sims=len(res.p_once), n=res.looks[-1]))  # both sentences filled in
 
 
 def _absence(presenter: bool) -> None:

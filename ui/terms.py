@@ -56,7 +56,7 @@ def switch() -> None:
     with right.expander(_("Glossary: English and Chinese terms ({n})").format(n=len(TERMS))):
         with i18n.speaking("zh"):
             chinese = [_(english) for english, _symbol in TERMS]
-        st.markdown("| English | symbol | 中文 |\n|---|---|---|\n"
+        st.markdown("| English | " + _("symbol") + " | 中文 |\n|---|---|---|\n"
                     + "\n".join(f"| {e} | {s} | {c} |" for (e, s), c in zip(TERMS, chinese)))
 
 
