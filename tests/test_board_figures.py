@@ -23,7 +23,7 @@ from sigcore.report import board_figures
 from sigcore.report.style import PX_PER_IN, SLIDE, paper
 
 from test_leaderboard import table
-from test_paper_figures import _BOXES, _words
+from test_paper_figures import _words, texts_inside_and_apart
 
 SUITE = Path(__file__).resolve().parents[1] / "sample_data" / "lm_eval_suite"
 MODELS = ["alpha", "beta", "gamma", "delta"]
@@ -228,28 +228,4 @@ def _geometry_cases():
 def test_no_text_of_a_board_figure_leaves_it_or_overlaps_another():
     """Measured in Debian's Chromium with the fonts the PDF embeds, as tests/test_paper_figures.py measures the
     other kinds: each name, tick, title and label inside the figure, no two on top of each other."""
-    import plotly
-    from playwright.sync_api import sync_playwright
-
-    script = (Path(plotly.__file__).parent / "package_data" / "plotly.min.js").read_text(encoding="utf-8")
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=shutil.which("chromium") or "/usr/bin/chromium",
-                                    args=["--no-sandbox", "--disable-gpu"])
-        page = browser.new_page()
-        page.set_content("<html><body style='margin:0'></body></html>")
-        page.add_script_tag(content=script)
-        cases = list(_geometry_cases())
-        page.evaluate(_BOXES, json.loads(cases[0][1].to_json()))  # a first plot loads the fonts it measures with
-        for name, fig in cases:
-            got = page.evaluate(_BOXES, json.loads(fig.to_json()))
-            assert got["width"] == pytest.approx(fig.layout.width, abs=1)
-            boxes = got["texts"]
-            for box in boxes:
-                assert -0.5 <= box["left"] and box["right"] <= got["width"] + 0.5, (name, box)
-                assert -0.5 <= box["top"] and box["bottom"] <= got["height"] + 0.5, (name, box)
-            for i, one in enumerate(boxes):
-                for other in boxes[i + 1:]:
-                    apart = (one["right"] <= other["left"] + 1 or other["right"] <= one["left"] + 1
-                             or one["bottom"] <= other["top"] + 1 or other["bottom"] <= one["top"] + 1)
-                    assert apart, (name, one, other)
-        browser.close()
+    texts_inside_and_apart(list(_geometry_cases()))

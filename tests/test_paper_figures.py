@@ -458,6 +458,11 @@ _BOXES = """async (spec) => {
 def test_no_text_leaves_the_figure_or_overlaps_another():
     """Every label, tick, title and legend entry inside the figure, and no two on top of each other, measured in
     Debian's Chromium with the fonts a reader's PDF embeds."""
+    texts_inside_and_apart(list(_cases()))
+
+
+def texts_inside_and_apart(cases: list) -> None:
+    """Each (name, figure)'s texts measured in Chromium: inside the figure, none on top of another."""
     import os
     import shutil
     from pathlib import Path
@@ -473,7 +478,6 @@ def test_no_text_leaves_the_figure_or_overlaps_another():
         page = browser.new_page()
         page.set_content("<html><body style='margin:0'></body></html>")
         page.add_script_tag(content=script)
-        cases = list(_cases())
         page.evaluate(_BOXES, json.loads(cases[0][1].to_json()))  # a first plot loads the fonts it measures with
         for name, fig in cases:
             got = page.evaluate(_BOXES, json.loads(fig.to_json()))
