@@ -65,9 +65,9 @@ def friedman(res: Leaderboard, alpha: float) -> str:
     k, n = len(fr.models), fr.n_tasks
     ranks = ", ".join(f"{m} {r:.2f}" for r, m in sorted(zip(fr.mean_ranks, fr.models)))
     grouped = ", a group as one" if res.board.groups else ""
-    return (f"Friedman test over {n} tasks{grouped} (Demšar 2006): χ²_F = {fr.chi2:.2f}, Iman-Davenport F_F = "
-            f"{fr.f:.2f} with ({k - 1}, {(k - 1) * (n - 1)}) df, p = {p_number(fr.p_value, alpha)}; mean ranks: {ranks}; "
-            f"Nemenyi's critical difference at α = {alpha:g}: {fr.critical_difference:.2f} (two models differ when "
+    return (f"Friedman test over {n} tasks{grouped} (Demšar 2006): Friedman's χ² = {fr.chi2:.2f}, Iman and "
+            f"Davenport's F = {fr.f:.2f} with ({k - 1}, {(k - 1) * (n - 1)}) df, p = {p_number(fr.p_value, alpha)}; "
+            f"mean ranks: {ranks}; Nemenyi's critical difference at α = {alpha:g}: {fr.critical_difference:.2f} (two models differ when "
             f"their mean ranks are that far apart). It asks whether the models rank alike across tasks, ignoring "
             f"the tasks' sizes and the margins, so that with few tasks it can seldom tell models apart; the board "
             f"asks whether a difference on these tasks' items is more than their chance.")
