@@ -2,19 +2,21 @@
 (2 s each, most of the paper and figure tests' time). The app and the command line still start one per image;
 test_export.py checks that both ways draw the same image, and test_browser's downloads run the app's own way.
 
-And each test's ``__main__`` given back: AppTest leaves the script it ran (dashboard.py) as ``__main__``, and a test
-after it that starts processes by spawning (Dask's LocalCluster) ran that script again in every worker."""
+And the process's own ``__main__`` given back after each test: AppTest leaves the script it ran (dashboard.py) as
+``__main__`` (also when a module's fixture ran it, before any test began), and a test after it that starts processes
+by spawning (Dask's LocalCluster) ran that script again in every worker."""
 
 import sys
 
 import pytest
 
+MAIN = sys.modules["__main__"]
+
 
 @pytest.fixture(autouse=True)
 def main_module_kept():
-    main = sys.modules["__main__"]
     yield
-    sys.modules["__main__"] = main
+    sys.modules["__main__"] = MAIN
 
 
 @pytest.fixture(scope="session", autouse=True)
