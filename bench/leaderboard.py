@@ -5,13 +5,15 @@ Parquet file written first. Each side, in a fresh process, from the file to ever
 (the mean of task scores) with b = 1,000 paired bootstrap resamples stratified by task:
 
 - sigcore: ``leaderboard.bootstrap(leaderboard.from_table(tidy.read_table(F)), n_resamples=1000)``;
-- the loop a user would write: pandas' groupby mean per (task, item, model), then for each resample and task,
-  items drawn with ``rng.integers`` and the task means averaged (numpy inside, Python around it).
+- the loop a user would write: pandas' groupby mean per (task, item, model), then for each task (its own stream
+  of ``SeedSequence(0)``, as numpy advises for parallel work) and each resample, items drawn with
+  ``rng.integers(0, n, n)`` and the task means averaged (numpy inside, Python around it).
 
-It prints wall time and peak memory (ru_maxrss) of each, their ratio, and both sides' 95% intervals of three
-models' aggregates, which agree within Monte-Carlo error (the draws differ: counts against indices); and that
-sigcore gives the same numbers twice for the same seed. It does not assert. --models/--tasks/--items/--runs scale
-it down (--models 10 --tasks 10 --items 500 for a quick look).
+It prints wall time and peak memory (ru_maxrss) of each and their ratio; it asserts that both sides give the same
+aggregates and the same b resamples of them (sigcore draws the same integers from the same streams and counts them:
+equal but for the order of a sum's terms, a last bit), and prints three models' 95% intervals from each and whether
+sigcore gives the same numbers twice for the same seed. --models/--tasks/--items/--runs scale it down (--models 10
+--tasks 10 --items 500 for a quick look).
 
 ``--folders``: the same from lm-eval output folders (a results_<date>.json and a samples_<task>_<date>.jsonl per
 model and task, by default 20 models x 20 tasks x 1,000 items): sigcore's ``tidy.from_logs`` (each task checked
@@ -44,7 +46,7 @@ res = leaderboard.bootstrap(board, n_resamples={b}, seed=0)
 seconds = time.perf_counter() - start
 again = leaderboard.bootstrap(board, n_resamples={b}, seed=0)
 print(json.dumps({{"seconds": seconds, "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-                  "models": list(board.models), "aggregate": res.aggregate.tolist(),
+                  "models": list(board.models), "aggregate": res.aggregate.tolist(), "resampled": res.resampled.tolist(),
                   "intervals": [res.interval(m) for m in board.models[:3]],
                   "same_seed_same_numbers": bool(np.array_equal(res.resampled, again.resampled))}}))
 """
@@ -59,14 +61,16 @@ models = list(pd.unique(frame["model"]))
 means = means[models]
 tasks = list(pd.unique(frame["task"]))
 matrices = [means.loc[t].to_numpy() for t in tasks]
-rng = np.random.default_rng(0)
+streams = np.random.SeedSequence(0).spawn(len(tasks))  # a stream per task, as numpy advises for parallel work
 aggregate = np.zeros(({b}, len(models)))
-for i in range({b}):
-    aggregate[i] = np.mean([m[rng.integers(0, len(m), len(m))].mean(axis=0) for m in matrices], axis=0)
+for m, stream in zip(matrices, streams):
+    rng = np.random.default_rng(stream)
+    for i in range({b}):
+        aggregate[i] += m[rng.integers(0, len(m), len(m))].mean(axis=0) / len(matrices)
 seconds = time.perf_counter() - start
 point = np.mean([m.mean(axis=0) for m in matrices], axis=0)
 print(json.dumps({{"seconds": seconds, "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-                  "models": [str(m) for m in models], "aggregate": point.tolist(),
+                  "models": [str(m) for m in models], "aggregate": point.tolist(), "resampled": aggregate.tolist(),
                   "intervals": [list(np.quantile(aggregate[:, k], [0.025, 0.975])) for k in range(3)]}}))
 """
 
@@ -100,7 +104,7 @@ board = leaderboard.from_table(tidy.from_logs([{path!r}]), metric="acc")
 res = leaderboard.bootstrap(board, n_resamples={b}, seed=0)
 seconds = time.perf_counter() - start
 print(json.dumps({{"seconds": seconds, "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-                  "models": list(board.models), "aggregate": res.aggregate.tolist(),
+                  "models": list(board.models), "aggregate": res.aggregate.tolist(), "resampled": res.resampled.tolist(),
                   "intervals": [res.interval(m) for m in board.models[:3]], "same_seed_same_numbers": True}}))
 """
 
@@ -178,8 +182,13 @@ def report(ours: dict, loop: dict) -> None:
     print(f"ratio (loop / sigcore): {loop['seconds'] / ours['seconds']:.1f}x in time, "
           f"{loop['peak_mb'] / ours['peak_mb']:.2f}x in memory")
     assert ours["models"] == loop["models"]
-    print("same aggregates:", np.allclose(ours["aggregate"], loop["aggregate"], atol=1e-12),
-          "| sigcore, same seed twice, same resamples:", ours["same_seed_same_numbers"])
+    # the same items drawn on both sides (task t's stream, integers(0, n, n) per resample): the same numbers, but
+    # for the order of a sum's terms (a last bit)
+    apart = float(np.abs(np.subtract(ours["resampled"], loop["resampled"])).max())
+    assert np.allclose(ours["aggregate"], loop["aggregate"], rtol=0, atol=1e-12) and apart < 1e-12, apart
+    print(f"same aggregates and the same {len(ours['resampled']):,} resamples on both sides (largest difference "
+          f"{apart:.1e}, the order of a sum's terms) | sigcore, same seed twice, same resamples:",
+          ours["same_seed_same_numbers"])
     for k in range(3):
         print(f"  {ours['models'][k]}: sigcore [{ours['intervals'][k][0]:.4f}, {ours['intervals'][k][1]:.4f}], "
               f"loop [{loop['intervals'][k][0]:.4f}, {loop['intervals'][k][1]:.4f}]")

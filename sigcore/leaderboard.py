@@ -19,7 +19,7 @@ import pandas as pd
 
 from .errors import InputError, SettingsError
 from .statistics import intervals
-from ._threads import WORKERS, pool
+from ._threads import WORKERS, one_blas_thread, pool
 from .words import counted, listed, shown
 
 WEIGHTS = ("tasks", "items")
@@ -73,21 +73,19 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
                 raise InputError(f"row {int(np.argmax(codes[key] < 0)) + 1} of the table has no {key}",
                                  hint=f"Give every row its {key}.")
     n_models, n_items = len(names["model"]), len(names["item"])
-    key = codes["task"].astype(np.int64) * n_items
+    key = np.multiply(codes["task"], n_items, dtype=np.int64)
     key += codes["item"]
     cell, cells = _dense(key)  # (task, item) pairs
     cell_cluster = _cell_clusters(frame, cluster, cell, len(cells)) if cluster else None
-    key = cell  # from here, each row's (task, item, model): cell * models + model, in place
+    key = cell  # from here, each row's (task, item, model, run), in place: ((cell * models) + model) * runs + run
     key *= n_models
     key += codes["model"]
     runs = len(names["run"]) if "run" in codes else 1
-    if "run" in codes:  # each (task, item, model, run) once
-        once = key * runs
-        once += codes["run"]
-        seen = np.bincount(once, minlength=len(cells) * n_models * runs)
-        del once
-    else:
-        seen = np.bincount(key, minlength=len(cells) * n_models)
+    if runs > 1:
+        key *= runs
+        key += codes["run"]
+    size = len(cells) * n_models
+    seen = np.bincount(key, minlength=size * runs)
     twice = np.flatnonzero(seen > 1)
     if len(twice):
         k = int(twice[0] // runs)
@@ -96,15 +94,19 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
         raise InputError(f"model {shown(names['model'][m])} has item {shown(names['item'][item])} of task "
                          f"{shown(names['task'][task])} twice" + (" in one run" if "run" in codes else ""),
                          hint="Give each model's score of an item once per run.")
-    size = len(cells) * n_models
-    sums = np.bincount(key, weights=values, minlength=size)
+
+    def per_item(weights=None):  # a bincount over the rows, summed over each model's runs of an item
+        total = np.bincount(key, weights=weights, minlength=size * runs)
+        return total.reshape(size, runs).sum(axis=1) if runs > 1 else total
+
+    sums = per_item(values)
     counts = seen.reshape(size, runs).sum(axis=1) if runs > 1 else seen  # the rows per model and item
     several = counts.max(initial=0) > 1  # runs
     with np.errstate(invalid="ignore", divide="ignore"):
         means = (sums / counts).reshape(len(cells), n_models)  # nan: the model has no score of that item
         if several:  # runs: each item's sum of squares about its mean, for the split
             binary = bool(((values == 0) | (values == 1)).all())  # right/wrong: x² = x, one bincount fewer
-            squares = sums if binary else np.bincount(key, weights=values ** 2, minlength=size)
+            squares = sums if binary else per_item(values ** 2)
             within = np.maximum(squares - sums * sums / counts, 0)
             within = within.reshape(len(cells), n_models)
             runs_of = counts.reshape(len(cells), n_models).astype(np.float64)
@@ -281,7 +283,8 @@ def _codes(column: pd.Series) -> tuple[np.ndarray, list[str]]:
         return raw, []  # a missing id: the caller says which row
     used = pd.unique(raw[:_PREFIX])  # the categories present, by first row: a long table shows them all early
     if len(used) < len(column.cat.categories):  # some come later, or never
-        used = pd.unique(raw)
+        starts = np.flatnonzero(raw[1:] != raw[:-1]) + 1  # a value first seen is the first row or a change
+        used = pd.unique(raw[np.r_[0, starts]] if len(starts) < len(raw) // 4 else raw)
     names = [str(c) for c in column.cat.categories[used]]
     if np.array_equal(used, np.arange(len(used))):
         return raw, names
@@ -587,17 +590,26 @@ def task_resamples(matrix: np.ndarray, n_resamples: int, stream: np.random.SeedS
 
 
 def _in_order(work: list) -> Iterator[np.ndarray]:
-    """Each task's resamples, in order, a few tasks ahead on every core (numpy releases the GIL)."""
+    """Each task's resamples, in order, a few tasks ahead on every core (numpy releases the GIL), BLAS on one thread
+    (:func:`_alone`)."""
     if WORKERS == 1 or len(work) < 2:
-        yield from (task_resamples(*w) for w in work)
+        yield from (_alone(*w) for w in work)
         return
     pending: deque = deque()
-    for w in work:
-        pending.append(pool().submit(task_resamples, *w))
-        if len(pending) > WORKERS:
+    with one_blas_thread():  # a task per core, each its own products
+        for w in work:
+            pending.append(pool().submit(task_resamples, *w))
+            if len(pending) > WORKERS:
+                yield pending.popleft().result()
+        while pending:
             yield pending.popleft().result()
-    while pending:
-        yield pending.popleft().result()
+
+
+def _alone(*work) -> np.ndarray:
+    """:func:`task_resamples` with BLAS on one thread, wherever it runs: OpenBLAS's sums of products in float64
+    differ in their last bits with its number of threads, and a task's resamples must not."""
+    with one_blas_thread():
+        return task_resamples(*work)
 
 
 def _on_dask(work: list, scheduler: str) -> Iterator[np.ndarray]:
@@ -613,7 +625,7 @@ def _on_dask(work: list, scheduler: str) -> Iterator[np.ndarray]:
         raise SettingsError(f"cannot reach the Dask scheduler at {scheduler}: {e}",
                             hint="Give the address a running scheduler prints (tcp://host:8786).") from None
     with client:
-        futures = client.map(task_resamples, *zip(*work), pure=False)
+        futures = client.map(_alone, *zip(*work), pure=False)
         for future in futures:
             yield future.result()
             future.release()  # one task's b x models at a time on this side
