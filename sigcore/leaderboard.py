@@ -77,9 +77,10 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
     key += codes["item"]
     cell, cells = _dense(key)  # (task, item) pairs
     cell_cluster = _cell_clusters(frame, cluster, cell, len(cells)) if cluster else None
-    key = cell  # from here, each row's (task, item, model, run), in place: ((cell * models) + model) * runs + run
-    key *= n_models
-    key += codes["model"]
+    # from here each row's (model, task, item, run), in place: model-major, as tables come (a log per model), so
+    # that counting it walks memory in order
+    key = cell
+    key += np.multiply(codes["model"], len(cells), dtype=np.int64)
     runs = len(names["run"]) if "run" in codes else 1
     if runs > 1:
         key *= runs
@@ -88,28 +89,30 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
     seen = np.bincount(key, minlength=size * runs)
     twice = np.flatnonzero(seen > 1)
     if len(twice):
-        k = int(twice[0] // runs)
-        c, m = divmod(k, n_models)
+        m, c = divmod(int(twice[0] // runs), len(cells))
         task, item = divmod(int(cells[c]), n_items)
         raise InputError(f"model {shown(names['model'][m])} has item {shown(names['item'][item])} of task "
                          f"{shown(names['task'][task])} twice" + (" in one run" if "run" in codes else ""),
                          hint="Give each model's score of an item once per run.")
 
-    def per_item(weights=None):  # a bincount over the rows, summed over each model's runs of an item
-        total = np.bincount(key, weights=weights, minlength=size * runs)
-        return total.reshape(size, runs).sum(axis=1) if runs > 1 else total
+    def per_item(total):  # a count over (model, task, item, run) summed over the runs
+        if runs == 1:
+            return total
+        out = total[0::runs].copy()  # strided sums: 5x a reduction along an axis of a few runs
+        for r in range(1, runs):
+            out += total[r::runs]
+        return out
 
-    sums = per_item(values)
-    counts = seen.reshape(size, runs).sum(axis=1) if runs > 1 else seen  # the rows per model and item
+    sums = per_item(np.bincount(key, weights=values, minlength=size * runs))
+    counts = per_item(seen)  # the rows per model and item
     several = counts.max(initial=0) > 1  # runs
     with np.errstate(invalid="ignore", divide="ignore"):
-        means = (sums / counts).reshape(len(cells), n_models)  # nan: the model has no score of that item
+        means = (sums / counts).reshape(n_models, len(cells)).T  # (cells, models); nan: the model has no score
         if several:  # runs: each item's sum of squares about its mean, for the split
             binary = bool(((values == 0) | (values == 1)).all())  # right/wrong: x² = x, one bincount fewer
-            squares = sums if binary else per_item(values ** 2)
-            within = np.maximum(squares - sums * sums / counts, 0)
-            within = within.reshape(len(cells), n_models)
-            runs_of = counts.reshape(len(cells), n_models).astype(np.float64)
+            squares = sums if binary else per_item(np.bincount(key, weights=values ** 2, minlength=size * runs))
+            within = np.maximum(squares - sums * sums / counts, 0).reshape(n_models, len(cells)).T
+            runs_of = counts.reshape(n_models, len(cells)).T.astype(np.float64)
     models, tasks = tuple(names["model"]), tuple(names["task"])
     cell_task, cell_item = np.divmod(cells.astype(np.int64), n_items)
     matrices, items, epochs, clusters = {}, {}, {}, {}
