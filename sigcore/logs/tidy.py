@@ -34,13 +34,16 @@ _LM_EVAL_NAME = re.compile(r"samples_(?P<task>.+?)_(?P<date>\d{4}-\d\d-\d\dT[\d\
 
 
 def _long(model: str, task: str, frame: pd.DataFrame, item: str, run: str | None, metrics: list[str],
-          extra: list[str] = ()) -> pd.DataFrame:
-    """The long table of one log's frame; ``extra`` columns (an Inspect sample's metadata) carried along."""
-    rows = frame.melt(id_vars=[c for c in (item, run, *extra) if c], value_vars=metrics, var_name="metric",
-                      value_name="score")
-    return pd.DataFrame({"model": model, "task": task, "item": rows[item].astype(str),
-                         "run": rows[run].astype(np.int64) if run else np.int64(1), "metric": rows["metric"],
-                         "score": rows["score"].astype(np.float64), **{c: rows[c] for c in extra}})
+          extra: list[str] = (), names: list[str] | None = None) -> pd.DataFrame:
+    """The long table of one log's frame, a metric after another (each of ``metrics`` under its name in
+    ``names``); ``extra`` columns (an Inspect sample's metadata) carried along."""
+    k = len(metrics)
+    ids = frame[item].astype(str).to_numpy()
+    return pd.DataFrame({"model": model, "task": task, "item": np.tile(ids, k),
+                         "run": np.tile(frame[run].to_numpy(np.int64), k) if run else np.int64(1),
+                         "metric": np.repeat(np.array(names or metrics, dtype=object), len(frame)),
+                         "score": np.concatenate([frame[m].to_numpy(np.float64) for m in metrics]) if k else
+                         np.zeros(0), **{c: np.tile(frame[c].to_numpy(), k) for c in extra}})
 
 
 def from_log(data: bytes, name: str) -> pd.DataFrame:
@@ -73,13 +76,11 @@ def lm_eval_samples(frame: pd.DataFrame, model: str, task: str) -> pd.DataFrame:
     from ..io.lmeval import metric_fields
 
     metrics = metric_fields(frame)
-    filters = list(dict.fromkeys(frame["filter"]))
-    parts = []
-    for f in filters:
-        names = {m: m if len(filters) == 1 else f"{m}[{f}]" for m in metrics}
-        part = frame[frame["filter"] == f].rename(columns=names)
-        parts.append(_long(model, task, part, "doc_id", None, list(names.values())))
-    return pd.concat(parts, ignore_index=True)
+    filters = [str(f) for f in pd.unique(frame["filter"])]
+    if len(filters) == 1:
+        return _long(model, task, frame, "doc_id", None, metrics)
+    return pd.concat([_long(model, task, frame[frame["filter"] == f], "doc_id", None, metrics,
+                            names=[f"{m}[{f}]" for m in metrics]) for f in filters], ignore_index=True)
 
 
 def from_logs(paths: Iterable[str | Path]) -> pd.DataFrame:
