@@ -64,12 +64,16 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
         frame, metric, notes = _one_metric(frame, metric)
     metric = metric or "score"
     values = _scores(frame)
-    # small integer codes, not strings and groupby, each row touched a few times: 18 million rows in a second
-    codes, names = {}, {}
+    # small integer codes, not strings and groupby, each row touched a few times and few arrays its length (each
+    # new page costs): 18 million rows in half a second
+    codes, names, low = {}, {}, 0
     for key in ("model", "task", "item", "run"):
         if key in frame.columns:
-            codes[key], names[key] = _codes(frame[key]) if key != "run" else _run_codes(frame[key])
-            if (codes[key] < 0).any():  # factorize's code of a missing value
+            if key == "run":  # codes less low
+                codes[key], names[key], low = _run_codes(frame[key])
+            else:
+                codes[key], names[key] = _codes(frame[key])
+            if len(codes[key]) and codes[key].min() - (low if key == "run" else 0) < 0:  # a missing value's -1
                 raise InputError(f"row {int(np.argmax(codes[key] < 0)) + 1} of the table has no {key}",
                                  hint=f"Give every row its {key}.")
     n_models, n_items = len(names["model"]), len(names["item"])
@@ -77,42 +81,46 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
     key += codes["item"]
     cell, cells = _dense(key)  # (task, item) pairs
     cell_cluster = _cell_clusters(frame, cluster, cell, len(cells)) if cluster else None
-    # from here each row's (model, task, item, run), in place: model-major, as tables come (a log per model), so
-    # that counting it walks memory in order
+    # from here each row's (model, task, item), in place: model-major, as tables come (a log per model), so that
+    # counting it walks memory in order
     key = cell
-    key += np.multiply(codes["model"], len(cells), dtype=np.int64)
-    runs = len(names["run"]) if "run" in codes else 1
-    if runs > 1:
-        key *= runs
-        key += codes["run"]
+    _add_scaled(key, codes["model"], len(cells))
     size = len(cells) * n_models
-    seen = np.bincount(key, minlength=size * runs)
-    twice = np.flatnonzero(seen > 1)
-    if len(twice):
-        m, c = divmod(int(twice[0] // runs), len(cells))
-        task, item = divmod(int(cells[c]), n_items)
-        raise InputError(f"model {shown(names['model'][m])} has item {shown(names['item'][item])} of task "
-                         f"{shown(names['task'][task])} twice" + (" in one run" if "run" in codes else ""),
-                         hint="Give each model's score of an item once per run.")
-
-    def per_item(total):  # a count over (model, task, item, run) summed over the runs
-        if runs == 1:
-            return total
-        out = total[0::runs].copy()  # strided sums: 5x a reduction along an axis of a few runs
-        for r in range(1, runs):
-            out += total[r::runs]
-        return out
-
-    sums = per_item(np.bincount(key, weights=values, minlength=size * runs))
-    counts = per_item(seen)  # the rows per model and item
-    several = counts.max(initial=0) > 1  # runs
+    sums = np.bincount(key, weights=values, minlength=size)
+    runs = len(names["run"]) if "run" in codes else 1
+    binary = runs > 1 and _binary(values)  # right/wrong: x² = x, one bincount fewer
+    squares = (sums if binary else np.bincount(key, weights=values ** 2, minlength=size)) if runs > 1 else None
+    if runs > 1 and _increasing(key, codes["run"]):  # rows in (model, task, item, run) order: none twice
+        counts = np.bincount(key, minlength=size)
+    else:
+        if runs > 1:  # (model, task, item, run): each once
+            key *= runs
+            key += codes["run"]
+            key -= low
+        seen = np.bincount(key, minlength=size * runs)
+        twice = np.flatnonzero(seen > 1)
+        if len(twice):
+            m, c = divmod(int(twice[0] // runs), len(cells))
+            task, item = divmod(int(cells[c]), n_items)
+            raise InputError(f"model {shown(names['model'][m])} has item {shown(names['item'][item])} of task "
+                             f"{shown(names['task'][task])} twice" + (" in one run" if "run" in codes else ""),
+                             hint="Give each model's score of an item once per run.")
+        counts = seen  # the rows per model and item
+        if runs > 1:  # summed over the runs by strided adds: 5x a reduction along an axis of a few runs
+            counts = seen[0::runs].copy()
+            for r in range(1, runs):
+                counts += seen[r::runs]
+        del seen
+    del key, cell  # the table's length each
+    several = runs > 1 and counts.max(initial=0) > 1
     with np.errstate(invalid="ignore", divide="ignore"):
         means = (sums / counts).reshape(n_models, len(cells)).T  # (cells, models); nan: the model has no score
-        if several:  # runs: each item's sum of squares about its mean, for the split
-            binary = bool(((values == 0) | (values == 1)).all())  # right/wrong: x² = x, one bincount fewer
-            squares = sums if binary else per_item(np.bincount(key, weights=values ** 2, minlength=size * runs))
-            within = np.maximum(squares - sums * sums / counts, 0).reshape(n_models, len(cells)).T
-            runs_of = counts.reshape(n_models, len(cells)).T.astype(np.float64)
+        if several:  # runs: each item's sum of squares about its mean, for the split (in place: one array)
+            within = sums * sums
+            within /= counts
+            np.subtract(squares, within, out=within)
+            within = np.maximum(within, 0, out=within).reshape(n_models, len(cells)).T
+            runs_of = counts.reshape(n_models, len(cells)).T
     models, tasks = tuple(names["model"]), tuple(names["task"])
     cell_task, cell_item = np.divmod(cells.astype(np.int64), n_items)
     matrices, items, epochs, clusters = {}, {}, {}, {}
@@ -140,7 +148,7 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
         items[task] = tuple(ids)
         if several:
             kept = rows if not holes.any() else rows[keep]
-            r = runs_of[kept]
+            r = runs_of[kept].astype(np.float64)
             with np.errstate(invalid="ignore", divide="ignore"):
                 error = np.nan_to_num(within[kept].sum(axis=0) / (r - 1).sum(axis=0))  # one run each: 0
             epochs[task] = (error, len(r) / (1 / r).sum(axis=0))
@@ -233,6 +241,8 @@ def _scores(frame: pd.DataFrame) -> np.ndarray:
     if not pd.api.types.is_numeric_dtype(column.dtype):
         column = pd.to_numeric(column, errors="coerce")
     values = column.to_numpy(dtype=np.float64, na_value=np.nan)
+    if np.isfinite(values.sum()):  # every score finite (else nan or inf, or past the largest float: look closer)
+        return values
     finite = np.isfinite(values)
     if not finite.all():
         row = frame.iloc[int(np.argmin(finite))]
@@ -240,6 +250,33 @@ def _scores(frame: pd.DataFrame) -> np.ndarray:
                          f"{shown(str(row['item']))} has the score {shown(str(row['score']))}, not a finite number",
                          hint="Give every score as a number.")
     return values
+
+
+def _binary(values: np.ndarray) -> bool:
+    """Whether every score is 0 or 1, a block at a time (no arrays the table's length)."""
+    step = 1 << 20
+    return all(bool(((part == 0) | (part == 1)).all()) for part in (values[i:i + step]
+                                                                      for i in range(0, len(values), step)))
+
+
+def _increasing(key: np.ndarray, run: np.ndarray) -> bool:
+    """Whether the rows' (key, run) increase strictly, a block at a time: then no (key, run) comes twice."""
+    step = 1 << 20
+    for start in range(0, len(key) - 1, step):
+        k, r = key[start:start + step + 1], run[start:start + step + 1]
+        if not ((k[1:] > k[:-1]) | ((k[1:] == k[:-1]) & (r[1:] > r[:-1]))).all():
+            return False
+    return True
+
+
+def _add_scaled(key: np.ndarray, codes: np.ndarray, factor: int) -> None:
+    """key += codes * factor, in place, a block of rows at a time: no temporary array of the table's length."""
+    step = 1 << 20
+    scaled = np.empty(min(step, len(key)), dtype=np.int64)
+    for start in range(0, len(key), step):
+        part = codes[start:start + step]
+        np.multiply(part, factor, out=scaled[:len(part)], dtype=np.int64)
+        key[start:start + len(part)] += scaled[:len(part)]
 
 
 def _dense(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -262,14 +299,19 @@ def _factorized(column: pd.Series) -> tuple[np.ndarray, list[str]]:
     return codes, [str(u) for u in uniques]
 
 
-def _run_codes(column: pd.Series) -> tuple[np.ndarray, list[str]]:
-    """Codes of the runs (only their number and equality matter): whole numbers by counting, ascending; other
-    values (an empty cell of a CSV) by pd.factorize, a missing one -1."""
+def _run_codes(column: pd.Series) -> tuple[np.ndarray, list[str], int]:
+    """Codes of the runs (only their number and equality matter), less an offset: whole numbers from low to high
+    as they are (codes = values − low, not copied), other whole numbers by counting; other values (an empty cell
+    of a CSV) by pd.factorize, a missing one -1 (offset 0)."""
     if not isinstance(column.dtype, np.dtype) or column.dtype.kind != "i" or not len(column):
-        return _factorized(column)
-    low = column.min()
-    codes, distinct = _dense(np.subtract(column.to_numpy(), low, dtype=np.int64))
-    return codes, [str(v + low) for v in distinct]
+        return (*_factorized(column), 0)
+    values, low = column.to_numpy(), int(column.min())
+    if low >= 0 and int(column.max()) < 4 * len(values) + 1024:
+        present = np.bincount(values)[low:] > 0
+        if present.all():
+            return values, [str(low + r) for r in range(len(present))], low
+    codes, distinct = _dense(np.subtract(values, low, dtype=np.int64))
+    return codes, [str(v + low) for v in distinct], 0
 
 
 _PREFIX = 1 << 16  # rows in which a categorical's categories are first looked for
@@ -282,7 +324,7 @@ def _codes(column: pd.Series) -> tuple[np.ndarray, list[str]]:
     if not isinstance(column.dtype, pd.CategoricalDtype):
         return _factorized(_text(column))
     raw = column.cat.codes.to_numpy()
-    if (raw < 0).any():
+    if len(raw) and raw.min() < 0:
         return raw, []  # a missing id: the caller says which row
     used = pd.unique(raw[:_PREFIX])  # the categories present, by first row: a long table shows them all early
     if len(used) < len(column.cat.categories):  # some come later, or never

@@ -286,6 +286,15 @@ def test_a_table_read_from_parquet_is_the_same_board_and_fails_the_same_way(tmp_
         leaderboard.from_table(parquet(inf, "inf"))
     with pytest.raises(InputError, match="model 'm2' has no scores on task 'gsm8k'"):
         leaderboard.from_table(parquet(frame[~((frame.model == "m2") & (frame.task == "gsm8k"))], "no-task"))
+    ordered = frame.sort_values(["model", "task", "item", "run"])  # counted without looking for repeats
+    in_order = leaderboard.from_table(parquet(ordered, "ordered"))
+    for t in theirs.tasks:
+        by_item = dict(zip(theirs.items[t], theirs.scores[t][:, [theirs.models.index(m) for m in in_order.models]]))
+        assert np.array_equal(np.array([by_item[i] for i in in_order.items[t]]), in_order.scores[t])
+        assert in_order.epochs[t][0] == pytest.approx(theirs.epochs[t][0][[theirs.models.index(m)
+                                                                            for m in in_order.models]], rel=1e-12)
+    with pytest.raises(InputError, match=r"has item .* twice in one run"):
+        leaderboard.from_table(parquet(pd.concat([ordered.iloc[:5], ordered.iloc[4:]]), "ordered-twice"))
     monkeypatch.setattr(leaderboard, "_PREFIX", 100)  # the rows in which categories are first looked for
     late = pd.concat([frame[frame.model != "m4"], frame[frame.model == "m4"]])  # a model first seen late,
     late["model"] = pd.Categorical(late.model, categories=["m4", "m3", "m2", "m1", "m0", "unused"])  # out of order
