@@ -9,11 +9,13 @@ Parquet file written first. Each side, in a fresh process, from the file to ever
   of ``SeedSequence(0)``, as numpy advises for parallel work) and each resample, items drawn with
   ``rng.integers(0, n, n)`` and the task means averaged (numpy inside, Python around it).
 
-It prints wall time and peak memory (ru_maxrss) of each and their ratio; it asserts that both sides give the same
+It prints wall time and peak memory (the process's own high-water mark, VmHWM: ru_maxrss would count the parent's
+peak, which a child started by vfork inherits) of each and their ratio; it asserts that both sides give the same
 aggregates and the same b resamples of them (sigcore draws the same integers from the same streams and counts them:
 equal but for the order of a sum's terms, a last bit), and prints three models' 95% intervals from each and whether
 sigcore gives the same numbers twice for the same seed. --models/--tasks/--items/--runs scale it down (--models 10
---tasks 10 --items 500 for a quick look).
+--tasks 10 --items 500 for a quick look); --repeat N runs the two sides N times in turn and prints each side's
+median and the median of the N ratios (this shared machine's speed moves by a factor of 2 within minutes).
 
 ``--folders``: the same from lm-eval output folders (a results_<date>.json and a samples_<task>_<date>.jsonl per
 model and task, by default 20 models x 20 tasks x 1,000 items): sigcore's ``tidy.from_logs`` (each task checked
@@ -33,10 +35,17 @@ import numpy as np
 import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
+# each side's peak resident memory: its own address space's high-water mark (Linux), not ru_maxrss, which a child
+# started by vfork inherits from its parent (the parent's 1.5 GB after writing the table)
+PEAK = """
+def peak_mb():
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("VmHWM")) / 1024
+"""
 
 SIGCORE = """
-import json, resource, sys, time
-sys.path.insert(0, {root!r})
+import json, sys, time
+{peak}sys.path.insert(0, {root!r})
 import numpy as np, pandas as pd
 from sigcore import leaderboard
 from sigcore.logs import tidy
@@ -45,15 +54,16 @@ board = leaderboard.from_table(tidy.read_table({path!r}))  # as `sigcore many F`
 res = leaderboard.bootstrap(board, n_resamples={b}, seed=0)
 seconds = time.perf_counter() - start
 again = leaderboard.bootstrap(board, n_resamples={b}, seed=0)
-print(json.dumps({{"seconds": seconds, "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-                  "models": list(board.models), "aggregate": res.aggregate.tolist(), "resampled": res.resampled.tolist(),
+print(json.dumps({{"seconds": seconds, "peak_mb": peak_mb(),
+                  "models": list(board.models), "aggregate": res.aggregate.tolist(),
+                  "resampled": res.resampled.tolist(),
                   "intervals": [res.interval(m) for m in board.models[:3]],
                   "same_seed_same_numbers": bool(np.array_equal(res.resampled, again.resampled))}}))
 """
 
 LOOP = """
-import json, resource, time
-import numpy as np, pandas as pd
+import json, time
+{peak}import numpy as np, pandas as pd
 start = time.perf_counter()
 frame = pd.read_parquet({path!r})
 means = frame.groupby(["task", "item", "model"], observed=True)["score"].mean().unstack("model")
@@ -69,7 +79,7 @@ for m, stream in zip(matrices, streams):
         aggregate[i] += m[rng.integers(0, len(m), len(m))].mean(axis=0) / len(matrices)
 seconds = time.perf_counter() - start
 point = np.mean([m.mean(axis=0) for m in matrices], axis=0)
-print(json.dumps({{"seconds": seconds, "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+print(json.dumps({{"seconds": seconds, "peak_mb": peak_mb(),
                   "models": [str(m) for m in models], "aggregate": point.tolist(), "resampled": aggregate.tolist(),
                   "intervals": [list(np.quantile(aggregate[:, k], [0.025, 0.975])) for k in range(3)]}}))
 """
@@ -94,8 +104,8 @@ def write(path: Path, models: int, tasks: int, items: int, runs: int) -> int:
 
 
 FOLDERS_SIGCORE = """
-import json, resource, sys, time
-sys.path.insert(0, {root!r})
+import json, sys, time
+{peak}sys.path.insert(0, {root!r})
 import numpy as np
 from sigcore import leaderboard
 from sigcore.logs import tidy
@@ -103,14 +113,15 @@ start = time.perf_counter()
 board = leaderboard.from_table(tidy.from_logs([{path!r}]), metric="acc")
 res = leaderboard.bootstrap(board, n_resamples={b}, seed=0)
 seconds = time.perf_counter() - start
-print(json.dumps({{"seconds": seconds, "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-                  "models": list(board.models), "aggregate": res.aggregate.tolist(), "resampled": res.resampled.tolist(),
+print(json.dumps({{"seconds": seconds, "peak_mb": peak_mb(),
+                  "models": list(board.models), "aggregate": res.aggregate.tolist(),
+                  "resampled": res.resampled.tolist(),
                   "intervals": [res.interval(m) for m in board.models[:3]], "same_seed_same_numbers": True}}))
 """
 
 FOLDERS_LOOP = """
-import json, resource, time
-from pathlib import Path
+import json, time
+{peak}from pathlib import Path
 import numpy as np, pandas as pd
 start = time.perf_counter()
 rows = []
@@ -159,6 +170,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     for name, default in (("models", 50), ("tasks", 60), ("items", 2000), ("runs", 3), ("resamples", 1000)):
         parser.add_argument(f"--{name}", type=int, default=default)
+    parser.add_argument("--repeat", type=int, default=1, help="run both sides this many times, in turn; medians")
     parser.add_argument("--folders", action="store_true",
                         help="from lm-eval output folders instead (default scale 20 models x 20 tasks x 1,000 items: "
                              "JSON lines are 300 bytes a score)")
@@ -168,19 +180,31 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = str(Path(folder) / "scores.parquet")
         rows = write(Path(path), args.models, args.tasks, args.items, args.runs)
-        ours = side(SIGCORE.format(root=str(ROOT), path=path, b=args.resamples))
-        loop = side(LOOP.format(path=path, b=args.resamples))
+        runs = turns(SIGCORE.format(root=str(ROOT), path=path, b=args.resamples, peak=PEAK),
+                     LOOP.format(path=path, b=args.resamples, peak=PEAK), args.repeat)
     print(f"{args.models} models x {args.tasks} tasks x {args.items:,} items x {args.runs} runs = {rows:,} scores, "
           f"b = {args.resamples:,}, from Parquet to every model's aggregate and interval")
-    report(ours, loop)
+    report(runs)
 
 
-def report(ours: dict, loop: dict) -> None:
+def turns(ours: str, loop: str, repeat: int) -> list[tuple[dict, dict]]:
+    """Each side ``repeat`` times, in turn (sigcore, loop, sigcore, ...), so that both meet the machine's moods."""
+    return [(side(ours), side(loop)) for _ in range(repeat)]
+
+
+def report(runs: list[tuple[dict, dict]]) -> None:
+    med = np.median
+    each = "" if len(runs) == 1 else f" (median of {len(runs)} runs in turn; each run's seconds: "
     print(f"{'side':<28}{'seconds':>9}{'peak MB':>10}")
-    for name, res in (("sigcore.leaderboard", ours), ("pandas + numpy loop", loop)):
-        print(f"{name:<28}{res['seconds']:>9.1f}{res['peak_mb']:>10.0f}")
-    print(f"ratio (loop / sigcore): {loop['seconds'] / ours['seconds']:.1f}x in time, "
-          f"{loop['peak_mb'] / ours['peak_mb']:.2f}x in memory")
+    for k, name in enumerate(("sigcore.leaderboard", "pandas + numpy loop")):
+        seconds = [r[k]["seconds"] for r in runs]
+        print(f"{name:<28}{med(seconds):>9.1f}{med([r[k]['peak_mb'] for r in runs]):>10.0f}"
+              + (each + ", ".join(f"{x:.1f}" for x in seconds) + ")" if each else ""))
+    ratios = [loop["seconds"] / ours["seconds"] for ours, loop in runs]
+    print(f"ratio (loop / sigcore): {med(ratios):.1f}x in time"
+          + (f" (median of the {len(runs)} runs' ratios, {min(ratios):.1f}x to {max(ratios):.1f}x)" if each else "")
+          + f", {med([lp['peak_mb'] / o['peak_mb'] for o, lp in runs]):.2f}x in memory")
+    ours, loop = runs[0]
     assert ours["models"] == loop["models"]
     # the same items drawn on both sides (task t's stream, integers(0, n, n) per resample): the same numbers, but
     # for the order of a sum's terms (a last bit)
@@ -199,12 +223,13 @@ def folders(args) -> None:
                             else (args.models, args.tasks, args.items))
     with tempfile.TemporaryDirectory() as folder:
         rows = write_folders(Path(folder) / "out", models, tasks, items)
-        ours = side(FOLDERS_SIGCORE.format(root=str(ROOT), path=str(Path(folder) / "out"), b=args.resamples))
-        loop = side(FOLDERS_LOOP.format(path=str(Path(folder) / "out"), b=args.resamples))
+        out = str(Path(folder) / "out")
+        runs = turns(FOLDERS_SIGCORE.format(root=str(ROOT), path=out, b=args.resamples, peak=PEAK),
+                     FOLDERS_LOOP.format(path=out, b=args.resamples, peak=PEAK), args.repeat)
     print(f"{models} models x {tasks} tasks x {items:,} items = {rows:,} scores in lm-eval output folders "
           f"(a samples_<task>_<date>.jsonl per model and task), b = {args.resamples:,}, to every model's aggregate "
           f"and interval")
-    report(ours, loop)
+    report(runs)
 
 
 if __name__ == "__main__":
