@@ -1,21 +1,26 @@
 """Models on many tasks at leaderboard scale, side by side in one run: python bench/leaderboard.py   (about 1 minute)
 
 50 models x 60 tasks x 2,000 items x 3 runs (18 million scores, right/wrong, items of differing difficulty) in a
-Parquet file written first. Each side, in a fresh process, from the file to every model's aggregate over tasks
-(the mean of task scores) with b = 1,000 paired bootstrap resamples stratified by task:
+Parquet file written first. Each side, in a fresh process, from the file to the whole analysis the issue asks for,
+with b = 1,000 paired bootstrap resamples stratified by task: each task's paired bootstrap test of every model
+against the first (δ, its interval, the two-sided p), every model's aggregate over tasks (the mean of task scores)
+with its interval, and its rank interval:
 
-- sigcore: ``leaderboard.bootstrap(leaderboard.from_table(tidy.read_table(F)), n_resamples=1000)``;
+- sigcore: ``leaderboard.bootstrap(leaderboard.from_table(tidy.read_table(F)), n_resamples=1000, per_task=True)``,
+  then its ``table`` and ``task_table`` against the first model (with tie groups and corrected p as well);
 - the loop a user would write: pandas' groupby mean per (task, item, model), then for each task (its own stream
   of ``SeedSequence(0)``, as numpy advises for parallel work) and each resample, items drawn with
-  ``rng.integers(0, n, n)`` and the task means averaged (numpy inside, Python around it).
+  ``rng.integers(0, n, n)`` and each model's task mean kept (numpy inside, Python around it); the tests, intervals
+  and ranks from those, vectorised.
 
 It prints wall time and peak memory (the process's own high-water mark, VmHWM: ru_maxrss would count the parent's
 peak, which a child started by vfork inherits) of each and their ratio; it asserts that both sides give the same
-aggregates and the same b resamples of them (sigcore draws the same integers from the same streams and counts them:
-equal but for the order of a sum's terms, a last bit), and prints three models' 95% intervals from each and whether
-sigcore gives the same numbers twice for the same seed. --models/--tasks/--items/--runs scale it down (--models 10
---tasks 10 --items 500 for a quick look); --repeat N runs the two sides N times in turn and prints each side's
-median and the median of the N ratios (this shared machine's speed moves by a factor of 2 within minutes).
+aggregates, the same b resamples of them (sigcore draws the same integers from the same streams and counts them:
+equal but for the order of a sum's terms, a last bit) and the same per-task p-values, and prints on how many models
+their rank intervals agree (a tie on a resample may be broken by a last bit), three models' 95% intervals from each
+and whether sigcore gives the same numbers twice for the same seed. --models/--tasks/--items/--runs scale it down
+(--models 10 --tasks 10 --items 500 for a quick look); --repeat N runs the two sides N times in turn and prints each
+side's median and the median of the N ratios (this shared machine's speed moves by a factor of 2 within minutes).
 
 ``--folders``: the same from lm-eval output folders (a results_<date>.json and a samples_<task>_<date>.jsonl per
 model and task, by default 20 models x 20 tasks x 1,000 items): sigcore's ``tidy.from_logs`` (each task checked
@@ -51,16 +56,22 @@ from sigcore import leaderboard
 from sigcore.logs import tidy
 start = time.perf_counter()
 board = leaderboard.from_table(tidy.read_table({path!r}))  # as `sigcore many F` reads it
-res = leaderboard.bootstrap(board, n_resamples={b}, seed=0)
+res = leaderboard.bootstrap(board, n_resamples={b}, seed=0, per_task=True)
+table = res.table(board.models[0])  # aggregates, intervals, rank intervals, tie groups, δ against the baseline
+tasks = res.task_table(board.models[0])  # each task's δ against the baseline, its interval, p and p corrected
 seconds = time.perf_counter() - start
 again = leaderboard.bootstrap(board, n_resamples={b}, seed=0)
+ranks = res.rank_intervals()
 print(json.dumps({{"seconds": seconds, "peak_mb": peak_mb(),
                   "models": list(board.models), "aggregate": res.aggregate.tolist(),
-                  "resampled": res.resampled.tolist(),
+                  "resampled": res.resampled.tolist(), "task_p": tasks.p_value.tolist(),
+                  "ranks": [list(ranks[m]) for m in board.models],
                   "intervals": [res.interval(m) for m in board.models[:3]],
                   "same_seed_same_numbers": bool(np.array_equal(res.resampled, again.resampled))}}))
 """
 
+# the loop: the whole analysis as numpy gives it, vectorised where numpy makes that natural (the tests and ranks),
+# a Python loop over tasks and resamples where it does not (the draws)
 LOOP = """
 import json, time
 {peak}import numpy as np, pandas as pd
@@ -72,16 +83,29 @@ means = means[models]
 tasks = list(pd.unique(frame["task"]))
 matrices = [means.loc[t].to_numpy() for t in tasks]
 streams = np.random.SeedSequence(0).spawn(len(tasks))  # a stream per task, as numpy advises for parallel work
-aggregate = np.zeros(({b}, len(models)))
-for m, stream in zip(matrices, streams):
+b = {b}
+per_task = np.empty((b, len(tasks), len(models)))
+for t, (m, stream) in enumerate(zip(matrices, streams)):
     rng = np.random.default_rng(stream)
-    for i in range({b}):
-        aggregate[i] += m[rng.integers(0, len(m), len(m))].mean(axis=0) / len(matrices)
+    for i in range(b):
+        per_task[i, t] = m[rng.integers(0, len(m), len(m))].mean(axis=0)
+aggregate = per_task.mean(axis=1)
+point = np.array([m.mean(axis=0) for m in matrices])  # (tasks, models)
+intervals = np.quantile(aggregate, [0.025, 0.975], axis=0)
+d = point[:, 1:] - point[:, :1]  # each task, each model against the first: the paired bootstrap's two-sided p
+resampled_d = per_task[:, :, 1:] - per_task[:, :, :1]
+p = (np.abs(resampled_d - d) >= np.abs(d) - 1e-9 * np.maximum(1, np.abs(d))).mean(axis=0)  # ties count
+low, high = 2 * d - np.quantile(resampled_d, [0.975, 0.025], axis=0)  # basic interval
+order = np.argsort(-aggregate, axis=1, kind="stable")  # ranks on each resample, 1 the best
+ranks = np.empty_like(order)
+np.put_along_axis(ranks, order, np.arange(1, len(models) + 1)[None, :], axis=1)
+rank_low, rank_high = np.quantile(ranks, [0.025, 0.975], axis=0)
 seconds = time.perf_counter() - start
-point = np.mean([m.mean(axis=0) for m in matrices], axis=0)
 print(json.dumps({{"seconds": seconds, "peak_mb": peak_mb(),
-                  "models": [str(m) for m in models], "aggregate": point.tolist(), "resampled": aggregate.tolist(),
-                  "intervals": [list(np.quantile(aggregate[:, k], [0.025, 0.975])) for k in range(3)]}}))
+                  "models": [str(m) for m in models], "aggregate": point.mean(axis=0).tolist(),
+                  "resampled": aggregate.tolist(), "task_p": p.ravel().tolist(),
+                  "ranks": [[int(np.floor(lo)), int(np.ceil(hi))] for lo, hi in zip(rank_low, rank_high)],
+                  "intervals": [list(intervals[:, k]) for k in range(3)]}}))
 """
 
 
@@ -103,21 +127,8 @@ def write(path: Path, models: int, tasks: int, items: int, runs: int) -> int:
     return rows
 
 
-FOLDERS_SIGCORE = """
-import json, sys, time
-{peak}sys.path.insert(0, {root!r})
-import numpy as np
-from sigcore import leaderboard
-from sigcore.logs import tidy
-start = time.perf_counter()
-board = leaderboard.from_table(tidy.from_logs([{path!r}]), metric="acc")
-res = leaderboard.bootstrap(board, n_resamples={b}, seed=0)
-seconds = time.perf_counter() - start
-print(json.dumps({{"seconds": seconds, "peak_mb": peak_mb(),
-                  "models": list(board.models), "aggregate": res.aggregate.tolist(),
-                  "resampled": res.resampled.tolist(),
-                  "intervals": [res.interval(m) for m in board.models[:3]], "same_seed_same_numbers": True}}))
-"""
+FOLDERS_SIGCORE = SIGCORE.replace("leaderboard.from_table(tidy.read_table({path!r}))  # as `sigcore many F` reads it",
+                                   "leaderboard.from_table(tidy.from_logs([{path!r}]), metric='acc')")
 
 FOLDERS_LOOP = """
 import json, time
@@ -183,7 +194,8 @@ def main() -> None:
         runs = turns(SIGCORE.format(root=str(ROOT), path=path, b=args.resamples, peak=PEAK),
                      LOOP.format(path=path, b=args.resamples, peak=PEAK), args.repeat)
     print(f"{args.models} models x {args.tasks} tasks x {args.items:,} items x {args.runs} runs = {rows:,} scores, "
-          f"b = {args.resamples:,}, from Parquet to every model's aggregate and interval")
+          f"b = {args.resamples:,}, from Parquet to the whole analysis: each task's test of every model against the "
+          f"first, the aggregate with its interval, ranks with theirs")
     report(runs)
 
 
@@ -210,9 +222,12 @@ def report(runs: list[tuple[dict, dict]]) -> None:
     # for the order of a sum's terms (a last bit)
     apart = float(np.abs(np.subtract(ours["resampled"], loop["resampled"])).max())
     assert np.allclose(ours["aggregate"], loop["aggregate"], rtol=0, atol=1e-12) and apart < 1e-12, apart
+    assert ours["task_p"] == loop["task_p"]
+    same_ranks = sum(a == b for a, b in zip(ours["ranks"], loop["ranks"]))
     print(f"same aggregates and the same {len(ours['resampled']):,} resamples on both sides (largest difference "
-          f"{apart:.1e}, the order of a sum's terms) | sigcore, same seed twice, same resamples:",
-          ours["same_seed_same_numbers"])
+          f"{apart:.1e}, the order of a sum's terms), the same {len(ours['task_p']):,} per-task p-values, the same "
+          f"95% rank intervals for {same_ranks} of {len(ours['ranks'])} models | sigcore, same seed twice, same "
+          f"resamples:", ours["same_seed_same_numbers"])
     for k in range(3):
         print(f"  {ours['models'][k]}: sigcore [{ours['intervals'][k][0]:.4f}, {ours['intervals'][k][1]:.4f}], "
               f"loop [{loop['intervals'][k][0]:.4f}, {loop['intervals'][k][1]:.4f}]")
@@ -227,8 +242,7 @@ def folders(args) -> None:
         runs = turns(FOLDERS_SIGCORE.format(root=str(ROOT), path=out, b=args.resamples, peak=PEAK),
                      FOLDERS_LOOP.format(path=out, b=args.resamples, peak=PEAK), args.repeat)
     print(f"{models} models x {tasks} tasks x {items:,} items = {rows:,} scores in lm-eval output folders "
-          f"(a samples_<task>_<date>.jsonl per model and task), b = {args.resamples:,}, to every model's aggregate "
-          f"and interval")
+          f"(a samples_<task>_<date>.jsonl per model and task), b = {args.resamples:,}, to the same analysis")
     report(runs)
 
 
