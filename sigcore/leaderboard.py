@@ -24,6 +24,7 @@ from .words import counted, listed, shown
 
 WEIGHTS = ("tasks", "items")
 CONNECT_TIMEOUT = "20s"  # how long to try a Dask scheduler's address before telling the user
+_BLOCK = 1 << 20  # rows a block, where the rows are counted a block at a time: 8 MiB of int64
 _BLOCK_CELLS = 1 << 18  # draws per block: 2 MiB of them and of their counts stay in cache (twice 32 MiB's speed)
 _EXACT = 1 << 24  # whole numbers below it are exact in float32, and so are sums of them below it
 
@@ -77,41 +78,15 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
                 raise InputError(f"row {int(np.argmax(codes[key] < 0)) + 1} of the table has no {key}",
                                  hint=f"Give every row its {key}.")
     n_models, n_items = len(names["model"]), len(names["item"])
-    key = np.multiply(codes["task"], n_items, dtype=np.int64)
-    key += codes["item"]
-    cell, cells = _dense(key)  # (task, item) pairs
-    cell_cluster = _cell_clusters(frame, cluster, cell, len(cells)) if cluster else None
-    # from here each row's (model, task, item), in place: model-major, as tables come (a log per model), so that
-    # counting it walks memory in order
-    key = cell
-    _add_scaled(key, codes["model"], len(cells))
-    size = len(cells) * n_models
-    sums = np.bincount(key, weights=values, minlength=size)
     runs = len(names["run"]) if "run" in codes else 1
     binary = runs > 1 and _binary(values)  # right/wrong: x² = x, one bincount fewer
-    squares = (sums if binary else np.bincount(key, weights=values ** 2, minlength=size)) if runs > 1 else None
-    if runs > 1 and _increasing(key, codes["run"]):  # rows in (model, task, item, run) order: none twice
-        counts = np.bincount(key, minlength=size)
-    else:
-        if runs > 1:  # (model, task, item, run): each once
-            key *= runs
-            key += codes["run"]
-            key -= low
-        seen = np.bincount(key, minlength=size * runs)
-        twice = np.flatnonzero(seen > 1)
-        if len(twice):
-            m, c = divmod(int(twice[0] // runs), len(cells))
-            task, item = divmod(int(cells[c]), n_items)
-            raise InputError(f"model {shown(names['model'][m])} has item {shown(names['item'][item])} of task "
-                             f"{shown(names['task'][task])} twice" + (" in one run" if "run" in codes else ""),
-                             hint="Give each model's score of an item once per run.")
-        counts = seen  # the rows per model and item
-        if runs > 1:  # summed over the runs by strided adds: 5x a reduction along an axis of a few runs
-            counts = seen[0::runs].copy()
-            for r in range(1, runs):
-                counts += seen[r::runs]
-        del seen
-    del key, cell  # the table's length each
+    tallies = None if cluster else _counted_in_order(codes, values, len(names["task"]), n_items, n_models,
+                                                     runs > 1 and not binary)
+    if tallies is None:
+        tallies = _counted(codes, values, names, low, n_items, runs, runs > 1 and not binary, bool(cluster))
+    cells, sums, counts, squares, cell = tallies
+    cell_cluster = _cell_clusters(frame, cluster, cell, len(cells)) if cluster else None
+    squares = sums if binary else squares
     several = runs > 1 and counts.max(initial=0) > 1
     with np.errstate(invalid="ignore", divide="ignore"):
         means = (sums / counts).reshape(n_models, len(cells)).T  # (cells, models); nan: the model has no score
@@ -160,6 +135,81 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
                          hint="Give a cluster column with several values per task, or leave the clusters out.")
     return Board(models, tasks, metric, matrices, items, tuple(notes), _groups(frame, tasks), epochs, cluster,
                  clusters)
+
+
+def _counted_in_order(codes: dict, values: np.ndarray, n_tasks: int, n_items: int, n_models: int,
+                      squares: bool) -> tuple | None:
+    """Each (model, task, item)'s number of rows, sum and (with ``squares``) sum of squares, counted a block of rows
+    at a time where the rows come in (model, task, item, run) order, as tables come (a log per model, an item's runs
+    together): then no (model, task, item, run) is there twice, and no array the table's length is made (new memory
+    is what costs most on 18 million rows). None where the rows are in another order (:func:`_counted` counts them).
+    Also the (task, item) pairs there are, task × items + item, ascending."""
+    task, item, model, run = codes["task"], codes["item"], codes["model"], codes.get("run")
+    n, step = len(values), _BLOCK
+    present = np.zeros(n_tasks * n_items, dtype=bool)
+    for start in range(0, n, step):
+        pair = np.multiply(task[start:start + step], n_items, dtype=np.int64)
+        pair += item[start:start + step]
+        present[pair] = True
+    cells = np.flatnonzero(present)
+    index = None if len(cells) == len(present) else np.cumsum(present) - 1
+    size = len(cells) * n_models
+    sums, counts, total = np.zeros(size), np.zeros(size, dtype=np.int64), np.zeros(size) if squares else None
+    last = None  # the last row's (key, run) of the block before
+    for start in range(0, n, step):
+        end = min(n, start + step)
+        key = np.multiply(task[start:end], n_items, dtype=np.int64)
+        key += item[start:end]
+        key = key if index is None else index[key]
+        key += np.multiply(model[start:end], len(cells), dtype=np.int64)
+        r = run[start:end] if run is not None else np.zeros(end - start, dtype=np.int8)
+        ahead = key[1:] - key[:-1]
+        if not ((ahead > 0) | ((ahead == 0) & (r[1:] > r[:-1]))).all() or last is not None and (
+                key[0] < last[0] or key[0] == last[0] and r[0] <= last[1]):
+            return None
+        last = (key[-1], r[-1])
+        low, high = int(key[0]), int(key[-1]) + 1
+        key -= low
+        sums[low:high] += np.bincount(key, weights=values[start:end], minlength=high - low)
+        counts[low:high] += np.bincount(key, minlength=high - low)
+        if squares:
+            total[low:high] += np.bincount(key, weights=values[start:end] ** 2, minlength=high - low)
+    return cells, sums, counts, total, None
+
+
+def _counted(codes: dict, values: np.ndarray, names: dict, low: int, n_items: int, runs: int, squares: bool,
+             rows_too: bool = False) -> tuple:
+    """:func:`_counted_in_order` for rows in any order, by each row's (model, task, item, run) key (an array the
+    table's length), with the error for one there twice; with ``rows_too``, each row's (task, item), for clusters."""
+    n_models = len(names["model"])
+    pair = np.multiply(codes["task"], n_items, dtype=np.int64)
+    pair += codes["item"]
+    key, cells = _dense(pair)  # each row's (task, item) pair's code (``pair`` itself where all are there)
+    rows = key.copy() if rows_too else None
+    # from here each row's (model, task, item), in place: model-major, as tables come (a log per model), so that
+    # counting it walks memory in order
+    _add_scaled(key, codes["model"], len(cells))
+    size = len(cells) * n_models
+    sums = np.bincount(key, weights=values, minlength=size)
+    total = np.bincount(key, weights=values ** 2, minlength=size) if squares else None
+    if runs > 1:  # (model, task, item, run): each once
+        key *= runs
+        key += codes["run"]
+        key -= low
+    seen = np.bincount(key, minlength=size * runs)
+    twice = np.flatnonzero(seen > 1)
+    if len(twice):
+        m, c = divmod(int(twice[0] // runs), len(cells))
+        task, item = divmod(int(cells[c]), n_items)
+        raise InputError(f"model {shown(names['model'][m])} has item {shown(names['item'][item])} of task "
+                         f"{shown(names['task'][task])} twice" + (" in one run" if "run" in codes else ""),
+                         hint="Give each model's score of an item once per run.")
+    counts = seen  # the rows per model and item
+    if runs > 1:  # summed over the runs by strided adds: 5x a reduction along an axis of a few runs
+        counts = seen[0::runs].copy()
+        for r in range(1, runs):
+            counts += seen[r::runs]
+    return cells, sums, counts, total, rows
 
 
 def _cell_clusters(frame: pd.DataFrame, column: str, cell: np.ndarray, n_cells: int) -> np.ndarray:
@@ -257,16 +307,6 @@ def _binary(values: np.ndarray) -> bool:
     step = 1 << 20
     return all(bool(((part == 0) | (part == 1)).all()) for part in (values[i:i + step]
                                                                       for i in range(0, len(values), step)))
-
-
-def _increasing(key: np.ndarray, run: np.ndarray) -> bool:
-    """Whether the rows' (key, run) increase strictly, a block at a time: then no (key, run) comes twice."""
-    step = 1 << 20
-    for start in range(0, len(key) - 1, step):
-        k, r = key[start:start + step + 1], run[start:start + step + 1]
-        if not ((k[1:] > k[:-1]) | ((k[1:] == k[:-1]) & (r[1:] > r[:-1]))).all():
-            return False
-    return True
 
 
 def _add_scaled(key: np.ndarray, codes: np.ndarray, factor: int) -> None:

@@ -301,3 +301,32 @@ def test_a_table_read_from_parquet_is_the_same_board_and_fails_the_same_way(tmp_
     board, text = leaderboard.from_table(parquet(late, "late")), leaderboard.from_table(late.astype({"model": str}))
     assert board.models == text.models and board.models[-1] == "m4" and board.items == text.items
     assert all(np.array_equal(board.scores[t], text.scores[t]) for t in board.tasks)
+
+
+@pytest.mark.parametrize("block", [7, 1 << 20])
+def test_rows_in_order_are_counted_a_block_at_a_time_as_rows_in_any_order(monkeypatch, block):
+    """A table in (model, task, item, run) order is counted in blocks of rows without looking for repeats; the same
+    board as the same rows shuffled (counted by key, repeats looked for), blocks of 7 rows splitting items' runs;
+    a repeat or a row out of order in it sends it the other way, which finds the repeat."""
+    monkeypatch.setattr(leaderboard, "_BLOCK", block)
+    rng = np.random.default_rng(6)
+    frame = table(seed=6, runs=3).assign(score=lambda f: rng.random(len(f)).round(2))  # not right/wrong: squares
+    frame = frame[~((frame.model == "m1") & frame.item.isin(["arc-3", "boolq-7"]))]  # holes: keys skipped
+    frame = frame.assign(item=frame.task + "/" + frame.item)  # each task its own ids: pairs not all there
+    ordered = frame.sort_values(["model", "task", "item", "run"], key=lambda c: c.map(
+        {v: i for i, v in enumerate(pd.unique(c))}) if c.dtype != np.int64 else c)
+    by_key, by_key_alone = [], leaderboard._counted
+    monkeypatch.setattr(leaderboard, "_counted", lambda *a, **k: by_key.append(1) or by_key_alone(*a, **k))
+    a = leaderboard.from_table(ordered, on_missing="drop")
+    assert by_key == []  # in order: counted a block at a time
+    b = leaderboard.from_table(ordered.sample(frac=1, random_state=1), on_missing="drop")
+    assert by_key == [1]
+    for t in a.tasks:
+        rows = [b.items[t].index(i) for i in a.items[t]]
+        cols = [b.models.index(m) for m in a.models]
+        assert a.scores[t] == pytest.approx(b.scores[t][rows][:, cols], rel=1e-12, abs=1e-15)
+        assert a.epochs[t][0] == pytest.approx(b.epochs[t][0][cols], rel=1e-12)
+    assert a.notes == b.notes and len(a.notes) == 2
+    twice = pd.concat([ordered.iloc[:20], ordered.iloc[19:]])  # a row repeated, in order
+    with pytest.raises(InputError, match=r"has item .* twice in one run"):
+        leaderboard.from_table(twice)
