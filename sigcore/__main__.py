@@ -1185,7 +1185,7 @@ def _board(args) -> int:
                     "tasks": {t: len(board.items[t]) for t in board.tasks}, "notes": list(board.notes),
                     "p_floor": 1 / args.resamples}  # a p_value of 0: no resample as extreme, p < p_floor
         out = {"settings": settings, "models": table.to_dict(orient="records")}
-        if board.epochs and not board.cluster:
+        if board.epochs:
             out["variance"] = board_words.variance_records(res, base)
         if tasks is not None:
             out["per_task"] = {"corrected_over": args.per_task, "comparisons": tasks.to_dict(orient="records"),
@@ -1203,9 +1203,9 @@ def _board(args) -> int:
         print("\n" + board_words.per_task_heading(res, base, args.correction, args.per_task, len(tasks)))
         _print_rows(["task", "model", "δ", "CI of δ", "p", "p corrected"],
                     [[r.task, r.model, *_delta_cells(r, args)] for r in tasks.itertuples(index=False)])
-    if board.epochs and not board.cluster:  # runs of the items: how much of δ's variance is theirs
+    if board.epochs:  # runs of the items: how much of δ's variance is theirs
         print("\n" + board_words.variance_heading(res, base))
-        _print_rows(board_words.VARIANCE_HEADER, board_words.variance_rows(res, base))
+        _print_rows(board_words.variance_header(res), board_words.variance_rows(res, base))
     _friedman(res, args)
     return 0
 

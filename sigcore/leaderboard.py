@@ -19,12 +19,14 @@ import pandas as pd
 
 from .errors import InputError, SettingsError
 from .statistics import intervals
-from ._threads import WORKERS, pool
-from .statistics.resampling import _MAX_CELLS
+from ._threads import WORKERS, one_blas_thread, pool
 from .words import counted, listed, shown
 
 WEIGHTS = ("tasks", "items")
 CONNECT_TIMEOUT = "20s"  # how long to try a Dask scheduler's address before telling the user
+_BLOCK = 1 << 20  # rows a block, where the rows are counted a block at a time: 8 MiB of int64
+_BLOCK_CELLS = 1 << 18  # draws per block: 2 MiB of them and of their counts stay in cache (twice 32 MiB's speed)
+_EXACT = 1 << 24  # whole numbers below it are exact in float32, and so are sums of them below it
 
 
 @dataclass(frozen=True)
@@ -62,50 +64,40 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
     if "metric" in frame.columns:
         frame, metric, notes = _one_metric(frame, metric)
     metric = metric or "score"
-    scores = pd.to_numeric(frame["score"], errors="coerce")
-    bad = ~np.isfinite(scores.fillna(np.inf))  # text, an empty cell, nan or inf
-    if bad.any():
-        row = frame[bad].iloc[0]
-        raise InputError(f"model {shown(str(row['model']))}, task {shown(str(row['task']))}, item "
-                         f"{shown(str(row['item']))} has the score {shown(str(row['score']))}, not a finite number",
-                         hint="Give every score as a number.")
-    # integer codes, not strings and groupby: 18 million rows in seconds (bench/leaderboard.py)
-    codes, names = {}, {}
+    values = _scores(frame)
+    # small integer codes, not strings and groupby, each row touched a few times and few arrays its length (each
+    # new page costs): 18 million rows in half a second
+    codes, names, low = {}, {}, 0
     for key in ("model", "task", "item", "run"):
         if key in frame.columns:
-            codes[key], names[key] = _codes(frame[key]) if key != "run" else _factorized(frame[key])
-            if (codes[key] < 0).any():  # factorize's code of a missing value
+            if key == "run":  # codes less low
+                codes[key], names[key], low = _run_codes(frame[key])
+            else:
+                codes[key], names[key] = _codes(frame[key])
+            if len(codes[key]) and codes[key].min() - (low if key == "run" else 0) < 0:  # a missing value's -1
                 raise InputError(f"row {int(np.argmax(codes[key] < 0)) + 1} of the table has no {key}",
                                  hint=f"Give every row its {key}.")
     n_models, n_items = len(names["model"]), len(names["item"])
-    cell, cells = _dense(codes["task"].astype(np.int64) * n_items + codes["item"])  # (task, item) pairs
-    key = cell * n_models + codes["model"]
     runs = len(names["run"]) if "run" in codes else 1
-    seen = np.bincount(key * runs + codes["run"] if "run" in codes else key, minlength=len(cells) * n_models * runs)
-    twice = np.flatnonzero(seen > 1)
-    if len(twice):
-        k = int(twice[0] // runs)
-        c, m = divmod(k, n_models)
-        task, item = divmod(int(cells[c]), n_items)
-        raise InputError(f"model {shown(names['model'][m])} has item {shown(names['item'][item])} of task "
-                         f"{shown(names['task'][task])} twice" + (" in one run" if "run" in codes else ""),
-                         hint="Give each model's score of an item once per run.")
-    size = len(cells) * n_models
-    values = scores.to_numpy(dtype=np.float64)
-    sums = np.bincount(key, weights=values, minlength=size)
-    counts = seen.reshape(size, runs).sum(axis=1) if runs > 1 else seen  # the rows per model and item
-    several = counts.max(initial=0) > 1  # runs
+    binary = runs > 1 and _binary(values)  # right/wrong: x² = x, one bincount fewer
+    tallies = None if cluster else _counted_in_order(codes, values, len(names["task"]), n_items, n_models,
+                                                     runs > 1 and not binary)
+    if tallies is None:
+        tallies = _counted(codes, values, names, low, n_items, runs, runs > 1 and not binary, bool(cluster))
+    cells, sums, counts, squares, cell = tallies
+    cell_cluster = _cell_clusters(frame, cluster, cell, len(cells)) if cluster else None
+    squares = sums if binary else squares
+    several = runs > 1 and counts.max(initial=0) > 1
     with np.errstate(invalid="ignore", divide="ignore"):
-        means = (sums / counts).reshape(len(cells), n_models)  # nan: the model has no score of that item
-        if several:  # runs: each item's sum of squares about its mean, for the split
-            binary = bool(((values == 0) | (values == 1)).all())  # right/wrong: x² = x, one bincount fewer
-            squares = sums if binary else np.bincount(key, weights=values ** 2, minlength=size)
-            within = np.maximum(squares - sums * sums / counts, 0)
-            within = within.reshape(len(cells), n_models)
-            runs_of = counts.reshape(len(cells), n_models).astype(np.float64)
+        means = (sums / counts).reshape(n_models, len(cells)).T  # (cells, models); nan: the model has no score
+        if several:  # runs: each item's sum of squares about its mean, for the split (in place: one array)
+            within = sums * sums
+            within /= counts
+            np.subtract(squares, within, out=within)
+            within = np.maximum(within, 0, out=within).reshape(n_models, len(cells)).T
+            runs_of = counts.reshape(n_models, len(cells)).T
     models, tasks = tuple(names["model"]), tuple(names["task"])
     cell_task, cell_item = np.divmod(cells.astype(np.int64), n_items)
-    cell_cluster = _cell_clusters(frame, cluster, cell, len(cells)) if cluster else None
     matrices, items, epochs, clusters = {}, {}, {}, {}
     for t, task in enumerate(tasks):
         rows = np.flatnonzero(cell_task == t)
@@ -131,7 +123,7 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
         items[task] = tuple(ids)
         if several:
             kept = rows if not holes.any() else rows[keep]
-            r = runs_of[kept]
+            r = runs_of[kept].astype(np.float64)
             with np.errstate(invalid="ignore", divide="ignore"):
                 error = np.nan_to_num(within[kept].sum(axis=0) / (r - 1).sum(axis=0))  # one run each: 0
             epochs[task] = (error, len(r) / (1 / r).sum(axis=0))
@@ -143,6 +135,81 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
                          hint="Give a cluster column with several values per task, or leave the clusters out.")
     return Board(models, tasks, metric, matrices, items, tuple(notes), _groups(frame, tasks), epochs, cluster,
                  clusters)
+
+
+def _counted_in_order(codes: dict, values: np.ndarray, n_tasks: int, n_items: int, n_models: int,
+                      squares: bool) -> tuple | None:
+    """Each (model, task, item)'s number of rows, sum and (with ``squares``) sum of squares, counted a block of rows
+    at a time where the rows come in (model, task, item, run) order, as tables come (a log per model, an item's runs
+    together): then no (model, task, item, run) is there twice, and no array the table's length is made (new memory
+    is what costs most on 18 million rows). None where the rows are in another order (:func:`_counted` counts them).
+    Also the (task, item) pairs there are, task × items + item, ascending."""
+    task, item, model, run = codes["task"], codes["item"], codes["model"], codes.get("run")
+    n, step = len(values), _BLOCK
+    present = np.zeros(n_tasks * n_items, dtype=bool)
+    for start in range(0, n, step):
+        pair = np.multiply(task[start:start + step], n_items, dtype=np.int64)
+        pair += item[start:start + step]
+        present[pair] = True
+    cells = np.flatnonzero(present)
+    index = None if len(cells) == len(present) else np.cumsum(present) - 1
+    size = len(cells) * n_models
+    sums, counts, total = np.zeros(size), np.zeros(size, dtype=np.int64), np.zeros(size) if squares else None
+    last = None  # the last row's (key, run) of the block before
+    for start in range(0, n, step):
+        end = min(n, start + step)
+        key = np.multiply(task[start:end], n_items, dtype=np.int64)
+        key += item[start:end]
+        key = key if index is None else index[key]
+        key += np.multiply(model[start:end], len(cells), dtype=np.int64)
+        r = run[start:end] if run is not None else np.zeros(end - start, dtype=np.int8)
+        ahead = key[1:] - key[:-1]
+        if not ((ahead > 0) | ((ahead == 0) & (r[1:] > r[:-1]))).all() or last is not None and (
+                key[0] < last[0] or key[0] == last[0] and r[0] <= last[1]):
+            return None
+        last = (key[-1], r[-1])
+        low, high = int(key[0]), int(key[-1]) + 1
+        key -= low
+        sums[low:high] += np.bincount(key, weights=values[start:end], minlength=high - low)
+        counts[low:high] += np.bincount(key, minlength=high - low)
+        if squares:
+            total[low:high] += np.bincount(key, weights=values[start:end] ** 2, minlength=high - low)
+    return cells, sums, counts, total, None
+
+
+def _counted(codes: dict, values: np.ndarray, names: dict, low: int, n_items: int, runs: int, squares: bool,
+             rows_too: bool = False) -> tuple:
+    """:func:`_counted_in_order` for rows in any order, by each row's (model, task, item, run) key (an array the
+    table's length), with the error for one there twice; with ``rows_too``, each row's (task, item), for clusters."""
+    n_models = len(names["model"])
+    pair = np.multiply(codes["task"], n_items, dtype=np.int64)
+    pair += codes["item"]
+    key, cells = _dense(pair)  # each row's (task, item) pair's code (``pair`` itself where all are there)
+    rows = key.copy() if rows_too else None
+    # from here each row's (model, task, item), in place: model-major, as tables come (a log per model), so that
+    # counting it walks memory in order
+    _add_scaled(key, codes["model"], len(cells))
+    size = len(cells) * n_models
+    sums = np.bincount(key, weights=values, minlength=size)
+    total = np.bincount(key, weights=values ** 2, minlength=size) if squares else None
+    if runs > 1:  # (model, task, item, run): each once
+        key *= runs
+        key += codes["run"]
+        key -= low
+    seen = np.bincount(key, minlength=size * runs)
+    twice = np.flatnonzero(seen > 1)
+    if len(twice):
+        m, c = divmod(int(twice[0] // runs), len(cells))
+        task, item = divmod(int(cells[c]), n_items)
+        raise InputError(f"model {shown(names['model'][m])} has item {shown(names['item'][item])} of task "
+                         f"{shown(names['task'][task])} twice" + (" in one run" if "run" in codes else ""),
+                         hint="Give each model's score of an item once per run.")
+    counts = seen  # the rows per model and item
+    if runs > 1:  # summed over the runs by strided adds: 5x a reduction along an axis of a few runs
+        counts = seen[0::runs].copy()
+        for r in range(1, runs):
+            counts += seen[r::runs]
+    return cells, sums, counts, total, rows
 
 
 def _cell_clusters(frame: pd.DataFrame, column: str, cell: np.ndarray, n_cells: int) -> np.ndarray:
@@ -217,16 +284,54 @@ def _groups(frame: pd.DataFrame, tasks: tuple[str, ...]) -> dict[str, tuple[tupl
     return {g: v for g, v in out.items() if v[0]}
 
 
+def _scores(frame: pd.DataFrame) -> np.ndarray:
+    """The scores as float64 (the column itself where it is float64 already), each a finite number, or an error
+    that names the first row that is not (text, an empty cell, nan or inf)."""
+    column = frame["score"]
+    if not pd.api.types.is_numeric_dtype(column.dtype):
+        column = pd.to_numeric(column, errors="coerce")
+    values = column.to_numpy(dtype=np.float64, na_value=np.nan)
+    if np.isfinite(values.sum()):  # every score finite (else nan or inf, or past the largest float: look closer)
+        return values
+    finite = np.isfinite(values)
+    if not finite.all():
+        row = frame.iloc[int(np.argmin(finite))]
+        raise InputError(f"model {shown(str(row['model']))}, task {shown(str(row['task']))}, item "
+                         f"{shown(str(row['item']))} has the score {shown(str(row['score']))}, not a finite number",
+                         hint="Give every score as a number.")
+    return values
+
+
+def _binary(values: np.ndarray) -> bool:
+    """Whether every score is 0 or 1, a block at a time (no arrays the table's length)."""
+    step = 1 << 20
+    return all(bool(((part == 0) | (part == 1)).all()) for part in (values[i:i + step]
+                                                                      for i in range(0, len(values), step)))
+
+
+def _add_scaled(key: np.ndarray, codes: np.ndarray, factor: int) -> None:
+    """key += codes * factor, in place, a block of rows at a time: no temporary array of the table's length."""
+    step = 1 << 20
+    scaled = np.empty(min(step, len(key)), dtype=np.int64)
+    for start in range(0, len(key), step):
+        part = codes[start:start + step]
+        np.multiply(part, factor, out=scaled[:len(part)], dtype=np.int64)
+        key[start:start + len(part)] += scaled[:len(part)]
+
+
 def _dense(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Codes 0..k-1 of non-negative integers and the k distinct values, ascending: by counting where the values are
-    few beside the rows (a bincount, not a hash or a sort of 18 million keys), else by np.unique."""
+    few beside the rows (a bincount, not a hash or a sort of 18 million keys), else by np.unique. Where every value
+    below the largest is present, the codes are the values themselves (not a copy)."""
     top = int(values.max()) + 1 if len(values) else 0
     if top > 4 * len(values) + 1024:
         distinct, codes = np.unique(values, return_inverse=True)
         return codes.astype(np.int64), distinct
     present = np.bincount(values, minlength=top) > 0
+    if present.all():
+        return values, np.arange(top)
     index = np.cumsum(present) - 1
-    return index[values].astype(np.int64), np.flatnonzero(present)
+    return index[values], np.flatnonzero(present)
 
 
 def _factorized(column: pd.Series) -> tuple[np.ndarray, list[str]]:
@@ -234,24 +339,43 @@ def _factorized(column: pd.Series) -> tuple[np.ndarray, list[str]]:
     return codes, [str(u) for u in uniques]
 
 
+def _run_codes(column: pd.Series) -> tuple[np.ndarray, list[str], int]:
+    """Codes of the runs (only their number and equality matter), less an offset: whole numbers from low to high
+    as they are (codes = values − low, not copied), other whole numbers by counting; other values (an empty cell
+    of a CSV) by pd.factorize, a missing one -1 (offset 0)."""
+    if not isinstance(column.dtype, np.dtype) or column.dtype.kind != "i" or not len(column):
+        return (*_factorized(column), 0)
+    values, low = column.to_numpy(), int(column.min())
+    if low >= 0 and int(column.max()) < 4 * len(values) + 1024:
+        present = np.bincount(values)[low:] > 0
+        if present.all():
+            return values, [str(low + r) for r in range(len(present))], low
+    codes, distinct = _dense(np.subtract(values, low, dtype=np.int64))
+    return codes, [str(v + low) for v in distinct], 0
+
+
 _PREFIX = 1 << 16  # rows in which a categorical's categories are first looked for
 
 
 def _codes(column: pd.Series) -> tuple[np.ndarray, list[str]]:
     """Integer codes of ids and their names as text, in order of first appearance (as pd.factorize gives them); a
-    categorical's from its codes, without hashing its values again."""
+    categorical's from its codes, without hashing its values again, in its codes' own small dtype (not a copy where
+    the categories come in their order of first appearance)."""
     if not isinstance(column.dtype, pd.CategoricalDtype):
         return _factorized(_text(column))
     raw = column.cat.codes.to_numpy()
-    if (raw < 0).any():
-        return raw.astype(np.intp), []  # a missing id: the caller says which row
-    present = int(np.count_nonzero(np.bincount(raw, minlength=len(column.cat.categories))))
+    if len(raw) and raw.min() < 0:
+        return raw, []  # a missing id: the caller says which row
     used = pd.unique(raw[:_PREFIX])  # the categories present, by first row: a long table shows them all early
-    if len(used) < present:
-        used = pd.unique(raw)
-    remap = np.empty(len(column.cat.categories), dtype=np.intp)
+    if len(used) < len(column.cat.categories):  # some come later, or never
+        starts = np.flatnonzero(raw[1:] != raw[:-1]) + 1  # a value first seen is the first row or a change
+        used = pd.unique(raw[np.r_[0, starts]] if len(starts) < len(raw) // 4 else raw)
+    names = [str(c) for c in column.cat.categories[used]]
+    if np.array_equal(used, np.arange(len(used))):
+        return raw, names
+    remap = np.zeros(len(column.cat.categories), dtype=raw.dtype)
     remap[used] = np.arange(len(used))
-    return remap[raw], [str(c) for c in column.cat.categories[used]]
+    return remap[raw], names
 
 
 def _text(column: pd.Series) -> pd.Series:
@@ -294,8 +418,9 @@ class Leaderboard:
 
     def variance(self, model: str, baseline: str, task: str | None = None):
         """Where the variance of δ = ``model`` − ``baseline`` comes from, the items or the runs (epochs: each run a
-        fresh draw of the items' answers), on the aggregate (each task's split weighted by its share squared) or
-        on ``task``: :class:`sigcore.statistics.variance.Split`. Without runs, all of it is the items'."""
+        fresh draw of the items' answers), and with clusters the clusters, the items within them or the runs, on the
+        aggregate (each task's split weighted by its share squared) or on ``task``:
+        :class:`sigcore.statistics.variance.Split`. Without runs, all of it is the items' (and clusters')."""
         from .statistics.variance import Runs, combine, from_item_means
 
         i, j = self._index(model), self._index(baseline)
@@ -303,15 +428,13 @@ class Leaderboard:
         if not board.scores:
             raise SettingsError("the split of δ's variance needs the per-item scores, which a saved board leaves out",
                                 hint="Run the board from its logs or table.")
-        if board.cluster:
-            raise SettingsError(f"the split of δ's variance takes the items as independent, not in {board.cluster}s",
-                                hint="Run the board without clusters for the split.")
 
         def one(t: str):
             n = len(board.items[t])
             error, runs = board.epochs.get(t, (np.zeros(len(board.models)), np.ones(len(board.models))))
             c = board.scores[t][:, i] - board.scores[t][:, j]
-            return from_item_means(c, Runs(n, runs[i], 0.0, error[i]), Runs(n, runs[j], 0.0, error[j]), "epochs")
+            return from_item_means(c, Runs(n, runs[i], 0.0, error[i]), Runs(n, runs[j], 0.0, error[j]), "epochs",
+                                   board.clusters.get(t))
 
         if task is not None:
             if task not in board.tasks:
@@ -536,7 +659,8 @@ def bootstrap(board: Board, *, n_resamples: int = 1_000, seed: int = 0, weight: 
     tasks = board.tasks
     task_weights = _weights(board, weight)
     streams = np.random.SeedSequence(seed).spawn(len(tasks))
-    work = [(board.scores[t], n_resamples, streams[k], board.clusters.get(t)) for k, t in enumerate(tasks)]
+    work = [(board.scores[t], n_resamples, streams[k], board.clusters.get(t), _runs(board, t))
+            for k, t in enumerate(tasks)]
     resampled = np.zeros((n_resamples, len(board.models)))
     each = np.empty((n_resamples, len(tasks), len(board.models))) if per_task else None
     results = _on_dask(work, scheduler) if scheduler is not None else _in_order(work)
@@ -550,42 +674,66 @@ def bootstrap(board: Board, *, n_resamples: int = 1_000, seed: int = 0, weight: 
     return Leaderboard(board, weight, n_resamples, seed, task_scores, task_weights @ task_scores, resampled, each)
 
 
+def _runs(board: Board, task: str) -> int:
+    """The runs every item of ``task`` has, where they have the same number (a guess that task_resamples checks)."""
+    runs = board.epochs.get(task, (None, np.ones(1)))[1]
+    return max(1, int(np.rint(runs.max())))
+
+
 def task_resamples(matrix: np.ndarray, n_resamples: int, stream: np.random.SeedSequence,
-                   clusters: np.ndarray | None = None) -> np.ndarray:
-    """(b, models): every model's mean over the same n items drawn with replacement, b times, from ``stream``,
-    in blocks of rows whose draws stay under the memory bound (a block's size depends on n alone). With
-    ``clusters`` (each item's, 0..k-1), k clusters are drawn instead, each with all its items, and the mean is
-    over the items drawn (Σ count x / Σ count, as a clustered bootstrap of a mean)."""
+                   clusters: np.ndarray | None = None, runs: int = 1) -> np.ndarray:
+    """(b, models): every model's mean over the same n items drawn with replacement, b times, from ``stream``
+    (row after row of ``integers(0, n, n)``, as a loop over resamples draws them), in blocks of rows whose draws
+    stay in cache (a block's size depends on n alone). With ``clusters`` (each item's, 0..k-1), k clusters are drawn
+    instead, each with all its items, and the mean is over the items drawn (Σ count x / Σ count, as a clustered
+    bootstrap of a mean). Where every score is a whole number of ``runs``-ths (right/wrong, or averaged over
+    ``runs`` epochs), the sums are taken in whole numbers, exact in float32 below 2**24 (twice float64's speed),
+    each mean rounded once; other scores in float64."""
     rng = np.random.default_rng(stream)
     k = len(matrix) if clusters is None else int(clusters.max()) + 1
-    step = max(1, _MAX_CELLS // max(k, 1))
-    out = np.empty((n_resamples, matrix.shape[1]))
-    if clusters is not None:  # each cluster's sums and sizes: a cluster is drawn whole
+    whole = np.rint(matrix * runs)
+    counted = np.array_equal(whole / runs, matrix)  # whole numbers of runs-ths: summed as whole numbers
+    weights, scale = (whole, runs) if counted else (matrix, 1)
+    if clusters is not None:  # each cluster's sums, and its size as a last column: a cluster is drawn whole
         sums = np.zeros((k, matrix.shape[1]))
-        np.add.at(sums, clusters, matrix)
-        sizes = np.bincount(clusters, minlength=k).astype(np.float64)
+        np.add.at(sums, clusters, weights)
+        weights = np.column_stack([sums, np.bincount(clusters, minlength=k)])
+    exact = np.array_equal(np.rint(weights), weights) and k < _EXACT and k * np.abs(weights).max(initial=0) < _EXACT
+    weights = weights.astype(np.float32) if exact else weights
+    step = max(1, _BLOCK_CELLS // max(k, 1))
+    offsets = (np.arange(step) * k)[:, None]
+    sums = np.empty((n_resamples, weights.shape[1]))
     for start in range(0, n_resamples, step):
         size = min(step, n_resamples - start)
         # k units drawn with replacement, counted: multinomial counts, at the speed of integers and bincount
-        drawn = rng.integers(0, k, size=(size, k)) + (np.arange(size) * k)[:, None]
-        counts = np.bincount(drawn.ravel(), minlength=size * k).reshape(size, k).astype(np.float64)
-        out[start:start + size] = (counts @ matrix) / k if clusters is None else \
-            (counts @ sums) / (counts @ sizes)[:, None]
-    return out
+        drawn = rng.integers(0, k, size=(size, k))
+        drawn += offsets[:size]
+        counts = np.bincount(drawn.ravel(), minlength=size * k).reshape(size, k).astype(weights.dtype)
+        sums[start:start + size] = counts @ weights
+    return sums / (k * scale) if clusters is None else sums[:, :-1] / (sums[:, -1:] * scale)
 
 
 def _in_order(work: list) -> Iterator[np.ndarray]:
-    """Each task's resamples, in order, a few tasks ahead on every core (numpy releases the GIL)."""
+    """Each task's resamples, in order, a few tasks ahead on every core (numpy releases the GIL), BLAS on one thread
+    (:func:`_alone`)."""
     if WORKERS == 1 or len(work) < 2:
-        yield from (task_resamples(*w) for w in work)
+        yield from (_alone(*w) for w in work)
         return
     pending: deque = deque()
-    for w in work:
-        pending.append(pool().submit(task_resamples, *w))
-        if len(pending) > WORKERS:
+    with one_blas_thread():  # a task per core, each its own products
+        for w in work:
+            pending.append(pool().submit(task_resamples, *w))
+            if len(pending) > WORKERS:
+                yield pending.popleft().result()
+        while pending:
             yield pending.popleft().result()
-    while pending:
-        yield pending.popleft().result()
+
+
+def _alone(*work) -> np.ndarray:
+    """:func:`task_resamples` with BLAS on one thread, wherever it runs: OpenBLAS's sums of products in float64
+    differ in their last bits with its number of threads, and a task's resamples must not."""
+    with one_blas_thread():
+        return task_resamples(*work)
 
 
 def _on_dask(work: list, scheduler: str) -> Iterator[np.ndarray]:
@@ -601,7 +749,7 @@ def _on_dask(work: list, scheduler: str) -> Iterator[np.ndarray]:
         raise SettingsError(f"cannot reach the Dask scheduler at {scheduler}: {e}",
                             hint="Give the address a running scheduler prints (tcp://host:8786).") from None
     with client:
-        futures = client.map(task_resamples, *zip(*work), pure=False)
+        futures = client.map(_alone, *zip(*work), pure=False)
         for future in futures:
             yield future.result()
             future.release()  # one task's b x models at a time on this side

@@ -61,14 +61,38 @@ def test_clusters_are_checked_and_the_command_line_says_them(table, capsys, tmp_
     lacking.loc[lacking.item == "3", "metadata.passage"] = None
     with pytest.raises(InputError, match="item '3' of task 'arith' has no metadata.passage"):
         leaderboard.from_table(lacking, metric="match", cluster="metadata.passage")
-    with pytest.raises(SettingsError, match="takes the items as independent"):
-        leaderboard.bootstrap(leaderboard.from_table(table, metric="match", cluster="metadata.passage"),
-                              n_resamples=10).variance("mockllm/beta", "mockllm/alpha")
     args = ["many", str(LOGS / "alpha.eval"), str(LOGS / "beta.eval"), "--metric", "match", "--resamples", "500"]
     assert main([*args, "--cluster", "metadata.passage"]) == 0
     out = capsys.readouterr().out
     assert "its items in 10 clusters by metadata.passage resampled whole" in out
-    assert "where the variance of δ" not in out  # the split takes items as independent: not printed
     systems = sorted(str(p) for p in (Path(__file__).resolve().parents[1] / "sample_data" / "mt").iterdir())
     assert main(["many", *systems, "--cluster", "doc"]) == 2
     assert "--cluster is for models on many tasks" in capsys.readouterr().err
+
+
+def test_the_clustered_board_splits_delta_s_variance_into_clusters_items_and_runs(table, capsys):
+    from sigcore.report import board as words
+    from sigcore.statistics.variance import split
+
+    board = leaderboard.from_table(table, metric="match", cluster="metadata.passage")
+    res = leaderboard.bootstrap(board, n_resamples=500, seed=1)
+    beta, alpha = "mockllm/beta", "mockllm/alpha"
+    rows = table[table.metric == "match"]
+    cube = {m: rows[rows.model == m].pivot(index="item", columns="run", values="score").loc[list(board.items["arith"])]
+            .to_numpy() for m in (beta, alpha)}
+    passage = rows.drop_duplicates("item").set_index("item")["metadata.passage"].loc[list(board.items["arith"])]
+    reference = split(cube[beta], cube[alpha], "epochs", passage.to_numpy())  # from the items x epochs, by the module
+    ours = res.variance(beta, alpha)  # from the board's sums of squares and its clusters
+    assert (ours.clusters, ours.items, ours.error, ours.runs) == pytest.approx(
+        (reference.clusters, reference.items, reference.error, reference.runs), rel=1e-12)
+    assert ours.clusters > 0 and ours.variance() > split(cube[beta], cube[alpha], "epochs").variance()
+    args = ["many", str(LOGS / "alpha.eval"), str(LOGS / "beta.eval"), "--metric", "match", "--resamples", "500",
+            "--seed", "1", "--cluster", "metadata.passage"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert words.variance_heading(res, alpha) in out and "the clusters (by metadata.passage" in out
+    assert " ".join(words.variance_header(res)) in " ".join(out.split())
+    (row,) = words.variance_rows(res, alpha)
+    assert row[0] == beta and sum(int(c[:-1]) for c in row[1:4]) == 100
+    assert " ".join(row) in " ".join(out.split())
+    assert row[4] == f"{reference.narrowing(items=2):.0%}" and row[5] == f"{reference.narrowing(cluster_size=2):.0%}"

@@ -223,3 +223,110 @@ def test_many_on_tasks_writes_csv_and_json_and_refuses_what_it_does_not_take(tmp
     for flag in (["--test", "t"], ["--alternative", "greater"], ["--tokenize", "13a"]):
         assert main(["many", str(path), *flag]) == 2
         assert f"{flag[0]} is not taken by models on many tasks" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("kind", ["scores", "right/wrong over 3 runs", "right/wrong in clusters"])
+def test_a_task_s_resamples_are_a_loop_drawing_each_resample_s_items_with_integers(kind):
+    """task_resamples draws, block by block, what a loop over resamples draws with ``integers(0, n, n)`` from the
+    same stream; whole numbers of thirds (3 epochs of right/wrong) are summed exactly, each mean rounded once."""
+    rng = np.random.default_rng(4)
+    n, b = 3_000, 200  # 87 resamples a block: 3 blocks
+    whole = rng.integers(0, 4, (n, 3))  # right answers out of 3 epochs
+    matrix = rng.random((n, 3)) if kind == "scores" else whole / 3
+    clusters = np.sort(rng.integers(0, 700, n)) if "clusters" in kind else None
+    clusters = np.unique(clusters, return_inverse=True)[1] if clusters is not None else None
+    stream = np.random.SeedSequence(11).spawn(3)[2]
+    ours = leaderboard.task_resamples(matrix, b, stream, clusters, 3)
+    draws = np.random.default_rng(stream)
+    for i in range(b):
+        if clusters is None:
+            idx = draws.integers(0, n, n)
+            expected = whole[idx].sum(axis=0) / (3 * n) if kind != "scores" else matrix[idx].mean(axis=0)
+        else:
+            k = clusters.max() + 1
+            idx = draws.integers(0, k, k)
+            sums = np.zeros((k, 3), dtype=np.int64)
+            np.add.at(sums, clusters, whole)
+            expected = sums[idx].sum(axis=0) / (3 * np.bincount(clusters)[idx].sum())
+        if kind == "scores":
+            assert ours[i] == pytest.approx(expected, abs=1e-14)
+        else:  # exact: integer sums, one division
+            assert np.array_equal(ours[i], expected), i
+
+
+def test_a_table_read_from_parquet_is_the_same_board_and_fails_the_same_way(tmp_path, monkeypatch):
+    """tidy.read_table gives Parquet's text as categoricals, whose codes from_table uses as they are: the same board
+    as from text columns, and the same errors."""
+    frame = table(seed=5)
+
+    def parquet(f: pd.DataFrame, name: str) -> pd.DataFrame:
+        path = tmp_path / f"{name}.parquet"
+        f.to_parquet(path, index=False)
+        return tidy.read_table(path)
+
+    read = parquet(frame, "plain")
+    assert isinstance(read["model"].dtype, pd.CategoricalDtype)
+    mine, theirs = leaderboard.from_table(read), leaderboard.from_table(frame)
+    assert (mine.models, mine.tasks, mine.items) == (theirs.models, theirs.tasks, theirs.items)
+    assert all(np.array_equal(mine.scores[t], theirs.scores[t]) for t in mine.tasks)
+    assert all(np.array_equal(a, b) for t in mine.tasks for a, b in zip(mine.epochs[t], theirs.epochs[t]))
+    empty = frame.reset_index(drop=True)
+    empty.loc[6, "item"] = None
+    with pytest.raises(InputError, match="row 7 of the table has no item"):
+        leaderboard.from_table(parquet(empty, "no-item"))
+    no_run = frame.reset_index(drop=True).astype({"run": float})
+    no_run.loc[2, "run"] = np.nan
+    with pytest.raises(InputError, match="row 3 of the table has no run"):
+        leaderboard.from_table(parquet(no_run, "no-run"))
+    with pytest.raises(InputError, match=r"has item .* twice in one run"):
+        leaderboard.from_table(parquet(pd.concat([frame, frame.iloc[-1:]]), "twice"))
+    inf = frame.reset_index(drop=True)
+    inf.loc[8, "score"] = np.inf
+    with pytest.raises(InputError, match=f"item '{inf.item[8]}' has the score 'inf', not a finite number"):
+        leaderboard.from_table(parquet(inf, "inf"))
+    with pytest.raises(InputError, match="model 'm2' has no scores on task 'gsm8k'"):
+        leaderboard.from_table(parquet(frame[~((frame.model == "m2") & (frame.task == "gsm8k"))], "no-task"))
+    ordered = frame.sort_values(["model", "task", "item", "run"])  # counted without looking for repeats
+    in_order = leaderboard.from_table(parquet(ordered, "ordered"))
+    for t in theirs.tasks:
+        by_item = dict(zip(theirs.items[t], theirs.scores[t][:, [theirs.models.index(m) for m in in_order.models]]))
+        assert np.array_equal(np.array([by_item[i] for i in in_order.items[t]]), in_order.scores[t])
+        assert in_order.epochs[t][0] == pytest.approx(theirs.epochs[t][0][[theirs.models.index(m)
+                                                                            for m in in_order.models]], rel=1e-12)
+    with pytest.raises(InputError, match=r"has item .* twice in one run"):
+        leaderboard.from_table(parquet(pd.concat([ordered.iloc[:5], ordered.iloc[4:]]), "ordered-twice"))
+    monkeypatch.setattr(leaderboard, "_PREFIX", 100)  # the rows in which categories are first looked for
+    late = pd.concat([frame[frame.model != "m4"], frame[frame.model == "m4"]])  # a model first seen late,
+    late["model"] = pd.Categorical(late.model, categories=["m4", "m3", "m2", "m1", "m0", "unused"])  # out of order
+    board, text = leaderboard.from_table(parquet(late, "late")), leaderboard.from_table(late.astype({"model": str}))
+    assert board.models == text.models and board.models[-1] == "m4" and board.items == text.items
+    assert all(np.array_equal(board.scores[t], text.scores[t]) for t in board.tasks)
+
+
+@pytest.mark.parametrize("block", [7, 1 << 20])
+def test_rows_in_order_are_counted_a_block_at_a_time_as_rows_in_any_order(monkeypatch, block):
+    """A table in (model, task, item, run) order is counted in blocks of rows without looking for repeats; the same
+    board as the same rows shuffled (counted by key, repeats looked for), blocks of 7 rows splitting items' runs;
+    a repeat or a row out of order in it sends it the other way, which finds the repeat."""
+    monkeypatch.setattr(leaderboard, "_BLOCK", block)
+    rng = np.random.default_rng(6)
+    frame = table(seed=6, runs=3).assign(score=lambda f: rng.random(len(f)).round(2))  # not right/wrong: squares
+    frame = frame[~((frame.model == "m1") & frame.item.isin(["arc-3", "boolq-7"]))]  # holes: keys skipped
+    frame = frame.assign(item=frame.task + "/" + frame.item)  # each task its own ids: pairs not all there
+    ordered = frame.sort_values(["model", "task", "item", "run"], key=lambda c: c.map(
+        {v: i for i, v in enumerate(pd.unique(c))}) if c.dtype != np.int64 else c)
+    by_key, by_key_alone = [], leaderboard._counted
+    monkeypatch.setattr(leaderboard, "_counted", lambda *a, **k: by_key.append(1) or by_key_alone(*a, **k))
+    a = leaderboard.from_table(ordered, on_missing="drop")
+    assert by_key == []  # in order: counted a block at a time
+    b = leaderboard.from_table(ordered.sample(frac=1, random_state=1), on_missing="drop")
+    assert by_key == [1]
+    for t in a.tasks:
+        rows = [b.items[t].index(i) for i in a.items[t]]
+        cols = [b.models.index(m) for m in a.models]
+        assert a.scores[t] == pytest.approx(b.scores[t][rows][:, cols], rel=1e-12, abs=1e-15)
+        assert a.epochs[t][0] == pytest.approx(b.epochs[t][0][cols], rel=1e-12)
+    assert a.notes == b.notes and len(a.notes) == 2
+    twice = pd.concat([ordered.iloc[:20], ordered.iloc[19:]])  # a row repeated, in order
+    with pytest.raises(InputError, match=r"has item .* twice in one run"):
+        leaderboard.from_table(twice)

@@ -186,3 +186,87 @@ def test_compare_seeds_splits_a_mean_over_items_and_says_so():
     assert f1.variance is None and f1.variance_sentence() == ""  # not a mean over items: no split
     one = compare_seeds(runs.gold, mlp[:1], forest[:1], n_resamples=200)
     assert one.variance_sentence() == ""
+
+
+def _clustered(rng, sims, sizes, runs, *, between, within, error, binary=False):
+    """``sims`` experiments of A and B on items in clusters of ``sizes`` (a passage's questions): A's item effects
+    differ from B's by a cluster's N(0, between²) and the item's own N(0, within²); each of ``runs`` runs (epochs)
+    adds N(0, error²) to every score, or, with ``binary``, is a right/wrong draw from the item's chance."""
+    cluster = np.repeat(np.arange(len(sizes)), sizes)
+    n = len(cluster)
+    shared = rng.normal(0, 1, (sims, n, 1))
+    lift = 0.3 + rng.normal(0, between, (sims, len(sizes), 1))[:, cluster] + rng.normal(0, within, (sims, n, 1))
+    if binary:
+        p_a, p_b = 1 / (1 + np.exp(-(shared + lift))), 1 / (1 + np.exp(-shared))
+        a = (rng.random((sims, n, runs)) < p_a).astype(float)
+        return a, (rng.random((sims, n, runs)) < p_b).astype(float), cluster
+    a = shared + lift + rng.normal(0, error, (sims, n, runs))
+    return a, shared + rng.normal(0, error, (sims, n, runs)), cluster
+
+
+@pytest.mark.parametrize("sizes, runs, truth", [
+    (np.tile([2, 4, 6, 8], 6), 3, dict(between=0.5, within=0.8, error=1.0)),  # 24 passages of 2 to 8 questions
+    (np.full(30, 3), 4, dict(between=0.4, within=0.6, error=1.2)),
+])
+def test_the_clustered_split_predicts_delta_s_variance_with_more_clusters_items_and_runs(sizes, runs, truth):
+    rng = np.random.default_rng(12)
+    a, b, cluster = _clustered(rng, SIMS, sizes, runs, **truth)
+    splits = [split(x, y, "epochs", cluster) for x, y in zip(a, b)]
+    for items, size, more in ((1, 1, 1), (2, 1, 1), (1, 2, 1), (1, 1, 2)):
+        # twice the items in twice the clusters (as many of each size); twice the items in each cluster; twice the runs
+        a2, b2, _ = (a, b, None) if items == size == more == 1 else _clustered(
+            rng, SIMS, np.tile(sizes, items) * size, runs * more, **truth)
+        predicted = np.mean([s.variance(items, more, size) for s in splits])
+        assert predicted == pytest.approx(_delta_variance(a2, b2), rel=_tolerance())
+    n, g = len(cluster), len(sizes)
+    assert np.mean([s.clusters for s in splits]) == pytest.approx(
+        truth["between"] ** 2 * np.sum(sizes ** 2) / n ** 2, rel=0.1)
+    assert np.mean([s.items for s in splits]) == pytest.approx(truth["within"] ** 2 / n, rel=0.1)
+    assert np.mean([s.error for s in splits]) == pytest.approx(2 * truth["error"] ** 2 / (n * runs), rel=0.02)
+    # the items taken as independent understate it: the clusters' share is counted once for each item
+    naive = np.mean([split(x, y, "epochs").variance() for x, y in zip(a, b)])
+    assert naive < _delta_variance(a, b) * (1 - 2 * _tolerance())
+    assert 0 < splits[0].clusters_share < splits[0].items_share < 1
+    assert splits[0].narrowing(cluster_size=2) < splits[0].narrowing(items=2)  # the clusters' term stays
+
+
+def test_right_wrong_epochs_in_clusters():
+    rng = np.random.default_rng(5)
+    sizes = np.tile([1, 3, 5], 10)
+    a, b, cluster = _clustered(rng, SIMS, sizes, 3, between=1.2, within=1.2, error=0, binary=True)
+    splits = [split(x, y, "epochs", cluster) for x, y in zip(a, b)]
+    for items, size, more in ((1, 1, 1), (2, 1, 1), (1, 2, 1), (1, 1, 2)):
+        a2, b2, _ = (a, b, None) if items == size == more == 1 else _clustered(
+            rng, SIMS, np.tile(sizes, items) * size, 3 * more, between=1.2, within=1.2, error=0, binary=True)
+        assert np.mean([s.variance(items, more, size) for s in splits]) == pytest.approx(_delta_variance(a2, b2),
+                                                                                          rel=_tolerance())
+
+
+def test_the_clustered_split_is_the_cluster_bootstrap_s_variance():
+    """Clusters of one size: Var(δ) by the split is MS_between / n, and the cluster bootstrap's, b → ∞, the same
+    times (G − 1) / G, on each data set (where no component is truncated at 0); the board's resampling of clusters
+    (sigcore.leaderboard.task_resamples) gives it within Monte-Carlo error, data set after data set."""
+    from sigcore.leaderboard import task_resamples
+
+    rng = np.random.default_rng(3)
+    b_, g = 2_000, 15
+    a, b, cluster = _clustered(rng, 40, np.full(g, 4), 3, between=0.6, within=0.7, error=1.0)
+    ratios = []
+    for k, (x, y) in enumerate(zip(a, b)):
+        s = split(x, y, "epochs", cluster)
+        means = task_resamples(np.column_stack([x.mean(axis=1), y.mean(axis=1)]), b_,
+                               np.random.SeedSequence(k), cluster)
+        ratios.append(np.var(means[:, 0] - means[:, 1]) / (s.variance() * (g - 1) / g))
+    # each ratio's Monte-Carlo error: a variance from b draws, √(2 / b) relative; 40 of them averaged
+    assert np.mean(ratios) == pytest.approx(1, abs=4 * np.sqrt(2 / b_) / np.sqrt(len(ratios)))
+
+
+def test_the_clustered_split_refuses_what_it_cannot_split():
+    rng = np.random.default_rng(0)
+    a, b = rng.normal(size=(6, 2)), rng.normal(size=(6, 2))
+    with pytest.raises(SettingsError, match="a cluster for each of the 6 items, not 5"):
+        split(a, b, "epochs", [0, 0, 1, 1, 2])
+    with pytest.raises(SettingsError, match="at least 2 clusters"):
+        split(a, b, "epochs", ["p"] * 6)
+    singles = split(a, b, "epochs", list("abcdef"))  # one item a cluster: the items' split, all of it the clusters'
+    assert singles.items == 0 and singles.clusters == pytest.approx(split(a, b).items, rel=1e-12)

@@ -198,9 +198,9 @@ def show(res: leaderboard.Leaderboard, s: Settings) -> None:
         with st.expander("The Friedman test over tasks, with Nemenyi's critical difference (Demšar 2006)"):
             st.markdown(md(words.friedman(res, s.alpha)))
             st.plotly_chart(nemenyi_cd(res, s.alpha), config=figure_config("nemenyi"), key="tasks-nemenyi")
-    if res.board.epochs and not res.board.cluster:  # the items have runs (epochs): how much of δ's variance is theirs
+    if res.board.epochs:  # the items have runs (epochs): how much of δ's variance is theirs
         st.markdown(md(words.variance_heading(res, s.baseline)))
-        st.dataframe(pd.DataFrame(words.variance_rows(res, s.baseline), columns=words.VARIANCE_HEADER),
+        st.dataframe(pd.DataFrame(words.variance_rows(res, s.baseline), columns=words.variance_header(res)),
                      hide_index=True)
     tasks = res.task_table(s.baseline, s.alpha, s.correction, over=s.per_task)
     st.markdown(md(words.per_task_heading(res, s.baseline, s.correction, s.per_task, len(tasks))))
@@ -215,8 +215,7 @@ def downloads(res: leaderboard.Leaderboard, s: Settings) -> None:
                         "notes": list(res.board.notes), "p_floor": 1 / s.n_resamples},
            "models": table.to_dict(orient="records"),
            "per_task": {"corrected_over": s.per_task, "comparisons": tasks.to_dict(orient="records")},
-           **({"variance": words.variance_records(res, s.baseline)} if res.board.epochs and not res.board.cluster
-              else {})}
+           **({"variance": words.variance_records(res, s.baseline)} if res.board.epochs else {})}
     wide = board_table.frame(res, s.baseline, s.alpha, s.correction, s.per_task)
     out["per_task"]["table"] = wide.to_dict(orient="records")
     papers = st.session_state.get(venue.KEY) if st.session_state.get(venue.KEY) in VENUES else DEFAULT_VENUE

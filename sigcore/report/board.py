@@ -74,6 +74,13 @@ def friedman(res: Leaderboard, alpha: float) -> str:
 
 
 def variance_heading(res: Leaderboard, baseline: str) -> str:
+    c = res.board.cluster
+    if c:
+        return (f"where the variance of δ against {baseline} comes from, on the aggregate: the clusters (by {c}, "
+                f"resampled whole), the items within them, or the runs (read as epochs, each a fresh draw of every "
+                f"item's answer), and how much narrower δ's interval would be with twice the items (in twice the "
+                f"clusters, each as large), twice the items in each cluster, or twice the runs "
+                f"(sigcore.statistics.variance)")
     return (f"where the variance of δ against {baseline} comes from, on the aggregate: the items, or the runs (read as "
             f"epochs, each a fresh draw of every item's answer), and how much narrower δ's interval would be with "
             f"twice the items or twice the runs (sigcore.statistics.variance)")
@@ -81,28 +88,45 @@ def variance_heading(res: Leaderboard, baseline: str) -> str:
 
 def variance_records(res: Leaderboard, baseline: str) -> list[dict]:
     """Per model against ``baseline`` on the aggregate: Var(δ)'s terms, the items' share, and how much narrower
-    δ's interval would be with 2× the items and with 2× the runs."""
+    δ's interval would be with 2× the items and with 2× the runs; with clusters, also the clusters' term and share
+    and 2× the items in each cluster."""
     out = []
     for m in res.board.models:
         if m != baseline:
             s = res.variance(m, baseline)
             out.append({"model": m, "baseline": baseline, "runs_as": s.design, "items": s.items, "runs": s.runs,
                         "error": s.error, "items_share": s.items_share, "narrowing_2x_items": s.narrowing(items=2),
-                        "narrowing_2x_runs": s.narrowing(runs=2)})
+                        "narrowing_2x_runs": s.narrowing(runs=2),
+                        **({"clusters": s.clusters, "clusters_share": s.clusters_share,
+                            "narrowing_2x_cluster_size": s.narrowing(cluster_size=2)} if res.board.cluster else {})})
     return out
 
 
 def variance_rows(res: Leaderboard, baseline: str) -> list[list[str]]:
-    """:func:`variance_records` as the command line and the app print them, in percent."""
+    """:func:`variance_records` as the command line and the app print them, in percent, under
+    :func:`variance_header`."""
     rows = []
     for r in variance_records(res, baseline):
-        items = round(100 * r["items_share"])  # the two shares printed add up to 100%
-        rows.append([r["model"], f"{items}%", f"{100 - items}%", f"{r['narrowing_2x_items']:.0%}",
-                     f"{r['narrowing_2x_runs']:.0%}"])
+        items = round(100 * r["items_share"])  # the shares printed add up to 100%
+        if "clusters" in r:
+            clusters = round(100 * r["clusters_share"])
+            rows.append([r["model"], f"{clusters}%", f"{items - clusters}%", f"{100 - items}%",
+                         f"{r['narrowing_2x_items']:.0%}", f"{r['narrowing_2x_cluster_size']:.0%}",
+                         f"{r['narrowing_2x_runs']:.0%}"])
+        else:
+            rows.append([r["model"], f"{items}%", f"{100 - items}%", f"{r['narrowing_2x_items']:.0%}",
+                         f"{r['narrowing_2x_runs']:.0%}"])
     return rows
 
 
 VARIANCE_HEADER = ["model", "items' share", "runs' share", "2x items: CI narrower by", "2x runs: CI narrower by"]
+CLUSTERED_VARIANCE_HEADER = ["model", "clusters' share", "items' share (within)", "runs' share",
+                             "2x items: CI narrower by", "2x items per cluster: CI narrower by",
+                             "2x runs: CI narrower by"]
+
+
+def variance_header(res: Leaderboard) -> list[str]:
+    return CLUSTERED_VARIANCE_HEADER if res.board.cluster else VARIANCE_HEADER
 
 
 def sentence(res: Leaderboard, baseline: str, alpha: float, correction: str, *, latex: bool = False) -> str:
