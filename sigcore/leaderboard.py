@@ -64,7 +64,7 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
     if "metric" in frame.columns:
         frame, metric, notes = _one_metric(frame, metric)
     metric = metric or "score"
-    values = _scores(frame)
+    values, binary = _scores(frame)
     # small integer codes, not strings and groupby, each row touched a few times and few arrays its length (each
     # new page costs): 18 million rows in half a second
     codes, names, low = {}, {}, 0
@@ -74,41 +74,54 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
                 codes[key], names[key], low = _run_codes(frame[key])
             else:
                 codes[key], names[key] = _codes(frame[key])
-            if len(codes[key]) and codes[key].min() - (low if key == "run" else 0) < 0:  # a missing value's -1
+            # a missing value's -1 (a categorical's codes were looked at: no names then)
+            checked = names[key] and (key == "run" and low or isinstance(frame[key].dtype, pd.CategoricalDtype))
+            if len(codes[key]) and not checked and codes[key].min() - (low if key == "run" else 0) < 0:
                 raise InputError(f"row {int(np.argmax(codes[key] < 0)) + 1} of the table has no {key}",
                                  hint=f"Give every row its {key}.")
     n_models, n_items = len(names["model"]), len(names["item"])
     runs = len(names["run"]) if "run" in codes else 1
-    binary = runs > 1 and _binary(values)  # right/wrong: x² = x, one bincount fewer
-    tallies = None if cluster else _counted_in_order(codes, values, len(names["task"]), n_items, n_models,
-                                                     runs > 1 and not binary)
+    binary = runs > 1 and binary  # right/wrong: x² = x, one sum fewer
+    tallies = None if cluster else _counted_grid(codes, values, len(names["task"]), n_items, n_models, runs, low,
+                                                 runs > 1 and not binary)
+    if tallies is None and not cluster:
+        tallies = _counted_in_order(codes, values, len(names["task"]), n_items, n_models, runs > 1 and not binary)
     if tallies is None:
         tallies = _counted(codes, values, names, low, n_items, runs, runs > 1 and not binary, bool(cluster))
     cells, sums, counts, squares, cell = tallies
     cell_cluster = _cell_clusters(frame, cluster, cell, len(cells)) if cluster else None
+    # (cells, models), C-ordered: each task's items x models matrix is then a slice of them, not a copy
+    sums, counts, squares = (a if a is None or a.ndim == 2 else np.ascontiguousarray(a.reshape(n_models, -1).T)
+                             for a in (sums, counts, squares))
     squares = sums if binary else squares
     several = runs > 1 and counts.max(initial=0) > 1
     with np.errstate(invalid="ignore", divide="ignore"):
-        means = (sums / counts).reshape(n_models, len(cells)).T  # (cells, models); nan: the model has no score
         if several:  # runs: each item's sum of squares about its mean, for the split (in place: one array)
             within = sums * sums
             within /= counts
             np.subtract(squares, within, out=within)
-            within = np.maximum(within, 0, out=within).reshape(n_models, len(cells)).T
-            runs_of = counts.reshape(n_models, len(cells)).T
+            np.maximum(within, 0, out=within)
+        some_holes = bool((counts == 0).any())  # a model without a score on an item: its mean is nan
+        means = np.divide(sums, counts, out=sums)  # the sums are not needed after
     models, tasks = tuple(names["model"]), tuple(names["task"])
     cell_task, cell_item = np.divmod(cells.astype(np.int64), n_items)
+    # cells ascend by (task, item): a task's cells are a run of them, a slice (no search, no gather)
+    bounds = np.searchsorted(cell_task, np.arange(len(tasks) + 1))
+    item_names = np.array(names["item"], dtype=object)
+    every_item = tuple(names["item"])
     matrices, items, epochs, clusters = {}, {}, {}, {}
     for t, task in enumerate(tasks):
-        rows = np.flatnonzero(cell_task == t)
+        rows = slice(bounds[t], bounds[t + 1])
         block = means[rows]
-        holes = np.isnan(block)
-        lacking = [models[m] for m in range(n_models) if holes[:, m].all()]
+        holes = np.isnan(block) if some_holes else None
+        lacking = [models[m] for m in range(n_models) if holes[:, m].all()] if some_holes else \
+            list(models) if not len(block) else []
         if lacking:
             raise InputError(f"model {shown(lacking[0])} has no scores on task {shown(task)}",
                              hint="Give every model's log of every task, or leave the task out.")
-        ids = [names["item"][i] for i in cell_item[rows]]
-        if holes.any():
+        ids = every_item if len(block) == n_items else tuple(item_names[cell_item[rows]].tolist())
+        if some_holes and holes.any():
+            rows = np.arange(bounds[t], bounds[t + 1])
             m = int(np.flatnonzero(holes.any(axis=0))[0])
             if on_missing != "drop":
                 first = ids[int(np.flatnonzero(holes[:, m])[0])]
@@ -118,23 +131,58 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
                                       "(on_missing='drop').")
             keep = ~holes.any(axis=1)
             notes.append(f"task {task}: dropped {counted(int((~keep).sum()), 'item')} not every model has")
-            block, ids = block[keep], [i for i, k in zip(ids, keep) if k]
+            block, ids, rows = block[keep], tuple(i for i, k in zip(ids, keep) if k), rows[keep]
         matrices[task] = np.ascontiguousarray(block)
-        items[task] = tuple(ids)
-        if several:
-            kept = rows if not holes.any() else rows[keep]
-            r = runs_of[kept].astype(np.float64)
+        items[task] = ids
+        if several:  # the rows as a C-ordered copy, as a gather gives them: the sums add in the same order
+            r = np.ascontiguousarray(counts[rows], dtype=np.float64)
             with np.errstate(invalid="ignore", divide="ignore"):
-                error = np.nan_to_num(within[kept].sum(axis=0) / (r - 1).sum(axis=0))  # one run each: 0
-            epochs[task] = (error, len(r) / (1 / r).sum(axis=0))
+                error = np.nan_to_num(np.ascontiguousarray(within[rows]).sum(axis=0) / (r - 1).sum(axis=0))
+            epochs[task] = (error, len(r) / (1 / r).sum(axis=0))  # one run each: error 0
         if cell_cluster is not None:
-            clusters[task] = _dense(cell_cluster[rows if not holes.any() else rows[keep]])[0]
+            clusters[task] = _dense(cell_cluster[rows])[0]
     if cluster and any(len(np.unique(c)) < 2 for c in clusters.values()):
         few = next(t for t, c in clusters.items() if len(np.unique(c)) < 2)
         raise InputError(f"task {shown(few)} has its items in one {cluster} only: nothing to resample",
                          hint="Give a cluster column with several values per task, or leave the clusters out.")
     return Board(models, tasks, metric, matrices, items, tuple(notes), _groups(frame, tasks), epochs, cluster,
                  clusters)
+
+
+def _counted_grid(codes: dict, values: np.ndarray, n_tasks: int, n_items: int, n_models: int, runs: int,
+                  low: int, squares: bool) -> tuple | None:
+    """:func:`_counted_in_order` where the table is the whole grid in (model, task, item, run) order, every model
+    with every task's every item in every run (as a converted set of logs comes): row r is then (model, task, item)
+    r // runs, found by comparing the codes with that order (no keys, no bincount), and the sums are strided adds
+    of the runs, in row order as a bincount adds them, in (cells, models) order. None where the table is anything
+    else."""
+    model, task, item, run = codes["model"], codes["task"], codes["item"], codes.get("run")
+    n = len(values)
+    if not n or n != n_models * n_tasks * n_items * runs or (run is None) != (runs == 1):
+        return None
+    cell = n_items * runs  # rows of one (model, task)
+    step = max(1, _BLOCK // cell)  # (model, task) pairs a block
+    # a block's items and runs as the grid has them, the same in every block: compared whole, not broadcast
+    items = np.tile(np.repeat(np.arange(n_items, dtype=item.dtype), runs), step)
+    laps = None if run is None else np.tile(np.arange(low, low + runs, dtype=run.dtype), n_items * step)
+    for start in range(0, n_models * n_tasks, step):
+        end = min(n_models * n_tasks, start + step)
+        rows = slice(start * cell, end * cell)
+        pair = np.arange(start, end)[:, None]
+        if not (np.array_equal(item[rows], items[:(end - start) * cell])
+                and (run is None or np.array_equal(run[rows], laps[:(end - start) * cell]))
+                and (model[rows].reshape(end - start, cell) == pair // n_tasks).all()
+                and (task[rows].reshape(end - start, cell) == pair % n_tasks).all()):
+            return None
+    cells = n_tasks * n_items
+    sums, total = np.zeros(n // runs), np.zeros(n // runs) if squares else None
+    for r in range(runs):
+        sums += values[r::runs]
+        if squares:
+            total += values[r::runs] ** 2
+    # into (cells, models) order, as from_table takes them
+    sums, total = (None if a is None else np.ascontiguousarray(a.reshape(n_models, cells).T) for a in (sums, total))
+    return np.arange(cells), sums, np.broadcast_to(np.int64(runs), (cells, n_models)), total, None
 
 
 def _counted_in_order(codes: dict, values: np.ndarray, n_tasks: int, n_items: int, n_models: int,
@@ -284,15 +332,17 @@ def _groups(frame: pd.DataFrame, tasks: tuple[str, ...]) -> dict[str, tuple[tupl
     return {g: v for g, v in out.items() if v[0]}
 
 
-def _scores(frame: pd.DataFrame) -> np.ndarray:
+def _scores(frame: pd.DataFrame) -> tuple[np.ndarray, bool]:
     """The scores as float64 (the column itself where it is float64 already), each a finite number, or an error
-    that names the first row that is not (text, an empty cell, nan or inf)."""
+    that names the first row that is not (text, an empty cell, nan or inf); and whether every score is 0 or 1."""
     column = frame["score"]
     if not pd.api.types.is_numeric_dtype(column.dtype):
         column = pd.to_numeric(column, errors="coerce")
     values = column.to_numpy(dtype=np.float64, na_value=np.nan)
+    if _binary(values):  # right/wrong: finite
+        return values, True
     if np.isfinite(values.sum()):  # every score finite (else nan or inf, or past the largest float: look closer)
-        return values
+        return values, False
     finite = np.isfinite(values)
     if not finite.all():
         row = frame.iloc[int(np.argmin(finite))]
@@ -345,11 +395,12 @@ def _run_codes(column: pd.Series) -> tuple[np.ndarray, list[str], int]:
     of a CSV) by pd.factorize, a missing one -1 (offset 0)."""
     if not isinstance(column.dtype, np.dtype) or column.dtype.kind != "i" or not len(column):
         return (*_factorized(column), 0)
-    values, low = column.to_numpy(), int(column.min())
-    if low >= 0 and int(column.max()) < 4 * len(values) + 1024:
-        present = np.bincount(values)[low:] > 0
-        if present.all():
-            return values, [str(low + r) for r in range(len(present))], low
+    values = column.to_numpy()
+    low, high = int(values.min()), int(values.max())
+    if low >= 0 and high < 4 * len(values) + 1024:
+        # every run from low to high there: seen in the first rows (as a long table shows them), or counted
+        if len(np.unique(values[:_PREFIX])) == high - low + 1 or (np.bincount(values)[low:] > 0).all():
+            return values, [str(low + r) for r in range(high - low + 1)], low
     codes, distinct = _dense(np.subtract(values, low, dtype=np.int64))
     return codes, [str(v + low) for v in distinct], 0
 
@@ -363,7 +414,7 @@ def _codes(column: pd.Series) -> tuple[np.ndarray, list[str]]:
     the categories come in their order of first appearance)."""
     if not isinstance(column.dtype, pd.CategoricalDtype):
         return _factorized(_text(column))
-    raw = column.cat.codes.to_numpy()
+    raw = column.array.codes  # the categorical's own codes (cat.codes builds a Series: a copy)
     if len(raw) and raw.min() < 0:
         return raw, []  # a missing id: the caller says which row
     used = pd.unique(raw[:_PREFIX])  # the categories present, by first row: a long table shows them all early
