@@ -26,6 +26,7 @@ WEIGHTS = ("tasks", "items")
 CONNECT_TIMEOUT = "20s"  # how long to try a Dask scheduler's address before telling the user
 _BLOCK = 1 << 20  # rows a block, where the rows are counted a block at a time: 8 MiB of int64
 _BLOCK_CELLS = 1 << 18  # draws per block: 2 MiB of them and of their counts stay in cache (twice 32 MiB's speed)
+_PAIRS = 1 << 10  # pairs of models whose b resampled δ are looked at together: 8 MiB at b = 1,000
 _EXACT = 1 << 24  # whole numbers below it are exact in float32, and so are sums of them below it
 
 
@@ -460,12 +461,26 @@ class Leaderboard:
         0 means p < 1 / b, and is shown so)."""
         i, j = self._index(model), self._index(baseline)
         point, resampled = (self.aggregate, self.resampled) if task is None else self._task_values(task)
-        d = float(point[i] - point[j])
-        values = resampled[:, i] - resampled[:, j]
-        tol = 1e-9 * max(1.0, abs(d))
-        low, high = intervals.basic(values, d, alpha, "two-sided", tol)
-        extreme = int(np.sum(np.abs(values - d) >= abs(d) - tol))
-        return d, low, high, extreme / self.n_resamples
+        return tuple(float(x[0]) for x in self._deltas(point, resampled, [i], [j], alpha))
+
+    def _deltas(self, point: np.ndarray, resampled: np.ndarray, i, j, alpha: float) -> tuple[np.ndarray, ...]:
+        """:meth:`delta` of models ``i`` against models ``j`` (index arrays), as arrays: δ, its interval, p; the
+        same numbers as one pair at a time (intervals.basic's, two-sided), a block of pairs at a time."""
+        i, j = np.asarray(i, dtype=np.int64), np.asarray(j, dtype=np.int64)
+        d = point[i] - point[j]
+        tol = 1e-9 * np.maximum(1.0, np.abs(d))
+        b = len(resampled)
+        k = intervals.largest_count(alpha, b)
+        low, high, p = np.full(len(d), np.nan), np.full(len(d), np.nan), np.empty(len(d))
+        for start in range(0, len(d), _PAIRS):
+            cols = slice(start, start + _PAIRS)
+            deviations = np.abs(resampled[:, i[cols]] - resampled[:, j[cols]] - d[cols])  # |δ_i − δ|
+            p[cols] = np.count_nonzero(deviations >= np.abs(d[cols]) - tol[cols], axis=0) / self.n_resamples
+            if k:  # the (b − k)-th smallest deviation c: δ ∓ c, within tol of 0 as 0 (intervals.basic)
+                c = np.partition(deviations, b - k - 1, axis=0)[b - k - 1]
+                low[cols], high[cols] = np.minimum(d[cols] - c, d[cols]), np.maximum(d[cols] + c, d[cols])
+        low[np.abs(low) <= tol], high[np.abs(high) <= tol] = 0.0, 0.0
+        return d, low, high, p
 
     def variance(self, model: str, baseline: str, task: str | None = None):
         """Where the variance of δ = ``model`` − ``baseline`` comes from, the items or the runs (epochs: each run a
@@ -511,14 +526,33 @@ class Leaderboard:
         corrected over all pairs with ``correction``."""
         from .statistics.multiple import adjust
 
-        order = sorted(self.board.models, key=lambda m: -self.aggregate[self._index(m)])
-        pairs = [(a, b) for i, a in enumerate(order) for b in order[i + 1:]]
-        rows = pd.DataFrame([{"model": a, "other": b, **dict(zip(("delta", "delta_low", "delta_high", "p_value"),
-                                                                   self.delta(a, b, alpha)))} for a, b in pairs],
+        order = self._order()
+        first, second = np.triu_indices(len(order), 1)  # every pair, the better first, row after row
+        i, j = order[first], order[second]
+        models = np.array(self.board.models, dtype=object)
+        rows = pd.DataFrame({"model": models[i].tolist(), "other": models[j].tolist(),
+                             **dict(zip(("delta", "delta_low", "delta_high", "p_value"),
+                                        self._deltas(self.aggregate, self.resampled, i, j, alpha)))},
                             columns=["model", "other", "delta", "delta_low", "delta_high", "p_value"])
         rows["p_corrected"] = adjust(rows.p_value.to_numpy(), correction, floors=1 / self.n_resamples) \
             if len(rows) else []
         return rows
+
+    def _order(self) -> np.ndarray:
+        """The models' indices by aggregate, best first (ties in the board's order)."""
+        return np.argsort(-self.aggregate, kind="stable")
+
+    def _pairs_matrix(self, alpha: float, correction: str, better: bool) -> tuple[list[str], np.ndarray]:
+        """The models best first and, for each pair of them in that order, whether the first is significantly
+        better than the second (``better``) or the two differ significantly, from :meth:`pairs`."""
+        order = self._order()
+        names = [self.board.models[k] for k in order]
+        rows = self.pairs(alpha, correction)
+        first, second = np.triu_indices(len(order), 1)
+        marked = (rows.p_corrected.to_numpy() <= alpha) & ((rows.delta.to_numpy() > 0) if better else True)
+        matrix = np.zeros((len(order), len(order)), dtype=bool)
+        matrix[first, second] = marked
+        return names, matrix
 
     def groups(self, alpha: float = 0.05, correction: str = "holm") -> dict[str, int]:
         """Tie groups, best first: a line falls between two models in score order only when every model above it is
@@ -526,10 +560,7 @@ class Leaderboard:
         :func:`sigcore.many.clusters`); models whose order the data do not settle share a group."""
         from .many import clusters
 
-        order = sorted(self.board.models, key=lambda m: -self.aggregate[self._index(m)])
-        better = np.zeros((len(order), len(order)), dtype=bool)
-        for r in self.pairs(alpha, correction).itertuples(index=False):
-            better[order.index(r.model), order.index(r.other)] = r.p_corrected <= alpha and r.delta > 0
+        order, better = self._pairs_matrix(alpha, correction, better=True)
         return dict(zip(order, clusters(better)))
 
     def cliques(self, alpha: float = 0.05, correction: str = "holm") -> list[list[str]]:
@@ -538,11 +569,8 @@ class Leaderboard:
         ``correction``); unlike :meth:`groups`, two bars may share a model."""
         from .many import cliques
 
-        order = sorted(self.board.models, key=lambda m: -self.aggregate[self._index(m)])
-        different = np.zeros((len(order), len(order)), dtype=bool)
-        for r in self.pairs(alpha, correction).itertuples(index=False):
-            i, j = order.index(r.model), order.index(r.other)
-            different[i, j] = different[j, i] = r.p_corrected <= alpha
+        order, different = self._pairs_matrix(alpha, correction, better=False)
+        different |= different.T
         return [order[i:j + 1] for i, j in cliques(different)]
 
     def mean_ranks(self) -> np.ndarray:
@@ -594,15 +622,18 @@ class Leaderboard:
         ``baseline`` with its interval, p and p corrected over the other models (nan on the baseline's row)."""
         from .statistics.multiple import adjust
 
-        self._index(baseline)
+        base = self._index(baseline)
         others = [m for m in self.board.models if m != baseline]
-        deltas = {m: self.delta(m, baseline, alpha) for m in others}
+        found = self._deltas(self.aggregate, self.resampled, [self._index(m) for m in others], [base] * len(others),
+                             alpha)
+        deltas = {m: tuple(float(x[k]) for x in found) for k, m in enumerate(others)}
         corrected = dict(zip(others, adjust([deltas[m][3] for m in others], correction,
                                             floors=1 / self.n_resamples))) if others else {}
         ranks, groups = self.rank_intervals(1 - alpha), self.groups(alpha, correction)
         nothing = (np.nan,) * 4
+        bounds = intervals.percentile(self.resampled, 1 - alpha, axis=0)  # every model's, at once
         rows = [{"model": m, "score": float(self.aggregate[self._index(m)]),
-                 **dict(zip(("ci_low", "ci_high"), self.interval(m, 1 - alpha))),
+                 "ci_low": float(bounds[0][self._index(m)]), "ci_high": float(bounds[1][self._index(m)]),
                  "rank_low": ranks[m][0], "rank_high": ranks[m][1], "group": groups[m], "baseline": baseline,
                  **dict(zip(("delta", "delta_low", "delta_high", "p_value"), deltas.get(m, nothing))),
                  "p_corrected": corrected.get(m, np.nan)} for m in self.board.models]
@@ -617,11 +648,14 @@ class Leaderboard:
 
         if over not in ("family", "task"):
             raise SettingsError(f"`over` must be 'family' or 'task', not {over!r}")
+        base = self._index(baseline)
         others = [m for m in self.board.models if m != baseline]
         tasks = self.board.tasks if tasks is None else tasks
-        rows = pd.DataFrame([{"task": t, "model": m, **dict(zip(("delta", "delta_low", "delta_high", "p_value"),
-                                                                  self.delta(m, baseline, alpha, task=t)))}
-                             for t in tasks for m in others])
+        i = [self._index(m) for m in others]
+        found = [self._deltas(*self._task_values(t), i, [base] * len(i), alpha) for t in tasks]
+        rows = pd.DataFrame({"task": [t for t in tasks for _ in others], "model": others * len(tasks),
+                             **{name: np.concatenate([f[k] for f in found]) if found else []
+                                for k, name in enumerate(("delta", "delta_low", "delta_high", "p_value"))}})
         groups = [rows.index] if over == "family" else [rows.index[rows.task == t] for t in tasks]
         rows["p_corrected"] = np.nan
         for g in groups:
