@@ -96,14 +96,7 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
                              for a in (sums, counts, squares))
     squares = sums if binary else squares
     several = runs > 1 and counts.max(initial=0) > 1
-    with np.errstate(invalid="ignore", divide="ignore"):
-        if several:  # runs: each item's sum of squares about its mean, for the split (in place: one array)
-            within = sums * sums
-            within /= counts
-            np.subtract(squares, within, out=within)
-            np.maximum(within, 0, out=within)
-        some_holes = bool((counts == 0).any())  # a model without a score on an item: its mean is nan
-        means = np.divide(sums, counts, out=sums)  # the sums are not needed after
+    some_holes = bool((counts == 0).any())  # a model without a score on an item: its mean is nan
     models, tasks = tuple(names["model"]), tuple(names["task"])
     cell_task, cell_item = np.divmod(cells.astype(np.int64), n_items)
     # cells ascend by (task, item): a task's cells are a run of them, a slice (no search, no gather)
@@ -113,7 +106,11 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
     matrices, items, epochs, clusters = {}, {}, {}, {}
     for t, task in enumerate(tasks):
         rows = slice(bounds[t], bounds[t + 1])
-        block = means[rows]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            # with runs, each item's sum of squares about its mean, for the split, before the sums become means
+            # (in place: a task's at a time, no second array of them all)
+            spread = _within(sums[rows], squares[rows], counts[rows]) if several else None
+            block = np.divide(sums[rows], counts[rows], out=sums[rows])  # (items, models); nan: no score
         holes = np.isnan(block) if some_holes else None
         lacking = [models[m] for m in range(n_models) if holes[:, m].all()] if some_holes else \
             list(models) if not len(block) else []
@@ -133,12 +130,13 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
             keep = ~holes.any(axis=1)
             notes.append(f"task {task}: dropped {counted(int((~keep).sum()), 'item')} not every model has")
             block, ids, rows = block[keep], tuple(i for i, k in zip(ids, keep) if k), rows[keep]
+            spread = None if spread is None else spread[keep]
         matrices[task] = np.ascontiguousarray(block)
         items[task] = ids
         if several:  # the rows as a C-ordered copy, as a gather gives them: the sums add in the same order
             r = np.ascontiguousarray(counts[rows], dtype=np.float64)
             with np.errstate(invalid="ignore", divide="ignore"):
-                error = np.nan_to_num(np.ascontiguousarray(within[rows]).sum(axis=0) / (r - 1).sum(axis=0))
+                error = np.nan_to_num(spread.sum(axis=0) / (r - 1).sum(axis=0))
             epochs[task] = (error, len(r) / (1 / r).sum(axis=0))  # one run each: error 0
         if cell_cluster is not None:
             clusters[task] = _dense(cell_cluster[rows])[0]
@@ -148,6 +146,14 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
                          hint="Give a cluster column with several values per task, or leave the clusters out.")
     return Board(models, tasks, metric, matrices, items, tuple(notes), _groups(frame, tasks), epochs, cluster,
                  clusters)
+
+
+def _within(sums: np.ndarray, squares: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Each item's sum of squares about its mean, Σx² − (Σx)²/n, never below 0 (rounding), in one new array."""
+    within = sums * sums
+    within /= counts
+    np.subtract(squares, within, out=within)
+    return np.maximum(within, 0, out=within)
 
 
 def _counted_grid(codes: dict, values: np.ndarray, n_tasks: int, n_items: int, n_models: int, runs: int,
@@ -176,13 +182,15 @@ def _counted_grid(codes: dict, values: np.ndarray, n_tasks: int, n_items: int, n
                 and (task[rows].reshape(end - start, cell) == pair % n_tasks).all()):
             return None
     cells = n_tasks * n_items
-    sums, total = np.zeros(n // runs), np.zeros(n // runs) if squares else None
-    for r in range(runs):
-        sums += values[r::runs]
-        if squares:
-            total += values[r::runs] ** 2
-    # into (cells, models) order, as from_table takes them
-    sums, total = (None if a is None else np.ascontiguousarray(a.reshape(n_models, cells).T) for a in (sums, total))
+    sums, total = np.zeros((cells, n_models)), np.zeros((cells, n_models)) if squares else None
+    laps = [values[r::runs].reshape(n_models, cells) for r in range(runs)]  # each run's (model, cell) scores
+    part = max(1, (1 << 17) // n_models)  # cells a block: their (cells, models) sums stay in cache while added
+    for start in range(0, cells, part):  # into (cells, models) order, as from_table takes them: no transposed copy
+        block = slice(start, start + part)
+        for lap in laps:
+            np.add(sums[block].T, lap[:, block], out=sums[block].T)
+            if squares:
+                np.add(total[block].T, lap[:, block] ** 2, out=total[block].T)
     return np.arange(cells), sums, np.broadcast_to(np.int64(runs), (cells, n_models)), total, None
 
 
