@@ -212,8 +212,8 @@ def _counted_in_order(codes: dict, values: np.ndarray, n_tasks: int, n_items: in
     index = None if len(cells) == len(present) else np.cumsum(present) - 1
     size = len(cells) * n_models
     sums, counts, total = np.zeros(size), np.zeros(size, dtype=np.int64), np.zeros(size) if squares else None
-    last = None  # the last row's (key, run) of the block before
-    for start in range(0, n, step):
+    last, start = None, 0  # the last row's (key, run) of the block before; the block's first row
+    while start < n:
         end = min(n, start + step)
         key = np.multiply(task[start:end], n_items, dtype=np.int64)
         key += item[start:end]
@@ -224,6 +224,9 @@ def _counted_in_order(codes: dict, values: np.ndarray, n_tasks: int, n_items: in
         if not ((ahead > 0) | ((ahead == 0) & (r[1:] > r[:-1]))).all() or last is not None and (
                 key[0] < last[0] or key[0] == last[0] and r[0] <= last[1]):
             return None
+        tail = int(np.searchsorted(key, key[-1])) if end < n else 0  # the last item's rows, which may go on
+        if tail:  # left to the next block: an item's runs are summed in one block, in row order, whatever the block
+            end, key, r = start + tail, key[:tail], r[:tail]
         last = (key[-1], r[-1])
         low, high = int(key[0]), int(key[-1]) + 1
         key -= low
@@ -231,6 +234,7 @@ def _counted_in_order(codes: dict, values: np.ndarray, n_tasks: int, n_items: in
         counts[low:high] += np.bincount(key, minlength=high - low)
         if squares:
             total[low:high] += np.bincount(key, weights=values[start:end] ** 2, minlength=high - low)
+        start = end
     return cells, sums, counts, total, None
 
 
