@@ -276,6 +276,7 @@ def _parquet(data: bytes) -> pd.DataFrame:
 
 
 _BATCH = 1 << 18  # rows a batch: Arrow's buffers for one stay a few MB, reused batch after batch
+_MANY = 1 << 18  # distinct values of a text column past which Arrow's unifier codes them (to_pandas)
 _CODES = (np.int8, np.int16, np.int32, np.int64)
 
 
@@ -355,7 +356,7 @@ class _Gathered:
             known = pc.index_in(dictionary, value_set=self.categories)
             if known.null_count:  # values not seen before: after the others, in their order
                 self.categories = pa.concat_arrays([self.categories, dictionary.filter(pc.is_null(known))])
-        if len(self.categories) > _BATCH:  # nearly every row its own value: Arrow's unifier, as to_pandas
+        if len(self.categories) > _MANY:  # ids nearly all distinct: each batch's look-up would grow, as to_pandas
             self.failed = True
             return
         index = pc.index_in(dictionary, value_set=self.categories).to_numpy(zero_copy_only=False)
