@@ -87,6 +87,7 @@ def test_parquet_is_read_batch_by_batch_as_arrow_reads_it_whole(tmp_path, monkey
     import pyarrow.parquet as pq
 
     monkeypatch.setattr(tidy, "_BATCH", batch)
+    monkeypatch.setattr(tidy, "_RUN", 700)  # row groups read two at a time, by whichever thread is free
     rng = np.random.default_rng(0)
     n = 3000
     items = [f"i{k % 20}" if k < 1000 else f"j{k // 4}" for k in range(n)]  # 20 values first, 520 in all
@@ -111,6 +112,7 @@ def test_parquet_is_read_batch_by_batch_as_arrow_reads_it_whole(tmp_path, monkey
         assert as_before == ["late"] and recoded  # only the missing number read as before
         monkeypatch.undo()
         monkeypatch.setattr(tidy, "_BATCH", batch)
+        monkeypatch.setattr(tidy, "_RUN", 700)
         mine = mine.reset_index() if name == "index" else mine
         assert sorted(mine.columns) == sorted(whole.column_names)
         for c in whole.column_names:

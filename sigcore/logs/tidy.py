@@ -233,7 +233,7 @@ def _parquet(data: bytes) -> pd.DataFrame:
         raise SettingsError("reading Parquet needs pyarrow, which is not installed",
                             hint='Install it: pip install "sigcore[logs]" (or pip install pyarrow), or give the '
                                  "table as CSV.") from None
-    from .._threads import WORKERS, map_all
+    from .._threads import map_all
 
     schema = pq.read_schema(pa.BufferReader(data))
     text = [f.name for f in schema if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)]
@@ -253,9 +253,17 @@ def _parquet(data: bytes) -> pd.DataFrame:
                 at += batch.num_rows
 
         read([0], None)  # the first row group here: each text column's first dictionary, its codes' type
-        rest = np.array_split(np.arange(1, meta.num_row_groups), WORKERS)  # runs of row groups, in order
-        pending = [[] for _ in rest]  # each run's batches whose dictionary differs, to code in the file's order
-        map_all(lambda k: read(rest[k].tolist(), pending[k]) if len(rest[k]) else None, list(range(len(rest))))
+        # the others in runs of about _RUN rows, taken by whichever core is free (one slowed by another process's
+        # work holds up one run, not half the file)
+        runs, rows = [[]], 0
+        for g in range(1, meta.num_row_groups):
+            if rows >= _RUN:
+                runs, rows = runs + [[]], 0
+            runs[-1].append(g)
+            rows += sizes[g]
+        pending = [[] for _ in runs]  # each run's batches whose dictionary differs, to code in the file's order
+        if runs[0]:
+            map_all(lambda k: read(runs[k], pending[k]), list(range(len(runs))))
         for rows, column, dictionary in (p for run in pending for p in run):
             column.recode(rows, dictionary)
     columns = {}
@@ -276,6 +284,7 @@ def _parquet(data: bytes) -> pd.DataFrame:
 
 
 _BATCH = 1 << 18  # rows a batch: Arrow's buffers for one stay a few MB, reused batch after batch
+_RUN = 1 << 20  # rows of the row groups one core reads in a go
 _MANY = 1 << 18  # distinct values of a text column past which Arrow's unifier codes them (to_pandas)
 _CODES = (np.int8, np.int16, np.int32, np.int64)
 
