@@ -9,6 +9,9 @@ per sample and epoch) and ``samples/ID_epoch_N.json``. A ``.json`` log is one ob
 ``I`` 0, ``P`` (partial) 0.5, ``N`` (no answer) 0, ``yes``/``true`` 1, ``no``/``false`` 0, numbers as they are; a
 scorer whose value is an object of several numbers gives a column per key (``scorer/key``).
 
+A log is checked against its own header: every sample (and epoch) it counts is in it, each scored, and each scorer's
+mean is the ``accuracy`` or ``mean`` it reports (epochs reduced with the mean), so a trimmed log is refused, not read.
+
 Epochs are runs of the same item. :func:`runs` keeps them (one row per sample and epoch); :func:`parse` averages
 them per sample, as Inspect's default reducer (``mean``) does, so that a model's mean equals the accuracy Inspect
 reports, and returns the frame in the shape of an lm-eval log (``doc_id``: the sample id, ``filter``,
