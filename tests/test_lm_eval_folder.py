@@ -159,9 +159,10 @@ STAMP = "2026-01-21T03-44-18.458309"
 def _v049(folder: Path, model: str, scores: list[float], effective: int | None = None) -> None:
     """A model's output folder as lm-eval 0.4.9 writes it: one generation task, exact_match per document."""
     (folder / model).mkdir(parents=True)
+    arguments = {"gen_args_0": {"arg_0": "Problem: What is {i} + 1?\n\nSolution:",
+                                "arg_1": {"until": ["Problem:"], "do_sample": False}}}
     lines = [{"doc_id": i, "doc": {"idx": i, "problem": f"What is {i} + 1?", "answer": str(i + 1)},
-              "target": str(i + 1), "arguments": {"gen_args_0": {"arg_0": f"Problem: What is {i} + 1?\n\nSolution:",
-                                                                  "arg_1": {"until": ["Problem:"], "do_sample": False}}},
+              "target": str(i + 1), "arguments": arguments,
               "resps": [[f" {i + 1 if s else i}"]], "filtered_resps": [f" {i + 1 if s else i}"], "filter": "none",
               "metrics": ["exact_match"], "doc_hash": "d", "prompt_hash": "p", "target_hash": "t", "exact_match": s}
              for i, s in enumerate(scores)]
