@@ -4,8 +4,9 @@
 The model is the results file's ``model_name``; each task's documents come from its samples file, checked against
 the score the results file reports (their mean must be it) and the number of documents it counts (``n-samples``).
 A group (MMLU and its subtasks) is kept as its subtasks, with how lm-eval averaged them: over their items
-(``weight_by_size``, MMLU's way) or over the subtasks, read off the group's reported score, not assumed. ``repeats`` are not runs here: lm-eval scores each document once,
-after its filter (``maj@k``, ``take_first``), and that score is what is compared (said in a note).
+(``weight_by_size``, MMLU's way) or over the subtasks, read off the group's reported score, not assumed.
+``repeats`` are not runs here: lm-eval scores each document once, after its filter (``maj@k``, ``take_first``),
+and that score is what is compared (said in a note).
 """
 
 from __future__ import annotations
