@@ -151,3 +151,32 @@ def test_each_figure_s_title_stays_clear_of_plotly_s_toolbar_in_dark_text():
         assert spec["layout"]["margin"]["t"] >= 20 * len(lines) + 30
         assert spec["layout"]["font"]["color"] == INK and spec["layout"]["xaxis"]["tickfont"]["color"] == INK
         assert not any("= <br>" in t or "<br>=" in t for t in lines)  # "p = 0.0015" is never broken
+
+
+def test_a_model_that_lacks_items_stops_until_unmatched_items_are_dropped(tmp_path, capsys):
+    """As compare's inputs: the first model that lacks items is named with what to do, on the page and the command
+    line; with Drop unmatched items (--drop-unmatched) each task compares the items every model has, and says so."""
+    from sigcore.__main__ import main
+
+    table = tidy.from_logs([INSPECT / "alpha.eval", INSPECT / "beta.eval"])
+    first = sorted(table.item.unique())[:2]
+    holes = table[~((table.model == "mockllm/beta") & table.item.isin(first))]
+    csv = holes.to_csv(index=False).encode()
+    at = upload(page("Many tasks"), ("scores.csv", csv))
+    at.multiselect[0].set_value(["match"])
+    at = _run(at, b=500)
+    assert len(at.error) == 1 and "model 'mockllm/beta' lacks 2 items of task" in at.error[0].value
+    assert "Drop unmatched items" in at.error[0].value
+    widget(at.checkbox, "Drop unmatched items").check()
+    at = _run(at, b=500)
+    n = table.item.nunique() - 2
+    assert not at.error and any("dropped 2 items not every model has" in t for t in shown_text(at))
+    res = leaderboard.bootstrap(leaderboard.from_table(holes, metric=["match"], on_missing="drop"), n_resamples=500)
+    assert [len(i) for i in res.board.items.values()] == [n]
+    assert frame_with(at, "rank_low").score.tolist() == pytest.approx(sorted(res.aggregate, reverse=True), abs=1e-12)
+    path = tmp_path / "scores.csv"
+    path.write_bytes(csv)
+    assert main(["many", str(path), "--metric", "match", "--resamples", "500"]) == 2
+    assert "--drop-unmatched" in capsys.readouterr().err
+    assert main(["many", str(path), "--metric", "match", "--resamples", "500", "--drop-unmatched"]) == 0
+    assert "dropped 2 items not every model has" in capsys.readouterr().err
