@@ -1145,6 +1145,11 @@ def _board(args) -> int:
                             hint="Every pair is compared on the aggregate; run --per-task with a --baseline.")
     table = res.table(base, args.alpha, args.correction)
     tasks = res.task_table(base, args.alpha, args.correction, over=args.per_task) if args.per_task else None
+    warnings = [f"warning: {w}" for w in board_words.floor_warnings(
+        res, None if args.all_pairs else base, args.alpha, args.correction, args.per_task,
+        0 if tasks is None else len(tasks))]  # b too small for any p to pass the correction: on stdout with the board
+    if warnings and (args.csv or args.json or args.latex):
+        print(*warnings, sep="\n", file=sys.stderr)
     if args.all_pairs:  # every pair on the aggregate, corrected over the pairs, as the tie groups are
         pairs = res.pairs(args.alpha, args.correction)
         if args.csv or args.json:
@@ -1155,7 +1160,7 @@ def _board(args) -> int:
                  "pairs": pairs.to_dict(orient="records"), **_friedman_json(res, args)}), indent=2),
                   end="" if args.csv else "\n")
             return 0
-        print(board_words.heading(res, None, args.alpha, args.correction))
+        print(board_words.heading(res, None, args.alpha, args.correction), *warnings, sep="\n")
         _print_rows(["model", "score", f"{1 - args.alpha:.0%} CI", "ranks", "group"],
                     [_board_cells(r) for r in table.itertuples(index=False)])
         print()
@@ -1197,7 +1202,7 @@ def _board(args) -> int:
                                                           args.per_task).to_dict(orient="records")}
         print(json.dumps(_json_safe({**out, **_friedman_json(res, args)}), indent=2))
         return 0
-    print(board_words.heading(res, base, args.alpha, args.correction))
+    print(board_words.heading(res, base, args.alpha, args.correction), *warnings, sep="\n")
     rows = [[*_board_cells(r), *(["(baseline)", "", "", ""] if r.model == base else _delta_cells(r, args))]
             for r in table.itertuples(index=False)]
     _print_rows(["model", "score", f"{1 - args.alpha:.0%} CI", "ranks", "group", "δ", "CI of δ", "p", "p corrected"],

@@ -191,6 +191,9 @@ def show(res: leaderboard.Leaderboard, s: Settings) -> None:
     for note in res.board.notes:
         st.info(md(note))
     st.markdown(md(words.heading(res, s.baseline, s.alpha, s.correction)))
+    tasks = res.task_table(s.baseline, s.alpha, s.correction, over=s.per_task)
+    for warning in words.floor_warnings(res, s.baseline, s.alpha, s.correction, s.per_task, len(tasks)):
+        st.warning(md(warning), icon="⚠️")  # b too small for any p to pass the correction, whatever the data
     table = res.table(s.baseline, s.alpha, s.correction)
     st.dataframe(_cells(table.drop(columns="baseline"), s.n_resamples), hide_index=True,
                  column_config={c: st.column_config.NumberColumn(format="%.4f") for c in ("score", "ci_low", "ci_high")})
@@ -209,7 +212,6 @@ def show(res: leaderboard.Leaderboard, s: Settings) -> None:
         st.markdown(md(words.variance_heading(res, s.baseline)))
         st.dataframe(pd.DataFrame(words.variance_rows(res, s.baseline), columns=words.variance_header(res)),
                      hide_index=True)
-    tasks = res.task_table(s.baseline, s.alpha, s.correction, over=s.per_task)
     st.markdown(md(words.per_task_heading(res, s.baseline, s.correction, s.per_task, len(tasks))))
     st.dataframe(_cells(tasks, s.n_resamples), hide_index=True)
 
