@@ -193,6 +193,9 @@ def _many_parser(commands) -> None:
                       help="the test (default: auto, the one recommended for every pair, or the one that fits them all)")
     many.add_argument("--correction", default="holm", choices=list(CORRECTIONS),
                       help="Holm (default), Bonferroni, Hochberg, Benjamini-Hochberg (bh), Benjamini-Yekutieli (by)")
+    many.add_argument("--drop-unmatched", action="store_true",
+                      help="compare the items every system has (models on many tasks: on each task) instead of "
+                           "stopping at one that lacks some; how many were dropped is said")
     many.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples or permutations (b)")
     many.add_argument("--alternative", choices=ALTERNATIVES, default="two-sided",
                       help="H1 for each system against the baseline (default: two-sided)")
@@ -816,7 +819,8 @@ def _many_data(args) -> tuple[align.AlignedMany, str | None]:
     if unknown:
         raise SettingsError(f"unknown metric {unknown[0]!r}", hint=f"Choose from: {', '.join(METRICS)}.")
     has_gold = all(METRICS[m].needs_gold for m in args.metric or [])
-    data = align.load_many(tables, has_gold=has_gold, gold=args.gold, id=_pairing(args), gold_file=_gold_file(args))
+    data = align.load_many(tables, has_gold=has_gold, gold=args.gold, id=_pairing(args), gold_file=_gold_file(args),
+                           on_unmatched="drop" if args.drop_unmatched else "stop")
     return data, _suggest_metric(args, data)
 
 
@@ -1115,8 +1119,8 @@ def _board(args) -> int:
                                  "its table, or --csv / --json.")
     frame = tidy.read_table(args.files[0]) if len(args.files) == 1 and tidy.is_table(args.files[0]) \
         else tidy.from_logs(args.files)
-    board = leaderboard.from_table(frame, metric=args.metric, cluster=args.cluster)  # several metrics: on each
-    # task the first it has
+    board = leaderboard.from_table(frame, metric=args.metric, cluster=args.cluster,  # several metrics: on each
+                                   on_missing="drop" if args.drop_unmatched else "stop")  # task the first it has
     for note in frame.attrs.get("notes", []):
         print(f"note: {note}", file=sys.stderr)
     if (args.latex or args.paper) and args.all_pairs:
@@ -1141,6 +1145,11 @@ def _board(args) -> int:
                             hint="Every pair is compared on the aggregate; run --per-task with a --baseline.")
     table = res.table(base, args.alpha, args.correction)
     tasks = res.task_table(base, args.alpha, args.correction, over=args.per_task) if args.per_task else None
+    warnings = [f"warning: {w}" for w in board_words.floor_warnings(
+        res, None if args.all_pairs else base, args.alpha, args.correction, args.per_task,
+        0 if tasks is None else len(tasks))]  # b too small for any p to pass the correction: on stdout with the board
+    if warnings and (args.csv or args.json or args.latex):
+        print(*warnings, sep="\n", file=sys.stderr)
     if args.all_pairs:  # every pair on the aggregate, corrected over the pairs, as the tie groups are
         pairs = res.pairs(args.alpha, args.correction)
         if args.csv or args.json:
@@ -1151,7 +1160,7 @@ def _board(args) -> int:
                  "pairs": pairs.to_dict(orient="records"), **_friedman_json(res, args)}), indent=2),
                   end="" if args.csv else "\n")
             return 0
-        print(board_words.heading(res, None, args.alpha, args.correction))
+        print(board_words.heading(res, None, args.alpha, args.correction), *warnings, sep="\n")
         _print_rows(["model", "score", f"{1 - args.alpha:.0%} CI", "ranks", "group"],
                     [_board_cells(r) for r in table.itertuples(index=False)])
         print()
@@ -1193,7 +1202,7 @@ def _board(args) -> int:
                                                           args.per_task).to_dict(orient="records")}
         print(json.dumps(_json_safe({**out, **_friedman_json(res, args)}), indent=2))
         return 0
-    print(board_words.heading(res, base, args.alpha, args.correction))
+    print(board_words.heading(res, base, args.alpha, args.correction), *warnings, sep="\n")
     rows = [[*_board_cells(r), *(["(baseline)", "", "", ""] if r.model == base else _delta_cells(r, args))]
             for r in table.itertuples(index=False)]
     _print_rows(["model", "score", f"{1 - args.alpha:.0%} CI", "ranks", "group", "δ", "CI of δ", "p", "p corrected"],

@@ -125,8 +125,9 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
                 first = ids[int(np.flatnonzero(holes[:, m])[0])]
                 raise InputError(f"model {shown(models[m])} lacks {counted(int(holes[:, m].sum()), 'item')} of "
                                  f"task {shown(task)} that other models have (the first is {shown(first)})",
-                                 hint="Check that the logs come from the same test set, or drop the unmatched items "
-                                      "(on_missing='drop').")
+                                 hint="Check that the logs come from the same test set, or compare the items every "
+                                      "model has: --drop-unmatched (in the app, Drop unmatched items; in Python, "
+                                      "on_missing='drop').")
             keep = ~holes.any(axis=1)
             notes.append(f"task {task}: dropped {counted(int((~keep).sum()), 'item')} not every model has")
             block, ids, rows = block[keep], tuple(i for i, k in zip(ids, keep) if k), rows[keep]

@@ -28,7 +28,7 @@ from .compare import AUTO, RESAMPLING, _Run, _check_settings, _is_int, _members,
 from .errors import InputError, SettingsError
 from .metrics import METRICS, prepare
 from .statistics import intervals, resampling
-from .statistics.multiple import adjust
+from .statistics.multiple import adjust, floor_reach
 from .statistics.resampling import PairedStats
 from .result import Result, _from_json, _json_safe, on_side, p_number
 from .words import shown
@@ -89,11 +89,8 @@ class Many:
         floors = [r.p_floor for r in results]
         if min(floors) == 0:  # an asymptotic test (t, z): p has no floor, and neither has its correction
             return 0.0, None
-        smallest = float(adjust(floors, self.correction).min())
-        if smallest <= self.alpha or not results[0].resampled:
-            return smallest, None
-        needed = math.ceil(results[0].n_resamples * smallest / self.alpha)  # a resampling floor shrinks as 1/b
-        return smallest, int(math.ceil(needed / 1000) * 1000)
+        smallest, needed = floor_reach(floors, self.correction, self.alpha, results[0].n_resamples)
+        return smallest, needed if results[0].resampled else None
 
     def p_texts(self, a: str, b: str) -> tuple[str, str]:
         """p and the corrected p as every report prints them: "< 0.0001" where no resample was extreme (p is then

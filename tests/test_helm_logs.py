@@ -208,6 +208,11 @@ def test_a_model_run_twice_a_model_without_a_task_and_another_split_are_each_sai
     assert "simple_classification: HELM's valid split (5 instances) left out; the test split compared" \
         in table.attrs["notes"]
     assert table[(table.model == "toy/coin") & (table.task == "simple_classification")].item.nunique() == 74
+    for entry in stats[1:5]:  # one valid instance, as in a real run of 10 (every_eval_ever's mmlu philosophy, gpt2)
+        entry["stats"] = [dict(s, name=dict(s["name"], split="test")) for s in entry["stats"]]
+    (run / "per_instance_stats.json").write_text(json.dumps(stats))
+    assert "simple_classification: HELM's valid split (1 instance) left out; the test split compared" \
+        in tidy.from_logs([out]).attrs["notes"]
 
 
 def test_many_and_convert_read_helm_s_runs(output, tmp_path, capsys):

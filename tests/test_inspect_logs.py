@@ -105,10 +105,19 @@ def test_two_logs_compare_their_passages_resampled_whole(capsys):
         align.load([a, b], group="metadata.topic")
 
 
-def _edited(edit) -> bytes:
-    """beta's JSON log with ``edit`` applied to it."""
+def _edited(edit, header: bool = False) -> bytes:
+    """beta's JSON log with ``edit`` applied to it; with ``header``, its header made to agree with its samples (their
+    count and each scorer's accuracy), as Inspect would have written the log of a run over those samples."""
     log = json.loads(gzip.decompress((LOGS / "beta.json.gz").read_bytes()))
     edit(log)
+    if header:
+        log["results"]["total_samples"] = len(log["samples"])
+        for score in log["results"]["scores"]:
+            epochs: dict = {}
+            for sample in log["samples"]:
+                value = sample["scores"].get(score["name"], {}).get("value")
+                epochs.setdefault(sample["id"], []).append({"C": 1.0, "I": 0.0}.get(value, float("nan")))
+            score["metrics"]["accuracy"]["value"] = sum(sum(v) / len(v) for v in epochs.values()) / len(epochs)
     return json.dumps(log).encode()
 
 
@@ -124,7 +133,7 @@ def test_logs_that_do_not_pair_are_refused_with_what_and_where():
             "edited.json: is a log of the task 'gsm8k', ")
     _raises(_edited(lambda log: [s.update(target="99") for s in log["samples"] if s["id"] == 3]),
             "sample 3 has target '9' here but '99' in edited.json")
-    missing = _edited(lambda log: log.update(samples=[s for s in log["samples"] if s["id"] != 7]))
+    missing = _edited(lambda log: log.update(samples=[s for s in log["samples"] if s["id"] != 7]), header=True)
     _raises(missing, "edited.json: lacks 1 id that")
     _raises(missing, "alpha.eval has (the first is 7, sample 7 of ")  # a log has no lines
     dropped = align.load([read(LOGS / "alpha.eval"), read(missing, name="edited.json")], on_unmatched="drop")
@@ -146,7 +155,7 @@ def test_logs_that_do_not_pair_are_refused_with_what_and_where():
 ])
 def test_a_broken_log_is_refused_saying_which_sample(edit, said):
     with pytest.raises(InputError) as info:
-        inspect_eval.parse_bytes(_edited(edit), "edited.json")
+        inspect_eval.parse_bytes(_edited(edit, header=True), "edited.json")
     assert said in str(info.value) and str(info.value).startswith("edited.json")
 
 
@@ -195,3 +204,72 @@ def test_another_epoch_reducer_is_said():
                           "mean over its epochs, so a model's score can differ from the one Inspect reports",)
     assert align.load([read(LOGS / "alpha.eval"), read(LOGS / "beta.eval")]).notes == ()
 
+
+
+# Real logs seen in the wild that the reader once took silently (each rebuilt here from beta's log, the shape of the
+# real one kept): every_eval_ever's tests/data/inspect (github.com/evaleval/every_eval_ever, MIT) commits logs trimmed
+# to 1 of 79 samples (data_intercode_ctf_local_path.json: sigcore read accuracy 0 where the header says 0.354), a log
+# of no samples and no "version" key (data_with_llm_scoring.json: refused as "a JSON file must hold an array"), and a
+# sample that errored unscored (data_cvebench_empty_choices.json: 0 scores written, no word); inspect_ai's own
+# tests/scorer/logs/*_popularity_dPiJ*.eval (github.com/UKGovernmentBEIS/inspect_ai, MIT) is a run with no scorer.
+
+def test_a_log_trimmed_of_samples_is_refused_with_the_header_s_count_and_score(tmp_path, capsys):
+    trimmed = _edited(lambda log: log.update(samples=log["samples"][:1]))
+    with pytest.raises(InputError) as info:
+        inspect_eval.parse_bytes(trimmed, "edited.json")
+    assert str(info.value).startswith(
+        "edited.json: holds 1 of the 120 samples its header counts (results.total_samples, each epoch counted; it "
+        "reports accuracy 0.7667 (match), accuracy 0.7667 (includes) over all of them): the others are not in it.")
+    path = tmp_path / "trimmed.json"
+    path.write_bytes(trimmed)
+    assert main(["convert", str(path), "--out", str(tmp_path / "t.csv")]) == 2
+    assert "holds 1 of the 120 samples" in capsys.readouterr().err and not (tmp_path / "t.csv").exists()
+
+
+def test_a_trimmed_eval_zip_is_refused_too():
+    archive = zipfile.ZipFile(LOGS / "alpha.eval")
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("header.json", inspect_eval._member(archive, archive.getinfo("header.json"), "alpha.eval"))
+        summaries = json.loads(inspect_eval._member(archive, archive.getinfo("summaries.json"), "alpha.eval"))
+        z.writestr("summaries.json", json.dumps(summaries[:30]))
+    with pytest.raises(InputError, match=r"^run.eval: holds 30 of the 120 samples its header counts"):
+        read(out.getvalue(), name="run.eval")
+
+
+def test_a_log_without_samples_or_version_is_read_as_inspect_s_and_refused_as_such():
+    def header_only(log):
+        log.pop("version")
+        log.pop("samples")
+    with pytest.raises(InputError, match=r"^edited.json: holds none of the 120 samples its header counts .*: it has "
+                                         r"only the header's summary. Give the whole log"):
+        read(_edited(header_only), name="edited.json")
+
+
+def test_unscored_samples_are_refused_naming_the_sample_and_its_error():
+    def no_scorer(log):
+        for sample in log["samples"]:
+            sample["scores"] = {}
+    with pytest.raises(InputError, match=r"^edited.json: none of its 120 samples has a score: the run had no scorer\. "
+                                         r"Score the log first \(inspect score LOG\)"):
+        inspect_eval.parse_bytes(_edited(no_scorer, header=False), "edited.json")
+
+    def errored(log):
+        log["samples"][4].update(scores={}, error={"message": "RuntimeError('sandbox\n  failed')", "traceback": ""})
+        log["samples"][9].update(scores=None)
+    with pytest.raises(InputError) as info:
+        inspect_eval.parse_bytes(_edited(errored), "edited.json")
+    assert str(info.value).startswith("edited.json: sample 5 (epoch 1) has no score: it ended in an error "
+                                      "(RuntimeError('sandbox failed')); 2 of its 120 samples have none. "
+                                      "Give a log whose every sample was scored: inspect eval-retry")
+
+
+def test_a_scorer_whose_samples_do_not_average_to_the_header_s_accuracy_is_refused():
+    def rescored(log):  # one of the first 6 (epoch 1 of samples 1-6) was I: 0.7667 + 1 / 120
+        for sample in log["samples"][:6]:
+            sample["scores"]["includes"]["value"] = "C"
+    with pytest.raises(InputError, match=r"^edited.json: scorer includes's samples average 0.775, but the log's "
+                                         r"header reports accuracy 0.766667\. Give the log as Inspect wrote it"):
+        inspect_eval.parse_bytes(_edited(rescored), "edited.json")
+    reduced = _edited(lambda log: [rescored(log), [s.update(reducer="mode") for s in log["results"]["scores"]]])
+    assert inspect_eval.parse_bytes(reduced, "edited.json")[0]["includes"].mean() == pytest.approx(0.775, abs=1e-12)

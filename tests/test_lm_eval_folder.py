@@ -145,3 +145,54 @@ def test_all_pairs_on_tasks_are_each_pair_s_delta_corrected_over_the_pairs(capsy
     assert main(["many", str(SUITE), "--metric", "acc", "--all-pairs", "--resamples", "2000"]) == 0
     text = capsys.readouterr().out
     assert "every pair, two-sided, Holm over 6" in text and "gamma  beta   +0.0583" in text
+
+
+# lm-eval 0.4.9 as it writes an output folder, in the shape of a real one: every_eval_ever's tests/data/lm_eval
+# (github.com/evaleval/every_eval_ever, MIT; lm_eval_version 0.4.9.2, a 93M Qwen3 on math_perturbed_full and
+# math_rephrased_full). Its group_subtasks lists every plain task with no subtasks ({"math_perturbed_full": []}), which
+# sigcore took for groups (the folder was refused: "holds no results_*.json with tasks"), and it commits 10 of the
+# task's 5,000 documents, all wrong, which average to the reported 0.0 and passed as the run.
+
+STAMP = "2026-01-21T03-44-18.458309"
+
+
+def _v049(folder: Path, model: str, scores: list[float], effective: int | None = None) -> None:
+    """A model's output folder as lm-eval 0.4.9 writes it: one generation task, exact_match per document."""
+    (folder / model).mkdir(parents=True)
+    arguments = {"gen_args_0": {"arg_0": "Problem: What is {i} + 1?\n\nSolution:",
+                                "arg_1": {"until": ["Problem:"], "do_sample": False}}}
+    lines = [{"doc_id": i, "doc": {"idx": i, "problem": f"What is {i} + 1?", "answer": str(i + 1)},
+              "target": str(i + 1), "arguments": arguments,
+              "resps": [[f" {i + 1 if s else i}"]], "filtered_resps": [f" {i + 1 if s else i}"], "filter": "none",
+              "metrics": ["exact_match"], "doc_hash": "d", "prompt_hash": "p", "target_hash": "t", "exact_match": s}
+             for i, s in enumerate(scores)]
+    (folder / model / f"samples_math_perturbed_full_{STAMP}.jsonl").write_text(
+        "".join(json.dumps(line) + "\n" for line in lines))
+    head = {"results": {"math_perturbed_full": {"alias": "math_perturbed_full",
+                                                "exact_match,none": sum(scores) / len(scores),
+                                                "exact_match_stderr,none": 0.0}},
+            "group_subtasks": {"math_perturbed_full": []},
+            "configs": {"math_perturbed_full": {"task": "math_perturbed_full", "output_type": "generate_until",
+                                                "repeats": 1, "metric_list": [{"metric": "exact_match"}]}},
+            "n-samples": {"math_perturbed_full": {"original": effective or len(scores),
+                                                  "effective": effective or len(scores)}},
+            "lm_eval_version": "0.4.9.2", "model_name": f"org/{model}", "model_name_sanitized": f"org__{model}"}
+    (folder / model / f"results_{STAMP}.json").write_text(json.dumps(head))
+
+
+def test_lm_eval_0_4_9_lists_plain_tasks_among_its_groups(tmp_path, capsys):
+    _v049(tmp_path, "small", [0.0] * 7 + [1.0] * 3)
+    _v049(tmp_path, "large", [0.0] * 2 + [1.0] * 8)
+    table = tidy.from_logs([tmp_path])
+    assert set(table.task) == {"math_perturbed_full"} and set(table.group) == set(table.group_weight) == {""}
+    assert table.groupby("model").score.mean().to_dict() == {"org/large": 0.8, "org/small": 0.3}
+    assert main(["many", str(tmp_path), "--metric", "exact_match", "--resamples", "200"]) == 0
+    assert "exact_match of 2 models on 1 task (items: math_perturbed_full 10)" in capsys.readouterr().out
+
+
+def test_a_samples_file_trimmed_of_documents_is_refused_though_its_mean_agrees(tmp_path):
+    _v049(tmp_path, "small", [0.0] * 10, effective=5000)
+    with pytest.raises(InputError, match=r"small/samples_math_perturbed_full_.*\.jsonl: task math_perturbed_full's "
+                                         r"samples file holds 10 documents, but lm-eval scored 5000 \(n-samples in "
+                                         r"the results file\)\. Give the samples file as lm_eval --log_samples"):
+        tidy.from_logs([tmp_path])

@@ -8,6 +8,7 @@ import json
 import zipfile
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -151,3 +152,60 @@ def test_each_figure_s_title_stays_clear_of_plotly_s_toolbar_in_dark_text():
         assert spec["layout"]["margin"]["t"] >= 20 * len(lines) + 30
         assert spec["layout"]["font"]["color"] == INK and spec["layout"]["xaxis"]["tickfont"]["color"] == INK
         assert not any("= <br>" in t or "<br>=" in t for t in lines)  # "p = 0.0015" is never broken
+
+
+def test_a_model_that_lacks_items_stops_until_unmatched_items_are_dropped(tmp_path, capsys):
+    """As compare's inputs: the first model that lacks items is named with what to do, on the page and the command
+    line; with Drop unmatched items (--drop-unmatched) each task compares the items every model has, and says so."""
+    from sigcore.__main__ import main
+
+    table = tidy.from_logs([INSPECT / "alpha.eval", INSPECT / "beta.eval"])
+    first = sorted(table.item.unique())[:2]
+    holes = table[~((table.model == "mockllm/beta") & table.item.isin(first))]
+    csv = holes.to_csv(index=False).encode()
+    at = upload(page("Many tasks"), ("scores.csv", csv))
+    at.multiselect[0].set_value(["match"])
+    at = _run(at, b=500)
+    assert len(at.error) == 1 and "model 'mockllm/beta' lacks 2 items of task" in at.error[0].value
+    assert "Drop unmatched items" in at.error[0].value
+    widget(at.checkbox, "Drop unmatched items").check()
+    at = _run(at, b=500)
+    n = table.item.nunique() - 2
+    assert not at.error and any("dropped 2 items not every model has" in t for t in shown_text(at))
+    res = leaderboard.bootstrap(leaderboard.from_table(holes, metric=["match"], on_missing="drop"), n_resamples=500)
+    assert [len(i) for i in res.board.items.values()] == [n]
+    assert frame_with(at, "rank_low").score.tolist() == pytest.approx(sorted(res.aggregate, reverse=True), abs=1e-12)
+    path = tmp_path / "scores.csv"
+    path.write_bytes(csv)
+    assert main(["many", str(path), "--metric", "match", "--resamples", "500"]) == 2
+    assert "--drop-unmatched" in capsys.readouterr().err
+    assert main(["many", str(path), "--metric", "match", "--resamples", "500", "--drop-unmatched"]) == 0
+    assert "dropped 2 items not every model has" in capsys.readouterr().err
+
+
+def test_a_b_too_small_for_the_correction_is_told_not_read_as_no_difference(tmp_path, capsys):
+    """10 models on 20 tasks, the per-task δs corrected over the family of 180: at b = 500 no p is below 1/500, and
+    Holm multiplies the smallest by 180 (0.36 > α), so no per-task δ can be significant however large; the page and
+    the command line say so with the b that would reach α (180 / 0.05 = 3,600: 4,000), and say nothing at 4,000."""
+    from sigcore.__main__ import main
+
+    rng = np.random.default_rng(3)
+    frame = pd.DataFrame([(f"m{m}", f"t{t}", str(i), float(rng.random() < 0.3 + 0.05 * m))
+                          for m in range(10) for t in range(20) for i in range(30)],
+                         columns=["model", "task", "item", "score"])
+    said = ["The tie groups cannot part (every model stays in one group) at these settings: with b = 500, the "
+            "smallest corrected p Holm's correction can give over 45 pairs is 0.09 > α = 0.05. Raise b to at least "
+            "1,000.",  # and the 45 pairs of the tie groups: 0.09
+            "No per-task δ can be significant at these settings: with b = 500, the smallest corrected p Holm's "
+            "correction can give over 180 comparisons is 0.36 > α = 0.05. Raise b to at least 4,000."]
+    path = tmp_path / "scores.csv"
+    frame.to_csv(path, index=False)
+    assert main(["many", str(path), "--resamples", "500", "--per-task", "family"]) == 0
+    assert capsys.readouterr().out.splitlines()[1:3] == [f"warning: {w}" for w in said]
+    assert main(["many", str(path), "--resamples", "500", "--per-task", "family", "--json"]) == 0
+    assert capsys.readouterr().err.splitlines() == [f"warning: {w}" for w in said]
+    assert main(["many", str(path), "--resamples", "4000", "--per-task", "family", "--csv"]) == 0
+    assert "warning" not in capsys.readouterr().err
+    at = upload(page("Many tasks"), ("scores.csv", frame.to_csv(index=False).encode()))
+    at = _run(at, b=500)
+    assert [w.value for w in at.warning] == [md(w) for w in said]

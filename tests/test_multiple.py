@@ -6,7 +6,7 @@ import scipy.stats
 from statsmodels.stats.multitest import multipletests
 
 from sigcore import SettingsError, compare
-from sigcore.statistics.multiple import METHODS, adjust
+from sigcore.statistics.multiple import METHODS, adjust, floor_reach
 
 STATSMODELS = {"bonferroni": "bonferroni", "holm": "holm", "hochberg": "simes-hochberg", "bh": "fdr_bh",
                "by": "fdr_by"}
@@ -102,3 +102,20 @@ def test_a_closed_form_zero_is_a_real_zero_when_results_are_given():
     res = compare(None, [0.5] * 60, [0.25] * 60, metric="mean", test="t", alternative="greater")  # a constant difference: the limit p = 0
     assert res.p_value == 0 and not res.resampled
     np.testing.assert_array_equal(adjust([res, res]), [0.0, 0.0])
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_the_resamples_a_family_needs_reach_alpha_and_a_thousand_fewer_do_not(method):
+    """For random family sizes, α and b: the smallest corrected p of m p-values at the floor 1/b is statsmodels'
+    of m copies of 1/b; where it is above α, the b said brings it to α (from the factor before the cap at 1: 2,940
+    comparisons at b = 1,000 need 59,000, not the 20,000 a capped 1 would say) and 1,000 fewer do not."""
+    rng = np.random.default_rng(7)
+    for m, alpha, b in [(2_940, 0.05, 1_000), *zip(rng.integers(1, 3_000, 40), rng.choice([0.01, 0.05, 0.1], 40),
+                                                    rng.integers(100, 20_000, 40))]:
+        smallest, needed = floor_reach([1 / b] * m, method, alpha, b)
+        assert smallest == pytest.approx(multipletests([1 / b] * m, method=STATSMODELS[method])[1].min(), rel=1e-12)
+        assert (needed is None) == (smallest <= alpha)
+        if needed is not None:
+            assert needed % 1_000 == 0 and adjust([1 / needed] * m, method).min() <= alpha
+            assert needed == 1_000 or adjust([1 / (needed - 1_000)] * m, method).min() > alpha
+    assert floor_reach([1 / 1_000] * 2_940, "holm", 0.05, 1_000) == (1.0, 59_000)

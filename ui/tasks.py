@@ -48,6 +48,7 @@ class Settings:
     alpha: float
     seed: int
     cluster: str | None = None  # a column whose values are resampled whole, or None: the items
+    drop: bool = False  # compare each task's items every model has, instead of stopping at one that lacks some
 
 
 def sample_files() -> list[tuple[str, bytes]]:
@@ -142,7 +143,11 @@ def settings(files: list[tuple[str, bytes]], table: pd.DataFrame, sample: bool) 
                              format_func=lambda x: f"{x:g}")
         seed = c8.number_input("Seed", 0, 2**31 - 1, 0, key="tasks-seed")
         columns = [str(c) for c in table.columns if c not in (*tidy.COLUMNS, "group", "group_weight")]
-        cluster = None if not columns else st.selectbox(  # only where the table has columns to cluster by
+        c9, c10 = st.columns([2, 3], vertical_alignment="bottom")
+        drop = c9.checkbox("Drop unmatched items", key=f"tasks-drop-{data}",
+                           help="Compare on each task the items every model has, instead of stopping at a model "
+                                "that lacks some (how many were dropped is said above the board).")
+        cluster = None if not columns else c10.selectbox(  # only where the table has columns to cluster by
             "Resample", [None, *columns], key=f"tasks-cluster-{data}",
             format_func=lambda c: "items, one by one" if c is None else f"clusters by {c}, whole",
             help="Items that share a passage or a document are not independent: resample them in their clusters "
@@ -151,14 +156,16 @@ def settings(files: list[tuple[str, bytes]], table: pd.DataFrame, sample: bool) 
     if not chosen:
         st.info(f"Choose at least one of the {len(metrics)} metrics, then press Run.")
         return None
-    return Settings(tuple(chosen), baseline, weight, per_task, int(b), correction, float(alpha), int(seed), cluster)
+    return Settings(tuple(chosen), baseline, weight, per_task, int(b), correction, float(alpha), int(seed), cluster,
+                    drop)
 
 
 def compute(files: list[tuple[str, bytes]], table: pd.DataFrame, s: Settings) -> leaderboard.Leaderboard | None:
     """The board and its bootstrap, in its turn on the server with a progress bar, kept for every session."""
     key = repr(("tasks", data_ui.digest(files, b""), asdict(s)))
     try:
-        board = leaderboard.from_table(table, metric=list(s.metrics), cluster=s.cluster)
+        board = leaderboard.from_table(table, metric=list(s.metrics), cluster=s.cluster,
+                                       on_missing="drop" if s.drop else "stop")
         return work.kept(key, st.empty(), f"{len(board.models)} models on {len(board.tasks)} tasks, "
                          f"b = {s.n_resamples:,}", lambda progress: leaderboard.bootstrap(
                              board, n_resamples=s.n_resamples, seed=s.seed, weight=s.weight, per_task=True,
@@ -184,6 +191,9 @@ def show(res: leaderboard.Leaderboard, s: Settings) -> None:
     for note in res.board.notes:
         st.info(md(note))
     st.markdown(md(words.heading(res, s.baseline, s.alpha, s.correction)))
+    tasks = res.task_table(s.baseline, s.alpha, s.correction, over=s.per_task)
+    for warning in words.floor_warnings(res, s.baseline, s.alpha, s.correction, s.per_task, len(tasks)):
+        st.warning(md(warning), icon="⚠️")  # b too small for any p to pass the correction, whatever the data
     table = res.table(s.baseline, s.alpha, s.correction)
     st.dataframe(_cells(table.drop(columns="baseline"), s.n_resamples), hide_index=True,
                  column_config={c: st.column_config.NumberColumn(format="%.4f") for c in ("score", "ci_low", "ci_high")})
@@ -202,7 +212,6 @@ def show(res: leaderboard.Leaderboard, s: Settings) -> None:
         st.markdown(md(words.variance_heading(res, s.baseline)))
         st.dataframe(pd.DataFrame(words.variance_rows(res, s.baseline), columns=words.variance_header(res)),
                      hide_index=True)
-    tasks = res.task_table(s.baseline, s.alpha, s.correction, over=s.per_task)
     st.markdown(md(words.per_task_heading(res, s.baseline, s.correction, s.per_task, len(tasks))))
     st.dataframe(_cells(tasks, s.n_resamples), hide_index=True)
 

@@ -119,8 +119,9 @@ def is_inspect_log(data: bytes, name: str) -> bool:
     """An Inspect AI log: a zip named .eval, or a JSON object that begins with Inspect's header fields."""
     if data[:4] == b"PK\x03\x04":
         return name.lower().endswith(".eval")
-    head = data[:4096].lstrip()
-    return head.startswith(b"{") and b'"eval"' in head and b'"version"' in head
+    head = data[:4096].lstrip()  # "version" first, as Inspect writes it; a log without it still has its eval header
+    return head.startswith(b"{") and b'"eval"' in head and (
+        b'"version"' in head or re.search(rb'"eval"\s*:\s*\{', head) is not None and b'"task"' in head)
 
 
 _UNNAMED = "\x00unnamed"  # a header's empty first name while reading: pandas' index, if its values say so

@@ -85,8 +85,8 @@ def read_files(files: dict[str, bytes], where: str = "") -> pd.DataFrame:
         entries = _json(files[str(folder / "per_instance_stats.json")], shown("per_instance_stats.json"))
         frame, left = _scores(entries, shown("per_instance_stats.json"))
         for split, count in left.items():
-            notes[f"split {split} {task}"] = f"{task}: HELM's {split} split ({count:,} instances) left out; the " \
-                                             f"test split compared"
+            notes[f"split {split} {task}"] = f"{task}: HELM's {split} split ({count:,} instance" \
+                                             f"{'s' if count != 1 else ''}) left out; the test split compared"
         stats = files.get(str(folder / "stats.json"))
         if stats is not None:
             _check(frame, _json(stats, shown("stats.json")), shown("stats.json"))

@@ -9,6 +9,9 @@ per sample and epoch) and ``samples/ID_epoch_N.json``. A ``.json`` log is one ob
 ``I`` 0, ``P`` (partial) 0.5, ``N`` (no answer) 0, ``yes``/``true`` 1, ``no``/``false`` 0, numbers as they are; a
 scorer whose value is an object of several numbers gives a column per key (``scorer/key``).
 
+A log is checked against its own header: every sample (and epoch) it counts is in it, each scored, and each scorer's
+mean is the ``accuracy`` or ``mean`` it reports (epochs reduced with the mean), so a trimmed log is refused, not read.
+
 Epochs are runs of the same item. :func:`runs` keeps them (one row per sample and epoch); :func:`parse` averages
 them per sample, as Inspect's default reducer (``mean``) does, so that a model's mean equals the accuracy Inspect
 reports, and returns the frame in the shape of an lm-eval log (``doc_id``: the sample id, ``filter``,
@@ -137,6 +140,81 @@ def _runs(head: dict, samples: list, name: str) -> pd.DataFrame:
     if head.get("status") not in (None, "success"):
         raise InputError(f"is the log of a run that ended in {head['status']!r}: not every sample was scored",
                          file=name, hint="Give the log of a finished run (inspect eval-retry completes one).")
+    _check_complete(head, samples, name)
+    frame = _frame(samples, name)
+    _check_reported(head, frame, name)
+    return frame
+
+
+def _check_complete(head: dict, samples: list, name: str) -> None:
+    """The log holds every sample (and epoch) its header counts, each scored: a log trimmed for sharing, or one
+    whose samples errored or were never scored, would give other numbers than the run's, silently."""
+    total = (head.get("results") or {}).get("total_samples")
+    if isinstance(total, int) and not isinstance(total, bool) and len(samples) < total:
+        said = _reported(head)
+        held = f"holds {len(samples)} of the {total} samples" if samples else f"holds none of the {total} samples"
+        raise InputError(f"{held} its header counts (results.total_samples, each epoch counted"
+                         + (f"; it reports {said} over all of them" if said else "") + "): "
+                         + ("the others are not in it" if samples else "it has only the header's summary"),
+                         file=name, hint="Give the whole log as Inspect wrote it (not one trimmed for sharing, nor "
+                                         "one written with --no-log-samples): a paired test needs every sample.")
+    unscored = [s for s in samples if isinstance(s, dict) and not s.get("scores")]
+    if unscored and len(unscored) == len(samples):
+        raise InputError(f"none of its {len(samples)} samples has a score: the run had no scorer", file=name,
+                         hint="Score the log first (inspect score LOG), and give the scored log.")
+    if unscored:
+        first = unscored[0]
+        error = first.get("error")
+        why = f": it ended in an error ({_error_text(error)})" if error else ""
+        raise InputError(f"sample {first.get('id')!r} (epoch {first.get('epoch', 1)}) has no score{why}; "
+                         f"{len(unscored)} of its {len(samples)} samples have none", file=name,
+                         hint="Give a log whose every sample was scored: inspect eval-retry LOG reruns the samples "
+                              "that failed; Inspect's own accuracy leaves them out, a paired test cannot.")
+
+
+def _error_text(error: Any) -> str:
+    text = error.get("message", "") if isinstance(error, dict) else str(error)
+    text = " ".join(str(text).split())
+    return text[:80] + ("…" if len(text) > 80 else "")
+
+
+def _reported(head: dict) -> str:
+    """What the header reports, for a message: 'accuracy 0.354 (includes)'."""
+    scores = (head.get("results") or {}).get("scores") or []
+    said = [f"{metric} {v['value']:.4g} ({score.get('name')})" for score in scores
+            if isinstance(score, dict) for metric, v in (score.get("metrics") or {}).items()
+            if metric in _AVERAGES and isinstance(v, dict) and isinstance(v.get("value"), (int, float))]
+    return ", ".join(said[:3])
+
+
+_AVERAGES = ("accuracy", "mean")  # Inspect's metrics that are the mean of the (epoch-reduced) sample values
+
+
+def _check_reported(head: dict, frame: pd.DataFrame, name: str) -> None:
+    """Each scorer's mean over the samples (each sample's mean over its epochs) must be the accuracy or mean the
+    header reports for it, where Inspect reduced the epochs with the mean (its default)."""
+    columns = set(scorers(frame))
+    means = None
+    for score in (head.get("results") or {}).get("scores") or []:
+        if not isinstance(score, dict) or score.get("reducer") not in (None, "mean"):
+            continue
+        column = next((c for c in (score.get("name"), f"{score.get('scorer')}/{score.get('name')}")
+                       if c in columns), None)
+        for metric, said in (score.get("metrics") or {}).items():
+            value = said.get("value") if isinstance(said, dict) else None
+            if column is None or metric not in _AVERAGES or isinstance(value, bool) \
+                    or not isinstance(value, (int, float)) or not np.isfinite(value):
+                continue
+            if means is None:
+                means = frame.groupby("item", sort=False)[sorted(columns)].mean().mean()
+            if not np.isclose(means[column], value, rtol=1e-9, atol=1e-12):
+                raise InputError(f"scorer {column}'s samples average {means[column]:.6g}, but the log's header "
+                                 f"reports {metric} {value:.6g}", file=name,
+                                 hint="Give the log as Inspect wrote it: samples were removed or edited, or its "
+                                      "scores were changed after the run (inspect score writes a new header).")
+
+
+def _frame(samples: list, name: str) -> pd.DataFrame:
     rows: dict[str, list] = {"item": [], "run": [], "target": [], "answer": []}
     scorers: list[str] | None = None
     seen: dict[tuple, int] = {}

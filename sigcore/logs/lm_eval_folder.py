@@ -2,10 +2,11 @@
 ``results_<date>.json`` and, for each task it ran, ``samples_<task>_<date>.jsonl`` of the same date.
 
 The model is the results file's ``model_name``; each task's documents come from its samples file, checked against
-the score the results file reports (their mean must be it). A group (MMLU and its subtasks) is kept as its
-subtasks, with how lm-eval averaged them: over their items (``weight_by_size``, MMLU's way) or over the subtasks,
-read off the group's reported score, not assumed. ``repeats`` are not runs here: lm-eval scores each document once,
-after its filter (``maj@k``, ``take_first``), and that score is what is compared (said in a note).
+the score the results file reports (their mean must be it) and the number of documents it counts (``n-samples``).
+A group (MMLU and its subtasks) is kept as its subtasks, with how lm-eval averaged them: over their items
+(``weight_by_size``, MMLU's way) or over the subtasks, read off the group's reported score, not assumed.
+``repeats`` are not runs here: lm-eval scores each document once, after its filter (``maj@k``, ``take_first``),
+and that score is what is compared (said in a note).
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ def read_files(files: dict[str, bytes], where: str = "") -> pd.DataFrame:
         try:
             head = json.loads(files[name])
             model, reported = str(head["model_name"]), head["results"]
-            subtasks = {g: list(s) for g, s in head.get("group_subtasks", {}).items()}
+            subtasks = {g: list(s) for g, s in head.get("group_subtasks", {}).items() if s}  # 0.4.2-0.4.9: task -> []
             configs = head.get("configs", {})
         except (ValueError, KeyError, TypeError, AttributeError) as e:
             raise InputError(f"is not an lm-eval results file ({type(e).__name__}: {e})", file=shown_name,
@@ -75,7 +76,9 @@ def read_files(files: dict[str, bytes], where: str = "") -> pd.DataFrame:
             samples = _samples_file(files, name, task, shown_name)
             table = read_input(gunzip(files[samples], samples), name=samples)
             frame = lm_eval_samples(table.frame, model, task)
-            _check(frame, reported[task], task, str(PurePosixPath(where) / samples) if where else samples)
+            shown_samples = str(PurePosixPath(where) / samples) if where else samples
+            _check_count(frame, head.get("n-samples", {}).get(task), task, shown_samples)
+            _check(frame, reported[task], task, shown_samples)
             frame["group"] = group_of.get(task, "")
             frames.append(frame)
             if configs.get(task, {}).get("repeats", 1) > 1:
@@ -89,7 +92,7 @@ def read_files(files: dict[str, bytes], where: str = "") -> pd.DataFrame:
                          hint="Give the folder lm_eval --output_path wrote (one folder per model).")
     out = pd.concat(frames, ignore_index=True)
     weights = {g: _group_weight(g, seen, out) for g, seen in groups.items()}
-    out["group_weight"] = out["group"].map(weights).fillna("")
+    out["group_weight"] = out["group"].map({"": "", **weights})  # a task in no group: "" (not NaN, a float)
     for g, w in weights.items():
         notes[f"group {g}"] = (f"{g}: the mean of its tasks' {'items (weighted by size)' if w == 'items' else 'scores'}"
                                f" ({', '.join(groups[g][0][1])}), as lm-eval reports it")
@@ -110,6 +113,20 @@ def _samples_file(files: dict[str, bytes], results: str, task: str, shown_name: 
 
 def _leaves(group: str, subtasks: dict[str, list[str]]) -> list[str]:
     return [leaf for t in subtasks[group] for leaf in (_leaves(t, subtasks) if t in subtasks else [t])]
+
+
+def _check_count(frame: pd.DataFrame, counted: object, task: str, samples: str) -> None:
+    """The samples file holds every document lm-eval scored (``n-samples``' ``effective``, after ``--limit``): a file
+    trimmed for sharing can average to the reported score by chance (a task all wrong), and still not be the run."""
+    effective = counted.get("effective") if isinstance(counted, dict) else None
+    if not isinstance(effective, int) or isinstance(effective, bool):
+        return
+    documents = frame["item"].nunique()
+    if documents != effective:
+        raise InputError(f"task {task}'s samples file holds {documents} documents, but lm-eval scored {effective} "
+                         f"(n-samples in the results file)", file=samples,
+                         hint="Give the samples file as lm_eval --log_samples wrote it, every document in it "
+                              "(not one trimmed for sharing), beside the results file of the same run.")
 
 
 def _check(frame: pd.DataFrame, reported: dict, task: str, samples: Path) -> None:

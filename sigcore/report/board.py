@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..leaderboard import Leaderboard
 from ..result import p_number
+from ..statistics.multiple import floor_reach
 from ..words import counted
 from .family import CORRECTION_NAMES
 
@@ -50,6 +51,28 @@ def legend(res: Leaderboard, baseline: str | None, alpha: float, correction: str
             f"({counted(n * (n - 1) // 2, 'pair')}, {name}; ranks come from each resample's order, groups from "
             f"the corrected tests, and may part at a boundary); * significant against {baseline} after {name}'s "
             f"correction at α = {alpha:g}")
+
+
+def floor_warnings(res: Leaderboard, baseline: str | None, alpha: float, correction: str, over: str | None = None,
+                   comparisons: int = 0) -> list[str]:
+    """Where b is too small for the correction to bring any p under α, whatever the data: the δs against
+    ``baseline`` (None: every pair), the tie groups (every pair), and with ``over`` the ``comparisons`` per task."""
+    n, name = len(res.board.models), CORRECTION_NAMES[correction]
+    pairs = n * (n - 1) // 2
+    families = [(f"No δ against {baseline} can be significant", n - 1, "comparisons")] if baseline is not None else []
+    families.append(("The tie groups cannot part (every model stays in one group)" if baseline is not None else
+                     "No pair can be significant and the tie groups cannot part", pairs, "pairs"))
+    if over is not None:
+        families.append(("No per-task δ can be significant", comparisons if over == "family" else n - 1,
+                         "comparisons" if over == "family" else "models on each task"))
+    warnings = []
+    for what, m, unit in families:
+        smallest, needed = floor_reach([1 / res.n_resamples] * max(m, 1), correction, alpha, res.n_resamples)
+        if needed is not None:
+            warnings.append(f"{what} at these settings: with b = {res.n_resamples:,}, the smallest corrected p "
+                            f"{name}'s correction can give over {m:,} {unit} is {p_number(smallest, alpha)} > "
+                            f"α = {alpha:g}. Raise b to at least {needed:,}.")
+    return warnings
 
 
 def per_task_heading(res: Leaderboard, baseline: str, correction: str, over: str, comparisons: int) -> str:

@@ -11,6 +11,8 @@ dependence); Benjamini & Yekutieli (2001) ("by") under any dependence, at the pr
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..errors import SettingsError
@@ -44,6 +46,20 @@ def adjust(p_values, method: str = "holm", *, floors=None) -> np.ndarray:
     out = np.empty(m)
     out[order] = np.minimum(METHODS[method](p[order], np.arange(1, m + 1), m), 1.0)
     return out
+
+
+def floor_reach(floors, method: str, alpha: float, n_resamples: int) -> tuple[float, int | None]:
+    """The smallest corrected p a family can reach, every p at its floor (a resampling test's 1/b) and corrected by
+    ``method`` (Holm's and Bonferroni's m/b, Benjamini–Hochberg's 1/b), and, when it is above α, about how many
+    resamples would bring it to α: a multiple of 1,000, from the correction's factor before its cap at 1 (a floor
+    shrinks as 1/b)."""
+    floors = np.asarray(floors, dtype=float)
+    smallest = float(adjust(floors, method).min())
+    if smallest <= alpha:
+        return smallest, None
+    scale = 0.5 / (floors.size * floors.max())  # no corrected p reaches the cap at 1
+    factor = float(adjust(floors * scale, method).min()) / scale
+    return smallest, int(math.ceil(math.ceil(n_resamples * factor / alpha - 1e-9) / 1000) * 1000)
 
 
 def _adjust_iv(p_values, method: str, floors) -> np.ndarray:

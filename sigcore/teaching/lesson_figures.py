@@ -113,7 +113,8 @@ def power_curve(ns, power, *, target: float = 0.8, title: str | None = None, sim
     title = _("Power: how often a true difference is detected") if title is None else title
     curve = dict(type="scatter", x=ns, y=power, mode="lines+markers+text",
                  name=_("exact (b → ∞)") if name is None else name,
-                 text=[f"{p * 100:.3g}%" for p in power], textposition="top left", cliponaxis=False,
+                 text=[f"{p * 100:.3g}%" for p in power], cliponaxis=False,
+                 textposition=["top center"] + ["top left"] * (len(power) - 1),  # the first clear of the y axis
                  line=dict(color=MARK, width=2),
                  marker=dict(size=9 if font is None else 13, color=[MARK if p >= target else BODY for p in power]))
     if bounds is not None:
