@@ -75,8 +75,9 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
                 codes[key], names[key], low = _run_codes(frame[key])
             else:
                 codes[key], names[key] = _codes(frame[key])
-            # a missing value's -1 (a categorical's codes were looked at: no names then)
-            checked = names[key] and (key == "run" and low or isinstance(frame[key].dtype, pd.CategoricalDtype))
+            # a missing value's -1: a categorical id's codes were looked at (no names then), runs from low up have none
+            checked = bool(names[key]) and (low > 0 if key == "run" else
+                                            isinstance(frame[key].dtype, pd.CategoricalDtype))
             if len(codes[key]) and not checked and codes[key].min() - (low if key == "run" else 0) < 0:
                 raise InputError(f"row {int(np.argmax(codes[key] < 0)) + 1} of the table has no {key}",
                                  hint=f"Give every row its {key}.")

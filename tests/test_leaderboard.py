@@ -401,3 +401,14 @@ def test_every_pair_s_delta_interval_and_p_are_the_basic_bootstrap_s_one_pair_at
         assert (r.ci_low, r.ci_high) == intervals.percentile(res.resampled[:, i], 0.95)
         if r.model != "m0":
             assert (r.delta, r.delta_low, r.delta_high, r.p_value) == one(res.aggregate, res.resampled, i, 0)
+
+
+def test_a_missing_run_or_id_is_found_whatever_the_column_s_type():
+    """A missing value is each column's -1 code, looked for once: in a categorical run column too."""
+    frame = pd.DataFrame({"model": ["a", "a", "b", "b"], "task": "t", "item": ["1", "2", "1", "2"], "run": 1,
+                          "score": [1.0, 0.0, 1.0, 0.0]})
+    for column, values in (("run", pd.Categorical([1, None, 1, 1])), ("run", [1, 1, 1, None]),
+                           ("item", pd.Categorical(["1", "2", None, "2"])), ("model", ["a", "a", None, "b"])):
+        row = int(np.flatnonzero(pd.isna(pd.Series(values)))[0]) + 1
+        with pytest.raises(InputError, match=f"row {row} of the table has no {column}"):
+            leaderboard.from_table(frame.assign(**{column: values}))
