@@ -124,7 +124,7 @@ def test_parquet_is_read_batch_by_batch_as_arrow_reads_it_whole(tmp_path, monkey
             else:
                 assert np.array_equal(mine[c].to_numpy(), column.to_numpy(zero_copy_only=False), equal_nan=True)
     assert tidy.read_table(tmp_path / "groups.parquet")["item"].array.codes.dtype == np.int16
-    empty_first = pa.Table.from_batches([pa.record_batch({"model": pa.array([], pa.string()), "score": pa.array([], pa.float64())}),
-                                         pa.record_batch({"model": ["a", "b"], "score": [1.0, 2.0]})])
+    none = pa.record_batch({"model": pa.array([], pa.string()), "score": pa.array([], pa.float64())})
+    empty_first = pa.Table.from_batches([none, pa.record_batch({"model": ["a", "b"], "score": [1.0, 2.0]})])
     pq.write_table(empty_first, tmp_path / "empty.parquet", row_group_size=2)
     assert tidy.read_table(tmp_path / "empty.parquet")["model"].astype(str).tolist() == ["a", "b"]
