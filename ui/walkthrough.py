@@ -220,11 +220,10 @@ def test_set(*, presenter: bool = False) -> tuple[list[bool], list[bool]]:
                  "presets share δ(x) = .50 but not p (exact {rejected} and {wins}): p depends on how many documents "
                  "the two systems disagree on, not on δ(x) alone.").format(rejected=f"{rejected:.4f}",
                                                                              wins=f"{wins:.4f}"))
-    for system in "AB":  # a row a system, named as the book's Figure 4.11 writes them; rows, not 10 columns of
-        with st.container(horizontal=True, vertical_alignment="center", key=f"docs-{system}"):  # 3: the columns
-            st.markdown(f"**{system}**", width=24)  # cost the browser 0.3 s of its CPU at a first visit
-            for j in range(N):
-                st.checkbox(_("doc {j}").format(j=j + 1), key=f"doc-{j}-{system}", width="stretch")
+    for j, col in enumerate(st.columns(N)):
+        col.markdown("**" + _("doc {j}").format(j=j + 1) + "**")
+        col.checkbox("A", key=f"doc-{j}-A")  # the systems' names, as the book's Figure 4.11 writes them
+        col.checkbox("B", key=f"doc-{j}-B")
     a, b = [st.session_state[f"doc-{j}-A"] for j in range(N)], [st.session_state[f"doc-{j}-B"] for j in range(N)]
     st.markdown(_("x in the book's notation (a slash: that system got the document wrong): {x}").format(
         x=" · ".join(book_cell(*cell) for cell in zip(a, b))))
