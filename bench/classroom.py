@@ -170,6 +170,15 @@ PAGES = {  # label -> (script, path, milestones, returning); None: the floor's p
 FLOOR = next(iter(PAGES))
 
 
+def dashboard(alone: Path) -> str:
+    """dashboard.py with ``alone`` as its Classroom, at the Classroom's URL (dashboard.py names that URL itself: a
+    second url_path was a syntax error, and the dashboard's page never opened)."""
+    script = Path("dashboard.py").read_text().replace('"app_pages/classroom.py"', repr(str(alone)))
+    if 'url_path="classroom"' not in script:
+        script = script.replace(repr(str(alone)), f'{str(alone)!r}, url_path="classroom"')
+    return script.replace('"app_pages/', f'"{Path.cwd() / "app_pages"}/')
+
+
 def openings(rounds: int) -> dict[str, dict[str, list[float]]]:
     """Each page of PAGES opened once a round on a fresh server, the pages alternating: {label: {milestone: [s]}}."""
     import tempfile
@@ -178,9 +187,7 @@ def openings(rounds: int) -> dict[str, dict[str, list[float]]]:
     with tempfile.TemporaryDirectory() as folder:
         alone, shell = Path(folder) / "alone.py", Path(folder) / "shell.py"
         alone.write_text(STREAMLIT_ALONE)
-        shell.write_text(Path("dashboard.py").read_text().replace(  # the dashboard itself, its Classroom that page
-            '"app_pages/classroom.py"', f'{str(alone)!r}, url_path="classroom"').replace(
-            '"app_pages/', f'"{Path.cwd() / "app_pages"}/'))
+        shell.write_text(dashboard(alone))  # the dashboard itself, its Classroom that page
         for _ in range(rounds):
             for label, (script, path, milestones, returning) in PAGES.items():
                 script = {None: str(alone), "shell": str(shell)}.get(script, script)
@@ -306,9 +313,7 @@ def where(rounds: int = 3) -> None:
     with tempfile.TemporaryDirectory() as folder:
         alone, shell = Path(folder) / "alone.py", Path(folder) / "shell.py"
         alone.write_text(STREAMLIT_ALONE)
-        shell.write_text(Path("dashboard.py").read_text().replace(
-            '"app_pages/classroom.py"', f'{str(alone)!r}, url_path="classroom"').replace(
-            '"app_pages/', f'"{Path.cwd() / "app_pages"}/'))
+        shell.write_text(dashboard(alone))
         shell_app = Path(folder) / "app.py"  # app.py serving that dashboard: the same preloading
         shell_app.write_text(Path("app.py").read_text().replace('st.App("dashboard.py"', f'st.App({str(shell)!r}'))
         pages = {"floor (Streamlit alone)": (str(alone), ""), "the dashboard, its Classroom that page":
