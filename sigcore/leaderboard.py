@@ -26,6 +26,7 @@ WEIGHTS = ("tasks", "items")
 CONNECT_TIMEOUT = "20s"  # how long to try a Dask scheduler's address before telling the user
 _BLOCK = 1 << 20  # rows a block, where the rows are counted a block at a time: 8 MiB of int64
 _BLOCK_CELLS = 1 << 18  # draws per block: 2 MiB of them and of their counts stay in cache (twice 32 MiB's speed)
+_PAIRS = 1 << 10  # pairs of models whose b resampled δ are looked at together: 8 MiB at b = 1,000
 _EXACT = 1 << 24  # whole numbers below it are exact in float32, and so are sums of them below it
 
 
@@ -64,7 +65,7 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
     if "metric" in frame.columns:
         frame, metric, notes = _one_metric(frame, metric)
     metric = metric or "score"
-    values = _scores(frame)
+    values, binary = _scores(frame)
     # small integer codes, not strings and groupby, each row touched a few times and few arrays its length (each
     # new page costs): 18 million rows in half a second
     codes, names, low = {}, {}, 0
@@ -74,41 +75,52 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
                 codes[key], names[key], low = _run_codes(frame[key])
             else:
                 codes[key], names[key] = _codes(frame[key])
-            if len(codes[key]) and codes[key].min() - (low if key == "run" else 0) < 0:  # a missing value's -1
+            # a missing value's -1: a categorical id's codes were looked at (no names then), runs from low up have none
+            checked = bool(names[key]) and (low > 0 if key == "run" else
+                                            isinstance(frame[key].dtype, pd.CategoricalDtype))
+            if len(codes[key]) and not checked and codes[key].min() - (low if key == "run" else 0) < 0:
                 raise InputError(f"row {int(np.argmax(codes[key] < 0)) + 1} of the table has no {key}",
                                  hint=f"Give every row its {key}.")
     n_models, n_items = len(names["model"]), len(names["item"])
     runs = len(names["run"]) if "run" in codes else 1
-    binary = runs > 1 and _binary(values)  # right/wrong: x² = x, one bincount fewer
-    tallies = None if cluster else _counted_in_order(codes, values, len(names["task"]), n_items, n_models,
-                                                     runs > 1 and not binary)
+    binary = runs > 1 and binary  # right/wrong: x² = x, one sum fewer
+    tallies = None if cluster else _counted_grid(codes, values, len(names["task"]), n_items, n_models, runs, low,
+                                                 runs > 1 and not binary)
+    if tallies is None and not cluster:
+        tallies = _counted_in_order(codes, values, len(names["task"]), n_items, n_models, runs > 1 and not binary)
     if tallies is None:
         tallies = _counted(codes, values, names, low, n_items, runs, runs > 1 and not binary, bool(cluster))
     cells, sums, counts, squares, cell = tallies
     cell_cluster = _cell_clusters(frame, cluster, cell, len(cells)) if cluster else None
+    # (cells, models), C-ordered: each task's items x models matrix is then a slice of them, not a copy
+    sums, counts, squares = (a if a is None or a.ndim == 2 else np.ascontiguousarray(a.reshape(n_models, -1).T)
+                             for a in (sums, counts, squares))
     squares = sums if binary else squares
     several = runs > 1 and counts.max(initial=0) > 1
-    with np.errstate(invalid="ignore", divide="ignore"):
-        means = (sums / counts).reshape(n_models, len(cells)).T  # (cells, models); nan: the model has no score
-        if several:  # runs: each item's sum of squares about its mean, for the split (in place: one array)
-            within = sums * sums
-            within /= counts
-            np.subtract(squares, within, out=within)
-            within = np.maximum(within, 0, out=within).reshape(n_models, len(cells)).T
-            runs_of = counts.reshape(n_models, len(cells)).T
+    some_holes = bool((counts == 0).any())  # a model without a score on an item: its mean is nan
     models, tasks = tuple(names["model"]), tuple(names["task"])
     cell_task, cell_item = np.divmod(cells.astype(np.int64), n_items)
+    # cells ascend by (task, item): a task's cells are a run of them, a slice (no search, no gather)
+    bounds = np.searchsorted(cell_task, np.arange(len(tasks) + 1))
+    item_names = np.array(names["item"], dtype=object)
+    every_item = tuple(names["item"])
     matrices, items, epochs, clusters = {}, {}, {}, {}
     for t, task in enumerate(tasks):
-        rows = np.flatnonzero(cell_task == t)
-        block = means[rows]
-        holes = np.isnan(block)
-        lacking = [models[m] for m in range(n_models) if holes[:, m].all()]
+        rows = slice(bounds[t], bounds[t + 1])
+        with np.errstate(invalid="ignore", divide="ignore"):
+            # with runs, each item's sum of squares about its mean, for the split, before the sums become means
+            # (in place: a task's at a time, no second array of them all)
+            spread = _within(sums[rows], squares[rows], counts[rows]) if several else None
+            block = np.divide(sums[rows], counts[rows], out=sums[rows])  # (items, models); nan: no score
+        holes = np.isnan(block) if some_holes else None
+        lacking = [models[m] for m in range(n_models) if holes[:, m].all()] if some_holes else \
+            list(models) if not len(block) else []
         if lacking:
             raise InputError(f"model {shown(lacking[0])} has no scores on task {shown(task)}",
                              hint="Give every model's log of every task, or leave the task out.")
-        ids = [names["item"][i] for i in cell_item[rows]]
-        if holes.any():
+        ids = every_item if len(block) == n_items else tuple(item_names[cell_item[rows]].tolist())
+        if some_holes and holes.any():
+            rows = np.arange(bounds[t], bounds[t + 1])
             m = int(np.flatnonzero(holes.any(axis=0))[0])
             if on_missing != "drop":
                 first = ids[int(np.flatnonzero(holes[:, m])[0])]
@@ -119,23 +131,69 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
                                       "on_missing='drop').")
             keep = ~holes.any(axis=1)
             notes.append(f"task {task}: dropped {counted(int((~keep).sum()), 'item')} not every model has")
-            block, ids = block[keep], [i for i, k in zip(ids, keep) if k]
+            block, ids, rows = block[keep], tuple(i for i, k in zip(ids, keep) if k), rows[keep]
+            spread = None if spread is None else spread[keep]
         matrices[task] = np.ascontiguousarray(block)
-        items[task] = tuple(ids)
-        if several:
-            kept = rows if not holes.any() else rows[keep]
-            r = runs_of[kept].astype(np.float64)
+        items[task] = ids
+        if several:  # the rows as a C-ordered copy, as a gather gives them: the sums add in the same order
+            r = np.ascontiguousarray(counts[rows], dtype=np.float64)
             with np.errstate(invalid="ignore", divide="ignore"):
-                error = np.nan_to_num(within[kept].sum(axis=0) / (r - 1).sum(axis=0))  # one run each: 0
-            epochs[task] = (error, len(r) / (1 / r).sum(axis=0))
+                error = np.nan_to_num(spread.sum(axis=0) / (r - 1).sum(axis=0))
+            epochs[task] = (error, len(r) / (1 / r).sum(axis=0))  # one run each: error 0
         if cell_cluster is not None:
-            clusters[task] = _dense(cell_cluster[rows if not holes.any() else rows[keep]])[0]
+            clusters[task] = _dense(cell_cluster[rows])[0]
     if cluster and any(len(np.unique(c)) < 2 for c in clusters.values()):
         few = next(t for t, c in clusters.items() if len(np.unique(c)) < 2)
         raise InputError(f"task {shown(few)} has its items in one {cluster} only: nothing to resample",
                          hint="Give a cluster column with several values per task, or leave the clusters out.")
     return Board(models, tasks, metric, matrices, items, tuple(notes), _groups(frame, tasks), epochs, cluster,
                  clusters)
+
+
+def _within(sums: np.ndarray, squares: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Each item's sum of squares about its mean, Σx² − (Σx)²/n, never below 0 (rounding), in one new array."""
+    within = sums * sums
+    within /= counts
+    np.subtract(squares, within, out=within)
+    return np.maximum(within, 0, out=within)
+
+
+def _counted_grid(codes: dict, values: np.ndarray, n_tasks: int, n_items: int, n_models: int, runs: int,
+                  low: int, squares: bool) -> tuple | None:
+    """:func:`_counted_in_order` where the table is the whole grid in (model, task, item, run) order, every model
+    with every task's every item in every run (as a converted set of logs comes): row r is then (model, task, item)
+    r // runs, found by comparing the codes with that order (no keys, no bincount), and the sums are strided adds
+    of the runs, in row order as a bincount adds them, in (cells, models) order. None where the table is anything
+    else."""
+    model, task, item, run = codes["model"], codes["task"], codes["item"], codes.get("run")
+    n = len(values)
+    if not n or n != n_models * n_tasks * n_items * runs or (run is None) != (runs == 1):
+        return None
+    cell = n_items * runs  # rows of one (model, task)
+    step = max(1, _BLOCK // cell)  # (model, task) pairs a block
+    # a block's items and runs as the grid has them, the same in every block: compared whole, not broadcast
+    items = np.tile(np.repeat(np.arange(n_items, dtype=item.dtype), runs), step)
+    laps = None if run is None else np.tile(np.arange(low, low + runs, dtype=run.dtype), n_items * step)
+    for start in range(0, n_models * n_tasks, step):
+        end = min(n_models * n_tasks, start + step)
+        rows = slice(start * cell, end * cell)
+        pair = np.arange(start, end)[:, None]
+        if not (np.array_equal(item[rows], items[:(end - start) * cell])
+                and (run is None or np.array_equal(run[rows], laps[:(end - start) * cell]))
+                and (model[rows].reshape(end - start, cell) == pair // n_tasks).all()
+                and (task[rows].reshape(end - start, cell) == pair % n_tasks).all()):
+            return None
+    cells = n_tasks * n_items
+    sums, total = np.zeros((cells, n_models)), np.zeros((cells, n_models)) if squares else None
+    laps = [values[r::runs].reshape(n_models, cells) for r in range(runs)]  # each run's (model, cell) scores
+    part = max(1, (1 << 17) // n_models)  # cells a block: their (cells, models) sums stay in cache while added
+    for start in range(0, cells, part):  # into (cells, models) order, as from_table takes them: no transposed copy
+        block = slice(start, start + part)
+        for lap in laps:
+            np.add(sums[block].T, lap[:, block], out=sums[block].T)
+            if squares:
+                np.add(total[block].T, lap[:, block] ** 2, out=total[block].T)
+    return np.arange(cells), sums, np.broadcast_to(np.int64(runs), (cells, n_models)), total, None
 
 
 def _counted_in_order(codes: dict, values: np.ndarray, n_tasks: int, n_items: int, n_models: int,
@@ -156,8 +214,8 @@ def _counted_in_order(codes: dict, values: np.ndarray, n_tasks: int, n_items: in
     index = None if len(cells) == len(present) else np.cumsum(present) - 1
     size = len(cells) * n_models
     sums, counts, total = np.zeros(size), np.zeros(size, dtype=np.int64), np.zeros(size) if squares else None
-    last = None  # the last row's (key, run) of the block before
-    for start in range(0, n, step):
+    last, start = None, 0  # the last row's (key, run) of the block before; the block's first row
+    while start < n:
         end = min(n, start + step)
         key = np.multiply(task[start:end], n_items, dtype=np.int64)
         key += item[start:end]
@@ -168,6 +226,9 @@ def _counted_in_order(codes: dict, values: np.ndarray, n_tasks: int, n_items: in
         if not ((ahead > 0) | ((ahead == 0) & (r[1:] > r[:-1]))).all() or last is not None and (
                 key[0] < last[0] or key[0] == last[0] and r[0] <= last[1]):
             return None
+        tail = int(np.searchsorted(key, key[-1])) if end < n else 0  # the last item's rows, which may go on
+        if tail:  # left to the next block: an item's runs are summed in one block, in row order, whatever the block
+            end, key, r = start + tail, key[:tail], r[:tail]
         last = (key[-1], r[-1])
         low, high = int(key[0]), int(key[-1]) + 1
         key -= low
@@ -175,6 +236,7 @@ def _counted_in_order(codes: dict, values: np.ndarray, n_tasks: int, n_items: in
         counts[low:high] += np.bincount(key, minlength=high - low)
         if squares:
             total[low:high] += np.bincount(key, weights=values[start:end] ** 2, minlength=high - low)
+        start = end
     return cells, sums, counts, total, None
 
 
@@ -285,15 +347,17 @@ def _groups(frame: pd.DataFrame, tasks: tuple[str, ...]) -> dict[str, tuple[tupl
     return {g: v for g, v in out.items() if v[0]}
 
 
-def _scores(frame: pd.DataFrame) -> np.ndarray:
+def _scores(frame: pd.DataFrame) -> tuple[np.ndarray, bool]:
     """The scores as float64 (the column itself where it is float64 already), each a finite number, or an error
-    that names the first row that is not (text, an empty cell, nan or inf)."""
+    that names the first row that is not (text, an empty cell, nan or inf); and whether every score is 0 or 1."""
     column = frame["score"]
     if not pd.api.types.is_numeric_dtype(column.dtype):
         column = pd.to_numeric(column, errors="coerce")
     values = column.to_numpy(dtype=np.float64, na_value=np.nan)
+    if _binary(values):  # right/wrong: finite
+        return values, True
     if np.isfinite(values.sum()):  # every score finite (else nan or inf, or past the largest float: look closer)
-        return values
+        return values, False
     finite = np.isfinite(values)
     if not finite.all():
         row = frame.iloc[int(np.argmin(finite))]
@@ -346,11 +410,12 @@ def _run_codes(column: pd.Series) -> tuple[np.ndarray, list[str], int]:
     of a CSV) by pd.factorize, a missing one -1 (offset 0)."""
     if not isinstance(column.dtype, np.dtype) or column.dtype.kind != "i" or not len(column):
         return (*_factorized(column), 0)
-    values, low = column.to_numpy(), int(column.min())
-    if low >= 0 and int(column.max()) < 4 * len(values) + 1024:
-        present = np.bincount(values)[low:] > 0
-        if present.all():
-            return values, [str(low + r) for r in range(len(present))], low
+    values = column.to_numpy()
+    low, high = int(values.min()), int(values.max())
+    if low >= 0 and high < 4 * len(values) + 1024:
+        # every run from low to high there: seen in the first rows (as a long table shows them), or counted
+        if len(np.unique(values[:_PREFIX])) == high - low + 1 or (np.bincount(values)[low:] > 0).all():
+            return values, [str(low + r) for r in range(high - low + 1)], low
     codes, distinct = _dense(np.subtract(values, low, dtype=np.int64))
     return codes, [str(v + low) for v in distinct], 0
 
@@ -364,7 +429,7 @@ def _codes(column: pd.Series) -> tuple[np.ndarray, list[str]]:
     the categories come in their order of first appearance)."""
     if not isinstance(column.dtype, pd.CategoricalDtype):
         return _factorized(_text(column))
-    raw = column.cat.codes.to_numpy()
+    raw = column.array.codes  # the categorical's own codes (cat.codes builds a Series: a copy)
     if len(raw) and raw.min() < 0:
         return raw, []  # a missing id: the caller says which row
     used = pd.unique(raw[:_PREFIX])  # the categories present, by first row: a long table shows them all early
@@ -410,12 +475,26 @@ class Leaderboard:
         0 means p < 1 / b, and is shown so)."""
         i, j = self._index(model), self._index(baseline)
         point, resampled = (self.aggregate, self.resampled) if task is None else self._task_values(task)
-        d = float(point[i] - point[j])
-        values = resampled[:, i] - resampled[:, j]
-        tol = 1e-9 * max(1.0, abs(d))
-        low, high = intervals.basic(values, d, alpha, "two-sided", tol)
-        extreme = int(np.sum(np.abs(values - d) >= abs(d) - tol))
-        return d, low, high, extreme / self.n_resamples
+        return tuple(float(x[0]) for x in self._deltas(point, resampled, [i], [j], alpha))
+
+    def _deltas(self, point: np.ndarray, resampled: np.ndarray, i, j, alpha: float) -> tuple[np.ndarray, ...]:
+        """:meth:`delta` of models ``i`` against models ``j`` (index arrays), as arrays: δ, its interval, p; the
+        same numbers as one pair at a time (intervals.basic's, two-sided), a block of pairs at a time."""
+        i, j = np.asarray(i, dtype=np.int64), np.asarray(j, dtype=np.int64)
+        d = point[i] - point[j]
+        tol = 1e-9 * np.maximum(1.0, np.abs(d))
+        b = len(resampled)
+        k = intervals.largest_count(alpha, b)
+        low, high, p = np.full(len(d), np.nan), np.full(len(d), np.nan), np.empty(len(d))
+        for start in range(0, len(d), _PAIRS):
+            cols = slice(start, start + _PAIRS)
+            deviations = np.abs(resampled[:, i[cols]] - resampled[:, j[cols]] - d[cols])  # |δ_i − δ|
+            p[cols] = np.count_nonzero(deviations >= np.abs(d[cols]) - tol[cols], axis=0) / self.n_resamples
+            if k:  # the (b − k)-th smallest deviation c: δ ∓ c, within tol of 0 as 0 (intervals.basic)
+                c = np.partition(deviations, b - k - 1, axis=0)[b - k - 1]
+                low[cols], high[cols] = np.minimum(d[cols] - c, d[cols]), np.maximum(d[cols] + c, d[cols])
+        low[np.abs(low) <= tol], high[np.abs(high) <= tol] = 0.0, 0.0
+        return d, low, high, p
 
     def variance(self, model: str, baseline: str, task: str | None = None):
         """Where the variance of δ = ``model`` − ``baseline`` comes from, the items or the runs (epochs: each run a
@@ -461,14 +540,33 @@ class Leaderboard:
         corrected over all pairs with ``correction``."""
         from .statistics.multiple import adjust
 
-        order = sorted(self.board.models, key=lambda m: -self.aggregate[self._index(m)])
-        pairs = [(a, b) for i, a in enumerate(order) for b in order[i + 1:]]
-        rows = pd.DataFrame([{"model": a, "other": b, **dict(zip(("delta", "delta_low", "delta_high", "p_value"),
-                                                                   self.delta(a, b, alpha)))} for a, b in pairs],
+        order = self._order()
+        first, second = np.triu_indices(len(order), 1)  # every pair, the better first, row after row
+        i, j = order[first], order[second]
+        models = np.array(self.board.models, dtype=object)
+        rows = pd.DataFrame({"model": models[i].tolist(), "other": models[j].tolist(),
+                             **dict(zip(("delta", "delta_low", "delta_high", "p_value"),
+                                        self._deltas(self.aggregate, self.resampled, i, j, alpha)))},
                             columns=["model", "other", "delta", "delta_low", "delta_high", "p_value"])
         rows["p_corrected"] = adjust(rows.p_value.to_numpy(), correction, floors=1 / self.n_resamples) \
             if len(rows) else []
         return rows
+
+    def _order(self) -> np.ndarray:
+        """The models' indices by aggregate, best first (ties in the board's order)."""
+        return np.argsort(-self.aggregate, kind="stable")
+
+    def _pairs_matrix(self, alpha: float, correction: str, better: bool) -> tuple[list[str], np.ndarray]:
+        """The models best first and, for each pair of them in that order, whether the first is significantly
+        better than the second (``better``) or the two differ significantly, from :meth:`pairs`."""
+        order = self._order()
+        names = [self.board.models[k] for k in order]
+        rows = self.pairs(alpha, correction)
+        first, second = np.triu_indices(len(order), 1)
+        marked = (rows.p_corrected.to_numpy() <= alpha) & ((rows.delta.to_numpy() > 0) if better else True)
+        matrix = np.zeros((len(order), len(order)), dtype=bool)
+        matrix[first, second] = marked
+        return names, matrix
 
     def groups(self, alpha: float = 0.05, correction: str = "holm") -> dict[str, int]:
         """Tie groups, best first: a line falls between two models in score order only when every model above it is
@@ -476,10 +574,7 @@ class Leaderboard:
         :func:`sigcore.many.clusters`); models whose order the data do not settle share a group."""
         from .many import clusters
 
-        order = sorted(self.board.models, key=lambda m: -self.aggregate[self._index(m)])
-        better = np.zeros((len(order), len(order)), dtype=bool)
-        for r in self.pairs(alpha, correction).itertuples(index=False):
-            better[order.index(r.model), order.index(r.other)] = r.p_corrected <= alpha and r.delta > 0
+        order, better = self._pairs_matrix(alpha, correction, better=True)
         return dict(zip(order, clusters(better)))
 
     def cliques(self, alpha: float = 0.05, correction: str = "holm") -> list[list[str]]:
@@ -488,11 +583,8 @@ class Leaderboard:
         ``correction``); unlike :meth:`groups`, two bars may share a model."""
         from .many import cliques
 
-        order = sorted(self.board.models, key=lambda m: -self.aggregate[self._index(m)])
-        different = np.zeros((len(order), len(order)), dtype=bool)
-        for r in self.pairs(alpha, correction).itertuples(index=False):
-            i, j = order.index(r.model), order.index(r.other)
-            different[i, j] = different[j, i] = r.p_corrected <= alpha
+        order, different = self._pairs_matrix(alpha, correction, better=False)
+        different |= different.T
         return [order[i:j + 1] for i, j in cliques(different)]
 
     def mean_ranks(self) -> np.ndarray:
@@ -544,15 +636,18 @@ class Leaderboard:
         ``baseline`` with its interval, p and p corrected over the other models (nan on the baseline's row)."""
         from .statistics.multiple import adjust
 
-        self._index(baseline)
+        base = self._index(baseline)
         others = [m for m in self.board.models if m != baseline]
-        deltas = {m: self.delta(m, baseline, alpha) for m in others}
+        found = self._deltas(self.aggregate, self.resampled, [self._index(m) for m in others], [base] * len(others),
+                             alpha)
+        deltas = {m: tuple(float(x[k]) for x in found) for k, m in enumerate(others)}
         corrected = dict(zip(others, adjust([deltas[m][3] for m in others], correction,
                                             floors=1 / self.n_resamples))) if others else {}
         ranks, groups = self.rank_intervals(1 - alpha), self.groups(alpha, correction)
         nothing = (np.nan,) * 4
+        bounds = intervals.percentile(self.resampled, 1 - alpha, axis=0)  # every model's, at once
         rows = [{"model": m, "score": float(self.aggregate[self._index(m)]),
-                 **dict(zip(("ci_low", "ci_high"), self.interval(m, 1 - alpha))),
+                 "ci_low": float(bounds[0][self._index(m)]), "ci_high": float(bounds[1][self._index(m)]),
                  "rank_low": ranks[m][0], "rank_high": ranks[m][1], "group": groups[m], "baseline": baseline,
                  **dict(zip(("delta", "delta_low", "delta_high", "p_value"), deltas.get(m, nothing))),
                  "p_corrected": corrected.get(m, np.nan)} for m in self.board.models]
@@ -567,11 +662,14 @@ class Leaderboard:
 
         if over not in ("family", "task"):
             raise SettingsError(f"`over` must be 'family' or 'task', not {over!r}")
+        base = self._index(baseline)
         others = [m for m in self.board.models if m != baseline]
         tasks = self.board.tasks if tasks is None else tasks
-        rows = pd.DataFrame([{"task": t, "model": m, **dict(zip(("delta", "delta_low", "delta_high", "p_value"),
-                                                                  self.delta(m, baseline, alpha, task=t)))}
-                             for t in tasks for m in others])
+        i = [self._index(m) for m in others]
+        found = [self._deltas(*self._task_values(t), i, [base] * len(i), alpha) for t in tasks]
+        rows = pd.DataFrame({"task": [t for t in tasks for _ in others], "model": others * len(tasks),
+                             **{name: np.concatenate([f[k] for f in found]) if found else []
+                                for k, name in enumerate(("delta", "delta_low", "delta_high", "p_value"))}})
         groups = [rows.index] if over == "family" else [rows.index[rows.task == t] for t in tasks]
         rows["p_corrected"] = np.nan
         for g in groups:

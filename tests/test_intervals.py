@@ -102,3 +102,12 @@ def test_a_percentile_end_needs_one_resample_in_its_tail(level, alternative, few
 def test_bca_gives_no_interval_from_a_handful_of_resamples(b):
     values = np.random.default_rng(b).normal(size=b)
     assert np.isnan(intervals.bca(values, 0.0, np.array([0.1, -0.2, 0.3]), np.ones(3), 0.95)).all()
+
+
+@pytest.mark.parametrize("b", [30, 1000])
+def test_percentile_of_each_column_is_the_percentile_column_by_column(b):
+    values = np.random.default_rng(b).normal(size=(b, 7))
+    low, high = intervals.percentile(values, 0.95, axis=0)
+    for k in range(7):
+        expected = intervals.percentile(values[:, k], 0.95)
+        assert np.array_equal([low[k], high[k]], expected, equal_nan=True)

@@ -330,3 +330,85 @@ def test_rows_in_order_are_counted_a_block_at_a_time_as_rows_in_any_order(monkey
     twice = pd.concat([ordered.iloc[:20], ordered.iloc[19:]])  # a row repeated, in order
     with pytest.raises(InputError, match=r"has item .* twice in one run"):
         leaderboard.from_table(twice)
+
+
+def grid(models=4, tasks=3, items=50, runs=3, seed=0) -> pd.DataFrame:
+    """Every model with every task's every item in every run, in (model, task, item, run) order."""
+    rng = np.random.default_rng(seed)
+    shape = (models, tasks, items, runs)
+    m, t, i, r = (a.ravel() for a in np.indices(shape))
+    return pd.DataFrame({"model": [f"m{k}" for k in m], "task": [f"t{k}" for k in t], "item": [f"{k}" for k in i],
+                         "run": r + 1, "metric": "acc", "score": rng.random(m.size).round(2)})
+
+
+@pytest.mark.parametrize("binary", [True, False])
+def test_a_whole_grid_in_order_is_summed_by_runs_as_the_rows_are_counted_a_block_at_a_time(monkeypatch, binary):
+    """A table that is the whole grid in (model, task, item, run) order takes the strided sums (no keys); its board
+    is the block-counted one bit for bit (the same sums in the same order), scores and the runs' spread alike, with
+    blocks of 5 cells; a row out of place sends it to the block count, which finds it."""
+    monkeypatch.setattr(leaderboard, "_BLOCK", 7)  # blocks of pairs of (model, task) split at odd places
+    frame = grid()
+    frame["score"] = (frame.score > 0.5).astype(float) if binary else frame.score
+    taken, grid_alone = [], leaderboard._counted_grid
+    monkeypatch.setattr(leaderboard, "_counted_grid", lambda *a, **k: taken.append(grid_alone(*a, **k)) or taken[-1])
+    mine = leaderboard.from_table(frame)
+    assert taken[-1] is not None
+    monkeypatch.setattr(leaderboard, "_counted_grid", lambda *a, **k: None)
+    counted = leaderboard.from_table(frame)
+    assert (mine.models, mine.tasks, mine.items) == (counted.models, counted.tasks, counted.items)
+    for t in mine.tasks:
+        assert np.array_equal(mine.scores[t], counted.scores[t])
+        assert all(np.array_equal(a, b) for a, b in zip(mine.epochs[t], counted.epochs[t]))
+        expected = frame[frame.task == t].groupby(["item", "model"], sort=False).score.mean().unstack()
+        assert mine.scores[t] == pytest.approx(expected.to_numpy(), abs=1e-15)  # pandas, independently
+    monkeypatch.setattr(leaderboard, "_counted_grid", lambda *a, **k: taken.append(grid_alone(*a, **k)) or taken[-1])
+    swapped = frame.iloc[[*range(40), 41, 40, *range(42, len(frame))]]  # two runs of an item swapped
+    other = leaderboard.from_table(swapped)
+    assert taken[-1] is None and all(np.array_equal(other.scores[t], mine.scores[t]) for t in mine.tasks)
+    with pytest.raises(InputError, match=r"has item .* twice in one run"):
+        leaderboard.from_table(frame.assign(run=frame.run.where(frame.index != 40, 1)))
+
+
+def test_every_pair_s_delta_interval_and_p_are_the_basic_bootstrap_s_one_pair_at_a_time():
+    """pairs(), table() and task_table() take every pair's δ, interval and p a block at a time: the numbers of
+    intervals.basic and the two-sided count, pair by pair; tie groups and cliques from them."""
+    from sigcore.statistics import intervals
+
+    res = leaderboard.bootstrap(leaderboard.from_table(table(seed=3)), n_resamples=300, seed=1, per_task=True)
+
+    def one(point, resampled, i, j):
+        d = float(point[i] - point[j])
+        values = resampled[:, i] - resampled[:, j]
+        tol = 1e-9 * max(1.0, abs(d))
+        low, high = intervals.basic(values, d, 0.05, "two-sided", tol)
+        return d, low, high, int(np.sum(np.abs(values - d) >= abs(d) - tol)) / 300
+
+    models = res.board.models
+    pairs = res.pairs()
+    assert len(pairs) == 10
+    for r in pairs.itertuples(index=False):
+        i, j = models.index(r.model), models.index(r.other)
+        assert (r.delta, r.delta_low, r.delta_high, r.p_value) == one(res.aggregate, res.resampled, i, j)
+        assert res.aggregate[i] >= res.aggregate[j]
+    tasks = res.task_table("m0")
+    for r in tasks.itertuples(index=False):
+        k = res.board.tasks.index(r.task)
+        expected = one(res.task_scores[k], res.resampled_tasks[:, k], models.index(r.model), 0)
+        assert (r.delta, r.delta_low, r.delta_high, r.p_value) == expected
+    board = res.table("m0")
+    for r in board.itertuples(index=False):
+        i = models.index(r.model)
+        assert (r.ci_low, r.ci_high) == intervals.percentile(res.resampled[:, i], 0.95)
+        if r.model != "m0":
+            assert (r.delta, r.delta_low, r.delta_high, r.p_value) == one(res.aggregate, res.resampled, i, 0)
+
+
+def test_a_missing_run_or_id_is_found_whatever_the_column_s_type():
+    """A missing value is each column's -1 code, looked for once: in a categorical run column too."""
+    frame = pd.DataFrame({"model": ["a", "a", "b", "b"], "task": "t", "item": ["1", "2", "1", "2"], "run": 1,
+                          "score": [1.0, 0.0, 1.0, 0.0]})
+    for column, values in (("run", pd.Categorical([1, None, 1, 1])), ("run", [1, 1, 1, None]),
+                           ("item", pd.Categorical(["1", "2", None, "2"])), ("model", ["a", "a", None, "b"])):
+        row = int(np.flatnonzero(pd.isna(pd.Series(values)))[0]) + 1
+        with pytest.raises(InputError, match=f"row {row} of the table has no {column}"):
+            leaderboard.from_table(frame.assign(**{column: values}))

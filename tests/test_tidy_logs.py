@@ -73,3 +73,58 @@ def test_without_pyarrow_parquet_is_a_clear_error_not_a_traceback(tmp_path, monk
     monkeypatch.setitem(sys.modules, "pyarrow.parquet", None)
     with pytest.raises(SettingsError, match="reading Parquet needs pyarrow"):
         tidy.read_table(path)
+
+
+@pytest.mark.parametrize("batch", [64, 1 << 18])
+def test_parquet_is_read_batch_by_batch_as_arrow_reads_it_whole(tmp_path, monkeypatch, batch):
+    """read_table decodes a batch of rows at a time into the pandas arrays, the row groups after the first on other
+    threads: the frame Arrow gives for the whole file with its dictionaries unified, codes and categories alike,
+    where row groups have dictionaries of their own (text, not categoricals: each group's values in its order),
+    where a later group brings more values than int8 codes hold, with missing text, a number missing in a late row
+    group (read as to_pandas reads it), an index column and an empty first row group."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    monkeypatch.setattr(tidy, "_BATCH", batch)
+    monkeypatch.setattr(tidy, "_RUN", 700)  # row groups read two at a time, by whichever thread is free
+    rng = np.random.default_rng(0)
+    n = 3000
+    items = [f"i{k % 20}" if k < 1000 else f"j{k // 4}" for k in range(n)]  # 20 values first, 520 in all
+    items[5] = items[2500] = None
+    frame = pd.DataFrame({"model": pd.Categorical(rng.choice(["m2", "m1"], n)), "task": rng.choice(["b", "a"], n),
+                          "item": items, "run": rng.integers(1, 4, n), "score": rng.random(n),
+                          "late": np.where(np.arange(n) == 2900, np.nan, 1.0)})
+    files = {"groups": (frame, {"row_group_size": 400, "index": False}),
+             "index": (frame.set_index("task"), {"row_group_size": 500})}
+    for name, (f, options) in files.items():
+        path = tmp_path / f"{name}.parquet"
+        f.to_parquet(path, **options)
+        schema = pq.read_schema(path)
+        text = [c for c in schema.names if pa.types.is_string(schema.field(c).type)
+                or pa.types.is_large_string(schema.field(c).type)]
+        whole = pq.read_table(path, read_dictionary=text).unify_dictionaries()  # Arrow's unifier, the whole file
+        recoded, as_before = [], []
+        monkeypatch.setattr(tidy._Gathered, "recode", lambda self, *a, f=tidy._Gathered.recode: recoded.append(1)
+                            or f(self, *a))
+        monkeypatch.setattr(tidy, "_column", lambda t, f=tidy._column: as_before.append(t.column_names[0]) or f(t))
+        mine = tidy.read_table(path)
+        assert as_before == ["late"] and recoded  # only the missing number read as before
+        monkeypatch.undo()
+        monkeypatch.setattr(tidy, "_BATCH", batch)
+        monkeypatch.setattr(tidy, "_RUN", 700)
+        mine = mine.reset_index() if name == "index" else mine
+        assert sorted(mine.columns) == sorted(whole.column_names)
+        for c in whole.column_names:
+            column = whole.column(c).combine_chunks()
+            if pa.types.is_dictionary(column.type):
+                assert list(mine[c].cat.categories) == column.dictionary.to_pylist()
+                assert np.array_equal(mine[c].array.codes, column.indices.fill_null(-1).to_numpy())
+                assert mine[c].array.codes.dtype == (np.int8 if len(column.dictionary) < 127 else np.int16)
+            else:
+                assert np.array_equal(mine[c].to_numpy(), column.to_numpy(zero_copy_only=False), equal_nan=True)
+    assert tidy.read_table(tmp_path / "groups.parquet")["item"].array.codes.dtype == np.int16
+    none = pa.record_batch({"model": pa.array([], pa.string()), "score": pa.array([], pa.float64())})
+    empty_first = pa.Table.from_batches([none, pa.record_batch({"model": ["a", "b"], "score": [1.0, 2.0]})])
+    pq.write_table(empty_first, tmp_path / "empty.parquet", row_group_size=2)
+    assert tidy.read_table(tmp_path / "empty.parquet")["model"].astype(str).tolist() == ["a", "b"]

@@ -76,15 +76,17 @@ def basic(values: np.ndarray, estimate: float, alpha: float, alternative: str, t
     return low, high
 
 
-def percentile(values: np.ndarray, confidence_level: float, alternative: str = "two-sided") -> tuple[float, float]:
+def percentile(values: np.ndarray, confidence_level: float, alternative: str = "two-sided", *,
+               axis: int | None = None) -> tuple:
     """The percentile interval (equal-tailed when two-sided) of a bootstrap distribution; ``nan`` at an end whose
     tail b resamples cannot hold (b · tail < 1: 40 for a two-sided 95% interval), where the "interval" would be
-    the resamples' range, which can exclude the estimate."""
+    the resamples' range, which can exclude the estimate. ``axis=0``: of each column of (b, k) ``values``, as two
+    arrays (the same numbers as column by column)."""
     lower, upper = tails(confidence_level, alternative)
-    return _quantiles(values, lower, None if upper is None else 1 - upper)
+    return _quantiles(values, lower, None if upper is None else 1 - upper, axis)
 
 
-def _quantiles(values: np.ndarray, lower: float | None, upper: float | None) -> tuple[float, float]:
+def _quantiles(values: np.ndarray, lower: float | None, upper: float | None, axis: int | None = None) -> tuple:
     """The ``lower`` and ``upper`` quantiles of ``values`` (None: that end open), nan where fewer than one value
     lies beyond the quantile."""
     b = len(values)
@@ -92,9 +94,11 @@ def _quantiles(values: np.ndarray, lower: float | None, upper: float | None) -> 
     def held(tail: float) -> bool:
         return tail * b >= 1 - 1e-9  # 0.025 · 40 is 1 up to rounding
 
-    low = -math.inf if lower is None else float(np.quantile(values, lower)) if held(lower) else math.nan
-    high = math.inf if upper is None else float(np.quantile(values, upper)) if held(1 - upper) else math.nan
-    return low, high
+    def end(q: float | None, tail: float, open_end: float):
+        value = open_end if q is None else np.quantile(values, q, axis=axis) if held(tail) else math.nan
+        return float(value) if axis is None else np.broadcast_to(np.asarray(value, dtype=float), values.shape[1:])
+
+    return end(lower, lower or 0.0, -math.inf), end(upper, 1 - (upper or 0.0), math.inf)
 
 
 def bca(values: np.ndarray, estimate: float, jackknife: np.ndarray, weights: np.ndarray,
