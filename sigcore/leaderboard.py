@@ -20,7 +20,7 @@ import pandas as pd
 from .errors import InputError, SettingsError
 from .statistics import intervals
 from ._threads import WORKERS, one_blas_thread, pool
-from .words import counted, listed, shown
+from .words import counted, listed, named, shown
 
 WEIGHTS = ("tasks", "items")
 CONNECT_TIMEOUT = "20s"  # how long to try a Dask scheduler's address before telling the user
@@ -116,7 +116,7 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
         lacking = [models[m] for m in range(n_models) if holes[:, m].all()] if some_holes else \
             list(models) if not len(block) else []
         if lacking:
-            raise InputError(f"model {shown(lacking[0])} has no scores on task {shown(task)}",
+            raise InputError(f"model {named(lacking[0])} has no scores on task {named(task)}",
                              hint="Give every model's log of every task, or leave the task out.")
         ids = every_item if len(block) == n_items else tuple(item_names[cell_item[rows]].tolist())
         if some_holes and holes.any():
@@ -124,8 +124,8 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
             m = int(np.flatnonzero(holes.any(axis=0))[0])
             if on_missing != "drop":
                 first = ids[int(np.flatnonzero(holes[:, m])[0])]
-                raise InputError(f"model {shown(models[m])} lacks {counted(int(holes[:, m].sum()), 'item')} of "
-                                 f"task {shown(task)} that other models have (the first is {shown(first)})",
+                raise InputError(f"model {named(models[m])} lacks {counted(int(holes[:, m].sum()), 'item')} of "
+                                 f"task {named(task)} that other models have (the first is {shown(first)})",
                                  hint="Check that the logs come from the same test set, or compare the items every "
                                       "model has: --drop-unmatched (in the app, Drop unmatched items; in Python, "
                                       "on_missing='drop').")
@@ -144,7 +144,7 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
             clusters[task] = _dense(cell_cluster[rows])[0]
     if cluster and any(len(np.unique(c)) < 2 for c in clusters.values()):
         few = next(t for t, c in clusters.items() if len(np.unique(c)) < 2)
-        raise InputError(f"task {shown(few)} has its items in one {cluster} only: nothing to resample",
+        raise InputError(f"task {named(few)} has its items in one {cluster} only: nothing to resample",
                          hint="Give a cluster column with several values per task, or leave the clusters out.")
     return Board(models, tasks, metric, matrices, items, tuple(notes), _groups(frame, tasks), epochs, cluster,
                  clusters)
@@ -264,8 +264,8 @@ def _counted(codes: dict, values: np.ndarray, names: dict, low: int, n_items: in
     if len(twice):
         m, c = divmod(int(twice[0] // runs), len(cells))
         task, item = divmod(int(cells[c]), n_items)
-        raise InputError(f"model {shown(names['model'][m])} has item {shown(names['item'][item])} of task "
-                         f"{shown(names['task'][task])} twice" + (" in one run" if "run" in codes else ""),
+        raise InputError(f"model {named(names['model'][m])} has item {shown(names['item'][item])} of task "
+                         f"{named(names['task'][task])} twice" + (" in one run" if "run" in codes else ""),
                          hint="Give each model's score of an item once per run.")
     counts = seen  # the rows per model and item
     if runs > 1:  # summed over the runs by strided adds: 5x a reduction along an axis of a few runs
@@ -283,7 +283,7 @@ def _cell_clusters(frame: pd.DataFrame, column: str, cell: np.ndarray, n_cells: 
     missing = frame[column].isna().to_numpy()
     if missing.any():
         row = frame.iloc[int(np.argmax(missing))]
-        raise InputError(f"item {shown(str(row['item']))} of task {shown(str(row['task']))} has no {column}",
+        raise InputError(f"item {shown(str(row['item']))} of task {named(str(row['task']))} has no {column}",
                          hint=f"Give every item its {column}, or cluster by another column.")
     codes, uniques = pd.factorize(_text(frame[column]))
     low, high = np.full(n_cells, len(uniques)), np.full(n_cells, -1)
@@ -292,7 +292,7 @@ def _cell_clusters(frame: pd.DataFrame, column: str, cell: np.ndarray, n_cells: 
     split = np.flatnonzero(low != high)
     if len(split):
         row = frame.iloc[int(np.flatnonzero(cell == split[0])[0])]
-        raise InputError(f"item {shown(str(row['item']))} of task {shown(str(row['task']))} is in two {column}s, "
+        raise InputError(f"item {shown(str(row['item']))} of task {named(str(row['task']))} is in two {column}s, "
                          f"{shown(str(uniques[low[split[0]]]))} and {shown(str(uniques[high[split[0]]]))}",
                          hint="Give each item one cluster, the same in every model's log.")
     return low
@@ -338,11 +338,11 @@ def _groups(frame: pd.DataFrame, tasks: tuple[str, ...]) -> dict[str, tuple[tupl
     for group, rows in pairs.groupby("group", sort=False):
         weights = set(rows.get("group_weight", pd.Series([""])))
         if len(weights) != 1 or weights.pop() not in ("items", "tasks"):
-            raise InputError(f"group {shown(group)} does not say how it averages its tasks",
+            raise InputError(f"group {named(group)} does not say how it averages its tasks",
                              hint="Give its rows a group_weight of items (by size, as MMLU) or tasks, one value.")
         members = tuple(t for t in tasks if t in set(rows.task))
         if rows.task.duplicated().any() or len(set(rows.task) & set(pairs[pairs.group != group].task)):
-            raise InputError(f"a task of group {shown(group)} belongs to two groups", hint="Give a task one group.")
+            raise InputError(f"a task of group {named(group)} belongs to two groups", hint="Give a task one group.")
         out[str(group)] = (members, str(rows["group_weight"].iloc[0]))
     return {g: v for g, v in out.items() if v[0]}
 
@@ -361,7 +361,7 @@ def _scores(frame: pd.DataFrame) -> tuple[np.ndarray, bool]:
     finite = np.isfinite(values)
     if not finite.all():
         row = frame.iloc[int(np.argmin(finite))]
-        raise InputError(f"model {shown(str(row['model']))}, task {shown(str(row['task']))}, item "
+        raise InputError(f"model {named(str(row['model']))}, task {named(str(row['task']))}, item "
                          f"{shown(str(row['item']))} has the score {shown(str(row['score']))}, not a finite number",
                          hint="Give every score as a number.")
     return values
@@ -518,7 +518,7 @@ class Leaderboard:
 
         if task is not None:
             if task not in board.tasks:
-                raise SettingsError(f"no task {shown(task)}", hint=f"The tasks: {listed(list(board.tasks))}.")
+                raise SettingsError(f"no task {named(task)}", hint=f"The tasks: {listed(list(board.tasks))}.")
             return one(task)
         return combine([one(t) for t in board.tasks], _weights(board, self.weight))
 
@@ -531,7 +531,7 @@ class Leaderboard:
             k, share = _members(board, task)
             return share @ self.task_scores[k], np.einsum("t,btm->bm", share, self.resampled_tasks[:, k])
         if task not in board.tasks:
-            raise SettingsError(f"no task {shown(task)}", hint=f"The tasks: {listed(list(board.tasks))}.")
+            raise SettingsError(f"no task {named(task)}", hint=f"The tasks: {listed(list(board.tasks))}.")
         k = board.tasks.index(task)
         return self.task_scores[k], self.resampled_tasks[:, k]
 
@@ -716,7 +716,7 @@ class Leaderboard:
 
     def _index(self, model: str) -> int:
         if model not in self.board.models:
-            raise SettingsError(f"no model {shown(model)}", hint=f"The models: {listed(list(self.board.models))}.")
+            raise SettingsError(f"no model {named(model)}", hint=f"The models: {listed(list(self.board.models))}.")
         return self.board.models.index(model)
 
 

@@ -29,6 +29,12 @@ def shown(value: object, limit: int = 40) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
+def named(value: object) -> str:
+    """A model's or a task's name as a message quotes it: whole up to 200 characters, as HELM names its runs
+    ('commonsense:dataset=hellaswag,method=multiple_choice_joint,model=openai_gpt2', cut at 40 it named none)."""
+    return shown(value, 200)
+
+
 def listed(names, limit: int = 20) -> str:
     """Names as a hint lists them: the first few, then how many more (a table may have thousands of columns)."""
     names = [str(n) for n in names]

@@ -412,3 +412,13 @@ def test_a_missing_run_or_id_is_found_whatever_the_column_s_type():
         row = int(np.flatnonzero(pd.isna(pd.Series(values)))[0]) + 1
         with pytest.raises(InputError, match=f"row {row} of the table has no {column}"):
             leaderboard.from_table(frame.assign(**{column: values}))
+
+
+def test_a_long_task_name_is_named_whole_in_its_error():
+    """HELM names a task by its run spec, 70 characters and more: cut at 40, the error named no task one could find."""
+    task = "commonsense:dataset=hellaswag,method=multiple_choice_joint,model=openai_gpt2"
+    frame = pd.DataFrame({"model": ["a", "a", "b"], "task": [task, "other", "other"], "item": ["1", "1", "1"],
+                          "score": [1.0, 0.0, 1.0]})
+    with pytest.raises(InputError) as caught:
+        leaderboard.from_table(frame)
+    assert str(caught.value).startswith(f"model 'b' has no scores on task {task!r}")
