@@ -336,3 +336,26 @@ def test_a_click_during_a_links_first_run_keeps_the_link_and_the_click():
     at.toggle(key="presenter").set_value(False).run()  # the lecturer's own change: not undone by the link
     at.run()
     assert not at.session_state["presenter"] and at.query_params["presenter"] == "0"
+
+
+def _link_page():
+    from ui import walkthrough
+
+    walkthrough.from_url()
+    walkthrough.link_taken()
+
+
+def test_a_widget_state_lost_to_a_later_interrupted_run_comes_back_from_the_address_bar():
+    """Under load a browser test saw presenter mode off after Draw, past the link's first two runs: a run stopped
+    by a click before the switch was drawn drops its key. The address bar holds the page's state: a lost key is
+    taken from it, and only a lost one (presenter mode switched off stays off, a Chinese page stays Chinese)."""
+    at = AppTest.from_function(_link_page)
+    at.query_params.update({"presenter": "1", "lang": "zh", "pace": "0.25"})
+    at.run()
+    assert at.session_state["presenter"] and at.session_state["lang"] == "zh" and at.session_state["walk-pace"] == 0.25
+    at.session_state["presenter"], at.session_state["walk-pace"] = False, 1.0  # the lecturer's changes
+    at.run()
+    assert not at.session_state["presenter"] and at.session_state["walk-pace"] == 1.0
+    del at.session_state["presenter"]  # as a run stopped before the switch was drawn leaves it
+    at.run()
+    assert at.session_state["presenter"] and at.session_state["walk-pace"] == 1.0 and at.session_state["lang"] == "zh"

@@ -137,28 +137,38 @@ def from_url() -> None:
     """Before the widgets: take the state a shared link carries (what is malformed is left). A click during the first
     run stops it before its widgets exist, and their keys did not survive it (presenter mode came back off): if the
     first run did not end (:func:`link_taken`), the next takes the link again, all but its draws, which the click
-    keeps; no later run does."""
+    keeps; a later run takes from it only what its widgets lost to another interrupted run (the address bar holds
+    the page's state, :func:`to_url`), so what the lecturer changes stays changed."""
     ss = st.session_state
+    link = _link()
     if ss.get("walk-link-taken"):
+        ss.update({key: value for key, value in link.items() if key not in ss})
         return
     ss["walk-link-taken"] = "walk-link" in ss  # the second time: for good
     ss["walk-link"] = True
-    x = url_value("x", allowed=lambda v: len(v) == N and set(v) <= set("0123"))
-    for j, digit in enumerate(x or ""):
-        ss[f"doc-{j}-A"], ss[f"doc-{j}-B"] = digit in "32", digit in "31"
-    if (seed := url_value("seed", int, lambda v: 0 <= v < 2**31)) is not None:
-        ss["walk-seed"] = seed
-    if (alpha := url_value("alpha", float, lambda v: v in ALPHAS)) is not None:
-        ss["walk-alpha"] = alpha
-    if (old := url_value("speed", int, lambda v: 0 <= v < len(OLD_SPEEDS))) is not None:  # an older link's
-        ss["walk-pace"] = OLD_SPEEDS[old]
-    if (seconds := url_value("pace", float, lambda v: v in LINE_PACES)) is not None:
-        ss["walk-pace"] = seconds
-    ss["walk-shift"], ss["presenter"] = (url_value(flag) == "1" for flag in ("shift", "presenter"))
-    ss["lang"] = url_value("lang", allowed=lambda v: v in LANGUAGES) or ("zh" if url_value("zh") == "1" else "en")
+    ss.update(link)
     b = url_value("b", int, lambda v: 0 <= v <= 1_000_000)
     if b is not None and "walk" not in ss:  # shown at once, as drawn before: a link does not replay
         ss["walk"] = {"x": None, "seed": None, "b": b, "from_url": b, "batch": None}
+
+
+def _link() -> dict:
+    """The widgets' state a link carries: {session state key: value}."""
+    link = {}
+    x = url_value("x", allowed=lambda v: len(v) == N and set(v) <= set("0123"))
+    for j, digit in enumerate(x or ""):
+        link[f"doc-{j}-A"], link[f"doc-{j}-B"] = digit in "32", digit in "31"
+    if (seed := url_value("seed", int, lambda v: 0 <= v < 2**31)) is not None:
+        link["walk-seed"] = seed
+    if (alpha := url_value("alpha", float, lambda v: v in ALPHAS)) is not None:
+        link["walk-alpha"] = alpha
+    if (old := url_value("speed", int, lambda v: 0 <= v < len(OLD_SPEEDS))) is not None:  # an older link's
+        link["walk-pace"] = OLD_SPEEDS[old]
+    if (seconds := url_value("pace", float, lambda v: v in LINE_PACES)) is not None:
+        link["walk-pace"] = seconds
+    link["walk-shift"], link["presenter"] = (url_value(flag) == "1" for flag in ("shift", "presenter"))
+    link["lang"] = url_value("lang", allowed=lambda v: v in LANGUAGES) or ("zh" if url_value("zh") == "1" else "en")
+    return link
 
 
 def link_taken() -> None:
