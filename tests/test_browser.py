@@ -398,9 +398,11 @@ def test_each_batch_plays_at_its_own_pace_and_finish_completes_it(chromium, app_
         page.get_by_role("button", name="Draw x⁽¹⁾").click(timeout=60_000)
         count.filter(has_text=re.compile(r"j = 1$")).wait_for(timeout=60_000)  # 2 s a line: 32 s to the end
         assert chart.locator("body").evaluate("() => args.interval") == 2000
+        first = chart.locator("#table tbody tr").nth(1).locator("td").first  # at 720 px the table has one row
+        assert first.inner_text() == "x⁽¹⁾"  # under x: x⁽¹⁾ as it is drawn (the screen's one row once left it out)
         page.keyboard.press("f")
         page.get_by_role("button", name="Draw x⁽²⁾").wait_for(timeout=30_000)  # the page has the whole batch
-        assert count.inner_text() == "b = 1" and drawn.inner_text() == "1"
+        assert count.inner_text() == "b = 1" and drawn.inner_text() == "1" and first.inner_text() == "x⁽¹⁾"
         assert chart.locator("#code div.now").inner_text().strip() == "p-value(x) ≈ s / b"  # its last frame
 
         page.get_by_role("button", name="Draw 10", exact=True).click()
