@@ -694,13 +694,14 @@ def test_the_page_icons_are_drawn_by_streamlits_own_font(page):
     assert page.locator("[data-testid=stSidebarNav] a [data-testid=stIconMaterial]").count() == 4
 
 
-def test_every_classroom_button_shows_its_whole_label_at_1280_px(chromium, app_url):
+@pytest.mark.parametrize("query, third", [("", "A wins every disagreement"), ("?lang=zh", "不一致处 A 全对")])
+def test_every_classroom_button_shows_its_whole_label_at_1280_px(chromium, app_url, query, third):
     """A projector at 1280 x 720 with the sidebar open: no button's label is cut (the third preset once read
-    "A wins every disagreemen…"), nor eq. 4.48."""
+    "A wins every disagreemen…", the slides' buttons in Chinese "幻灯片 …" three times), nor eq. 4.48."""
     with opened(chromium) as browser:
         page = browser.new_page(viewport={"width": 1280, "height": 720})
-        page.goto(app_url + "/classroom")
-        page.get_by_role("button", name="Draw x⁽¹⁾").wait_for(timeout=60_000)
+        page.goto(app_url + "/classroom" + query)
+        page.locator(".st-key-walk-draw-1 button").wait_for(timeout=60_000)
         page.wait_for_function("() => !document.querySelector('[data-testid=stStatusWidget]')", timeout=60_000)
         page.wait_for_timeout(500)  # the layout settles
         labels = page.evaluate("""() => [...document.querySelectorAll('.stButton button, .stDownloadButton button')]
@@ -710,7 +711,7 @@ def test_every_classroom_button_shows_its_whole_label_at_1280_px(chromium, app_u
             return [Math.max(...[...box.querySelectorAll('.base')].map(e => e.getBoundingClientRect().right)),
                     box.getBoundingClientRect().right]; }""")
     assert equation <= shown, (equation, shown)  # eq. 4.48 whole (its "= s / b" ran past its box, cut)
-    assert len(labels) >= 12 and any(text.startswith("A wins every disagreement") for text, _ in labels), labels
+    assert len(labels) >= 12 and any(text.startswith(third) for text, _ in labels), labels
     assert not [text for text, cut in labels if cut], labels
 
 
