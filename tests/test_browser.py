@@ -671,12 +671,17 @@ def test_why_twice_delta_reads_beside_both_panels(chromium, app_url, presenter, 
                                return {text: e.textContent, l: r.left, r: r.right, t: r.top, b: r.bottom}; };
             return {svg: box(document.querySelector('#chart .main-svg')), aside: box(document.querySelector('#aside')),
                     font: parseFloat(getComputedStyle(document.querySelector('#aside')).fontSize),
+                    verdict: box(document.querySelector('#verdict')),
                     labels: [...document.querySelectorAll('.annotation-text, .xtitle, .x2title, .ytitle, .legendtext')]
                             .map(box)}; }""")
     svg, aside, labels = seen["svg"], seen["aside"], seen["labels"]
     assert aside["l"] >= svg["r"] - 1  # beside the panels
     if presenter:
         assert seen["font"] >= 24 and frame["y"] + aside["b"] <= height  # large, and on the first screen
+    if presenter and width >= 1500:  # a 1080p screen has room under the aside: α and the conclusion stay in view
+        verdict = seen["verdict"]
+        assert "α = .05" in verdict["text"] and verdict["t"] >= aside["b"] and verdict["l"] >= svg["r"] - 1, verdict
+        assert frame["y"] + verdict["b"] <= height
     assert len(labels) == 7 + 2 * (not presenter)  # δ(x), 2·δ(x), H0: 0, δ(x), three axis titles (+ the legend)
     for k, one in enumerate(labels):
         assert svg["l"] <= one["l"] and one["r"] <= svg["r"], one  # whole, not cut at the chart's edge
