@@ -398,9 +398,11 @@ def test_each_batch_plays_at_its_own_pace_and_finish_completes_it(chromium, app_
         page.get_by_role("button", name="Draw x⁽¹⁾").click(timeout=60_000)
         count.filter(has_text=re.compile(r"j = 1$")).wait_for(timeout=60_000)  # 2 s a line: 32 s to the end
         assert chart.locator("body").evaluate("() => args.interval") == 2000
+        first = chart.locator("#table tbody tr").nth(1).locator("td").first  # at 720 px the table has one row
+        assert first.inner_text() == "x⁽¹⁾"  # under x: x⁽¹⁾ as it is drawn (the screen's one row once left it out)
         page.keyboard.press("f")
         page.get_by_role("button", name="Draw x⁽²⁾").wait_for(timeout=30_000)  # the page has the whole batch
-        assert count.inner_text() == "b = 1" and drawn.inner_text() == "1"
+        assert count.inner_text() == "b = 1" and drawn.inner_text() == "1" and first.inner_text() == "x⁽¹⁾"
         assert chart.locator("#code div.now").inner_text().strip() == "p-value(x) ≈ s / b"  # its last frame
 
         page.get_by_role("button", name="Draw 10", exact=True).click()
@@ -669,12 +671,17 @@ def test_why_twice_delta_reads_beside_both_panels(chromium, app_url, presenter, 
                                return {text: e.textContent, l: r.left, r: r.right, t: r.top, b: r.bottom}; };
             return {svg: box(document.querySelector('#chart .main-svg')), aside: box(document.querySelector('#aside')),
                     font: parseFloat(getComputedStyle(document.querySelector('#aside')).fontSize),
+                    verdict: box(document.querySelector('#verdict')),
                     labels: [...document.querySelectorAll('.annotation-text, .xtitle, .x2title, .ytitle, .legendtext')]
                             .map(box)}; }""")
     svg, aside, labels = seen["svg"], seen["aside"], seen["labels"]
     assert aside["l"] >= svg["r"] - 1  # beside the panels
     if presenter:
         assert seen["font"] >= 24 and frame["y"] + aside["b"] <= height  # large, and on the first screen
+    if presenter and width >= 1500:  # a 1080p screen has room under the aside: α and the conclusion stay in view
+        verdict = seen["verdict"]
+        assert "α = .05" in verdict["text"] and verdict["t"] >= aside["b"] and verdict["l"] >= svg["r"] - 1, verdict
+        assert frame["y"] + verdict["b"] <= height
     assert len(labels) == 7 + 2 * (not presenter)  # δ(x), 2·δ(x), H0: 0, δ(x), three axis titles (+ the legend)
     for k, one in enumerate(labels):
         assert svg["l"] <= one["l"] and one["r"] <= svg["r"], one  # whole, not cut at the chart's edge
@@ -692,13 +699,14 @@ def test_the_page_icons_are_drawn_by_streamlits_own_font(page):
     assert page.locator("[data-testid=stSidebarNav] a [data-testid=stIconMaterial]").count() == 4
 
 
-def test_every_classroom_button_shows_its_whole_label_at_1280_px(chromium, app_url):
+@pytest.mark.parametrize("query, third", [("", "A wins every disagreement"), ("?lang=zh", "不一致处 A 全对")])
+def test_every_classroom_button_shows_its_whole_label_at_1280_px(chromium, app_url, query, third):
     """A projector at 1280 x 720 with the sidebar open: no button's label is cut (the third preset once read
-    "A wins every disagreemen…"), nor eq. 4.48."""
+    "A wins every disagreemen…", the slides' buttons in Chinese "幻灯片 …" three times), nor eq. 4.48."""
     with opened(chromium) as browser:
         page = browser.new_page(viewport={"width": 1280, "height": 720})
-        page.goto(app_url + "/classroom")
-        page.get_by_role("button", name="Draw x⁽¹⁾").wait_for(timeout=60_000)
+        page.goto(app_url + "/classroom" + query)
+        page.locator(".st-key-walk-draw-1 button").wait_for(timeout=60_000)
         page.wait_for_function("() => !document.querySelector('[data-testid=stStatusWidget]')", timeout=60_000)
         page.wait_for_timeout(500)  # the layout settles
         labels = page.evaluate("""() => [...document.querySelectorAll('.stButton button, .stDownloadButton button')]
@@ -708,7 +716,7 @@ def test_every_classroom_button_shows_its_whole_label_at_1280_px(chromium, app_u
             return [Math.max(...[...box.querySelectorAll('.base')].map(e => e.getBoundingClientRect().right)),
                     box.getBoundingClientRect().right]; }""")
     assert equation <= shown, (equation, shown)  # eq. 4.48 whole (its "= s / b" ran past its box, cut)
-    assert len(labels) >= 12 and any(text.startswith("A wins every disagreement") for text, _ in labels), labels
+    assert len(labels) >= 12 and any(text.startswith(third) for text, _ in labels), labels
     assert not [text for text, cut in labels if cut], labels
 
 

@@ -8,6 +8,7 @@ import re
 import shutil
 import struct
 import subprocess
+import unicodedata
 import urllib.parse
 
 import numpy as np
@@ -82,7 +83,8 @@ def test_the_slide_says_the_state_its_link_opens(drawn, shifted):
         assert "for i = 1 to b do" not in " ".join(said) and any("2·δ(x) = .40 (eq. 4.48)" in t for t in said)
     else:
         code = " ".join(t for t in said if t.startswith("  ") or t.startswith("function"))
-        assert all(" ".join(line.split()) in " ".join(code.split()) for line in w.PRESENTER_CODE)
+        raised = [unicodedata.normalize("NFKC", line) for line in w.PRESENTER_CODE]  # x⁽ⁱ⁾ drawn x<sup>(i)</sup>
+        assert all(" ".join(line.split()) in " ".join(code.split()) for line in raised)
 
 
 @pytest.mark.parametrize("preset", list(w.PRESETS))
@@ -114,6 +116,17 @@ def test_running_lines_partial_rows_and_the_grown_bar_as_the_frame_gives_them():
     assert list(fig.data[trace].marker.line.width).index(4) == bar
     assert coloured("AB̸") == '<span style="color:#1e8449">A</span><span style="color:#c0392b">B̸</span>'
     assert coloured("<b>") == "&lt;b&gt;"  # escaped: Plotly reads a few HTML tags
+
+
+def test_the_codes_superscripts_and_arrow_are_drawn_full_size():
+    """Issue 27 §6 on the slide: DejaVu Sans Mono draws x⁽ⁱ⁾'s superscripts a third of the x-height and "←" small
+    ("s ← s + 1" read "s . s + 1"); the slide's code draws them as the page does, "(i)" raised, "←" from Noto."""
+    fig, _ = make(0)
+    code = [a.text for a in fig.layout.annotations if a.font.family == s.MONO]
+    assert len(code) >= len(w.PRESENTER_CODE) and not any(re.search("[⁽⁾ⁱ]", line) for line in code), code
+    assert sum("x<sup>(i)</sup>" in line for line in code) == 3  # Select ..., Calculate δ(x⁽ⁱ⁾), s ← s + 1 if ...
+    arrow = next(line for line in code if "←" in line)
+    assert "&nbsp;s&nbsp;" + s.ARROW + "&nbsp;s&nbsp;+&nbsp;1" in arrow
 
 
 def test_wrapping_keeps_latin_words_and_cjk_punctuation_and_bold():

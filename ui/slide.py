@@ -132,8 +132,7 @@ def slide(figure: go.Figure, shown: dict, code: list[str], header: list[str], as
             if running[0] <= k <= running[1]:
                 box(CODE_X - 6, CODE_RIGHT - 6, y, y + LINE * len(parts), NOW)
             for part in parts:
-                text(CODE_X, y + LINE / 2, html.escape(part).replace(" ", "&nbsp;"), size=CODE_FONT, anchor="left",
-                     mono=True)
+                text(CODE_X, y + LINE / 2, _code_markup(part), size=CODE_FONT, anchor="left", mono=True)
                 y += LINE
 
     # the state: the counters of Figure 4.12 and eq. 4.48, the exact p and α
@@ -399,6 +398,18 @@ def wrapped_link(link: str, columns: int) -> list[str]:
             lines.append(line[:columns])
             line = line[columns:]
     return lines + [line] if line else lines
+
+
+SUPERSCRIPTS = re.compile("[⁽⁾ⁱ⁰¹²³⁴⁵⁶⁷⁸⁹]+")
+ARROW = '<span style="font-family:Noto Sans Mono CJK SC">←</span>'
+
+
+def _code_markup(line: str) -> str:
+    """A line of Figure 4.12 as the page draws it: x⁽ⁱ⁾'s superscripts as small ordinary characters raised (DejaVu
+    Sans Mono draws ⁽ⁱ⁾ a third of the x-height) and "←" from Noto Sans Mono CJK, where it is full size."""
+    line = html.escape(line).replace(" ", "&nbsp;")
+    line = SUPERSCRIPTS.sub(lambda m: "<sup>" + unicodedata.normalize("NFKC", m.group()) + "</sup>", line)
+    return line.replace("←", ARROW)
 
 
 def _code_lines(statement: str) -> list[str]:
