@@ -172,8 +172,8 @@ def test_the_confidence_sequence_plays_item_by_item_until_it_decides(page, tmp_p
     box.click()
     page.get_by_role("button", name="Play it item by item").click()
     chart = page.frame_locator("iframe[title*=live_chart]").last  # McNemar's resamples nothing: no histogram above
-    seen = set()
-    for _ in range(200):  # 60 frames of 100 ms: catch some on the way
+    seen, deadline = set(), time.monotonic() + 90  # 60 frames of 100 ms, slower on a loaded machine
+    while time.monotonic() < deadline:  # catch some on the way, and the last
         seen.add(chart.locator(".gtitle").first.text_content(timeout=30_000))
         if any(t.startswith("After 300 of 300 items") for t in seen):
             break

@@ -216,7 +216,7 @@ def test_the_language_switch_puts_the_page_in_chinese_and_a_link_carries_it():
     assert line and "x⁽ⁱ⁾: 虚拟测试集" in line[0]
     at.button(key="walk-draw-1").click().run()  # and a rerun keeps them
     assert any("H0: 零假设" in m.value for m in at.markdown)
-    at.toggle(key="presenter").set_value(False).run()
+    at.toggle(key="presenter-on").set_value(False).run()
     assert at.segmented_control(key="lang").value == "zh"  # back from presenter mode: still Chinese
     at.switch_page("app_pages/compare.py").run()  # the other pages are not translated: English, not a mix
     assert not at.exception and at.title[0].value == "Does system A really beat system B?"
@@ -235,7 +235,7 @@ def test_presenter_mode_shows_the_walk_through_alone_and_keeps_its_state():
     click(at, "Draw x⁽¹⁾")
     last = chart(at)["frames"][-1]
     assert last["texts"]["k-b"] == "1" and last["texts"]["k-exact"] == edited[3]  # the large counters
-    at.toggle(key="presenter").set_value(False).run()
+    at.toggle(key="presenter-on").set_value(False).run()
     assert metrics(at) == edited and at.query_params["presenter"] == "0"  # the same x, the grid back
 
 
@@ -298,7 +298,7 @@ def test_the_walk_through_and_each_section_keep_their_state_while_another_is_sho
     assert at.slider(key="power-a").value == 0.8
     at.selectbox(key=KEY).set_value("three-tests").run()
     assert at.select_slider(key="three-copies").value == 2
-    at.toggle(key="presenter").set_value(False).run()  # out of presenter mode from section 6
+    at.toggle(key="presenter-on").set_value(False).run()  # out of presenter mode from section 6
     assert not at.exception and metrics(at) == edited and at.query_params["presenter"] == "0"
     assert at.toggle(key="reach-three-tests").value and at.select_slider(key="three-copies").value == 2
     assert at.toggle(key="reach-power").value and at.slider(key="power-a").value == 0.8  # visited: open on the page
@@ -333,7 +333,7 @@ def test_a_click_during_a_links_first_run_keeps_the_link_and_the_click():
     at.button(key="walk-draw-10").click().run()
     assert at.session_state["presenter"] and at.query_params["presenter"] == "1" and at.query_params["lang"] == "zh"
     assert at.session_state["walk"]["b"] == 10 and at.query_params["b"] == "10"  # the click's draws kept
-    at.toggle(key="presenter").set_value(False).run()  # the lecturer's own change: not undone by the link
+    at.toggle(key="presenter-on").set_value(False).run()  # the lecturer's own change: not undone by the link
     at.run()
     assert not at.session_state["presenter"] and at.query_params["presenter"] == "0"
 

@@ -127,7 +127,7 @@ def test_presenter_mode_shows_the_same_numbers_at_24_px_without_prose(call, stat
     assert not presenter.dataframe and not presenter.table
     assert_presenter_size(figure(presenter))
     assert figure(page).layout.height == 340  # the page's figure is as it was
-    assert presenter.toggle(key="presenter").value is False  # the way out of presenter mode, among the settings
+    assert presenter.toggle(key="presenter-on").value is True  # the way out of presenter mode, among the settings
 
 
 def test_the_page_says_how_many_swaps_the_permutation_panel_draws_and_counts():

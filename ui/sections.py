@@ -19,7 +19,7 @@ import streamlit as st
 from sigcore.i18n import N_, _
 
 from .figure import config
-from .walkthrough import url_value
+from .walkthrough import leave_switch, url_value
 
 WALK_THROUGH = "walk-through"
 MISTAKES = {"many-comparisons": N_("Many comparisons"), "peeking": N_("Peeking"),  # the tabs of section 5
@@ -157,5 +157,5 @@ def columns(n: int) -> list:
 def controls(n: int) -> list:
     """A row of ``n`` columns for a section's settings, and the presenter mode switch at its end, to leave it."""
     *cols, last = st.columns([1] * n + [1], vertical_alignment="bottom")
-    last.toggle(_("Presenter mode"), key="presenter")
+    leave_switch(last)
     return cols

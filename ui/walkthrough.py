@@ -209,6 +209,21 @@ def presenter_mode() -> bool:
                             "?presenter=1."))
 
 
+LEAVE = "presenter-on"  # presenter mode's own switch
+
+
+def leave_switch(container) -> None:
+    """Presenter mode's switch, at the end of a row of its controls: on, and turning it off leaves presenter mode.
+    A widget of its own, created on: the page's switch, on because a link said so (its value from session state,
+    not from the switch), came back off when the browser redrew it under load, and presenter mode with it."""
+    container.toggle(_("Presenter mode"), value=True, key=LEAVE, on_change=_leave)
+
+
+def _leave() -> None:
+    st.session_state["presenter"] = False
+    del st.session_state[LEAVE]  # on again when presenter mode is next entered
+
+
 def test_set(*, presenter: bool = False) -> tuple[list[bool], list[bool]]:
     """The editable grid of the 10 documents (A right? B right?), with presets; returns x. In presenter mode
     only x, as the chart's table shows it."""
@@ -348,7 +363,7 @@ def draws(a: list[bool], b: list[bool], *, presenter: bool = False) -> None:
                                          "(Esc) keeps what is drawn.").format(ten=f"{BATCH_PACES[10].interval:g}"))
     if presenter:
         c7[0].toggle(_("Why 2·δ(x)?"), key="walk-shift")
-        c7[0].toggle(_("Presenter mode"), key="presenter")
+        leave_switch(c7[0])
     else:
         c8, c9 = st.columns([3, 1])
         c8.toggle(_("Why 2·δ(x)? Show the distribution shifted by −δ(x), centred on H0"), key="walk-shift")
