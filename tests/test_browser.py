@@ -170,6 +170,7 @@ def test_the_confidence_sequence_plays_item_by_item_until_it_decides(page, tmp_p
     box = page.get_by_text("Could evaluating have stopped early?")
     box.wait_for(timeout=60_000)
     box.click()
+    page.wait_for_function(IDLE, timeout=60_000)  # the run's last elements drawn: a click now is not lost
     page.get_by_role("button", name="Play it item by item").click()
     chart = page.frame_locator("iframe[title*=live_chart]").last  # McNemar's resamples nothing: no histogram above
     seen, deadline = set(), time.monotonic() + 90  # 60 frames of 100 ms, slower on a loaded machine
@@ -179,7 +180,7 @@ def test_the_confidence_sequence_plays_item_by_item_until_it_decides(page, tmp_p
             break
         time.sleep(0.05)
     done = [t for t in seen if t.startswith("After 300 of 300")]
-    assert done and done[0].endswith("decided at item 178")
+    assert done and done[0].endswith("decided at item 178"), sorted(seen)[:5]
     assert any(t.endswith("not decided") for t in seen)  # it was seen growing, before it decided
     assert chart.get_by_text("item 300 of 300").is_visible()
     assert "decided at item 178" in chart.locator(".textpoint").last.text_content()  # the line drawn where it decided
