@@ -18,9 +18,13 @@ machine's load weighs on each alike, and the ratio to the floor is the median of
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import socket
+import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -91,10 +95,6 @@ def page_times(script: str, runs: int = 3, *, path: str = "classroom", sections:
     (as the page was at first) and the next visitor's milestones; with ``returning``, the milestones of a second
     opening in the same browser profile (the lecturer who tried the page before class: Streamlit's scripts, which
     never change within a version, come from the browser's cache)."""
-    import socket
-    import subprocess
-    import urllib.request
-
     from playwright.sync_api import sync_playwright
 
     root = Path(__file__).resolve().parents[1]
@@ -117,23 +117,9 @@ def page_times(script: str, runs: int = 3, *, path: str = "classroom", sections:
         return page
 
     for _ in range(runs):
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-        server = subprocess.Popen([sys.executable, "-m", "streamlit", "run", script, "--server.port", str(port),
-                                   "--server.headless", "true"], cwd=root, stdout=subprocess.DEVNULL,
-                                  stderr=subprocess.DEVNULL)  # no pipe: a full one would stall the server
-        try:
-            for _ in range(120):
-                try:
-                    urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=1)
-                    break
-                except OSError:
-                    time.sleep(0.5)
+        with served(script, root, subprocess.DEVNULL) as port:
             with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=[
-                    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                    "--disable-sync", "--no-first-run"])
+                browser = chromium(p)
                 context = browser.new_context(viewport={"width": 1280, "height": 720})
                 page = visit(context, port, "first: " if returning else "")
                 if returning:
@@ -150,9 +136,6 @@ def page_times(script: str, runs: int = 3, *, path: str = "classroom", sections:
                     visit(browser.new_context(viewport={"width": 1280, "height": 720}), port,
                           "next visitor: ")  # a new context: nothing cached in the browser
                 browser.close()
-        finally:
-            server.terminate()
-            server.wait()
     return times
 
 
@@ -168,6 +151,35 @@ PAGES = {  # label -> (script, path, milestones, returning); None: the floor's p
     "presenter mode (?presenter=1)": ("app.py", "classroom?presenter=1", MILESTONES, True),
 }
 FLOOR = next(iter(PAGES))
+
+
+@contextlib.contextmanager
+def served(script: str, root: Path, stderr):
+    """A fresh Streamlit server of ``script`` on a free port, once it answers its health check: the port."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    server = subprocess.Popen([sys.executable, "-m", "streamlit", "run", script, "--server.port", str(port),
+                               "--server.headless", "true"], cwd=root, stdout=subprocess.DEVNULL,
+                              stderr=stderr)  # no pipe: a full one would stall the server
+    try:
+        for _ in range(120):
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.5)
+        yield port
+    finally:
+        server.terminate()
+        server.wait()
+
+
+def chromium(playwright):
+    """Debian's headless Chromium, with the flags this machine's closed network needs."""
+    return playwright.chromium.launch(executable_path="/usr/bin/chromium", args=[
+        "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"])
 
 
 def dashboard(alone: Path) -> str:
@@ -224,10 +236,7 @@ def trace_opening(script: str, path: str) -> dict:
     Chromium: seconds to usable, to the server's first and last message, of the first script run, and of the page's
     main threads' work up to usable (all of it, and by kind: each the union of its events' spans)."""
     import json
-    import socket
-    import subprocess
     import tempfile
-    import urllib.request
 
     from playwright.sync_api import sync_playwright
 
@@ -244,27 +253,12 @@ def _timed(self, rerun_data):
 script_runner.ScriptRunner._run_script = _timed
 """
     source = Path(script).read_text().replace('st.App("dashboard.py"', f'st.App({str(root / "dashboard.py")!r}')
-    with tempfile.TemporaryDirectory() as folder, socket.socket() as sock:
+    with tempfile.TemporaryDirectory() as folder:
         wrapped, log = Path(folder) / Path(script).name, Path(folder) / "server.log"
         wrapped.write_text(timer + source)
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-        sock.close()
-        with open(log, "w") as err:
-            server = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(wrapped), "--server.port",
-                                       str(port), "--server.headless", "true"], cwd=root, stdout=subprocess.DEVNULL,
-                                      stderr=err)
-        try:
-            for _ in range(120):
-                try:
-                    urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=1)
-                    break
-                except OSError:
-                    time.sleep(0.5)
+        with open(log, "w") as err, served(str(wrapped), root, err) as port:
             with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=[
-                    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                    "--disable-sync", "--no-first-run"])
+                browser = chromium(p)
                 page = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
                 frames: list[float] = []
                 page.on("websocket", lambda ws: ws.on("framereceived", lambda _: frames.append(time.perf_counter())))
@@ -276,9 +270,6 @@ script_runner.ScriptRunner._run_script = _timed
                 usable = time.perf_counter() - start
                 trace = json.loads(browser.stop_tracing())
                 browser.close()
-        finally:
-            server.terminate()
-            server.wait()
         runs = [line.split(": ")[1].split() for line in log.read_text().splitlines() if line.startswith("script run")]
     events = trace["traceEvents"] if isinstance(trace, dict) else trace
     mains = {(e["pid"], e["tid"]) for e in events if e.get("name") == "thread_name"
