@@ -243,6 +243,7 @@ def test_the_language_switch_puts_the_page_in_chinese_and_a_link_carries_it():
     assert [h.value for h in at.subheader][:2] == ["1 · The test set x", "2 · Bootstrap test sets x⁽ⁱ⁾"]
     at.segmented_control(key="lang").set_value("zh").run()
     assert [h.value for h in at.subheader][:2] == ["1 · 测试集 x", "2 · 虚拟测试集 x⁽ⁱ⁾"]
+    assert equation(at).startswith("p 值(x)= ")  # eq. 4.48 in the translation's words too (KaTeX kept "p-value")
     assert at.query_params["lang"] == "zh"
     for params in ({"lang": "zh"}, {"zh": "1"}):  # a link opens in Chinese; so does an older link's ?zh=1
         linked = AppTest.from_file(str(ROOT / "dashboard.py"), default_timeout=120).run()
