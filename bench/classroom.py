@@ -146,7 +146,8 @@ def row(label: str, times: dict[str, list[float]], prefix: str = "") -> str:
 
 PAGES = {  # label -> (script, path, milestones, returning); None: the floor's page, "shell": the dashboard's
     "floor: Streamlit alone, a title and the Draw button": (None, "", MILESTONES[:1], False),
-    "the dashboard (sidebar, navigation), its Classroom that page": ("shell", "classroom", MILESTONES[:1], False),
+    "the dashboard (app.py, sidebar, navigation), its Classroom that page": ("shell", "classroom", MILESTONES[:1],
+                                                                            False),
     "`streamlit run app.py`, /classroom": ("app.py", "classroom", MILESTONES, False),
     "presenter mode (?presenter=1)": ("app.py", "classroom?presenter=1", MILESTONES, True),
 }
@@ -191,19 +192,26 @@ def dashboard(alone: Path) -> str:
     return script.replace('"app_pages/', f'"{Path.cwd() / "app_pages"}/')
 
 
+def scaffold(folder: Path) -> dict:
+    """The floor's page and the dashboard around it, served by app.py as the real one is (its imports preloaded),
+    written in ``folder``: {None: the floor's script, "shell": the dashboard's}."""
+    alone, shell, shell_app = Path(folder) / "alone.py", Path(folder) / "shell.py", Path(folder) / "app.py"
+    alone.write_text(STREAMLIT_ALONE)
+    shell.write_text(dashboard(alone))
+    shell_app.write_text(Path("app.py").read_text().replace('st.App("dashboard.py"', f'st.App({str(shell)!r}'))
+    return {None: str(alone), "shell": str(shell_app)}
+
+
 def openings(rounds: int) -> dict[str, dict[str, list[float]]]:
     """Each page of PAGES opened once a round on a fresh server, the pages alternating: {label: {milestone: [s]}}."""
     import tempfile
 
     seen: dict[str, dict[str, list[float]]] = {label: {} for label in PAGES}
     with tempfile.TemporaryDirectory() as folder:
-        alone, shell = Path(folder) / "alone.py", Path(folder) / "shell.py"
-        alone.write_text(STREAMLIT_ALONE)
-        shell.write_text(dashboard(alone))  # the dashboard itself, its Classroom that page
+        scripts = scaffold(Path(folder))
         for _ in range(rounds):
             for label, (script, path, milestones, returning) in PAGES.items():
-                script = {None: str(alone), "shell": str(shell)}.get(script, script)
-                for name, times in page_times(script, runs=1, path=path, milestones=milestones,
+                for name, times in page_times(scripts.get(script, script), runs=1, path=path, milestones=milestones,
                                               returning=returning).items():
                     seen[label].setdefault(name, []).extend(times)
     return seen
@@ -302,13 +310,9 @@ def where(rounds: int = 3) -> None:
     import tempfile
 
     with tempfile.TemporaryDirectory() as folder:
-        alone, shell = Path(folder) / "alone.py", Path(folder) / "shell.py"
-        alone.write_text(STREAMLIT_ALONE)
-        shell.write_text(dashboard(alone))
-        shell_app = Path(folder) / "app.py"  # app.py serving that dashboard: the same preloading
-        shell_app.write_text(Path("app.py").read_text().replace('st.App("dashboard.py"', f'st.App({str(shell)!r}'))
-        pages = {"floor (Streamlit alone)": (str(alone), ""), "the dashboard, its Classroom that page":
-                 (str(shell_app), "classroom"), "/classroom": ("app.py", "classroom"),
+        scripts = scaffold(Path(folder))
+        pages = {"floor (Streamlit alone)": (scripts[None], ""), "the dashboard, its Classroom that page":
+                 (scripts["shell"], "classroom"), "/classroom": ("app.py", "classroom"),
                  "/classroom?presenter=1": ("app.py", "classroom?presenter=1")}
         seen: dict[str, list[dict]] = {label: [] for label in pages}
         for _ in range(rounds):

@@ -713,9 +713,9 @@ def test_every_classroom_button_shows_its_whole_label_at_1280_px(chromium, app_u
         labels = page.evaluate("""() => [...document.querySelectorAll('.stButton button, .stDownloadButton button')]
             .filter(b => b.offsetParent).map(b => [b.textContent,  // cut: some part narrower than its text
               [b, ...b.querySelectorAll('*')].some(e => e.clientWidth && e.scrollWidth > e.clientWidth)])""")
-        equation, shown = page.evaluate("""() => { const box = document.querySelector('.katex-display');
-            return [Math.max(...[...box.querySelectorAll('.base')].map(e => e.getBoundingClientRect().right)),
-                    box.getBoundingClientRect().right]; }""")
+        equation, shown = page.evaluate("""() => { const box = document.querySelector('.eq-448');
+            return [Math.max(...[...box.querySelectorAll('span')].map(e => e.getBoundingClientRect().right)),
+                    box.parentElement.getBoundingClientRect().right]; }""")
     assert equation <= shown, (equation, shown)  # eq. 4.48 whole (its "= s / b" ran past its box, cut)
     assert len(labels) >= 12 and any(text.startswith(third) for text, _ in labels), labels
     assert not [text for text, cut in labels if cut], labels
@@ -844,7 +844,7 @@ sampling with replacement distribution gold label accuracy one sided approximate
 English sigcore NLP ML Python python API SVG PNG PDF Esc Holm McNemar Student Jurafsky Martin Speech Language
 Processing Card et al With Little Power Comes Great Responsibility EMNLP statistics multiple adjust Compare Could
 evaluating have stopped early two systems Many Which Skip main content balance school leaderboard explore keyboard
-arrow down download""".split())
+arrow down download expand less""".split())
 SEEN_TEXT = """() => [document.body.innerText, ...[...document.querySelectorAll('svg text')].map(t => t.textContent),
     ...[...document.querySelectorAll('[title]:not(iframe)')].map(e => e.title)].join('\\n')"""
 
@@ -866,8 +866,14 @@ def test_the_chinese_classroom_is_chinese_with_every_section_open(chromium, app_
             page.locator(f".st-key-{key} label").click()
             page.wait_for_timeout(300)
         page.wait_for_function(IDLE, timeout=180_000)
-        page.locator("[data-testid=stExpander] summary").first.click()  # the glossary
         lines = set()
+        for unfold in (".st-key-glossary summary", ".st-key-walk-grid summary", ".st-key-walk-seed-menu button"):
+            page.locator(unfold).first.click()  # the glossary, the grid of x, the seed's box: drawn once opened
+            page.wait_for_timeout(300)
+            page.wait_for_function(IDLE, timeout=60_000)
+        page.get_by_text("随机种子", exact=True).wait_for(timeout=30_000)
+        lines |= {line.strip() for frame in page.frames for line in frame.evaluate(SEEN_TEXT).split("\n")}
+        page.keyboard.press("Escape")  # the seed's box closed, over the tabs otherwise
         for tab in page.get_by_role("tab").all():  # the common mistakes, one tab each
             tab.click()
             page.wait_for_function(IDLE, timeout=180_000)

@@ -3,6 +3,7 @@ every number checked against sigcore."""
 
 import base64
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -12,7 +13,8 @@ from streamlit.testing.v1 import AppTest
 from sigcore import teaching
 from sigcore.report.figures import walkthrough_heights
 from ui import lessons
-from ui.walkthrough import N, PRESETS, conclusion, textbook_number, why_twice
+from ui.terms import GLOSSARY
+from ui.walkthrough import GRID, N, PRESETS, SEED_MENU, conclusion, textbook_number, why_twice
 
 ROOT = Path(__file__).resolve().parents[1]
 TEXTBOOK = PRESETS["Textbook: A .70, B .50"]
@@ -42,8 +44,22 @@ def values(array) -> np.ndarray:
     return np.asarray(array)
 
 
+def equation(at: AppTest) -> str:
+    """Eq. 4.48's text as the page shows it (its HTML's tags and style taken out)."""
+    (html,) = [h.proto.body for h in at.html if 'class="eq-448"' in h.proto.body]
+    return re.sub(r"<[^>]+>", "", re.sub(r"<style>.*?</style>", "", html, flags=re.S))
+
+
 def metrics(at: AppTest) -> list[str]:
     return [m.value for m in at.metric[:4]]
+
+
+def unfolded(at: AppTest, *keys: str) -> AppTest:
+    """The page with the grid of x (GRID), the seed's box (SEED_MENU) or the glossary (GLOSSARY) open, as a click
+    opens them: they are drawn only then."""
+    for key in keys:
+        at.session_state[key] = True
+    return at.run()
 
 
 def click(at: AppTest, label: str) -> AppTest:
@@ -75,7 +91,7 @@ def test_opens_on_the_textbook_test_set(opened):
 
 
 def test_walk_through_edit_draw_one_draw_100_shift():
-    at = fresh()
+    at = unfolded(fresh(), GRID)
     at.checkbox(key="doc-4-A").uncheck().run()  # document 5: A is now wrong too
     a, b = list(TEXTBOOK[0]), list(TEXTBOOK[1])
     a[4] = False
@@ -112,6 +128,28 @@ def test_walk_through_edit_draw_one_draw_100_shift():
     assert chart(at)["frames"][-1]["texts"]["count"] == "b = 0"
 
 
+def test_the_grid_the_seed_and_the_glossary_are_drawn_once_opened_and_keep_their_values_closed():
+    """Issue 27 §7: the page opens with what a class needs first, sooner (bench/classroom.py); the grid of x, the
+    seed's box and the glossary, a third of the browser's work at opening, come when opened, and an x and a seed
+    set in them hold once they are closed again, over draws, in the link."""
+    at = fresh()
+    assert not at.checkbox and not at.number_input and not glossaries(at) and not at.latex
+    unfolded(at, GRID, SEED_MENU).checkbox(key="doc-0-B").uncheck().run()
+    at.number_input(key="walk-seed").set_value(5).run()
+    a, b = list(TEXTBOOK[0]), list(TEXTBOOK[1])
+    b[0] = False
+    at.session_state[GRID] = at.session_state[SEED_MENU] = False
+    at.run()
+    assert not at.checkbox and not at.number_input and metrics(at) == expected_metrics(a, b)
+    click(at, "Draw 10")
+    click(at, "Draw 10")
+    x = teaching.draw_test_sets(a, b, 20, seed=5)
+    assert chart(at)["frames"][-1]["y"] == list(walkthrough_heights(x.delta, x.counted, N))
+    assert (at.query_params["seed"], at.query_params["b"], at.query_params["x"][0]) == ("5", "20", "2")
+    unfolded(at, GRID, SEED_MENU)
+    assert at.number_input(key="walk-seed").value == 5 and not at.checkbox(key="doc-0-B").value
+
+
 def test_presets_and_seed():
     at = fresh()
     click(at, "A wins every disagreement: A .90, B .40")
@@ -121,7 +159,7 @@ def test_presets_and_seed():
     assert any(f"share δ(x) = .50 but not p (exact {rejected:.4f} and 0.0010)" in c.value for c in at.caption)
     click(at, "No difference")
     assert metrics(at)[2] == ".00"
-    at.number_input(key="walk-seed").set_value(7).run()
+    unfolded(at, SEED_MENU).number_input(key="walk-seed").set_value(7).run()
     click(at, "Draw 10")
     x = teaching.draw_test_sets(*PRESETS["No difference"], 10, seed=7)
     assert chart(at)["frames"][-1]["rows"][-1]["cells"][N + 3] == textbook_number(x.delta[9])
@@ -132,9 +170,9 @@ def test_the_book_s_conclusion_at_the_book_s_thresholds():
     said = [m.value for m in at.markdown if m.value.startswith("**p ≈")]
     assert said == ["**p ≈ .27 > .05: we cannot reject H0** that A is not better than B; the difference is not "
                     "statistically significant (which does not show that A and B are equal)."]
-    latex = [e.value for e in at.latex]
-    assert any("𝟙" in v and r"\delta(x^{(i)}) - \delta(x) \ge \delta(x)" in v and r"\ge 2\delta(x)" in v and r"\ge .40" in v
-               for v in latex)  # eq. 4.48 in both forms, with 2·δ(x) = .40 filled in
+    said = equation(at)  # eq. 4.48 in both forms, with 2·δ(x) = .40 filled in
+    assert said.startswith("p-value(x)= ") and said.count("1bb∑i=1𝟙(") == 3 and said.endswith(" = sb")
+    assert "𝟙(δ(x(i)) − δ(x) ≥ δ(x))" in said and "𝟙(δ(x(i)) ≥ 2δ(x)) = " in said and "𝟙(δ(x(i)) ≥ .40) = " in said
     click(at, "Rejected at .01: A .90, B .40")  # the preset sets the threshold it is named after
     assert next(s for s in at.selectbox if s.label == "Threshold α").value == 0.01
     a, b = PRESETS["Rejected at .01: A .90, B .40"]
@@ -142,7 +180,7 @@ def test_the_book_s_conclusion_at_the_book_s_thresholds():
     said = [m.value for m in at.markdown if m.value.startswith("**p ≈")]
     assert said == ["**p ≈ .0060 ≤ .01: we reject H0** and say A is better than B; the difference is statistically "
                     "significant."]
-    assert any(r"\ge 1.00" in e.value for e in at.latex)  # δ(x) = .50, so 2·δ(x) = 1.00
+    assert "𝟙(δ(x(i)) ≥ 1.00) = " in equation(at)  # δ(x) = .50, so 2·δ(x) = 1.00
     click(at, "Textbook: A .70, B .50")  # and the book's example brings back the book's .05
     assert next(s for s in at.selectbox if s.label == "Threshold α").value == 0.05
     assert [m.value for m in at.markdown if m.value.startswith("**p ≈")][0].startswith("**p ≈ .27 > .05:")
@@ -158,7 +196,7 @@ def test_the_walk_through_travels_in_the_url():
     a = [d in "32" for d in "3210321032"]
     b = [d in "31" for d in "3210321032"]
     assert metrics(at) == expected_metrics(a, b)
-    assert at.toggle(key="walk-shift").value and at.number_input(key="walk-seed").value == 7
+    assert at.toggle(key="walk-shift").value and unfolded(at, SEED_MENU).number_input(key="walk-seed").value == 7
     frames = chart(at)["frames"]
     x = teaching.draw_test_sets(a, b, 25, seed=7)
     assert frames[-1]["texts"]["count"] == "b = 25"  # the 25 x⁽ⁱ⁾ at once, not replayed
@@ -167,7 +205,7 @@ def test_the_walk_through_travels_in_the_url():
     click(at, "Draw x⁽²⁶⁾")
     assert at.query_params["b"] == "26" and at.query_params["x"] == "3210321032"
     assert (at.query_params["seed"], at.query_params["alpha"], at.query_params["shift"]) == ("7", "0.01", "1")
-    at.checkbox(key="doc-0-B").uncheck().run()  # an edit of x: a new test set, and the URL follows
+    unfolded(at, GRID).checkbox(key="doc-0-B").uncheck().run()  # an edit of x: a new test set, and the URL follows
     assert at.query_params["x"] == "2210321032" and at.query_params["b"] == "0"
 
 
@@ -183,7 +221,7 @@ def test_a_malformed_url_parameter_leaves_its_default(params):
         at.query_params[key] = value
     at.run()
     assert not at.exception and not at.error
-    assert at.number_input(key="walk-seed").value == 0 and not at.toggle(key="walk-shift").value
+    assert unfolded(at, SEED_MENU).number_input(key="walk-seed").value == 0 and not at.toggle(key="walk-shift").value
 
 
 def glossaries(at: AppTest) -> list[dict]:
@@ -195,7 +233,8 @@ def glossaries(at: AppTest) -> list[dict]:
 def test_the_language_switch_puts_the_page_in_chinese_and_a_link_carries_it():
     at = fresh()
     assert at.segmented_control(key="lang").value == "en"
-    (glossary,) = glossaries(at)  # the glossary in both languages, for a bilingual class
+    assert not glossaries(at)  # drawn once opened
+    (glossary,) = glossaries(unfolded(at, GLOSSARY))  # the glossary in both languages, for a bilingual class
     assert glossary.items() >= {("null hypothesis", "零假设"), ("alternative hypothesis", "备择假设"),
                                 ("effect size", "效应量"), ("p-value", "p 值"), ("statistical significance", "统计显著性"),
                                 ("paired bootstrap test", "配对自助法检验"), ("approximate randomisation", "近似随机化"),
@@ -204,6 +243,7 @@ def test_the_language_switch_puts_the_page_in_chinese_and_a_link_carries_it():
     assert [h.value for h in at.subheader][:2] == ["1 · The test set x", "2 · Bootstrap test sets x⁽ⁱ⁾"]
     at.segmented_control(key="lang").set_value("zh").run()
     assert [h.value for h in at.subheader][:2] == ["1 · 测试集 x", "2 · 虚拟测试集 x⁽ⁱ⁾"]
+    assert equation(at).startswith("p 值(x)= ")  # eq. 4.48 in the translation's words too (KaTeX kept "p-value")
     assert at.query_params["lang"] == "zh"
     for params in ({"lang": "zh"}, {"zh": "1"}):  # a link opens in Chinese; so does an older link's ?zh=1
         linked = AppTest.from_file(str(ROOT / "dashboard.py"), default_timeout=120).run()
@@ -223,7 +263,7 @@ def test_the_language_switch_puts_the_page_in_chinese_and_a_link_carries_it():
 
 
 def test_presenter_mode_shows_the_walk_through_alone_and_keeps_its_state():
-    at = fresh()
+    at = unfolded(fresh(), GRID)
     at.checkbox(key="doc-0-B").uncheck().run()  # an edited x, which presenter mode must not lose
     edited = metrics(at)
     at.toggle(key="presenter").set_value(True).run()
@@ -276,7 +316,7 @@ def test_the_walk_through_and_each_section_keep_their_state_while_another_is_sho
     settings, survive a visit to another section, and leaving presenter mode opens the page where the lecturer was."""
     from ui.sections import KEY
 
-    at = fresh()
+    at = unfolded(fresh(), GRID)
     at.checkbox(key="doc-0-B").uncheck().run()  # an edited x
     edited = metrics(at)
     at.toggle(key="presenter").set_value(True).run()

@@ -19,7 +19,7 @@ import streamlit as st
 from sigcore.i18n import N_, _
 
 from .figure import config
-from .walkthrough import leave_switch, url_value
+from .walkthrough import keep, leave_switch, url_value
 
 WALK_THROUGH = "walk-through"
 MISTAKES = {"many-comparisons": N_("Many comparisons"), "peeking": N_("Peeking"),  # the tabs of section 5
@@ -101,7 +101,8 @@ def label(section: str) -> str:
 def keep_hidden(shown: str) -> None:
     """Presenter mode: keep the settings of every section but the one ``shown``, and the page's switches that open
     sections, through this run; the section shown is open on the page when presenter mode is left."""
-    _keep([key for section in SECTIONS if section != shown for key in WIDGETS[section]] + sorted(set(REACH.values())))
+    keep([key for section in SECTIONS if section != shown for key in WIDGETS[section]]
+         + sorted(set(REACH.values())) + [KEY])
     if shown in REACH:
         st.session_state[REACH[shown]] = True
 
@@ -109,14 +110,8 @@ def keep_hidden(shown: str) -> None:
 def keep_closed() -> None:
     """The page: keep the settings of the sections whose switch is off (and presenter mode's section) through this
     run."""
-    _keep([key for section, toggle in REACH.items() if not st.session_state.get(toggle) for key in WIDGETS[section]])
-
-
-def _keep(keys: list[str]) -> None:
-    """Assign the values back: Streamlit forgets a widget's value in a run that does not draw it."""
-    for key in keys + [KEY]:
-        if key in st.session_state:
-            st.session_state[key] = st.session_state[key]
+    keep([key for section, toggle in REACH.items() if not st.session_state.get(toggle) for key in WIDGETS[section]]
+         + [KEY])
 
 
 def switch(section: str) -> None:

@@ -32,6 +32,7 @@ TERMS = [
     (N_("parametric test"), ""),
     (N_("power"), ""),
 ]
+GLOSSARY = "glossary"  # the glossary's open state
 HEADINGS = [N_("1 · The test set x"), N_("2 · Bootstrap test sets x⁽ⁱ⁾"), N_("3 · What a p-value means"),
             N_("4 · Power: how big a test set do we need?"), N_("5 · Common mistakes"),
             N_("6 · Bootstrap, permutation and t-test on the same data")]  # the page's sections
@@ -53,7 +54,11 @@ def switch() -> None:
     left, right = st.columns([1, 3], vertical_alignment="center")
     left.segmented_control(_("Language"), list(LANGUAGES), format_func=LANGUAGES.get, required=True, key="lang",
                            label_visibility="collapsed")
-    with right.expander(_("Glossary: English and Chinese terms ({n})").format(n=len(TERMS))):
+    glossary = right.expander(_("Glossary: English and Chinese terms ({n})").format(n=len(TERMS)), key=GLOSSARY,
+                              on_change="rerun")  # its table sent only once opened: the page opens sooner
+    if not glossary.open:
+        return
+    with glossary:
         with i18n.speaking("zh"):
             chinese = [_(english) for english, _symbol in TERMS]
         st.markdown("| English | " + _("symbol") + " | 中文 |\n|---|---|---|\n"

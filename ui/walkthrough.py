@@ -33,6 +33,8 @@ from .terms import term
 
 N = 10
 LAST_ROWS = 5  # drawn test sets shown under x, like the figure's rows
+DOCS = [f"doc-{j}-{system}" for j in range(N) for system in "AB"]  # the grid's boxes: x
+GRID, SEED_MENU = "walk-grid", "walk-seed-menu"  # the open state of the grid's expander, of the seed's popover
 
 
 class Pace(NamedTuple):
@@ -225,34 +227,43 @@ def _leave() -> None:
 
 
 def test_set(*, presenter: bool = False) -> tuple[list[bool], list[bool]]:
-    """The editable grid of the 10 documents (A right? B right?), with presets; returns x. In presenter mode
-    only x, as the chart's table shows it."""
+    """x in the book's notation, its presets, and the grid of the 10 documents (A right? B right?) to edit it, drawn
+    once opened; returns x. In presenter mode only x, as the chart's table shows it."""
     from_url()
     for j, (a, b) in enumerate(zip(*PRESETS["Textbook: A .70, B .50"])):
         st.session_state.setdefault(f"doc-{j}-A", a)
         st.session_state.setdefault(f"doc-{j}-B", b)
-    if presenter:  # the boxes and the seed are not drawn: kept by assigning them, or Streamlit forgets them
-        for key in [f"doc-{j}-{s}" for j in range(N) for s in "AB"] + ["walk-seed", "walk-alpha", "lang"]:
-            if key in st.session_state:
-                st.session_state[key] = st.session_state[key]
-        return ([st.session_state[f"doc-{j}-A"] for j in range(N)],
-                [st.session_state[f"doc-{j}-B"] for j in range(N)])
+    x = ([st.session_state[f"doc-{j}-A"] for j in range(N)], [st.session_state[f"doc-{j}-B"] for j in range(N)])
+    if presenter:
+        keep(DOCS + ["walk-seed", "walk-alpha", "lang"])
+        return x
     presets = st.columns([len(_(name)) + 10 for name in PRESETS])  # as wide as each label needs: none cut at 1280
     for col, (name, (a, b)) in zip(presets, PRESETS.items()):
         col.button(_(name), on_click=_set, args=(a, b, PRESET_ALPHA.get(name)), width="stretch", key=f"preset-{name}")
     rejected, wins = (teaching.exact_bootstrap_p(*PRESETS[name]) for name in list(PRESETS)[1:3])
-    st.caption(_("Tick A or B where that system got the document right; A%, B% and δ(x) follow. The second and third "
-                 "presets share δ(x) = .50 but not p (exact {rejected} and {wins}): p depends on how many documents "
-                 "the two systems disagree on, not on δ(x) alone.").format(rejected=f"{rejected:.4f}",
-                                                                             wins=f"{wins:.4f}"))
-    for j, col in enumerate(st.columns(N)):
-        col.markdown("**" + _("doc {j}").format(j=j + 1) + "**")
-        col.checkbox("A", key=f"doc-{j}-A")  # the systems' names, as the book's Figure 4.11 writes them
-        col.checkbox("B", key=f"doc-{j}-B")
-    a, b = [st.session_state[f"doc-{j}-A"] for j in range(N)], [st.session_state[f"doc-{j}-B"] for j in range(N)]
+    st.caption(_("The second and third presets share δ(x) = .50 but not p (exact {rejected} and {wins}): p depends on "
+                 "how many documents the two systems disagree on, not on δ(x) alone.").format(
+        rejected=f"{rejected:.4f}", wins=f"{wins:.4f}"))
     st.markdown(_("x in the book's notation (a slash: that system got the document wrong): {x}").format(
-        x=" · ".join(book_cell(*cell) for cell in zip(a, b))))
-    return a, b
+        x=" · ".join(book_cell(*cell) for cell in zip(*x))))
+    grid = st.expander(_("Edit x: tick the documents each system gets right"), key=GRID, on_change="rerun")
+    if not grid.open:  # its 20 boxes in 10 columns drawn only when asked for: 0.35 to 0.55 s of the browser's work
+        keep(DOCS)
+        return x
+    with grid:
+        st.caption(_("Tick A or B where that system got the document right; A%, B% and δ(x) follow."))
+        for j, col in enumerate(st.columns(N)):
+            col.markdown("**" + _("doc {j}").format(j=j + 1) + "**")
+            col.checkbox("A", key=f"doc-{j}-A")  # the systems' names, as the book's Figure 4.11 writes them
+            col.checkbox("B", key=f"doc-{j}-B")
+    return x
+
+
+def keep(keys: list[str]) -> None:
+    """Assign the values back: Streamlit forgets a widget's value in a run that does not draw it."""
+    for key in keys:
+        if key in st.session_state:
+            st.session_state[key] = st.session_state[key]
 
 
 def _set(a: list[bool], b: list[bool], alpha: float | None = None) -> None:
@@ -293,14 +304,37 @@ def verdict(p: float, alpha: float) -> str:
     return joined(_("Threshold α = {alpha}.").format(alpha=textbook_number(alpha)), conclusion(p, alpha))
 
 
+# eq. 4.48 typeset in HTML and CSS: KaTeX (st.latex) was a script of 265 kB and three fonts for one equation, 0.1 to
+# 0.35 s of the browser's main thread when the page opens (bench/README.md)
+EQUATION_CSS = """<style>
+.eq-448 { display: grid; grid-template-columns: max-content auto; justify-content: center; align-items: center;
+  gap: .5em .3em; margin: .4em 0 0; font: 1.3rem/1.2 "Latin Modern Roman", "STIX Two Text", "Cambria",
+  "Times New Roman", "Noto Serif", "Noto Serif CJK SC", serif; }
+.eq-448 > span:first-child, .eq-448 > span:nth-child(3) { text-align: right; }
+.eq-448 .frac, .eq-448 .sum { display: inline-flex; flex-direction: column; align-items: center;
+  vertical-align: middle; margin: 0 .1em; }
+.eq-448 .frac > span:first-child { border-bottom: .06em solid currentColor; padding: 0 .2em; }
+.eq-448 .sum { line-height: 1; }
+.eq-448 .sum > span:nth-child(2) { font-size: 1.7em; line-height: 1; margin-bottom: .05em; }
+.eq-448 .sum > span:not(:nth-child(2)), .eq-448 sup { font-size: .65em; }
+.eq-448 .paren { font-size: 1.5em; vertical-align: -.1em; font-weight: 300; }
+</style>"""
+
+
 def equation(a: list[bool], b: list[bool]) -> None:
     """Eq. 4.48 in both of its forms, with this x's threshold filled in."""
     delta = teaching.accuracies(a, b)[2]
-    sum_ = r"\frac{1}{b}\sum_{i=1}^{b}\text{𝟙}"  # KaTeX has no blackboard 1: the Unicode indicator
-    twice = textbook_number(2 * delta).replace("−", "-")  # TeX's "-" in math is the minus sign
-    st.latex(rf"\begin{{aligned}}\text{{p-value}}(x) &= {sum_}\left(\delta(x^{{(i)}}) - \delta(x) \ge \delta(x)\right)"
-             rf" \\ &= {sum_}\left(\delta(x^{{(i)}}) \ge 2\delta(x)\right)"  # two lines: one was cut at 1280 px
-             rf" = {sum_}\left(\delta(x^{{(i)}}) \ge {twice}\right) = \frac{{s}}{{b}}\end{{aligned}}")
+    x, x_i, b_, i, d = "<i>x</i>", "<i>x</i><sup>(<i>i</i>)</sup>", "<i>b</i>", "<i>i</i>", "<i>δ</i>"
+    mean = (f'<span class="frac"><span>1</span><span>{b_}</span></span>'
+            f'<span class="sum"><span>{b_}</span><span>∑</span><span>{i}=1</span></span>𝟙')
+
+    def counted(condition: str) -> str:
+        return f'{mean}<span class="paren">(</span>{condition}<span class="paren">)</span>'
+    first = counted(f"{d}({x_i}) − {d}({x}) ≥ {d}({x})")
+    second = " = ".join([counted(f"{d}({x_i}) ≥ 2{d}({x})"), counted(f"{d}({x_i}) ≥ {textbook_number(2 * delta)}"),
+                         f'<span class="frac"><span><i>s</i></span><span>{b_}</span></span>'])
+    st.html(f'{EQUATION_CSS}<div class="eq-448" role="math"><span>{_("p-value")}({x})</span><span>= {first}</span>'
+            f'<span></span><span>= {second}</span></div>')  # st.html: markdown's raw HTML is another 190 kB of script
     st.caption(book_example())
 
 
@@ -365,9 +399,15 @@ def draws(a: list[bool], b: list[bool], *, presenter: bool = False) -> None:
         c7[0].toggle(_("Why 2·δ(x)?"), key="walk-shift")
         leave_switch(c7[0])
     else:
-        c8, c9 = st.columns([3, 1])
+        c8, c9 = st.columns([3, 1], vertical_alignment="center")
         c8.toggle(_("Why 2·δ(x)? Show the distribution shifted by −δ(x), centred on H0"), key="walk-shift")
-        c9.number_input(_("Seed"), 0, 2**31 - 1, 0, key="walk-seed")
+        menu = c9.popover(_("Seed: {seed}").format(seed=seed), key=SEED_MENU, on_change="rerun", width="stretch",
+                          help=_("The test sets drawn are a function of x, the seed and b: the page's link keeps all "
+                                 "three, so that it opens on the same draws"))
+        if menu.open:  # the number box drawn only when asked for: its scripts (60 kB) are loaded then
+            menu.number_input(_("Seed"), 0, 2**31 - 1, key="walk-seed")
+        else:
+            keep(["walk-seed"])
     delta = teaching.accuracies(a, b)[2]
     chart_config = figure_config("bootstrap_histogram")
     figure = histogram(delta, shifted=shifted, presenter=presenter)
