@@ -553,7 +553,7 @@ def test_presenter_mode_keeps_the_download_row_on_screen_from_the_first_draw_to_
 def test_a_phone_shows_the_chart_and_the_table_whole(chromium, app_url, tmp_path):
     """A student opening the link on a phone (390 x 844) got a 150 px chart with a cut legend beside the code and a
     table cut after doc 5: there the code goes under the chart, which takes the width, and the table is set small
-    enough to be read whole."""
+    enough to be read whole; eq. 4.48 breaks its lines at "=" within the screen (KaTeX's scrolled sideways)."""
     with opened(chromium) as browser:
         page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
         page.goto(app_url + "/classroom?b=20")
@@ -572,6 +572,11 @@ def test_a_phone_shows_the_chart_and_the_table_whole(chromium, app_url, tmp_path
                     cells: [...document.querySelectorAll('#table th, #table td')].map(box),
                     font: Math.min(...[...document.querySelectorAll('#table td')].map(
                         e => parseFloat(getComputedStyle(e).fontSize)))}; }""")
+        equation = page.evaluate("""() => { const box = document.querySelector('.eq-448');
+            return [box.scrollWidth, box.clientWidth,
+                    Math.max(...[...box.querySelectorAll('span')].map(e => e.getBoundingClientRect().right)),
+                    document.documentElement.clientWidth]; }""")
+    assert equation[0] <= equation[1] and equation[2] <= equation[3], equation  # eq. 4.48 whole: KaTeX's scrolled
     svg = seen["svg"]
     assert svg["r"] - svg["l"] >= 0.9 * seen["width"] and seen["code"]["t"] >= svg["b"], seen  # full width, code below
     for text in seen["legend"]:  # whole, and clear of the lines' labels

@@ -318,6 +318,8 @@ EQUATION_CSS = """<style>
 .eq-448 .sum > span:nth-child(2) { font-size: 1.7em; line-height: 1; margin-bottom: .05em; }
 .eq-448 .sum > span:not(:nth-child(2)), .eq-448 sup { font-size: .65em; }
 .eq-448 .paren { font-size: 1.5em; vertical-align: -.1em; font-weight: 300; }
+.eq-448 .term { white-space: nowrap; }  /* a phone breaks the lines at "=" only */
+@media (max-width: 640px) { .eq-448 { font-size: .95rem; gap: .5em .2em; } }
 </style>"""
 
 
@@ -329,7 +331,7 @@ def equation(a: list[bool], b: list[bool]) -> None:
             f'<span class="sum"><span>{b_}</span><span>∑</span><span>{i}=1</span></span>𝟙')
 
     def counted(condition: str) -> str:
-        return f'{mean}<span class="paren">(</span>{condition}<span class="paren">)</span>'
+        return f'<span class="term">{mean}<span class="paren">(</span>{condition}<span class="paren">)</span></span>'
     first = counted(f"{d}({x_i}) − {d}({x}) ≥ {d}({x})")
     second = " = ".join([counted(f"{d}({x_i}) ≥ 2{d}({x})"), counted(f"{d}({x_i}) ≥ {textbook_number(2 * delta)}"),
                          f'<span class="frac"><span><i>s</i></span><span>{b_}</span></span>'])
