@@ -65,3 +65,62 @@ def test_citation_cff_names_this_version():
         assert f"version = {{{sigcore.__version__}}}" in page.read_text(encoding="utf-8"), page
         assert citations.WORKS["sigcore"].bibtex in page.read_text(encoding="utf-8"), page
     assert citations.bibtex(["holm1979simple"]).rstrip().endswith(citations.WORKS["sigcore"].bibtex)
+
+
+# The README's quick start, run as printed after its own set-up (`pip install -r requirements.txt`, which installs
+# this checkout as the `sigcore` package): its files made as it describes them, each command from a folder outside
+# the project with nothing but the environment's bin on PATH, and what it prints equal to what the README shows.
+BIN = Path(sys.executable).parent
+
+
+def quick_start() -> tuple[list[str], list[str]]:
+    """The quick start's commands (its ```bash blocks, comments dropped) and the outputs it shows (```text)."""
+    text = README.read_text(encoding="utf-8")
+    section = text[text.index("## Quick start with your own files"):]
+    section = section[:section.index("\n## ", 5)]
+    blocks = re.findall(r"^```(\w*)\n(.*?)^```", section, flags=re.S | re.M)
+    commands = [line.split("  #")[0].strip() for kind, body in blocks if kind == "bash" for line in body.splitlines()]
+    return [c for c in commands if c], [body for kind, body in blocks if kind == "text"]
+
+
+def readme_files(folder: Path) -> None:
+    """The three layouts the quick start names, with the counts its output shows: 200 items, 57 discordant
+    pairs, A alone right on 38 and B alone on 19."""
+    gold = [i % 3 for i in range(200)]
+    wrong = [(g + 1) % 3 for g in gold]
+    a = [gold[i] if i < 38 or 57 <= i < 150 else wrong[i] for i in range(200)]
+    b = [gold[i] if 38 <= i < 150 else wrong[i] for i in range(200)]
+    for name, pred in (("baseline_preds.csv", b), ("mymodel_preds.csv", a)):
+        (folder / name).write_text("id,gold,pred\n" + "".join(f"{i},{g},{p}\n"
+                                                              for i, (g, p) in enumerate(zip(gold, pred))))
+    (folder / "results.csv").write_text("id,gold,baseline,mymodel\n" + "".join(
+        f"{i},{g},{y},{x}\n" for i, (g, y, x) in enumerate(zip(gold, b, a))))
+    for name, values in (("gold.txt", gold), ("baseline.txt", b), ("mymodel.txt", a)):
+        (folder / name).write_text("".join(f"{v}\n" for v in values))
+
+
+def shell(command: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(["bash", "-c", command], cwd=cwd, capture_output=True, text=True, timeout=120,
+                          env={"PATH": f"{BIN}:/usr/bin:/bin", "HOME": str(cwd), "PYTHONDONTWRITEBYTECODE": "1"})
+
+
+def test_the_quick_start_runs_as_printed_after_the_readmes_set_up(tmp_path):
+    requirements = (ROOT / "requirements.txt").read_text().splitlines()
+    assert any(line.split("#")[0].split() == ["-e", "."] for line in requirements), "the set-up installs sigcore"
+    readme_files(tmp_path)
+    commands, outputs = quick_start()
+    own = [c for c in commands if c.startswith("sigcore ")]
+    assert len(own) == 4, commands
+    printed = {}
+    for command in own:
+        done = shell(command, tmp_path)
+        assert done.returncode == 0, (command, done.stdout, done.stderr)
+        printed[command] = done.stdout
+    roles = outputs[0].strip().splitlines()  # what (c) prints first: the roles, the metric and the test it took
+    assert printed["sigcore compare baseline_preds.csv mymodel_preds.csv"].splitlines()[:len(roles)] == roles
+    sample = next(c for c in commands if c.startswith("python -m sigcore"))
+    done = shell(sample, ROOT)
+    assert done.returncode == 0, done.stderr
+    assert " ".join(outputs[1].split()) in " ".join(done.stdout.split())
+    where = shell("python -c 'import sigcore; print(sigcore.__file__)'", tmp_path)  # from any folder
+    assert where.returncode == 0 and Path(where.stdout.strip()).parent == ROOT / "sigcore", where
