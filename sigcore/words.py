@@ -3,6 +3,7 @@ that every message cuts a 5,000-digit number short and no name can forge a line.
 
 from __future__ import annotations
 
+import os
 import re
 
 # control characters, and the invisible ones that reorder or hide text (bidi overrides and isolates, zero widths,
@@ -44,3 +45,17 @@ def listed(names, limit: int = 20) -> str:
 def counted(n: int, noun: str) -> str:
     """``noun`` in the number ``n`` takes: "1 item", "12 items"."""
     return f"{n:,} {noun}{'s' * (n != 1)}"
+
+
+def told_apart(names, keep: int = 12) -> list[str]:
+    """Names as a narrow box shows them: a start they all share, beyond its first ``keep`` characters, as "…", so
+    that what tells them apart comes first and a box cut at its width never shows two as the same text
+    ("diabetes_test_predictions_ridge.csv" and "…_gradient_boosting.csv" are "diabetes_tes…ridge.csv" and
+    "diabetes_tes…gradient_boosting.csv")."""
+    names = [str(n) for n in names]
+    if len(names) < 2:
+        return names
+    shared = len(os.path.commonprefix(names))
+    if shared <= keep + 1:
+        return names
+    return [n[:keep] + "…" + n[shared:] for n in names]

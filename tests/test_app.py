@@ -12,6 +12,7 @@ from sigcore.effects import effect_sizes
 from sigcore import report
 from sigcore.io import align
 from sigcore.io.inputs import read
+from ui import data as ui_data
 from ui.safe import md
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -306,6 +307,29 @@ def test_two_samples_of_one_file_each_show_their_own_systems():
                             ("Digit classifiers (scikit-learn): SVM vs logistic regression", ("svm_rbf", "logreg"))]:
         at.selectbox[0].set_value(sample).run()
         assert (select(at, "Your system (A)").value, select(at, "Baseline (B)").value) == systems
+
+
+def test_long_file_names_are_told_apart_where_a_box_cuts_them_and_own_gold_is_named():
+    """Two predictions files, each with its gold column, named alike up to the model: the boxes read "1. diabetes_te…"
+    twice (cut at their width), and the Gold file box said "(no gold file)" beside a caption naming the gold."""
+    rows = "".join(f"{i},{i % 3},{i % 2}\n" for i in range(40))
+    names = ("diabetes_test_predictions_ridge.csv", "diabetes_test_predictions_gradient_boosting.csv")
+    at = upload(app(), *((name, ("id,y_true,y_pred\n" + rows).encode()) for name in names))
+    gold, baseline = select(at, "Gold file"), select(at, "Baseline (B)")
+    assert gold.format_func(gold.value) == ui_data.OWN_GOLD and "gold = the column 'y\\_true'" in caption_with(at,
+                                                                                                         "gold = ")
+    shown = [baseline.format_func(k) for k in (0, 1)]
+    assert shown == ["1. diabetes_tes…ridge.csv", "2. diabetes_tes…gradient_boosting.csv"]
+    assert shown[0][:16] != shown[1][:16]  # told apart in the first characters a cut box keeps
+
+
+def test_the_progress_says_what_was_done_closed_form_or_resampled():
+    """A closed-form test showed "Resampling: 0 drawn" beside a full progress bar."""
+    at = run(on_slp3(app()))
+    assert [(p.value, p.text) for p in at.get("progress")] == [(100, "McNemar's test: computed, nothing resampled")]
+    select(at, "Test").set_value("bootstrap").run()
+    run(at)
+    assert [(p.value, p.text) for p in at.get("progress")] == [(100, "Resampling: 10,000 drawn")]
 
 
 def test_two_uploads_with_one_name_are_told_apart_by_position():

@@ -243,7 +243,7 @@ def test_file_names_are_whole_in_the_role_boxes(chromium, app_url, tmp_path):
     assert ["H1", "two-sided: uedin-nmt and LIUM-NMT differ", True] in default
     shown = {label: (text, whole) for label, text, whole in boxes}
     assert shown["Baseline (B)"] == ("1. baseline_preds.csv", True), boxes
-    assert shown["Gold file"] == (ui_data.NO_GOLD, True) and shown["Test"] == ("mcnemar (recommended)", True), boxes
+    assert shown["Gold file"] == (ui_data.OWN_GOLD, True) and shown["Test"] == ("mcnemar (recommended)", True), boxes
 
 
 def test_stop_keeps_what_was_drawn(page, tmp_path):

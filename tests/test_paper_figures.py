@@ -87,6 +87,8 @@ def test_lines_sit_where_the_test_cuts(alternative):
     assert null == pytest.approx(sorted([0.0, res.delta] + ([-res.delta] if alternative == "two-sided" else [])))
     texts = [a.text for a in figure(res, "histogram").layout.annotations]
     assert any(t.startswith("δ(x) = ") for t in texts) and any(t.startswith("2·δ(x) = ") for t in texts)
+    assert ("δ(x<sup>(i)</sup>) = 0" in texts) == (alternative == "two-sided")  # the cut at 0 says what it is
+    assert "0" not in texts  # a lone "0" above the plot named nothing
 
 
 def test_labels_read_inward_each_in_its_own_row():

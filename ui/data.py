@@ -19,6 +19,7 @@ from sigcore import SigcoreError
 from sigcore.io import align
 from sigcore.io.inputs import LOGS, read
 from sigcore.io.roles import GOLD_NAMES, Ambiguous
+from sigcore.words import told_apart
 
 from .safe import md
 
@@ -140,7 +141,8 @@ def load(files: list[tuple[str, bytes]], roles: dict, mapping_area) -> align.Ali
     return data
 
 
-NO_GOLD = "(no gold file)"  # each file carries its gold, or per-item scores need none
+NO_GOLD = "(no gold file)"  # per-item scores need none
+OWN_GOLD = "(each file's own gold column)"  # as the caption's roles line says
 
 
 def _file_widgets(tables, boxes) -> tuple[dict, bool]:
@@ -149,7 +151,7 @@ def _file_widgets(tables, boxes) -> tuple[dict, bool]:
     name. Returns what the user changed from the names' answer (``align.load`` takes the rest from the names, and
     says so), and whether the gold is settled."""
     names = [t.name for t in tables]
-    key = "_".join(names)
+    key, shown = "_".join(names), told_apart(Path(n).name for n in names)
     out, gold = {}, None
     if not all(t.format in LOGS for t in tables):  # a log holds its targets
         try:
@@ -158,9 +160,10 @@ def _file_widgets(tables, boxes) -> tuple[dict, bool]:
         except Ambiguous:
             start = None  # the names do not say: the user must
         options = [align.NO_GOLD_FILE, *range(len(tables))]
+        none = OWN_GOLD if all(align.own_gold(t) for t in tables) else NO_GOLD
         gold = boxes[0].selectbox(
             "Gold file", options, index=start, key=f"gold_file_{key}", placeholder="Which file is the gold?",
-            format_func=lambda k: NO_GOLD if k == align.NO_GOLD_FILE else f"{k + 1}. {Path(names[k]).name}",
+            format_func=lambda k: none if k == align.NO_GOLD_FILE else f"{k + 1}. {shown[k]}",
             help=f"The file of gold labels or references, found by its name ({GOLD_NAMES}); none when each file "
                  "carries its own gold column, or for per-item scores.")
         if gold is None:
@@ -171,7 +174,7 @@ def _file_widgets(tables, boxes) -> tuple[dict, bool]:
     if len(systems) == 2:
         order, _ = align.order_systems([names[i] for i in systems])
         baseline = boxes[1].selectbox("Baseline (B)", systems, index=order[-1], key=f"baseline_{key}",
-                                      format_func=lambda k: f"{k + 1}. {Path(names[k]).name}",
+                                      format_func=lambda k: f"{k + 1}. {shown[k]}",
                                       help="The system yours (A, the other file) is compared with: δ = A − B. "
                                            "Prefilled from the names (baseline, base, ref-system), else the second.")
         if baseline != systems[order[-1]]:

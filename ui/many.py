@@ -23,6 +23,7 @@ from sigcore.many import CORRECTIONS, Many
 from sigcore.report import export, family, paper
 from sigcore.report.family_figures import forest, heatmap
 from sigcore.report.sentence import decimals
+from sigcore.words import told_apart
 
 from . import data as data_ui
 from .data import ENCODINGS, NONE, _pairing_widget, _tables, _uploads_in_memory
@@ -122,6 +123,7 @@ def _many_files(tables) -> align.AlignedMany | None:
     """A gold file and one file per system: which one is gold (by its name, as on the Compare page: asked when the
     names do not say), and how items are paired; None until the gold is settled."""
     names = [t.name for t in tables]
+    shown = told_apart(names)
     options = [*range(len(tables)), align.NO_GOLD_FILE]
     try:
         index, _ = align.pick_gold_file(tables)
@@ -130,7 +132,7 @@ def _many_files(tables) -> align.AlignedMany | None:
         start = None
     picked = st.selectbox("Gold file", options, index=start, key="many-gold-file-" + "_".join(names),
                           placeholder="Which file is the gold?",
-                          format_func=lambda k: NO_GOLD if k < 0 else f"{k + 1}. {names[k]}",
+                          format_func=lambda k: NO_GOLD if k < 0 else f"{k + 1}. {shown[k]}",
                           help=f"The references or gold labels, found by its name ({GOLD_NAMES}); every other file "
                                "is a system, named after its file (LIUM-NMT.4900.de.gz is LIUM-NMT).")
     if picked is None:

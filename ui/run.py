@@ -274,13 +274,15 @@ def _compute(data: align.Aligned, s: Settings, area) -> list[sigcore.Result]:
     at the next block (Streamlit stops a script at its next call), instead of computing on for minutes."""
     partials = []
     results = _stream(data, s)  # settings and budget checked here, before the run waits for its turn
-    with work.turn(area, "Resampling"):
-        progress = area.progress(0.0, text="Resampling...")
+    resampled, title = s.test in RESAMPLING, the(sigcore.TESTS[s.test].title)
+    slot = area.empty()  # one element: the wait for a turn, then the progress, each in place of the last
+    with work.turn(slot, "Resampling" if resampled else "Computing"):
+        progress = slot.progress(0.0, text="Resampling..." if resampled else "Computing...")
         for res in results:
             partials.append(res)
             progress.progress(1.0 if res.done else min(res.n_resamples / s.n_resamples, 1.0),
-                              text=f"Resampling: {res.n_resamples:,} drawn")
-    area.empty()
+                              text=f"Resampling: {res.n_resamples:,} drawn" if resampled else
+                              f"{title[0].upper()}{title[1:]}: computed, nothing resampled")
     return partials
 
 

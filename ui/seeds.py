@@ -30,6 +30,7 @@ from sigcore.io.roles import names_of, system_of
 from sigcore.report import citations, export
 from sigcore.report.sentence import _SIDED, decimals, number
 from sigcore.statistics.aso import N_BOOTSTRAP, TAU
+from sigcore.words import told_apart
 
 from . import data as data_ui
 from .data import ENCODINGS
@@ -172,10 +173,11 @@ def _runs(tables) -> align.AlignedMany:
     if len(tables) == 1:
         return align.load_many(tables)
     names = [t.name for t in tables]
+    shown = told_apart(names)
     options = list(range(len(tables))) + [-1]
     guess = (align.gold_files(names) or [0])[0]
     picked = st.selectbox("Gold file", options, index=guess, key="seeds-gold-file-" + "_".join(names),
-                          format_func=lambda k: NO_GOLD if k < 0 else f"{k + 1}. {names[k]}",
+                          format_func=lambda k: NO_GOLD if k < 0 else f"{k + 1}. {shown[k]}",
                           help="The gold labels or references; every other file is one run, named after its file.")
     ordered = list(tables) if picked < 0 else [tables[picked]] + [t for i, t in enumerate(tables) if i != picked]
     return align.load_many(ordered, has_gold=picked >= 0, id=data_ui._pairing_widget(ordered))

@@ -270,7 +270,7 @@ def from_system_files(gold, systems: Sequence, *, id: str | None = None, on_unma
     if gold_column is not None:  # --gold with several files: that column of every file that must have one
         for t in (tables if gold is None else [gold]):
             _column(t, gold_column, "gold")
-    own = [_own_gold(t, gold_column) for t in systems]  # a system file's own gold column, if it has one
+    own = [own_gold(t, gold_column) for t in systems]  # a system file's own gold column, if it has one
     outputs = list(outputs) if outputs is not None else [None] * len(systems)
     columns = ([_value_column(gold, "gold", gold_column)] if gold is not None else []) + [
         _column(t, out, "outputs").name if out else _value_column(t, "system", exclude=g)
@@ -320,7 +320,7 @@ def from_system_files(gold, systems: Sequence, *, id: str | None = None, on_unma
                        outputs=tuple(str(c) for c in columns[first:]))
 
 
-def _own_gold(table, gold_column: str | None) -> str | None:
+def own_gold(table, gold_column: str | None = None) -> str | None:
     """A system file's own gold column: ``gold_column`` where it has it, else one named like gold beside another
     column for the outputs (a file of one column is all outputs)."""
     if gold_column is not None:
@@ -398,7 +398,7 @@ def pick_gold_file(tables: Sequence, *, gold_file: int | None = None, gold: str 
         choices = [names[i] for i in named]
         raise Ambiguous(f"{len(named)} files are named like the gold: {', '.join(choices)}",
                         question="Which file is the gold?", choices=choices, flag="--gold-file")
-    own = [_own_gold(t, gold) for t in tables]
+    own = [own_gold(t, gold) for t in tables]
     if all(g is not None for g in own) or (len(tables) == 2 and gold is None):
         return None, ""  # each file its own gold column; or two system files (CoNLL with gold, per-item scores)
     only = [i for i, t in enumerate(tables) if _gold_only(t, gold)]

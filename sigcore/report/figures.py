@@ -217,7 +217,7 @@ def empty_histogram(message: str) -> go.Figure:
 # ---------------------------------------------------------------- figures for papers and slides
 
 KINDS = FIGURE_KINDS[:3]
-_MARK_NAMES = {-1: "−δ(x)", 0: "0", 1: "δ(x)", 2: "2·δ(x)"}  # lines at multiples of delta(x)
+_MARK_NAMES = {-1: "−δ(x)", 1: "δ(x)", 2: "2·δ(x)"}  # lines at multiples of delta(x); 0 is named on its own
 _SHOWN = {("bootstrap", "histogram"): "Distribution of δ(x⁽ⁱ⁾)",
           ("bootstrap", "null"): "Distribution under H0 of δ(x⁽ⁱ⁾) − δ(x)"}  # the permutation's: δ under H0
 _CONVERGENCE_POINTS = 400
@@ -279,7 +279,7 @@ def _distribution(res: Result, null: bool, style: Style, width: str | None, a: s
     # dashed: where the counted tail begins; solid: the observed delta(x); dotted: H0's centre
     dashes = {m - shift: "dash" for m in _cuts(res)} | ({0: "dot"} if shift or not bootstrap else {1: "solid"})
     marks = [(m * res.delta, "H0: 0" if m == 0 and dashes[m] == "dot" else
-              f"{_MARK_NAMES[m]} = {signed(m * res.delta, scale_of(res))}" if m else "0", dashes[m])
+              f"{_MARK_NAMES[m]} = {signed(m * res.delta, scale_of(res))}" if m else f"δ({RESAMPLE}) = 0", dashes[m])
              for m in sorted(dashes, key=lambda m: (m * res.delta, m))]
     if claim is not None:  # the claim's thresholds, as the Compare page draws them (claim_marks)
         marks = sorted([(res.delta, f"δ(x) = {signed(res.delta, scale_of(res))}", "solid"), *_thresholds(res, *claim)])
@@ -332,7 +332,7 @@ def claim_interval(c, *, style: Style = PAPER, width: str | None = None, a: str 
 
     res = c.result
     margin = margin_text(c.margin)  # as the claim's sentence writes it
-    marks = sorted([(-c.margin, f"{MINUS}Δ = {MINUS}{margin}", "dash"), (0.0, "0", "dot"),
+    marks = sorted([(-c.margin, f"{MINUS}Δ = {MINUS}{margin}", "dash"), (0.0, "δ = 0", "dot"),
                     *([(c.margin, f"Δ = {margin}", "dash")] if c.kind == "equivalent" else [])])
     ends = [x for x in (c.bound_low, c.bound_high, res.delta) if np.isfinite(x)]
     low, high = min(*ends, *(x for x, _, _ in marks)), max(*ends, *(x for x, _, _ in marks))
