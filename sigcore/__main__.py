@@ -317,6 +317,9 @@ def _paper_option(parser) -> None:
                              "table, the figure at --venue's column width with its caption, the result JSON, and "
                              "sigcore.bib, reproduce.sh and checklist.md, which later runs into DIR merge into "
                              "(docs/how-to/paper.md)")
+    parser.add_argument("--replace", action="store_true",
+                        help="with --paper: replace the files of DIR this run writes even where sigcore did not write "
+                             "them or they were changed since (refused otherwise, by name)")
 
 
 def _venue_option(parser) -> None:
@@ -562,7 +565,7 @@ def _compare(args) -> int:
     if args.paper:
         here = {f: os.path.relpath(f, args.paper) for f in args.files}  # reproduce.sh runs in the folder
         command = reproduce.command(res, list(here.values()), columns={k: here.get(v, v) for k, v in data.columns.items()}, metric=args.metric, by_row=data.by_row,
-                                    encoding=args.encoding, prog=_prog())
+                                    encoding=args.encoding)
         _paper(args, paper.for_result(res, a=a_name, b=b_name, command=command, venue=args.venue,
                                       folder=_folder_name(args.paper), draw=paper.drawer(args.venue, a_name, b_name)))
     if args.json:
@@ -584,9 +587,10 @@ def _compare(args) -> int:
     *lines, signature = report.summary(res, a=a, b=b).splitlines()
     if effects:
         lines += ["effect sizes (A − B):", *(f"  {e.text}" for e in effects)]
-    lines.append("reproduce: " + reproduce.command(
+    text, escaped = reproduce.shown(reproduce.command(
         res, args.files, columns=data.columns, metric=args.metric, by_row=data.by_row, encoding=args.encoding,
         prog=_prog()))
+    lines += [f"reproduce: {text}", *([f"  ({escaped})"] if escaped else [])]
     print("\n".join([*lines, signature]))  # the signature stays the last line
     return 0
 
@@ -690,7 +694,7 @@ def _claim(args, data, inputs, options, note) -> int:
         here = {f: os.path.relpath(f, args.paper) for f in args.files}
         command = reproduce.command(c.result, list(here.values()), columns={k: here.get(v, v) for k, v in
                                     data.columns.items()}, metric=args.metric, by_row=data.by_row,
-                                    encoding=args.encoding, prog=_prog(), claim=(kind, margin))
+                                    encoding=args.encoding, claim=(kind, margin))
         _paper(args, paper.for_claim(c, a=a_name, b=b_name, command=command, venue=args.venue,
                                      folder=_folder_name(args.paper), draw=paper.drawer(args.venue, a_name, b_name)))
     if args.json:
@@ -710,11 +714,14 @@ def _claim(args, data, inputs, options, note) -> int:
 
 
 def _paper(args, entry: paper.Entry) -> None:
-    """Write a paper folder's entry; say what was written and where outputs disagree."""
-    for warning in paper.write(args.paper, entry):
+    """Write a paper folder's entry; say what was written, merged and replaced, and where outputs disagree."""
+    done = paper.write(args.paper, entry, replace=args.replace)
+    for warning in done.warnings:
         print(f"warning: {warning}", file=sys.stderr)
-    print(f"paper folder {args.paper}: {', '.join(sorted(entry.files))}, and {paper.BIB}, {paper.REPRODUCE}, "
-          f"{paper.CHECKLIST} merged", file=sys.stderr)
+    said = [f"wrote {', '.join(done.wrote)}", *([f"merged this result into {', '.join(done.merged)}"] if done.merged
+                                                else [])]
+    said += [f"replaced (--replace) {name}, {why}" for name, why in done.replaced.items()]
+    print(f"paper folder {args.paper}: {'; '.join(said)}", file=sys.stderr)
 
 
 def _arity(command: str) -> dict:
@@ -767,7 +774,7 @@ def _many(args) -> int:
         settings = {"--metric": args.metric, "--test": [tests.pop() if len(tests) == 1 else AUTO],
                     "--resamples": [args.resamples], "--seed": [args.seed], "--alpha": [repr(args.alpha)],
                     "--alternative": [args.alternative], "--correction": [args.correction]}
-        command = reproduce.rerun(_prog(), args.argv, settings, _arity("many"), base=args.paper)
+        command = reproduce.rerun(reproduce.PROG, args.argv, settings, _arity("many"), base=args.paper)
         _paper(args, paper.for_family(families, command=command, venue=args.venue, columns=args.columns,
                                       folder=_folder_name(args.paper), draw=paper.drawer(args.venue)))
     if args.csv:
@@ -842,7 +849,7 @@ def _seeds(args) -> int:
     if args.paper:
         settings = {"--confidence": [repr(args.confidence)], "--tau": [repr(args.tau)], "--resamples": [args.resamples],
                     "--seed": [args.seed]}
-        command = reproduce.rerun(_prog(), args.argv, settings, _arity("seeds"), base=args.paper)
+        command = reproduce.rerun(reproduce.PROG, args.argv, settings, _arity("seeds"), base=args.paper)
         _paper(args, paper.for_aso(table, scores, command=command, tau=args.tau, venue=args.venue,
                                    folder=_folder_name(args.paper)))
     if args.latex:
@@ -889,7 +896,7 @@ def _seed_runs(args) -> int:
     if args.paper:
         settings = {"--metric": [args.metric], "--alternative": [args.alternative], "--alpha": [repr(args.alpha)],
                     "--resamples": [args.resamples], "--seed": [args.seed]}
-        command = reproduce.rerun(_prog(), args.argv, settings, _arity("seeds"), base=args.paper)
+        command = reproduce.rerun(reproduce.PROG, args.argv, settings, _arity("seeds"), base=args.paper)
         _paper(args, paper.for_seeds(res, a=a, b=b, command=command, venue=args.venue,
                                      folder=_folder_name(args.paper)))
     if args.latex:
@@ -1177,7 +1184,7 @@ def _board(args) -> int:
                     "--baseline": [base], "--weight": [args.weight], "--resamples": [args.resamples],
                     "--seed": [args.seed], "--alpha": [repr(args.alpha)], "--correction": [args.correction],
                     "--per-task": [args.per_task or "family"]}
-        command = reproduce.rerun(_prog(), args.argv, settings, _arity("many"), base=args.paper)
+        command = reproduce.rerun(reproduce.PROG, args.argv, settings, _arity("many"), base=args.paper)
         _paper(args, paper.for_board(res, baseline=base, alpha=args.alpha, correction=args.correction,
                                      over=args.per_task or "family", command=command, venue=args.venue,
                                      folder=_folder_name(args.paper), draw=paper.drawer(args.venue)))
@@ -1331,6 +1338,9 @@ def _run(command, args) -> int:
 
 def _checked(command, args) -> int:
     try:
+        if getattr(args, "replace", False) and not args.paper:  # said, not ignored
+            raise SettingsError("--replace is for --paper DIR", hint="It lets this run replace the files of a paper "
+                                "folder that sigcore did not write; add --paper DIR, or leave it out.")
         return command(args)
     except SigcoreError as e:
         message = str(e)
