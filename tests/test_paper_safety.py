@@ -158,6 +158,16 @@ def test_compare_s_script_passes_hostile_file_and_column_names_exactly(tmp_path,
     assert args[3] == expected and [_flag_value(args, f) for f in ("--gold", "--a", "--b")] == [gold, a, b]
 
 
+def test_a_file_name_that_is_not_utf8_goes_back_as_its_own_bytes(tmp_path):
+    """Linux file names are bytes: one that is not UTF-8 reaches Python as surrogates, and the script as its bytes."""
+    name = os.fsdecode(b"bad\xff name.csv")
+    words = [*reproduce.PROG.split(), "compare", os.path.join("..", name), "--a", "\udcfe"]
+    res = sigcore.compare([1, 0, 1, 1], [1, 0, 1, 0], [1, 1, 1, 1], test="t")
+    paper.write(tmp_path / "paper", paper.for_result(res, a=name, b="y", command=reproduce.line(words)))
+    assert b"'../bad\xff name.csv'" in (tmp_path / "paper" / "reproduce.sh").read_bytes()
+    assert _run_everywhere(tmp_path / "paper" / "reproduce.sh", tmp_path) == [words[1:]]
+
+
 def test_the_script_recreates_the_hostile_comparison_s_signature(tmp_path, capsys):
     """The real command, run by dash from another folder, reads the same file and columns: the same signature."""
     name, gold, a, b = f"a\n'||{PWN};#.csv", f"g$({PWN})", f"-a`{PWN}`\t\"x\"", f"b\u202e|{PWN} #'"

@@ -17,7 +17,9 @@ and merges into the folder's shared files:
 - ``reproduce.sh``: one command per stem, every setting spelled out, replaced when the stem is written again;
 - ``checklist.md``: drafts of the answers to the ACL Responsible NLP checklist's C3 and C4, a section per stem;
 - ``manifest.json``: each stem's decisions, so that a pair and a family that decide it differently are
-  found and said (:func:`conflicts`), whichever was written first.
+  found and said (:func:`conflicts`), whichever was written first; its command and checklist section, from which
+  ``reproduce.sh`` and ``checklist.md`` are made again; and the sha256 of every file written, so that a file
+  sigcore did not write, or one changed since, is never replaced unasked (:mod:`.folder`).
 
 The ``.tex`` files find the folder through ``\sigcoredir`` (default: the folder's own name, for a folder beside
 the paper's main file) and fall back to ``\cite`` where natbib's ``\citep`` is not loaded (IEEEtran, llncs).
