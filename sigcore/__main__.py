@@ -564,7 +564,8 @@ def _compare(args) -> int:
                   "closed-form (--test bootstrap or permutation resamples)", file=sys.stderr)
     if args.paper:
         here = {f: os.path.relpath(f, args.paper) for f in args.files}  # reproduce.sh runs in the folder
-        command = reproduce.command(res, list(here.values()), columns={k: here.get(v, v) for k, v in data.columns.items()}, metric=args.metric, by_row=data.by_row,
+        command = reproduce.command(res, list(here.values()), columns={k: here.get(v, v) for k, v in
+                                    data.columns.items()}, metric=args.metric, by_row=data.by_row,
                                     encoding=args.encoding)
         _paper(args, paper.for_result(res, a=a_name, b=b_name, command=command, venue=args.venue,
                                       folder=_folder_name(args.paper), draw=paper.drawer(args.venue, a_name, b_name)))

@@ -108,7 +108,8 @@ def manifest(data: bytes | None, where: str, hint: str) -> Manifest:
 def _keys(record: dict, known: set, what: str, bad, required: bool = False) -> None:
     unknown = sorted(set(record) - known, key=str)
     if unknown:
-        raise bad(f"{what} has a key sigcore does not write: {shown(unknown[0])} (it writes {', '.join(sorted(known))})")
+        raise bad(f"{what} has a key sigcore does not write: {shown(unknown[0])} "
+                  f"(it writes {', '.join(sorted(known))})")
     missing = sorted(known - set(record)) if required else []
     if missing:
         raise bad(f'{what} lacks "{missing[0]}"')
@@ -129,7 +130,7 @@ def not_ours(existing: Mapping[str, bytes], m: Manifest, names: Iterable[str]) -
     their bytes), each with why; the manifest and :data:`APPENDED` files are read, not replaced."""
     out = {}
     for name in names:
-        if name in existing and name != MANIFEST and name not in APPENDED and m.sums.get(name) != sha256(existing[name]):
+        if name in existing and name not in (MANIFEST, *APPENDED) and m.sums.get(name) != sha256(existing[name]):
             out[name] = "changed since sigcore wrote it" if name in m.sums else "not written by sigcore"
     return out
 
