@@ -252,8 +252,8 @@ def latex(families: list[Many], venue: str = DEFAULT_VENUE, columns: Sequence[st
     pairs = first.baseline is None
     columns = table_columns(columns, pairs)
     ranking = first.ranking() if pairs else None
-    names = list(ranking["system"]) if pairs else [first.baseline] + sorted(
-        (s for s in first.systems if s != first.baseline), key=lambda s: -first.scores[s])
+    names = list(ranking["system"]) if pairs else [first.baseline] + first.best_first(
+        [s for s in first.systems if s != first.baseline])
     level = latex_escape(_level(first))
     heads = {"score": None, "delta": r"$\delta$", "ci": f"{level} CI", "p": f"$p$ ({CORRECTION_NAMES[first.correction]})"}
     metric_heads = [PAPER_NAMES.get(f.metric, f.metric) for f in families]
