@@ -6,6 +6,7 @@ predictor, 133 test items, one file per model (id, y_true, y_pred). Every number
 metrics and scipy's paired tests on the per-item errors.
 """
 
+import csv
 import functools
 import json
 import shlex
@@ -22,7 +23,7 @@ from sigcore.__main__ import main
 from sigcore.errors import InputError, SettingsError
 from sigcore.io import align
 from sigcore.io.roles import regression_reason
-from sigcore.report import export
+from sigcore.report import export, family
 from sigcore.report.figures import delta_histogram, figure
 from sigcore.result import better_side, delta_alternative
 
@@ -145,6 +146,8 @@ def test_every_view_names_the_same_winner():
     assert "better:lower" in res.signature.split("|")
     assert "below 0: A better" in delta_histogram(res).layout.xaxis.title.text
     assert "below 0: const better" in figure(res, a="const", b="ridge").layout.xaxis.title.text
+    rows = list(csv.DictReader(export.scores_csv(res, a="const", b="ridge").decode().splitlines()))
+    assert {(r["metric"], r["higher_is_better"]) for r in rows} == {("mae", "False")}
     table = export.scores_table(res, a="const", b="ridge")
     assert table.loc["const − ridge", "score"] == pytest.approx(res.delta)  # δ itself is not flipped
 
@@ -226,6 +229,8 @@ def test_a_family_ranks_the_lowest_error_first():
     assert list(ranking["system"]) == ["ridge", "gbr", "const"]
     assert many.better("ridge", "const") and many.better("gbr", "const") and not many.better("const", "ridge")
     assert list(ranking["rank_low"]) == [1, 1, 3]
+    assert family.heading(many).startswith("MAE (lower is better): ")
+    assert "systems by MAE, best first (the lowest)." in family.heatmap_caption(many)
 
 
 def test_non_inferiority_on_an_error_is_refused_and_equivalence_holds_either_way():

@@ -258,11 +258,11 @@ def _caption(res: Result) -> str:
 
 
 def scores_csv(res: Result, *, a: str = "A", b: str = "B") -> bytes:
-    """:func:`scores_table` as CSV, each row with the settings that made it (metric, test, H1, α, level, b, seed),
-    so that the file says what it holds on its own."""
+    """:func:`scores_table` as CSV, each row with the settings that made it (metric and its direction, test, H1, α,
+    level, b, seed), so that the file says what it holds on its own."""
     frame = scores_table(res, a=a, b=b).assign(
-        metric=res.metric, test=res.test, alternative=res.alternative, alpha=res.alpha,
-        confidence_level=res.confidence_level, n_resamples=res.n_resamples, seed=res.seed)
+        metric=res.metric, higher_is_better=res.higher_is_better, test=res.test, alternative=res.alternative,
+        alpha=res.alpha, confidence_level=res.confidence_level, n_resamples=res.n_resamples, seed=res.seed)
     return table_csv(frame)
 
 
