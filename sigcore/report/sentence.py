@@ -12,13 +12,13 @@ The sentence, in this order (README, "The verdict sentence"):
    small samples.
 Numbers keep enough digits that they agree with the decision: a bound that excludes 0 never prints as 0, a
 negative one keeps its sign, and p never prints as α unless it is α.
+Where lower is better (MAE), "A beats B" means A's error is lower (δ < 0), the winner's margin is |δ|, and
+"lower is better" is said beside the metric (:func:`direction`).
 """
 
 from __future__ import annotations
 
 import math
-
-import numpy as np
 
 from ..compare import TESTS
 from ..metrics import METRICS
