@@ -348,6 +348,13 @@ def test_a_mean_of_predictions_or_exact_matches_of_real_numbers_are_refused(tmp_
     assert said in capsys.readouterr().err
 
 
+def test_the_api_refuses_a_mean_of_predictions_given_with_their_gold():
+    d = diabetes()
+    with pytest.raises(SettingsError, match="the mean of the predictions would ignore it") as caught:
+        sigcore.compare(d["y"], d["ridge"], d["gbr"], metric="mean")
+    assert "mae, mse or rmse" in caught.value.hint
+
+
 def test_the_command_line_takes_the_direction_of_per_item_scores(tmp_path, capsys):
     path = tmp_path / "errors.csv"
     ea, eb = errors("const"), errors("ridge")

@@ -489,10 +489,14 @@ def _number(value: Any, k: int, item: int) -> float:
 def prepare_mean(gold: Sequence | None, systems: Sequence[Sequence], **options: Any) -> Prepared:
     """Mean of per-item scores the user already computed (e.g. BERTScore, a judge's rating). Rows ``[score, 1]``.
 
-    Gold is not needed (and ignored apart from its length, when given). Numeric text such as "0.5" is read
-    as a number; anything non-numeric, nan or infinite is refused.
+    Gold is refused: with gold, the outputs are predictions, and their mean would ignore it. Numeric text such as
+    "0.5" is read as a number; anything non-numeric, nan or infinite is refused.
     """
     _options("mean", options, {})
+    if gold is not None:
+        raise SettingsError("the mean averages per-item scores, and gold was given: the mean of the predictions would "
+                            "ignore it", hint="Pass gold=None for per-item scores; to score predictions against gold, "
+                                              "choose mae, mse or rmse (real numbers) or accuracy (labels).")
     _, systems = _check("mean", gold, systems, needs_gold=False)
     values = [_scores(system, k) for k, system in enumerate(systems, start=1)]
     # sums of n scores near 1e308 overflow: rows a power of two down (exact), and the mean multiplied back
