@@ -11,6 +11,7 @@ import sigcore
 from sigcore import report
 from sigcore.report import citations, export, paper, reproduce
 from sigcore.report.figures import KINDS, figure
+from sigcore.report.sentence import metric_heading
 from sigcore.report.style import SLIDE
 
 from . import paper_folder, venue
@@ -30,7 +31,7 @@ def show(res: sigcore.Result, a: str, b: str, effects: list = (), command: str |
     (st.success if res.significant else st.info)(md(sentence))
     table = export.scores_table(res, a=a, b=b)
     scale = report.scale_of(res)  # the digits and open ends the sentence prints, never "Infinity"
-    st.dataframe(pd.DataFrame({"system": table.index, report.metric_name(res): [
+    st.dataframe(pd.DataFrame({"system": table.index, metric_heading(res): [
         report.number(x, scale) for x in table["score"]], f"{report.level(res)} interval": [
         export.interval_text(lo, hi, scale) for lo, hi in zip(table["ci_low"], table["ci_high"])]}), hide_index=True)
     for effect in effects:  # beside p, the effect in units a reader weighs; hover: when it misleads

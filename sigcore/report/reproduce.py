@@ -50,6 +50,8 @@ def arguments(res: Result, files: Sequence[str], *, columns: Mapping[str, str] |
     if encoding:
         args += _option("--encoding", encoding)
     args += _option("--metric", metric or res.metric) + ["--test", res.test]
+    if not res.higher_is_better:  # said for every lower-is-better metric: per-item scores need it, MAE agrees
+        args.append("--lower-is-better")
     if claim is not None:
         args += [f"--{claim[0]}", repr(float(claim[1]))]
     else:
