@@ -6,6 +6,7 @@
 >>> print(sigcore.report.verdict(res))
 >>> many = sigcore.compare_many(refs, {"A": a, "B": b, "C": c}, metric="bleu", all_pairs=True)
 >>> many.table(), many.ranking()
+>>> sigcore.compare(y_true, pred_a, pred_b, metric="mae")  # regression: lower is better, "A beats B" if A's is lower
 
 Subpackages by concept: ``statistics`` (resampling, closed-form tests, intervals, corrections), ``metrics``,
 ``io`` (reading and aligning system outputs), ``report`` (sentences, exports, figures), ``teaching`` (the
@@ -18,8 +19,8 @@ from .compare import ALTERNATIVES, TESTS, compare, stream, tests_for
 from .errors import InputError, SettingsError, SigcoreError
 from .many import Many, compare_many
 from .seeds import SeedsResult, compare_seeds
-from .metrics import METRICS
+from .metrics import METRICS, Metric
 from .result import Result
 
-__all__ = ["ALTERNATIVES", "METRICS", "TESTS", "InputError", "Many", "Result", "SeedsResult", "SettingsError",
+__all__ = ["ALTERNATIVES", "METRICS", "TESTS", "InputError", "Many", "Metric", "Result", "SeedsResult", "SettingsError",
            "SigcoreError", "__version__", "compare", "compare_many", "compare_seeds", "report", "stream", "tests_for"]

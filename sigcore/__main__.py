@@ -43,6 +43,7 @@ from .report.venues import DEFAULT as DEFAULT_VENUE, VENUES
 from .advisor import advise_family, advise_outputs
 from .effects import effect_sizes, item_values
 from .result import Result, _json_safe, p_number
+from .metrics import direction
 from .errors import InputError, SettingsError, SigcoreError
 from . import budget
 from .words import counted, printable
@@ -204,6 +205,7 @@ def _many_parser(commands) -> None:
     many.add_argument("--budget", type=_budget, default=budget.DEFAULT, help=BUDGET_HELP)
     many.add_argument("--compat", choices=COMPAT, help="reproduce another tool's two-sided definitions")
     many.add_argument("--tokenize", help="BLEU tokenizer (sacrebleu's names: 13a, none, intl, ...)")
+    _direction_option(many)
     many.add_argument("--gold", help="the column with the gold labels or references: of the table, or of every file "
                                      "that has one (default: the one named like gold)")
     many.add_argument("--gold-file", metavar="FILE", help="which of the files is the gold (default: the one named "
@@ -276,6 +278,22 @@ def _data_arguments(cmd) -> None:
                                       "for labels, bleu for multi-word text, span_f1 for tags, mean for scores)")
     cmd.add_argument("--tokenize", help="BLEU tokenizer (sacrebleu's names: 13a, none, intl, ...)")
     cmd.add_argument("--positive-label", help="the positive class for precision, recall and f1")
+    _direction_option(cmd)
+
+
+def _direction_option(cmd) -> None:
+    cmd.add_argument("--lower-is-better", action="store_true",
+                     help=LOWER_HELP)
+
+
+LOWER_HELP = ("per-item scores (--metric mean) on which lower is better (an error, a loss, a rank): then \"A beats B\" "
+              "means A's is lower, and --alternative greater is H1 that A is better (its scores lower). MAE, MSE and "
+              "RMSE are lower-is-better already; accuracy, F1 and BLEU refuse it")
+
+
+def _higher(args) -> bool | None:
+    """The direction the command line gives (None: the metric's own)."""
+    return False if getattr(args, "lower_is_better", False) else None
 
 
 def _power_parser(commands) -> None:
@@ -317,6 +335,9 @@ def _paper_option(parser) -> None:
                              "table, the figure at --venue's column width with its caption, the result JSON, and "
                              "sigcore.bib, reproduce.sh and checklist.md, which later runs into DIR merge into "
                              "(docs/how-to/paper.md)")
+    parser.add_argument("--replace", action="store_true",
+                        help="with --paper: replace the files of DIR this run writes even where sigcore did not write "
+                             "them or they were changed since (refused otherwise, by name)")
 
 
 def _venue_option(parser) -> None:
@@ -419,6 +440,11 @@ def _suggest_metric(args, data, what: str = "these data") -> str | None:
     if align.right_wrong(data):
         return (f"the metric is accuracy: the outputs are right (1) or wrong (0) per item, as their names say "
                 f"({', '.join(data.outputs[:2])}), compared against a gold of 1s; {others}")
+    if metric in align.REGRESSION_METRICS:
+        systems = [data.a, data.b] if not many else list(data.systems.values())
+        rest = ", ".join(m for m in align.REGRESSION_METRICS if m != metric)
+        return (f"the metric is {metric} ({sentence.METRIC_NAMES[metric]}, lower is better), the first that fits "
+                f"{what}: {align.regression_reason(data.gold, systems)}; {others} ({rest})")
     return None if metric == "accuracy" and data.gold is None else (
         f"the metric is {metric}, the first that fits {what} (as the app suggests); {others}")
 
@@ -435,11 +461,18 @@ def _names(args, names: tuple[str, ...] | list[str]) -> list[str]:
     return out
 
 
-def _roles(data, metric_note: str | None, metric: str, extra: Sequence[str] = (), more: Sequence = ()) -> list[str]:
+def _roles(data, metric_note: str | None, metric: str, extra: Sequence[str] = (), more: Sequence = (),
+           higher: bool | None = None) -> list[str]:
     """What was decided about the data, printed before any result: the roles with file names (and ``more``, such
-    as the baseline of a family), the metric and why, ``extra`` lines, and the notes."""
+    as the baseline of a family), the metric and why (and its direction: ``higher``, as --lower-is-better gives it),
+    ``extra`` lines, and the notes."""
     lines = [f"roles: {role}" for role in (*data.roles, *more)]
-    lines.append("metric: " + (metric_note.removeprefix("the metric is ") if metric_note else f"{metric} (given)"))
+    given = f"{metric} (given)"
+    if metric_note is None and any(METRICS.get(m) and METRICS[m].higher_is_better is False for m in metric.split()):
+        given += ", lower is better"
+    elif higher is False:
+        given += ", lower is better (--lower-is-better)"
+    lines.append("metric: " + (metric_note.removeprefix("the metric is ") if metric_note else given))
     return lines + list(extra) + [f"note: {note}" for note in data.notes]
 
 
@@ -460,7 +493,8 @@ def _advise(args) -> int:
         advice = advise_outputs(gold, sys_a, sys_b, metric=metric, groups=data.groups, **options)
     except InputError as e:
         raise data.locate(e) from None
-    print("\n".join(_roles(data, note, args.metric)))
+    direction(metric if metric in METRICS else "mean", _higher(args))  # a contrary direction refused here too
+    print("\n".join(_roles(data, note, args.metric, higher=_higher(args))))
     print(advice.text())
     return 0
 
@@ -493,6 +527,9 @@ def _power(args) -> int:
         print(f"note: {note}")
     if args.metric not in METRICS:
         raise SettingsError(f"unknown metric {args.metric!r}", hint=f"Choose one of: {', '.join(METRICS)}.")
+    if not direction(args.metric) and (claim or args.alternative != "two-sided"):  # the plan's sides read δ > 0
+        raise SettingsError(f"a one-sided plan reads δ > 0 as A better, and on {args.metric} lower is better",
+                            hint="Plan the two-sided test (leave --alternative out).")
     values = item_values(data.gold, data.a, data.b, metric=args.metric)
     if values is None:
         raise SettingsError(f"{args.metric} is not a mean of per-item values, so a pilot's items cannot be "
@@ -535,13 +572,13 @@ def _compare(args) -> int:
         res = compare(gold, sys_a, sys_b, metric=metric, test=args.test, n_resamples=args.resamples,
                       alternative=args.alternative, alpha=args.alpha, confidence_level=args.confidence,
                       seed=args.seed, groups=data.groups, compat=args.compat, exact=not args.chi_square,
-                      ci_method=ci_method, budget=args.budget,
+                      ci_method=ci_method, budget=args.budget, higher_is_better=_higher(args),
                       progress=_progress("resampling"), **options)
         why = res.test_reason if res.auto and not args.compat else None  # "": not the first choice
     except InputError as e:
         raise data.locate(e) from None
-    effects = effect_sizes(gold, sys_a, sys_b, metric=metric, alternative=res.alternative,
-                           confidence_level=res.confidence_level, **options)
+    effects = effect_sizes(gold, sys_a, sys_b, metric=metric, alternative=res.delta_alternative,
+                           confidence_level=res.confidence_level, **options)  # of A − B: H1 as a side of δ
     a_name, b_name = _names(args, data.display_names)
     names = {"a_name": a_name, "b_name": b_name}
     test = (f"test: {sentence.test_name(res)}, "
@@ -550,7 +587,7 @@ def _compare(args) -> int:
                "sacrebleu's paired bootstrap (--compat)" if res.auto and args.compat else
                f"the advisor's first resampling test, since --ci-method {args.ci_method} resamples" if res.auto else
                "given with --test"))
-    decided = _roles(data, note, args.metric, [test])
+    decided = _roles(data, note, args.metric, [test], higher=res.higher_is_better)
     if args.family:
         said = paper.in_family(paper.pair_claim(res, a_name, b_name), _families(args.family), args.family)
         print(said, file=sys.stderr if said.startswith("warning: ") else sys.stdout)
@@ -561,8 +598,9 @@ def _compare(args) -> int:
                   "closed-form (--test bootstrap or permutation resamples)", file=sys.stderr)
     if args.paper:
         here = {f: os.path.relpath(f, args.paper) for f in args.files}  # reproduce.sh runs in the folder
-        command = reproduce.command(res, list(here.values()), columns={k: here.get(v, v) for k, v in data.columns.items()}, metric=args.metric, by_row=data.by_row,
-                                    encoding=args.encoding, prog=_prog())
+        command = reproduce.command(res, list(here.values()), columns={k: here.get(v, v) for k, v in
+                                    data.columns.items()}, metric=args.metric, by_row=data.by_row,
+                                    encoding=args.encoding)
         _paper(args, paper.for_result(res, a=a_name, b=b_name, command=command, venue=args.venue,
                                       folder=_folder_name(args.paper), draw=paper.drawer(args.venue, a_name, b_name)))
     if args.json:
@@ -584,9 +622,10 @@ def _compare(args) -> int:
     *lines, signature = report.summary(res, a=a, b=b).splitlines()
     if effects:
         lines += ["effect sizes (A − B):", *(f"  {e.text}" for e in effects)]
-    lines.append("reproduce: " + reproduce.command(
+    text, escaped = reproduce.shown(reproduce.command(
         res, args.files, columns=data.columns, metric=args.metric, by_row=data.by_row, encoding=args.encoding,
         prog=_prog()))
+    lines += [f"reproduce: {text}", *([f"  ({escaped})"] if escaped else [])]
     print("\n".join([*lines, signature]))  # the signature stays the last line
     return 0
 
@@ -633,6 +672,9 @@ def _sequential(args, data, inputs, options, note) -> int:
         raise SettingsError(f"{unsupported[0]} is not taken with --sequential",
                             hint="The sequence is two-sided and item by item; --non-inferior DELTA stops where it "
                                  "passes -DELTA instead of 0.")
+    if not direction(metric, _higher(args)):  # its sentence's "A is better" reads δ > 0
+        raise SettingsError("--sequential is for metrics on which higher is better, and on this one lower is",
+                            hint="Compare without --sequential, or give per-item scores on which higher is better.")
     if not METRICS[metric].decomposable:
         raise SettingsError(f"--sequential needs a mean of per-item values, and {metric} is not one",
                             hint="Accuracy, exact match and per-item scores (--metric mean) are means; a corpus "
@@ -682,7 +724,8 @@ def _claim(args, data, inputs, options, note) -> int:
     try:
         c = claims.claim(gold, sys_a, sys_b, kind=kind, margin=margin, metric=metric,
                          test="bootstrap" if args.test == AUTO else args.test, alpha=args.alpha,
-                         n_resamples=args.resamples, seed=args.seed, groups=data.groups, **options)
+                         n_resamples=args.resamples, seed=args.seed, groups=data.groups,
+                         higher_is_better=_higher(args), **options)
     except InputError as e:
         raise data.locate(e) from None
     a_name, b_name = _names(args, data.display_names)
@@ -690,7 +733,7 @@ def _claim(args, data, inputs, options, note) -> int:
         here = {f: os.path.relpath(f, args.paper) for f in args.files}
         command = reproduce.command(c.result, list(here.values()), columns={k: here.get(v, v) for k, v in
                                     data.columns.items()}, metric=args.metric, by_row=data.by_row,
-                                    encoding=args.encoding, prog=_prog(), claim=(kind, margin))
+                                    encoding=args.encoding, claim=(kind, margin))
         _paper(args, paper.for_claim(c, a=a_name, b=b_name, command=command, venue=args.venue,
                                      folder=_folder_name(args.paper), draw=paper.drawer(args.venue, a_name, b_name)))
     if args.json:
@@ -710,11 +753,14 @@ def _claim(args, data, inputs, options, note) -> int:
 
 
 def _paper(args, entry: paper.Entry) -> None:
-    """Write a paper folder's entry; say what was written and where outputs disagree."""
-    for warning in paper.write(args.paper, entry):
+    """Write a paper folder's entry; say what was written, merged and replaced, and where outputs disagree."""
+    done = paper.write(args.paper, entry, replace=args.replace)
+    for warning in done.warnings:
         print(f"warning: {warning}", file=sys.stderr)
-    print(f"paper folder {args.paper}: {', '.join(sorted(entry.files))}, and {paper.BIB}, {paper.REPRODUCE}, "
-          f"{paper.CHECKLIST} merged", file=sys.stderr)
+    said = [f"wrote {', '.join(done.wrote)}", *([f"merged this result into {', '.join(done.merged)}"] if done.merged
+                                                else [])]
+    said += [f"replaced (--replace) {name}, {why}" for name, why in done.replaced.items()]
+    print(f"paper folder {args.paper}: {'; '.join(said)}", file=sys.stderr)
 
 
 def _arity(command: str) -> dict:
@@ -726,6 +772,9 @@ def _many(args) -> int:
     from .logs import tidy
 
     if len(args.files) == 1 and tidy.is_table(args.files[0]) or all(tidy.is_log(f) for f in args.files):
+        if args.lower_is_better:  # a board ranks by the logs' metrics, each higher-is-better
+            raise SettingsError("--lower-is-better is for systems on one test set, not models on many tasks",
+                                hint="A board ranks the logs' metrics (accuracy, F1...), on which higher is better.")
         return _board(args)
     board_only = [flag for flag, given in (("--friedman", args.friedman), ("--per-task", args.per_task),
                                            ("--scheduler", args.scheduler), ("--cluster", args.cluster),
@@ -754,7 +803,7 @@ def _many(args) -> int:
                                          all_pairs=args.all_pairs, metric=m, test=args.test,
                                          n_resamples=args.resamples, alternative=args.alternative, alpha=args.alpha,
                                          correction=args.correction, seed=args.seed, groups=data.groups,
-                                         compat=args.compat, budget=args.budget,
+                                         compat=args.compat, budget=args.budget, higher_is_better=_higher(args),
                                          progress=_progress(f"{m}: resampling"), **options))
         except InputError as e:
             if getattr(e, "system", None) in shown:  # the name printed is --name's; the file is the system's
@@ -767,7 +816,7 @@ def _many(args) -> int:
         settings = {"--metric": args.metric, "--test": [tests.pop() if len(tests) == 1 else AUTO],
                     "--resamples": [args.resamples], "--seed": [args.seed], "--alpha": [repr(args.alpha)],
                     "--alternative": [args.alternative], "--correction": [args.correction]}
-        command = reproduce.rerun(_prog(), args.argv, settings, _arity("many"), base=args.paper)
+        command = reproduce.rerun(reproduce.PROG, args.argv, settings, _arity("many"), base=args.paper)
         _paper(args, paper.for_family(families, command=command, venue=args.venue, columns=args.columns,
                                       folder=_folder_name(args.paper), draw=paper.drawer(args.venue)))
     if args.csv:
@@ -787,7 +836,7 @@ def _many(args) -> int:
     tests = [f"test ({f.metric}): {sentence.test_name(next(iter(f.results.values())))}, "
              + (f.test_reason if f.auto else "given with --test") for f in families]
     against = () if args.all_pairs else (align.Role("against", baseline, why),)  # every system against it
-    print("\n".join(_roles(data, note, " ".join(args.metric), tests, against)))
+    print("\n".join(_roles(data, note, " ".join(args.metric), tests, against, higher=_higher(args))))
     print("\n\n".join(family.text(f) + "\n\n" + family.sentence(f) for f in families))
     return 0
 
@@ -842,7 +891,7 @@ def _seeds(args) -> int:
     if args.paper:
         settings = {"--confidence": [repr(args.confidence)], "--tau": [repr(args.tau)], "--resamples": [args.resamples],
                     "--seed": [args.seed]}
-        command = reproduce.rerun(_prog(), args.argv, settings, _arity("seeds"), base=args.paper)
+        command = reproduce.rerun(reproduce.PROG, args.argv, settings, _arity("seeds"), base=args.paper)
         _paper(args, paper.for_aso(table, scores, command=command, tau=args.tau, venue=args.venue,
                                    folder=_folder_name(args.paper)))
     if args.latex:
@@ -889,7 +938,7 @@ def _seed_runs(args) -> int:
     if args.paper:
         settings = {"--metric": [args.metric], "--alternative": [args.alternative], "--alpha": [repr(args.alpha)],
                     "--resamples": [args.resamples], "--seed": [args.seed]}
-        command = reproduce.rerun(_prog(), args.argv, settings, _arity("seeds"), base=args.paper)
+        command = reproduce.rerun(reproduce.PROG, args.argv, settings, _arity("seeds"), base=args.paper)
         _paper(args, paper.for_seeds(res, a=a, b=b, command=command, venue=args.venue,
                                      folder=_folder_name(args.paper)))
     if args.latex:
@@ -1177,7 +1226,7 @@ def _board(args) -> int:
                     "--baseline": [base], "--weight": [args.weight], "--resamples": [args.resamples],
                     "--seed": [args.seed], "--alpha": [repr(args.alpha)], "--correction": [args.correction],
                     "--per-task": [args.per_task or "family"]}
-        command = reproduce.rerun(_prog(), args.argv, settings, _arity("many"), base=args.paper)
+        command = reproduce.rerun(reproduce.PROG, args.argv, settings, _arity("many"), base=args.paper)
         _paper(args, paper.for_board(res, baseline=base, alpha=args.alpha, correction=args.correction,
                                      over=args.per_task or "family", command=command, venue=args.venue,
                                      folder=_folder_name(args.paper), draw=paper.drawer(args.venue)))
@@ -1331,6 +1380,9 @@ def _run(command, args) -> int:
 
 def _checked(command, args) -> int:
     try:
+        if getattr(args, "replace", False) and not args.paper:  # said, not ignored
+            raise SettingsError("--replace is for --paper DIR", hint="It lets this run replace the files of a paper "
+                                "folder that sigcore did not write; add --paper DIR, or leave it out.")
         return command(args)
     except SigcoreError as e:
         message = str(e)

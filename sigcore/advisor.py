@@ -26,7 +26,7 @@ from ._lazy import stats
 
 from .compare import RESAMPLING, SMALL_SAMPLE, TESTS, Z_MIN_ITEMS, compare, prepared, tests_for
 from .errors import SettingsError
-from .metrics import METRICS, prepare
+from .metrics import Metric, prepare, resolve
 from .report.sentence import METRIC_NAMES
 from .result import TIE
 from .statistics import intervals
@@ -78,7 +78,7 @@ def _named(test: str) -> str:
     return f"{TESTS[test].title} ({test})"
 
 
-def advise(metric: str, *, a_scores: Sequence[float] | None = None, b_scores: Sequence[float] | None = None,
+def advise(metric: str | Metric, *, a_scores: Sequence[float] | None = None, b_scores: Sequence[float] | None = None,
            n_items: int | None = None, n_differing: int | None = None, grouped: bool = False,
            alpha: float = 0.05) -> Advice:
     """Advise a paired test for ``metric`` on these data.
@@ -89,14 +89,12 @@ def advise(metric: str, *, a_scores: Sequence[float] | None = None, b_scores: Se
     items come in groups (documents), and ``n_items`` and ``n_differing`` count groups. ``alpha``: the level at
     which Shapiro-Wilk's rejection of normality counts.
     """
-    if metric not in METRICS:
-        raise SettingsError(f"unknown metric {metric!r}", hint=f"Choose one of: {', '.join(METRICS)}.")
+    m = resolve(metric)
     if not isinstance(alpha, numbers.Real) or isinstance(alpha, bool) or not 0 < alpha < 1:
         raise SettingsError(f"`alpha` must be a number strictly between 0 and 1, not {alpha!r}",
                             hint="The usual levels are 0.05, 0.01 and 0.001.")
     if not isinstance(grouped, (bool, np.bool_)):
         raise SettingsError(f"`grouped` must be True or False, not {grouped!r}")
-    m = METRICS[metric]
     if n_items is not None and (not isinstance(n_items, numbers.Integral) or isinstance(n_items, bool)
                                 or n_items < 1):
         raise SettingsError(f"`n_items` must be a positive integer, not {n_items!r}")
@@ -106,20 +104,20 @@ def advise(metric: str, *, a_scores: Sequence[float] | None = None, b_scores: Se
         raise SettingsError(f"`n_differing` must be a whole number from 0 to n_items, not {n_differing!r}")
     given = a_scores is not None or b_scores is not None
     if given and not m.decomposable:
-        raise SettingsError(f"{metric} is not a mean of per-item scores, so per-item scores do not decide its test",
+        raise SettingsError(f"{m.name} is not a mean of per-item scores, so per-item scores do not decide its test",
                             hint="Pass n_items (the number of test items) instead of a_scores and b_scores.")
-    facts = _blank(metric, n_items, bool(grouped), float(alpha))
+    facts = _blank(m, n_items, bool(grouped), float(alpha))
     if n_differing is not None:
         facts.update(n_differing=int(n_differing), tie_share=1 - n_differing / n_items if n_items else None,
                      exact_permutation=n_differing <= EXACT_MAX)
     if m.decomposable and (given or not grouped):
-        a, b = _scores(metric, a_scores, b_scores, binary=m.binary)
+        a, b = _scores(m.name, a_scores, b_scores, binary=m.binary)
         if not grouped:  # grouped: n_items counts groups, which the scores cannot tell
             if n_items is not None and n_items != a.size:
                 raise SettingsError(f"`n_items` is {n_items} but the scores cover {a.size} items",
                                     hint="Leave n_items out when giving scores; it is their length.")
             _describe(facts, a, b, binary=m.binary)
-    fits = tests_for(metric, n_items=facts["n_items"], grouped=facts["grouped"])
+    fits = tests_for(m, n_items=facts["n_items"], grouped=facts["grouped"])
     if grouped or not m.decomposable:
         ranked, rejected = _resampling(facts)
     elif facts["n_differing"] == 0:
@@ -128,37 +126,36 @@ def advise(metric: str, *, a_scores: Sequence[float] | None = None, b_scores: Se
         ranked, rejected = _binary(facts)
     else:
         ranked, rejected = _real(facts)
-    return _assemble(metric, fits, ranked, rejected, facts)
+    return _assemble(m, fits, ranked, rejected, facts)
 
 
-def advise_outputs(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metric: str = "accuracy",
+def advise_outputs(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metric: str | Metric = "accuracy",
                    groups: Sequence | None = None, alpha: float = 0.05, **metric_options: Any) -> Advice:
     """:func:`advise` from the systems' outputs, as :func:`sigcore.compare` takes them: the test that
-    ``compare(..., test="auto")`` runs on the same data is ``advise_outputs(...).recommended.test``."""
-    if metric not in METRICS:
-        raise SettingsError(f"unknown metric {metric!r}", hint=f"Choose one of: {', '.join(METRICS)}.")
+    ``compare(..., test="auto")`` runs on the same data is ``advise_outputs(...).recommended.test``. The advice
+    does not depend on the metric's direction (a test of δ = 0 is the same whichever side is better)."""
+    metric = resolve(metric)
     paired, stats, score, _, _ = prepared(gold, sys_a, sys_b, metric, groups, metric_options)
     return advise_prepared(metric, paired, stats, score, groups is not None, alpha)
 
 
-def advise_prepared(metric: str, paired, stats, score, grouped: bool, alpha: float = 0.05) -> Advice:
+def advise_prepared(metric: str | Metric, paired, stats, score, grouped: bool, alpha: float = 0.05) -> Advice:
     """The advice on data as :func:`sigcore.compare.prepared` prepares them: per-item values for a metric that is
     their mean, else the number of items (groups) and of those where A and B differ. The one place that
     decides the recommended test, for the advisor, the app's Test box and ``test="auto"``."""
-    if METRICS[metric].decomposable and not grouped:
+    if resolve(metric).decomposable and not grouped:
         return advise(metric, a_scores=score(stats[0]), b_scores=score(stats[1]), alpha=alpha)
     return advise(metric, n_items=paired.n, n_differing=paired.discordant().n, grouped=grouped, alpha=alpha)
 
 
 def advise_family(gold: Sequence | None, systems: Mapping[str, Sequence], pairs: Sequence[tuple[str, str]], *,
-                  metric: str = "accuracy", groups: Sequence | None = None, alpha: float = 0.05,
+                  metric: str | Metric = "accuracy", groups: Sequence | None = None, alpha: float = 0.05,
                   **metric_options: Any) -> tuple[str, str]:
     """The one test for a family of comparisons (``pairs`` of ``systems``' names), and why: the test the advice
     recommends for every pair when they agree; otherwise the permutation test when some pair has fewer than
     ``SMALL_SAMPLE`` items (groups) where its systems differ (valid, and exact, at any size), else the paired
     bootstrap (valid for any metric once enough items differ)."""
-    if metric not in METRICS:
-        raise SettingsError(f"unknown metric {metric!r}", hint=f"Choose one of: {', '.join(METRICS)}.")
+    metric = resolve(metric)
     names = list(dict.fromkeys(name for pair in pairs for name in pair))
     rows, stats, score = _family_rows(gold, [systems[n] for n in names], metric, groups, metric_options)
     column = {name: i for i, name in enumerate(names)}
@@ -167,7 +164,7 @@ def advise_family(gold: Sequence | None, systems: Mapping[str, Sequence], pairs:
         i, j = column[a], column[b]
         differ = int(np.any(rows[i] != rows[j], axis=1).sum())
         fewest = differ if fewest is None else min(fewest, differ)
-        if METRICS[metric].decomposable and groups is None:
+        if metric.decomposable and groups is None:
             advice = advise(metric, a_scores=score(stats[i]), b_scores=score(stats[j]), alpha=alpha)
         else:
             advice = advise(metric, n_items=len(rows[i]), n_differing=differ, grouped=groups is not None, alpha=alpha)
@@ -189,8 +186,9 @@ def _family_rows(gold, outputs: list[Sequence], metric: str, groups, metric_opti
     metric has them, and the score function: what decides whether two systems differ on an item."""
     from .compare import _members
 
-    if METRICS[metric].patterns is not None:
-        patterns, inverse, score, _ = METRICS[metric].patterns(gold, outputs, **metric_options)
+    m = resolve(metric)
+    if m.patterns is not None:
+        patterns, inverse, score, _ = m.patterns(gold, outputs, **metric_options)
         rows, stats = [p[inverse] for p in patterns], None
         if groups is not None:
             rows = [_members(groups, len(inverse), columns=inverse, width=len(p)) @ p for p in patterns]
@@ -200,10 +198,9 @@ def _family_rows(gold, outputs: list[Sequence], metric: str, groups, metric_opti
     return rows, stats, score
 
 
-def _blank(metric: str, n_items: int | None, grouped: bool, alpha: float) -> dict[str, Any]:
+def _blank(m: Metric, n_items: int | None, grouped: bool, alpha: float) -> dict[str, Any]:
     """Every fact the advice may report; None where it does not apply to these inputs."""
-    m = METRICS[metric]
-    return {"metric": metric, "n_items": n_items, "n_differing": None, "decomposable": m.decomposable,
+    return {"metric": m.name, "n_items": n_items, "n_differing": None, "decomposable": m.decomposable,
             "binary": m.binary, "grouped": grouped, "alpha": alpha, "n_resamples": N_RESAMPLES,
             "shapiro_w": None, "shapiro_p": None, "shapiro_n": None, "skewness": None, "kurtosis": None,
             "tie_share": None, "rank_tie_share": None, "distinct_sizes": None, "discordant": None,
@@ -315,12 +312,17 @@ def _resampling(f: dict[str, Any]) -> tuple[list[Choice], list[Choice]]:
 
 
 def _identical(f: dict[str, Any], fits: list[str]) -> list[Choice]:
-    """A and B agree on every item: every test gives p = 1."""
-    n = f["n_items"]
-    first = f"A and B agree on all {n:,} items, so every test gives p = 1, and this exact one comes first"
+    """A and B score the same on every item: every test gives p = 1. Said of their scores, not their outputs,
+    which may differ on every item (two regression models that are both "wrong" on all of them by accuracy)."""
+    n, metric = f["n_items"], METRIC_NAMES.get(f["metric"], f["metric"])
+    units = "groups" if f["grouped"] else "items"
+    same = (f"A and B are right on the same {units} and wrong on the same {units} (all {n:,}), whatever their "
+            "outputs" if f["binary"] else f"A's and B's {metric} statistics are equal on all {n:,} {units}")
+    first = f"{same}, so every test gives p = 1, and this exact one comes first"
     exact = "mcnemar" if "mcnemar" in fits else "permutation"
-    return [Choice(exact, first)] + [Choice(t, "also gives p = 1, as A and B never differ") for t in fits
-                                     if t != exact]
+    one = "a group" if f["grouped"] else "an item"
+    return [Choice(exact, first)] + [Choice(t, f"also gives p = 1, as A's and B's {metric} never differ on {one}")
+                                     for t in fits if t != exact]
 
 
 def _binary(f: dict[str, Any]) -> tuple[list[Choice], list[Choice]]:
@@ -436,9 +438,9 @@ def _real(f: dict[str, Any]) -> tuple[list[Choice], list[Choice]]:
                                          + _exactness(k)), boot, sign] + means, unfit
 
 
-def _unfit(test: str, f: dict[str, Any]) -> str:
+def _unfit(test: str, m: Metric, f: dict[str, Any]) -> str:
     """Why the engine's ``tests_for`` leaves ``test`` out for this metric and these data."""
-    m, metric, n = METRICS[f["metric"]], METRIC_NAMES.get(f["metric"], f["metric"]), f["n_items"]
+    metric, n = METRIC_NAMES.get(f["metric"], f["metric"]), f["n_items"]
     if not TESTS[test].fits(m):
         if not m.decomposable:
             return (f"the metric is not a mean of per-item values ({metric} is computed from totals over all "
@@ -457,16 +459,16 @@ def _unfit(test: str, f: dict[str, Any]) -> str:
     return "it does not fit these data"
 
 
-def _assemble(metric: str, fits: list[str], ranked: list[Choice], rejected: list[Choice],
+def _assemble(m: Metric, fits: list[str], ranked: list[Choice], rejected: list[Choice],
               f: dict[str, Any]) -> Advice:
     """Ranked tests the engine fits are advised; everything else, with why not, once each, in TESTS order."""
     good = [c for c in ranked if c.test in fits]
     because = {c.test: c.reason for c in rejected if c.test in fits}
     for t in fits:  # a fitting test no branch placed still fits: never drop it silently
         if t not in because and all(c.test != t for c in good):
-            good.append(Choice(t, f"fits {metric} and these data"))
+            good.append(Choice(t, f"fits {m.name} and these data"))
     seen = {c.test for c in good}
-    bad = tuple(Choice(t, because.get(t) or _unfit(t, f)) for t in TESTS if t not in seen)
+    bad = tuple(Choice(t, because.get(t) or _unfit(t, m, f)) for t in TESTS if t not in seen)
     facts = dict(f)
     facts["fits"] = list(fits)
     return Advice(good[0], tuple(good[1:]), bad, facts)

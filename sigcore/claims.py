@@ -28,7 +28,7 @@ import numpy as np
 from scipy import stats
 
 from .errors import SettingsError
-from .metrics import METRICS
+from .metrics import direction, resolve
 from .result import Result, p_number, tie
 
 KINDS = ("non-inferior", "equivalent")
@@ -78,10 +78,12 @@ class Claim:
 
 def claim(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, kind: str, margin: float,
           metric: str = "accuracy", test: str = "bootstrap", alpha: float = 0.05, n_resamples: int = 10_000,
-          seed: int | None = 0, groups: Sequence | None = None, **metric_options: Any) -> Claim:
+          seed: int | None = 0, groups: Sequence | None = None, higher_is_better: bool | None = None,
+          **metric_options: Any) -> Claim:
     """Test that A is no worse than B by more than ``margin`` (``kind="non-inferior"``) or that they are within
     ±``margin`` (``kind="equivalent"``), with the paired bootstrap (any metric, ``groups`` resampled whole) or the
-    paired t-test (a mean of per-item values)."""
+    paired t-test (a mean of per-item values). Equivalence holds whichever way is better; non-inferiority is
+    stated for metrics on which higher is better (a lower-is-better one, MAE, is refused)."""
     from .compare import compare
 
     if kind not in KINDS:
@@ -96,14 +98,16 @@ def claim(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, kind: str,
                                  "not under δ = −Δ: use the paired bootstrap (any metric) or the t-test (means).")
     if test not in TESTS:
         raise SettingsError(f"unknown test {test!r} for a claim", hint=f"The tests for claims: {', '.join(TESTS)}.")
+    _sided(kind, direction(metric, higher_is_better))
     if test == "t":
-        if not METRICS[metric].decomposable:
+        if not resolve(metric).decomposable:
             raise SettingsError(f"the t-test needs a mean of per-item values, and {metric} is not one",
                                 hint="Use the paired bootstrap, which resamples any metric.")
         if groups is not None:
             raise SettingsError("the t-test takes items as independent: with groups, use the paired bootstrap")
     res = compare(gold, sys_a, sys_b, metric=metric, test=test, alternative="greater", alpha=alpha,
-                  n_resamples=n_resamples, seed=seed, groups=groups, **metric_options)
+                  n_resamples=n_resamples, seed=seed, groups=groups, higher_is_better=higher_is_better,
+                  **metric_options)
     if test == "bootstrap":
         return from_result(res, kind, margin)
     low, high, p_low, p_high = _t(res, margin, alpha, (gold, sys_a, sys_b, metric, metric_options))
@@ -111,6 +115,15 @@ def claim(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, kind: str,
     return Claim(kind, float(margin), test, alpha, float(p), float(p_low),
                  None if kind == "non-inferior" else float(p_high), float(low),
                  math.inf if kind == "non-inferior" else float(high), res)
+
+
+def _sided(kind: str, higher_is_better: bool) -> None:
+    """Refuse non-inferiority (H0 δ ≤ −Δ: A worse by Δ) where lower is better, and "worse" is δ ≥ Δ."""
+    if kind == "non-inferior" and not higher_is_better:
+        raise SettingsError("non-inferiority is stated as H0 δ ≤ −Δ, for metrics on which higher is better, "
+                            "and on this one lower is better",
+                            hint="Test equivalence (within ±Δ, either way) instead: non-inferiority on errors is not "
+                                 "supported yet.")
 
 
 def tails(res: Result, kind: str, margin: float) -> tuple[np.ndarray, np.ndarray]:
@@ -127,6 +140,7 @@ def from_result(res: Result, kind: str, margin: float) -> Claim:
     does), and the order statistics the counts cross at α, so that the bound lies above −Δ exactly when p <= α."""
     if res.test != "bootstrap" or res.distribution is None or res.compat is not None:
         raise SettingsError("a claim's bootstrap needs the paired bootstrap's resamples")
+    _sided(kind, res.higher_is_better)
     low_tail, high_tail = tails(res, kind, margin)
     d, delta, alpha, b = np.sort(res.distribution), res.delta, res.alpha, len(res.distribution)
     p_low, p_high = int(low_tail.sum()) / b, int(high_tail.sum()) / b

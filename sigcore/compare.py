@@ -7,6 +7,8 @@ The statistical contract (README, "Tests and the statistical contract"): with de
 - permutation / approximate randomisation (Noreen 1989):
   p = (#{delta_perm >= delta} + 1) / (R + 1), exact enumeration when 2^n' <= R (n' items where A and B differ);
 - closed-form tests on per-item values (t, z, Wilcoxon, sign, McNemar).
+"greater" is H1 "A is better": δ > 0, or δ < 0 on a metric where lower is better (MAE); the tails above are then
+counted on that side of δ (:func:`sigcore.result.delta_alternative`), and δ itself keeps its sign.
 Ties count as extreme, within a relative tolerance, so identical systems always get p = 1. With ``groups``,
 whole groups (documents) are resampled or swapped: the cluster bootstrap (Field & Welsh 2007).
 ``compat="sacrebleu"`` reproduces sacrebleu's (and Moses' / MultEval's) two-sided definitions instead.
@@ -17,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import math
 import numbers
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
@@ -27,8 +29,8 @@ from ._lazy import sparse
 from . import budget as budgets
 from ._version import __version__
 from .errors import InputError, SettingsError
-from .metrics import METRICS, Metric, prepare
-from .result import ALTERNATIVES, Result, tie
+from .metrics import METRICS, Metric, direction, prepare, resolve
+from .result import ALTERNATIVES, Result, delta_alternative, tie
 from .statistics import closed_form, intervals, resampling
 from .statistics.resampling import PairedStats
 
@@ -72,32 +74,37 @@ TESTS: dict[str, Test] = {t.name: t for t in [
 COMPAT = ("sacrebleu",)
 
 
-def tests_for(metric: str, *, n_items: int | None = None, grouped: bool = False) -> list[str]:
+def tests_for(metric: str | Metric, *, n_items: int | None = None, grouped: bool = False) -> list[str]:
     """The tests that fit a metric (and, when given, the data's size), in the order of :data:`TESTS`.
 
     ``n_items``: items, or groups when ``grouped``. Grouped items take the resampling tests only; the z-test needs ``Z_MIN_ITEMS``, the t-test two items. Which of them is
     recommended for given data is the advisor's to say (:func:`sigcore.advisor.advise_outputs`), the one
     ``test="auto"`` runs.
     """
-    m = METRICS[metric]
+    m = resolve(metric)
     names = [name for name, t in TESTS.items() if t.fits(m) and (name in RESAMPLING or not grouped)]
     if n_items is not None:  # a standard deviation needs 2 items; the z-test's normal tail, many more
         names = [name for name in names if not (name == "z" and n_items < Z_MIN_ITEMS or name == "t" and n_items < 2)]
     return names
 
 
-def compare(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metric: str = "accuracy",
+def compare(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metric: str | Metric = "accuracy",
             test: str = AUTO, n_resamples: int = 10_000, alternative: str = "two-sided", alpha: float = 0.05,
             confidence_level: float | None = None, seed: int | None = 0, groups: Sequence | None = None,
             compat: str | None = None, ci_method: str | None = "basic", exact: bool = True,
             budget: int | None = None, progress: Callable[[float], None] | None = None,
-            **metric_options: Any) -> Result:
+            higher_is_better: bool | None = None, **metric_options: Any) -> Result:
     """Test whether system A beats system B on the same items.
+
+    ``metric``: a key of :data:`sigcore.METRICS` or a :class:`sigcore.Metric` of one's own (``Metric.custom``).
+    ``higher_is_better``: the direction of per-item scores (``metric="mean"``: True unless told False, for errors,
+    losses, ranks); other metrics know their own (MAE: lower) and refuse a contrary one.
 
     ``test``: a key of :data:`TESTS`, or "auto" (the default): the test the advisor recommends for these data
     (:func:`sigcore.advisor.advise_outputs`), which the result names as ``test``, with ``auto`` True; with
     ``compat`` or a ``ci_method`` other than "basic", the first resampling test it accepts.
-    ``alternative``: "two-sided" (H1: they differ, the default), "greater" (A is better) or "less" (B is better).
+    ``alternative``: "two-sided" (H1: they differ, the default), "greater" (A is better) or "less" (B is better);
+    "better" in the metric's direction: "greater" on MAE is H1 δ < 0, A's error lower.
     ``alpha``: the significance level; H0 is rejected when p <= alpha. ``confidence_level`` defaults to
     1 - alpha, so that the interval agrees with the test; one-sided tests get a one-sided bound.
     ``groups``: the group (document) of each item; the resampling tests then draw or swap whole groups.
@@ -112,7 +119,8 @@ def compare(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metric: 
     results = stream(gold, sys_a, sys_b, metric=metric, test=test, n_resamples=n_resamples,
                      alternative=alternative, alpha=alpha, confidence_level=confidence_level, seed=seed,
                      groups=groups, compat=compat, ci_method=ci_method, exact=exact, budget=budget,
-                     block=whole if progress is None else max(whole // 20, 1), **metric_options)
+                     block=whole if progress is None else max(whole // 20, 1), higher_is_better=higher_is_better,
+                     **metric_options)
     for last in results:  # the same result in one block or twenty (stream's promise)
         if progress is not None:
             progress(1.0 if last.done else min(last.n_resamples / whole, 1.0))
@@ -131,7 +139,7 @@ def _chosen(metric, paired, stats, score, groups, alpha, compat, ci_method) -> t
     return ranked[0], advice.recommended.reason if ranked[0] == advice.recommended.test else ""
 
 
-def chosen_test(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metric: str = "accuracy",
+def chosen_test(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metric: str | Metric = "accuracy",
                 test: str = AUTO, alpha: float = 0.05, groups: Sequence | None = None, compat: str | None = None,
                 ci_method: str | None = "basic", **metric_options: Any) -> str:
     """The test :func:`compare` would run with these settings, without running it (what ``--bibtex`` cites)."""
@@ -141,11 +149,12 @@ def chosen_test(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metr
     return _chosen(metric, paired, stats, score, groups, alpha, compat, ci_method)[0]
 
 
-def stream(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metric: str = "accuracy",
+def stream(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metric: str | Metric = "accuracy",
            test: str = AUTO, n_resamples: int = 10_000, alternative: str = "two-sided", alpha: float = 0.05,
            confidence_level: float | None = None, seed: int | None = 0, groups: Sequence | None = None,
            compat: str | None = None, ci_method: str | None = "basic", exact: bool = True, block: int = 1_000,
-           budget: int | None = None, **metric_options: Any) -> Iterator[Result]:
+           budget: int | None = None, higher_is_better: bool | None = None,
+           **metric_options: Any) -> Iterator[Result]:
     """Like :func:`compare`, but yield a partial result after every ``block`` resamples.
 
     The last result equals ``compare`` with the same arguments exactly, whatever ``block`` is.
@@ -154,6 +163,7 @@ def stream(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metric: s
     refused before it starts, for a server shared by many users.
     """
     auto, reason = test == AUTO, ""
+    higher = direction(metric, higher_is_better)
     _check_settings(metric, "bootstrap" if auto else test, n_resamples, alternative, alpha, confidence_level, seed,
                     compat, ci_method, exact or auto, block, groups)
     paired, stats, score, options, n_items = prepared(gold, sys_a, sys_b, metric, groups, metric_options)
@@ -169,22 +179,24 @@ def stream(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metric: s
     if seed is None:  # a fresh seed, recorded so that the run can be reproduced
         seed = int(np.random.SeedSequence().entropy % 2**63)
     level = 1 - alpha if confidence_level is None else confidence_level
-    run = _Run(metric, test, alternative, alpha, level, 1 - level if confidence_level is not None else alpha,
+    run = _Run(resolve(metric).name, test, alternative, alpha, level,
+               1 - level if confidence_level is not None else alpha,
                int(seed), compat, ci_method, exact, options, paired, stats, score, n_resamples, n_items,
                None if groups is None else paired.n, data_hash(gold, sys_a, sys_b, groups),
-               _references(metric, gold), auto, reason)
+               _references(resolve(metric).name, gold), auto, reason, resolve(metric), higher)
     if test in RESAMPLING:
         return run.resampled(block)
     return iter([run.closed_form()])
 
 
-def prepared(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, metric: str, groups: Sequence | None,
+def prepared(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, metric: str | Metric, groups: Sequence | None,
              metric_options: dict[str, Any]):
     """The paired sufficient statistics of A and B (per item, per group with ``groups``, or per pattern of
     identical items), the per-item ones where the metric has them (else None), the metric's score function and
     resolved options, and the number of items."""
-    if METRICS[metric].patterns is not None:  # wide rows: built per group of identical items, never per item
-        (rows_a, rows_b), inverse, score, options = METRICS[metric].patterns(gold, [sys_a, sys_b], **metric_options)
+    m = resolve(metric)
+    if m.patterns is not None:  # wide rows: built per group of identical items, never per item
+        (rows_a, rows_b), inverse, score, options = m.patterns(gold, [sys_a, sys_b], **metric_options)
         stats, n_items = None, len(inverse)
         if groups is None:
             paired = PairedStats.from_patterns(rows_a, rows_b, np.bincount(inverse, minlength=len(rows_a)))
@@ -192,7 +204,7 @@ def prepared(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, metric: st
             members = _members(groups, n_items, columns=inverse, width=len(rows_a))
             paired = PairedStats.from_items(members @ rows_a, members @ rows_b)
     else:
-        stats, score, options = prepare(metric, gold, [sys_a, sys_b], **metric_options)
+        stats, score, options = prepare(m, gold, [sys_a, sys_b], **metric_options)
         n_items = len(stats[0])
         if groups is None:
             paired = PairedStats.from_items(*stats)
@@ -306,13 +318,12 @@ def _is_level(x: Any) -> bool:
 
 def _check_settings(metric, test, n_resamples, alternative, alpha, confidence_level, seed, compat, ci_method,
                     exact, block, groups):
-    if metric not in METRICS:
-        raise SettingsError(f"unknown metric {metric!r}", hint=f"Choose one of: {', '.join(METRICS)}.")
+    m = resolve(metric)
     if test not in TESTS:
         raise SettingsError(f"unknown test {test!r}", hint=f"Choose one of: {', '.join(TESTS)}.")
-    if not TESTS[test].fits(METRICS[metric]):
-        raise SettingsError(f"the {test} test needs {TESTS[test].needs}, and {metric} is not one",
-                            hint=f"Tests that fit {metric}: {', '.join(tests_for(metric))}.")
+    if not TESTS[test].fits(m):
+        raise SettingsError(f"the {test} test needs {TESTS[test].needs}, and {m.name} is not one",
+                            hint=f"Tests that fit {m.name}: {', '.join(tests_for(m))}.")
     if alternative not in ALTERNATIVES:
         raise SettingsError(f"`alternative` must be one of {', '.join(ALTERNATIVES)}, not {alternative!r}")
     for name, value in (("n_resamples", n_resamples), ("block", block)):
@@ -387,7 +398,7 @@ def _extreme(d: np.ndarray, test: str, alternative: str, delta: float, tol: floa
 
 def counted(res: Result) -> np.ndarray:
     """Which values of ``res.distribution`` the p-value counts as at least as extreme as delta(x)."""
-    return _extreme(res.distribution, res.test, res.alternative, res.delta, tie(res.score_a, res.score_b),
+    return _extreme(res.distribution, res.test, res.delta_alternative, res.delta, tie(res.score_a, res.score_b),
                     res.compat)
 
 
@@ -442,6 +453,8 @@ class _Run:
     references: int | None = None  # reference streams of BLEU and chrF
     auto: bool = False  # the test was not named: the advisor's recommendation for these data
     test_reason: str = ""  # why the advisor recommends it
+    definition: Metric | None = None  # the metric itself (a custom one has no entry in METRICS)
+    higher_is_better: bool = True
 
     def __post_init__(self):
         total_a, total_b = self.paired.totals()
@@ -453,7 +466,9 @@ class _Run:
                                   "them by 1e300).")
         self.tol = tie(self.score_a, self.score_b)
         self.n_differing = self.paired.discordant().n
-        self.binary = METRICS[self.metric].binary and self.n_groups is None
+        self.definition = self.definition or METRICS[self.metric]
+        self.binary = self.definition.binary and self.n_groups is None
+        self.h1 = delta_alternative(self.alternative, self.higher_is_better)  # the side of δ that H1 names
 
     def signature(self, n_resamples: int | None, exact: bool = False, ci: str = "") -> str:
         parts = [f"test:{self.test}" + ("-exact" if exact else "") + ("-chi2" if not self.mcnemar_exact else ""),
@@ -464,6 +479,7 @@ class _Run:
             parts.append(f"compat:{self.compat}")
         opts = ",".join(f"{k}={_short(v)}" for k, v in sorted(self.options.items()))
         parts += [f"metric:{self.metric}" + (f"({opts})" if opts else "")]
+        parts += [] if self.higher_is_better else ["better:lower"]
         parts += [f"refs:{self.references}"] if self.references else []
         parts += [f"items:{self.n_items}"] + ([f"data:sha256:{self.data}"] if self.data else [])
         if self.n_groups is not None:
@@ -541,12 +557,12 @@ class _Run:
         if d is None or self.ci_method is None:
             return "none", (math.nan, math.nan)
         if self.ci_method == "basic":
-            ci = intervals.basic(d, self.delta, self.ci_alpha, self.alternative, self.tol)
+            ci = intervals.basic(d, self.delta, self.ci_alpha, self.h1, self.tol)
         elif self.ci_method == "bca":
             jack, weights = resampling.jackknife_deltas(self.paired, self.score)
-            ci = intervals.bca(d, self.delta, jack, weights, self.confidence_level, self.alternative)
+            ci = intervals.bca(d, self.delta, jack, weights, self.confidence_level, self.h1)
         else:
-            ci = intervals.percentile(d, self.confidence_level, self.alternative)
+            ci = intervals.percentile(d, self.confidence_level, self.h1)
         return f"bootstrap-{self.ci_method}", tuple(0.0 if abs(x) <= self.tol else x for x in ci)  # noise is 0
 
     def _own_intervals(self, sa: np.ndarray | None = None, sb: np.ndarray | None = None, normal: bool = False):
@@ -567,7 +583,7 @@ class _Run:
         of comparisons passes False: its resampled scores are already every system's own, shared by all pairs),
         with ``own``'s draws where they were made (:meth:`_alone`)."""
         b = len(d)
-        count = int(np.sum(_extreme(d, self.test, self.alternative, self.delta, self.tol, self.compat)))
+        count = int(np.sum(_extreme(d, self.test, self.h1, self.delta, self.tol, self.compat)))
         exact = exact and done  # a partial enumeration is a sample of the assignments, not the exact p
         if self.test == "bootstrap" and self.compat is None:  # SLP3 eq. 4.48; no extreme resample: p < 1/b
             p, floor = max(count, 1) / b, 1 / b
@@ -594,12 +610,17 @@ class _Run:
             threshold=2 * self.delta if bootstrap and self.compat is None else self.delta,
             signature=self.signature(b, exact, method), n_extreme=count, n_groups=self.n_groups, exact=exact,
             compat=self.compat, options=self.options, warnings=self.warnings(), done=done, auto=self.auto,
-            test_reason=self.test_reason)
+            test_reason=self.test_reason, higher_is_better=self.higher_is_better)
 
     def closed_form(self) -> Result:
         va, vb = self.score(self.stats[0]), self.score(self.stats[1])  # decomposable: one value per item
-        out = _CLOSED_FORM[self.test](va, vb, self.alternative, self.confidence_level, self.mcnemar_exact)
+        sign = 1.0 if self.higher_is_better else -1.0  # errors negated: "A wins" and "greater" mean A better
+        out = _CLOSED_FORM[self.test](sign * va, sign * vb, self.alternative, self.confidence_level,
+                                      self.mcnemar_exact)
         estimand = TESTS[self.test].estimand
+        if sign < 0 and estimand in ("delta", "pseudo_median"):  # back in units of A − B; wins stay A's
+            out = replace(out, estimate=-out.estimate, ci_low=-out.ci_high, ci_high=-out.ci_low,
+                          statistic=-out.statistic if self.test in ("t", "z") else out.statistic)
         method = {"t": "t", "z": "normal", "wilcoxon": "hodges-lehmann"}.get(self.test, "clopper-pearson")
         ci_a, ci_b = self._own_intervals(normal=self.test == "z")
         return Result(
@@ -611,5 +632,5 @@ class _Run:
             n_resamples=0, seed=None, mc_error=0.0, p_floor=float(out.p_floor), distribution=None, threshold=None,
             signature=self.signature(None, ci=method), statistic=float(out.statistic), wins=out.wins,
             losses=out.losses, compat=None, options=self.options, warnings=self.warnings(), exact=out.exact,
-            auto=self.auto, test_reason=self.test_reason)
+            auto=self.auto, test_reason=self.test_reason, higher_is_better=self.higher_is_better)
 

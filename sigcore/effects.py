@@ -11,28 +11,28 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .metrics import METRICS, prepare
+from .metrics import Metric, prepare, resolve
 from .statistics.effect_sizes import EffectSize
 from .statistics.effect_sizes import effect_sizes as _effect_sizes
 
 
-def item_values(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metric: str = "accuracy",
+def item_values(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metric: str | Metric = "accuracy",
                 **metric_options: Any) -> tuple[np.ndarray, np.ndarray] | None:
-    """Each item's value for A and B under a metric that is their mean (1/0 for accuracy), or None for a
-    metric that is not (F1, BLEU, chrF)."""
-    if not METRICS[metric].decomposable:
+    """Each item's value for A and B under a metric that is their mean (1/0 for accuracy; the absolute or squared
+    errors for MAE and MSE), or None for a metric that is not (F1, BLEU, chrF, RMSE)."""
+    if not resolve(metric).decomposable:
         return None
     stats, score, _ = prepare(metric, gold, [sys_a, sys_b], **metric_options)
     return score(stats[0]), score(stats[1])  # rows [value, 1] of one item score to its value
 
 
-def effect_sizes(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metric: str = "accuracy",
+def effect_sizes(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metric: str | Metric = "accuracy",
                  alternative: str = "two-sided", confidence_level: float = 0.95,
                  **metric_options: Any) -> list[EffectSize]:
     """The effect sizes that fit ``metric`` (none beyond δ for F1, BLEU, chrF), with intervals on the
-    test's side."""
+    test's side (``alternative`` as a side of A − B: :attr:`sigcore.Result.delta_alternative`)."""
     values = item_values(gold, sys_a, sys_b, metric=metric, **metric_options)
     if values is None or len(values[0]) < 2:
         return []
-    return _effect_sizes(*values, binary=METRICS[metric].binary, confidence_level=confidence_level,
+    return _effect_sizes(*values, binary=resolve(metric).binary, confidence_level=confidence_level,
                          alternative=alternative)

@@ -26,7 +26,7 @@ import pandas as pd
 from . import budget as budgets
 from .compare import AUTO, RESAMPLING, _Run, _check_settings, _is_int, _members, compare
 from .errors import InputError, SettingsError
-from .metrics import METRICS, prepare
+from .metrics import Metric, direction, prepare, resolve
 from .statistics import intervals, resampling
 from .statistics.multiple import adjust, floor_reach
 from .statistics.resampling import PairedStats
@@ -55,6 +55,11 @@ class Many:
     results: dict[tuple[str, str], Result] = field(repr=False)
     adjusted: dict[tuple[str, str], float]
     test_reason: str = ""  # no test was named: why ``test`` is the one the advice chose for the family
+
+    @property
+    def higher_is_better(self) -> bool:
+        """The metric's direction, as every comparison of the family carries it (False for errors: MAE)."""
+        return next(iter(self.results.values())).higher_is_better
 
     @property
     def auto(self) -> bool:
@@ -142,13 +147,20 @@ class Many:
                    data.get("test_reason", ""))
 
     def ranking(self) -> pd.DataFrame:
-        """Systems by score, best first, in :func:`clusters`, with each system's rank range (losses + 1 to
-        N − wins, counting significant wins and losses after correction, as WMT does). Needs every pair."""
-        names = sorted(self.systems, key=lambda s: -self.scores[s])
+        """Systems by score, best first (the lowest first where lower is better), in :func:`clusters`, with each
+        system's rank range (losses + 1 to N − wins, counting significant wins and losses after correction, as WMT
+        does). Needs every pair."""
+        names = self.best_first()
         better = np.array([[a != b and self.better(a, b) for b in names] for a in names])
         wins, losses = better.sum(axis=1), better.sum(axis=0)
         return pd.DataFrame({"system": names, "score": [self.scores[s] for s in names], "cluster": clusters(better),
                              "rank_low": losses + 1, "rank_high": len(names) - wins})
+
+    def best_first(self, names: Sequence[str] | None = None) -> list[str]:
+        """``names`` (every system by default) by score, the best first: the highest, or the lowest where lower is
+        better (an error)."""
+        sign = -1 if self.higher_is_better else 1
+        return sorted(self.systems if names is None else names, key=lambda s: sign * self.scores[s])
 
     def better(self, a: str, b: str) -> bool:
         """Whether ``a`` is significantly better than ``b`` after the correction, whichever way the pair was tested."""
@@ -211,11 +223,12 @@ def _naming_systems(function):
 
 @_naming_systems
 def compare_many(gold: Sequence | None, systems: Mapping[str, Sequence], *, baseline: str | None = None,
-                 all_pairs: bool = False, metric: str = "accuracy", test: str = AUTO,
+                 all_pairs: bool = False, metric: str | Metric = "accuracy", test: str = AUTO,
                  n_resamples: int = 10_000, alternative: str = "two-sided", alpha: float = 0.05,
                  correction: str = "holm", seed: int | None = 0, groups: Sequence | None = None,
                  compat: str | None = None, ci_method: str | None = "basic", budget: int | None = None,
-                 progress: Callable[[float], None] | None = None, **metric_options: Any) -> Many:
+                 progress: Callable[[float], None] | None = None, higher_is_better: bool | None = None,
+                 **metric_options: Any) -> Many:
     """Compare every system with ``baseline`` (default: the first), or every pair with ``all_pairs``.
 
     ``systems``: name → outputs, in the same item order as ``gold``. ``alternative`` is H1 for "system against
@@ -224,8 +237,11 @@ def compare_many(gold: Sequence | None, systems: Mapping[str, Sequence], *, base
     :func:`sigcore.advisor.advise_family` chooses (``Many.test_reason`` says why). ``budget`` (steps, see
     :mod:`sigcore.budget`) refuses a family that would cost more, before it starts; ``progress`` is called with the
     share done after each block of resamples or each pair (a page updates its bar there, and can stop there).
+    ``metric`` and ``higher_is_better`` as in :func:`sigcore.compare`: where lower is better (MAE), "better" and
+    the ranking's order follow it.
     """
     names = _names(systems, baseline, all_pairs)
+    higher = direction(metric, higher_is_better)
     if correction not in CORRECTIONS:
         raise SettingsError(f"unknown correction {correction!r}", hint=f"Choose one of: {', '.join(CORRECTIONS)}.")
     auto = test == AUTO
@@ -253,7 +269,8 @@ def compare_many(gold: Sequence | None, systems: Mapping[str, Sequence], *, base
     if seed is None:
         seed = int(np.random.SeedSequence().entropy % 2**63)
     options = dict(metric=metric, test=test, n_resamples=n_resamples, alternative=alternative, alpha=alpha,
-                   seed=seed, groups=groups, compat=compat, ci_method=ci_method, **metric_options)
+                   seed=seed, groups=groups, compat=compat, ci_method=ci_method, higher_is_better=higher,
+                   **metric_options)
     if test == "bootstrap":
         results, scores, own = _shared_bootstrap(gold, systems, names, pairs, options, budget, progress)
     else:
@@ -270,7 +287,7 @@ def compare_many(gold: Sequence | None, systems: Mapping[str, Sequence], *, base
             scores.update({a: res.score_a, b: res.score_b})
             own.update({a: res.ci_a, b: res.ci_b})
     adjusted = dict(zip(results, adjust(list(results.values()), correction)))
-    return Many(tuple(names), None if all_pairs else base, metric, test, alternative, alpha, correction,
+    return Many(tuple(names), None if all_pairs else base, resolve(metric).name, test, alternative, alpha, correction,
                 scores, own, results, adjusted, why)
 
 
@@ -315,8 +332,8 @@ def shared_resamples(gold, outputs: list[Sequence], metric: str, n_resamples: in
                      **metric_options: Any) -> Shared:
     """Score every system on the same bootstrap resamples: one draw of item counts per resample, one matrix
     product over all systems' sufficient statistics; refused beyond ``budget``, ``progress`` told after each block."""
-    if METRICS[metric].patterns is not None:  # wide rows: per group of identical items, never per item
-        rows, inverse, score, resolved = METRICS[metric].patterns(gold, outputs, **metric_options)
+    if resolve(metric).patterns is not None:  # wide rows: per group of identical items, never per item
+        rows, inverse, score, resolved = resolve(metric).patterns(gold, outputs, **metric_options)
         weights = np.bincount(inverse, minlength=len(rows[0]))
         stats, n_items = None, len(inverse)
         if groups is not None:
@@ -351,7 +368,8 @@ def _shared_bootstrap(gold, systems, names, pairs, options, budget, progress):
     """Every system's scores on the same bootstrap resamples, then each pair's result from its columns."""
     metric, seed, b, groups = options["metric"], options["seed"], options["n_resamples"], options["groups"]
     metric_options = {k: v for k, v in options.items() if k not in (
-        "metric", "test", "n_resamples", "alternative", "alpha", "seed", "groups", "compat", "ci_method")}
+        "metric", "test", "n_resamples", "alternative", "alpha", "seed", "groups", "compat", "ci_method",
+        "higher_is_better")}
     shared = shared_resamples(gold, [systems[name] for name in names], metric, b, seed, groups, budget=budget,
                               progress=progress, **metric_options)
     resampled, rows, weights, stats, score = shared.resampled, shared.rows, shared.weights, shared.stats, shared.score
@@ -362,15 +380,16 @@ def _shared_bootstrap(gold, systems, names, pairs, options, budget, progress):
     for a, bname in pairs:
         i, j = column[a], column[bname]
         paired = PairedStats.from_patterns(rows[i], rows[j], weights)
-        run = _Run(metric, "bootstrap", options["alternative"], options["alpha"], level, options["alpha"], int(seed),
-                   options["compat"], options["ci_method"], True, resolved, paired,
+        run = _Run(resolve(metric).name, "bootstrap", options["alternative"], options["alpha"], level, options["alpha"],
+                   int(seed), options["compat"], options["ci_method"], True, resolved, paired,
                    None if stats is None or groups is not None else [stats[i], stats[j]], score, b, n_items,
-                   None if groups is None else paired.n)
+                   None if groups is None else paired.n, definition=resolve(metric),
+                   higher_is_better=options["higher_is_better"])
         sa, sb = resampled[:, i], resampled[:, j]
         results[(a, bname)] = run._resampled_result(sa, sb, sa - sb, False, None, done=True, alone=False)
     totals = {name: weights @ rows[column[name]] for name in names}
     scores = {name: float(score(totals[name])) for name in names}
-    binary = METRICS[metric].binary and groups is None
+    binary = resolve(metric).binary and groups is None
     own = {name: (intervals.wilson(score(stats[column[name]]), level) if binary
                   else intervals.percentile(resampled[:, column[name]], level)) for name in names}
     return results, scores, {name: tuple(map(float, v)) for name, v in own.items()}

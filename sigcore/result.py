@@ -3,6 +3,11 @@
 The decision rule (step 7 of Dror et al.'s algorithm): reject H0 when p <= alpha, and the effect lies on the
 side H1 names (A ahead for "greater", B ahead for "less", either for "two-sided"). The second part only
 matters where a p counts ties as not extreme (``compat="sacrebleu"`` on identical outputs).
+
+"Better" has a direction: δ = M(A) − M(B) keeps its sign whatever the metric, and A is ahead when δ > 0 for a
+metric on which higher is better (accuracy, BLEU) but when δ < 0 for one on which lower is better (MAE, an error
+rate). :func:`better_side` is the one place that says which; :func:`delta_alternative` gives the side of δ that H1
+names ("greater", A better, is δ < 0 for an error).
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ import numpy as np
 from ._lazy import stats
 from .words import shown
 
-ALTERNATIVES = ("greater", "less", "two-sided")  # H1: A better, B better, they differ
+ALTERNATIVES = ("greater", "less", "two-sided")  # H1: A better, B better, they differ (whichever way is better)
 TIE = 1e-9  # relative tolerance under which two values count as equal: float noise, not a difference
 P_INTERVAL = 0.95  # level of the Monte-Carlo interval of a resampled p
 
@@ -26,6 +31,20 @@ ESTIMANDS = {
     "share_won": ("share of the items where A and B differ that A wins", 0.5),
     "share_discordant": ("share of the discordant pairs (one right, one wrong) that A gets right", 0.5),
 }
+
+
+def better_side(sign: float, higher_is_better: bool = True) -> int:
+    """Which system a difference of this sign favours (+1 A, -1 B, 0 neither), for a metric on which higher (or,
+    with ``higher_is_better=False``, lower) is better: the one place that decides "which is better" from δ."""
+    side = int(np.sign(sign))
+    return side if higher_is_better else -side
+
+
+def delta_alternative(alternative: str, higher_is_better: bool = True) -> str:
+    """The side of δ = M(A) − M(B) that H1 names: "greater" (A better) is δ > 0, or δ < 0 where lower is better."""
+    if higher_is_better or alternative == "two-sided":
+        return alternative
+    return {"greater": "less", "less": "greater"}[alternative]
 
 
 def on_side(alternative: str, side: int) -> bool:
@@ -52,7 +71,10 @@ class Result:
     p is never 0: with no extreme resample it is ``p_floor`` and reads "p < p_floor". ``mc_error`` is the
     Monte-Carlo standard error of p, Agresti-Coull's (from (count + 2) / (b + 4), so never 0; 0 for exact and
     closed-form tests); :attr:`p_interval` is the Clopper-Pearson interval the reports print. ``auto``: no test was
-    named, and ``test`` is the one recommended for these data. ``n_groups`` counts the groups
+    named, and ``test`` is the one recommended for these data. ``higher_is_better``: the metric's direction (False
+    for errors such as MAE); ``alternative`` is H1 in terms of "better" ("greater": A better, δ < 0 for an
+    error), and ``estimate`` and its interval stay in the units of A − B (``wins``/``losses``: what A and B each
+    win, in the better direction). ``n_groups`` counts the groups
     (documents) resampled whole, when items were clustered. ``n_differing`` counts the items (groups) where
     A's and B's statistics differ (for right/wrong items: the discordant pairs).
     """
@@ -94,6 +116,7 @@ class Result:
     done: bool = True
     auto: bool = False  # no test was named: this is the one the advisor recommends for these data (test="auto")
     test_reason: str = ""  # then, why the advisor recommends it
+    higher_is_better: bool = True  # False for errors (MAE): then A is ahead when delta < 0
 
     # ---------------------------------------------------------------- the decision
 
@@ -104,10 +127,22 @@ class Result:
 
     @property
     def side(self) -> int:
-        """+1 when the estimate says A is ahead, -1 when B is, 0 when they do not differ (within float noise)."""
-        if self.estimand != "delta":  # what the test itself weighs: items or pairs won, rank sums R+ and R-
+        """+1 when the estimate says A is ahead (better, in the metric's direction), -1 when B is, 0 when they do
+        not differ (within float noise)."""
+        if self.estimand != "delta":  # what the test itself weighs: items or pairs won, rank sums of A's and B's wins
             return int(np.sign((self.wins or 0) - (self.losses or 0)))
-        return 0 if abs(self.estimate) <= tie(self.score_a, self.score_b) else int(np.sign(self.estimate))
+        sign = 0 if abs(self.estimate) <= tie(self.score_a, self.score_b) else self.estimate
+        return better_side(sign, self.higher_is_better)
+
+    @property
+    def winner(self) -> str | None:
+        """"A" or "B" when the test shows one better (significant, on H1's side), else None."""
+        return ("A" if self.side > 0 else "B") if self.significant else None
+
+    @property
+    def delta_alternative(self) -> str:
+        """H1 as a side of δ (and of the pseudo-median of A − B): see :func:`delta_alternative`."""
+        return delta_alternative(self.alternative, self.higher_is_better)
 
     @property
     def significant(self) -> bool:
@@ -128,8 +163,11 @@ class Result:
 
     @property
     def ci_side(self) -> str:
-        """"lower" (a lower bound, for "greater"), "upper" (for "less") or "two-sided"."""
-        return {"greater": "lower", "less": "upper", "two-sided": "two-sided"}[self.alternative]
+        """"lower" (a lower bound, for "greater"), "upper" (for "less") or "two-sided"; for an estimate in units of
+        A − B on a lower-is-better metric, the other way round (A better is δ below 0: an upper bound)."""
+        shares = self.estimand in ("share_won", "share_discordant")  # A's share of the items it wins
+        alternative = self.alternative if shares else self.delta_alternative
+        return {"greater": "lower", "less": "upper", "two-sided": "two-sided"}[alternative]
 
     @property
     def ci_excludes_null(self) -> bool:
@@ -208,7 +246,7 @@ class Result:
         out["ci_a"], out["ci_b"] = list(self.ci_a), list(self.ci_b)
         out.update(p_text=self.p_text, significant=self.significant, reachable=self.reachable,
                    settled=self.settled, p_interval=list(self.p_interval), ci_side=self.ci_side,
-                   null_value=self.null_value)
+                   null_value=self.null_value, winner=self.winner)
         if distribution:
             out["distribution"] = None if self.distribution is None else self.distribution.tolist()
         return {k: _json_safe(v) for k, v in out.items()}
@@ -254,6 +292,8 @@ def _check_saved(out: dict[str, Any], distribution: Any) -> None:
             raise ValueError(f"{name} is {shown(out.get(name))}, not a whole number of at least {least}")
     if not (0 < out["alpha"] < 1 and 0 < out["confidence_level"] < 1 and 0 <= out["p_value"] <= 1):
         raise ValueError("alpha, confidence_level or p_value lies outside 0 to 1")
+    if not isinstance(out.get("higher_is_better", True), bool):
+        raise ValueError(f"higher_is_better is {shown(out['higher_is_better'])}, not true or false")
     if out["alternative"] not in ALTERNATIVES or out["estimand"] not in ESTIMANDS:
         raise ValueError(f"alternative {shown(out['alternative'])} or estimand {shown(out['estimand'])} is unknown")
     if distribution is not None:

@@ -23,7 +23,7 @@ from .errors import SettingsError
 from .many import shared_resamples
 from .report.sentence import _H1, _SIDED, METRIC_NAMES, _round, number
 from .result import Result, mc_interval, on_side, p_number, tie
-from .metrics import METRICS
+from .metrics import METRICS, direction
 from .metrics.registry import prepare
 from .statistics import intervals
 from .statistics.variance import Split, split
@@ -205,11 +205,15 @@ def compare_seeds(gold: Sequence | None, runs_a: Sequence[Sequence], runs_b: Seq
     """Test A against B when each was run with several seeds: ``runs_a`` and ``runs_b`` are lists of outputs (one
     per seed, each in the items' order). H1 is two-sided ("A and B differ") unless ``alternative`` says "greater"
     (A better) or "less" (B better); b = 10,000 and α = 0.05, as everywhere in sigcore. ``budget`` and ``progress``
-    as in :func:`sigcore.compare_many`."""
+    as in :func:`sigcore.compare_many`. Metrics on which lower is better (MAE) are refused: the runs' verdict reads
+    δ > 0 as A ahead."""
     runs_a, runs_b = list(runs_a), list(runs_b)
     if not runs_a or not runs_b or any(isinstance(r, (str, bytes)) for r in runs_a + runs_b):
         raise SettingsError("runs_a and runs_b must each be a list of runs (one list of outputs per seed)")
     _check_settings(metric, "bootstrap", n_resamples, alternative, alpha, None, seed, None, "basic", True, 1, None)
+    if not direction(metric):
+        raise SettingsError(f"compare_seeds is for metrics on which higher is better, and {metric} is an error",
+                            hint="Compare one run of each with sigcore.compare, which takes either direction.")
     if seed is None:
         raise SettingsError("compare_seeds needs a seed", hint="Give any whole number, e.g. seed=0.")
     k_a, k_b = len(runs_a), len(runs_b)

@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 from sigcore.__main__ import main
-from sigcore.report import export
+from sigcore.report import export, reproduce
 
 ROOT = Path(__file__).resolve().parents[1]
 FORMULAS = ["=HYPERLINK(\"http://x\",\"y\")", "+1+1", "-2+3", "@SUM(A1)", "\tx"]
@@ -62,10 +62,11 @@ def test_a_newline_in_a_file_name_cannot_forge_a_line_of_output(tmp_path, capsys
         for line in (captured.out + captured.err).splitlines():
             assert not line.startswith("significant"), line
         assert "a\\x0asignificant, p = 0.0001\\x09b.csv" in captured.out + captured.err
-    main(["compare", str(name)])  # the reproduce line runs as it is (bash's $'...'), on one line
-    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("reproduce: "))
-    assert "$'" in line and subprocess.run(["bash", "-c", line.removeprefix("reproduce: ").replace(
-        "python -m sigcore", f"{sys.executable} -m sigcore")], capture_output=True, cwd=ROOT).returncode == 0
+    main(["compare", str(name)])  # the reproduce line is shown escaped, on one line, and says so
+    lines = capsys.readouterr().out.splitlines()  # (reproduce.sh runs it exactly: tests/test_paper_safety.py)
+    at = next(i for i, x in enumerate(lines) if x.startswith("reproduce: "))
+    assert "'" + str(tmp_path) + "/a\\x0asignificant, p = 0.0001\\x09b.csv'" in lines[at]
+    assert lines[at + 1] == f"  ({reproduce.ESCAPED})"
     assert main(["compare", str(tmp_path / "gone\n.csv")]) == 2
     assert "gone\\x0a.csv: file not found" in capsys.readouterr().err
 
@@ -576,9 +577,9 @@ def test_bidi_overrides_and_zero_widths_are_shown_not_obeyed(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "\u202e" not in out and "\u200b" not in out
     assert "sys\\u202etxt.exe" in out and "B\\u200b" in out and "run\\u202egnp.csv" in out
-    line = next(x for x in out.splitlines() if x.startswith("reproduce: "))
-    assert "$'" in line and subprocess.run(["bash", "-c", line.removeprefix("reproduce: ").replace(
-        "python -m sigcore", f"{sys.executable} -m sigcore")], capture_output=True, cwd=ROOT).returncode == 0
+    lines = out.splitlines()
+    at = next(i for i, x in enumerate(lines) if x.startswith("reproduce: "))
+    assert "--a 'sys\\u202etxt.exe' --b 'B\\u200b'" in lines[at] and lines[at + 1] == f"  ({reproduce.ESCAPED})"
     assert export.latex_escape("a\u202eb") == "a\\textbackslash{}u202eb" and export.md_escape("a\u202eb") == "a\\\\u202eb"
 
 

@@ -46,9 +46,11 @@ def quiet_seqeval(gold, pred):
 
 def test_registry():
     assert list(METRICS) == ["accuracy", "exact_match", "precision", "recall", "f1", "macro_f1", "micro_f1",
-                             "weighted_f1", "span_f1", "bleu", "chrf", "mean"]
+                             "weighted_f1", "span_f1", "bleu", "chrf", "mean", "mae", "mse", "rmse"]
     assert all(isinstance(m, Metric) and m.name == key and "\n" not in m.description for key, m in METRICS.items())
-    assert [k for k, m in METRICS.items() if m.decomposable] == ["accuracy", "exact_match", "mean"]
+    assert [k for k, m in METRICS.items() if m.decomposable] == ["accuracy", "exact_match", "mean", "mae", "mse"]
+    assert [k for k, m in METRICS.items() if m.higher_is_better is False] == ["mae", "mse", "rmse"]
+    assert [k for k, m in METRICS.items() if m.higher_is_better is None] == ["mean"]  # the user says
     assert [k for k, m in METRICS.items() if m.binary] == ["accuracy", "exact_match"]
     assert [k for k, m in METRICS.items() if not m.needs_gold] == ["mean"]
     assert METRICS["bleu"].description == "Corpus BLEU (sacrebleu), 0-100"

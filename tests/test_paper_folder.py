@@ -180,8 +180,8 @@ def test_a_pair_and_its_family_are_warned_of_exactly_when_they_disagree(tmp_path
                           alternative=str(rng.choice(["greater", "two-sided"])))
     pair = paper.for_result(res, a=a, b="s0", command="x")
     group = paper.for_family([many], command="y")
-    assert paper.write(tmp_path, group) == []
-    warnings = paper.write(tmp_path, pair)
+    assert paper.write(tmp_path, group).warnings == []
+    warnings = paper.write(tmp_path, pair).warnings
     alone = res.side if res.significant else 0
     in_family = many.results[(a, "s0")].side if many.significant(a, "s0") else 0
     assert bool(warnings) == (alone != in_family), (warnings, alone, in_family)
@@ -309,7 +309,7 @@ def test_the_app_s_zip_takes_the_venue_and_merges_into_the_earlier_one():
     assert "Holm" in bib
     script = both[paper.REPRODUCE].decode()
     assert "# accuracy-s0-vs-s1\ncompare\n" in script and "# accuracy-vs-s1\nmany\n" in script
-    assert set(json.loads(both[paper.MANIFEST])) == {"accuracy-s0-vs-s1", "accuracy-vs-s1"}
+    assert set(json.loads(both[paper.MANIFEST])["stems"]) == {"accuracy-s0-vs-s1", "accuracy-vs-s1"}
     assert zipfile.ZipFile(io.BytesIO(pair)).getinfo("sigcore/reproduce.sh").external_attr >> 16 == 0o755
 
 
@@ -345,7 +345,7 @@ def _zip(members: dict[str, bytes]) -> bytes:
     (_zip({"sigcore/figures/a.pdf": b""}), "not a paper folder"),
     (_zip({"sigcore/../../etc/passwd": b""}), "not a paper folder"),
     (_zip({"sigcore/big.pdf": bytes(2**20 + 1)}), "earlier.zip: unpacks to more than 1 MB"),
-    (_zip({"sigcore/sigcore.bib": b"\xff\xfe@misc"}), "the earlier paper folder: its shared files"),
+    (_zip({"sigcore/sigcore.bib": b"\xff\xfe@misc"}), "earlier.zip, sigcore/sigcore.bib: is not UTF-8 text (byte 1)"),
 ], ids=["not-a-zip", "another-folder", "nested", "outside", "too-large", "not-utf8"])
 def test_an_earlier_zip_that_is_not_a_paper_folder_is_refused_with_what_is_wrong(monkeypatch, data, said):
     from sigcore.errors import InputError
@@ -355,7 +355,7 @@ def test_an_earlier_zip_that_is_not_a_paper_folder_is_refused_with_what_is_wrong
     gold, systems = _family(rng, k=2)
     entry = paper.for_result(sigcore.compare(gold, systems["s0"], systems["s1"], test="t"), a="s0", b="s1", command="")
     with pytest.raises(InputError) as info:
-        paper.zipped(entry, paper.unzipped(data, "earlier.zip"))
+        paper.zipped(entry, paper.unzipped(data, "earlier.zip"), name="earlier.zip")
     assert said in str(info.value) and "Give the .zip" in str(info.value)
 
 

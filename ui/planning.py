@@ -9,7 +9,7 @@ import sigcore
 from sigcore import power
 from sigcore.effects import item_values
 from sigcore.io import align
-from sigcore.metrics import METRICS
+from sigcore.metrics import METRICS, direction
 from sigcore.teaching.lesson_figures import power_curve
 
 from . import figure
@@ -24,6 +24,10 @@ def show(data: align.Aligned, s: Settings, source: str) -> None:
             st.caption(f"Planning draws test sets of other sizes from these items, so it needs a metric that is a "
                        f"mean of per-item values (accuracy, exact match, per-item scores) and items that are not "
                        f"grouped; {s.metric} " + ("is not one." if values is None else "items come in groups."))
+            return
+        if s.alternative != "two-sided" and not direction(metric, s.higher_is_better):  # its sides read δ > 0
+            st.caption(f"Planning a one-sided test reads δ > 0 as A better, and on {s.metric} lower is better: "
+                       "choose the two-sided H1 to plan.")
             return
         test = s.test if s.test in power.SUPPORTED else "bootstrap"
         st.caption(f"These {len(values[0]):,} items as a pilot: test sets of any size are drawn from them, their δ "

@@ -19,6 +19,7 @@ import sigcore
 from sigcore import SigcoreError, advisor, claims, effects, report
 from sigcore.compare import RESAMPLING
 from sigcore.io import align
+from sigcore.metrics import direction
 from sigcore.report import export, reproduce
 from sigcore.report.sentence import the
 from sigcore.report.figures import (chart_title, claim_marks, delta_histogram, empty_histogram, histogram_frames,
@@ -56,6 +57,7 @@ class Settings:
     options: tuple = ()
     claim: str = "better"  # or a claim of sigcore.claims.KINDS, with its margin
     margin: float = 0.0
+    higher_is_better: bool | None = None  # per-item scores: as the Better box says; other metrics know their own
 
     @property
     def claimed(self) -> tuple[str, float] | None:
@@ -84,6 +86,7 @@ def settings(data: align.Aligned, source: str) -> Settings:
                       "average; if they are predicted labels, add the gold (a gold file, or a gold column)."))
         st.stop()
     options = _metric_options(c8, data, metric)  # before the tests: they change which items differ
+    higher = _direction(c8, metric)
     alpha = c4.selectbox("Significance level α", ALPHAS, index=ALPHAS.index(0.05), format_func=lambda x: f"{x:g}",
                          help="H0 is rejected when p ≤ α. Intervals are at 1 − α (95% for α = 0.05), one-sided "
                               "for a one-sided H1, so that they agree with the test.")
@@ -91,6 +94,8 @@ def settings(data: align.Aligned, source: str) -> Settings:
     a, b = data.display_names
     claims_ = {"better": "Claim: better (as H1)", "non-inferior": "Claim: A no worse than B by Δ",
                "equivalent": "Claim: A and B within ±Δ"}
+    if not direction(inputs(data, metric)[3], higher):  # H0 δ ≤ −Δ reads δ > 0 as A better
+        del claims_["non-inferior"]
     claim = c0.selectbox("Claim", list(claims_), format_func=claims_.get, help=CLAIM_HELP,
                          label_visibility="collapsed")
     tests = ordered_tests(advice, inputs(data, metric)[3], data.groups is not None)
@@ -117,11 +122,15 @@ def settings(data: align.Aligned, source: str) -> Settings:
     speed = c7.selectbox("Animation", list(SPEEDS), index=len(SPEEDS) - 1,
                          help=f"At most {MAX_FRAMES} frames: with a larger b, each frame adds b / {MAX_FRAMES}.")
     return Settings(metric, test, alternative, int(n), int(seed), float(alpha), speed, options, claim,
-                    float(margin))
+                    float(margin), higher)
 
 
 METRIC_HELP = ("Only the metrics that fit these data, the most natural first: accuracy and the F1 family for labels, "
-               "BLEU and chrF for translations, span F1 for tags, the mean for per-item scores.")
+               "BLEU and chrF for translations, span F1 for tags, MAE, MSE and RMSE (lower is better) for real-valued "
+               "predictions against real-valued gold, the mean for per-item scores.")
+BETTER_HELP = ("Which way the per-item scores are better: higher (accuracy, a judge's rating) or lower (an error, a "
+               "loss, a rank). It decides who \"beats\" whom, and which side a one-sided H1 names.")
+BETTER = {"Higher is better": True, "Lower is better": False}
 TEST_HELP = ("Only the tests that fit this metric and these data; the one the advisor (Dror et al. 2018) recommends "
              "for these data first, and runs by default. Resampling tests (bootstrap, permutation) fit any metric; "
              "t, z, Wilcoxon and sign need per-item values; McNemar right/wrong items.")
@@ -155,19 +164,26 @@ def _metric_options(column, data: align.Aligned, metric: str) -> tuple:
     return ()
 
 
+def _direction(column, metric: str) -> bool | None:
+    """The Better box, for per-item scores only (the mean): other metrics know their direction (MAE: lower)."""
+    if metric not in sigcore.METRICS or sigcore.METRICS[metric].higher_is_better is not None:
+        return None
+    return BETTER[column.selectbox("Better", list(BETTER), help=BETTER_HELP)]
+
+
 def claim_of(data: align.Aligned, s: Settings, res: sigcore.Result) -> claims.Claim:
     """The claim the run tested: from the bootstrap's own resamples (as drawn on the chart), or the t-test's."""
     if s.test == "bootstrap":
         return claims.from_result(res, *s.claimed)
     gold, a, b, metric = inputs(data, s.metric)
     return claims.claim(gold, a, b, kind=s.claim, margin=s.margin, metric=metric, test=s.test, alpha=s.alpha,
-                        **dict(s.options))
+                        higher_is_better=s.higher_is_better, **dict(s.options))
 
 
 def effect_sizes(data: align.Aligned, s: Settings, res: sigcore.Result) -> list:
     """The effect sizes that fit the metric, their intervals on the test's side."""
     gold, a, b, name = inputs(data, s.metric)
-    return effects.effect_sizes(gold, a, b, metric=name, alternative=res.alternative,
+    return effects.effect_sizes(gold, a, b, metric=name, alternative=res.delta_alternative,  # of A − B
                                 confidence_level=res.confidence_level, **dict(s.options))
 
 
@@ -291,7 +307,7 @@ def _stream(data: align.Aligned, s: Settings):
     block = max(SPEEDS[s.speed][0] or 1, math.ceil(s.n_resamples / (MAX_FRAMES if SPEEDS[s.speed][0] else 25)))
     return sigcore.stream(gold, a, b, metric=metric, test=s.test, n_resamples=s.n_resamples,
                           alternative=s.alternative, alpha=s.alpha, seed=s.seed, groups=data.groups,
-                          block=block, budget=work.BUDGET, **dict(s.options))
+                          block=block, budget=work.BUDGET, higher_is_better=s.higher_is_better, **dict(s.options))
 
 
 def _frames(partials: list[sigcore.Result], s: Settings):

@@ -11,7 +11,7 @@ from streamlit import config
 from sigcore import SigcoreError, sequential
 from sigcore.effects import item_values
 from sigcore.io import align
-from sigcore.metrics import METRICS
+from sigcore.metrics import METRICS, direction
 from sigcore.report.sequence_figure import frames, sequence
 
 from . import figure
@@ -23,6 +23,9 @@ from .safe import md
 def show(data: align.Aligned, s: Settings) -> None:
     with st.expander("Could evaluating have stopped early? The anytime-valid confidence sequence"):
         gold, a, b, metric = inputs(data, s.metric)
+        if not direction(metric, s.higher_is_better):  # its sentence reads δ > 0 as A better
+            st.caption(f"The sequence is for metrics on which higher is better, and on {s.metric} lower is.")
+            return
         values = item_values(gold, a, b, metric=metric, **dict(s.options))
         if values is None:
             st.caption(f"The sequence accrues per-item values, so it needs a metric that is their mean (accuracy, "

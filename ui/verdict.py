@@ -9,8 +9,9 @@ import streamlit as st
 
 import sigcore
 from sigcore import report
-from sigcore.report import citations, export, paper
+from sigcore.report import citations, export, paper, reproduce
 from sigcore.report.figures import KINDS, figure
+from sigcore.report.sentence import metric_heading
 from sigcore.report.style import SLIDE
 
 from . import paper_folder, venue
@@ -30,15 +31,13 @@ def show(res: sigcore.Result, a: str, b: str, effects: list = (), command: str |
     (st.success if res.significant else st.info)(md(sentence))
     table = export.scores_table(res, a=a, b=b)
     scale = report.scale_of(res)  # the digits and open ends the sentence prints, never "Infinity"
-    st.dataframe(pd.DataFrame({"system": table.index, report.metric_name(res): [
+    st.dataframe(pd.DataFrame({"system": table.index, metric_heading(res): [
         report.number(x, scale) for x in table["score"]], f"{report.level(res)} interval": [
         export.interval_text(lo, hi, scale) for lo, hi in zip(table["ci_low"], table["ci_high"])]}), hide_index=True)
     for effect in effects:  # beside p, the effect in units a reader weighs; hover: when it misleads
         st.markdown(f"**{effect.title}**: {md(effect.text)}", help=effect.misleads)
     st.code(res.signature, language=None, wrap_lines=True)
-    if command:
-        st.caption("Reproduce on the command line, where the files are:")
-        st.code(command, language="bash")  # one line: wrapped, "--test" broke into "-" and "-test"
+    _reproduce(command)
     _downloads(res, a, b, command)
     if res.distribution is not None:
         _figures(res, a, b)
@@ -54,9 +53,7 @@ def show_claim(c, a: str, b: str, command: str | None = None) -> None:
     st.dataframe(pd.DataFrame({k: [v] for k, v in claim_table.cells(c).items()} | {"shown at α": [c.shown]}),
                  hide_index=True)
     st.code(c.signature, language=None, wrap_lines=True)
-    if command:
-        st.caption("Reproduce on the command line, where the files are:")
-        st.code(command, language="bash")
+    _reproduce(command)
     json_column, folder_column = st.columns(2)
     json_column.download_button("Download JSON", lambda: claim_table.to_json(c, a=a, b=b),
                                 file_name=f"claim-{c.kind}.json", mime="application/json", on_click="ignore",
@@ -64,6 +61,17 @@ def show_claim(c, a: str, b: str, command: str | None = None) -> None:
     paper_folder.button(folder_column, lambda draw: paper.for_claim(
         c, a=a, b=b, command=command or "# run from the app: sigcore compare with the uploaded files", draw=draw),
         key="paper-folder", a=a, b=b)
+
+
+def _reproduce(command: str | None) -> None:
+    """The command that recreates the result, as a terminal shows it (a name's control and invisible characters
+    escaped, with a note that the paper folder's reproduce.sh holds it exactly)."""
+    if command:
+        text, escaped = reproduce.shown(command)
+        st.caption("Reproduce on the command line, where the files are:")
+        st.code(text, language="bash")  # one line: wrapped, "--test" broke into "-" and "-test"
+        if escaped:
+            st.caption(md(escaped[0].upper() + escaped[1:] + "."))
 
 
 def _role(role: str, name: str) -> str:

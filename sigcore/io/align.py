@@ -31,7 +31,7 @@ from ..numbers import number
 from ..words import counted, listed, shown
 from .inputs import INDEX, LOGS
 from .roles import (GOLD_NAMES, Ambiguous, Role, baseline_index, baseline_named, correctness_named, gold_files,
-                    label_reason)
+                    label_reason, number_kind, regression_reason)
 
 _GOLD = ("gold", "label", "labels", "gold_label", "reference", "references", "ref", "target", "answer",
          "y", "y_true", "truth", "expected", "tags")
@@ -867,9 +867,31 @@ def engine_inputs(aligned: Aligned, metric: str) -> tuple[list | None, list, lis
         return score_inputs(aligned, metric)
     if metric in ("accuracy", "exact_match") and right_wrong(aligned):
         return [1] * aligned.n, [int(number(v)) for v in aligned.a], [int(number(v)) for v in aligned.b], metric
+    systems = {n: v for n, v in zip(aligned.display_names, (aligned.a, aligned.b))}
+    fitting(aligned.gold, systems, metric, lambda: suggest_metrics(aligned))
     if metric in LABEL_METRICS:
-        disjoint_labels(aligned.gold, {n: v for n, v in zip(aligned.display_names, (aligned.a, aligned.b))})
+        disjoint_labels(aligned.gold, systems)
     return aligned.gold, aligned.a, aligned.b, metric
+
+
+REGRESSION_METRICS = ("mae", "mse", "rmse")
+
+
+def fitting(gold: list | None, systems: dict[str, list], metric: str, suggested) -> None:
+    """Refuse a metric that would score something else than the data hold: the mean of the predictions where a gold
+    column was found (it would average the predictions and ignore gold), or labels' exact matches on real numbers
+    (every item "wrong" by a rounding); the refusal names the metrics that fit (``suggested()``)."""
+    if gold is None:
+        return
+    if metric == "mean":
+        raise SettingsError("the mean averages per-item scores, and these are predictions with their gold: the mean "
+                            "of the predictions would ignore gold", hint=f"Choose a metric that scores the predictions "
+                                                                          f"against gold: {', '.join(suggested())}.")
+    if metric in (*LABEL_METRICS, "exact_match") and number_kind(
+            [*gold[:500], *(v for outputs in systems.values() for v in outputs[:500])])[0] == "real":
+        raise SettingsError(f"{metric} counts predictions equal to gold, and these are real numbers (not all whole): "
+                            "a prediction off by 0.001 would count as wrong as one off by 1,000",
+                            hint=f"Choose a metric of the errors: {', '.join(REGRESSION_METRICS)} (lower is better).")
 
 
 LABEL_METRICS = ("accuracy", "macro_f1", "micro_f1", "weighted_f1", "f1", "precision", "recall")
@@ -993,6 +1015,7 @@ def many_inputs(data: AlignedMany, metric: str) -> tuple[list | None, dict[str, 
     if metric in ("accuracy", "exact_match") and right_wrong(data):
         n = len(next(iter(data.systems.values())))
         return [1] * n, {name: [int(number(v)) for v in values] for name, values in data.systems.items()}
+    fitting(data.gold, data.systems, metric, lambda: suggest_many_metrics(data))
     if metric in LABEL_METRICS:
         disjoint_labels(data.gold, data.systems)
     return data.gold, data.systems
@@ -1004,8 +1027,10 @@ def suggest_metrics(aligned: Aligned) -> list[str]:
     Tag sequences: span F1. Per-item 0/1 without gold, named like correctness: accuracy (McNemar fits), then the
     mean. Other per-item numbers without gold: the mean; anything else without gold: accuracy,
     whose refusal says that gold is missing and how to give it. Multi-word text (translations, generations),
-    mostly distinct: BLEU, chrF, exact match. Labels, a few words long or not ("I want to book a flight" as an
-    intent): accuracy and the F1 family (binary P/R/F1 with two labels).
+    mostly distinct: BLEU, chrF, exact match. Real-valued gold and predictions (regression outputs,
+    :func:`sigcore.io.roles.regression_reason`): MAE, MSE, RMSE. Labels, a few words long or not ("I want to book a
+    flight" as an intent): accuracy and the F1 family (binary P/R/F1 with two labels), then the errors where the
+    labels are numbers (ratings 1 to 5).
     """
     fields = list(aligned.scores)
     if aligned.gold is None:
@@ -1023,7 +1048,11 @@ def suggest_metrics(aligned: Aligned) -> list[str]:
     if (texts and sum(len(v.split()) > 2 for v in texts) > len(texts) / 2
             and len(set(texts)) > len(texts) / 2):  # references differ item by item; labels repeat
         return ["bleu", "chrf", "exact_match"] + fields
+    if regression_reason(aligned.gold, [aligned.a, aligned.b]):
+        return [*REGRESSION_METRICS, *fields]
     labels = {str(v).strip() for v in _distinct([*aligned.gold, *aligned.a, *aligned.b])}
     binary = ["f1", "precision", "recall"] if len(labels) == 2 else []
-    metrics = ["accuracy", "macro_f1", "micro_f1", "weighted_f1", *binary, "exact_match"]
+    numeric = number_kind([*aligned.gold[:500], *aligned.a[:500], *aligned.b[:500]])[0] is not None
+    metrics = ["accuracy", "macro_f1", "micro_f1", "weighted_f1", *binary, "exact_match",
+               *(REGRESSION_METRICS if numeric else ())]
     return [m for m in metrics if m not in fields] + fields  # a score field of the same name is the one meant

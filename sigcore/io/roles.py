@@ -10,6 +10,9 @@ and with which flag (the app asks the same question in a select box).
 - A system is the baseline when its name says so (baseline; base as its first word, not bert-base; ref-system).
 - Numbers without gold are per-item scores to average only when nothing says they are class labels: a column
   or file named like predictions, or few distinct whole numbers without a score's name, is a question.
+- Numbers with gold are class labels when they are few distinct whole numbers (:data:`FEW_LABELS`), and real-valued
+  quantities (regression outputs, scored by their errors: MAE) when some value is not whole, or when they take
+  many whole values that the predictions seldom hit exactly (numeric answers that are matched are answers).
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ _SCORE_WORDS = ("score", "scores", "correct", "acc", "accuracy", "em", "exact", 
 _LABEL_WORDS = ("pred", "preds", "prediction", "predictions", "predicted", "label", "labels", "class", "classes",
                 "tag", "tags", "category", "y", "yhat")
 FEW_LABELS = 20  # whole numbers taking at most this many values look like class ids, not scores
+SAMPLE = 1000  # items whose values decide how numbers read
 
 
 class Ambiguous(SettingsError):
@@ -124,11 +128,40 @@ def label_reason(values: Sequence[Any], names: Sequence[str]) -> str | None:
     said = next((name for name in names if any(w in _LABEL_WORDS for w in words(name))), None)
     if said is not None:
         return f"{said!r} is named like predicted labels"
+    kind, distinct = number_kind(values)
+    if kind == "labels":
+        return f"they are {distinct} distinct whole number{'s' * (distinct != 1)}, as class ids are"
+    return None
+
+
+def number_kind(values: Sequence[Any]) -> tuple[str | None, int]:
+    """How numbers read, and how many distinct values they take: "labels" (at most :data:`FEW_LABELS` distinct whole
+    numbers, as class ids are), "whole" (more whole numbers than that), "real" (some value is not whole); None
+    when some value is not a finite number (text labels, a translation) or there are none."""
     numbers = [_number(v) for v in values]
-    if numbers and all(x is not None and x.is_integer() for x in numbers):
-        distinct = len(set(numbers))
-        if distinct <= FEW_LABELS:
-            return f"they are {distinct} distinct whole number{'s' * (distinct != 1)}, as class ids are"
+    if not numbers or any(x is None for x in numbers):
+        return None, 0
+    distinct = len(set(numbers))
+    if not all(x.is_integer() for x in numbers):
+        return "real", distinct
+    return ("labels" if distinct <= FEW_LABELS else "whole"), distinct
+
+
+def regression_reason(gold: Sequence[Any], predictions: Sequence[Sequence[Any]]) -> str | None:
+    """Why gold and predictions read as real-valued quantities, to be scored by their errors (MAE, MSE, RMSE)
+    rather than as labels, or None where they read as labels or are not all numbers (:func:`number_kind`): some
+    value is not whole (3.7 is no class id), or they take more than :data:`FEW_LABELS` whole values and the
+    predictions equal gold on fewer than half of the items (numeric answers, as GSM8K's, are matched exactly)."""
+    truth = list(gold[:SAMPLE])
+    systems = [list(p[:SAMPLE]) for p in predictions]
+    kind, distinct = number_kind(truth + [v for p in systems for v in p])
+    if kind == "real":
+        return "gold and predictions are real numbers, not all whole"
+    if kind == "whole":
+        hits = [sum(_number(g) == _number(v) for g, v in zip(truth, p)) for p in systems]
+        if all(h < len(truth) / 2 for h in hits):
+            return (f"gold and predictions take {distinct:,} distinct whole values, more than class ids do "
+                    f"({FEW_LABELS}), and the predictions seldom equal gold")
     return None
 
 

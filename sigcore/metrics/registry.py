@@ -9,7 +9,8 @@ Precision, recall and the F1 family follow scikit-learn's definitions with ``zer
 follows conlleval (Tjong Kim Sang & Buchholz 2000) and seqeval's default mode, see :mod:`sigcore.metrics.spans`.
 Whenever a denominator is zero (a resample can have no positives at all) the score is 0, never nan.
 
-Use :func:`prepare` with a name from :data:`METRICS`.
+Use :func:`prepare` with a name from :data:`METRICS`, or :meth:`Metric.custom` for a metric of one's own. A metric
+knows its direction (``higher_is_better``: accuracy higher, MAE lower); per-item scores (``mean``) take the user's.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import pandas as pd
 
 from ..errors import InputError, SettingsError
 from ..numbers import floats, number
+from .regression import errors
 from .spans import match_counts, sentence_entities
 from .translation import prepare_bleu, prepare_chrf
 
@@ -46,6 +48,8 @@ class Metric:
     ``patterns``, where rows are wide, gives the same statistics without a row per item: ``(rows, inverse,
     score, resolved_options)``, rows per system for each group of identical items (in order of their first
     item) and which group each item is in.
+    ``higher_is_better``: True for scores (accuracy, BLEU), False for errors (MAE); None where the user says it
+    (per-item scores, ``mean``: higher unless told otherwise). See :func:`direction`.
     """
 
     name: str
@@ -55,6 +59,52 @@ class Metric:
     binary: bool = False
     needs_gold: bool = True
     patterns: Callable[..., Patterns] | None = field(default=None, repr=False)
+    higher_is_better: bool | None = True
+
+    @classmethod
+    def custom(cls, name: str, statistics: Callable[[list, list], Any], score: Score, *,
+               higher_is_better: bool = True, decomposable: bool = False, binary: bool = False,
+               needs_gold: bool = True, description: str = "") -> "Metric":
+        """A metric of one's own, defined as the built-in ones are: ``statistics(gold, predictions)`` gives one
+        system's per-item sufficient statistics, an array of shape ``(n, s)`` (``gold`` is None when the metric
+        does not need it), and ``score(totals)`` turns their column sums, of any shape ``(..., s)``, into scores
+        of shape ``(...)``. ``decomposable``: the score is the mean of per-item values and ``score`` of one item's
+        row is that value (per-item tests then apply); ``binary``: those values are 1/0 right/wrong (McNemar).
+
+        >>> mae = Metric.custom("my_mae", lambda g, p: np.column_stack([np.abs(np.subtract(p, g)), np.ones(len(g))]),
+        ...                     lambda t: t[..., 0] / t[..., 1], higher_is_better=False, decomposable=True)
+        """
+        if not isinstance(name, str) or not name.strip():
+            raise SettingsError(f"a custom metric needs a name, not {name!r}")
+        if name in METRICS:
+            raise SettingsError(f"{name!r} is a built-in metric's name", hint="Give your metric a name of its own.")
+        if not callable(statistics) or not callable(score):
+            raise SettingsError("a custom metric needs `statistics` and `score` functions",
+                                hint="statistics(gold, predictions) -> (n, s) array; score(totals) -> scores.")
+        if not isinstance(higher_is_better, (bool, np.bool_)):
+            raise SettingsError(f"`higher_is_better` must be True or False, not {higher_is_better!r}")
+        if binary and not (decomposable and higher_is_better):
+            raise SettingsError("a binary metric counts right (1) and wrong (0) items: it is decomposable, and "
+                                "higher is better", hint="Set decomposable=True and higher_is_better=True.")
+
+        def prepare_custom(gold: Sequence | None, systems: Sequence[Sequence], **options: Any) -> Prepared:
+            _options(name, options, {})
+            gold, systems = _check(name, gold, systems, needs_gold=needs_gold)
+            stats = []
+            for k, system in enumerate(systems, start=1):
+                rows = np.asarray(statistics(gold, system), dtype=float)
+                rows = rows[:, None] if rows.ndim == 1 else rows
+                if rows.ndim != 2 or len(rows) != len(system) or (stats and rows.shape != stats[0].shape):
+                    raise InputError(f"{name}'s statistics for system {k} have shape {rows.shape}, not (n, s) with "
+                                     f"n = {len(system)} items and the same s for every system")
+                if not np.isfinite(rows).all():
+                    item = int(np.flatnonzero(~np.isfinite(rows).all(axis=1))[0]) + 1
+                    raise InputError(f"{name}'s statistics for system {k} are not finite at item {item}", line=item)
+                stats.append(rows)
+            return stats, score, {}
+
+        return cls(name, description or f"{name} (custom)", prepare_custom, decomposable=bool(decomposable),
+                   binary=bool(binary), needs_gold=bool(needs_gold), higher_is_better=bool(higher_is_better))
 
 
 def _ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
@@ -439,10 +489,14 @@ def _number(value: Any, k: int, item: int) -> float:
 def prepare_mean(gold: Sequence | None, systems: Sequence[Sequence], **options: Any) -> Prepared:
     """Mean of per-item scores the user already computed (e.g. BERTScore, a judge's rating). Rows ``[score, 1]``.
 
-    Gold is not needed (and ignored apart from its length, when given). Numeric text such as "0.5" is read
-    as a number; anything non-numeric, nan or infinite is refused.
+    Gold is refused: with gold, the outputs are predictions, and their mean would ignore it. Numeric text such as
+    "0.5" is read as a number; anything non-numeric, nan or infinite is refused.
     """
     _options("mean", options, {})
+    if gold is not None:
+        raise SettingsError("the mean averages per-item scores, and gold was given: the mean of the predictions would "
+                            "ignore it", hint="Pass gold=None for per-item scores; to score predictions against gold, "
+                                              "choose mae, mse or rmse (real numbers) or accuracy (labels).")
     _, systems = _check("mean", gold, systems, needs_gold=False)
     values = [_scores(system, k) for k, system in enumerate(systems, start=1)]
     # sums of n scores near 1e308 overflow: rows a power of two down (exact), and the mean multiplied back
@@ -451,6 +505,30 @@ def prepare_mean(gold: Sequence | None, systems: Sequence[Sequence], **options: 
     if shift == 0:
         return [_rows(v) for v in values], _share, {}
     return [_rows(np.ldexp(v, -shift)) for v in values], lambda t: np.ldexp(_share(t), shift), {}
+
+
+def _regression(metric: str, row: Callable[[np.ndarray], np.ndarray]) -> Callable[..., Prepared]:
+    def prepare(gold: Sequence, systems: Sequence[Sequence], **options: Any) -> Prepared:
+        _options(metric, options, {})
+        gold, systems = _check(metric, gold, systems)
+        return [_rows(row(e)) for e in errors(gold, systems)], _root if metric == "rmse" else _share, {}
+
+    prepare.__name__ = f"prepare_{metric}"
+    return prepare
+
+
+def _root(t: Any) -> np.ndarray:
+    """RMSE from summed rows [e², 1]: √(Σe² / n) (on each resample, from its own sums)."""
+    return np.sqrt(_share(t))
+
+
+prepare_mae = _regression("mae", np.abs)
+prepare_mae.__doc__ = "Mean absolute error, mean of |prediction − gold|. Rows ``[|e|, 1]``; lower is better."
+prepare_mse = _regression("mse", np.square)
+prepare_mse.__doc__ = "Mean squared error, mean of (prediction − gold)². Rows ``[e², 1]``; lower is better."
+prepare_rmse = _regression("rmse", np.square)
+prepare_rmse.__doc__ = ("Root mean squared error √(Σe² / n). Rows ``[e², 1]``, the score the root of their mean: "
+                        "not a mean of per-item values, so resampling tests only; lower is better.")
 
 
 METRICS: dict[str, Metric] = {metric.name: metric for metric in [
@@ -468,12 +546,44 @@ METRICS: dict[str, Metric] = {metric.name: metric for metric in [
     Metric("span_f1", "Entity-level F1 over BIO/BIOES tags (conlleval, seqeval)", prepare_span_f1),
     Metric("bleu", "Corpus BLEU (sacrebleu), 0-100", prepare_bleu),
     Metric("chrf", "Corpus chrF (sacrebleu), 0-100", prepare_chrf),
-    Metric("mean", "Mean of given per-item scores", prepare_mean, decomposable=True, needs_gold=False),
+    Metric("mean", "Mean of given per-item scores", prepare_mean, decomposable=True, needs_gold=False,
+           higher_is_better=None),
+    Metric("mae", "Mean absolute error |prediction − gold| (regression); lower is better", prepare_mae,
+           decomposable=True, higher_is_better=False),
+    Metric("mse", "Mean squared error (prediction − gold)² (regression); lower is better", prepare_mse,
+           decomposable=True, higher_is_better=False),
+    Metric("rmse", "Root mean squared error √(Σ(prediction − gold)² / n) (regression); lower is better",
+           prepare_rmse, higher_is_better=False),
 ]}
 
 
-def prepare(name: str, gold: Sequence | None, systems: Sequence[Sequence], **options: Any) -> Prepared:
+def resolve(metric: "str | Metric") -> Metric:
+    """The metric of this name (a key of :data:`METRICS`), or the :class:`Metric` itself (a custom one)."""
+    if isinstance(metric, Metric):
+        return metric
+    if not isinstance(metric, str) or metric not in METRICS:
+        raise SettingsError(f"unknown metric {metric!r}", hint=f"Choose one of: {', '.join(METRICS)}, or define "
+                                                              "your own with sigcore.Metric.custom.")
+    return METRICS[metric]
+
+
+def direction(metric: "str | Metric", higher_is_better: bool | None = None) -> bool:
+    """Whether a higher score is better for this comparison: the metric's own direction (MAE: lower), or, for
+    per-item scores (``mean``), the user's (higher unless ``higher_is_better=False``). A direction that contradicts
+    the metric's own is refused, not obeyed: accuracy cannot be lower-is-better."""
+    m = resolve(metric)
+    if higher_is_better is not None and not isinstance(higher_is_better, (bool, np.bool_)):
+        raise SettingsError(f"`higher_is_better` must be True, False or None, not {higher_is_better!r}")
+    if m.higher_is_better is None:
+        return True if higher_is_better is None else bool(higher_is_better)
+    if higher_is_better is not None and bool(higher_is_better) != m.higher_is_better:
+        own = "higher" if m.higher_is_better else "lower"
+        raise SettingsError(f"{m.name} is a metric on which {own} is better; it cannot be told otherwise",
+                            hint="Leave the direction out (--lower-is-better, higher_is_better) for this metric: it is "
+                                 "for per-item scores (the mean), whose direction only the user knows.")
+    return m.higher_is_better
+
+
+def prepare(name: "str | Metric", gold: Sequence | None, systems: Sequence[Sequence], **options: Any) -> Prepared:
     """Per-item statistics, score function and resolved options of metric ``name`` for every system."""
-    if name not in METRICS:
-        raise SettingsError(f"unknown metric {name!r}", hint=f"Choose one of: {', '.join(METRICS)}.")
-    return METRICS[name].prepare(gold, systems, **options)
+    return resolve(name).prepare(gold, systems, **options)

@@ -27,7 +27,8 @@ import pandas as pd
 from ..errors import SettingsError
 from ..words import counted, printable
 from . import citations
-from .sentence import _SIDED, CI_NAMES, level, method, metric_name, number, scale_of, test_name, verdict
+from .sentence import (_SIDED, CI_NAMES, direction, level, method, metric_heading, metric_name, number, scale_of,
+                       test_name, verdict)
 from ..result import Result
 from .style import MINUS, PX_PER_IN, Style, plain
 from .venues import DEFAULT as DEFAULT_VENUE, venue_named
@@ -64,6 +65,7 @@ _SENTENCE_SYMBOLS = "".join(_LATEX_SYMBOLS) + MINUS + "\u0302"  # and k̂'s hat 
 # ---------------------------------------------------------------- tables
 
 
+_DOWN = r" ($\downarrow$)"  # a table's metric on which lower is better, as its caption says
 _LATEX_ESTIMANDS = {"pseudo_median": [r"pseudo-median of $\delta_i$"], "share_won": ["share of items won"],
                     "share_discordant": ["share of discordant pairs"]}
 _ESTIMAND_ROWS = {"pseudo_median": "pseudo-median of {a} {minus} {b} per item",
@@ -91,7 +93,7 @@ def scores_table(res: Result, *, a: str = "A", b: str = "B") -> pd.DataFrame:
 def verdict_markdown(res: Result, *, a: str = "A", b: str = "B") -> str:
     """A Markdown block: the verdict sentence, a table of A, B and A − B, and the signature in a code span."""
     sentence = verdict(res, a=md_escape(a), b=md_escape(b), metric=md_escape(metric_name(res)))
-    lines = [sentence, "", f"| System | {md_escape(metric_name(res))} | {level(res)} CI |", "|---|---:|:---:|"]
+    lines = [sentence, "", f"| System | {md_escape(metric_heading(res))} | {level(res)} CI |", "|---|---:|:---:|"]
     for name, (score, low, high) in scores_table(res, a=a, b=b).iterrows():
         lines.append(f"| {md_escape(name)} | {number(score, scale_of(res))} | {interval_text(low, high, scale_of(res))} |")
     lines += ["", f"Signature: {_code_span(res.signature)}"]
@@ -153,7 +155,8 @@ def verdict_latex(res: Result, *, a: str = "A", b: str = "B", venue: str = DEFAU
     body = [
         r"  \begin{tabular}{lrc}",
         r"    \toprule",
-        f"    System & {latex_escape(metric_name(res))} & {latex_escape(level(res))} CI \\\\",
+        f"    System & {latex_escape(metric_name(res))}{_DOWN if direction(res) else ''} & {latex_escape(level(res))} "
+        "CI \\\\",
         r"    \midrule",
         *rows[:2],
         r"    \midrule",
@@ -246,6 +249,7 @@ def _caption(res: Result) -> str:
     metric = metric_name(res) + (f" {_C}" if citations.metric_keys(res.metric) else "")
     if metric.split()[0] in ("accuracy", "exact", "precision", "recall", "mean", "weighted", "span"):
         metric = metric[0].upper() + metric[1:]  # a word starts the caption; chrF and macro-F1 keep their case
+    metric += f" ({direction(res)})" if direction(res) else ""
     shown = f"{metric} of {_A} and {_B} on {units}, and δ = {_A} {MINUS} {_B}"
     if res.estimand == "delta" and not math.isnan(res.ci_low):
         bound = f"its {level(res)} interval" if res.ci_side == "two-sided" else f"its one-sided {level(res)} bound"
@@ -254,11 +258,11 @@ def _caption(res: Result) -> str:
 
 
 def scores_csv(res: Result, *, a: str = "A", b: str = "B") -> bytes:
-    """:func:`scores_table` as CSV, each row with the settings that made it (metric, test, H1, α, level, b, seed),
-    so that the file says what it holds on its own."""
+    """:func:`scores_table` as CSV, each row with the settings that made it (metric and its direction, test, H1, α,
+    level, b, seed), so that the file says what it holds on its own."""
     frame = scores_table(res, a=a, b=b).assign(
-        metric=res.metric, test=res.test, alternative=res.alternative, alpha=res.alpha,
-        confidence_level=res.confidence_level, n_resamples=res.n_resamples, seed=res.seed)
+        metric=res.metric, higher_is_better=res.higher_is_better, test=res.test, alternative=res.alternative,
+        alpha=res.alpha, confidence_level=res.confidence_level, n_resamples=res.n_resamples, seed=res.seed)
     return table_csv(frame)
 
 

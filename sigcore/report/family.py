@@ -43,7 +43,8 @@ def heading(many: Many) -> str:
     """One line that says what was done: metric, test, b and seed, side, correction over how many tests, α."""
     first = next(iter(many.results.values()))
     resamples = f" (b = {first.n_resamples:,}, seed {first.seed})" if first.resampled else ""
-    return (f"{METRIC_NAMES.get(many.metric, many.metric)}: {test_title(many)}{resamples}, "
+    better = "" if many.higher_is_better else " (lower is better)"
+    return (f"{METRIC_NAMES.get(many.metric, many.metric)}{better}: {test_title(many)}{resamples}, "
             f"{SIDES[many.alternative]}, {CORRECTION_NAMES[many.correction]} over {_count(many)}, α = {many.alpha:g}")
 
 
@@ -119,7 +120,7 @@ def heatmap_caption(many: Many, *, latex: bool = False) -> str:
     significant = sum(many.significant(a, b) for (a, b) in many.results)
     shown = "" if heatmap_font(many) else " Each cell's colour is its δ (too many systems for the values to fit)."
     text = (f"δ = {metric}(row) − {metric}(column) on {first.n_items:,} items ({_how(many)}), systems by "
-            f"{metric}, best first.{shown} *: significant after {CORRECTION_NAMES[many.correction]}'s correction "
+            f"{metric}, best first{'' if many.higher_is_better else ' (the lowest)'}.{shown} *: significant after {CORRECTION_NAMES[many.correction]}'s correction "
             f"over the {len(many.results)} pairs tested ({significant} significant)."
             + ("" if many.baseline is None else f" Only the pairs with {_BASE} were tested; the others are blank."))
     return _caption(text, many.baseline, latex)
@@ -231,7 +232,7 @@ def text(many: Many) -> str:
 # how a paper's table heads the metrics (sentence.METRIC_NAMES is for running text: "accuracy", "macro-averaged F1")
 PAPER_NAMES = {"accuracy": "Acc.", "exact_match": "EM", "precision": "P", "recall": "R", "f1": "F1",
                "macro_f1": "macro-F1", "micro_f1": "micro-F1", "weighted_f1": "weighted-F1", "span_f1": "span F1",
-               "bleu": "BLEU", "chrf": "chrF", "mean": "Score"}
+               "bleu": "BLEU", "chrf": "chrF", "mean": "Score", "mae": "MAE", "mse": "MSE", "rmse": "RMSE"}
 
 
 COLUMNS = ("score", "delta", "ci", "p")  # what a family's table may show for each metric, in this order
@@ -252,11 +253,12 @@ def latex(families: list[Many], venue: str = DEFAULT_VENUE, columns: Sequence[st
     pairs = first.baseline is None
     columns = table_columns(columns, pairs)
     ranking = first.ranking() if pairs else None
-    names = list(ranking["system"]) if pairs else [first.baseline] + sorted(
-        (s for s in first.systems if s != first.baseline), key=lambda s: -first.scores[s])
+    names = list(ranking["system"]) if pairs else [first.baseline] + first.best_first(
+        [s for s in first.systems if s != first.baseline])
     level = latex_escape(_level(first))
     heads = {"score": None, "delta": r"$\delta$", "ci": f"{level} CI", "p": f"$p$ ({CORRECTION_NAMES[first.correction]})"}
-    metric_heads = [PAPER_NAMES.get(f.metric, f.metric) for f in families]
+    metric_heads = [PAPER_NAMES.get(f.metric, f.metric) + ("" if f.higher_is_better else r" ($\downarrow$)")
+                    for f in families]  # the arrow where lower is better
     rows, previous = [], None
     for i, name in enumerate(names):
         cells = [latex_escape(name)]

@@ -143,7 +143,7 @@ def forest(many: Many, *, title: str | None = None, style: Style | None = None,
 
 def heatmap_order(many: Many) -> list[str]:
     """The systems of the heatmap's rows and columns: by score, best first (the ranking's order)."""
-    return sorted(many.systems, key=lambda s: -many.scores[s])
+    return many.best_first()
 
 
 def pair(many: Many, row: str, column: str) -> tuple[float, bool] | None:

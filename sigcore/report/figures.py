@@ -15,7 +15,7 @@ from ..i18n import _
 from ..result import Result, mc_interval
 from ..statistics.intervals import power_scale
 from .family import signed
-from .sentence import metric_name, number, scale_of, test_name, the
+from .sentence import direction, metric_name, number, scale_of, test_name, the
 from .style import FIGURE_KINDS, MINUS, PAPER, RESAMPLE, Style, apply, label, plain, wrap
 
 TAIL, BODY, MARK = "#c0392b", "#9aa5b1", "#1f3a5f"
@@ -128,7 +128,8 @@ def delta_histogram(res: Result, *, edges: np.ndarray | None = None, title: str 
     layout = dict(
         barmode="stack", bargap=0, height=380, margin=dict(l=60, r=20, t=80, b=60), plot_bgcolor="white",
         title=dict(text=title or chart_title(res)),
-        xaxis=dict(title=dict(text=f"{what}  ({metric_name(res)}, A − B)"), range=[edges[0], edges[-1]],
+        xaxis=dict(title=dict(text=f"{what}  ({metric_name(res)}, A − B{_better(res, 'A')})"),
+                   range=[edges[0], edges[-1]],
                    **AXIS),
         yaxis=dict(title=dict(text="resamples"), **AXIS,
                    rangemode="tozero"),
@@ -300,13 +301,19 @@ def _distribution(res: Result, null: bool, style: Style, width: str | None, a: s
         what = [f"δ({RESAMPLE}) − δ(x), centred on H0,", "δ =", *difference]
     else:
         what = [f"δ({RESAMPLE}) =", *difference]
-    what = wrap(what, style, style.width(width) - 5 * style.tick)
+    what = wrap(what + ([_better(res, label(a)).removeprefix("; ")] if _better(res, a) else []), style,
+                style.width(width) - 5 * style.tick)
     fig = go.Figure(dict(data=bars, layout=dict(
         barmode="stack", bargap=0,
         xaxis=dict(title=dict(text=what), range=span, showline=True, ticks="outside", zeroline=False),
         yaxis=dict(title=dict(text="permutations" if not bootstrap else "resamples"), rangemode="tozero",
                    showline=True, ticks="outside"))))
     return _marked(fig, marks, span, style, width, title, what.count("<br>") + 1)
+
+
+def _better(res: Result, a: str) -> str:
+    """Which side of δ = 0 is A better on, where lower is better (an error): "; below 0: A better"; "" otherwise."""
+    return f"; {direction(res)}, below 0: {a} better" if direction(res) else ""
 
 
 def _thresholds(res: Result, kind: str, margin: float) -> list[tuple[float, str, str]]:

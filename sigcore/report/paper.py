@@ -17,7 +17,9 @@ and merges into the folder's shared files:
 - ``reproduce.sh``: one command per stem, every setting spelled out, replaced when the stem is written again;
 - ``checklist.md``: drafts of the answers to the ACL Responsible NLP checklist's C3 and C4, a section per stem;
 - ``manifest.json``: each stem's decisions, so that a pair and a family that decide it differently are
-  found and said (:func:`conflicts`), whichever was written first.
+  found and said (:func:`conflicts`), whichever was written first; its command and checklist section, from which
+  ``reproduce.sh`` and ``checklist.md`` are made again; and the sha256 of every file written, so that a file
+  sigcore did not write, or one changed since, is never replaced unasked (:mod:`.folder`).
 
 The ``.tex`` files find the folder through ``\sigcoredir`` (default: the folder's own name, for a folder beside
 the paper's main file) and fall back to ``\cite`` where natbib's ``\citep`` is not loaded (IEEEtran, llncs).
@@ -36,16 +38,15 @@ from typing import Any, Callable
 
 from .._version import __version__
 from ..errors import InputError, SettingsError
+from ..words import shown
 from ..result import Result
-from . import citations, export
+from . import citations, export, folder
 from .export import PLACEMENT
+from .folder import BIB, CHECKLIST, MANIFEST, MISSING, REPRODUCE, merge_bib
 from .sentence import METRIC_NAMES, TEST_NAMES
 from .venues import DEFAULT as DEFAULT_VENUE
 
-BIB, REPRODUCE, CHECKLIST, MANIFEST = "sigcore.bib", "reproduce.sh", "checklist.md", "manifest.json"
-MISSING = "NOT-INCLUDED.txt"  # in a zip: what could not be made (a figure without a browser), and why
 _HEAD = "\\providecommand{\\sigcoredir}{%s/}%%\n\\providecommand{\\citep}[1]{\\cite{#1}}%%  natbib's, else \\cite\n"
-_KEY = re.compile(r"@\s*\w+\s*\{\s*([^,\s]+)\s*,")
 
 
 @dataclass(frozen=True)
@@ -422,30 +423,6 @@ def _checklist_seeds(res, a: str, b: str, name: str) -> str:
 # ---------------------------------------------------------------- the folder
 
 
-def merge_bib(existing: str, keys: list[str]) -> str:
-    """``existing`` with the entries of ``keys`` (and sigcore's own) that it lacks, appended: each key once, what
-    was there (an author's edits included) kept as it is."""
-    have = set(_KEY.findall(existing))
-    new = [k for k in dict.fromkeys([*keys, citations.TOOL]) if k not in have]
-    if not new:
-        return existing
-    added = "\n\n".join(citations.WORKS[k].bibtex for k in new) + "\n"
-    return (existing.rstrip() + "\n\n" if existing.strip() else "") + added
-
-
-def _sections(text: str, marker: str) -> dict[str, str]:
-    """A shared file's parts by stem: each starts with a line ``marker + stem``."""
-    out: dict[str, str] = {}
-    current = None
-    for line in text.splitlines(keepends=True):
-        if line.startswith(marker):
-            current = line[len(marker):].strip()
-            out[current] = ""
-        if current is not None:
-            out[current] += line
-    return out
-
-
 def conflicts(claims: dict[str, list[Claim]]) -> list[str]:
     """Where two stems decide the same pair on the same metric differently: a pair reported alone (often
     one-sided) that its corrected family leaves unmarked, or the reverse. Each says which claim should lead."""
@@ -488,38 +465,86 @@ def _decided(c: Claim) -> str:
     return {1: f"{c.a} significantly better", -1: f"{c.a} significantly worse", 0: "not significant"}[c.decision]
 
 
-def _with_shared(entry: Entry, shared: dict[str, str]) -> tuple[dict[str, bytes], dict[str, list[Claim]]]:
-    """The entry's files and the folder's shared files merged with what ``shared`` (the folder's) holds; every
-    stem's claims."""
+_CLAIM = {"metric": str, "a": str, "b": str, "items": int, "decision": int, "how": str}  # as Claim's fields
+
+
+def _claims(stem: str, records: list[dict], where: str, hint: str) -> list[Claim]:
+    """A manifest's claims of ``stem``, checked: the fields of :class:`Claim`, no other, each of its type."""
+    out = []
+    for i, c in enumerate(records, 1):
+        unknown, missing = sorted(set(c) - set(_CLAIM)), [k for k in _CLAIM if k not in c]
+        wrong = next((k for k, kind in _CLAIM.items() if k in c and type(c[k]) is not kind), None)  # bool: not int
+        what = (f"has a key sigcore does not write: {shown(unknown[0])}" if unknown else f'lacks "{missing[0]}"'
+                if missing else f'"{wrong}" is {shown(c[wrong])}, not {"text" if _CLAIM[wrong] is str else "an integer"}'
+                if wrong else "has a decision other than -1, 0 or 1" if c["decision"] not in (-1, 0, 1) else
+                "has a negative number of items" if c["items"] < 0 else "")
+        if what:
+            raise InputError(f"stem {stem}, claim {i} {what}", file=where, hint=hint)
+        out.append(Claim(**c))
+    return out
+
+
+def _merged(entry: Entry, existing: dict[str, bytes], path: Callable[[str], str], hint: str,
+            replace: bool) -> tuple[dict[str, bytes], dict[str, str], dict[str, list[Claim]]]:
+    """The files ``entry`` writes into a folder that holds ``existing`` (the shared files merged; manifest.json
+    last), those of them that replace a file sigcore did not write (by name, with why: refused unless
+    ``replace``), and every stem's claims. ``path``: how a message names a file of the folder."""
+    replaced: dict[str, str] = {}
+    try:
+        m = folder.manifest(existing.get(MANIFEST), path(MANIFEST), hint)
+        claims = {s: _claims(s, e["claims"], path(MANIFEST), hint) for s, e in m.stems.items()}
+    except InputError as e:
+        if not replace:
+            raise
+        m, claims, replaced[MANIFEST] = folder.Manifest(), {}, e.what  # a new one: the others' files stay
+    try:
+        bib = existing.get(BIB, b"").decode("utf-8")
+    except UnicodeDecodeError as e:
+        if not replace:
+            raise InputError(f"is not UTF-8 text (byte {e.start + 1}), so sigcore cannot add its references",
+                             file=path(BIB), hint=hint) from None
+        bib, replaced[BIB] = "", "not UTF-8 text"
+    stems = {**m.stems, entry.stem: {"files": sorted(entry.files), "claims": [c.__dict__ for c in entry.claims],
+                                     "command": entry.command, "checklist": entry.checklist}}
+    claims[entry.stem] = entry.claims
     files = dict(entry.files)
-    manifest = json.loads(shared.get(MANIFEST) or "{}")
-    manifest[entry.stem] = {"files": sorted(entry.files), "claims": [c.__dict__ for c in entry.claims]}
-    claims = {s: [Claim(**c) for c in m["claims"]] for s, m in manifest.items()}
-    files[BIB] = merge_bib(shared.get(BIB, ""), entry.keys).encode("utf-8")
-    files[REPRODUCE] = _reproduce(shared.get(REPRODUCE, ""), entry).encode("utf-8")
-    files[CHECKLIST] = _checklist(shared.get(CHECKLIST, ""), entry, conflicts(claims)).encode("utf-8")
-    files[MANIFEST] = (json.dumps(manifest, indent=2) + "\n").encode("utf-8")
-    return files, claims
+    files[BIB] = merge_bib(bib, entry.keys).encode("utf-8")
+    # a name from a file system that is not UTF-8 goes back as its own bytes
+    files[REPRODUCE] = folder.script(stems).encode("utf-8", "surrogateescape")
+    files[CHECKLIST] = folder.checklist(stems, conflicts(claims)).encode("utf-8", "surrogateescape")
+    refused = folder.not_ours(existing, m, files)
+    if refused and not replace:
+        raise SettingsError("sigcore would replace " + ", ".join(f"{n} ({why})" for n, why in refused.items())
+                            + "; it replaces only the files it wrote, as it wrote them", file=path(""), hint=hint)
+    replaced.update(refused)
+    files[MANIFEST] = folder.manifest_bytes(folder.Manifest(stems, {**m.sums, **{
+        n: folder.sha256(c) for n, c in files.items()}}))
+    return files, replaced, claims
 
 
-def write(folder: str | Path, entry: Entry) -> list[str]:
-    """Write ``entry`` into ``folder`` (made if missing), merging the shared files; return the warnings
-    (:func:`conflicts`, and what could not be written)."""
-    root = Path(folder)
-    try:
-        root.mkdir(parents=True, exist_ok=True)
-        shared = {n: (root / n).read_text(encoding="utf-8") for n in (BIB, REPRODUCE, CHECKLIST, MANIFEST)
-                  if (root / n).exists()}
-    except OSError as e:
-        raise SettingsError(f"cannot write the paper folder {folder} ({e.strerror})") from None
-    files, claims = _with_shared(entry, shared)
-    try:
-        for name, content in files.items():
-            (root / name).write_bytes(content)
-        (root / REPRODUCE).chmod(0o755)
-    except OSError as e:
-        raise SettingsError(f"cannot write into the paper folder {folder} ({e.strerror})") from None
-    return [w for w in conflicts(claims) if entry.stem in w] + list(entry.notes)
+@dataclass
+class Written:
+    """What :func:`write` did: the files it wrote, the shared ones it merged this entry into, the files it replaced
+    with ``replace`` (why each was not sigcore's) and the warnings (:func:`conflicts`, what could not be made)."""
+
+    wrote: list[str]
+    merged: list[str]
+    replaced: dict[str, str]
+    warnings: list[str]
+
+
+_SHARED = (BIB, REPRODUCE, CHECKLIST, MANIFEST)
+_REPLACE = "Nothing was written. Give another folder (--paper OTHER), or add --replace to replace it."
+
+
+def write(where: str | Path, entry: Entry, *, replace: bool = False) -> Written:
+    """Write ``entry`` into the folder ``where`` (made if missing), merging the shared files (:mod:`.folder`: only
+    inside it, never through a link, never over a file sigcore did not write unless ``replace``)."""
+    existing = folder.read(where, [*entry.files, *_SHARED])
+    files, replaced, claims = _merged(entry, existing, lambda name: str(Path(where) / name), _REPLACE, replace)
+    folder.write(where, files, executable=[REPRODUCE])
+    return Written([n for n in files if n not in _SHARED or n not in existing], [n for n in _SHARED if n in existing],
+                   replaced, [w for w in conflicts(claims) if entry.stem in w] + list(entry.notes))
 
 
 ZIP_LIMIT = 50 * 2**20  # bytes a paper folder's zip may unpack to: its figures are PDFs of tens of kilobytes
@@ -545,16 +570,15 @@ def unzipped(data: bytes, name: str = "the paper folder's zip") -> dict[str, byt
         raise InputError(f"cannot be read ({e})", file=name, hint=fix) from None
 
 
-def zipped(entry: Entry, earlier: dict[str, bytes] | None = None) -> bytes:
+def zipped(entry: Entry, earlier: dict[str, bytes] | None = None, *, replace: bool = False,
+           name: str = "the earlier paper folder's zip") -> bytes:
     """The entry as a paper folder in a zip, for a download (nothing is written to disk); with ``earlier``
-    (:func:`unzipped`), that folder's files with this entry merged into them, as ``--paper`` merges."""
+    (:func:`unzipped`, from the zip ``name``), that folder's files with this entry merged into them, as ``--paper``
+    merges, under the same rule: a file sigcore did not write is not replaced unless ``replace``."""
     earlier = earlier or {}
-    try:
-        shared = {n: earlier[n].decode("utf-8") for n in (BIB, REPRODUCE, CHECKLIST, MANIFEST) if n in earlier}
-    except UnicodeDecodeError:
-        raise InputError("its shared files (sigcore.bib, reproduce.sh, checklist.md, manifest.json) are not UTF-8 text",
-                         file="the earlier paper folder", hint="Give the .zip the app downloaded, unchanged.") from None
-    files = {**earlier, **_with_shared(entry, shared)[0]}
+    merged = _merged(entry, earlier, lambda file: f"{name}, sigcore/{file}".rstrip("/"),
+                     'Give the .zip as it was downloaded, or tick "Replace them".', replace)[0]
+    files = {**earlier, **merged}
     if entry.notes:  # a download cannot say it on the page: the folder says what is not in it
         files[MISSING] = "".join(f"{note}\n" for note in [*earlier.get(MISSING, b"").decode(errors="replace")
                                                              .splitlines(), *entry.notes]).encode("utf-8")
@@ -593,30 +617,3 @@ def drawer(venue: str = DEFAULT_VENUE, a: str = "A", b: str = "B") -> Callable[[
         fig = forest(what, style=style) if isinstance(what, Many) else figure(what, "histogram", style=style, a=a, b=b)
         return export.styled_image(fig, "pdf", style)
     return draw
-
-
-_SCRIPT = ("#!/bin/sh\n# Recreates every result of this paper folder (each prints its signature again); run it "
-           "from anywhere.\nset -e\ncd \"$(dirname \"$0\")\"\n")
-
-
-def _reproduce(existing: str, entry: Entry) -> str:
-    parts = _sections(existing, "# ") if existing.startswith(_SCRIPT) else {}
-    parts = {k: v for k, v in parts.items() if not k.startswith(("Recreates", "run it"))}
-    parts[entry.stem] = f"# {entry.stem}\n{entry.command}\n"
-    return _SCRIPT + "".join(parts.values())
-
-
-_CHECKLIST = ("# ACL Responsible NLP checklist: drafts for C3 and C4\n\nDrafted by sigcore from what each run "
-              "knows; check and complete them before you submit. C3: \"Did you report descriptive statistics about "
-              "your results (e.g., error bars around results, summary statistics from sets of experiments), and is "
-              "it transparent whether you are reporting the max, mean, etc. or just a single run?\" C4: \"If you "
-              "used existing packages (e.g., for preprocessing, for normalization, or for evaluation), did you "
-              "report the implementation, model, and parameter settings used?\"\n\n")
-_CONSISTENCY = "## Where two results disagree\n"
-
-
-def _checklist(existing: str, entry: Entry, disagreements: list[str]) -> str:
-    parts = {k: v for k, v in _sections(existing, "## ").items() if k != _CONSISTENCY[3:].strip()}
-    parts[entry.stem] = entry.checklist.rstrip() + "\n\n"
-    consistency = (_CONSISTENCY + "\n" + "".join(f"- {w}\n" for w in disagreements) + "\n") if disagreements else ""
-    return _CHECKLIST + "".join(parts.values()) + consistency

@@ -12,24 +12,25 @@ The sentence, in this order (README, "The verdict sentence"):
    small samples.
 Numbers keep enough digits that they agree with the decision: a bound that excludes 0 never prints as 0, a
 negative one keeps its sign, and p never prints as α unless it is α.
+Where lower is better (MAE), "A beats B" means A's error is lower (δ < 0), the winner's margin is |δ|, and
+"lower is better" is said beside the metric (:func:`direction`).
 """
 
 from __future__ import annotations
 
 import math
 
-import numpy as np
-
 from ..compare import TESTS
 from ..metrics import METRICS
-from ..result import Result, p_number
+from ..result import Result, better_side, p_number
 from ..words import counted
 
 TEST_NAMES = {name: test.title for name, test in TESTS.items()}
 # Metrics as readers write them.
 METRIC_NAMES = {"accuracy": "accuracy", "exact_match": "exact match", "precision": "precision",
                 "recall": "recall", "f1": "F1", "macro_f1": "macro-F1", "micro_f1": "micro-F1",
-                "weighted_f1": "weighted F1", "span_f1": "span F1", "bleu": "BLEU", "chrf": "chrF", "mean": "mean score"}
+                "weighted_f1": "weighted F1", "span_f1": "span F1", "bleu": "BLEU", "chrf": "chrF",
+                "mean": "mean score", "mae": "MAE", "mse": "MSE", "rmse": "RMSE"}
 
 # Interval methods as a reader writes them.
 CI_NAMES = {"bootstrap-basic": "basic bootstrap", "bootstrap-percentile": "bootstrap percentile",
@@ -70,6 +71,17 @@ def scale_of(res: Result) -> float:
 
 def metric_name(res: Result) -> str:
     return METRIC_NAMES.get(res.metric, res.metric)
+
+
+def direction(res: Result) -> str:
+    """"lower is better" for a metric on which it is (MAE, an error given as per-item scores), else "": what every
+    view adds beside the metric's name, so that "A beats B" is read the right way round."""
+    return "" if res.higher_is_better else "lower is better"
+
+
+def metric_heading(res: Result) -> str:
+    """The metric as a table's column names it: "MAE ↓" where lower is better (the caption says so in words)."""
+    return metric_name(res) + (" ↓" if direction(res) else "")
 
 
 def test_name(res: Result) -> str:
@@ -118,11 +130,13 @@ def verdict(res: Result, *, a: str = "A", b: str = "B", metric: str | None = Non
 def summary(res: Result, *, a: str = "A", b: str = "B") -> str:
     """The command line's short report."""
     scale = scale_of(res)
-    differ = (f"{res.n_differing:,} discordant" if METRICS[res.metric].binary and res.n_groups is None else
+    binary = res.metric in METRICS and METRICS[res.metric].binary
+    differ = (f"{res.n_differing:,} discordant" if binary and res.n_groups is None else
               f"{res.n_differing:,} {'groups ' if res.n_groups is not None else ''}differ")
     units = counted(res.n_items, "item") + (f" in {counted(res.n_groups, 'group')}" if res.n_groups is not None else "")
     brackets = _bracket(res.ci_a, scale), _bracket(res.ci_b, scale)
-    lines = [f"{metric_name(res)}: {a} = {number(res.score_a, scale)}{brackets[0]}, "
+    named = metric_name(res) + (f" ({direction(res)})" if direction(res) else "")
+    lines = [f"{named}: {a} = {number(res.score_a, scale)}{brackets[0]}, "
              f"{b} = {number(res.score_b, scale)}{brackets[1]}  ({units}, {differ}"
              f"{f'; {level(res)} intervals' if any(brackets) else ''})",
              f"delta = {a} - {b} = {number(res.delta, scale)}"]
@@ -173,14 +187,16 @@ def _effect(res: Result, a: str, b: str, metric: str) -> str:
     interval = _named(res, _interval_text(res, a, b, winner=winner if res.significant else None))
     if res.estimand == "pseudo_median":
         interval = "; ".join(["Hodges-Lehmann", *([interval] if interval else [])])
+    interval = "; ".join(filter(None, [direction(res), interval]))
     interval = f" ({interval})" if interval else ""
+    plus, minus = (res.wins, res.losses) if res.higher_is_better else (res.losses, res.wins)  # R+, R- of A - B
     if res.significant:
         margin = {
             "delta": lambda: f"by {number(abs(res.delta), scale)} {metric}",
             "pseudo_median": lambda: (f"by a pseudo-median of {number(abs(res.estimate), scale)} {metric} per item"
-                                      if np.sign(res.estimate) == res.side else
-                                      f"on the ranks of the per-item differences (R+ = {res.wins:g}, R- = "
-                                      f"{res.losses:g}), with a pseudo-median of {number(res.estimate, scale)}"),
+                                      if better_side(res.estimate, res.higher_is_better) == res.side else
+                                      f"on the ranks of the per-item differences (R+ = {plus:g}, R- = "
+                                      f"{minus:g}), with a pseudo-median of {number(res.estimate, scale)}"),
             "share_won": lambda: f"on {max(res.wins, res.losses):,} of the {res.wins + res.losses:,} items where "
                                  "they differ",
             "share_discordant": lambda: f"on the items only one of them gets right, {max(res.wins, res.losses):,} "
@@ -219,9 +235,11 @@ def _interval_text(res: Result, a: str, b: str, winner: str | None) -> str:
     bounded = {"lower": (low,), "upper": (high,), "two-sided": (low, high)}[res.ci_side]
     if not all(math.isfinite(x) for x in bounded):
         return ""
-    share = res.estimand in ("share_won", "share_discordant")
-    flip = winner is not None and winner != a
-    if flip:  # B's margin: -(A - B), or B's share 1 - A's share
+    share = res.estimand in ("share_won", "share_discordant")  # A's share of the items it wins, in "better" terms
+    # the winner's margin: A − B where A wins on a higher-is-better metric, B − A where B does; the other way round
+    # where lower is better (δ < 0 is A ahead); a share: B's is 1 − A's
+    flip = winner is not None and ((winner != a) if share else (winner != a) == res.higher_is_better)
+    if flip:  # the margin -(A - B), or B's share 1 - A's share
         low, high = (1 - high, 1 - low) if share else (-high, -low)
     show = (lambda x: f"{x * 100:.{_share_digits(x)}f}%") if share else (lambda x: number(x, scale_of(res)))
     side = res.ci_side if not flip else {"lower": "upper", "upper": "lower"}.get(res.ci_side, "two-sided")

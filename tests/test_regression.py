@@ -1,0 +1,439 @@
+"""Regression outputs (issue 39, §8): scored by their errors (MAE, MSE, RMSE), lower is better, the winner the
+lower-error model in every view; a direction for per-item scores; a custom metric of one's own.
+
+The trial a new user ran: scikit-learn's diabetes data, Ridge against gradient boosting and a constant (mean)
+predictor, 133 test items, one file per model (id, y_true, y_pred). Every number is checked against scikit-learn's
+metrics and scipy's paired tests on the per-item errors.
+"""
+
+import csv
+import functools
+import json
+import shlex
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+from scipy import stats
+from sklearn import metrics as skm
+
+import sigcore
+from sigcore import Metric, report
+from sigcore.__main__ import main
+from sigcore.errors import InputError, SettingsError
+from sigcore.io import align
+from sigcore.io.roles import regression_reason
+from sigcore.report import export, family
+from sigcore.report.figures import delta_histogram, figure
+from sigcore.result import better_side, delta_alternative
+
+
+@functools.cache
+def diabetes() -> dict[str, np.ndarray]:
+    """y_true and each model's predictions on the 133 test items (30% of 442, split with seed 0)."""
+    from sklearn.datasets import load_diabetes
+    from sklearn.ensemble import GradientBoostingRegressor
+    from sklearn.linear_model import Ridge
+    from sklearn.model_selection import train_test_split
+
+    x, y = load_diabetes(return_X_y=True)
+    x_train, x_test, y_train, y_test = train_test_split(x, y, test_size=0.3, random_state=0)
+    return {"y": y_test, "ridge": Ridge().fit(x_train, y_train).predict(x_test),
+            "gbr": GradientBoostingRegressor(random_state=0).fit(x_train, y_train).predict(x_test),
+            "const": np.full(len(y_test), y_train.mean())}
+
+
+def write(folder, name: str) -> str:
+    d = diabetes()
+    path = folder / f"{name}.csv"
+    rows = enumerate(zip(d["y"].tolist(), d[name].tolist()))
+    path.write_text("id,y_true,y_pred\n" + "".join(f"{i},{t!r},{p!r}\n" for i, (t, p) in rows))
+    return str(path)
+
+
+def errors(name: str, power: int = 1) -> np.ndarray:
+    d = diabetes()
+    return np.abs(d[name] - d["y"]) ** power
+
+
+# ---------------------------------------------------------------- the metrics against scikit-learn
+
+
+@pytest.mark.parametrize("name", ["ridge", "gbr", "const"])
+def test_mae_mse_rmse_equal_scikit_learn_on_the_full_set(name):
+    d = diabetes()
+    for metric, reference in (("mae", skm.mean_absolute_error), ("mse", skm.mean_squared_error),
+                              ("rmse", skm.root_mean_squared_error)):
+        res = sigcore.compare(d["y"], d[name], d["ridge"], metric=metric, test="bootstrap", n_resamples=100)
+        assert res.score_a == pytest.approx(reference(d["y"], d[name]), rel=1e-12)
+        assert res.higher_is_better is False
+
+
+def test_rmse_is_the_root_of_the_summed_squared_errors_on_every_resample():
+    """RMSE is not a mean of per-item values: its row is [e², 1] and each resample's score √(Σ w e² / Σ w), as
+    scikit-learn weighs it; so only resampling tests fit it, while MAE and MSE take the per-item tests too."""
+    d = diabetes()
+    stats_, score, _ = sigcore.metrics.prepare("rmse", d["y"], [d["ridge"], d["gbr"]])
+    weights = np.random.default_rng(0).multinomial(133, np.full(133, 1 / 133), size=20)
+    for w in weights:
+        assert score(w @ stats_[0]) == pytest.approx(skm.root_mean_squared_error(d["y"], d["ridge"], sample_weight=w),
+                                                     rel=1e-12)
+    assert sigcore.tests_for("rmse") == ["bootstrap", "permutation"]
+    assert sigcore.tests_for("mae") == sigcore.tests_for("mse") == ["bootstrap", "permutation", "t", "z", "wilcoxon",
+                                                                    "sign"]
+
+
+# ---------------------------------------------------------------- paired tests on the errors against scipy
+
+SCIPY_SIDE = {"greater": "less", "less": "greater", "two-sided": "two-sided"}  # A better = A's error lower
+
+
+@pytest.mark.parametrize("metric, power", [("mae", 1), ("mse", 2)])
+@pytest.mark.parametrize("alternative", ["greater", "less", "two-sided"])
+@pytest.mark.parametrize("a, b", [("ridge", "const"), ("const", "ridge"), ("ridge", "gbr")])
+def test_paired_tests_on_the_errors_equal_scipy_with_the_lower_error_the_winner(metric, power, alternative, a, b):
+    d = diabetes()
+    ea, eb = errors(a, power), errors(b, power)
+    side = SCIPY_SIDE[alternative]
+    references = {"t": stats.ttest_rel(ea, eb, alternative=side).pvalue,
+                  "wilcoxon": stats.wilcoxon(ea, eb, alternative=side, method="exact").pvalue,
+                  "sign": stats.binomtest(int((ea < eb).sum()), int((ea != eb).sum()),
+                                          alternative={"less": "less", "greater": "greater"}.get(alternative,
+                                                                                                 "two-sided")).pvalue}
+    lower = "A" if ea.mean() < eb.mean() else "B"
+    for test, p in references.items():
+        res = sigcore.compare(d["y"], d[a], d[b], metric=metric, test=test, alternative=alternative)
+        assert res.p_value == pytest.approx(p, rel=1e-9), test
+        assert res.delta == pytest.approx(ea.mean() - eb.mean(), rel=1e-12)  # δ keeps its sign: A − B
+        if res.significant:
+            assert res.winner == lower, test
+    t = sigcore.compare(d["y"], d[a], d[b], metric=metric, test="t", alternative=alternative)
+    low, high = stats.ttest_rel(ea, eb, alternative=side).confidence_interval(0.95)
+    assert (t.ci_low, t.ci_high) == pytest.approx((low, high), rel=1e-9)  # the interval of A − B, its H1's side
+
+
+@pytest.mark.parametrize("test", ["t", "wilcoxon", "sign", "bootstrap", "permutation", "z"])
+def test_the_constant_predictor_loses_to_ridge(test):
+    """A constant mean predictor (MAE 59.5) against Ridge (MAE 45.8): Ridge beats it, whichever test, whichever side
+    the pair is given in; "greater" (A better) is significant only where A is Ridge."""
+    d = diabetes()
+    for a, b, winner in (("const", "ridge", "B"), ("ridge", "const", "A")):
+        res = sigcore.compare(d["y"], d[a], d[b], metric="mae", test=test)
+        assert res.winner == winner and res.significant and res.p_value < 1e-3
+        assert (res.delta > 0) == (a == "const")
+        greater = sigcore.compare(d["y"], d[a], d[b], metric="mae", test=test, alternative="greater")
+        assert greater.significant == (a == "ridge")
+
+
+def test_every_view_names_the_same_winner():
+    """The sentence, the summary, the JSON, the LaTeX sentence and table, the Markdown and the figures: Ridge, with
+    the lower MAE, beats the constant predictor, and each view says that lower is better."""
+    d = diabetes()
+    res = sigcore.compare(d["y"], d["const"], d["ridge"], metric="mae", test="bootstrap", n_resamples=2_000)
+    assert res.winner == "B" and res.side == -1 and res.delta > 0
+    sentence = report.verdict(res, a="const", b="ridge")
+    assert sentence.startswith("ridge beats const by 13.72 MAE (lower is better; 95% CI 9.")
+    assert "ridge beats const" in export.sentence_latex(res, a="const", b="ridge")
+    assert "ridge beats const" in export.verdict_markdown(res, a="const", b="ridge")
+    assert "| System | MAE ↓ |" in export.verdict_markdown(res, a="const", b="ridge")
+    table = export.verdict_latex(res, a="const", b="ridge")
+    assert r"System & MAE ($\downarrow$) &" in table and "MAE (lower is better) of const and ridge" in table
+    saved = json.loads(export.result_json(res, a_name="const", b_name="ridge"))
+    assert saved["winner"] == "B" and saved["higher_is_better"] is False and saved["delta"] > 0
+    again = sigcore.Result.from_dict(saved)
+    assert again.winner == "B" and again.ci_side == res.ci_side
+    assert report.summary(res, a="const", b="ridge").startswith("MAE (lower is better): const = 59.53")
+    assert "better:lower" in res.signature.split("|")
+    assert "below 0: A better" in delta_histogram(res).layout.xaxis.title.text
+    assert "below 0: const better" in figure(res, a="const", b="ridge").layout.xaxis.title.text
+    rows = list(csv.DictReader(export.scores_csv(res, a="const", b="ridge").decode().splitlines()))
+    assert {(r["metric"], r["higher_is_better"]) for r in rows} == {("mae", "False")}
+    table = export.scores_table(res, a="const", b="ridge")
+    assert table.loc["const − ridge", "score"] == pytest.approx(res.delta)  # δ itself is not flipped
+
+
+def test_a_one_sided_bound_is_on_the_side_where_a_is_better():
+    """H1 "greater" is A better: for an error, δ < 0, so the interval of δ is an upper bound, and the winner's
+    margin reads as "at least" a positive number, as for accuracy."""
+    d = diabetes()
+    res = sigcore.compare(d["y"], d["ridge"], d["const"], metric="mae", test="t", alternative="greater")
+    assert res.significant and res.ci_side == "upper" and res.ci_low == -np.inf and res.ci_high < 0
+    assert res.delta_alternative == "less"
+    assert "one-sided 95% bound: at least 9.88)" in report.verdict(res, a="ridge", b="const")
+    assert "bound: δ ≥" in report.verdict(sigcore.compare(d["y"], d["ridge"], d["const"], metric="mae", test="t",
+                                                          alternative="less"))
+
+
+# ---------------------------------------------------------------- the direction of per-item scores
+
+
+def test_per_item_errors_are_read_the_way_the_user_says():
+    """The trial's third case: per-item absolute errors given as scores. Read as higher-is-better, the constant
+    predictor "beats" Ridge; with higher_is_better=False, Ridge does. δ and the two-sided p are the same."""
+    ea, eb = errors("const"), errors("ridge")
+    higher = sigcore.compare(None, ea, eb, metric="mean", test="t")
+    lower = sigcore.compare(None, ea, eb, metric="mean", test="t", higher_is_better=False)
+    assert higher.winner == "A" and lower.winner == "B"
+    assert (lower.delta, lower.p_value, lower.ci_low, lower.ci_high) == (higher.delta, higher.p_value, higher.ci_low,
+                                                                        higher.ci_high)
+
+
+@settings(max_examples=25, deadline=None)
+@given(values=st.lists(st.tuples(st.integers(-40, 40), st.integers(-40, 40)), min_size=3, max_size=30),
+       test=st.sampled_from(["t", "wilcoxon", "sign", "bootstrap", "permutation"]),
+       alternative=st.sampled_from(["greater", "less", "two-sided"]))
+def test_lower_is_better_is_higher_is_better_on_the_negated_scores(values, test, alternative):
+    """The direction's contract, for every test and side: scores x where lower is better give the p, decision and
+    winner that −x gives where higher is better, with δ and its interval negated (a share of items won is the
+    same share); a tenth's grid: decimal scores."""
+    a, b = (np.array(v, dtype=float) / 10 for v in zip(*values))
+    if test == "t" and np.ptp(a - b) == 0:
+        return  # no spread: the t-test's p is a limit
+    lower = sigcore.compare(None, a, b, metric="mean", test=test, alternative=alternative, higher_is_better=False,
+                            n_resamples=500)
+    higher = sigcore.compare(None, -a, -b, metric="mean", test=test, alternative=alternative, n_resamples=500)
+    assert lower.p_value == pytest.approx(higher.p_value, rel=1e-9, abs=1e-12)
+    assert (lower.side, lower.significant, lower.winner) == (higher.side, higher.significant, higher.winner)
+    assert lower.delta == pytest.approx(-higher.delta, abs=1e-12)
+    assert (lower.wins, lower.losses) == (higher.wins, higher.losses)  # what A and B each win: lower scores
+    if lower.estimand == "share_won":  # A's share of the items it wins: the same share
+        assert (lower.ci_low, lower.ci_high) == pytest.approx((higher.ci_low, higher.ci_high), abs=1e-12)
+    else:  # an interval of A − B (or of its pseudo-median): negated
+        assert (lower.ci_low, lower.ci_high) == pytest.approx((-higher.ci_high, -higher.ci_low), abs=1e-9)
+        assert lower.estimate == pytest.approx(-higher.estimate, abs=1e-12)
+
+
+def test_better_side_and_delta_alternative_are_the_one_place():
+    assert [better_side(x, True) for x in (2.0, 0.0, -2.0)] == [1, 0, -1]
+    assert [better_side(x, False) for x in (2.0, 0.0, -2.0)] == [-1, 0, 1]
+    assert [delta_alternative(h, False) for h in ("greater", "less", "two-sided")] == ["less", "greater", "two-sided"]
+    assert [delta_alternative(h, True) for h in ("greater", "less", "two-sided")] == ["greater", "less", "two-sided"]
+
+
+def test_a_direction_against_the_metrics_own_is_refused():
+    d = diabetes()
+    with pytest.raises(SettingsError, match="accuracy is a metric on which higher is better"):
+        sigcore.compare([1, 0, 1], [1, 0, 0], [1, 1, 1], metric="accuracy", higher_is_better=False)
+    with pytest.raises(SettingsError, match="mae is a metric on which lower is better"):
+        sigcore.compare(d["y"], d["ridge"], d["gbr"], metric="mae", higher_is_better=True)
+    with pytest.raises(SettingsError, match="must be True, False or None"):
+        sigcore.compare(None, [1.0, 2.0], [2.0, 1.0], metric="mean", higher_is_better="lower")
+    assert sigcore.compare(d["y"], d["ridge"], d["gbr"], metric="mae", higher_is_better=False).higher_is_better is False
+
+
+def test_a_family_ranks_the_lowest_error_first():
+    d = diabetes()
+    many = sigcore.compare_many(d["y"], {n: d[n] for n in ("const", "gbr", "ridge")}, metric="mae", all_pairs=True,
+                                n_resamples=2_000)
+    ranking = many.ranking()
+    assert list(ranking["system"]) == ["ridge", "gbr", "const"]
+    assert many.better("ridge", "const") and many.better("gbr", "const") and not many.better("const", "ridge")
+    assert list(ranking["rank_low"]) == [1, 1, 3]
+    assert family.heading(many).startswith("MAE (lower is better): ")
+    assert "systems by MAE, best first (the lowest)." in family.heatmap_caption(many)
+
+
+def test_non_inferiority_on_an_error_is_refused_and_equivalence_holds_either_way():
+    from sigcore import claims
+
+    d = diabetes()
+    with pytest.raises(SettingsError, match="non-inferiority is stated as H0 δ ≤ −Δ"):
+        claims.claim(d["y"], d["ridge"], d["gbr"], kind="non-inferior", margin=5.0, metric="mae")
+    c = claims.claim(d["y"], d["ridge"], d["gbr"], kind="equivalent", margin=30.0, metric="mae", n_resamples=2_000)
+    assert c.shown and c.bound_low > -30 and c.bound_high < 30
+    with pytest.raises(SettingsError, match="compare_seeds is for metrics on which higher is better"):
+        sigcore.compare_seeds(d["y"], [d["ridge"]], [d["gbr"]], metric="mae")
+
+
+# ---------------------------------------------------------------- a metric of one's own
+
+
+def _squares(gold, predictions):
+    e = np.subtract(predictions, gold, dtype=float)
+    return np.column_stack([e * e, np.ones(len(e))])
+
+
+MY_MAE = Metric.custom("my_mae", lambda g, p: np.column_stack([np.abs(np.subtract(p, g, dtype=float)),
+                                                               np.ones(len(g))]),
+                       lambda t: t[..., 0] / t[..., 1], higher_is_better=False, decomposable=True)
+MY_RMSE = Metric.custom("my_rmse", _squares, lambda t: np.sqrt(t[..., 0] / t[..., 1]), higher_is_better=False)
+
+
+@pytest.mark.parametrize("mine, builtin, tests", [
+    (MY_MAE, "mae", ["t", "wilcoxon", "sign", "bootstrap", "permutation"]), (MY_RMSE, "rmse", ["bootstrap", "permutation"])])
+def test_a_custom_metric_equals_the_built_in_one_defined_the_same_way(mine, builtin, tests):
+    d = diabetes()
+    assert sigcore.tests_for(mine) == sigcore.tests_for(builtin)
+    for test in tests:
+        for alternative in ("greater", "two-sided"):
+            ours = sigcore.compare(d["y"], d["ridge"], d["gbr"], metric=mine, test=test, alternative=alternative,
+                                   n_resamples=1_000)
+            theirs = sigcore.compare(d["y"], d["ridge"], d["gbr"], metric=builtin, test=test, alternative=alternative,
+                                     n_resamples=1_000)
+            assert ours.metric == mine.name and ours.higher_is_better is False
+            for field in ("score_a", "score_b", "delta", "p_value", "ci_low", "ci_high", "side"):
+                assert getattr(ours, field) == pytest.approx(getattr(theirs, field), rel=1e-12), (test, field)
+    auto = sigcore.compare(d["y"], d["ridge"], d["gbr"], metric=mine)
+    assert auto.test == sigcore.compare(d["y"], d["ridge"], d["gbr"], metric=builtin).test
+    assert "my_" in report.verdict(auto)  # named as defined
+
+
+def test_a_custom_metric_is_checked_where_it_is_defined_and_used():
+    with pytest.raises(SettingsError, match="built-in metric's name"):
+        Metric.custom("mae", _squares, np.sum)
+    with pytest.raises(SettingsError, match="binary metric counts right"):
+        Metric.custom("errs", _squares, np.sum, binary=True, decomposable=True, higher_is_better=False)
+    with pytest.raises(SettingsError, match="my_mae is a metric on which lower is better"):
+        sigcore.compare([1.0, 2.0], [1.5, 2.0], [1.0, 2.5], metric=MY_MAE, higher_is_better=True)
+    broken = Metric.custom("broken", lambda g, p: np.ones((len(p) + 1, 2)), lambda t: t[..., 0])
+    with pytest.raises(InputError, match="broken's statistics for system 1 have shape"):
+        sigcore.compare([1.0, 2.0], [1.5, 2.0], [1.0, 2.5], metric=broken)
+    with pytest.raises(SettingsError, match="unknown metric 'maee'"):
+        sigcore.compare([1.0], [1.0], [1.0], metric="maee")
+
+
+# ---------------------------------------------------------------- the front door: roles, defaults, refusals
+
+
+def test_real_valued_gold_and_predictions_read_as_regression():
+    d = diabetes()
+    assert regression_reason(d["y"], [d["ridge"], d["gbr"]]) == "gold and predictions are real numbers, not all whole"
+    assert regression_reason([1, 2, 3, 1] * 10, [[1, 2, 2, 1] * 10]) is None  # few whole numbers: class ids
+    answers = list(range(100, 160))  # numeric answers (GSM8K): matched exactly on most items
+    assert regression_reason(answers, [answers[:40] + [0] * 20]) is None
+    assert "63 distinct whole values" in regression_reason(answers, [[a + 3 for a in answers]])
+    assert regression_reason(["pos", "neg"] * 20, [["pos"] * 40]) is None
+    aligned = align.Aligned(list(d["y"]), list(d["ridge"]), list(d["gbr"]), "ridge", "gbr")
+    assert align.suggest_metrics(aligned) == ["mae", "mse", "rmse"]
+    ratings = align.Aligned([1, 2, 3, 4, 5] * 8, [1, 2, 3, 5, 5] * 8, [2, 2, 3, 4, 4] * 8, "a", "b")
+    assert align.suggest_metrics(ratings)[0] == "accuracy" and align.suggest_metrics(ratings)[-3:] == ["mae", "mse",
+                                                                                                       "rmse"]
+
+
+def test_the_command_line_scores_regression_files_by_their_errors(tmp_path, capsys):
+    files = [write(tmp_path, "const"), write(tmp_path, "ridge")]
+    assert main(["compare", *files]) == 0
+    out = capsys.readouterr().out
+    assert ("metric: mae (MAE, lower is better), the first that fits these data: gold and predictions are real "
+            "numbers, not all whole; choose another with --metric (mse, rmse)") in out
+    assert "B (ridge) beats A (const) by 13.72 MAE (lower is better;" in out
+    line = next(x for x in out.splitlines() if x.startswith("reproduce: "))
+    assert "--metric mae" in line and "--lower-is-better" in line
+    signature = out.strip().splitlines()[-1].removeprefix("signature: ")
+    assert main([*shlex.split(line.removeprefix("reproduce: "))[3:], "--json"]) == 0
+    saved = json.loads(capsys.readouterr().out)
+    assert saved["signature"] == signature and saved["winner"] == "B" and saved["higher_is_better"] is False
+    assert main(["compare", *files, "--latex"]) == 0
+    assert capsys.readouterr().out.startswith("ridge beats const by 13.72 MAE (lower is better;")
+
+
+def test_the_advisor_never_says_the_models_agree_when_they_differ_on_every_item(tmp_path, capsys):
+    files = [write(tmp_path, "ridge"), write(tmp_path, "gbr")]
+    assert main(["advise", *files]) == 0
+    out = capsys.readouterr().out
+    assert "metric: mae (MAE, lower is better)" in out and "A and B agree" not in out  # (the gold columns agree)
+    assert "133 differences" in out  # the advice is on the per-item errors, which all differ
+    advice = sigcore.advisor.advise("accuracy", a_scores=[0] * 133, b_scores=[0] * 133)  # both always wrong
+    assert "agree" not in advice.text() and "right on the same items and wrong on the same items" in advice.text()
+
+
+@pytest.mark.parametrize("metric, said", [
+    ("mean", "the mean of the predictions would ignore gold. Choose a metric that scores the predictions against "
+             "gold: mae, mse, rmse."),
+    ("accuracy", "these are real numbers (not all whole)"), ("exact_match", "Choose a metric of the errors: mae, mse, "
+                                                                            "rmse (lower is better).")])
+def test_a_mean_of_predictions_or_exact_matches_of_real_numbers_are_refused(tmp_path, capsys, metric, said):
+    files = [write(tmp_path, "ridge"), write(tmp_path, "gbr")]
+    assert main(["compare", *files, "--metric", metric]) == 2
+    assert said in capsys.readouterr().err
+
+
+def test_the_api_refuses_a_mean_of_predictions_given_with_their_gold():
+    d = diabetes()
+    with pytest.raises(SettingsError, match="the mean of the predictions would ignore it") as caught:
+        sigcore.compare(d["y"], d["ridge"], d["gbr"], metric="mean")
+    assert "mae, mse or rmse" in caught.value.hint
+
+
+def test_the_command_line_takes_the_direction_of_per_item_scores(tmp_path, capsys):
+    path = tmp_path / "errors.csv"
+    ea, eb = errors("const"), errors("ridge")
+    rows = zip(ea.tolist(), eb.tolist())
+    path.write_text("const_error,ridge_error\n" + "".join(f"{a!r},{b!r}\n" for a, b in rows))
+    assert main(["compare", str(path), "--metric", "mean", "--test", "t", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["winner"] == "A"  # read as scores, higher is better: as told
+    assert main(["compare", str(path), "--metric", "mean", "--test", "t", "--lower-is-better"]) == 0
+    out = capsys.readouterr().out
+    assert "metric: mean (given), lower is better (--lower-is-better)" in out
+    assert "B (ridge_error) beats A (const_error)" in out and "--lower-is-better" in out
+    assert main(["compare", str(path), "--metric", "accuracy", "--lower-is-better"]) == 2
+    assert "accuracy is a metric on which higher is better" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- the app
+
+
+def page():
+    from pathlib import Path
+
+    from streamlit.testing.v1 import AppTest
+
+    root = Path(__file__).resolve().parents[1]
+    return AppTest.from_file(str(root / "dashboard.py"), default_timeout=60).run()
+
+
+def uploaded(at, *files):
+    at.radio[0].set_value("Upload").run()
+    at.file_uploader[0].set_value([(name, data, "text/csv") for name, data in files]).run()
+    return at
+
+
+def box(at, label: str):
+    return next(s for s in at.selectbox if s.label == label)
+
+
+def ran(at):
+    return next(b for b in at.button if b.label == "Run").click().run()
+
+
+def shown_verdict(at) -> str:
+    shown = [e.value for e in at.success] + [e.value for e in at.info if "significant" in e.value]
+    assert len(shown) == 1, shown
+    return shown[0]
+
+
+def test_the_app_scores_uploaded_regression_files_by_mae_and_says_what_the_engine_says(tmp_path):
+    from ui.safe import md
+
+    files = [(f"{n}.csv", open(write(tmp_path, n), "rb").read()) for n in ("const", "ridge")]
+    at = uploaded(page(), *files)
+    assert box(at, "Metric").options == ["mae", "mse", "rmse"] and box(at, "Metric").value == "mae"
+    assert not [s for s in at.selectbox if s.label == "Better"]  # MAE knows its direction
+    assert "non-inferior" not in box(at, "Claim").options  # H0 δ ≤ −Δ reads δ > 0 as A better
+    ran(at)
+    assert not at.exception and not at.error
+    d = diabetes()
+    res = sigcore.compare(d["y"], d["const"], d["ridge"], metric="mae", test=box(at, "Test").value)
+    assert res.winner == "B"
+    assert shown_verdict(at) == md(report.verdict(res, a="A (const)", b="B (ridge)"))
+    assert at.code[0].value == res.signature
+    assert any("--lower-is-better" in c.value for c in at.code)
+    box(at, "Metric").set_value("rmse").run()
+    ran(at)
+    res = sigcore.compare(d["y"], d["const"], d["ridge"], metric="rmse", test=box(at, "Test").value)
+    assert res.test == "bootstrap" and shown_verdict(at) == md(report.verdict(res, a="A (const)", b="B (ridge)"))
+
+
+def test_the_app_asks_which_way_per_item_scores_are_better():
+    from ui.safe import md
+
+    ea, eb = errors("const"), errors("ridge")
+    table = ("const_error,ridge_error\n" + "".join(f"{a!r},{b!r}\n" for a, b in zip(ea.tolist(), eb.tolist())))
+    at = uploaded(page(), ("errors.csv", table.encode()))
+    assert box(at, "Metric").value == "mean" and box(at, "Better").value == "Higher is better"
+    box(at, "Better").set_value("Lower is better").run()
+    box(at, "Test").set_value("t").run()
+    ran(at)
+    res = sigcore.compare(None, ea, eb, metric="mean", test="t", higher_is_better=False)
+    assert res.winner == "B"
+    assert shown_verdict(at) == md(report.verdict(res, a="A (const_error)", b="B (ridge_error)"))
