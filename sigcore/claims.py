@@ -30,6 +30,8 @@ from scipy import stats
 from .errors import SettingsError
 from .metrics import direction, resolve
 from .result import Result, p_number, tie
+from .statistics import intervals
+from .statistics.closed_form import differences
 
 KINDS = ("non-inferior", "equivalent")
 TESTS = ("bootstrap", "t")
@@ -137,7 +139,10 @@ def tails(res: Result, kind: str, margin: float) -> tuple[np.ndarray, np.ndarray
 def from_result(res: Result, kind: str, margin: float) -> Claim:
     """The claim from a paired bootstrap's δ(x⁽ⁱ⁾) (a run of :func:`sigcore.compare`, or a page's): p of each
     one-sided H0 as SLP3 counts it, shifted by Δ (no resample as extreme: p < 1/b, stated as 1/b, as compare
-    does), and the order statistics the counts cross at α, so that the bound lies above −Δ exactly when p <= α."""
+    does), and the order statistics the counts cross at α, so that the bound lies above −Δ exactly when p <= α.
+    A bound within the tie tolerance of ∓Δ is ∓Δ (:func:`intervals.snap`): the resample it comes from ties the
+    count's threshold, and ties count as extreme, so such a claim is not shown and its bound does not exclude ∓Δ
+    (0.1 accuracy on 50 items: −0.09999999999999987 is −0.1)."""
     if res.test != "bootstrap" or res.distribution is None or res.compat is not None:
         raise SettingsError("a claim's bootstrap needs the paired bootstrap's resamples")
     _sided(kind, res.higher_is_better)
@@ -145,24 +150,30 @@ def from_result(res: Result, kind: str, margin: float) -> Claim:
     d, delta, alpha, b = np.sort(res.distribution), res.delta, res.alpha, len(res.distribution)
     p_low, p_high = int(low_tail.sum()) / b, int(high_tail.sum()) / b
     p = max(p_low if kind == "non-inferior" else max(p_low, p_high), 1 / b)
-    k = math.floor(alpha * b + 1e-9)  # at most k resamples as extreme: p <= α
+    k = intervals.largest_count(alpha, b)  # at most k resamples as extreme: p <= α
+    tol = tie(res.score_a, res.score_b)  # the tolerance the counts use
     low, high = (-math.inf, math.inf) if k < 1 else (  # b too small for α: no p can reach it
-        2 * delta - d[b - k - 1], 2 * delta - d[k] if kind == "equivalent" else math.inf)
+        intervals.snap(2 * delta - d[b - k - 1], tol, -margin),
+        intervals.snap(2 * delta - d[k], tol, margin) if kind == "equivalent" else math.inf)
     return Claim(kind, float(margin), "bootstrap", alpha, float(p), float(p_low),
                  None if kind == "non-inferior" else float(p_high), float(low), float(high), res)
 
 
 def _t(res: Result, margin: float, alpha: float, data) -> tuple[float, float, float, float]:
-    """Student's t on the per-item differences, shifted by ±Δ (statsmodels' ttost_paired)."""
+    """Student's t on the per-item differences, shifted by ±Δ (statsmodels' ttost_paired). Where every item
+    differs alike (the one tie rule of the t-test's differences), the bound is δ itself, and δ within the tie
+    tolerance of ∓Δ is on it: the claim is not shown (p = 1, as ties count as extreme)."""
     from .effects import item_values
 
     gold, sys_a, sys_b, metric, options = data
     a, b = item_values(gold, sys_a, sys_b, metric=metric, **options)
-    d = a - b
+    d = differences(np.asarray(a, dtype=float), np.asarray(b, dtype=float))
+    if np.all(d == d[0]):  # every item differs alike (a mean of 20 of them can still show a spread of 1e-17)
+        tol = tie(res.score_a, res.score_b)
+        low, high = intervals.snap(float(d[0]), tol, -margin), intervals.snap(float(d[0]), tol, margin)
+        return low, high, float(low <= -margin), float(high >= margin)
     n, mean = len(d), float(np.mean(d))
-    se = float(np.std(d, ddof=1)) / math.sqrt(n) if n > 1 else math.nan
-    if not se > 0:  # every item differs alike: the bound is δ itself
-        return mean, mean, float(mean <= -margin), float(mean >= margin)
+    se = float(np.std(d, ddof=1)) / math.sqrt(n)
     q = float(stats.t.ppf(1 - alpha, n - 1))
     p_low = float(stats.t.sf((mean + margin) / se, n - 1))
     p_high = float(stats.t.cdf((mean - margin) / se, n - 1))

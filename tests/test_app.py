@@ -31,7 +31,8 @@ def app() -> AppTest:
 
 
 def verdict_of(at: AppTest) -> str:
-    shown = [e.value for e in at.success] + [e.value for e in at.info if "significant" in e.value]
+    shown = [e.value for e in at.success] + [e.value for e in at.info if "significant" in e.value] + [
+        e.value for e in at.warning if e.value.startswith("Too few items differ")]  # a decision it cannot support
     assert len(shown) == 1, shown
     return shown[0]
 
@@ -141,6 +142,19 @@ def test_upload_gold_and_one_text_file_per_system():
     res = sigcore.compare(["x", "y", "x", "y", "x"], ["x", "y", "x", "x", "x"], ["y", "y", "x", "y", "y"])
     assert res.test == "mcnemar"
     assert verdict_of(at) == md(report.verdict(res, a="A (a)", b="B (b)"))
+
+
+def test_a_bootstrap_on_three_differing_items_leads_with_why_it_cannot_decide():
+    """Issue 39 §7: 3 of 3 items differ and the named bootstrap says p < 0.0001; the verdict is a warning that opens
+    with the data's resolution, the sentence of report.verdict word for word."""
+    gold, a, b = b"x\ny\nx\n", b"x\ny\nx\n", b"y\nx\ny\n"
+    at = upload(app(), ("a.txt", a), ("gold.txt", gold), ("b.txt", b))
+    select(at, "Test").set_value("bootstrap").run()
+    run(at)
+    res = sigcore.compare(["x", "y", "x"], ["x", "y", "x"], ["y", "x", "y"], test="bootstrap")
+    assert res.significant and report.resolution_lead(res)
+    assert not at.success and [e.value for e in at.warning if e.value.startswith("Too few items differ")] == [
+        md(report.verdict(res, a="A (a)", b="B (b)"))]
 
 
 def test_an_lm_eval_score_field_is_a_metric_of_the_page():

@@ -3,17 +3,20 @@ shifted one-sided test; the bootstrap's p counted from its own δ(x⁽ⁱ⁾) an
 random cases; type I error at the margin (true δ = −Δ) at most α, and the bound's coverage, by simulation for
 accuracy, macro-F1 and BLEU; the sentence, the bound and the decision agreeing."""
 
+import json
 import math
 import re
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
 from statsmodels.stats.weightstats import ttost_paired
 
 from sigcore import claims, compare
 from sigcore.errors import SettingsError
-from sigcore.report import citations
+from sigcore.report import citations, claim_table
 
 
 def _pair(rng, n, p_a, p_b):
@@ -71,6 +74,95 @@ def _agrees(c):
     expected = [c.bound_low] if c.kind == "non-inferior" else [c.bound_low, c.bound_high]
     assert shown == pytest.approx(expected, abs=5e-5), text
     assert claims.margin_text(c.margin) in text and f"α = {c.alpha:g}" in text
+
+
+def _decided_alike(c):
+    """The object, its JSON and its words say one decision: p <= α exactly when the bound lies above −Δ (and the
+    interval's upper end below Δ)."""
+    inside = c.bound_low > -c.margin and (c.kind == "non-inferior" or c.bound_high < c.margin)
+    assert c.shown == (c.p_value <= c.alpha) == inside, (c.bound_low, c.bound_high, c.p_value)
+    saved = json.loads(claim_table.to_json(c, resamples=False))
+    high = math.inf if saved["bound_high"] is None else saved["bound_high"]
+    assert saved["shown"] == c.shown and (saved["bound_low"], high) == (c.bound_low, c.bound_high)
+    assert saved["shown"] == (saved["bound_low"] > -saved["margin"] and (
+        saved["claim"] == "non-inferior" or high < saved["margin"]))
+    text = claims.sentence(c, "new", "old")
+    assert text.startswith("Not shown that ") != c.shown, text
+    bound = re.search(r"bound δ ≥ (\S+?)[, ]|interval of δ (\S+) to (\S+?)[, ]", text)
+    printed = [float(x.replace("−", "-")) for x in bound.groups() if x]
+    for x, value, digits in zip(printed, (c.bound_low, c.bound_high), (x for x in bound.groups() if x)):
+        assert x == pytest.approx(value, abs=0.51 * 10 ** -len(digits.partition(".")[2])), text  # as rounded
+    edge = float(claims.margin_text(c.margin))  # the words: the printed bound on the printed margin's right side
+    assert (printed[0] > -edge and (len(printed) == 1 or printed[1] < edge)) == c.shown, text
+
+
+def test_the_audits_claim_bound_on_the_margin_is_the_margin():
+    """Accuracy on 50 items, Δ = 0.1, α = 0.1, b = 999: the bound came out −0.09999999999999987 (not shown, yet
+    above −0.1 and printed as −0.0999999999999999); within the tie tolerance of −Δ it is −Δ, in every view."""
+    rng = np.random.default_rng(16)
+    gold = rng.integers(0, 2, 50)
+    a = np.where(rng.random(50) < rng.uniform(0.5, 0.9), gold, 1 - gold)
+    b = np.where(rng.random(50) < rng.uniform(0.5, 0.9), gold, 1 - gold)
+    c = claims.claim(gold, a, b, kind="non-inferior", margin=0.1, alpha=0.1, n_resamples=999, seed=16)
+    raw = 2 * c.result.delta - np.sort(c.result.distribution)[999 - 99 - 1]  # the order statistic itself
+    assert raw != -0.1 and abs(raw + 0.1) < 1e-12
+    assert c.bound_low == -0.1 and not c.shown and c.p_value > 0.1
+    assert "bound δ ≥ −0.1000 does not exclude −0.1;" in claims.sentence(c)
+    assert json.loads(claim_table.to_json(c))["bound_low"] == -0.1
+    _decided_alike(c)
+
+
+def test_a_constant_difference_on_the_margin_up_to_float_noise_is_on_it():
+    """The t-test's claim where every item differs alike: 0.3 − 0.4 is −0.10000000000000003 as floats, on −Δ by
+    the one tie rule, so the claim is not shown (a tie counts as extreme), in the object and the words."""
+    b = np.array([0.4, 0.5, 0.9, 0.7, 0.6] * 4)
+    a = np.round(b - 0.1, 1)
+    for kind in claims.KINDS:
+        c = claims.claim(None, a, b, kind=kind, margin=0.1, test="t", metric="mean")
+        assert c.bound_low == -0.1 and not c.shown and c.p_value == 1.0
+        _decided_alike(c)
+
+
+def _random_claim(data) -> claims.Claim:
+    """A claim on small data whose δ(x⁽ⁱ⁾) and margins lie on a lattice (1/n for right/wrong items, 0.1 or 0.01 for
+    decimal scores), where bounds land on ±Δ up to float noise."""
+    metric = data.draw(st.sampled_from(["accuracy", "mean", "macro_f1"]))
+    test = data.draw(st.sampled_from(["bootstrap", "t"] if metric != "macro_f1" else ["bootstrap"]))
+    n = data.draw(st.integers(8, 80))
+    rng = np.random.default_rng(data.draw(st.integers(0, 2 ** 32 - 1)))
+    if metric == "mean":
+        places = data.draw(st.sampled_from([1, 2]))
+        gold, a, b = None, *(np.round(rng.integers(0, 10 ** places + 1, n) / 10 ** places, places) for _ in "ab")
+        margin = data.draw(st.sampled_from([0.1, 0.05, 0.2, 0.01]))
+    else:
+        gold, a, b = _pair(rng, n, rng.uniform(0.5, 0.9), rng.uniform(0.5, 0.9))
+        margin = data.draw(st.sampled_from([k / n for k in (1, 2, 3, 5)] + [0.1, 0.05]))
+    return claims.claim(gold, a, b, kind=data.draw(st.sampled_from(claims.KINDS)), margin=margin, metric=metric,
+                        test=test, alpha=data.draw(st.sampled_from([0.05, 0.1, 0.2])),
+                        n_resamples=data.draw(st.sampled_from([199, 999, 1000])), seed=int(rng.integers(1000)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_the_bound_and_p_decide_alike_in_every_claim(data):
+    """Both claims, both tests, three metrics: p <= α exactly when the bound lies above −Δ (and below Δ)."""
+    _decided_alike(_random_claim(data))
+
+
+def test_the_audits_sweep_of_claims_on_a_lattice_decides_alike():
+    """The audit's class: accuracy on 50 items, Δ = 0.1 (and 0.06, on the 1/50 lattice), α = 0.1, b = 999, both
+    claims; about one bound in eight lands on ±Δ on paper (223 of 3,000 were on the wrong side by float noise)."""
+    rng = np.random.default_rng(39)
+    on_margin = 0
+    for case in range(400):
+        gold, a, b = _pair(rng, 50, rng.uniform(0.5, 0.9), rng.uniform(0.5, 0.9))
+        margin = (0.1, 0.06)[case % 2]
+        res = compare(gold, a, b, test="bootstrap", alternative="greater", alpha=0.1, n_resamples=999, seed=case)
+        for kind in claims.KINDS:
+            c = claims.from_result(res, kind, margin)
+            _decided_alike(c)
+            on_margin += c.bound_low == -margin or c.bound_high == margin
+    assert on_margin > 40
 
 
 def test_refused_tests_margins_and_metrics_say_why():

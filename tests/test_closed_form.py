@@ -362,13 +362,34 @@ def test_constant_nonzero_difference_is_the_zero_variance_limit(test, c):
         assert (res.ci_low, res.ci_high) == bounds[alternative]
 
 
-@pytest.mark.filterwarnings("ignore:Precision loss")
 @pytest.mark.parametrize("test", (paired_t, paired_z))
-def test_nearly_constant_difference_agrees_with_the_limit(test):
+def test_a_constant_difference_up_to_float_noise_is_the_limit(test):
+    """b + 0.1 - b is 0.1 only up to the last bit: the one tie rule makes it one size, so no spread."""
     b = np.linspace(0, 1, 9)
-    a = b + 0.1  # float noise leaves a tiny spread in a - b
-    assert test(a, b, alternative="greater").p_value < 1e-12
-    assert test(a, b, alternative="less").p_value > 1 - 1e-12
+    a = b + 0.1
+    assert np.ptp(a - b) > 0  # as floats the differences vary
+    res = test(a, b, alternative="greater")
+    assert res.statistic == math.inf and res.p_value == 0.0 and res.ci_low == pytest.approx(0.1, abs=1e-15)
+    assert test(a, b, alternative="less").p_value == 1.0
+
+
+@pytest.mark.parametrize("n", (40, 420))  # the exact test, and the normal approximation beyond 300
+def test_decimal_scores_test_as_their_integer_multiples(n):
+    """Scores on a 0.1 grid and the same scores times 10 (integers, no float noise in any difference): the same p,
+    R+ and R- (the exact null, or the tie-corrected normal approximation: scipy's on the integers), and the
+    pseudo-median and interval ten times smaller."""
+    rng = np.random.default_rng(n)
+    units = rng.integers(0, 11, size=(2, n))
+    a, b = (np.array([f"{k / 10:.1f}" for k in row], dtype=float) for row in units)
+    for alternative in ALTS:
+        got, whole = wilcoxon(a, b, alternative=alternative), wilcoxon(units[0], units[1], alternative=alternative)
+        assert got.p_value == pytest.approx(whole.p_value, rel=1e-12) and (got.wins, got.losses) == (
+            whole.wins, whole.losses)
+        if n > 300:
+            ref = stats.wilcoxon(units[0] - units[1], alternative=alternative, method="asymptotic")
+            assert not got.exact and got.p_value == pytest.approx(ref.pvalue, rel=1e-12)
+        scaled = np.array([whole.estimate, whole.ci_low, whole.ci_high]) / 10
+        assert [got.estimate, got.ci_low, got.ci_high] == pytest.approx(scaled, abs=1e-12)
 
 
 @settings(max_examples=60, deadline=None)

@@ -23,10 +23,20 @@ MIRROR = {"greater": "less", "less": "greater", "two-sided": "two-sided"}
 # ---------------------------------------------------------------- reading a sentence back
 
 
+LEAD = "Too few items differ to support this decision: "
+
+
 def parse(sentence: str) -> dict:
-    """What a reader takes from a verdict: winner, p as printed, the printed interval, the decision."""
+    """What a reader takes from a verdict: winner, p as printed, the printed interval, the decision, and whether it
+    opens by saying that so few items differ that no exact test could reach α (then the smallest p one can give)."""
+    out = {"winner": None, "interval": None, "unsupported": None}
+    if sentence.startswith(LEAD):
+        lead, _, sentence = sentence.partition(". ")
+        floor = re.search(r"on only ([\d,]+) .*, no exact test can give p below (\S+) \((one|two)-sided\), above "
+                          r"α = ([\d.]+), and ", lead)
+        out["unsupported"] = (int(floor.group(1).replace(",", "")), float(floor.group(2)), floor.group(3),
+                              float(floor.group(4)))
     head = sentence.split("; p ")[0]
-    out = {"winner": None, "interval": None}
     won = re.match(r"(A|B) beats (A|B) ", head)
     if won:
         out["winner"] = won.group(1)
@@ -97,6 +107,14 @@ def check_agreement(res: sigcore.Result) -> None:
         assert "Monte-Carlo uncertainty" in text
     for w in res.warnings:
         assert w in text
+    # the decision leads with what the data cannot support: significant, and no exact test could reach α
+    floor = (2 if res.alternative == "two-sided" else 1) * 0.5 ** res.n_differing
+    if res.significant and floor > res.alpha:
+        m, shown_floor, sided, alpha = said["unsupported"]
+        assert m == res.n_differing and sided == said["sided"] and alpha == res.alpha, text
+        assert shown_floor == pytest.approx(min(floor, 1), rel=0.06) and shown_floor > res.alpha, text
+    else:
+        assert said["unsupported"] is None and "Too few items differ" not in text, text
 
 
 # ---------------------------------------------------------------- the cases the review found
@@ -194,6 +212,27 @@ def test_case_6_a_bound_that_rounds_to_zero_keeps_its_sign():
     assert report.number(-0.0038, 23.0) == "-0.0038" and report.number(0.0038, 23.0) == "0.0038"
     assert report.number(0.0, 23.0) == "0.00" and report.number(2.39, 23.0) == "2.39"
     assert report.number(-2e-5, 0.7) == "-2.00e-05"
+
+
+def test_a_named_bootstrap_on_three_differing_items_leads_with_why_it_cannot_decide():
+    """Issue 39 §7: 3 of 3 items differ, p < 0.0001 from the named bootstrap; no exact test on 3 sign flips can give
+    p below 1/8 (one-sided) or 1/4 (two-sided), so the sentence opens with that, in every view of the verdict."""
+    for alternative, floor in (("greater", "0.125"), ("two-sided", "0.25")):
+        res = compare([1] * 3, [1] * 3, [0] * 3, test="bootstrap", alternative=alternative)
+        assert res.significant and res.p_text == "p < 0.0001"
+        text = report.verdict(res, a="new", b="old")
+        assert text.startswith(f"{LEAD}on only 3 discordant pairs, no exact test can give p below {floor} (")
+        assert text.index("Too few") < text.index("significant at α = 0.05") < text.index("Caution: only 3")
+        check_agreement(res)
+        assert export.verdict_markdown(res, a="new", b="old").splitlines()[0] == text
+        assert export.sentence_latex(res, a="new", b="old").startswith(LEAD)
+        assert report.summary(res).count("Too few items differ") == 1
+    scores = compare(None, [0.7, 0.4, 0.3], [0.4, 0.1, 0.0], metric="mean", test="bootstrap", alternative="greater")
+    assert report.verdict(scores, a="new", b="old").startswith(f"{LEAD}on only 3 items where the two systems differ")
+    exact = compare([1] * 3, [1] * 3, [0] * 3, test="mcnemar", alternative="greater")  # its p never goes below
+    assert not exact.significant and "Too few items differ" not in report.verdict(exact)
+    enough = compare([1] * 6, [1] * 6, [0] * 6, test="bootstrap", alternative="greater")  # 1/64 <= α: it could
+    assert enough.significant and not report.verdict(enough).startswith("Too few")
 
 
 def test_case_7_tiny_samples_warn_and_recommend_the_exact_test():
@@ -302,18 +341,35 @@ def _random_case(rng: np.random.Generator):
     return gold, a, bb, options
 
 
+def _few_differing_case(rng: np.random.Generator):
+    """Issue 39 §7's class: a handful of items (1 to 6), nearly all differing, any test, side, α and b."""
+    metric = rng.choice(["accuracy", "mean"])
+    n = int(rng.integers(1, 7))
+    if metric == "mean":
+        gold, a, b = None, rng.integers(4, 10, n) / 10, rng.integers(0, 6, n) / 10
+    else:
+        gold, a, b = np.ones(n, dtype=int), (rng.random(n) < 0.9).astype(int), (rng.random(n) < 0.1).astype(int)
+    if rng.random() < 0.5:
+        a, b = b, a
+    return gold, a, b, dict(metric=metric, test=rng.choice(sigcore.tests_for(metric, n_items=n)),
+                            alternative=rng.choice(sigcore.ALTERNATIVES), alpha=float(rng.choice([0.1, 0.05, 0.01])),
+                            n_resamples=int(rng.choice([100, 1_000, 10_000])), seed=int(rng.integers(1000)))
+
+
 @pytest.mark.parametrize("chunk", range(6))
 def test_sentences_agree_with_the_numbers_over_many_random_cases(chunk):
-    rng = np.random.default_rng(1000 + chunk)
-    for _ in range(200):
-        gold, a, b, options = _random_case(rng)
+    rng, few = np.random.default_rng(1000 + chunk), np.random.default_rng(2000 + chunk)
+    leads = 0
+    for gold, a, b, options in [_random_case(rng) for _ in range(200)] + [_few_differing_case(few) for _ in range(40)]:
         res = compare(gold, a, b, **options)
         check_agreement(res)
+        leads += report.verdict(res).startswith(LEAD)
         mirror = compare(gold, b, a, **(options | {"alternative": MIRROR[options["alternative"]]}))
         assert mirror.p_value == res.p_value and mirror.significant == res.significant
         assert mirror.side == -res.side
         if res.significant:
             assert report.verdict(mirror, a="B", b="A") == report.verdict(res)
+    assert leads > 0  # the handful of differing items made some verdicts lead with what they cannot support
 
 
 # ---------------------------------------------------------------- what a hostile review found next

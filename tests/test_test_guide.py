@@ -90,6 +90,16 @@ def test_vectorised_closed_form_p_values_equal_compare():
     assert np.allclose(tg.binomial_p((a > b).sum(1), (a < b).sum(1)), mcnemar, rtol=1e-12, atol=0)
 
 
+def test_vectorised_signed_rank_p_takes_ties_and_zeros_as_the_engine_does():
+    """Differences of one-decimal scores: zeros, ties, and sizes equal but for the last bit (0.7 - 0.4, 0.4 - 0.1),
+    which the one tie rule makes one midrank: the rows that have them are the engine's p, the others too."""
+    rng = np.random.default_rng(3)
+    d = np.round(rng.uniform(0, 1, size=(15, 20)), 1) - np.round(rng.uniform(0, 1, size=(15, 20)), 1)
+    gaps = np.diff(np.sort(np.abs(d), axis=1), axis=1)
+    assert np.any(d == 0) and np.any((gaps > 0) & (gaps < 1e-15))  # zeros, and sizes apart by float noise only
+    assert np.array_equal(tg.signed_rank_p(d), _engine("wilcoxon", d))
+
+
 def test_bootstrap_p_is_compare_on_the_counts_and_b_ahead_is_never_significant():
     a, b = np.ones(100, dtype=int), np.ones(100, dtype=int)
     b[:4] = 0

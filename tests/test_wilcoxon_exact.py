@@ -3,15 +3,20 @@ differences, where scipy's default takes the normal approximation beyond 13 item
 
 from __future__ import annotations
 
+import math
+from decimal import Decimal
 from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
 
 from sigcore import compare
 from sigcore.report import sentence
-from sigcore.statistics.closed_form import WILCOXON_EXACT_MAX, wilcoxon
+from sigcore.statistics.closed_form import WILCOXON_EXACT_MAX, differences, wilcoxon
+from sigcore.statistics.effect_sizes import hodges_lehmann_estimate
 
 ALTS = ("greater", "less", "two-sided")
 
@@ -39,7 +44,11 @@ def _enumerated(d: np.ndarray) -> tuple[float, float]:
 def _exact(d: np.ndarray) -> tuple[Fraction, Fraction]:
     """The same two tails in integer arithmetic for any m: the generating polynomial prod (1 + x^r) evaluated at
     x = 2^(8k) (k bytes hold a count below 2^m), so each coefficient is a k-byte block of one big integer."""
-    doubled, observed = _doubled(d)
+    return _counted(*_doubled(d))
+
+
+def _counted(doubled: list[int], observed: int) -> tuple[Fraction, Fraction]:
+    """P(R+ >= observed), P(R+ <= observed) for these doubled ranks, counted exactly (see :func:`_exact`)."""
     m, total = len(doubled), sum(doubled)
     k = m // 8 + 1
     poly = 1
@@ -158,3 +167,153 @@ def test_holds_its_size_on_tied_ratings_under_the_null():
     for alternative in ("greater", "two-sided"):
         rejections = sum(wilcoxon(a, b, alternative=alternative).p_value <= alpha for a, b in data)
         assert rejections <= high, (alternative, rejections, high)
+
+
+# ---------------------------------------------------------------- decimal scores: ties as the scores say them
+# On a 0.1 grid 0.7 - 0.4 and 0.4 - 0.1 differ in the last bit; ranked as floats they took different ranks. The
+# reference below never sees a float: differences of the decimal strings as fractions, ranked exactly.
+
+
+def _decimals(units: list[int], places: int) -> list[str]:
+    """Scores on a 10^-places grid as a file writes them: 7 -> "0.7" (places 1), 12 -> "0.12" (places 2)."""
+    return [str(Decimal(k).scaleb(-places)) for k in units]
+
+
+def _exact_doubled(a: list[str], b: list[str]) -> tuple[list[int], int, list[Fraction]]:
+    """Doubled midranks of the non-zero |a - b| and the observed doubled R+, in exact arithmetic from the decimal
+    strings (equal sizes are equal fractions), and those non-zero differences."""
+    d = [x for x in (Fraction(x) - Fraction(y) for x, y in zip(a, b)) if x != 0]
+    return *_fraction_ranks(d), d
+
+
+def _fraction_ranks(d: list[Fraction]) -> tuple[list[int], int]:
+    """Doubled midranks of the sizes of non-zero exact differences (first place + last place of each size), and
+    the observed doubled R+."""
+    sizes = sorted(abs(x) for x in d)
+    first, last = {}, {}
+    for i, size in enumerate(sizes, start=1):
+        first.setdefault(size, i)
+        last[size] = i
+    ranks = [first[abs(x)] + last[abs(x)] for x in d]
+    return ranks, sum(r for r, x in zip(ranks, d) if x > 0)
+
+
+def _enumerated_exactly(doubled: list[int], observed: int) -> tuple[Fraction, Fraction]:
+    """P(R+ >= observed), P(R+ <= observed) over every one of the 2^m sign flips, listed."""
+    m = len(doubled)
+    if m == 0:
+        return Fraction(1), Fraction(1)
+    flips = (np.arange(2 ** m)[:, None] >> np.arange(m)) & 1
+    sums = flips @ np.array(doubled, dtype=np.int64)
+    return Fraction(int(np.sum(sums >= observed)), 2 ** m), Fraction(int(np.sum(sums <= observed)), 2 ** m)
+
+
+def test_the_audits_case_is_the_exact_midrank_test():
+    """Every |d| is 0.3 on paper and A wins 6 of 7: one midrank, R+ = 24 of 28, p = 8/128 (0.0859 before)."""
+    a, b = [.7, .4, .3, .9, .6, .8, .5], [.4, .1, 0, .6, .3, .5, .8]
+    assert np.unique(np.abs(np.subtract(a, b))).size > 1  # as floats they differ
+    ranks, observed, _ = _exact_doubled(_decimals([7, 4, 3, 9, 6, 8, 5], 1), _decimals([4, 1, 0, 6, 3, 5, 8], 1))
+    assert _enumerated_exactly(ranks, observed)[0] == Fraction(8, 128)
+    got = wilcoxon(a, b, alternative="greater")
+    assert got.p_value == 0.0625 and (got.wins, got.losses) == (24, 4)
+    assert wilcoxon(b, a, alternative="less").p_value == 0.0625
+    assert got.estimate == pytest.approx(0.3, abs=1e-15)
+
+
+@pytest.mark.parametrize("places, top", [(1, 10), (2, 100), (1, 1000)])  # 0..1 by 0.1 and 0.01; 0..100 by 0.1
+@settings(max_examples=120, deadline=None)
+@given(data=st.data())
+def test_decimal_scores_get_the_exact_midrank_test(places, top, data):
+    """p, R+ and R- against every sign flip listed on exactly ranked differences of the decimal strings."""
+    units = data.draw(st.lists(st.tuples(st.integers(0, top), st.integers(0, top)), min_size=1, max_size=13))
+    a, b = (_decimals([u[k] for u in units], places) for k in (0, 1))
+    ranks, observed, _ = _exact_doubled(a, b)
+    ge, le = _enumerated_exactly(ranks, observed)
+    x, y = np.array(a, dtype=float), np.array(b, dtype=float)
+    for alternative in ALTS:
+        got = wilcoxon(x, y, alternative=alternative)
+        assert got.p_value == pytest.approx(float(_p(ge, le, alternative)), rel=1e-12), (a, b, alternative)
+        if ranks:
+            assert (got.wins, got.losses) == (observed / 2, (sum(ranks) - observed) / 2)
+
+
+def test_six_hundred_random_grid_cases_equal_the_exact_test_and_scipy_on_integers():
+    """The audit's sweep: 0.1- and 0.01-grid scores of up to 60 items, against exact counting on exactly ranked
+    differences (every decision at α = .05 and p to 1e-12), and against scipy's own sign-flip enumeration on the
+    same scores scaled to integers where it can list them; the float-ranked count (the flaw) differs in most."""
+    rng = np.random.default_rng(39)
+    flawed, by_scipy = 0, 0
+    for case in range(600):
+        places = 1 + case % 2
+        n = int(rng.integers(3, 61))
+        units = rng.integers(0, 10 ** places + 1, size=(2, n))
+        a, b = _decimals(units[0].tolist(), places), _decimals(units[1].tolist(), places)
+        x, y = np.array(a, dtype=float), np.array(b, dtype=float)
+        ge, le = _counted(*_exact_doubled(a, b)[:2])
+        for alternative in ALTS:
+            got = wilcoxon(x, y, alternative=alternative).p_value
+            assert got == pytest.approx(float(_p(ge, le, alternative)), rel=1e-12), (a, b, alternative)
+        flawed += _exact(x - y) != (ge, le)
+        scaled = units[0] - units[1]  # the same differences in grid units: integers, ranked exactly by anyone
+        if 0 < np.count_nonzero(scaled) <= 10:
+            ref = stats.wilcoxon(scaled, alternative="greater", method=stats.PermutationMethod(n_resamples=np.inf))
+            assert wilcoxon(x, y, alternative="greater").p_value == pytest.approx(ref.pvalue, rel=1e-12)
+            by_scipy += 1
+    assert flawed > 400 and by_scipy >= 10  # a reference that ranked floats would have shared the flaw
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 10), st.integers(0, 10)), min_size=2, max_size=9),
+       st.sampled_from(ALTS), st.sampled_from([0.8, 0.9, 0.95]))
+def test_hodges_lehmann_on_decimal_scores_is_the_exact_test_s_dual(units, alternative, level):
+    """The pseudo-median is the median of the exact Walsh averages, and the interval every shift θ that the exact
+    test of d - θ keeps: θ inside each gap between consecutive exact Walsh averages, |d - θ| ranked as fractions,
+    every sign flip listed (and 0, which the interval holds when the test keeps it)."""
+    a, b = (_decimals([u[k] for u in units], 1) for k in (0, 1))
+    d = _exact_doubled(a, b)[2]
+    x, y = np.array(a, dtype=float), np.array(b, dtype=float)
+    got = wilcoxon(x, y, alternative=alternative, confidence_level=level)
+    assert hodges_lehmann_estimate(x, y, confidence_level=level, alternative=alternative).value == got.estimate
+    if not d:
+        return
+    walsh = sorted(set((d[i] + d[j]) / 2 for i in range(len(d)) for j in range(i, len(d))))
+    pairs = sorted((d[i] + d[j]) / 2 for i in range(len(d)) for j in range(i, len(d)))
+    middle = (pairs[(len(pairs) - 1) // 2] + pairs[len(pairs) // 2]) / 2
+    assert got.estimate == pytest.approx(float(middle), abs=1e-12)
+
+    lower = {"greater": 1 - level, "less": None, "two-sided": (1 - level) / 2}[alternative]
+    upper = {"greater": None, "less": 1 - level, "two-sided": (1 - level) / 2}[alternative]
+    gaps = [(None, walsh[0], walsh[0] - 1), *((p, q, (p + q) / 2) for p, q in zip(walsh[:-1], walsh[1:])),
+            (walsh[-1], None, walsh[-1] + 1)]
+    kept = [_fraction_tails([x - theta for x in d]) for _, _, theta in gaps]
+    low = -math.inf if lower is None else min((-math.inf if p is None else float(p))
+                                              for (p, _, _), (ge, _) in zip(gaps, kept) if ge > lower)
+    high = math.inf if upper is None else max((math.inf if q is None else float(q))
+                                             for (_, q, _), (_, le) in zip(gaps, kept) if le > upper)
+    ge0, le0 = _fraction_tails(d)
+    low = 0.0 if lower is not None and ge0 > lower and low > 0 else low
+    high = 0.0 if upper is not None and le0 > upper and high < 0 else high
+    assert (got.ci_low, got.ci_high) == pytest.approx((low, high), abs=1e-12), (a, b, alternative, level)
+
+
+def _fraction_tails(d: list[Fraction]) -> tuple[Fraction, Fraction]:
+    """The exact test's two tails on exact differences: zeros dropped, sizes ranked as fractions, every flip."""
+    return _enumerated_exactly(*_fraction_ranks([x for x in d if x != 0]))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(-30, 30), st.integers(-30, 30)), min_size=1, max_size=30),
+       st.sampled_from([1, 2, 3]))
+def test_differences_are_one_size_exactly_when_the_decimals_are(units, places):
+    """The tie rule on decimal scores: a difference is 0 exactly when the decimals are equal, two sizes are one
+    exactly when the decimals' are, the sign is the decimals', and swapping A and B only flips the signs."""
+    a, b = (_decimals([u[k] for u in units], places) for k in (0, 1))
+    x, y = np.array(a, dtype=float), np.array(b, dtype=float)
+    d = differences(x, y)
+    exact = [Fraction(p) - Fraction(q) for p, q in zip(a, b)]
+    assert [np.sign(v) for v in d] == [np.sign(float(e)) for e in exact]
+    for i in range(len(d)):
+        for j in range(len(d)):
+            assert (abs(d[i]) == abs(d[j])) == (abs(exact[i]) == abs(exact[j]))
+        assert d[i] == pytest.approx(float(exact[i]), abs=1e-12)
+    assert np.array_equal(differences(y, x), -d)

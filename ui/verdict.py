@@ -28,7 +28,8 @@ def show(res: sigcore.Result, a: str, b: str, effects: list = (), command: str |
     sentence = report.verdict(res, a=_role("A", a), b=_role("B", b))
     if not res.done:
         sentence += f" (stopped after {res.n_resamples:,} resamples)"
-    (st.success if res.significant else st.info)(md(sentence))
+    # a decision the data cannot support (the sentence leads with why) is a warning, not a success
+    (st.warning if report.resolution_lead(res) else st.success if res.significant else st.info)(md(sentence))
     table = export.scores_table(res, a=a, b=b)
     scale = report.scale_of(res)  # the digits and open ends the sentence prints, never "Infinity"
     st.dataframe(pd.DataFrame({"system": table.index, metric_heading(res): [

@@ -1,6 +1,8 @@
 """Plain-language reports of a result: the verdict sentence a paper can quote, and the CLI's summary.
 
 The sentence, in this order (README, "The verdict sentence"):
+0. when the decision is "significant" but so few items differ that no exact test could reach α, that first
+   (:func:`resolution_lead`);
 1. the effect, from what the test measures (mean difference; items won; pseudo-median; discordant pairs):
    "A beats B by 0.0150 accuracy" when significant, the winner's margin with the interval in the winner's
    direction; else "No significant evidence that A is better than B: δ = 0.0150 accuracy" with the interval of
@@ -124,7 +126,35 @@ def verdict(res: Result, *, a: str = "A", b: str = "B", metric: str | None = Non
     ``metric`` overrides the metric's name as readers write it (an exporter passes it escaped)."""
     effect = _effect(res, a, b, metric or metric_name(res))
     sentence = f"{effect}; {res.p_text} ({_SIDED[res.alternative]}), {method(res)}: {_decision(res)}"
-    return " ".join([sentence, *_caveats(res)])
+    return " ".join(filter(None, [resolution_lead(res), sentence, *_caveats(res)]))
+
+
+def exact_floor(res: Result) -> float:
+    """The smallest p any exact test of these data can give: of the 2^m sign flips of the m items (groups;
+    discordant pairs) where A and B differ, only the observed one (and, two-sided, its mirror) is that extreme."""
+    return min(1.0, (2 if res.alternative == "two-sided" else 1) * 0.5 ** res.n_differing)
+
+
+def resolution_lead(res: Result) -> str:
+    """What a verdict says first when the data cannot support its decision: "significant" while no exact test on
+    so few differing items could reach α (:func:`exact_floor` above α), so the named test's p (a bootstrap's 1/b,
+    a normal approximation's) is finer than the data resolve; "" otherwise. Every view of the verdict (text,
+    Markdown, LaTeX, the app) leads with it."""
+    floor = exact_floor(res)
+    if not res.significant or floor <= res.alpha:
+        return ""
+    return (f"Too few items differ to support this decision: on only {_differing(res)}, no exact test can "
+            f"give p below {p_number(floor)} ({_SIDED[res.alternative]}), above α = {res.alpha:g}, and "
+            f"{the(test_name(res))}'s p below is too small on so few.")
+
+
+def _differing(res: Result) -> str:
+    """"3 discordant pairs", "3 items where the two systems differ", "1 group where the two systems differ" (the
+    same words whichever system is A)."""
+    m = res.n_differing
+    if METRICS[res.metric].binary and res.n_groups is None:
+        return f"{m:,} discordant pair{'s' * (m != 1)}"
+    return f"{m:,} {'group' if res.n_groups is not None else 'item'}{'s' * (m != 1)} where the two systems differ"
 
 
 def summary(res: Result, *, a: str = "A", b: str = "B") -> str:

@@ -123,7 +123,10 @@ def _paired_values(a, b, names: tuple[str, str] = ("a", "b"), min_n: int = 1) ->
 
 
 def differences(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """a - b per item, with float noise (|a - b| within 1e-9 of the values) set to 0."""
+    """a - b per item on the one tie rule (``TIE``, relative to the values): a difference within 1e-9 of its
+    item's values is 0, and sizes |a - b| within 1e-9 of each other (of the larger of their items' values) are
+    one size, so that ranks, ties and spreads see what the scores say: on a 0.1 grid 0.7 - 0.4 and 0.4 - 0.1
+    (0.29999999999999993 and 0.30000000000000004) share one midrank, and a constant difference has no spread."""
     with np.errstate(over="ignore", invalid="ignore"):
         d = a - b
     bad = np.flatnonzero(~np.isfinite(d))
@@ -131,8 +134,40 @@ def differences(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         i = int(bad[0])
         raise InputError(f"A - B overflows at item {i + 1} ({a[i]:g} - {b[i]:g})", line=i + 1,
                          hint="Rescale both systems' scores alike (e.g. divide them by 1e300).")
-    d[np.abs(d) <= TIE * np.maximum(np.abs(a), np.abs(b))] = 0.0
-    return d
+    scale = np.maximum(np.abs(a), np.abs(b))
+    d[np.abs(d) <= TIE * scale] = 0.0
+    return _same_sizes(d, scale)
+
+
+def values_scale(a: np.ndarray, b: np.ndarray) -> float:
+    """The largest |value| of either system: ``TIE`` times it is the tie tolerance of anything computed from all
+    the differences at once (Walsh averages, a pseudo-median)."""
+    return float(max(np.max(np.abs(a)), np.max(np.abs(b)))) if a.size else 0.0
+
+
+def _same_sizes(d: np.ndarray, scale: np.ndarray) -> np.ndarray:
+    """``d`` with non-zero sizes within ``TIE`` · ``scale`` of each other (the larger scale of the two items) made
+    one size, the middle one of the group, each keeping its sign: a group is a run of sorted sizes each within the
+    tolerance of the next, split where it spans more than the tolerance of its ends (float noise never does)."""
+    nonzero = np.flatnonzero(d)
+    order = nonzero[np.argsort(np.abs(d[nonzero]), kind="stable")]
+    size, tol = np.abs(d[order]), TIE * scale[order]
+    gaps = np.diff(size)
+    near = gaps <= np.maximum(tol[:-1], tol[1:])
+    if not np.any(near & (gaps > 0)):  # no two sizes differ by float noise only
+        return d
+    starts = np.flatnonzero(np.concatenate([[True], ~near]))
+    stops = np.append(starts[1:], size.size)
+    noisy = size[stops - 1] > size[starts]  # runs of one exact size are one size already
+    for start, stop in zip(starts[noisy].tolist(), stops[noisy].tolist()):
+        while start < stop:  # from the smallest size, every size within the tolerance of the pair joins it
+            within = size[start:stop] - size[start] <= np.maximum(tol[start], tol[start:stop])
+            end = stop if within.all() else start + int(np.argmin(within))
+            size[start:end] = size[(start + end - 1) // 2]
+            start = end
+    out = d.copy()
+    out[order] = np.copysign(size, d[order])
+    return out
 
 
 def _mean_test(a, b, alternative: str, confidence_level: float, normal: bool) -> ClosedFormResult:
@@ -215,8 +250,9 @@ def wilcoxon(a, b, *, alternative: str = "greater", confidence_level: float = 0.
     approximation, without continuity correction (``exact`` False, ``p_floor`` 0). ``statistic`` is scipy's:
     R+ one-sided, min(R+, R-) two-sided; ``wins`` and ``losses`` are R+ and R-, whose difference says which
     way the test points. ``estimate`` is the Hodges-Lehmann pseudo-median of the non-zero differences, with
-    the interval that inverts this signed-rank test, ties and zeros as it takes them (:func:`hodges_lehmann`);
-    float noise in them (within 1e-9 of the differences) is 0.
+    the interval that inverts this signed-rank test, ties and zeros as it takes them (:func:`hodges_lehmann`).
+    Ties are decided by the one rule of :func:`differences`: a difference within 1e-9 of its item's values is 0,
+    sizes within 1e-9 of the values are one size (one midrank), and so are Walsh averages (0 within it).
     """
     _check_alternative(alternative)
     level = _check_confidence(confidence_level)
@@ -228,7 +264,7 @@ def wilcoxon(a, b, *, alternative: str = "greater", confidence_level: float = 0.
         return ClosedFormResult(0.0, 1.0, -math.inf if lower is None else 0.0, math.inf if upper is None else 0.0,
                                 1.0, 0.0, 0, 0)
     tails = _signed_rank_tails(nonzero) if nonzero.size <= WILCOXON_EXACT_MAX else None
-    estimate, (low, high) = hodges_lehmann(nonzero, level, alternative, zero_tails=tails)
+    estimate, (low, high) = hodges_lehmann(nonzero, level, alternative, zero_tails=tails, scale=values_scale(x, y))
     ranks = stats.rankdata(np.abs(nonzero))
     r_plus = float(ranks[nonzero > 0].sum())
     r_minus = float(ranks.sum()) - r_plus
@@ -245,7 +281,8 @@ def wilcoxon(a, b, *, alternative: str = "greater", confidence_level: float = 0.
 
 
 def hodges_lehmann(d: np.ndarray, confidence_level: float, alternative: str, *,
-                   zero_tails: tuple[float, float] | None = None) -> tuple[float, tuple[float, float]]:
+                   zero_tails: tuple[float, float] | None = None,
+                   scale: float | None = None) -> tuple[float, tuple[float, float]]:
     """The Hodges-Lehmann pseudo-median of ``d`` (the median of its Walsh averages (d_i + d_j) / 2, i <= j)
     and the interval that inverts the signed-rank test of :func:`wilcoxon`, ties and zeros as it takes them.
 
@@ -257,12 +294,16 @@ def hodges_lehmann(d: np.ndarray, confidence_level: float, alternative: str, *,
     the test. At a Walsh average itself, dropping a zero difference can make the test keep a shift whose
     neighbours it rejects (Pratt 1959): 0 is checked there, so that the interval holds 0 whenever the test keeps
     it; an end at exactly 0 on a test that rejects 0 is open (the test keeps every shift beyond it, not 0).
-    ``zero_tails``: the test's own tails at 0, when the caller has counted them."""
-    d, scale = intervals.power_scale(d)  # (d_i + d_j) / 2 of huge values would overflow: a power of two down
+    ``zero_tails``: the test's own tails at 0, when the caller has counted them. ``d``: non-zero differences as
+    :func:`differences` gives them (sizes within the tie tolerance already one); ``scale``: the size of the
+    values they come from (:func:`values_scale`; default the largest |d|), whose ``TIE`` share is the tolerance
+    under which Walsh averages are one and the estimate and the ends are 0 (float noise, as for d itself)."""
+    top = float(np.max(np.abs(d))) if scale is None else scale
+    d, power = intervals.power_scale(d)  # (d_i + d_j) / 2 of huge values would overflow: a power of two down
     m = d.size
     d = np.sort(d)
     walsh = _Walsh(d)
-    noise = TIE * float(np.max(np.abs(d)))  # (0.1 + (-0.1)) / 2 can come out as 5.6e-17
+    noise = TIE * top / power  # (0.7 - 0.4 + (0.1 - 0.4)) / 2 can come out as 2.8e-17
 
     def snap(x: float) -> float:
         return 0.0 if abs(x) <= noise else x
@@ -279,7 +320,7 @@ def hodges_lehmann(d: np.ndarray, confidence_level: float, alternative: str, *,
         low = 0.0
     if kept_at_zero[1] and high < 0:
         high = 0.0
-    return float(estimate) * scale, (low * scale, high * scale)
+    return float(estimate) * power, (low * power, high * power)
 
 
 def _dual_end(d: np.ndarray, walsh: "_Walsh", tail: float, side: int, normal: bool = False) -> float:

@@ -22,7 +22,8 @@ import numpy as np
 
 from . import intervals
 from .._lazy import integrate, optimize, special, stats
-from .closed_form import _check_alternative, _check_confidence, _paired_values, differences, hodges_lehmann
+from .closed_form import (_check_alternative, _check_confidence, _paired_values, differences, hodges_lehmann,
+                          values_scale)
 from ..errors import InputError, SettingsError
 
 MINUS = "\u2212"  # a real minus sign, as papers print negatives
@@ -175,7 +176,8 @@ def hodges_lehmann_estimate(a, b, *, confidence_level: float = 0.95,
     test (:func:`closed_form.hodges_lehmann`)."""
     _check_alternative(alternative)
     level = _check_confidence(confidence_level)
-    d = differences(*_paired_values(a, b))
+    x, y = _paired_values(a, b)
+    d = differences(x, y)
     nonzero = d[d != 0]
     title = "Hodges–Lehmann estimate"
     misleads = ("It is the typical per-item difference on the items where A and B differ (ties are left out, as "
@@ -186,7 +188,7 @@ def hodges_lehmann_estimate(a, b, *, confidence_level: float = 0.95,
         low, high = (-math.inf if lower is None else 0.0), (math.inf if upper is None else 0.0)
         text = "Hodges–Lehmann estimate of A − B = 0: A and B score the same on every item"
         return EffectSize("hodges_lehmann", title, 0.0, low, high, text, misleads)
-    value, (low, high) = hodges_lehmann(nonzero, level, alternative)
+    value, (low, high) = hodges_lehmann(nonzero, level, alternative, scale=values_scale(x, y))  # as Wilcoxon's
     text = (f"Hodges–Lehmann estimate of A − B = {_significant(value)} "
             f"({_interval(low, high, level, alternative, _significant)}), "
             f"over the {_items(nonzero.size)} where A and B differ")

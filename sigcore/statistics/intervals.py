@@ -70,9 +70,9 @@ def basic(values: np.ndarray, estimate: float, alpha: float, alternative: str, t
                   "two-sided": np.abs(values - estimate)}[alternative]
     c = float(np.partition(deviations, b - k - 1)[b - k - 1])
     if alternative != "less":
-        low = _snap(min(estimate - c, estimate), tol)
+        low = snap(min(estimate - c, estimate), tol)
     if alternative != "greater":
-        high = _snap(max(estimate + c, estimate), tol)
+        high = snap(max(estimate + c, estimate), tol)
     return low, high
 
 
@@ -157,5 +157,7 @@ def wilson(x: np.ndarray, confidence_level: float) -> tuple[float, float]:
     return (0.0 if share == 0 else low), (1.0 if share == 1 else high)  # exactly 0 and 1 there, analytically
 
 
-def _snap(x: float, tol: float) -> float:
-    return 0.0 if abs(x) <= tol else x
+def snap(x: float, tol: float, to: float = 0.0) -> float:
+    """``to`` where ``x`` lies within ``tol`` of it, else ``x``: a bound on the null (0) or on a claim's margin (±Δ)
+    up to float noise is on it, so that it excludes that value exactly when the test rejects it."""
+    return to if abs(x - to) <= tol else x

@@ -22,7 +22,8 @@ from .._lazy import stats
 
 from ..compare import TESTS, compare
 from ..errors import SettingsError
-from ..result import mc_interval
+from ..result import TIE, mc_interval
+from ..statistics.closed_form import wilcoxon
 
 _SEEDS = 2**32  # compare() seeds drawn per test set, so no two test sets share their resamples
 
@@ -455,18 +456,25 @@ def binomial_p(wins: np.ndarray, losses: np.ndarray) -> np.ndarray:
 
 
 def signed_rank_p(d: np.ndarray) -> np.ndarray:
-    """The exact Wilcoxon signed-rank test, P(W⁺ ≥ w⁺) over all 2ⁿ sign patterns, for continuous differences (no
-    zeros, no ties), as sigcore computes it (here up to 50 items; sigcore's own test, up to 300)."""
+    """The exact Wilcoxon signed-rank test, P(W⁺ ≥ w⁺) over all 2ⁿ sign patterns, as sigcore computes it (here up
+    to 50 items; sigcore's own test, up to 300): ranks 1..n vectorised over the rows; a row with a zero or tied
+    sizes under sigcore's one tie rule (within ``TIE`` of the larger, as A scoring d against B scoring 0) by
+    sigcore's own test, which drops zeros and keeps midranks."""
     n = d.shape[1]
-    if n > 50 or np.any(d == 0):
-        raise SettingsError("the vectorised signed-rank test takes at most 50 non-zero differences per test set")
+    if n > 50:
+        raise SettingsError("the vectorised signed-rank test takes at most 50 differences per test set")
     counts = np.zeros(n * (n + 1) // 2 + 1)
     counts[0] = 1.0
     for r in range(1, n + 1):  # each rank r adds to W⁺ or not
         counts[r:] = counts[r:] + counts[:-r].copy()
     at_least = np.cumsum(counts[::-1])[::-1] / 2.0**n  # P(W⁺ ≥ w) for w = 0, 1, ...
     ranks = stats.rankdata(np.abs(d), axis=1)
-    return at_least[np.rint(np.where(d > 0, ranks, 0).sum(axis=1)).astype(int)]
+    p = at_least[np.rint(np.where(d > 0, ranks, 0).sum(axis=1)).astype(int)]
+    sizes = np.sort(np.abs(d), axis=1)
+    tied = np.any(np.diff(sizes, axis=1) <= TIE * sizes[:, 1:], axis=1) | np.any(d == 0, axis=1)
+    for i in np.flatnonzero(tied):  # rare on continuous draws: each row as compare() takes it
+        p[i] = wilcoxon(d[i], np.zeros(n), alternative="greater").p_value
+    return p
 
 
 def _mean_statistic(d: np.ndarray) -> np.ndarray:
