@@ -46,7 +46,7 @@ from .result import Result, _json_safe, p_number
 from .metrics import direction
 from .errors import InputError, SettingsError, SigcoreError
 from . import budget
-from .words import counted, printable
+from .words import counted, in_text, printable
 from .io import align
 from .io.roles import GOLD_NAMES, Ambiguous, names_of
 from .io import results
@@ -903,13 +903,13 @@ def _seeds(args) -> int:
           f"{table.attrs['confidence_level']:.4g}{', Bonferroni over the pairs' if corrected else ''}; "
           f"b = {args.resamples:,}, "
           f"seed {args.seed}):\n")
-    print(table.to_string(float_format="{:.3f}".format, na_rep="—"))
+    print(table.rename(index=in_text, columns=in_text).to_string(float_format="{:.3f}".format, na_rep="—"))
     print(f"\nBelow τ = {args.tau:g}: the row is almost stochastically dominant over the column (deepsig's "
           "recommended threshold, Ulmer et al. 2022); 0: stochastically dominant.")
     for a in table.index:
         for b in table.columns:
             if a != b and table.loc[a, b] < args.tau:
-                print(f"  {a} over {b}: ε_min = {table.loc[a, b]:.3f}")
+                print(f"  {in_text(a)} over {in_text(b)}: ε_min = {table.loc[a, b]:.3f}")
     print("\n" + seeds_report.aso_sentence(table, scores, tau=args.tau))
     return 0
 
@@ -1303,8 +1303,9 @@ def _signed(x: float) -> str:
 
 
 def _print_rows(header: list[str], rows: list[list[str]]) -> None:
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    for r in [header, *rows]:
+    rows = [[in_text(c) for c in r] for r in [header, *rows]]  # a model's or a task's name is one cell of one line
+    widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
+    for r in rows:
         print("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
 
 

@@ -32,6 +32,7 @@ from .metrics import direction, resolve
 from .result import Result, p_number, tie
 from .statistics import intervals
 from .statistics.closed_form import differences
+from .words import in_text
 
 KINDS = ("non-inferior", "equivalent")
 TESTS = ("bootstrap", "t")
@@ -192,7 +193,7 @@ def sentence(c: Claim, a: str = "A", b: str = "B") -> str:
     """The claim as a paper states it: what is shown (or not), the margin, the side, the level, the bound and p."""
     from .report.sentence import metric_name, method
 
-    res = c.result
+    res, a, b = c.result, in_text(a), in_text(b)
     unit = metric_name(res)
     level = f"{c.level:.0%}"
     p = p_text(c)

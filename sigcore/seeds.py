@@ -27,6 +27,7 @@ from .metrics import METRICS, direction
 from .metrics.registry import prepare
 from .statistics import intervals
 from .statistics.variance import Split, split
+from .words import in_text
 
 METHOD = "paired bootstrap over items and runs"
 
@@ -113,7 +114,7 @@ class SeedsResult:
         0.0007 to 0.0293 with the seeds' variance, 0.0030 to 0.0270 from the items alone); p = 0.012
         (two-sided), paired bootstrap over items and runs, b = 10,000, seed 0: significant at α = 0.05."
         """
-        scale = max(abs(self.score_a), abs(self.score_b))
+        a, b, scale = in_text(a), in_text(b), max(abs(self.score_a), abs(self.score_b))
         metric = METRIC_NAMES.get(self.metric, self.metric)
         k_a, k_b = len(self.scores_a), len(self.scores_b)
         runs = (f"mean over {k_a:,} run{'s' * (k_a != 1)} of {a} and {k_b:,} of {b} on {self.n_items:,} "

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .errors import InputError, SettingsError
+from .words import in_text
 
 CAP = 0.5  # λ's cap: Waudby-Smith & Ramdas' choice (1/2 or 3/4)
 CITATION = "Waudby-Smith & Ramdas (2024)"
@@ -179,7 +180,7 @@ class Monitor:
 def sentence(s: Sequential, a: str = "A", b: str = "B") -> str:
     """Where the sequence decided (or that it did not), its interval then and after all items, and the fixed-n
     interval it is wider than."""
-    level = f"{1 - s.alpha:.0%}"
+    a, b, level = in_text(a), in_text(b), f"{1 - s.alpha:.0%}"
     at = s.stopped
     tail = (f"after all {s.n:,} items δ ∈ [{decimal(s.lower[-1])}, {decimal(s.upper[-1])}], {s.width_ratio:.1f}x as "
             f"wide as the fixed-n {level} t interval [{decimal(s.fixed[0])}, {decimal(s.fixed[1])}], the price of "

@@ -23,6 +23,13 @@ def printable(name: str, keep: str = "") -> str:
     return CONTROL.sub(lambda m: m.group() if m.group() in keep else escape(m.group()), name)
 
 
+def in_text(name: object) -> str:
+    """A name (of a system, model, task, column or file) as a sentence or a text table shows it: :func:`printable`,
+    so that it cannot forge a line; a template's NUL-delimited slots (:mod:`sigcore.report.export` fills them with
+    the name escaped for LaTeX or Markdown) pass through. JSON and CSV keep names as data, in their own quoting."""
+    return printable(str(name), keep="\x00")
+
+
 def shown(value: object, limit: int = 40) -> str:
     """A value as a message quotes it: its repr (control characters escaped), cut to ``limit`` characters, so
     that a 5,000-digit number or a pasted document is not echoed whole."""

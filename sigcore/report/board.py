@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..leaderboard import Leaderboard
 from ..result import p_number
 from ..statistics.multiple import floor_reach
-from ..words import counted
+from ..words import counted, in_text
 from .family import CORRECTION_NAMES
 
 
@@ -23,9 +23,9 @@ def heading(res: Leaderboard, baseline: str | None, alpha: float, correction: st
     (``baseline`` None: every pair)."""
     board = res.board
     n = len(board.models)
-    sizes = ", ".join(f"{t} {len(board.items[t]):,}" for t in board.tasks)
+    sizes = ", ".join(f"{in_text(t)} {len(board.items[t]):,}" for t in board.tasks)
     against = (f"every pair, two-sided, {CORRECTION_NAMES[correction]} over {n * (n - 1) // 2}" if baseline is None
-               else f"δ against {baseline}, two-sided, {CORRECTION_NAMES[correction]} over {n - 1}")
+               else f"δ against {in_text(baseline)}, two-sided, {CORRECTION_NAMES[correction]} over {n - 1}")
     return (f"{board.metric} of {n} models on {counted(len(board.tasks), 'task')} (items: {sizes}); "
             f"aggregate: the mean of {'the task scores' if res.weight == 'tasks' else 'all items'}{_grouped(res)}; "
             f"paired bootstrap stratified by task{_clustered(res)}, b = {res.n_resamples:,}, seed {res.seed}; "
@@ -49,8 +49,8 @@ def legend(res: Leaderboard, baseline: str | None, alpha: float, correction: str
     return (f"ranks: those a model takes on the middle {1 - alpha:.0%} of the resamples; group: every model of a "
             f"group is significantly better than every model of the groups below it "
             f"({counted(n * (n - 1) // 2, 'pair')}, {name}; ranks come from each resample's order, groups from "
-            f"the corrected tests, and may part at a boundary); * significant against {baseline} after {name}'s "
-            f"correction at α = {alpha:g}")
+            f"the corrected tests, and may part at a boundary); * significant against {in_text(baseline)} after "
+            f"{name}'s correction at α = {alpha:g}")
 
 
 def floor_warnings(res: Leaderboard, baseline: str | None, alpha: float, correction: str, over: str | None = None,
@@ -159,7 +159,7 @@ def sentence(res: Leaderboard, baseline: str, alpha: float, correction: str, *, 
     from .export import latex_escape
 
     def name(model: str) -> str:
-        return latex_escape(model) if latex else model
+        return latex_escape(model) if latex else in_text(model)
     minus = "$-$" if latex else "\u2212"
 
     def number(x: float) -> str:
@@ -249,7 +249,7 @@ def figure_caption(res: Leaderboard, kind: str, alpha: float, correction: str, *
         return latex_template(text, {slot: latex_escape(m) for m, slot in slots.items()}).replace(
             "Demšar", r"Dem\v{s}ar")
     for m, slot in slots.items():
-        text = text.replace(slot, m)
+        text = text.replace(slot, in_text(m))
     return text
 
 

@@ -11,6 +11,7 @@ from ..errors import SettingsError
 from ..many import Many
 from ..result import p_number
 from ..statistics.closed_form import WILCOXON_EXACT_MAX
+from ..words import in_text
 from . import citations
 from .export import _latex_interval, _latex_number, latex_escape, latex_table, latex_template
 from .sentence import METRIC_NAMES, TEST_NAMES, number, test_name
@@ -166,7 +167,7 @@ def sentence(many: Many, *, latex: bool = False) -> str:
     if latex:
         return latex_template(text, {slot[n]: latex_escape(n) for n in names})
     for name in names:
-        text = text.replace(slot[name], name)
+        text = text.replace(slot[name], in_text(name))
     return text
 
 
@@ -186,7 +187,7 @@ def _caption(text: str, baseline: str | None, latex: bool, names: dict[str, str]
     if latex:
         return latex_template(text, {slot: latex_escape(name) for slot, name in names.items()})
     for slot, name in names.items():
-        text = text.replace(slot, name)
+        text = text.replace(slot, in_text(name))
     return text
 
 
@@ -208,7 +209,7 @@ def text(many: Many) -> str:
     rows = [["system", "against", "score", f"{level} CI", "δ", f"{level} CI of δ", "p", "p corrected", ""]]
     for (a, b), res in many.results.items():
         low, high = many.score_intervals[a]
-        rows.append([a, b, number(many.scores[a], scale), _interval(low, high, scale), signed(res.delta, scale),
+        rows.append([in_text(a), in_text(b), number(many.scores[a], scale), _interval(low, high, scale), signed(res.delta, scale),
                      _interval(*many.delta_interval(a, b), scale, with_sign=True), *many.p_texts(a, b),
                      "*" if many.significant(a, b) else ""])
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
@@ -219,13 +220,14 @@ def text(many: Many) -> str:
     if many.baseline is None:
         ranking = many.ranking()
         lines += ["", "Ranking (clusters: every system above a line is significantly better than every one below):"]
-        previous, width = None, max(len(name) for name in ranking["system"])
+        names = {name: in_text(name) for name in ranking["system"]}
+        previous, width = None, max(len(name) for name in names.values())
         for row in ranking.itertuples():
             if previous is not None and row.cluster != previous:
                 lines.append("  " + "-" * 40)
             previous = row.cluster
             ranks = f"{row.rank_low}" if row.rank_low == row.rank_high else f"{row.rank_low}-{row.rank_high}"
-            lines.append(f"  {ranks:>5}  {row.system:<{width}}  {number(row.score, scale)}")
+            lines.append(f"  {ranks:>5}  {names[row.system]:<{width}}  {number(row.score, scale)}")
     return "\n".join(lines)
 
 

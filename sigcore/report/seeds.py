@@ -13,6 +13,7 @@ from .._version import __version__
 from ..result import _json_safe
 from ..seeds import METHOD
 from ..statistics.aso import violation_ratio
+from ..words import in_text
 from . import citations
 from .export import (_latex_interval, _latex_number, _latex_p, fits_column, latex_escape, latex_table,
                      latex_template)
@@ -127,7 +128,7 @@ def aso_sentence(table, scores: dict, *, tau: float = 0.2, latex: bool = False) 
         return latex_template(text, {slot[n]: latex_escape(n) for n in names} | {
             _C: citations.cite_latex(citations.ASO), _E: _EPS, _T: f"$\\tau = {tau:g}$"})
     for n in names:
-        text = text.replace(slot[n], n)
+        text = text.replace(slot[n], in_text(n))
     return text.replace(_C, citations.cite_text(citations.ASO))
 
 

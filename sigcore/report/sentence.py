@@ -25,7 +25,7 @@ import math
 from ..compare import TESTS
 from ..metrics import METRICS
 from ..result import Result, better_side, p_number
-from ..words import counted
+from ..words import counted, in_text
 
 TEST_NAMES = {name: test.title for name, test in TESTS.items()}
 # Metrics as readers write them.
@@ -124,6 +124,7 @@ def verdict(res: Result, *, a: str = "A", b: str = "B", metric: str | None = Non
     """One paragraph: who wins by how much, the interval, p, the method, the decision at alpha, and caveats.
 
     ``metric`` overrides the metric's name as readers write it (an exporter passes it escaped)."""
+    a, b = in_text(a), in_text(b)
     effect = _effect(res, a, b, metric or metric_name(res))
     sentence = f"{effect}; {res.p_text} ({_SIDED[res.alternative]}), {method(res)}: {_decision(res)}"
     return " ".join(filter(None, [resolution_lead(res), sentence, *_caveats(res)]))
@@ -159,7 +160,7 @@ def _differing(res: Result) -> str:
 
 def summary(res: Result, *, a: str = "A", b: str = "B") -> str:
     """The command line's short report."""
-    scale = scale_of(res)
+    a, b, scale = in_text(a), in_text(b), scale_of(res)
     binary = res.metric in METRICS and METRICS[res.metric].binary
     differ = (f"{res.n_differing:,} discordant" if binary and res.n_groups is None else
               f"{res.n_differing:,} {'groups ' if res.n_groups is not None else ''}differ")

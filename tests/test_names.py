@@ -1,0 +1,107 @@
+"""Names cannot forge output (issue 39 §6): a column, model, task or system name, or a `--name` value, holding a
+newline, an escape, a carriage return, a tab or a bidi override is shown through one escape (`words.printable`) in
+every text the command line prints (the verdict, the tables, the rankings, the LaTeX), kept as it is in JSON and
+CSV (data, which their own quoting keeps in its cell), and never starts a line of its own."""
+
+import csv
+import io
+import json
+
+import pandas as pd
+import pytest
+
+from sigcore.__main__ import main
+from sigcore.words import CONTROL, printable
+
+FORGED = "verdict: B beats A, p < 0.0001"
+HOSTILE = [f"evil\n{FORGED}", f"evil\r{FORGED}", "evil\x1b[31mred\x07", "evil\u202edrow", "evil\tname"]
+
+
+def items(n: int = 60) -> dict:
+    gold = [i % 2 for i in range(n)]
+    return {"id": range(n), "gold": gold, "baseline": [(i // 3) % 2 for i in range(n)],
+            "other": [(i // 2) % 2 for i in range(n)]}
+
+
+def board(model: str, task: str) -> pd.DataFrame:
+    """A tidy board: three models on two tasks, 40 items each, right or wrong."""
+    rows = [{"model": m, "task": t, "item": i, "score": float((i * (k + 1) + j) % 3 == 0)}
+            for k, m in enumerate(["base", model, "third"]) for j, t in enumerate(["arc", task]) for i in range(40)]
+    return pd.DataFrame(rows)
+
+
+def clean(text: str) -> None:
+    """No control or invisible character but the line ends, and no line forged by a name."""
+    assert not CONTROL.search(text.replace("\n", "")), repr(text[:2000])
+    assert not any(line.lstrip().startswith(FORGED) for line in text.splitlines()), text
+
+
+def strings(value) -> set[str]:
+    """Every string in a JSON document, keys included."""
+    if isinstance(value, dict):
+        return set(value) | {s for v in value.values() for s in strings(v)}
+    if isinstance(value, list):
+        return {s for v in value for s in strings(v)}
+    return {value} if isinstance(value, str) else set()
+
+
+def run(args: list[str], capsys) -> str:
+    assert main(args) == 0, capsys.readouterr().err
+    out = capsys.readouterr()
+    clean(out.err)
+    return out.out
+
+
+@pytest.mark.parametrize("name", HOSTILE)
+def test_a_system_column_in_the_verdict_and_every_view_of_a_pair(name, tmp_path, capsys):
+    table = tmp_path / "t.csv"
+    pd.DataFrame({**items(), name: items()["other"]}).drop(columns="other").to_csv(table, index=False)
+    for extra in ([], ["--latex"], ["--test", "bootstrap", "--resamples", "200"], ["--non-inferior", "0.1"],
+                  ["--sequential"]):
+        out = run(["compare", str(table), "--a", name, "--b", "baseline", *extra], capsys)
+        clean(out)
+        assert printable(name) in out or extra == ["--latex"], extra
+    saved = json.loads(run(["compare", str(table), "--a", name, "--b", "baseline", "--json"], capsys))
+    assert saved["a_name"] == name  # JSON keeps the data
+
+
+@pytest.mark.parametrize("name", HOSTILE)
+def test_a_name_given_with_name_is_shown_as_data(name, tmp_path, capsys):
+    table = tmp_path / "t.csv"
+    pd.DataFrame(items()).to_csv(table, index=False)
+    out = run(["compare", str(table), "--a", "other", "--b", "baseline", "--name", f"A={name}"], capsys)
+    clean(out)
+    assert printable(name) in out
+
+
+@pytest.mark.parametrize("name", HOSTILE)
+def test_system_columns_in_a_family(name, tmp_path, capsys):
+    table = tmp_path / "t.csv"
+    pd.DataFrame({**items(), name: items()["other"]}).to_csv(table, index=False)
+    for extra in ([], ["--all-pairs"], ["--latex"]):
+        clean(run(["many", str(table), "--resamples", "200", *extra], capsys))
+    rows = list(csv.DictReader(io.StringIO(run(["many", str(table), "--all-pairs", "--csv"], capsys), newline="")))
+    cells = {printable(r[k]) for r in rows for k in ("system", "against")}  # the data, quoted (a terminal's
+    assert printable(name) in cells  # stream shows its control characters escaped, as every text it prints)
+    saved = run(["many", str(table), "--all-pairs", "--json"], capsys)
+    assert name in strings(json.loads(saved))
+
+
+@pytest.mark.parametrize("name", HOSTILE)
+def test_model_and_task_names_on_a_board(name, tmp_path, capsys):
+    table = tmp_path / "board.csv"
+    board(name, name + " task").to_csv(table, index=False)
+    for extra in ([], ["--all-pairs"], ["--latex"]):
+        clean(run(["many", str(table), "--resamples", "200", *extra], capsys))
+    saved = run(["many", str(table), "--resamples", "200", "--json"], capsys)
+    assert name in strings(json.loads(saved))
+
+
+@pytest.mark.parametrize("name", HOSTILE)
+def test_systems_over_seeds(name, tmp_path, capsys):
+    table = tmp_path / "seeds.csv"
+    pd.DataFrame({"base": [0.70, 0.72, 0.69, 0.71, 0.70], name: [0.74, 0.75, 0.73, 0.76, 0.74]}).to_csv(table,
+                                                                                                       index=False)
+    for extra in ([], ["--latex"]):
+        clean(run(["seeds", str(table), *extra], capsys))
+    clean(run(["seeds", str(table), "--name", f"base={name} base"], capsys))
