@@ -1202,7 +1202,7 @@ def _board(args) -> int:
     if args.all_pairs:  # every pair on the aggregate, corrected over the pairs, as the tie groups are
         pairs = res.pairs(args.alpha, args.correction)
         if args.csv or args.json:
-            print(pairs.to_csv(index=False) if args.csv else json.dumps(_json_safe(
+            print(export.table_csv(pairs).decode("utf-8") if args.csv else json.dumps(_json_safe(
                 {"settings": {"metric": board.metric, "weight": args.weight, "resamples": args.resamples,
                               "seed": args.seed, "alpha": args.alpha, "correction": args.correction,
                               "notes": list(board.notes), "p_floor": 1 / args.resamples},
@@ -1235,7 +1235,7 @@ def _board(args) -> int:
                                 venue=args.venue), end="")
         return 0
     if args.csv:
-        print(table.to_csv(index=False), end="")
+        print(export.table_csv(table).decode("utf-8"), end="")
         return 0
     if args.json:
         settings = {"metric": board.metric, "weight": args.weight, "resamples": args.resamples, "seed": args.seed,

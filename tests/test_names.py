@@ -95,6 +95,20 @@ def test_model_and_task_names_on_a_board(name, tmp_path, capsys):
         clean(run(["many", str(table), "--resamples", "200", *extra], capsys))
     saved = run(["many", str(table), "--resamples", "200", "--json"], capsys)
     assert name in strings(json.loads(saved))
+    for extra in ([], ["--all-pairs"]):  # the board's CSVs: the one writer, formulas neutralised
+        rows = list(csv.DictReader(io.StringIO(run(["many", str(table), "--resamples", "200", "--csv", *extra],
+                                                   capsys), newline="")))
+        assert printable(name) in {printable(r[k]) for r in rows for k in ("model", "other") if k in r}
+
+
+def test_a_boards_csv_neutralises_formulas(tmp_path, capsys):
+    """`many --csv` on a board printed =HYPERLINK(...) raw, though every other CSV neutralised it."""
+    table = tmp_path / "board.csv"
+    board("=HYPERLINK(\"http://x\",\"y\")", "@SUM(A1)").to_csv(table, index=False)
+    for extra in ([], ["--all-pairs"]):
+        out = run(["many", str(table), "--resamples", "200", "--csv", *extra], capsys)
+        models = {r[k] for r in csv.DictReader(io.StringIO(out, newline="")) for k in ("model", "other") if k in r}
+        assert "'=HYPERLINK(\"http://x\",\"y\")" in models and not any(m.startswith("=") for m in models)
 
 
 @pytest.mark.parametrize("name", HOSTILE)
