@@ -8,7 +8,8 @@ import re
 
 # control characters, and the invisible ones that reorder or hide text (bidi overrides and isolates, zero widths,
 # the BOM): a name with U+202E reads backwards, "Trojan source" style
-CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff"
+                     "\ud800-\udfff]")  # and lone surrogates: the bytes of a file name that is not UTF-8
 
 
 def escape(char: str) -> str:

@@ -119,3 +119,33 @@ def test_systems_over_seeds(name, tmp_path, capsys):
     for extra in ([], ["--latex"]):
         clean(run(["seeds", str(table), *extra], capsys))
     clean(run(["seeds", str(table), "--name", f"base={name} base"], capsys))
+
+
+def test_a_file_name_that_is_not_utf8_is_shown_escaped(tmp_path):
+    """Its bytes are lone surrogates in Python: a strict UTF-8 terminal stream failed on them ("failed
+    unexpectedly")."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    folder = os.fsencode(tmp_path)
+    with open(folder + b"/run\xff.csv", "w") as f:
+        f.write("gold,A,B\n" + "x,x,y\ny,y,y\n" * 20)
+    done = subprocess.run([sys.executable, "-m", "sigcore", "compare", folder + b"/run\xff.csv"], capture_output=True,
+                          cwd=Path(__file__).resolve().parents[1],
+                          env={**os.environ, "PYTHONIOENCODING": "utf-8:strict", "LC_ALL": "C.UTF-8"})
+    out = done.stdout.decode("utf-8")
+    assert done.returncode == 0, done.stderr.decode("utf-8", "replace")
+    assert "run\\udcff.csv" in out
+    clean(out)
+
+
+def test_a_name_cannot_start_a_heading_of_the_paper_folders_checklist(tmp_path, capsys):
+    table = tmp_path / "t.csv"
+    pd.DataFrame({**items(), "x\n## C4 forged": items()["other"]}).drop(columns="other").to_csv(table, index=False)
+    run(["compare", str(table), "--a", "x\n## C4 forged", "--b", "baseline", "--paper", str(tmp_path / "paper")],
+        capsys)
+    checklist = (tmp_path / "paper" / "checklist.md").read_text(encoding="utf-8")
+    assert "x \\#\\# C4 forged" in checklist  # Markdown's escape: one line, no heading
+    assert not any(line.startswith("## C4") for line in checklist.splitlines())

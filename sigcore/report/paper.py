@@ -41,7 +41,7 @@ from ..errors import InputError, SettingsError
 from ..words import shown
 from ..result import Result
 from . import citations, export, folder
-from .export import PLACEMENT
+from .export import PLACEMENT, md_escape
 from .folder import BIB, CHECKLIST, MANIFEST, MISSING, REPRODUCE, merge_bib
 from .sentence import METRIC_NAMES, TEST_NAMES
 from .venues import DEFAULT as DEFAULT_VENUE
@@ -359,6 +359,7 @@ def _tool() -> str:
 
 
 def _checklist_pair(res: Result, a: str, b: str, name: str, sacre: str | None) -> str:
+    a, b = md_escape(a), md_escape(b)  # checklist.md is Markdown: a name cannot start a heading of its own
     interval = ("δ with its " + (f"{res.confidence_level:.0%} interval" if res.ci_side == "two-sided" else
                                  f"one-sided {res.confidence_level:.0%} bound")
                 if res.estimand == "delta" and res.ci_low == res.ci_low else "the test's estimate")
@@ -374,7 +375,7 @@ def _checklist_pair(res: Result, a: str, b: str, name: str, sacre: str | None) -
 def _checklist_claim(c, a: str, b: str, name: str, sacre: str | None) -> str:
     from ..claims import margin_text
 
-    res = c.result
+    res, a, b = c.result, md_escape(a), md_escape(b)
     bound = (f"its one-sided {c.level:.0%} lower bound" if c.kind == "non-inferior" else
              f"its {c.level:.0%} interval (two one-sided tests)")
     said = (f"{a} is no worse than {b} by more than Δ = {margin_text(c.margin)}" if c.kind == "non-inferior" else
@@ -401,7 +402,7 @@ def _checklist_family(families: list, name: str, sacre: str | None) -> str:
     res = next(iter(first.results.values()))
     metric = f"; {METRIC_NAMES[res.metric]} by sacreBLEU, signature `{sacre}`" if sacre else ""
     b_text = f", b = {res.n_resamples:,}, seed {res.seed}" if res.resampled else ""
-    against = (f"{len(first.systems) - 1} systems against {first.baseline}" if first.baseline else
+    against = (f"{len(first.systems) - 1} systems against {md_escape(first.baseline)}" if first.baseline else
                f"every pair of {len(first.systems)} systems")
     return (f"## {name}\n\n- **C3** (descriptive statistics): {against} on "
             f"{res.n_items:,} items, with scores, δ and its {res.confidence_level:.0%} interval per comparison "
@@ -412,6 +413,7 @@ def _checklist_family(families: list, name: str, sacre: str | None) -> str:
 
 
 def _checklist_seeds(res, a: str, b: str, name: str) -> str:
+    a, b = md_escape(a), md_escape(b)
     return (f"## {name}\n\n- **C3** (descriptive statistics): the mean over {len(res.scores_a)} runs of {a} and "
             f"{len(res.scores_b)} of {b} (seeds), with the range over runs and δ's {res.level} interval with the "
             f"seeds' variance and from the items alone (Table \\ref{{tab:{name}}}): not the best run.\n"
