@@ -40,7 +40,8 @@ import numpy as np
 import pandas as pd
 
 from . import jsonlimits
-from .decoding import decode, gunzip, read_bytes
+from .archives import gunzip
+from .decoding import decode, read_bytes
 from ..errors import InputError, SettingsError
 from ..words import listed, printable, shown
 

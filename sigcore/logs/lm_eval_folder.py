@@ -18,7 +18,8 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError
-from ..io.decoding import gunzip, read_bytes
+from ..io.archives import gunzip
+from ..io.decoding import read_bytes
 from ..io.inputs import read as read_input
 
 GROUP_WEIGHTS = ("items", "tasks")  # a group's mean over its subtasks' items (weight_by_size), or over subtasks

@@ -18,7 +18,6 @@ from __future__ import annotations
 import gzip
 import io
 import re
-import zipfile
 from pathlib import Path, PurePosixPath
 from typing import Iterable
 
@@ -26,7 +25,8 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError, SettingsError
-from ..io.decoding import gunzip, read_bytes
+from ..io import archives
+from ..io.decoding import read_bytes
 from ..io.inputs import is_inspect_log, read
 
 COLUMNS = ("model", "task", "item", "run", "metric", "score")
@@ -51,7 +51,7 @@ def from_log(data: bytes, name: str) -> pd.DataFrame:
     harness writes it, ``MODEL_FOLDER/samples_<task>_<date>.jsonl`` (its model the folder's name)."""
     from . import inspect_eval
 
-    data = gunzip(data, name)
+    data = archives.gunzip(data, name)
     if is_inspect_log(data, name):  # read once, with its epochs as runs
         runs, head = inspect_eval.read_log(data, name)
         return _long(head["model"], head["task"], runs, "item", "run", inspect_eval.scorers(runs),
@@ -86,8 +86,10 @@ def lm_eval_samples(frame: pd.DataFrame, model: str, task: str) -> pd.DataFrame:
 def from_logs(paths: Iterable[str | Path]) -> pd.DataFrame:
     """Every log's scores in one long table, checked: no (model, task, item, run, metric) twice. A folder is an
     lm-eval output folder (:mod:`sigcore.logs.lm_eval_folder`) or HELM's runs (:mod:`sigcore.logs.helm_run`); the
-    notes of what was read so are in ``attrs["notes"]``."""
-    return _together([_folder(p) if Path(p).is_dir() else from_log(read_bytes(p), str(p)) for p in paths])
+    notes of what was read so are in ``attrs["notes"]``; all the logs unpack to within
+    :data:`sigcore.io.archives.ARCHIVE`."""
+    with archives.total("the logs"):
+        return _together([_folder(p) if Path(p).is_dir() else from_log(read_bytes(p), str(p)) for p in paths])
 
 
 def _folder(path: str | Path) -> pd.DataFrame:
@@ -98,13 +100,15 @@ def _folder(path: str | Path) -> pd.DataFrame:
     return helm_run.read(path)
 
 
-UPLOAD_LIMIT = 2**30  # bytes the zips of one upload may unpack to: ten times a 100 MB zip of JSON logs
-
-
 def from_files(files: list[tuple[str, bytes]]) -> pd.DataFrame:
     """The long table of files held in memory (an app's uploads): logs, lm-eval output folders' files and HELM's
     run folders' (each with its folder in its name, as a zip of the folder gives them), tidy tables, and zips of
-    any of these."""
+    any of these; all they unpack to (zips and gzip files) within :data:`sigcore.io.archives.ARCHIVE`."""
+    with archives.total(files[0][0] if len(files) == 1 else f"the {len(files)} files"):
+        return _from_files(files)
+
+
+def _from_files(files: list[tuple[str, bytes]]) -> pd.DataFrame:
     from . import helm_run, lm_eval_folder
 
     unpacked: list[tuple[str, bytes]] = []
@@ -134,18 +138,10 @@ def _complete(frame: pd.DataFrame, name: str) -> pd.DataFrame:
 
 
 def _unzipped(data: bytes, name: str) -> list[tuple[str, bytes]]:
-    """A zip's files (its folders in their names), in memory, refused past :data:`UPLOAD_LIMIT` unpacked."""
-    try:
-        archive = zipfile.ZipFile(io.BytesIO(data))
-        members = [m for m in archive.infolist() if not m.is_dir() and not m.filename.startswith("__MACOSX/")
-                   and not PurePosixPath(m.filename).name.startswith(".")]
-        if sum(m.file_size for m in members) > UPLOAD_LIMIT:
-            raise InputError(f"unpacks to more than {UPLOAD_LIMIT >> 30} GB", file=name,
-                             hint="Give the logs as a table (sigcore convert writes it as Parquet), or fewer logs.")
-        return [(m.filename, archive.read(m)) for m in members]
-    except (zipfile.BadZipFile, NotImplementedError, RuntimeError, OSError, ValueError) as e:
-        raise InputError(f"cannot be read as a zip ({e})", file=name,
-                         hint="Give a .zip of the logs or of lm-eval's output folder.") from None
+    """A zip's files (its folders in their names), in memory, within :mod:`sigcore.io.archives`' limits; macOS's
+    resource forks and hidden files left out."""
+    return archives.unzip(data, name, lambda member: not member.startswith("__MACOSX/")
+                          and not PurePosixPath(member).name.startswith("."))
 
 
 def _together(frames: list[pd.DataFrame]) -> pd.DataFrame:
