@@ -107,6 +107,7 @@ def read(source: str | os.PathLike | bytes, *, name: str | None = None, format: 
     try:
         frame, lines, fmt = _parse(text, name, format)
         frame, notes = _index_column(frame, name, fmt)
+        notes = (*notes, *frame.attrs.pop("notes", ()))  # what the format's reader noted
     except RecursionError:  # JSON nested deeper than Python's parser can follow
         raise InputError("nests JSON values too deeply to be read", file=name,
                          hint="Give flat records: labels and outputs as text or numbers, not nested arrays.") from None

@@ -80,6 +80,31 @@ def refusal(error: ValueError, text: str, name: str, first_line: int = 1) -> Inp
                       hint="Give scores as ordinary numbers, and ids as text if they are that long.")
 
 
+def loads(data: bytes, name: str, where: str = "", hint: str | None = None) -> Any:
+    """A JSON file's value (a log's, a results file's, a member of an archive: ``where`` names it, "header.json"),
+    its nesting checked before the parser recurses into it and its numbers and keys by :data:`HOOKS`; bytes that
+    are not UTF-8, or text that is not JSON, refused with their place."""
+    said = f"{where} is" if where else "is"
+    try:
+        text = data.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as e:
+        raise InputError(f"{said} not UTF-8 text (byte 0x{data[e.start]:02x} at {e.start:,})", file=name,
+                         hint=hint) from None
+    check(text, name)
+    try:
+        return json.loads(text, **HOOKS)
+    except RecursionError:  # deeper than Python's parser follows, within MAX_DEPTH's brackets: not from a file
+        raise InputError(f"{said} nested too deeply to be read", file=name, hint=hint) from None
+    except ValueError as e:
+        refused = refusal(e, text, name)
+        if refused is not None:
+            raise refused from None
+        if isinstance(e, json.JSONDecodeError):
+            raise InputError(f"{said} not valid JSON ({e.msg})", file=name, line=e.lineno, column=e.colno,
+                             hint=hint) from None
+        raise InputError(f"{said} not valid JSON ({e})", file=name, hint=hint) from None
+
+
 def check(text: str, name: str, max_items: int | None = None) -> None:
     """Refuse nesting deeper than ``MAX_DEPTH`` and, for one JSON value (``max_items`` given), an array of
     more than ``max_items`` items at its first or second level, before the text is parsed; block by block, so
@@ -146,6 +171,16 @@ _NAMES = {"object": "an object", "list": "a list", "text": "text", "integer": "a
           "bool": "true or false", "null": "null"}
 
 
+def finite(value: Any) -> bool:
+    """Whether a JSON value is a number a float holds, finite (not true/false, not 9e308 written out whole)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    try:
+        return bool(np.isfinite(float(value)))
+    except OverflowError:
+        return False
+
+
 def kind(value: Any) -> str:
     """The kind of a JSON value as a message names it: an object, a list, text, a whole number, a number..."""
     if isinstance(value, bool):
@@ -162,7 +197,8 @@ def expect(value: Any, kinds: str, field: str, name: str, where: str = "", hint:
     if any(isinstance(value, _KINDS[k]) and (k in ("bool", "null") or not isinstance(value, bool)) for k in wanted):
         return value
     said = " or ".join(_NAMES[k] for k in wanted)
-    what = json.dumps(value) if value is None or isinstance(value, bool) else f"{kind(value)} ({quoted(value)})"
+    what = "missing (or null)" if value is None else json.dumps(value) if isinstance(value, bool) else \
+        f"{kind(value)} ({quoted(value)})"
     raise InputError(f"{where}field {field} is {what}, not {said}", file=name, hint=hint)
 
 

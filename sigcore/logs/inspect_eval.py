@@ -36,16 +36,7 @@ _FIX = "Give the .eval or .json log that Inspect wrote (inspect eval ... --log-d
 
 
 def _json(data: bytes, name: str, where: str) -> Any:
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise InputError(f"{where} is not UTF-8 text ({e.reason} at byte {e.start:,})", file=name, hint=_FIX) from None
-    jsonlimits.check(text, name)  # nesting refused before the parser recurses into it
-    try:
-        return json.loads(text, **jsonlimits.HOOKS)
-    except ValueError as e:
-        raise jsonlimits.refusal(e, text, name) or InputError(f"{where} is not valid JSON ({e})", file=name,
-                                                              hint=_FIX) from None
+    return jsonlimits.loads(data, name, where, hint=_FIX)
 
 
 def _read(data: bytes, name: str) -> tuple[dict[str, Any], list, str]:
@@ -106,7 +97,7 @@ def value(raw: Any, name: str, where: str) -> float:
     infinity: no paired test can take it) refused."""
     number = None
     if isinstance(raw, (bool, int, float)):
-        number = float(raw)
+        number = float(raw) if isinstance(raw, float) or abs(raw) < 2**1023 else np.inf
     elif isinstance(raw, str):
         key = raw.strip()
         if key in _VALUES or key.lower() in _VALUES:
@@ -192,12 +183,8 @@ def _reported(head: dict) -> str:
     """What the header reports, for a message: 'accuracy 0.354 (includes)'."""
     said = [f"{metric} {v['value']:.4g} ({score.get('name')})" for score in head["scores"]
             for metric, v in (score.get("metrics") or {}).items()
-            if metric in _AVERAGES and _number(v.get("value"))]
+            if metric in _AVERAGES and jsonlimits.finite(v.get("value"))]
     return ", ".join(said[:3])
-
-
-def _number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and bool(np.isfinite(value))
 
 
 _AVERAGES = ("accuracy", "mean")  # Inspect's metrics that are the mean of the (epoch-reduced) sample values
@@ -215,7 +202,7 @@ def _check_reported(head: dict, frame: pd.DataFrame, name: str) -> None:
                        if c in columns), None)
         for metric, said in (score.get("metrics") or {}).items():
             value = said.get("value")
-            if column is None or metric not in _AVERAGES or not _number(value):
+            if column is None or metric not in _AVERAGES or not jsonlimits.finite(value):
                 continue
             if means is None:
                 means = frame.groupby("item", sort=False)[sorted(columns)].mean().mean()

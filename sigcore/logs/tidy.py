@@ -64,7 +64,9 @@ def from_log(data: bytes, name: str) -> pd.DataFrame:
             raise InputError("its name and folder do not say its task and model", file=name,
                              hint="Give the file where lm_eval --output_path --log_samples wrote it: "
                                   "MODEL_FOLDER/samples_<task>_<date>.jsonl.")
-        return lm_eval_samples(table.frame, model, match.group("task"))
+        frame = lm_eval_samples(table.frame, model, match.group("task"))
+        frame.attrs["notes"] = list(table.notes)  # (an acc outside 0..1)
+        return frame
     raise InputError("is neither an Inspect log nor an lm-evaluation-harness samples file", file=name,
                      hint="Give .eval/.json logs of Inspect AI, or samples_<task>_<date>.jsonl files of lm_eval "
                           "--log_samples; a table of scores of your own is already the tidy table.")
@@ -215,13 +217,13 @@ def read_table(path: str | Path) -> pd.DataFrame:
     return read_table_bytes(read_bytes(path), str(path))
 
 
-def _parquet(data: bytes) -> pd.DataFrame:
+def _parquet(data: bytes, name: str) -> pd.DataFrame:
     """A Parquet table with its text columns as categoricals, read as Arrow dictionaries (18 million rows of a
     metric's name are a code each, not 18 million strings). Text and number columns are decoded a batch of rows at
     a time straight into their pandas arrays (:class:`_Gathered`), the row groups after the first split between
     the cores, so that a table costs its pandas columns and a batch of Arrow's per core, not a second copy of each
     column (new memory is what costs most on 18 million rows); other columns (and a number column with a missing
-    value) as to_pandas makes them, a column at a time."""
+    value) as to_pandas makes them, a column at a time; nothing decoded before :func:`_bounded` has measured it."""
     try:
         import pyarrow as pa
         import pyarrow.parquet as pq
@@ -234,6 +236,7 @@ def _parquet(data: bytes) -> pd.DataFrame:
     schema = pq.read_schema(pa.BufferReader(data))
     text = [f.name for f in schema if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)]
     meta = pq.ParquetFile(pa.BufferReader(data)).metadata
+    _bounded(schema, meta, name)
     gathered = {f.name: _Gathered(f.type, meta.num_rows) for f in schema if _Gathered.takes(f.type)}
     if gathered and meta.num_rows:
         sizes = [meta.row_group(g).num_rows for g in range(meta.num_row_groups)]
@@ -408,13 +411,45 @@ def _column(table):
     return (frame[table.column_names[0]] if table.column_names[0] in frame.columns else frame.index).array
 
 
+def _bounded(schema, meta, name: str) -> None:
+    """Refuse a Parquet table, before any of it is decoded, whose columns are not numbers, true/false, text or times
+    (lists and binary values can hold any size), or that would decode to more than :data:`archives.TABLE` bytes:
+    its rows times its columns' widths (text as 4-byte codes), or its pages unpacked (dictionaries included)."""
+    import pyarrow as pa
+
+    widths = {}
+    for field in schema:
+        kind = field.type.value_type if pa.types.is_dictionary(field.type) else field.type
+        if pa.types.is_string(kind) or pa.types.is_large_string(kind):
+            widths[field.name] = 4
+        elif pa.types.is_primitive(kind) or pa.types.is_decimal(kind) or pa.types.is_null(kind):
+            widths[field.name] = max(1, getattr(kind, "bit_width", 8) // 8)
+        else:
+            raise InputError(f"column {field.name!r} holds {kind}, not numbers or text", file=name,
+                             hint="Give the tidy table: model, task, item, run, metric, score (numbers and text).")
+    decoded = meta.num_rows * sum(widths.values())
+    unpacked = sum(meta.row_group(g).column(c).total_uncompressed_size for g in range(meta.num_row_groups)
+                   for c in range(meta.num_columns))
+    if max(decoded, unpacked) > archives.TABLE:
+        raise InputError(f"holds {meta.num_rows:,} rows of {meta.num_columns} columns, which decode to "
+                         f"{archives.size(max(decoded, unpacked))}, more than the {archives.size(archives.TABLE)} "
+                         "sigcore reads of one table", file=name,
+                         hint="Compare fewer models, tasks or metrics at once (a table for each), or a sample of "
+                              "the items.")
+
+
 def read_table_bytes(data: bytes, name: str) -> pd.DataFrame:
     try:
+        import pyarrow as pa
+        arrow_errors = (pa.ArrowException,)  # its NotImplementedError (a codec), TypeError, KeyError, MemoryError
+    except ModuleNotFoundError:
+        arrow_errors = ()
+    try:
         if name.lower().endswith(".parquet"):
-            return _parquet(data)
+            return _parquet(data, name)
         return pd.read_csv(io.BytesIO(data), dtype={"item": str, "model": str, "task": str})
-    except SettingsError:  # pyarrow missing: said as it is
+    except (SettingsError, InputError):  # pyarrow missing, a table too large: said as it is
         raise
-    except (ValueError, OSError) as e:  # pyarrow's and pandas' errors about the file itself
+    except (ValueError, OSError, *arrow_errors) as e:  # pyarrow's and pandas' errors about the file itself
         raise InputError(f"cannot be read as a table of scores ({e})", file=name,
                          hint="Give the table sigcore convert writes, or one with the same columns.") from None
