@@ -52,6 +52,7 @@ _WINDOW = 1 << 25  # the largest Zstandard window inflated (zstd's levels up to 
 _DIRECTORY = 16 * 2**20  # bytes of a zip's central directory: MEMBERS entries with long names
 _OTHER = {9: "Deflate64", 14: "LZMA", 95: "xz", 96: "JPEG", 97: "WavPack", 98: "PPMd", 99: "AES encryption"}
 _FIX = "The archive is damaged (or made to exhaust memory); make it again from the original files."
+_MORE = "Give fewer logs at once, or the scores as a table (sigcore convert writes one as Parquet)."
 
 
 def size(n: int) -> str:
@@ -96,8 +97,7 @@ def _collect(chunks: Iterator[bytes], most: int, too_large: Callable[[], InputEr
             t.used += len(chunk)
             if t.used > t.limit:
                 raise InputError(f"unpacks to more than {size(t.limit)} in all (the limit was passed at {member})",
-                                 file=t.name, hint="Give fewer logs at once, or the scores as a table (sigcore "
-                                                   "convert writes one as Parquet).")
+                                 file=t.name, hint=_MORE)
         out.append(chunk)
     return b"".join(out)
 
@@ -147,7 +147,8 @@ def read_member(data: bytes, info: zipfile.ZipInfo, name: str, limit: int = MEMB
                          "read", file=name, hint="Zip the files again with the usual compression (deflate).")
     if info.file_size > limit:
         raise InputError(f"{where} unpacks to {size(info.file_size)}, more than the {size(limit)} sigcore reads of "
-                         "one member", file=name, hint="Give fewer items, or split the log.")
+                         "one member", file=name, hint="No real member of its kind is so large: the archive is "
+                                                       "damaged or made to exhaust memory (or split the log).")
     raw = _raw(data, info, name, where)
     if info.compress_type == ZSTD and importlib.util.find_spec("zstandard") is None:
         raise InputError(f"{where} is compressed with Zstandard, and the zstandard package is not installed",
@@ -173,7 +174,7 @@ def read_member(data: bytes, info: zipfile.ZipInfo, name: str, limit: int = MEMB
     except (zlib.error, OSError, EOFError, ValueError) as e:  # zlib's, bz2's and zstandard's words for bad data
         raise InputError(f"{where} cannot be inflated ({e})", file=name, hint=_FIX) from None
     if len(out) != info.file_size or crc != info.CRC:
-        what = f"unpacks to {size(len(out))}, not the {size(info.file_size)}" if len(out) != info.file_size \
+        what = f"unpacks to {len(out):,} bytes, not the {info.file_size:,}" if len(out) != info.file_size \
             else "has another CRC-32 than the one"
         raise InputError(f"{where} {what} its archive declares: it is damaged", file=name, hint=_FIX)
     return out
@@ -249,9 +250,16 @@ _METHODS = {zipfile.ZIP_STORED: _stored, zipfile.ZIP_DEFLATED: _deflated, zipfil
 
 
 def unzip(data: bytes, name: str, keep: Callable[[str], bool] = lambda member: True,
-          limit: int = MEMBER) -> list[tuple[str, bytes]]:
-    """Each of a zip's files whose name ``keep`` takes, with its bytes (:func:`read_member`), in the zip's order."""
-    return [(i.filename, read_member(data, i, name, limit)) for i in members(data, name) if keep(i.filename)]
+          limit: int = MEMBER, most: int = ARCHIVE) -> list[tuple[str, bytes]]:
+    """Each of a zip's files whose name ``keep`` takes, with its bytes (:func:`read_member`, at most ``limit``
+    each), in the zip's order; refused at once where they declare more than ``most`` in all (each inflates to at most
+    what it declares, so that the declarations bound what is read)."""
+    kept = [i for i in members(data, name) if keep(i.filename)]
+    declared = sum(i.file_size for i in kept)
+    if declared > most:
+        raise InputError(f"unpacks to {size(declared)} in all, more than the {size(most)} sigcore reads at once",
+                         file=name, hint=_MORE)
+    return [(i.filename, read_member(data, i, name, limit)) for i in kept]
 
 
 # --- gzip ---------------------------------------------------------------------------------------------------------
