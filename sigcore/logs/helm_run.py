@@ -190,16 +190,23 @@ def _perturbation(description: Any) -> str:
 
 def _check(frame: pd.DataFrame, stats: Any, name: str) -> None:
     """Each metric's mean over its instances and trials must be the one HELM reports for the split."""
+    def field(value: Any, kinds: str, path: str) -> Any:
+        return jsonlimits.expect(value, kinds, path, name, hint=_FIX)
+
     reported = {}
-    for stat in stats if isinstance(stats, list) else []:
-        key = stat.get("name", {}) if isinstance(stat, dict) else {}
-        if not isinstance(key, dict):
-            continue
-        perturbed = key.get("perturbation") if isinstance(key.get("perturbation"), dict) else {}
-        read = perturbed.get("computed_on", "perturbed") == "perturbed" or perturbed.get("name") in WORST \
-            and perturbed.get("computed_on") == "worst"  # not the originals' means, nor one perturbation's worst
-        if read and key.get("split", "test") == "test" and jsonlimits.finite(stat.get("mean")):
-            reported[str(key.get("name")) + _perturbation(perturbed)] = float(stat["mean"])
+    for k, stat in enumerate(field(stats, "list", "(the whole of it)")):
+        field(stat, "object", f"[{k}]")
+        key = field(stat.get("name"), "object", f"[{k}].name")
+        perturbed = field(key.get("perturbation"), "object null", f"[{k}].name.perturbation") or {}
+        computed = field(perturbed.get("computed_on", "perturbed"), "text", f"[{k}].name.perturbation.computed_on")
+        read = computed == "perturbed" or perturbed.get("name") in WORST and computed == "worst"  # not the
+        # originals' means, nor one perturbation's worst
+        split = field(key.get("split"), "text null", f"[{k}].name.split") or "test"
+        if read and split == "test" and jsonlimits.finite(stat.get("mean")):
+            stat_name = field(key.get("name"), "text", f"[{k}].name.name")
+            if perturbed:
+                field(perturbed.get("name"), "text", f"[{k}].name.perturbation.name")
+            reported[stat_name + _perturbation(perturbed)] = float(stat["mean"])
     for metric, scores in frame.groupby("metric", sort=False).score:
         value = reported.get(metric)
         if value is not None and not np.isclose(scores.mean(), value, rtol=1e-9, atol=1e-12):

@@ -82,7 +82,7 @@ def read_files(files: dict[str, bytes], where: str = "") -> pd.DataFrame:
                                             f"(repeats) and scored it once, after its filter; that score is "
                                             f"compared")
         for g, leaves in top.items():
-            groups.setdefault(g, []).append((model, leaves, groups_said.get(g, reported.get(g, {}))))
+            groups.setdefault(g, []).append((model, leaves, groups_said.get(g, reported.get(g, {})), shown_name))
     if not frames:
         raise InputError("holds no results_*.json with tasks", file=where or None,
                          hint="Give the folder lm_eval --output_path wrote (one folder per model).")
@@ -183,7 +183,7 @@ def _only_filter(reported: dict, metric: str) -> str:
 def _group_weight(group: str, seen: list, frame: pd.DataFrame) -> str:
     """How lm-eval averaged ``group``'s subtasks: the weighting that gives the score it reports for every model."""
     fits = set(GROUP_WEIGHTS)
-    for model, leaves, reported in seen:
+    for model, leaves, reported, results in seen:
         part = frame[(frame.model == model) & frame.task.isin(leaves)]
         for metric, rows in part.groupby("metric", sort=False):
             name, _, filt = metric.partition("[")
@@ -193,7 +193,8 @@ def _group_weight(group: str, seen: list, frame: pd.DataFrame) -> str:
             means = rows.groupby("task", sort=False).score.mean()
             candidates = {"items": rows.score.mean(), "tasks": means.mean()}
             fits &= {w for w, v in candidates.items() if np.isclose(v, value, rtol=1e-9, atol=1e-12)}
-    if not fits:
-        raise InputError(f"group {group!r}'s score is neither the mean of its tasks' items nor of their scores",
-                         hint="sigcore reads groups lm-eval averages over items (weight_by_size) or over tasks.")
+            if not fits:
+                raise InputError(f"group {group!r}'s score is neither the mean of its tasks' items nor of their "
+                                 "scores", file=results, hint="sigcore reads groups lm-eval averages over items "
+                                                              "(weight_by_size) or over tasks.")
     return "items" if "items" in fits else "tasks"  # both fit: equal sizes, the same number

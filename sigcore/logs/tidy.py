@@ -327,7 +327,7 @@ class _Gathered:
                 self.out[rows] = array.to_numpy()
             return
         indices = array.indices
-        codes = (indices.fill_null(-1) if indices.null_count else indices).to_numpy()
+        codes = _within((indices.fill_null(-1) if indices.null_count else indices).to_numpy(), len(array.dictionary))
         if self.last is None or not array.dictionary.equals(self.last):
             if pending is None:
                 self._learn(array.dictionary)
@@ -388,6 +388,15 @@ class _Gathered:
                                          validate=False)
 
 
+def _within(codes: np.ndarray, size: int) -> np.ndarray:
+    """A column's codes, each of its dictionary's ``size`` values or -1 (missing): Arrow does not check them, and a
+    damaged file's code past its dictionary would index memory that is not the column's."""
+    if len(codes) and (codes.min() < -1 or codes.max() >= size):
+        raise ValueError(f"a text column's code {int(codes.max() if codes.max() >= size else codes.min())} is not "
+                         f"one of its {size:,} values: the file is damaged")
+    return codes
+
+
 def _column(table):
     """A one-column Arrow table's column for pandas: a dictionary as a categorical and numbers without nulls as a
     numpy array, each built from the Arrow buffers at once (a fifth of to_pandas' time on 18 million rows); other
@@ -402,7 +411,8 @@ def _column(table):
             codes = [c.indices.fill_null(-1) if c.null_count else c.indices for c in column.chunks]
             small = next(t for t in (np.int8, np.int16, np.int32, np.int64)  # pandas' codes' type: no second copy
                          if len(categories) < np.iinfo(t).max)
-            return pd.Categorical.from_codes(np.concatenate([c.to_numpy() for c in codes], dtype=small),
+            return pd.Categorical.from_codes(_within(np.concatenate([c.to_numpy() for c in codes], dtype=small),
+                                                     len(categories)),
                                              dtype=pd.CategoricalDtype(categories, ordered=kind.ordered),
                                              validate=False)
     elif (pa.types.is_integer(kind) or pa.types.is_floating(kind)) and not column.null_count:
@@ -451,5 +461,5 @@ def read_table_bytes(data: bytes, name: str) -> pd.DataFrame:
     except (SettingsError, InputError):  # pyarrow missing, a table too large: said as it is
         raise
     except (ValueError, OSError, *arrow_errors) as e:  # pyarrow's and pandas' errors about the file itself
-        raise InputError(f"cannot be read as a table of scores ({e})", file=name,
+        raise InputError(f"cannot be read as a table of scores ({' '.join(str(e).split())})", file=name,
                          hint="Give the table sigcore convert writes, or one with the same columns.") from None
