@@ -81,6 +81,26 @@ def eval_log(header: dict | bytes | None = None, summaries: list | bytes | None 
     return zip_of(members)
 
 
+def damaged(kind: str) -> bytes:
+    """A real .eval whose header.json member is damaged so: "wrong CRC", "method 99", "deflate holding stored
+    bytes", "encrypted flag", "cut short", "size other than declared", "bzip2 holding deflate"."""
+    header = inspect_members()["header.json"]
+    member = deflated("header.json", header)
+    changes = {"wrong CRC": {"crc": member["crc"] ^ 1}, "method 99": {"method": 99},
+               "deflate holding stored bytes": {"raw": header}, "encrypted flag": {"flags": 1},
+               "cut short": {"raw": member["raw"][:-40]}, "size other than declared": {"size": len(header) + 7},
+               "bzip2 holding deflate": {"method": 12}}[kind]
+    return eval_log(**changes)
+
+
+def edited(edit) -> bytes:
+    """A real .eval with ``edit(header, summaries)`` applied to its members' JSON."""
+    members = inspect_members()
+    header, summaries = json.loads(members["header.json"]), json.loads(members["summaries.json"])
+    edit(header, summaries)
+    return eval_log(header, summaries)
+
+
 def header_bomb(gigabytes: float = 1.9) -> bytes:
     """The issue's bomb: a 2 MB .eval whose header.json deflates to 1.9 GB of spaces followed by a valid header,
     declared as it is (JSON allows the spaces)."""

@@ -149,16 +149,6 @@ def test_members_of_every_method_read_as_they_are_and_the_declarations_bound_the
         assert archives.gunzip(gzip.compress(data), "b.gz") == data
 
 
-def _damaged(kind: str) -> bytes:
-    header = bombs.inspect_members()["header.json"]
-    member = bombs.deflated("header.json", header)
-    changes = {"wrong CRC": {"crc": member["crc"] ^ 1}, "method 99": {"method": 99},
-               "deflate holding stored bytes": {"raw": header}, "encrypted flag": {"flags": 1},
-               "cut short": {"raw": member["raw"][:-40]}, "size other than declared": {"size": len(header) + 7},
-               "bzip2 holding deflate": {"method": 12}}[kind]
-    return bombs.eval_log(**changes)
-
-
 DAMAGED = {"wrong CRC": "has another CRC-32 than the one its archive declares: it is damaged",
            "method 99": "is compressed with method 99 (AES encryption), which sigcore does not read",
            "deflate holding stored bytes": "cannot be inflated (Error -3 while decompressing data: invalid",
@@ -169,7 +159,7 @@ DAMAGED = {"wrong CRC": "has another CRC-32 than the one its archive declares: i
 
 @pytest.mark.parametrize("kind", DAMAGED)
 def test_a_damaged_member_is_named_on_the_command_line_and_in_an_upload(kind, tmp_path, capsys):
-    data = _damaged(kind)
+    data = bombs.damaged(kind)
     with pytest.raises(InputError) as info:
         read(data, name="run.eval")
     assert info.value.file == "run.eval" and info.value.what.startswith("its member header.json ")
