@@ -109,7 +109,8 @@ def members(data: bytes, name: str) -> list[zipfile.ZipInfo]:
     or where its directory lists more than :data:`MEMBERS` members."""
     count, directory = _directory(data)
     if count > MEMBERS or directory > _DIRECTORY:
-        raise InputError(f"has more than {MEMBERS:,} members", file=name,
+        raise InputError(f"has more than {MEMBERS:,} members (or a directory of them larger than "
+                         f"{size(_DIRECTORY)})", file=name,
                          hint="Zip fewer files at once (a folder of logs, not a disk).")
     try:
         return [i for i in zipfile.ZipFile(io.BytesIO(data)).infolist() if not i.is_dir()]
