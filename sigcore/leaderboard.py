@@ -322,7 +322,8 @@ def _one_metric(frame: pd.DataFrame, wanted: str | list[str] | None) -> tuple[pd
     used = list(dict.fromkeys(m for m in chosen.values() if m))
     if len(used) > 1:
         notes.append("each task's metric: " + ", ".join(f"{t} {m}" for t, m in chosen.items() if m))
-    keep = text == _text(frame["task"]).map(chosen)
+    # as objects: two categoricals (a Parquet table's metric and task) compare only with the same categories
+    keep = np.asarray(text, dtype=object) == np.asarray(_text(frame["task"]).map(chosen), dtype=object)
     return frame[keep], " / ".join(used), notes
 
 
