@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from .errors import InputError, SettingsError
+from .io.ids import RULE, merged
 from .statistics import intervals
 from ._threads import WORKERS, one_blas_thread, pool
 from .words import counted, listed, named, shown
@@ -81,6 +82,12 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
             if len(codes[key]) and not checked and codes[key].min() - (low if key == "run" else 0) < 0:
                 raise InputError(f"row {int(np.argmax(codes[key] < 0)) + 1} of the table has no {key}",
                                  hint=f"Give every row its {key}.")
+    # ids pair by one rule, compare's too (sigcore.io.ids): 1.0 from one log is the 1 of another
+    groups, names["item"], joined = merged(names["item"])
+    if groups is not None:
+        codes["item"] = groups[codes["item"]]
+        notes.append(f"ids that are the same number written two ways are one item: {shown(str(joined[0][1]))} is "
+                     f"{shown(str(joined[0][0]))}" + (f", and {len(joined) - 1:,} more" if len(joined) > 1 else ""))
     n_models, n_items = len(names["model"]), len(names["item"])
     runs = len(names["run"]) if "run" in codes else 1
     binary = runs > 1 and binary  # right/wrong: x² = x, one sum fewer
@@ -126,9 +133,9 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
                 first = ids[int(np.flatnonzero(holes[:, m])[0])]
                 raise InputError(f"model {named(models[m])} lacks {counted(int(holes[:, m].sum()), 'item')} of "
                                  f"task {named(task)} that other models have (the first is {shown(first)})",
-                                 hint="Check that the logs come from the same test set, or compare the items every "
-                                      "model has: --drop-unmatched (in the app, Drop unmatched items; in Python, "
-                                      "on_missing='drop').")
+                                 hint=f"{RULE} Check that the logs come from the same test set, or compare the items "
+                                      "every model has: --drop-unmatched (in the app, Drop unmatched items; in "
+                                      "Python, on_missing='drop').")
             keep = ~holes.any(axis=1)
             notes.append(f"task {task}: dropped {counted(int((~keep).sum()), 'item')} not every model has")
             block, ids, rows = block[keep], tuple(i for i, k in zip(ids, keep) if k), rows[keep]
