@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import struct
 import zipfile
 from typing import Any
@@ -205,8 +206,11 @@ def _check_reported(head: dict, frame: pd.DataFrame, name: str) -> None:
             if column is None or metric not in _AVERAGES or isinstance(value, bool) \
                     or not isinstance(value, (int, float)) or not np.isfinite(value):
                 continue
-            if means is None:
-                means = frame.groupby("item", sort=False)[sorted(columns)].mean().mean()
+            if means is None:  # scores of 1e308 a power of two down (exactly) while averaged: their sums overflow
+                shift = max(0, math.frexp(float(np.abs(frame[sorted(columns)].to_numpy(np.float64)).max(initial=0)))[1]
+                            - 1000)
+                means = np.ldexp(np.ldexp(frame[sorted(columns)], -shift).groupby(frame["item"], sort=False).mean()
+                                 .mean(), shift)
             if not np.isclose(means[column], value, rtol=1e-9, atol=1e-12):
                 raise InputError(f"scorer {column}'s samples average {means[column]:.6g}, but the log's header "
                                  f"reports {metric} {value:.6g}", file=name,

@@ -3,6 +3,8 @@ command line and the app: what was computed, and how to read its ranks and group
 
 from __future__ import annotations
 
+import math
+
 from ..leaderboard import Leaderboard
 from ..result import p_number
 from ..statistics.multiple import floor_reach
@@ -130,6 +132,9 @@ def variance_rows(res: Leaderboard, baseline: str) -> list[list[str]]:
     :func:`variance_header`."""
     rows = []
     for r in variance_records(res, baseline):
+        if math.isnan(r["items_share"]):  # δ does not vary at all (every item's difference the same in every run)
+            rows.append([r["model"], *["—"] * (len(variance_header(res)) - 1)])
+            continue
         items = round(100 * r["items_share"])  # the shares printed add up to 100%
         if "clusters" in r:
             clusters = round(100 * r["clusters_share"])
