@@ -41,8 +41,8 @@ CASES = {
     "compression method 99": ("aes.eval", lambda: bombs.damaged("method 99"),
                               "aes.eval: its member header.json is compressed with method 99 (AES encryption)"),
     "a sample id that is a list": ("ids.eval", lambda: bombs.edited(lambda h, s: s[2].update(id=[1, 2])),
-                                   "ids.eval: summaries.json: sample 3: field id is a list ([1, 2]), not a whole "
-                                   "number or text"),
+                                   "ids.eval: summaries.json: sample 3: field id is a list ([1, 2]), not a number "
+                                   "or text"),
     "results that is a string": ("results.eval", lambda: bombs.edited(lambda h, s: h.update(results="fine")),
                                  "results.eval: header.json: field results is text (\"fine\"), not an object"),
 }

@@ -203,7 +203,7 @@ def _edited(edit) -> tuple[dict, list]:
 # the fields of another kind, each with the place its message must say
 FIELDS = {
     "a sample id that is a list": (lambda h, s: s[2].update(id=[1, 2]),
-                                   "summaries.json: sample 3: field id is a list ([1, 2]), not a whole number or text"),
+                                   "summaries.json: sample 3: field id is a list ([1, 2]), not a number or text"),
     "an epoch that is text": (lambda h, s: s[4].update(epoch="two"),
                               "summaries.json: sample 5: field epoch is text (\"two\"), not a whole number"),
     "results that is a string": (lambda h, s: h.update(results="fine"),

@@ -6,7 +6,7 @@ A ``.eval`` is a zip: ``header.json`` (the task, the model, the configuration: `
 ``eval.config.epochs``), ``summaries.json`` (each sample's ``id``, ``epoch``, ``target`` and ``scores``, one entry
 per sample and epoch) and ``samples/ID_epoch_N.json``; only the first two are read, within the limits of
 :mod:`sigcore.io.archives` (32 and 128 MiB, counted as they inflate). A ``.json`` log is one object with ``eval`` and
-``samples``. Every field read must be of the kind Inspect writes (a sample's ``id`` a whole number or text, its
+``samples``. Every field read must be of the kind Inspect writes (a sample's ``id`` a number or text, its
 ``epoch`` a whole number, ``results`` an object...): another is refused naming the member, the sample and the field. Each score's ``value`` becomes a number as Inspect's ``value_to_float`` makes it: ``C`` (correct) 1,
 ``I`` 0, ``P`` (partial) 0.5, ``N`` (no answer) 0, ``yes``/``true`` 1, ``no``/``false`` 0, numbers as they are; a
 scorer whose value is an object of several numbers gives a column per key (``scorer/key``).
@@ -23,6 +23,7 @@ reports, and returns the frame in the shape of an lm-eval log (``doc_id``: the s
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 import numpy as np
@@ -206,8 +207,11 @@ def _check_reported(head: dict, frame: pd.DataFrame, name: str) -> None:
             value = said.get("value")
             if column is None or metric not in _AVERAGES or not jsonlimits.finite(value):
                 continue
-            if means is None:
-                means = frame.groupby("item", sort=False)[sorted(columns)].mean().mean()
+            if means is None:  # scores of 1e308 a power of two down (exactly) while averaged: their sums overflow
+                shift = max(0, math.frexp(float(np.abs(frame[sorted(columns)].to_numpy(np.float64)).max(initial=0)))[1]
+                            - 1000)
+                means = np.ldexp(np.ldexp(frame[sorted(columns)], -shift).groupby(frame["item"], sort=False).mean()
+                                 .mean(), shift)
             if not np.isclose(means[column], value, rtol=1e-9, atol=1e-12):
                 raise InputError(f"scorer {column}'s samples average {means[column]:.6g}, but the log's header "
                                  f"reports {metric} {value:.6g}", file=name,
@@ -225,7 +229,8 @@ def _frame(samples: list, name: str, member: str) -> pd.DataFrame:
     for k, sample in enumerate(samples, 1):
         if not isinstance(sample, dict) or "id" not in sample:
             raise InputError(f"{member}sample {k} has no id", file=name, item=k, hint=_FIX)
-        item = jsonlimits.expect(sample["id"], "integer text", "id", name, f"{member}sample {k}: ", hint=_FIX)
+        item = jsonlimits.expect(sample["id"], "number text", "id", name, f"{member}sample {k}: ",
+                                 hint=_FIX)  # 1.0 is item 1, as every file's ids pair (sigcore.io.ids)
         epoch = jsonlimits.expect(sample.get("epoch", 1), "integer", "epoch", name, f"{member}sample {k}: ",
                                   hint=_FIX)
         where = f"{member}sample {item!r} (epoch {epoch})"

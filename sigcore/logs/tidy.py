@@ -10,7 +10,8 @@ shape a user's own pipeline writes, and what every log reader here produces). CS
 ``score``   a number
 ==========  ==========================================================================================
 
-Items pair across models by (task, item), never by position.
+Items pair across models by (task, item), never by position, their ids by the rule of :mod:`sigcore.io.ids` (the
+same number however written, or else the same text).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import pandas as pd
 from ..errors import InputError, SettingsError
 from ..io import archives
 from ..io.decoding import read_bytes
+from ..io.ids import merged
 from ..io.inputs import is_inspect_log, read
 
 COLUMNS = ("model", "task", "item", "run", "metric", "score")
@@ -155,7 +157,11 @@ def _together(frames: list[pd.DataFrame]) -> pd.DataFrame:
         if column in out.columns:
             out[column] = out[column].fillna("")
     out.attrs["notes"] = notes
-    twice = out.duplicated([c for c in COLUMNS[:5] if c in out.columns], keep=False)
+    keys = [c for c in COLUMNS[:5] if c in out.columns]
+    codes, spellings = pd.factorize(out["item"])
+    groups = merged(list(spellings))[0]  # ids pair by one rule (sigcore.io.ids): 1 and 1.0 are one item
+    items = None if groups is None else np.where(codes < 0, -1, groups[codes])  # -1: no id, said by the board
+    twice = (out if items is None else out[keys].assign(item=items)).duplicated(keys, keep=False)
     if twice.any():
         row = out[twice].iloc[0]
         raise InputError(f"model {row['model']!r} has task {row['task']!r} twice (item {row['item']!r}, "
