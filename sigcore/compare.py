@@ -30,7 +30,7 @@ from . import budget as budgets
 from ._version import __version__
 from .errors import InputError, SettingsError
 from .metrics import METRICS, Metric, direction, prepare, resolve
-from .result import ALTERNATIVES, Result, delta_alternative, tie
+from .result import ALTERNATIVES, Result, delta_alternative, finite_delta, tie
 from .statistics import closed_form, intervals, resampling
 from .statistics.resampling import PairedStats
 
@@ -459,11 +459,7 @@ class _Run:
     def __post_init__(self):
         total_a, total_b = self.paired.totals()
         self.score_a, self.score_b = float(self.score(total_a)), float(self.score(total_b))
-        self.delta = self.score_a - self.score_b
-        if not math.isfinite(self.delta):  # no verdict may rest on an infinity
-            raise InputError(f"δ = {self.score_a:g} − {self.score_b:g} is not a finite number",
-                             hint="The scores are too large to subtract: rescale both systems' alike (e.g. divide "
-                                  "them by 1e300).")
+        self.delta = finite_delta(self.score_a, self.score_b)
         self.tol = tie(self.score_a, self.score_b)
         self.n_differing = self.paired.discordant().n
         self.definition = self.definition or METRICS[self.metric]

@@ -10,14 +10,17 @@ average them) or the mean over all items (``weight="items"``: a task counts by i
 
 from __future__ import annotations
 
+import math
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterator
 
 import numpy as np
 import pandas as pd
 
 from .errors import InputError, SettingsError
+from .io.ids import RULE, merged
+from .result import finite_delta
 from .statistics import intervals
 from ._threads import WORKERS, one_blas_thread, pool
 from .words import counted, listed, named, shown
@@ -28,6 +31,7 @@ _BLOCK = 1 << 20  # rows a block, where the rows are counted a block at a time: 
 _BLOCK_CELLS = 1 << 18  # draws per block: 2 MiB of them and of their counts stay in cache (twice 32 MiB's speed)
 _PAIRS = 1 << 10  # pairs of models whose b resampled δ are looked at together: 8 MiB at b = 1,000
 _EXACT = 1 << 24  # whole numbers below it are exact in float32, and so are sums of them below it
+_HUGE = 2.0 ** 400  # scores beyond it are summed a power of two down (intervals.power_scale): their squares overflow
 
 
 @dataclass(frozen=True)
@@ -65,7 +69,7 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
     if "metric" in frame.columns:
         frame, metric, notes = _one_metric(frame, metric)
     metric = metric or "score"
-    values, binary = _scores(frame)
+    values, binary, scale = _scores(frame)
     # small integer codes, not strings and groupby, each row touched a few times and few arrays its length (each
     # new page costs): 18 million rows in half a second
     codes, names, low = {}, {}, 0
@@ -81,6 +85,12 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
             if len(codes[key]) and not checked and codes[key].min() - (low if key == "run" else 0) < 0:
                 raise InputError(f"row {int(np.argmax(codes[key] < 0)) + 1} of the table has no {key}",
                                  hint=f"Give every row its {key}.")
+    # ids pair by one rule, compare's too (sigcore.io.ids): 1.0 from one log is the 1 of another
+    groups, names["item"], joined = merged(names["item"])
+    if groups is not None:
+        codes["item"] = groups[codes["item"]]
+        notes.append(f"ids that are the same number written two ways are one item: {shown(str(joined[0][1]))} is "
+                     f"{shown(str(joined[0][0]))}" + (f", and {len(joined) - 1:,} more" if len(joined) > 1 else ""))
     n_models, n_items = len(names["model"]), len(names["item"])
     runs = len(names["run"]) if "run" in codes else 1
     binary = runs > 1 and binary  # right/wrong: x² = x, one sum fewer
@@ -112,6 +122,8 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
             # (in place: a task's at a time, no second array of them all)
             spread = _within(sums[rows], squares[rows], counts[rows]) if several else None
             block = np.divide(sums[rows], counts[rows], out=sums[rows])  # (items, models); nan: no score
+            if scale != 1:  # huge scores were summed a power of two down: exactly back
+                block *= scale
         holes = np.isnan(block) if some_holes else None
         lacking = [models[m] for m in range(n_models) if holes[:, m].all()] if some_holes else \
             list(models) if not len(block) else []
@@ -126,9 +138,9 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
                 first = ids[int(np.flatnonzero(holes[:, m])[0])]
                 raise InputError(f"model {named(models[m])} lacks {counted(int(holes[:, m].sum()), 'item')} of "
                                  f"task {named(task)} that other models have (the first is {shown(first)})",
-                                 hint="Check that the logs come from the same test set, or compare the items every "
-                                      "model has: --drop-unmatched (in the app, Drop unmatched items; in Python, "
-                                      "on_missing='drop').")
+                                 hint=f"{RULE} Check that the logs come from the same test set, or compare the items "
+                                      "every model has: --drop-unmatched (in the app, Drop unmatched items; in "
+                                      "Python, on_missing='drop').")
             keep = ~holes.any(axis=1)
             notes.append(f"task {task}: dropped {counted(int((~keep).sum()), 'item')} not every model has")
             block, ids, rows = block[keep], tuple(i for i, k in zip(ids, keep) if k), rows[keep]
@@ -137,8 +149,8 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
         items[task] = ids
         if several:  # the rows as a C-ordered copy, as a gather gives them: the sums add in the same order
             r = np.ascontiguousarray(counts[rows], dtype=np.float64)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                error = np.nan_to_num(spread.sum(axis=0) / (r - 1).sum(axis=0))
+            with np.errstate(invalid="ignore", divide="ignore", over="ignore"):  # over: past float range, inf
+                error = np.ldexp(np.nan_to_num(spread.sum(axis=0) / (r - 1).sum(axis=0)), 2 * _exponent(scale))
             epochs[task] = (error, len(r) / (1 / r).sum(axis=0))  # one run each: error 0
         if cell_cluster is not None:
             clusters[task] = _dense(cell_cluster[rows])[0]
@@ -322,7 +334,8 @@ def _one_metric(frame: pd.DataFrame, wanted: str | list[str] | None) -> tuple[pd
     used = list(dict.fromkeys(m for m in chosen.values() if m))
     if len(used) > 1:
         notes.append("each task's metric: " + ", ".join(f"{t} {m}" for t, m in chosen.items() if m))
-    keep = text == _text(frame["task"]).map(chosen)
+    # as objects: two categoricals (a Parquet table's metric and task) compare only with the same categories
+    keep = np.asarray(text, dtype=object) == np.asarray(_text(frame["task"]).map(chosen), dtype=object)
     return frame[keep], " / ".join(used), notes
 
 
@@ -347,24 +360,34 @@ def _groups(frame: pd.DataFrame, tasks: tuple[str, ...]) -> dict[str, tuple[tupl
     return {g: v for g, v in out.items() if v[0]}
 
 
-def _scores(frame: pd.DataFrame) -> tuple[np.ndarray, bool]:
+def _scores(frame: pd.DataFrame) -> tuple[np.ndarray, bool, float]:
     """The scores as float64 (the column itself where it is float64 already), each a finite number, or an error
-    that names the first row that is not (text, an empty cell, nan or inf); and whether every score is 0 or 1."""
+    that names the first row that is not (text, an empty cell, nan or inf); whether every score is 0 or 1; and the
+    power of two they were divided by where they are so large (1e308) that sums of them would overflow (1 if not),
+    which the item means are multiplied back by."""
     column = frame["score"]
     if not pd.api.types.is_numeric_dtype(column.dtype):
         column = pd.to_numeric(column, errors="coerce")
     values = column.to_numpy(dtype=np.float64, na_value=np.nan)
     if _binary(values):  # right/wrong: finite
-        return values, True
-    if np.isfinite(values.sum()):  # every score finite (else nan or inf, or past the largest float: look closer)
-        return values, False
+        return values, True, 1.0
+    # nan (or inf) in either, if any; no array the table's length (new memory is what costs most on 18 million rows)
+    low, high = (float(values.min()), float(values.max())) if len(values) else (0.0, 0.0)
+    if math.isfinite(low) and math.isfinite(high):
+        if max(-low, high) < _HUGE:
+            return values, False, 1.0
+        scaled, scale = intervals.power_scale(values)  # sums and squares of a power of two less cannot overflow
+        return scaled, False, scale
     finite = np.isfinite(values)
-    if not finite.all():
-        row = frame.iloc[int(np.argmin(finite))]
-        raise InputError(f"model {named(str(row['model']))}, task {named(str(row['task']))}, item "
-                         f"{shown(str(row['item']))} has the score {shown(str(row['score']))}, not a finite number",
-                         hint="Give every score as a number.")
-    return values
+    row = frame.iloc[int(np.argmin(finite))]
+    raise InputError(f"model {named(str(row['model']))}, task {named(str(row['task']))}, item "
+                     f"{shown(str(row['item']))} has the score {shown(str(row['score']))}, not a finite number",
+                     hint="Give every score as a number.")
+
+
+def _exponent(scale: float) -> int:
+    """k of a scale 2^k (:func:`intervals.power_scale`'s)."""
+    return math.frexp(scale)[1] - 1
 
 
 def _binary(values: np.ndarray) -> bool:
@@ -481,8 +504,13 @@ class Leaderboard:
         """:meth:`delta` of models ``i`` against models ``j`` (index arrays), as arrays: δ, its interval, p; the
         same numbers as one pair at a time (intervals.basic's, two-sided), a block of pairs at a time."""
         i, j = np.asarray(i, dtype=np.int64), np.asarray(j, dtype=np.int64)
+        scale = 1.0
+        if max(-float(resampled.min(initial=0)), float(resampled.max(initial=0))) >= _HUGE:
+            # δ_i − δ of ±1e308 would overflow: all of it a power of two down, exactly, and δ, its interval back
+            resampled, scale = intervals.power_scale(resampled)
+            point = point / scale
         d = point[i] - point[j]
-        tol = 1e-9 * np.maximum(1.0, np.abs(d))
+        tol = 1e-9 * np.maximum(1.0 / scale, np.abs(d))
         b = len(resampled)
         k = intervals.largest_count(alpha, b)
         low, high, p = np.full(len(d), np.nan), np.full(len(d), np.nan), np.empty(len(d))
@@ -494,6 +522,8 @@ class Leaderboard:
                 c = np.partition(deviations, b - k - 1, axis=0)[b - k - 1]
                 low[cols], high[cols] = np.minimum(d[cols] - c, d[cols]), np.maximum(d[cols] + c, d[cols])
         low[np.abs(low) <= tol], high[np.abs(high) <= tol] = 0.0, 0.0
+        if scale != 1:
+            d, low, high = d * scale, low * scale, high * scale
         return d, low, high, p
 
     def variance(self, model: str, baseline: str, task: str | None = None):
@@ -512,9 +542,22 @@ class Leaderboard:
         def one(t: str):
             n = len(board.items[t])
             error, runs = board.epochs.get(t, (np.zeros(len(board.models)), np.ones(len(board.models))))
-            c = board.scores[t][:, i] - board.scores[t][:, j]
-            return from_item_means(c, Runs(n, runs[i], 0.0, error[i]), Runs(n, runs[j], 0.0, error[j]), "epochs",
-                                   board.clusters.get(t))
+            # scores of 1e308 a power of two down (exactly), so that their differences and squares cannot overflow
+            scores, scale = intervals.power_scale(board.scores[t][:, [i, j]])
+            k = _exponent(scale)
+            error = np.ldexp(error[[i, j]], -2 * k)
+            split = from_item_means(scores[:, 0] - scores[:, 1], Runs(n, runs[i], 0.0, error[0]),
+                                    Runs(n, runs[j], 0.0, error[1]), "epochs", board.clusters.get(t))
+            if not k:
+                return split
+            terms = {term: float(np.ldexp(getattr(split, term), 2 * k)) for term in ("items", "runs", "error",
+                                                                                   "clusters")}
+            if not all(map(math.isfinite, terms.values())):
+                raise InputError(f"the variance of δ of model {named(model)} − model {named(baseline)} on task "
+                                 f"{named(t)} is past the largest number a float holds (its scores reach "
+                                 f"{float(np.abs(board.scores[t]).max()):g})",
+                                 hint="Rescale every model's scores alike (e.g. divide them by 1e300).")
+            return replace(split, **terms)
 
         if task is not None:
             if task not in board.tasks:
@@ -757,20 +800,35 @@ def bootstrap(board: Board, *, n_resamples: int = 1_000, seed: int = 0, weight: 
         raise SettingsError("`n_resamples` must be a positive whole number")
     tasks = board.tasks
     task_weights = _weights(board, weight)
+    # each task's scores a power of two down where sums of them would overflow (1e308), its means multiplied back
+    scaled = [intervals.power_scale(board.scores[t]) for t in tasks]
+    task_scores = np.array([m.mean(axis=0) * scale for m, scale in scaled]).reshape(len(tasks), len(board.models))
+    aggregate = task_weights @ task_scores
+    _finite_deltas(board, task_scores, aggregate)
     streams = np.random.SeedSequence(seed).spawn(len(tasks))
-    work = [(board.scores[t], n_resamples, streams[k], board.clusters.get(t), _runs(board, t))
-            for k, t in enumerate(tasks)]
+    work = [(m, n_resamples, streams[k], board.clusters.get(t), _runs(board, t))
+            for k, (t, (m, _)) in enumerate(zip(tasks, scaled))]
     resampled = np.zeros((n_resamples, len(board.models)))
     each = np.empty((n_resamples, len(tasks), len(board.models))) if per_task else None
     results = _on_dask(work, scheduler) if scheduler is not None else _in_order(work)
     for k, means in enumerate(results):  # summed in the tasks' order: the same floats wherever they were drawn
+        if scaled[k][1] != 1:
+            means = means * scaled[k][1]
         resampled += task_weights[k] * means
         if each is not None:
             each[:, k] = means
         if progress is not None:
             progress((k + 1) / len(tasks))
-    task_scores = np.array([board.scores[t].mean(axis=0) for t in tasks])
-    return Leaderboard(board, weight, n_resamples, seed, task_scores, task_weights @ task_scores, resampled, each)
+    return Leaderboard(board, weight, n_resamples, seed, task_scores, aggregate, resampled, each)
+
+
+def _finite_deltas(board: Board, task_scores: np.ndarray, aggregate: np.ndarray) -> None:
+    """Every δ the board can show, between two models on a task or on the aggregate, a finite number, or the
+    error a pair's δ gets (:func:`sigcore.result.finite_delta`), naming the two models whose δ is the widest."""
+    for values, where in [*zip(task_scores, (f" on task {named(t)}" for t in board.tasks)), (aggregate, "")]:
+        high, low = int(np.argmax(values)), int(np.argmin(values))
+        finite_delta(float(values[high]), float(values[low]),
+                     f" of model {named(board.models[high])} − model {named(board.models[low])}{where}")
 
 
 def _runs(board: Board, task: str) -> int:

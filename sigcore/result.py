@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 from ._lazy import stats
+from .errors import InputError
 from .words import shown
 
 ALTERNATIVES = ("greater", "less", "two-sided")  # H1: A better, B better, they differ (whichever way is better)
@@ -50,6 +51,17 @@ def delta_alternative(alternative: str, higher_is_better: bool = True) -> str:
 def on_side(alternative: str, side: int) -> bool:
     """Whether an effect on ``side`` (+1 A ahead, -1 B ahead, 0 none) lies on H1's side of ``alternative``."""
     return {"greater": side > 0, "less": side < 0, "two-sided": side != 0}[alternative]
+
+
+def finite_delta(score_a: float, score_b: float, of: str = "") -> float:
+    """δ = ``score_a`` − ``score_b``, refused where it is not a finite number (1e308 − (−1e308)): no verdict may
+    rest on an infinity. The one check of a pair's, a family's and a board's δ; ``of`` says whose δ it is."""
+    delta = score_a - score_b
+    if not math.isfinite(delta):
+        raise InputError(f"δ{of} = {score_a:g} − {score_b:g} is not a finite number",
+                         hint="The scores are too large to subtract: rescale both systems' alike (e.g. divide them "
+                              "by 1e300).")
+    return delta
 
 
 def tie(score_a: float, score_b: float) -> float:

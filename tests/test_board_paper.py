@@ -8,7 +8,10 @@ import shlex
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from sigcore import leaderboard
 from sigcore.__main__ import main
@@ -47,12 +50,61 @@ def test_the_sentence_says_what_the_table_decides_for_every_model(seed):
         expected = "neither" if r.p_corrected > alpha else "better" if r.delta > 0 else "worse"
         assert placed[model] == expected, (model, text)
         delta = f"{r.delta:.4f}".replace("-", "\u2212")
-        p = "p < " if r.p_value == 0 else "p = "
-        assert f"{model} (δ = {delta}, {1 - alpha:.0%} CI " in text
+        p = "corrected p < " if r.p_value == 0 else "corrected p = "  # several comparisons: said which
+        assert f"{model} (δ = {delta}, uncorrected {1 - alpha:.0%} CI " in text
         assert re.search(re.escape(f"{model} (δ = {delta}") + r"[^)]*" + re.escape(p), text)
     assert len(placed) == len(RIGHT) - 1
     assert text.endswith(f"b = 300, seed {seed}, two-sided, {'Holm' if correction == 'holm' else 'Bonferroni'}'s "
                          f"correction over {len(RIGHT) - 1} comparisons at α = {alpha:g}.")
+
+
+_CLAUSE = re.compile(r"(?P<model>m\d) \(δ = [^,]+, (?P<uncorrected>uncorrected )?(?P<level>\d+)% CI "
+                     r"(?P<low>\S+) to (?P<high>[^,]+), (?P<corrected>corrected )?p [<=] [^)]+\)")
+
+
+@st.composite
+def boards(draw):
+    """A small random board: 2 to 5 models (some with a real edge), 1 to 3 tasks, right/wrong or graded scores,
+    one or two runs; and the α and correction it is read at."""
+    n_models, n_tasks, n_items = draw(st.integers(2, 5)), draw(st.integers(1, 3)), draw(st.integers(8, 40))
+    runs, graded, seed = draw(st.integers(1, 2)), draw(st.booleans()), draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    skill = rng.uniform(0.3, 0.8, n_models)
+    rows = [(f"m{m}", f"t{t}", str(i), r, "acc",
+             float(rng.random() < skill[m]) if not graded else round(float(rng.beta(4 * skill[m], 2)), 2))
+            for m in range(n_models) for t in range(n_tasks) for i in range(n_items) for r in range(1, runs + 1)]
+    frame = pd.DataFrame(rows, columns=["model", "task", "item", "run", "metric", "score"])
+    return (frame, seed, draw(st.sampled_from((0.01, 0.05, 0.1))),
+            draw(st.sampled_from(("holm", "bonferroni", "hochberg", "bh", "by"))), draw(st.integers(0, n_models - 1)))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(boards())
+def test_an_interval_beside_a_corrected_p_says_it_is_uncorrected(case):
+    """The audit's 53 of 626 boards: "δ = 0.0777, 99% CI 0.0018 to 0.1536, p = 0.02 … not significantly different",
+    the interval the uncorrected test's dual and p the corrected one. With several comparisons every interval of δ
+    says it is uncorrected and every p that it is corrected; with one, the two agree (the correction leaves p as it
+    is), and neither word is said. Never an interval that excludes 0 beside "not significantly different" unsaid."""
+    frame, seed, alpha, correction, base = case
+    res = leaderboard.bootstrap(leaderboard.from_table(frame), n_resamples=200, seed=seed % 1000)
+    baseline = res.board.models[base]
+    several = len(res.board.models) > 2
+    for latex in (False, True):
+        text = board.sentence(res, baseline, alpha, correction, latex=latex)
+        plain = text.replace(r"$\delta$", "δ").replace(r"\%", "%").replace("$-$", "−")
+        clauses = re.split(r"; (?:and )?", plain.split(").", 1)[1].rsplit(". Paired", 1)[0].strip())
+        shown = 0
+        for clause in clauses:
+            for found in _CLAUSE.finditer(clause):
+                shown += 1
+                low, high = (float(found[k].replace("−", "-")) for k in ("low", "high"))
+                excludes = low > 0 or high < 0
+                assert bool(found["uncorrected"]) == bool(found["corrected"]) == several, clause
+                if "not significantly different" in clause and excludes:
+                    assert found["uncorrected"], clause
+                if not several:  # one comparison: the interval is the test's dual, and agrees with p
+                    assert excludes == ("not significantly" not in clause), clause
+        assert shown == len(res.board.models) - 1, plain
 
 
 def test_the_paper_folder_compiles_and_its_script_prints_the_board_again(tmp_path, capsys, monkeypatch):

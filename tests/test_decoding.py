@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from sigcore import InputError
-from sigcore.io.decoding import decode, gunzip, read_bytes
+from sigcore.io.archives import gunzip
+from sigcore.io.decoding import decode, read_bytes
 
 BOM = b"\xef\xbb\xbf"
 

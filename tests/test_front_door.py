@@ -557,3 +557,133 @@ def test_a_familys_latex_caption_names_each_metrics_test(tmp_path, capsys):
     caption = next(line for line in capsys.readouterr().out.splitlines() if "\\caption" in line)
     assert "(Acc.: McNemar's exact test; macro-F1: paired bootstrap, $b = 2{,}000$, seed 0, two-sided" in caption
     assert caption.count("holm1979simple") == 1
+
+
+# ---------------------------------------------------------------- one pairing rule for compare and many
+
+INSPECT = ROOT / "tests" / "data" / "inspect"
+RULE = 'Ids pair when they are the same number, however written (1, 1.0 and "1" are one item), or else the same text'
+ID_KINDS = {  # how the second file writes id k (1..n), and whether it pairs with the first file's k
+    "int": (lambda k: k, True), "text digits": (str, True), "float": (float, True),
+    "text float": (lambda k: f"{k}.0", True),
+    "zero-padded": (lambda k: f"{k:03d}", True), "exponent": (lambda k: f"{k}e0", True),
+    "words": (lambda k: f"s{k}", False), "one renamed": (lambda k: "one" if k == 1 else k, False),
+}
+
+
+def _beta_log(tmp_path: Path, write) -> Path:
+    """beta's Inspect log (JSON) with each sample's id k written by ``write``."""
+    import gzip
+
+    log = json.loads(gzip.decompress((INSPECT / "beta.json.gz").read_bytes()))
+    for sample in log["samples"]:
+        sample["id"] = write(sample["id"])
+    path = tmp_path / "beta.json"
+    path.write_text(json.dumps(log))
+    return path
+
+
+def _system_files(tmp_path: Path, write) -> list[Path]:
+    """gold.csv (ids 1..30: a CSV's cells are text), a.jsonl with its ids written by ``write``, b.jsonl and c.jsonl
+    with integer ids, the rows of each file shuffled: only the ids can pair them."""
+    rng = np.random.default_rng(5)
+    gold = rng.integers(0, 2, 30)
+    preds = {name: np.where(rng.random(30) < p, gold, 1 - gold) for name, p in (("a", 0.9), ("b", 0.6), ("c", 0.5))}
+    (tmp_path / "gold.csv").write_text("id,label\n" + "".join(f"{k + 1},{g}\n" for k, g in enumerate(gold)))
+    for name, pred in preds.items():
+        order = rng.permutation(30)
+        (tmp_path / f"{name}.jsonl").write_text("".join(json.dumps(
+            {"id": (write if name == "a" else int)(int(k) + 1), "prediction": int(pred[k])}) + "\n" for k in order))
+    return [tmp_path / f for f in ("gold.csv", "a.jsonl", "b.jsonl", "c.jsonl")]
+
+
+def _ran(capsys, argv: list) -> tuple[int, dict | str]:
+    code = main([*map(str, argv), "--json"])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err and "unexpectedly" not in err, err
+    return code, (json.loads(out) if code == 0 else err)
+
+
+def _compare_and_many(capsys, tmp_path, source: str, write) -> tuple:
+    if source == "logs":  # compare pairs two logs by sample id; many makes a board of them (tidy table, text ids)
+        files = [INSPECT / "alpha.eval", _beta_log(tmp_path, write)]
+        return _ran(capsys, ["compare", *files]), _ran(capsys, ["many", *files, "--metric", "match"])
+    files = _system_files(tmp_path, write)
+    return _ran(capsys, ["compare", *files[:3]]), _ran(capsys, ["many", *files, "--test", "bootstrap",
+                                                                "--resamples", "500"])
+
+
+def _without_notes(result: dict) -> dict:
+    return {k: v for k, v in result.items() if k not in ("notes", "columns", "roles", "reproduce")}  # paths
+
+
+@pytest.mark.parametrize("source", ["logs", "files"])
+@pytest.mark.parametrize("kind", list(ID_KINDS))
+def test_compare_and_many_pair_ids_by_one_rule(tmp_path, capsys, source, kind):
+    """Ids 1..n in one file against the same ids written otherwise in another: compare and many both pair them, to
+    the same result as integer ids, or both refuse, saying the rule (1 against "1" was refused by compare and paired
+    by many's board; 1 against 1.0 the other way round)."""
+    write, pairs = ID_KINDS[kind]
+    (compared, pair), (many, board) = _compare_and_many(capsys, tmp_path, source, write)
+    assert (compared == 0, many == 0) == (pairs, pairs), (pair, board)
+    if not pairs:
+        unpaired = 1 if kind == "one renamed" else 40 if source == "logs" else 30
+        for said in (pair, board):  # the same refusal: how many ids, and the rule they failed
+            assert f"lacks {unpaired} " in said and f"{RULE} exactly." in said, said
+        return
+    (tmp_path / "int").mkdir()
+    reference = _compare_and_many(capsys, tmp_path / "int", source, int) if kind != "int" else None
+    if reference is not None:  # the same items paired as with integer ids: the same numbers, to the last bit
+        (_, pair_int), (_, board_int) = reference
+        assert _without_notes(pair) == _without_notes(pair_int)
+        assert (board["models"] if source == "logs" else [_without_notes(f) for f in board["families"]]) == \
+            (board_int["models"] if source == "logs" else [_without_notes(f) for f in board_int["families"]])
+    respelt = kind in ("float", "text float", "zero-padded", "exponent")  # the same text: nothing to say
+    notes = pair["notes"] + (board["settings"]["notes"] if source == "logs" else [])  # many's files: its stderr
+    assert any("as the same number" in n or "the same number written two ways" in n for n in notes) == respelt, notes
+
+
+@pytest.mark.parametrize("ids, same", [
+    ((1, 1.0, "1", "1.0", "01", "+1", "1e0", " 1", np.int64(1), np.float32(1)), True),
+    ((0.5, ".5", "0.50", "5e-1", np.float32(0.5)), True), ((0, -0.0, "-0", "000"), True),
+    (("9007199254740993", 9007199254740993), True), ((9007199254740993, 9007199254740992.0), False),
+    (("q1", "Q1"), False), (("q1", "q1 "), False), (("1", "one"), False), (("1", "١"), False),
+    (("1_000", 1000), False), (("nan", "NaN"), False), (("0x10", 16), False),
+    ((True, 1, np.True_), True),  # a bool is 0 or 1, as Python and pandas count it
+])
+def test_the_pairing_rule_is_one_function(ids, same):
+    from sigcore.io.ids import item_key, same_item
+
+    assert all(same_item(ids[0], other) == same for other in ids[1:]), [item_key(i) for i in ids]
+
+
+def test_one_number_written_twice_in_a_file_is_a_duplicate_saying_both(tmp_path, capsys):
+    gold = tmp_path / "gold.csv"
+    gold.write_text("id,label\n7,1\n8,0\n007,1\n")
+    (tmp_path / "a.csv").write_text("id,pred\n7,1\n8,0\n9,1\n")
+    (tmp_path / "b.csv").write_text("id,pred\n7,1\n8,1\n9,1\n")
+    err = refusal(capsys, ["compare", gold, tmp_path / "a.csv", tmp_path / "b.csv"])
+    assert "gold.csv, line 4: id '007' occurs twice (also on line 2, as '7')" in err and RULE in err, err
+    from sigcore.errors import InputError
+    from sigcore.logs import tidy
+
+    logs = [pd.DataFrame({"model": "m", "task": "t", "item": [item], "run": 1, "metric": "acc", "score": 1.0})
+            for item in ("1", "1.0")]
+    with pytest.raises(InputError, match="model 'm' has task 't' twice"):
+        tidy._together(logs)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet="0123456789.+-e xq\n\t١", max_size=6), max_size=8))
+def test_a_file_of_ids_is_keyed_as_each_id_alone(ids):
+    """The shortcut for a whole file (one regular expression over its ids, where each is its own key) gives what
+    keying each id alone gives, and a board's grouping of spellings the same items."""
+    from sigcore.io.ids import item_key, item_keys, merged
+
+    assert item_keys(ids) == [item_key(i) for i in ids]
+    distinct = list(dict.fromkeys(ids))
+    groups, first, _ = merged(distinct)
+    keys = [item_key(i) for i in distinct]
+    same = (lambda a, b: keys[a] == keys[b]) if groups is None else (lambda a, b: groups[a] == groups[b])
+    assert all(same(a, b) == (keys[a] == keys[b]) for a in range(len(keys)) for b in range(len(keys)))
+    assert len(first) == len(set(keys))

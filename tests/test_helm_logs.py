@@ -170,9 +170,9 @@ def test_every_defect_of_a_run_folder_is_told_with_its_file(output, tmp_path):
     assert len(tidy.from_logs([out])) > 0
     cases = [("per_instance_stats.json", "{", "is not valid JSON"),
              ("per_instance_stats.json", '{"a": 1}', "is not HELM's per-instance stats"),
-             ("per_instance_stats.json", '[{"instance_id": "id1", "stats": []}]', "its instance 1 is not one of HELM"),
+             ("per_instance_stats.json", '[{"instance_id": "id1", "stats": []}]', "instance 1: field train_trial_index is missing"),
              ("per_instance_stats.json", '[{"instance_id": "a", "instance_id": "b"}]', 'has the key "instance_id" twice'),
-             ("run_spec.json", '{"name": "x"}', "is not a HELM run spec"),
+             ("run_spec.json", '{"name": "x"}', "field adapter_spec is missing"),
              ("stats.json", "[" * 100_000, "nest")]  # deeper than any parser's stack: refused, no traceback
     for name, text, message in cases:
         bad = _copy(output, tmp_path / name.replace(".", "_") / str(len(text)))

@@ -410,7 +410,7 @@ def test_gzip_refusals(monkeypatch):
     assert info.value.file == "x.txt.gz"
     with pytest.raises(InputError, match="not a valid gzip file"):
         read(b"\x1f\x8b\x08\x00garbage-garbage", name="x.gz")
-    monkeypatch.setattr("sigcore.io.decoding.MAX_BYTES", 1000)
+    monkeypatch.setattr("sigcore.io.archives.MEMBER", 1000)
     with pytest.raises(InputError, match="decompresses to more than") as info:
         read(gzip.compress(b"x\n" * 1000), name="big.txt.gz")
     assert info.value.file == "big.txt.gz"

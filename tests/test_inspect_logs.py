@@ -13,7 +13,7 @@ import pytest
 import sigcore
 from sigcore.__main__ import main
 from sigcore.errors import InputError
-from sigcore.io import align
+from sigcore.io import align, archives
 from sigcore.io.inputs import read
 from sigcore.logs import inspect_eval
 
@@ -161,7 +161,7 @@ def test_a_broken_log_is_refused_saying_which_sample(edit, said):
 
 def test_an_unfinished_or_foreign_eval_zip_is_refused():
     for members, said in (({"_journal/start.json": b"{}"}, "has no header.json: not a finished Inspect log"),
-                          ({"header.json": b"[]", "summaries.json": b"[]"}, "another shape")):
+                          ({"header.json": b"[]", "summaries.json": b"[]"}, "header.json has no .eval. header")):
         out = io.BytesIO()
         with zipfile.ZipFile(out, "w") as z:
             for name, content in members.items():
@@ -227,11 +227,12 @@ def test_a_log_trimmed_of_samples_is_refused_with_the_header_s_count_and_score(t
 
 
 def test_a_trimmed_eval_zip_is_refused_too():
-    archive = zipfile.ZipFile(LOGS / "alpha.eval")
+    data = (LOGS / "alpha.eval").read_bytes()
+    members = {i.filename: i for i in archives.members(data, "alpha.eval")}
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
-        z.writestr("header.json", inspect_eval._member(archive, archive.getinfo("header.json"), "alpha.eval"))
-        summaries = json.loads(inspect_eval._member(archive, archive.getinfo("summaries.json"), "alpha.eval"))
+        z.writestr("header.json", archives.read_member(data, members["header.json"], "alpha.eval"))
+        summaries = json.loads(archives.read_member(data, members["summaries.json"], "alpha.eval"))
         z.writestr("summaries.json", json.dumps(summaries[:30]))
     with pytest.raises(InputError, match=r"^run.eval: holds 30 of the 120 samples its header counts"):
         read(out.getvalue(), name="run.eval")

@@ -422,3 +422,102 @@ def test_a_long_task_name_is_named_whole_in_its_error():
     with pytest.raises(InputError) as caught:
         leaderboard.from_table(frame)
     assert str(caught.value).startswith(f"model 'b' has no scores on task {task!r}")
+
+
+def _graded(seed=0, runs=2) -> pd.DataFrame:
+    """:func:`table` with graded scores (not right/wrong), so that nothing is summed as whole numbers."""
+    frame = table(seed, runs)
+    rng = np.random.default_rng(seed)
+    return frame.assign(score=frame.score * 0.5 + rng.random(len(frame)) * 0.5)
+
+
+@pytest.mark.parametrize("k", [450, 1015])
+def test_huge_scores_make_the_board_of_small_ones_times_a_power_of_two(k):
+    """Scores times 2^k (up to 1e307: their sums overflow, and at 2^450 their squares) give every number of the board
+    times 2^k exactly, and the same p, ranks and groups: a power of two moves only the exponents (the reference
+    shares nothing with the scaling inside). The variance split scales by 4^k, or, past the largest float, is refused
+    saying so."""
+    frame = _graded()
+    small = leaderboard.bootstrap(leaderboard.from_table(frame), n_resamples=300, seed=3, per_task=True)
+    huge_frame = frame.assign(score=np.ldexp(frame.score.to_numpy(), k))
+    with np.errstate(over="ignore"):
+        assert np.isinf(huge_frame.score.sum()) == (k > 1000)  # the case that crashed ("too many values to unpack")
+    huge = leaderboard.bootstrap(leaderboard.from_table(huge_frame), n_resamples=300, seed=3, per_task=True)
+    for got, want in ((huge.task_scores, small.task_scores), (huge.aggregate, small.aggregate),
+                      (huge.resampled, small.resampled)):
+        assert np.array_equal(got, np.ldexp(want, k))
+    for method in ("table", "task_table"):
+        a, b = getattr(small, method)("m2"), getattr(huge, method)("m2")
+        for column in a.columns:
+            if column in ("score", "ci_low", "ci_high", "delta", "delta_low", "delta_high"):
+                assert np.array_equal(b[column], np.ldexp(a[column].to_numpy(), k), equal_nan=True), column
+            else:
+                assert a[column].equals(b[column]), column
+    assert huge.groups() == small.groups() and huge.rank_intervals() == small.rank_intervals()
+    if k < 500:
+        s, h = small.variance("m4", "m2"), huge.variance("m4", "m2")
+        assert [getattr(h, t) for t in ("items", "runs", "error")] == \
+            [float(np.ldexp(getattr(s, t), 2 * k)) for t in ("items", "runs", "error")]
+    else:
+        with pytest.raises(InputError, match=r"the variance of δ of model 'm4' − model 'm2' on task '\w+' is past "
+                                             r"the largest number a float holds"):
+            huge.variance("m4", "m2")
+
+
+def _per_item(tmp_path, a: float, b: float) -> tuple:
+    """The same scores as a tidy table (models A and B on one task) and as compare's table of per-item scores."""
+    tidy_table, items = tmp_path / "board.csv", tmp_path / "items.csv"
+    pd.DataFrame({"model": np.repeat(["A", "B"], 30), "task": "t", "item": np.tile(np.arange(1, 31), 2),
+                  "score": np.repeat([a, b], 30)}).to_csv(tidy_table, index=False)
+    pd.DataFrame({"id": np.arange(1, 31), "A": a, "B": b}).to_csv(items, index=False)
+    return tidy_table, items
+
+
+def test_an_overflowing_delta_is_refused_by_many_as_compare_refuses_it(tmp_path, capsys):
+    """A model's scores of 1e308 against another's −1e308: compare refused δ = inf precisely; many, on a tidy table
+    or logs, crashed ("too many values to unpack", exit 3). Both now refuse it with the one check
+    (sigcore.result.finite_delta): the same words and hint, the board's naming its models and task."""
+    from sigcore.__main__ import main
+
+    board_file, items_file = _per_item(tmp_path, 1e308, -1e308)
+    said = []
+    for argv in (["many", board_file], ["compare", items_file, "--metric", "mean", "--test", "bootstrap"]):
+        assert main(list(map(str, argv))) == 2
+        out, err = capsys.readouterr()
+        assert "unexpectedly" not in err and len(err.splitlines()) == 1, err
+        said.append(err)
+    assert "error: δ of model 'A' − model 'B' on task 't' = 1e+308 − -1e+308 is not a finite number. " in said[0]
+    assert "error: δ = 1e+308 − -1e+308 is not a finite number. " in said[1]
+    assert said[0].split("finite number. ")[1] == said[1].split("finite number. ")[1] == (
+        "The scores are too large to subtract: rescale both systems' alike (e.g. divide them by 1e300).\n")
+    board_file, _ = _per_item(tmp_path, 1e308, 0.5)  # a finite δ: a board, whose δ is the scores' difference
+    assert main(["many", str(board_file), "--json", "--baseline", "B", "--resamples", "200"]) == 0
+    row = next(r for r in __import__("json").loads(capsys.readouterr().out)["models"] if r["model"] == "A")
+    assert (row["score"], row["delta"], row["delta_low"], row["delta_high"]) == (1e308, 1e308 - 0.5, 1e308, 1e308)
+
+
+def test_inspect_logs_of_huge_scores_are_read_and_their_overflowing_delta_refused(tmp_path, capsys):
+    """Inspect logs whose scorer gives ±1e308: the reader's check of the header's mean no longer overflows to
+    "samples average nan", and the board refuses the infinite δ, naming the models."""
+    import gzip
+    import json
+
+    from sigcore.__main__ import main
+
+    log = json.loads(gzip.decompress((LOGS / "beta.json.gz").read_bytes()))
+    paths = []
+    for name, value in (("hi", 1e308), ("lo", -1e308), ("half", 0.5)):
+        edited = json.loads(json.dumps(log))
+        edited["eval"]["model"] = f"mockllm/{name}"
+        for sample in edited["samples"]:
+            sample["scores"]["match"]["value"] = value
+        edited["results"]["scores"][0]["metrics"]["accuracy"]["value"] = value
+        paths.append(tmp_path / f"{name}.json")
+        paths[-1].write_text(json.dumps(edited))
+    assert main(["many", str(paths[0]), str(paths[1]), "--metric", "match"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: δ of model 'mockllm/hi' − model 'mockllm/lo' on task 'arith' = 1e+308 − -1e+308 "
+                          "is not a finite number. The scores are too large to subtract"), err
+    assert main(["many", str(paths[0]), str(paths[2]), "--metric", "match", "--json", "--resamples", "200"]) == 0
+    models = {r["model"]: r for r in json.loads(capsys.readouterr().out)["models"]}
+    assert models["mockllm/hi"]["score"] == 1e308 and models["mockllm/half"]["delta"] == 0.5 - 1e308

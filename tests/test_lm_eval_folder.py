@@ -196,3 +196,24 @@ def test_a_samples_file_trimmed_of_documents_is_refused_though_its_mean_agrees(t
                                          r"samples file holds 10 documents, but lm-eval scored 5000 \(n-samples in "
                                          r"the results file\)\. Give the samples file as lm_eval --log_samples"):
         tidy.from_logs([tmp_path])
+
+
+def test_an_acc_outside_0_to_1_in_a_folder_is_read_with_a_note(tmp_path):
+    """A samples file whose acc is 5 (and its results file saying so): read as given, with a note in the table's
+    notes, where `sigcore many` and the Many tasks page show them."""
+    import gzip
+
+    out = _copy(tmp_path)
+    samples = next((out / "beta").glob("samples_arith_*"))
+    records = [json.loads(line) for line in gzip.decompress(samples.read_bytes()).decode().splitlines()]
+    records[6]["acc"] = 5.0
+    samples.write_bytes(gzip.compress("".join(json.dumps(r) + "\n" for r in records).encode()))
+    path = next((out / "beta").glob("results_*.json"))
+    head = json.loads(path.read_text())
+    head["results"]["arith"]["acc,none"] = float(np.mean([r["acc"] for r in records]))
+    path.write_text(json.dumps(head))
+    table = tidy.from_logs([out])
+    assert table[(table.model == "beta") & (table.task == "arith") & (table.metric == "acc")].score.max() == 5
+    assert [n for n in table.attrs["notes"] if "lies in 0..1" in n] == [
+        f"{samples.relative_to(out).as_posix()}: acc is 5 on line 7, where lm-eval's acc lies in 0..1 (right 1, "
+        "wrong 0): these may not be its scores; they are compared as given"]

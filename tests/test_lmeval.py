@@ -226,3 +226,25 @@ def test_logs_of_several_filters_compare_one_filter_asked_for_never_both(tmp_pat
     assert box.value is None and box.options == ["strict-match", "flexible-extract"] and not at.error
     box.set_value("flexible-extract").run()
     assert not at.exception and not at.error and any("100 items" in c.value for c in at.caption)
+
+
+def test_an_acc_outside_0_to_1_is_read_with_a_note_where_compare_and_many_read_it(tmp_path, capsys):
+    """An acc of 5 or -3 was taken as a score without a word (issue 39, 5): lm-eval's acc is right 1, wrong 0."""
+    from sigcore.__main__ import main
+
+    records = [dict(r) for r in MC_RECORDS]
+    records[2]["acc"], records[4]["acc"] = 5.0, -3.0
+    frame, _ = lmeval.parse(jsonl(*records), "samples_arc.jsonl")
+    assert frame["acc"].tolist() == [r["acc"] for r in records]  # read as given
+    assert frame.attrs["notes"] == ["samples_arc.jsonl: acc is 5 on line 3, and 1 more outside 0..1, where "
+                                    "lm-eval's acc lies in 0..1 (right 1, wrong 0): these may not be its scores; "
+                                    "they are compared as given"]
+    assert "notes" not in lmeval.parse(jsonl(*MC_RECORDS), "ok.jsonl")[0].attrs  # acc_norm and acc in 0..1: none
+    for model, rows in (("m1", records), ("m2", MC_RECORDS)):
+        (tmp_path / model).mkdir()
+        (tmp_path / model / "samples_arc_2024-01-01T00-00-00.jsonl").write_text(jsonl(*rows))
+    a, b = (str(tmp_path / m / "samples_arc_2024-01-01T00-00-00.jsonl") for m in ("m1", "m2"))
+    assert main(["compare", a, b, "--metric", "acc"]) == 0
+    assert f"note: {a}: acc is 5 on line 3, and 1 more outside 0..1" in capsys.readouterr().out
+    assert main(["many", a, b, "--metric", "acc", "--resamples", "200"]) == 0
+    assert f"note: {a}: acc is 5 on line 3" in capsys.readouterr().err

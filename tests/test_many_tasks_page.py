@@ -114,7 +114,7 @@ def test_inspect_logs_and_a_tidy_table_upload_and_bad_files_are_told(tmp_path):
                                               "model, task, item, run, metric, score (sigcore convert writes it "
                                               "from logs).")]
     broken = upload(page("Many tasks"), ("logs.zip", b"PK\x03\x04 not a zip"))
-    assert any("cannot be read as a zip" in e.value for e in broken.error)
+    assert any(md("logs.zip: is not a readable zip") in e.value for e in broken.error)
 
 
 def test_other_files_take_the_other_slot_so_the_last_run_s_figures_go_at_once():

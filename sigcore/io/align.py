@@ -6,7 +6,8 @@ Decisions (each documented in the README):
 - Several files: gold + one file per system, two files that each carry gold and a prediction (CoNLL), or
   two lm-evaluation-harness sample logs. With an id column the files are aligned by id; without, they must
   have the same number of items, in the same order.
-- Ids missing from a file, extra ids and duplicated ids stop the comparison with their places, unless the
+- Ids pair by one rule (:mod:`sigcore.io.ids`): the same number however written (1, 1.0, "1"), or else the
+  same text. Ids missing from a file, extra ids and duplicated ids stop the comparison with their places, unless the
   caller asks to drop unmatched items (``on_unmatched="drop"``); the notes say how many were dropped.
 - A blank or missing gold value is an error; a blank or missing prediction is kept as "" (a wrong answer)
   and reported in the notes.
@@ -29,6 +30,7 @@ import pandas as pd
 from ..errors import InputError, SettingsError
 from ..numbers import number
 from ..words import counted, listed, shown
+from .ids import RULE, item_keys
 from .inputs import INDEX, LOGS
 from .roles import (GOLD_NAMES, Ambiguous, Role, baseline_index, baseline_named, correctness_named, gold_files,
                     label_reason, number_kind, regression_reason)
@@ -281,9 +283,10 @@ def from_system_files(gold, systems: Sequence, *, id: str | None = None, on_unma
         id = shared
     if id:
         keys = [_column(t, id, "id").tolist() for t in tables]
-        for key, t in zip(keys, tables):
-            _no_duplicates(key, t.name, t.lines)
-        order, matched = _match(keys, tables, on_unmatched)
+        canonical = [item_keys(k) for k in keys]  # once: the pairing rule's key of every id (sigcore.io.ids)
+        for key, t, c in zip(keys, tables, canonical):
+            _no_duplicates(key, t.name, t.lines, c)
+        order, matched = _match(keys, tables, on_unmatched, canonical)
         notes += matched
     else:
         lengths = [len(t.frame) for t in tables]
@@ -668,43 +671,69 @@ def _column(table, name: str, role: str) -> pd.Series:
     return table.frame[name]
 
 
-def _no_duplicates(keys: list, file: str, lines: np.ndarray) -> None:
+def _no_duplicates(ids: list, file: str, lines: np.ndarray, keys: list | None = None) -> None:
+    """Each id once in a file, by the pairing rule (:mod:`sigcore.io.ids`; ``keys``, its keys of ``ids`` where
+    known): ``7`` and ``007`` are one id twice."""
+    keys = item_keys(ids) if keys is None else keys
     if len(set(keys)) == len(keys):  # the usual case, in one pass of C
         return
     seen: dict[Any, int] = {}
     for i, key in enumerate(keys):
         if key in seen:
-            raise InputError(f"id {key!r} occurs twice (also on line {int(lines[seen[key]])})", file=file,
-                             line=int(lines[i]), hint="Ids must be unique within a file.")
+            j = seen[key]
+            spelt = str(ids[j]) != str(ids[i])  # one number written two ways
+            raise InputError(f"id {ids[i]!r} occurs twice (also on line {int(lines[j])}"
+                             + (f", as {ids[j]!r})" if spelt else ")"), file=file, line=int(lines[i]),
+                             hint="Ids must be unique within a file." + (f" {RULE}" if spelt else ""))
         seen[key] = i
 
 
-def _match(keys: list[list], tables: list, on_unmatched: str) -> tuple[list[np.ndarray], list[str]]:
-    """Row indices of each table for the ids all tables share, in the first table's order."""
+def _match(ids: list[list], tables: list, on_unmatched: str,
+           keys: list[list] | None = None) -> tuple[list[np.ndarray], list[str]]:
+    """Row indices of each table for the ids all tables share, in the first table's order; ids pair by the one
+    rule of :mod:`sigcore.io.ids` (the same number however written, or else the same text), and a note names ids
+    paired that were written differently (``1.0`` here, ``1`` there)."""
+    keys = [item_keys(i) for i in ids] if keys is None else keys
     positions = [{k: i for i, k in enumerate(key)} for key in keys]
     common = set(positions[0]).intersection(*positions[1:])  # one lookup per id below, not one per file
     shared = [k for k in keys[0] if k in common]
     notes = []
-    for key, table, pos in zip(keys, tables, positions):
+    for key, raw, table, pos in zip(keys, ids, tables, positions):
         if len(pos) == len(common):  # every id of this file is in every other
             continue
         unmatched = [k for k in key if k not in common]
         if on_unmatched == "stop":  # the file that lacks them is where to look; the id and its line are here
             lacking, other = next((t, p) for t, p in zip(tables, positions) if unmatched[0] not in p)
             missing = [k for k in key if k not in other]
-            written = {str(_raw(k)): _raw(k) for k in other}.get(str(_raw(missing[0])))  # 0 there, "0" here
+            first = pos[missing[0]]
             raise InputError(f"lacks {counted(len(missing), 'id')} that {table.name} has (the first is "
-                             f"{_show(missing[0])}, {_place(table, pos[missing[0]])} of {table.name}"
-                             + ("" if written is None else f"; {lacking.name} has it as {written!r}, "
-                                f"{_kind(written)} where {table.name} has {_kind(_raw(missing[0]))}") + ")",
-                             file=lacking.name, hint="Write the ids the same way in both files (all numbers, "
-                             "or all text)." if written is not None else "Check that the files come from the "
-                             "same test set, or drop the unmatched items ('Drop unmatched items' in the app, "
-                             "--drop-unmatched on the command line, on_unmatched='drop' in the API).")
+                             f"{_show(raw[first])}, {_place(table, first)} of {table.name})",
+                             file=lacking.name, hint=f"{RULE} Check that the files come from the same test set, "
+                             "or drop the unmatched items ('Drop unmatched items' in the app, --drop-unmatched on "
+                             "the command line, on_unmatched='drop' in the API).")
         notes.append(f"dropped {counted(len(unmatched), 'item')} of {table.name} whose ids are not in every file")
     if not shared:
-        raise InputError("the files share no ids", file=tables[0].name, hint="Check the id column.")
-    return [np.array([p[k] for k in shared], dtype=np.intp) for p in positions], notes
+        raise InputError("the files share no ids", file=tables[0].name, hint=f"Check the id column. {RULE}")
+    order = [np.array([p[k] for k in shared], dtype=np.intp) for p in positions]
+    notes += _respelt(ids, keys, tables, order)
+    return order, notes
+
+
+def _respelt(ids: list[list], keys: list[list], tables: list, order: list[np.ndarray]) -> list[str]:
+    """A note for each file that writes some paired ids otherwise than the first file (``1.0`` for ``1``): paired,
+    as the same number, and said, with the first of them."""
+    notes = []
+    first = None
+    for raw, key, table, rows in zip(ids[1:], keys[1:], tables[1:], order[1:]):
+        if key is raw and keys[0] is ids[0]:  # every id of both is its own key: paired ids are written alike
+            continue
+        first = first or [str(_raw(ids[0][i])) for i in order[0]]
+        differ = [(k, str(_raw(raw[i]))) for k, i in enumerate(rows) if str(_raw(raw[i])) != first[k]]
+        if differ:
+            k, written = differ[0]
+            notes.append(f"{table.name} writes {counted(len(differ), 'id')} otherwise than {tables[0].name}, paired "
+                         f"as the same number (the first: {shown(written)} for {shown(first[k])})")
+    return notes
 
 
 def _place(table, row: int) -> str:
@@ -719,10 +748,6 @@ def _raw(key: Any) -> Any:
 
 def _show(key: Any) -> str:
     return repr(_raw(key))
-
-
-def _kind(value: Any) -> str:
-    return "text" if isinstance(value, str) else "a number"
 
 
 def _missing(value: Any) -> bool:

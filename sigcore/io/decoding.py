@@ -1,7 +1,7 @@
 """From the bytes of a file or an upload to text, refusing what is not text with its place.
 
-- gzip is recognised by its magic bytes and decompressed in memory, in linear time, up to ``MAX_BYTES``
-  (256 MiB) and ``MAX_MEMBERS`` members.
+- gzip is recognised by its magic bytes and inflated in memory, within the limits of :mod:`sigcore.io.archives`
+  (:func:`gunzip`: 256 MiB, 1,000 members, in linear time).
 - Text is UTF-8 (a BOM is dropped); a UTF-16 BOM means UTF-16; other bytes that are not UTF-8 are refused
   with their line and column, unless the caller declares ``encoding=``. NUL bytes in the first 8 KiB
   (outside UTF-16/32) mean a binary file, and a NUL anywhere else a damaged one; a file of whitespace only is
@@ -11,16 +11,11 @@
 from __future__ import annotations
 
 import codecs
-import zlib
 from pathlib import Path
 
 from ..errors import InputError, SettingsError
 from ..words import printable
 
-MAX_BYTES = 256 * 1024**2  # decompressed size limit of a gzip file, near the app's 200 MB upload limit
-MAX_MEMBERS = 1_000  # gzip members in one file (real files have one, or a few from appending)
-GZIP_MAGIC = b"\x1f\x8b"
-_BLOCK = 1 << 16  # compressed bytes fed to zlib at a time
 _BOM = b"\xef\xbb\xbf"
 _WIDE = ("utf-16", "utf-32")  # codec names whose text has NUL bytes
 
@@ -34,39 +29,6 @@ def read_bytes(path: str | Path) -> bytes:
         raise InputError("is a folder, not a file", file=printable(str(path))) from None
     except OSError as e:
         raise InputError(f"cannot be read ({e.strerror})", file=printable(str(path))) from None
-
-
-def gunzip(data: bytes, name: str) -> bytes:
-    """The data, decompressed if they are gzip (all members): in linear time, at most ``MAX_MEMBERS``
-    members, and refused as soon as they pass ``MAX_BYTES``, before that memory is spent."""
-    if data[:2] != GZIP_MAGIC:
-        return data
-    out: list[bytes] = []
-    size = pos = members = 0
-    view = memoryview(data)
-    try:
-        while bytes(view[pos:pos + 2]) == GZIP_MAGIC:  # concatenated members; trailing padding is ignored
-            members += 1
-            if members > MAX_MEMBERS:
-                raise InputError(f"has more than {MAX_MEMBERS:,} gzip members", file=name,
-                                 hint="Decompress it and compress it again as one file.")
-            member = zlib.decompressobj(wbits=31)
-            while not member.eof:  # fed a block at a time, so no member copies the rest of the file
-                if member.unconsumed_tail:
-                    block = member.unconsumed_tail
-                elif pos < len(data):
-                    block, pos = view[pos:pos + _BLOCK], min(pos + _BLOCK, len(data))
-                else:
-                    raise InputError("the gzip file is truncated", file=name, hint="Compress the file again.")
-                out.append(member.decompress(block, MAX_BYTES + 1 - size))
-                size += len(out[-1])
-                if size > MAX_BYTES:
-                    raise InputError(f"decompresses to more than {MAX_BYTES // 1024**2:,} MiB", file=name,
-                                     hint="Give fewer items, or split the test set.")
-            pos -= len(member.unused_data)  # the next member starts where this one ended
-    except zlib.error as e:
-        raise InputError(f"is not a valid gzip file ({e})", file=name, hint="Compress the file again.") from None
-    return b"".join(out)
 
 
 def decode(data: bytes, name: str, encoding: str | None = None) -> str:

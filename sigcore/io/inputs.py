@@ -40,7 +40,8 @@ import numpy as np
 import pandas as pd
 
 from . import jsonlimits
-from .decoding import decode, gunzip, read_bytes
+from .archives import gunzip
+from .decoding import decode, read_bytes
 from ..errors import InputError, SettingsError
 from ..words import listed, printable, shown
 
@@ -106,6 +107,7 @@ def read(source: str | os.PathLike | bytes, *, name: str | None = None, format: 
     try:
         frame, lines, fmt = _parse(text, name, format)
         frame, notes = _index_column(frame, name, fmt)
+        notes = (*notes, *frame.attrs.pop("notes", ()))  # what the format's reader noted
     except RecursionError:  # JSON nested deeper than Python's parser can follow
         raise InputError("nests JSON values too deeply to be read", file=name,
                          hint="Give flat records: labels and outputs as text or numbers, not nested arrays.") from None

@@ -7,16 +7,20 @@
   sensible id; it is refused with its line and column and quoted cut short, never echoed whole.
 - Keys: an object with a key twice is refused (JSON keeps the last one, which replaced a system's column).
   ``json.loads(text, **HOOKS)`` parses with both checks; :func:`refusal` turns what they raise into an InputError.
+- Fields: :func:`expect` checks that a field a reader uses is of the kind it must be (a list where a list is read),
+  else an InputError naming the file, the place in it (a member, a sample) and the field, never a TypeError.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 import numpy as np
 
 from ..errors import InputError
+from ..words import printable
 
 MAX_DEPTH = 64  # a record, its lists and their objects: real logs nest a few levels
 MAX_DIGITS = 309  # the largest float, 1.8e308, has 309 digits
@@ -74,6 +78,31 @@ def refusal(error: ValueError, text: str, name: str, first_line: int = 1) -> Inp
     return InputError(f"holds a number with {digits:,} digits ({text[start:start + 12]}...), larger than any float",
                       file=name, line=line, column=start - text.rfind("\n", 0, start),
                       hint="Give scores as ordinary numbers, and ids as text if they are that long.")
+
+
+def loads(data: bytes, name: str, where: str = "", hint: str | None = None) -> Any:
+    """A JSON file's value (a log's, a results file's, a member of an archive: ``where`` names it, "header.json"),
+    its nesting checked before the parser recurses into it and its numbers and keys by :data:`HOOKS`; bytes that
+    are not UTF-8, or text that is not JSON, refused with their place."""
+    said = f"{where} is" if where else "is"
+    try:
+        text = data.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as e:
+        raise InputError(f"{said} not UTF-8 text (byte 0x{data[e.start]:02x} at {e.start:,})", file=name,
+                         hint=hint) from None
+    check(text, name)
+    try:
+        return json.loads(text, **HOOKS)
+    except RecursionError:  # deeper than Python's parser follows, within MAX_DEPTH's brackets: not from a file
+        raise InputError(f"{said} nested too deeply to be read", file=name, hint=hint) from None
+    except ValueError as e:
+        refused = refusal(e, text, name)
+        if refused is not None:
+            raise refused from None
+        if isinstance(e, json.JSONDecodeError):
+            raise InputError(f"{said} not valid JSON ({e.msg})", file=name, line=e.lineno, column=e.colno,
+                             hint=hint) from None
+        raise InputError(f"{said} not valid JSON ({e})", file=name, hint=hint) from None
 
 
 def check(text: str, name: str, max_items: int | None = None) -> None:
@@ -134,3 +163,49 @@ def _run(raw: np.ndarray, quote: int) -> int:
     while start > 0 and raw[start - 1] == _BACKSLASH:
         start -= 1
     return quote - start
+
+
+_KINDS = {"object": (dict,), "list": (list,), "text": (str,), "integer": (int,), "number": (int, float),
+          "bool": (bool,), "null": (type(None),)}
+_NAMES = {"object": "an object", "list": "a list", "text": "text", "integer": "a whole number", "number": "a number",
+          "bool": "true or false", "null": "null"}
+
+
+def finite(value: Any) -> bool:
+    """Whether a JSON value is a number a float holds, finite (not true/false, not 9e308 written out whole)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    try:
+        return bool(np.isfinite(float(value)))
+    except OverflowError:
+        return False
+
+
+def kind(value: Any) -> str:
+    """The kind of a JSON value as a message names it: an object, a list, text, a whole number, a number..."""
+    if isinstance(value, bool):
+        return _NAMES["bool"]
+    return next((_NAMES[k] for k in ("object", "list", "text", "integer", "number", "null")
+                 if isinstance(value, _KINDS[k])), type(value).__name__)
+
+
+def expect(value: Any, kinds: str, field: str, name: str, where: str = "", hint: str | None = None) -> Any:
+    """``value`` where it is one of ``kinds`` (space-separated: object list text integer number bool null; true and
+    false are neither integers nor numbers), else an InputError: "header.json: field eval.config is a list ([1]),
+    not an object", in ``name`` (the file); ``where`` says the place before the field (a member, a sample)."""
+    wanted = kinds.split()
+    if any(isinstance(value, _KINDS[k]) and (k in ("bool", "null") or not isinstance(value, bool)) for k in wanted):
+        return value
+    said = " or ".join(_NAMES[k] for k in wanted)
+    what = "missing (or null)" if value is None else json.dumps(value) if isinstance(value, bool) else \
+        f"{kind(value)} ({quoted(value)})"
+    raise InputError(f"{where}field {field} is {what}, not {said}", file=name, hint=hint)
+
+
+def quoted(value: Any, limit: int = 40) -> str:
+    """A JSON value as a message quotes it: as JSON, one line, cut to ``limit`` characters."""
+    try:
+        text = printable(json.dumps(value, ensure_ascii=False, default=str))
+    except ValueError:  # a structure that holds itself: not from a file
+        text = type(value).__name__
+    return text if len(text) <= limit else text[:limit - 3] + "..."

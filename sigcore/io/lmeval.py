@@ -22,7 +22,9 @@ The frame has the columns ``doc_id`` (as in the file), ``filter`` (``"none"`` wh
   boolean top-level field that is not metadata. Booleans become 0.0/1.0. A listed metric whose values
   are lists (BLEU, chrF, F1 store ``[reference, prediction]`` for the corpus-level score) has no
   per-sample value and is left out; score ``target``/``prediction`` with sigcore's own metric instead.
-  Every record must have the same metrics.
+  Every record must have the same metrics. A metric lm-eval scores right (1) or wrong (0), or as a share of that
+  (:data:`PROPORTIONS`: ``acc``, ``acc_norm``...), with a value outside 0..1 is read as given, with a note
+  (``frame.attrs["notes"]``) that names its first such line.
 """
 
 from __future__ import annotations
@@ -42,6 +44,8 @@ FIXED = ("doc_id", "filter", "target", "prediction")
 _METADATA = frozenset({"doc_id", "doc", "target", "arguments", "resps", "filtered_resps", "filter", "metrics",
                        "task", "task_name", "task_alias", "split", "input", "success", "token_counts"})
 _FIX = "Give the samples_<task>_<date>.jsonl file that lm_eval --log_samples writes, unchanged."
+# lm-eval's per-sample metrics that are right (1) or wrong (0), or a share of right answers: within 0..1
+PROPORTIONS = frozenset({"acc", "acc_norm", "acc_mutual_info", "exact_match", "em"})
 
 
 def metric_fields(frame: pd.DataFrame) -> list[str]:
@@ -208,4 +212,22 @@ def _parse(text: str, name: str) -> tuple[pd.DataFrame, np.ndarray]:
         raise InputError("the file has no records", file=name, hint=_FIX)
     frame = pd.DataFrame({column: np.asarray(values, dtype=np.float64) if column not in FIXED else values
                           for column, values in columns.items()})
-    return frame, np.asarray(lines, dtype=np.int64)
+    lines = np.asarray(lines, dtype=np.int64)
+    notes = _outside(frame, lines, name, metrics or [])
+    if notes:
+        frame.attrs["notes"] = notes
+    return frame, lines
+
+
+def _outside(frame: pd.DataFrame, lines: np.ndarray, name: str, metrics: list[str]) -> list[str]:
+    """A note for each of :data:`PROPORTIONS` with a value outside 0..1 (an acc of 5 is not lm-eval's acc)."""
+    notes = []
+    for metric in (m for m in metrics if m in PROPORTIONS):
+        values = frame[metric].to_numpy()
+        outside = np.flatnonzero((values < 0) | (values > 1))
+        if outside.size:
+            more = f", and {outside.size - 1:,} more outside 0..1" if outside.size > 1 else ""
+            notes.append(f"{name}: {metric} is {values[outside[0]]:g} on line {lines[outside[0]]}{more}, where "
+                         f"lm-eval's {metric} lies in 0..1 (right 1, wrong 0): these may not be its scores; they "
+                         "are compared as given")
+    return notes

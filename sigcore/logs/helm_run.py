@@ -99,28 +99,20 @@ def read_files(files: dict[str, bytes], where: str = "") -> pd.DataFrame:
 
 
 def _json(data: bytes, name: str) -> Any:
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise InputError(f"is not UTF-8 JSON ({e})", file=name, hint=_FIX) from None
-    jsonlimits.check(text, name)  # nesting refused before the parser recurses into it
-    try:
-        return json.loads(text, **jsonlimits.HOOKS)
-    except ValueError as e:
-        raise jsonlimits.refusal(e, text, name) or InputError(f"is not valid JSON ({e})", file=name,
-                                                              hint=_FIX) from None
+    return jsonlimits.loads(data, name, hint=_FIX)
 
 
 def _model_and_task(spec: Any, name: str) -> tuple[str, str]:
-    try:
-        adapter = spec["adapter_spec"]
-        model = str(adapter.get("model") or adapter["model_deployment"])
-        scenario, _, args = str(spec["name"]).partition(":")
-        kept = [a for a in args.split(",") if a and not a.startswith(_MODEL_ARGS)]
-        task = ":".join([scenario, ",".join(kept)]) if kept else scenario
-    except (KeyError, TypeError, AttributeError) as e:
-        raise InputError(f"is not a HELM run spec (no {e})", file=name, hint=_FIX) from None
-    return model, task
+    def field(value: Any, kinds: str, path: str) -> Any:
+        return jsonlimits.expect(value, kinds, path, name, hint=_FIX)
+
+    field(spec, "object", "(the whole of it)")
+    adapter = field(spec.get("adapter_spec"), "object", "adapter_spec")
+    model = field(adapter.get("model"), "text null", "adapter_spec.model") \
+        or field(adapter.get("model_deployment"), "text", "adapter_spec.model_deployment")
+    scenario, _, args = field(spec.get("name"), "text", "name").partition(":")
+    kept = [a for a in args.split(",") if a and not a.startswith(_MODEL_ARGS)]
+    return model, ":".join([scenario, ",".join(kept)]) if kept else scenario
 
 
 def _scores(entries: Any, name: str) -> tuple[pd.DataFrame, dict[str, int]]:
@@ -130,25 +122,37 @@ def _scores(entries: Any, name: str) -> tuple[pd.DataFrame, dict[str, int]]:
     items, runs, metrics, scores, splits = [], [], [], [], {}
     lowest: dict[tuple, list[tuple[Any, float]]] = {}  # (split, stat, item, trial) -> (perturbation, min) each
     for i, entry in enumerate(entries):
-        try:
-            item, run = str(entry["instance_id"]), int(entry["train_trial_index"]) + 1
-            perturbation = entry.get("perturbation") or None
-            suffix = _perturbation(perturbation)
-            for stat in entry["stats"]:
-                count = stat["count"]
-                if not count:
-                    continue
-                split = stat["name"].get("split") or "test"
-                splits.setdefault(split, set()).add(item)
-                items.append(item)
-                runs.append(run)
-                metrics.append((split, stat["name"]["name"] + suffix))
-                scores.append(float(stat["sum"]) / count)
-                lowest.setdefault((split, stat["name"]["name"], item, run), []).append(
-                    (perturbation, float(stat.get("min", scores[-1]))))
-        except (KeyError, TypeError, ValueError, AttributeError) as e:
-            raise InputError(f"its instance {i + 1} is not one of HELM's per-instance stats ({type(e).__name__}: "
-                             f"{e})", file=name, hint=_FIX) from None
+        def field(value: Any, kinds: str, path: str) -> Any:
+            return jsonlimits.expect(value, kinds, path, name, f"instance {i + 1}: ", hint=_FIX)
+
+        field(entry, "object", "(the whole of it)")
+        item = str(field(entry.get("instance_id"), "text integer", "instance_id"))
+        run = field(entry.get("train_trial_index"), "integer", "train_trial_index") + 1
+        perturbation = field(entry.get("perturbation"), "object null", "perturbation") or None
+        if perturbation is not None:
+            field(perturbation.get("name"), "text", "perturbation.name")
+        suffix = _perturbation(perturbation)
+        for k, stat in enumerate(field(entry.get("stats"), "list", "stats")):
+            at = f"stats[{k}]"
+            field(stat, "object", at)
+            count = field(stat.get("count"), "number", f"{at}.count")
+            if not count:
+                continue
+            key = field(stat.get("name"), "object", f"{at}.name")
+            split = field(key.get("split"), "text null", f"{at}.name.split") or "test"
+            stat_name = field(key.get("name"), "text", f"{at}.name.name")
+            total = field(stat.get("sum"), "number", f"{at}.sum")
+            with np.errstate(all="ignore"):
+                mean = float(total) / count if jsonlimits.finite(total) else np.inf
+            least = field(stat.get("min", mean), "number", f"{at}.min")
+            if not np.isfinite(mean) or not jsonlimits.finite(least):
+                raise InputError(f"instance {i + 1}: {at} ({stat_name}) is not a finite number", file=name, hint=_FIX)
+            splits.setdefault(split, set()).add(item)
+            items.append(item)
+            runs.append(run)
+            metrics.append((split, stat_name + suffix))
+            scores.append(mean)
+            lowest.setdefault((split, stat_name, item, run), []).append((perturbation, float(least)))
     for (split, stat, item, run), metric, score in _worst(lowest):
         items.append(item)
         runs.append(run)
@@ -186,16 +190,23 @@ def _perturbation(description: Any) -> str:
 
 def _check(frame: pd.DataFrame, stats: Any, name: str) -> None:
     """Each metric's mean over its instances and trials must be the one HELM reports for the split."""
+    def field(value: Any, kinds: str, path: str) -> Any:
+        return jsonlimits.expect(value, kinds, path, name, hint=_FIX)
+
     reported = {}
-    for stat in stats if isinstance(stats, list) else []:
-        key = stat.get("name", {}) if isinstance(stat, dict) else {}
-        if not isinstance(key, dict):
-            continue
-        perturbed = key.get("perturbation") if isinstance(key.get("perturbation"), dict) else {}
-        read = perturbed.get("computed_on", "perturbed") == "perturbed" or perturbed.get("name") in WORST \
-            and perturbed.get("computed_on") == "worst"  # not the originals' means, nor one perturbation's worst
-        if read and key.get("split", "test") == "test" and isinstance(stat.get("mean"), (int, float)):
-            reported[str(key.get("name")) + _perturbation(perturbed)] = float(stat["mean"])
+    for k, stat in enumerate(field(stats, "list", "(the whole of it)")):
+        field(stat, "object", f"[{k}]")
+        key = field(stat.get("name"), "object", f"[{k}].name")
+        perturbed = field(key.get("perturbation"), "object null", f"[{k}].name.perturbation") or {}
+        computed = field(perturbed.get("computed_on", "perturbed"), "text", f"[{k}].name.perturbation.computed_on")
+        read = computed == "perturbed" or perturbed.get("name") in WORST and computed == "worst"  # not the
+        # originals' means, nor one perturbation's worst
+        split = field(key.get("split"), "text null", f"[{k}].name.split") or "test"
+        if read and split == "test" and jsonlimits.finite(stat.get("mean")):
+            stat_name = field(key.get("name"), "text", f"[{k}].name.name")
+            if perturbed:
+                field(perturbed.get("name"), "text", f"[{k}].name.perturbation.name")
+            reported[stat_name + _perturbation(perturbed)] = float(stat["mean"])
     for metric, scores in frame.groupby("metric", sort=False).score:
         value = reported.get(metric)
         if value is not None and not np.isclose(scores.mean(), value, rtol=1e-9, atol=1e-12):

@@ -18,7 +18,9 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError
-from ..io.decoding import gunzip, read_bytes
+from ..io.archives import gunzip
+from ..io import jsonlimits
+from ..io.decoding import read_bytes
 from ..io.inputs import read as read_input
 
 GROUP_WEIGHTS = ("items", "tasks")  # a group's mean over its subtasks' items (weight_by_size), or over subtasks
@@ -61,32 +63,26 @@ def read_files(files: dict[str, bytes], where: str = "") -> pd.DataFrame:
     frames, notes, groups = [], {}, {}
     for name in sorted(n for n in files if is_results(n)):
         shown_name = str(PurePosixPath(where) / name) if where else name
-        try:
-            head = json.loads(files[name])
-            model, reported = str(head["model_name"]), head["results"]
-            subtasks = {g: list(s) for g, s in head.get("group_subtasks", {}).items() if s}  # 0.4.2-0.4.9: task -> []
-            configs = head.get("configs", {})
-        except (ValueError, KeyError, TypeError, AttributeError) as e:
-            raise InputError(f"is not an lm-eval results file ({type(e).__name__}: {e})", file=shown_name,
-                             hint="Give the results_<date>.json lm_eval wrote.") from None
+        model, reported, subtasks, configs, counted, groups_said = _results(files[name], shown_name)
         nested = {t for s in subtasks.values() for t in s}
-        top = {g: _leaves(g, subtasks) for g in subtasks if g not in nested}
+        top = {g: _leaves(g, subtasks, shown_name) for g in subtasks if g not in nested}
         group_of = {leaf: g for g, leaves in top.items() for leaf in leaves}
         for task in [t for t in reported if t not in subtasks]:
             samples = _samples_file(files, name, task, shown_name)
             table = read_input(gunzip(files[samples], samples), name=samples)
             frame = lm_eval_samples(table.frame, model, task)
+            notes.update({note: note for note in table.notes})  # (values outside a proportion's 0..1)
             shown_samples = str(PurePosixPath(where) / samples) if where else samples
-            _check_count(frame, head.get("n-samples", {}).get(task), task, shown_samples)
+            _check_count(frame, counted.get(task), task, shown_samples)
             _check(frame, reported[task], task, shown_samples)
             frame["group"] = group_of.get(task, "")
             frames.append(frame)
-            if configs.get(task, {}).get("repeats", 1) > 1:
+            if configs.get(task, {}).get("repeats", 1) > 1:  # (checked: a whole number)
                 notes[f"repeats {task}"] = (f"{task}: lm-eval ran each document {configs[task]['repeats']} times "
                                             f"(repeats) and scored it once, after its filter; that score is "
                                             f"compared")
         for g, leaves in top.items():
-            groups.setdefault(g, []).append((model, leaves, head.get("groups", {}).get(g, reported.get(g, {}))))
+            groups.setdefault(g, []).append((model, leaves, groups_said.get(g, reported.get(g, {})), shown_name))
     if not frames:
         raise InputError("holds no results_*.json with tasks", file=where or None,
                          hint="Give the folder lm_eval --output_path wrote (one folder per model).")
@@ -100,6 +96,37 @@ def read_files(files: dict[str, bytes], where: str = "") -> pd.DataFrame:
     return out
 
 
+def _results(data: bytes, name: str):
+    """What a results file says, each field of the kind lm-eval writes (an InputError naming the field otherwise):
+    the model, each task's reported scores, each group's subtasks, each task's configuration, its counts of
+    documents (``n-samples``) and each group's reported scores."""
+    fix = "Give the results_<date>.json lm_eval wrote."
+    head = jsonlimits.loads(data, name, hint=fix)
+
+    def field(value, kinds: str, path: str):
+        return jsonlimits.expect(value, kinds, path, name, hint=fix)
+
+    field(head, "object", "(the whole of it)")
+    model = field(head.get("model_name"), "text", "model_name")
+    reported = field(head.get("results"), "object", "results")
+    for task, said in reported.items():
+        field(said, "object", f"results.{task}")
+    subtasks = {}  # 0.4.2-0.4.9 list a task with no subtasks as task -> []
+    for group, tasks in (field(head.get("group_subtasks"), "object null", "group_subtasks") or {}).items():
+        for k, task in enumerate(field(tasks, "list", f"group_subtasks.{group}")):
+            field(task, "text", f"group_subtasks.{group}[{k}]")
+        if tasks:
+            subtasks[group] = list(tasks)
+    configs = field(head.get("configs"), "object null", "configs") or {}
+    for task, config in configs.items():
+        field(field(config, "object", f"configs.{task}").get("repeats", 1), "integer", f"configs.{task}.repeats")
+    counted = field(head.get("n-samples"), "object null", "n-samples") or {}
+    groups = field(head.get("groups"), "object null", "groups") or {}
+    for group, said in groups.items():
+        field(said, "object", f"groups.{group}")
+    return model, reported, subtasks, configs, counted, groups
+
+
 def _samples_file(files: dict[str, bytes], results: str, task: str, shown_name: str) -> str:
     path = PurePosixPath(results)
     date = path.stem.removeprefix("results_")
@@ -111,8 +138,12 @@ def _samples_file(files: dict[str, bytes], results: str, task: str, shown_name: 
                      file=shown_name, hint="Run lm_eval with --log_samples, and keep each run's files together.")
 
 
-def _leaves(group: str, subtasks: dict[str, list[str]]) -> list[str]:
-    return [leaf for t in subtasks[group] for leaf in (_leaves(t, subtasks) if t in subtasks else [t])]
+def _leaves(group: str, subtasks: dict[str, list[str]], name: str, within: tuple[str, ...] = ()) -> list[str]:
+    if group in within:  # a group among its own subtasks: no file lm-eval writes
+        raise InputError(f"group {group!r} is among its own subtasks (group_subtasks: {' -> '.join(within)} -> "
+                         f"{group})", file=name, hint="Give the results_<date>.json lm_eval wrote.")
+    return [leaf for t in subtasks[group]
+            for leaf in (_leaves(t, subtasks, name, (*within, group)) if t in subtasks else [t])]
 
 
 def _check_count(frame: pd.DataFrame, counted: object, task: str, samples: str) -> None:
@@ -136,7 +167,7 @@ def _check(frame: pd.DataFrame, reported: dict, task: str, samples: Path) -> Non
         scores = frame["score"] if len(metrics) == 1 else frame["score"][frame["metric"] == metric]
         name, _, filt = metric.partition("[")
         key = f"{name},{filt.rstrip(']') or _only_filter(reported, name)}"
-        if key in reported and isinstance(reported[key], (int, float)) \
+        if key in reported and jsonlimits.finite(reported[key]) \
                 and not np.isclose(scores.mean(), reported[key], rtol=1e-9, atol=1e-12):
             raise InputError(f"task {task}'s {metric} averages {scores.mean():.6g} over its documents, but lm-eval "
                              f"reports {reported[key]:.6g}", file=str(samples),
@@ -152,17 +183,18 @@ def _only_filter(reported: dict, metric: str) -> str:
 def _group_weight(group: str, seen: list, frame: pd.DataFrame) -> str:
     """How lm-eval averaged ``group``'s subtasks: the weighting that gives the score it reports for every model."""
     fits = set(GROUP_WEIGHTS)
-    for model, leaves, reported in seen:
+    for model, leaves, reported, results in seen:
         part = frame[(frame.model == model) & frame.task.isin(leaves)]
         for metric, rows in part.groupby("metric", sort=False):
             name, _, filt = metric.partition("[")
             value = reported.get(f"{name},{filt.rstrip(']') or 'none'}")
-            if not isinstance(value, (int, float)):
+            if not jsonlimits.finite(value):
                 continue
             means = rows.groupby("task", sort=False).score.mean()
             candidates = {"items": rows.score.mean(), "tasks": means.mean()}
             fits &= {w for w, v in candidates.items() if np.isclose(v, value, rtol=1e-9, atol=1e-12)}
-    if not fits:
-        raise InputError(f"group {group!r}'s score is neither the mean of its tasks' items nor of their scores",
-                         hint="sigcore reads groups lm-eval averages over items (weight_by_size) or over tasks.")
+            if not fits:
+                raise InputError(f"group {group!r}'s score is neither the mean of its tasks' items nor of their "
+                                 "scores", file=results, hint="sigcore reads groups lm-eval averages over items "
+                                                              "(weight_by_size) or over tasks.")
     return "items" if "items" in fits else "tasks"  # both fit: equal sizes, the same number

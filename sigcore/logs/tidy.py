@@ -10,7 +10,8 @@ shape a user's own pipeline writes, and what every log reader here produces). CS
 ``score``   a number
 ==========  ==========================================================================================
 
-Items pair across models by (task, item), never by position.
+Items pair across models by (task, item), never by position, their ids by the rule of :mod:`sigcore.io.ids` (the
+same number however written, or else the same text).
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from __future__ import annotations
 import gzip
 import io
 import re
-import zipfile
 from pathlib import Path, PurePosixPath
 from typing import Iterable
 
@@ -26,7 +26,9 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError, SettingsError
-from ..io.decoding import gunzip, read_bytes
+from ..io import archives
+from ..io.decoding import read_bytes
+from ..io.ids import merged
 from ..io.inputs import is_inspect_log, read
 
 COLUMNS = ("model", "task", "item", "run", "metric", "score")
@@ -51,7 +53,7 @@ def from_log(data: bytes, name: str) -> pd.DataFrame:
     harness writes it, ``MODEL_FOLDER/samples_<task>_<date>.jsonl`` (its model the folder's name)."""
     from . import inspect_eval
 
-    data = gunzip(data, name)
+    data = archives.gunzip(data, name)
     if is_inspect_log(data, name):  # read once, with its epochs as runs
         runs, head = inspect_eval.read_log(data, name)
         return _long(head["model"], head["task"], runs, "item", "run", inspect_eval.scorers(runs),
@@ -64,7 +66,9 @@ def from_log(data: bytes, name: str) -> pd.DataFrame:
             raise InputError("its name and folder do not say its task and model", file=name,
                              hint="Give the file where lm_eval --output_path --log_samples wrote it: "
                                   "MODEL_FOLDER/samples_<task>_<date>.jsonl.")
-        return lm_eval_samples(table.frame, model, match.group("task"))
+        frame = lm_eval_samples(table.frame, model, match.group("task"))
+        frame.attrs["notes"] = list(table.notes)  # (an acc outside 0..1)
+        return frame
     raise InputError("is neither an Inspect log nor an lm-evaluation-harness samples file", file=name,
                      hint="Give .eval/.json logs of Inspect AI, or samples_<task>_<date>.jsonl files of lm_eval "
                           "--log_samples; a table of scores of your own is already the tidy table.")
@@ -86,8 +90,10 @@ def lm_eval_samples(frame: pd.DataFrame, model: str, task: str) -> pd.DataFrame:
 def from_logs(paths: Iterable[str | Path]) -> pd.DataFrame:
     """Every log's scores in one long table, checked: no (model, task, item, run, metric) twice. A folder is an
     lm-eval output folder (:mod:`sigcore.logs.lm_eval_folder`) or HELM's runs (:mod:`sigcore.logs.helm_run`); the
-    notes of what was read so are in ``attrs["notes"]``."""
-    return _together([_folder(p) if Path(p).is_dir() else from_log(read_bytes(p), str(p)) for p in paths])
+    notes of what was read so are in ``attrs["notes"]``; all the logs unpack to within
+    :data:`sigcore.io.archives.ARCHIVE`."""
+    with archives.total("the logs"):
+        return _together([_folder(p) if Path(p).is_dir() else from_log(read_bytes(p), str(p)) for p in paths])
 
 
 def _folder(path: str | Path) -> pd.DataFrame:
@@ -98,13 +104,15 @@ def _folder(path: str | Path) -> pd.DataFrame:
     return helm_run.read(path)
 
 
-UPLOAD_LIMIT = 2**30  # bytes the zips of one upload may unpack to: ten times a 100 MB zip of JSON logs
-
-
 def from_files(files: list[tuple[str, bytes]]) -> pd.DataFrame:
     """The long table of files held in memory (an app's uploads): logs, lm-eval output folders' files and HELM's
     run folders' (each with its folder in its name, as a zip of the folder gives them), tidy tables, and zips of
-    any of these."""
+    any of these; all they unpack to (zips and gzip files) within :data:`sigcore.io.archives.ARCHIVE`."""
+    with archives.total(files[0][0] if len(files) == 1 else f"the {len(files)} files"):
+        return _from_files(files)
+
+
+def _from_files(files: list[tuple[str, bytes]]) -> pd.DataFrame:
     from . import helm_run, lm_eval_folder
 
     unpacked: list[tuple[str, bytes]] = []
@@ -134,18 +142,10 @@ def _complete(frame: pd.DataFrame, name: str) -> pd.DataFrame:
 
 
 def _unzipped(data: bytes, name: str) -> list[tuple[str, bytes]]:
-    """A zip's files (its folders in their names), in memory, refused past :data:`UPLOAD_LIMIT` unpacked."""
-    try:
-        archive = zipfile.ZipFile(io.BytesIO(data))
-        members = [m for m in archive.infolist() if not m.is_dir() and not m.filename.startswith("__MACOSX/")
-                   and not PurePosixPath(m.filename).name.startswith(".")]
-        if sum(m.file_size for m in members) > UPLOAD_LIMIT:
-            raise InputError(f"unpacks to more than {UPLOAD_LIMIT >> 30} GB", file=name,
-                             hint="Give the logs as a table (sigcore convert writes it as Parquet), or fewer logs.")
-        return [(m.filename, archive.read(m)) for m in members]
-    except (zipfile.BadZipFile, NotImplementedError, RuntimeError, OSError, ValueError) as e:
-        raise InputError(f"cannot be read as a zip ({e})", file=name,
-                         hint="Give a .zip of the logs or of lm-eval's output folder.") from None
+    """A zip's files (its folders in their names), in memory, within :mod:`sigcore.io.archives`' limits; macOS's
+    resource forks and hidden files left out."""
+    return archives.unzip(data, name, lambda member: not member.startswith("__MACOSX/")
+                          and not PurePosixPath(member).name.startswith("."))
 
 
 def _together(frames: list[pd.DataFrame]) -> pd.DataFrame:
@@ -157,7 +157,11 @@ def _together(frames: list[pd.DataFrame]) -> pd.DataFrame:
         if column in out.columns:
             out[column] = out[column].fillna("")
     out.attrs["notes"] = notes
-    twice = out.duplicated([c for c in COLUMNS[:5] if c in out.columns], keep=False)
+    keys = [c for c in COLUMNS[:5] if c in out.columns]
+    codes, spellings = pd.factorize(out["item"])
+    groups = merged(list(spellings))[0]  # ids pair by one rule (sigcore.io.ids): 1 and 1.0 are one item
+    items = None if groups is None else np.where(codes < 0, -1, groups[codes])  # -1: no id, said by the board
+    twice = (out if items is None else out[keys].assign(item=items)).duplicated(keys, keep=False)
     if twice.any():
         row = out[twice].iloc[0]
         raise InputError(f"model {row['model']!r} has task {row['task']!r} twice (item {row['item']!r}, "
@@ -219,13 +223,13 @@ def read_table(path: str | Path) -> pd.DataFrame:
     return read_table_bytes(read_bytes(path), str(path))
 
 
-def _parquet(data: bytes) -> pd.DataFrame:
+def _parquet(data: bytes, name: str) -> pd.DataFrame:
     """A Parquet table with its text columns as categoricals, read as Arrow dictionaries (18 million rows of a
     metric's name are a code each, not 18 million strings). Text and number columns are decoded a batch of rows at
     a time straight into their pandas arrays (:class:`_Gathered`), the row groups after the first split between
     the cores, so that a table costs its pandas columns and a batch of Arrow's per core, not a second copy of each
     column (new memory is what costs most on 18 million rows); other columns (and a number column with a missing
-    value) as to_pandas makes them, a column at a time."""
+    value) as to_pandas makes them, a column at a time; nothing decoded before :func:`_bounded` has measured it."""
     try:
         import pyarrow as pa
         import pyarrow.parquet as pq
@@ -238,6 +242,7 @@ def _parquet(data: bytes) -> pd.DataFrame:
     schema = pq.read_schema(pa.BufferReader(data))
     text = [f.name for f in schema if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)]
     meta = pq.ParquetFile(pa.BufferReader(data)).metadata
+    _bounded(schema, meta, name)
     gathered = {f.name: _Gathered(f.type, meta.num_rows) for f in schema if _Gathered.takes(f.type)}
     if gathered and meta.num_rows:
         sizes = [meta.row_group(g).num_rows for g in range(meta.num_row_groups)]
@@ -328,7 +333,7 @@ class _Gathered:
                 self.out[rows] = array.to_numpy()
             return
         indices = array.indices
-        codes = (indices.fill_null(-1) if indices.null_count else indices).to_numpy()
+        codes = _within((indices.fill_null(-1) if indices.null_count else indices).to_numpy(), len(array.dictionary))
         if self.last is None or not array.dictionary.equals(self.last):
             if pending is None:
                 self._learn(array.dictionary)
@@ -389,6 +394,15 @@ class _Gathered:
                                          validate=False)
 
 
+def _within(codes: np.ndarray, size: int) -> np.ndarray:
+    """A column's codes, each of its dictionary's ``size`` values or -1 (missing): Arrow does not check them, and a
+    damaged file's code past its dictionary would index memory that is not the column's."""
+    if len(codes) and (codes.min() < -1 or codes.max() >= size):
+        raise ValueError(f"a text column's code {int(codes.max() if codes.max() >= size else codes.min())} is not "
+                         f"one of its {size:,} values: the file is damaged")
+    return codes
+
+
 def _column(table):
     """A one-column Arrow table's column for pandas: a dictionary as a categorical and numbers without nulls as a
     numpy array, each built from the Arrow buffers at once (a fifth of to_pandas' time on 18 million rows); other
@@ -403,7 +417,8 @@ def _column(table):
             codes = [c.indices.fill_null(-1) if c.null_count else c.indices for c in column.chunks]
             small = next(t for t in (np.int8, np.int16, np.int32, np.int64)  # pandas' codes' type: no second copy
                          if len(categories) < np.iinfo(t).max)
-            return pd.Categorical.from_codes(np.concatenate([c.to_numpy() for c in codes], dtype=small),
+            return pd.Categorical.from_codes(_within(np.concatenate([c.to_numpy() for c in codes], dtype=small),
+                                                     len(categories)),
                                              dtype=pd.CategoricalDtype(categories, ordered=kind.ordered),
                                              validate=False)
     elif (pa.types.is_integer(kind) or pa.types.is_floating(kind)) and not column.null_count:
@@ -412,13 +427,45 @@ def _column(table):
     return (frame[table.column_names[0]] if table.column_names[0] in frame.columns else frame.index).array
 
 
+def _bounded(schema, meta, name: str) -> None:
+    """Refuse a Parquet table, before any of it is decoded, whose columns are not numbers, true/false, text or times
+    (lists and binary values can hold any size), or that would decode to more than :data:`archives.TABLE` bytes:
+    its rows times its columns' widths (text as 4-byte codes), or its pages unpacked (dictionaries included)."""
+    import pyarrow as pa
+
+    widths = {}
+    for field in schema:
+        kind = field.type.value_type if pa.types.is_dictionary(field.type) else field.type
+        if pa.types.is_string(kind) or pa.types.is_large_string(kind):
+            widths[field.name] = 4
+        elif pa.types.is_primitive(kind) or pa.types.is_decimal(kind) or pa.types.is_null(kind):
+            widths[field.name] = max(1, getattr(kind, "bit_width", 8) // 8)
+        else:
+            raise InputError(f"column {field.name!r} holds {kind}, not numbers or text", file=name,
+                             hint="Give the tidy table: model, task, item, run, metric, score (numbers and text).")
+    decoded = meta.num_rows * sum(widths.values())
+    unpacked = sum(meta.row_group(g).column(c).total_uncompressed_size for g in range(meta.num_row_groups)
+                   for c in range(meta.num_columns))
+    if max(decoded, unpacked) > archives.TABLE:
+        raise InputError(f"holds {meta.num_rows:,} rows of {meta.num_columns} columns, which decode to "
+                         f"{archives.size(max(decoded, unpacked))}, more than the {archives.size(archives.TABLE)} "
+                         "sigcore reads of one table", file=name,
+                         hint="Compare fewer models, tasks or metrics at once (a table for each), or a sample of "
+                              "the items.")
+
+
 def read_table_bytes(data: bytes, name: str) -> pd.DataFrame:
     try:
+        import pyarrow as pa
+        arrow_errors = (pa.ArrowException,)  # its NotImplementedError (a codec), TypeError, KeyError, MemoryError
+    except ModuleNotFoundError:
+        arrow_errors = ()
+    try:
         if name.lower().endswith(".parquet"):
-            return _parquet(data)
+            return _parquet(data, name)
         return pd.read_csv(io.BytesIO(data), dtype={"item": str, "model": str, "task": str})
-    except SettingsError:  # pyarrow missing: said as it is
+    except (SettingsError, InputError):  # pyarrow missing, a table too large: said as it is
         raise
-    except (ValueError, OSError) as e:  # pyarrow's and pandas' errors about the file itself
-        raise InputError(f"cannot be read as a table of scores ({e})", file=name,
+    except (ValueError, OSError, *arrow_errors) as e:  # pyarrow's and pandas' errors about the file itself
+        raise InputError(f"cannot be read as a table of scores ({' '.join(str(e).split())})", file=name,
                          hint="Give the table sigcore convert writes, or one with the same columns.") from None

@@ -3,6 +3,8 @@ command line and the app: what was computed, and how to read its ranks and group
 
 from __future__ import annotations
 
+import math
+
 from ..leaderboard import Leaderboard
 from ..result import p_number
 from ..statistics.multiple import floor_reach
@@ -130,6 +132,9 @@ def variance_rows(res: Leaderboard, baseline: str) -> list[list[str]]:
     :func:`variance_header`."""
     rows = []
     for r in variance_records(res, baseline):
+        if math.isnan(r["items_share"]):  # δ does not vary at all (every item's difference the same in every run)
+            rows.append([r["model"], *["—"] * (len(variance_header(res)) - 1)])
+            continue
         items = round(100 * r["items_share"])  # the shares printed add up to 100%
         if "clusters" in r:
             clusters = round(100 * r["clusters_share"])
@@ -155,7 +160,9 @@ def variance_header(res: Leaderboard) -> list[str]:
 def sentence(res: Leaderboard, baseline: str, alpha: float, correction: str, *, latex: bool = False) -> str:
     """The finding for a paper's text: the best model on the aggregate with its interval, and every model against
     ``baseline``, significantly better, worse or neither after the correction, with δ, its interval and the
-    corrected p, as the board's table decides them (a p no resample reached is "< 1/b")."""
+    corrected p, as the board's table decides them (a p no resample reached is "< 1/b"). With more than one
+    comparison, each interval of δ is said to be uncorrected and each p corrected, beside them: the interval is
+    the uncorrected test's dual, so that one may exclude 0 where the corrected p is above α."""
     from .export import latex_escape
 
     def name(model: str) -> str:
@@ -168,14 +175,16 @@ def sentence(res: Leaderboard, baseline: str, alpha: float, correction: str, *, 
     best = table.iloc[0]
     level = f"{1 - alpha:.0%}".replace("%", r"\%" if latex else "%")
     floor = 1 / res.n_resamples
+    n = len(res.board.models)
+    # several comparisons: the interval is each one's own, uncorrected, and p the corrected one; said beside them
+    interval, corrected = ("uncorrected ", "corrected ") if n > 2 else ("", "")
     sides: dict[str, list[str]] = {"better": [], "worse": [], "neither": []}
     for r in table[table.model != baseline].itertuples(index=False):
-        p = (f"p < {p_number(max(r.p_corrected, floor))}" if r.p_value == 0
-             else f"p = {p_number(r.p_corrected, alpha)}")
+        p = (f"{corrected}p < {p_number(max(r.p_corrected, floor))}" if r.p_value == 0
+             else f"{corrected}p = {p_number(r.p_corrected, alpha)}")
         side = "neither" if r.p_corrected > alpha else "better" if r.delta > 0 else "worse"
-        sides[side].append(f"{name(r.model)} (δ = {number(r.delta)}, {level} CI {number(r.delta_low)} to "
+        sides[side].append(f"{name(r.model)} (δ = {number(r.delta)}, {interval}{level} CI {number(r.delta_low)} to "
                            f"{number(r.delta_high)}, {p})".replace("δ", r"$\delta$" if latex else "δ"))
-    n = len(res.board.models)
     board = res.board
     parts = [f"Of {n} models on {counted(len(board.tasks), 'task')} ({latex_escape(board.metric) if latex else board.metric}, "
              f"the mean of {'the task scores' if res.weight == 'tasks' else 'all items'}), {name(best.model)} "

@@ -38,6 +38,7 @@ from typing import Any, Callable
 
 from .._version import __version__
 from ..errors import InputError, SettingsError
+from ..io import archives
 from ..words import shown
 from ..result import Result
 from . import citations, export, folder
@@ -557,19 +558,19 @@ def unzipped(data: bytes, name: str = "the paper folder's zip") -> dict[str, byt
     is wrong with anything else (not a zip, no ``sigcore/`` folder, nested folders, too large)."""
     fix = "Give the .zip that the app's \"Paper folder (.zip)\" downloaded, as it was downloaded."
     try:
-        archive = zipfile.ZipFile(io.BytesIO(data))
-        members = [m for m in archive.infolist() if not m.is_dir()]
-    except (zipfile.BadZipFile, ValueError):
+        members = archives.members(data, name)
+    except InputError:
         raise InputError("not a zip file", file=name, hint=fix) from None
     if not members or any(not m.filename.startswith("sigcore/") or "/" in m.filename[8:] for m in members):
         raise InputError("not a paper folder: its files must all be in one folder, sigcore/", file=name, hint=fix)
-    if sum(m.file_size for m in members) > ZIP_LIMIT:
+    if sum(m.file_size for m in members) > ZIP_LIMIT:  # as declared: the reading below counts what is inflated
         raise InputError(f"unpacks to more than {ZIP_LIMIT >> 20} MB, more than a paper folder holds", file=name,
                          hint=fix)
     try:
-        return {m.filename[8:]: archive.read(m) for m in members}
-    except (zipfile.BadZipFile, NotImplementedError, RuntimeError, OSError) as e:  # CRC, encryption, codec
-        raise InputError(f"cannot be read ({e})", file=name, hint=fix) from None
+        with archives.total(name, ZIP_LIMIT):
+            return {m.filename[8:]: archives.read_member(data, m, name, ZIP_LIMIT) for m in members}
+    except InputError as e:  # CRC, encryption, a method, a member larger than declared
+        raise InputError(f"cannot be read ({e.what})", file=name, hint=fix) from None
 
 
 def zipped(entry: Entry, earlier: dict[str, bytes] | None = None, *, replace: bool = False,
