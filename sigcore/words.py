@@ -55,11 +55,11 @@ def counted(n: int, noun: str) -> str:
     return f"{n:,} {noun}{'s' * (n != 1)}"
 
 
-def told_apart(names, keep: int = 12) -> list[str]:
+def told_apart(names, keep: int = 6) -> list[str]:
     """Names as a narrow box shows them: a start they all share, beyond its first ``keep`` characters, as "…", so
     that what tells them apart comes first and a box cut at its width never shows two as the same text
-    ("diabetes_test_predictions_ridge.csv" and "…_gradient_boosting.csv" are "diabetes_tes…ridge.csv" and
-    "diabetes_tes…gradient_boosting.csv")."""
+    ("diabetes_test_predictions_ridge.csv" and "…_gradient_boosting.csv" are "diabet…ridge.csv" and
+    "diabet…gradient_boosting.csv")."""
     names = [str(n) for n in names]
     if len(names) < 2:
         return names

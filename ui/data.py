@@ -142,7 +142,7 @@ def load(files: list[tuple[str, bytes]], roles: dict, mapping_area) -> align.Ali
 
 
 NO_GOLD = "(no gold file)"  # per-item scores need none
-OWN_GOLD = "(each file's own gold column)"  # as the caption's roles line says
+OWN_GOLD = "(gold in each file)"  # each file's own gold column, as the caption's roles line says
 
 
 def _file_widgets(tables, boxes) -> tuple[dict, bool]:

@@ -290,7 +290,7 @@ def _compute(data: align.Aligned, s: Settings, area) -> list[sigcore.Result]:
     at the next block (Streamlit stops a script at its next call), instead of computing on for minutes."""
     partials = []
     results = _stream(data, s)  # settings and budget checked here, before the run waits for its turn
-    resampled, title = s.test in RESAMPLING, the(sigcore.TESTS[s.test].title)
+    resampled, title = s.test in RESAMPLING, sigcore.TESTS[s.test].title
     slot = area.empty()  # one element: the wait for a turn, then the progress, each in place of the last
     with work.turn(slot, "Resampling" if resampled else "Computing"):
         progress = slot.progress(0.0, text="Resampling..." if resampled else "Computing...")
