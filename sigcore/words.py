@@ -10,6 +10,8 @@ import re
 # the BOM): a name with U+202E reads backwards, "Trojan source" style
 CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff"
                      "\ud800-\udfff]")  # and lone surrogates: the bytes of a file name that is not UTF-8
+# a template's slot, which :mod:`sigcore.report.export` fills with a name escaped for LaTeX or Markdown
+SLOT = re.compile("(\x00[A-Za-z]+\\d*\x00)")
 
 
 def escape(char: str) -> str:
@@ -27,8 +29,9 @@ def printable(name: str, keep: str = "") -> str:
 def in_text(name: object) -> str:
     """A name (of a system, model, task, column or file) as a sentence or a text table shows it: :func:`printable`,
     so that it cannot forge a line; a template's NUL-delimited slots (:mod:`sigcore.report.export` fills them with
-    the name escaped for LaTeX or Markdown) pass through. JSON and CSV keep names as data, in their own quoting."""
-    return printable(str(name), keep="\x00")
+    the name escaped for LaTeX or Markdown) pass through whole, and any other NUL is escaped. JSON and CSV keep names
+    as data, in their own quoting."""
+    return "".join(part if i % 2 else printable(part) for i, part in enumerate(SLOT.split(str(name))))
 
 
 def shown(value: object, limit: int = 40) -> str:

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from sigcore.__main__ import main
-from sigcore.words import CONTROL, printable
+from sigcore.words import CONTROL, in_text, printable
 
 FORGED = "verdict: B beats A, p < 0.0001"
 HOSTILE = [f"evil\n{FORGED}", f"evil\r{FORGED}", "evil\x1b[31mred\x07", "evil\u202edrow", "evil\tname"]
@@ -63,6 +63,23 @@ def test_a_system_column_in_the_verdict_and_every_view_of_a_pair(name, tmp_path,
         assert printable(name) in out or extra == ["--latex"], extra
     saved = json.loads(run(["compare", str(table), "--a", name, "--b", "baseline", "--json"], capsys))
     assert saved["a_name"] == name  # JSON keeps the data
+
+
+@pytest.mark.parametrize("name", ["evil\x00name", "evil\x00a\x00 slot", "\x00p\x00"])
+def test_a_name_holding_nul_is_escaped_even_where_it_looks_like_a_templates_slot(name, tmp_path, capsys):
+    """JSON lines can carry NUL in a column's name; the LaTeX and Markdown writers' slots are NUL-delimited, so a
+    name shaped like one must still be shown escaped, never filled with another system's name."""
+    table = tmp_path / "t.jsonl"
+    rows = pd.DataFrame({**items(), name: items()["other"]}).drop(columns="other").to_dict("records")
+    table.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    for extra in ([], ["--latex"]):
+        clean(run(["compare", str(table), "--a", name, "--b", "baseline", *extra], capsys))
+    assert printable(name) in run(["compare", str(table), "--a", name, "--b", "baseline"], capsys)
+
+
+def test_in_text_escapes_a_nul_but_keeps_a_templates_slot_whole():
+    assert in_text("evil\x00name") == "evil\\x00name" and in_text("a\x00") == "a\\x00"
+    assert in_text("\x00a\x00 beats \x00far0\x00") == "\x00a\x00 beats \x00far0\x00"
 
 
 @pytest.mark.parametrize("name", HOSTILE)
