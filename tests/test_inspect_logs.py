@@ -1,4 +1,4 @@
-"""Inspect AI logs (sigcore.logs.inspect_eval), read without Inspect: the logs in tests/data/inspect were written by
+"""Inspect AI logs (sigcore.io.inspect_log), read without Inspect: the logs in tests/data/inspect were written by
 Inspect itself (make_logs.py), and every value read here is checked against inspect_ai.log.read_eval_log; two
 models' logs compare as two lm-eval logs do, paired by sample id, named by their models, with precise errors."""
 
@@ -15,7 +15,7 @@ from sigcore.__main__ import main
 from sigcore.errors import InputError
 from sigcore.io import align, archives
 from sigcore.io.inputs import read
-from sigcore.logs import inspect_eval
+from sigcore.io import inspect_log
 
 LOGS = Path(__file__).resolve().parent / "data" / "inspect"
 
@@ -36,8 +36,8 @@ def test_every_score_is_inspect_s_own(tmp_path, name):
 
     log = _reference(LOGS / name, tmp_path)
     data = gzip.decompress((LOGS / name).read_bytes()) if name.endswith(".gz") else (LOGS / name).read_bytes()
-    runs = inspect_eval.runs(data, name)
-    assert len(runs) == len(log.samples) == 120 and inspect_eval.scorers(runs) == ["match", "includes"]
+    runs = inspect_log.runs(data, name)
+    assert len(runs) == len(log.samples) == 120 and inspect_log.scorers(runs) == ["match", "includes"]
     to_float = value_to_float()
     for row, sample in zip(runs.itertuples(index=False), log.samples):
         assert (row.item, row.run, row.target) == (sample.id, sample.epoch, sample.target)
@@ -45,7 +45,7 @@ def test_every_score_is_inspect_s_own(tmp_path, name):
         assert row.includes == to_float(sample.scores["includes"].value)
         assert row.answer == sample.scores["match"].answer
     # averaged over epochs as Inspect reduces them: its reductions, and the accuracy it reports
-    frame, lines, attrs = inspect_eval.parse_bytes(data, name)
+    frame, lines, attrs = inspect_log.parse_bytes(data, name)
     assert attrs == {"model": log.eval.model, "task": log.eval.task, "epochs": 3, "reducer": None}
     assert list(lines) == list(range(1, 41))
     for reduction in log.reductions:
@@ -57,7 +57,7 @@ def test_every_score_is_inspect_s_own(tmp_path, name):
 
 def test_the_eval_s_members_are_zstandard_and_the_json_log_reads_the_same():
     archive = zipfile.ZipFile(LOGS / "beta.eval")
-    assert {i.compress_type for i in archive.infolist()} == {inspect_eval.ZSTD}  # what zipfile alone cannot open
+    assert {i.compress_type for i in archive.infolist()} == {inspect_log.ZSTD}  # what zipfile alone cannot open
     eval_log, json_log = read(LOGS / "beta.eval"), read(LOGS / "beta.json.gz")
     assert eval_log.format == json_log.format == "inspect"
     assert eval_log.frame.equals(json_log.frame) and eval_log.frame.attrs == json_log.frame.attrs
@@ -155,7 +155,7 @@ def test_logs_that_do_not_pair_are_refused_with_what_and_where():
 ])
 def test_a_broken_log_is_refused_saying_which_sample(edit, said):
     with pytest.raises(InputError) as info:
-        inspect_eval.parse_bytes(_edited(edit, header=True), "edited.json")
+        inspect_log.parse_bytes(_edited(edit, header=True), "edited.json")
     assert said in str(info.value) and str(info.value).startswith("edited.json")
 
 
@@ -216,7 +216,7 @@ def test_another_epoch_reducer_is_said():
 def test_a_log_trimmed_of_samples_is_refused_with_the_header_s_count_and_score(tmp_path, capsys):
     trimmed = _edited(lambda log: log.update(samples=log["samples"][:1]))
     with pytest.raises(InputError) as info:
-        inspect_eval.parse_bytes(trimmed, "edited.json")
+        inspect_log.parse_bytes(trimmed, "edited.json")
     assert str(info.value).startswith(
         "edited.json: holds 1 of the 120 samples its header counts (results.total_samples, each epoch counted; it "
         "reports accuracy 0.7667 (match), accuracy 0.7667 (includes) over all of them): the others are not in it.")
@@ -253,13 +253,13 @@ def test_unscored_samples_are_refused_naming_the_sample_and_its_error():
             sample["scores"] = {}
     with pytest.raises(InputError, match=r"^edited.json: none of its 120 samples has a score: the run had no scorer\. "
                                          r"Score the log first \(inspect score LOG\)"):
-        inspect_eval.parse_bytes(_edited(no_scorer, header=False), "edited.json")
+        inspect_log.parse_bytes(_edited(no_scorer, header=False), "edited.json")
 
     def errored(log):
         log["samples"][4].update(scores={}, error={"message": "RuntimeError('sandbox\n  failed')", "traceback": ""})
         log["samples"][9].update(scores=None)
     with pytest.raises(InputError) as info:
-        inspect_eval.parse_bytes(_edited(errored), "edited.json")
+        inspect_log.parse_bytes(_edited(errored), "edited.json")
     assert str(info.value).startswith("edited.json: sample 5 (epoch 1) has no score: it ended in an error "
                                       "(RuntimeError('sandbox failed')); 2 of its 120 samples have none. "
                                       "Give a log whose every sample was scored: inspect eval-retry")
@@ -271,6 +271,6 @@ def test_a_scorer_whose_samples_do_not_average_to_the_header_s_accuracy_is_refus
             sample["scores"]["includes"]["value"] = "C"
     with pytest.raises(InputError, match=r"^edited.json: scorer includes's samples average 0.775, but the log's "
                                          r"header reports accuracy 0.766667\. Give the log as Inspect wrote it"):
-        inspect_eval.parse_bytes(_edited(rescored), "edited.json")
+        inspect_log.parse_bytes(_edited(rescored), "edited.json")
     reduced = _edited(lambda log: [rescored(log), [s.update(reducer="mode") for s in log["results"]["scores"]]])
-    assert inspect_eval.parse_bytes(reduced, "edited.json")[0]["includes"].mean() == pytest.approx(0.775, abs=1e-12)
+    assert inspect_log.parse_bytes(reduced, "edited.json")[0]["includes"].mean() == pytest.approx(0.775, abs=1e-12)

@@ -8,7 +8,8 @@ import pandas as pd
 import pytest
 
 from sigcore.__main__ import main
-from sigcore.logs import inspect_eval, tidy
+from sigcore.io import inspect_log
+from sigcore.logs import tidy
 
 ROOT = Path(__file__).resolve().parents[1]
 LOGS = ROOT / "tests" / "data" / "inspect"
@@ -26,7 +27,7 @@ def test_inspect_logs_convert_to_one_table_in_csv_and_parquet(tmp_path, capsys):
     from_csv = pd.read_csv(csv, dtype={"item": str})
     assert from_csv.astype(str).equals(table.astype(str))
     for log in ("alpha.eval", "beta.eval"):
-        head = inspect_eval.header((LOGS / log).read_bytes(), log)
+        head = inspect_log.header((LOGS / log).read_bytes(), log)
         for score in head["results"]["scores"]:
             rows = table[(table.model == head["model"]) & (table.metric == score["name"])]
             assert len(rows) == 120 and set(rows.run) == {1, 2, 3} and rows.item.nunique() == 40

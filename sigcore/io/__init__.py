@@ -1,5 +1,5 @@
 """Reading system outputs: bytes to text (:mod:`.decoding`), the formats (:mod:`.inputs`, :mod:`.conll`,
-:mod:`.lmeval`), and pairing them item by item (:mod:`.align`)."""
+:mod:`.lmeval`, :mod:`.inspect_log`), and pairing them item by item (:mod:`.align`)."""
 
 from .align import load
 from .inputs import read, read_lines

@@ -39,7 +39,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import jsonlimits
+from . import inspect_log, jsonlimits
 from .archives import gunzip
 from .decoding import decode, read_bytes
 from ..errors import InputError, SettingsError
@@ -91,9 +91,7 @@ def read(source: str | os.PathLike | bytes, *, name: str | None = None, format: 
         raise SettingsError(f"unknown format {format!r}", hint=f"The formats are: {', '.join(FORMATS)}.")
     data = gunzip(data, name)
     if format == "inspect" or format is None and is_inspect_log(data, name):  # a zip: read before decoding
-        from ..logs import inspect_eval
-
-        frame, lines, attrs = inspect_eval.parse_bytes(data, name)
+        frame, lines, attrs = inspect_log.parse_bytes(data, name)
         reducer = attrs.pop("reducer")
         frame.attrs.update(attrs)
         other = reducer not in (None, "mean", ["mean"]) and attrs["epochs"] > 1

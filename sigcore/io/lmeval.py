@@ -37,6 +37,7 @@ import numpy as np
 import pandas as pd
 
 from . import jsonlimits
+from .inspect_log import METADATA
 from ..errors import InputError
 
 FIXED = ("doc_id", "filter", "target", "prediction")
@@ -51,8 +52,6 @@ PROPORTIONS = frozenset({"acc", "acc_norm", "acc_mutual_info", "exact_match", "e
 def metric_fields(frame: pd.DataFrame) -> list[str]:
     """The per-sample metric columns of a frame from :func:`parse`, in file order (an Inspect sample's metadata
     fields, ``metadata.passage``, are what can be a cluster, not metrics)."""
-    from ..logs.inspect_eval import METADATA
-
     return [str(column) for column in frame.columns if column not in FIXED and not str(column).startswith(METADATA)]
 
 

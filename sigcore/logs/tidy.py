@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError, SettingsError
-from ..io import archives
+from ..io import archives, inspect_log
 from ..io.decoding import read_bytes
 from ..io.ids import merged
 from ..io.inputs import is_inspect_log, read
@@ -51,13 +51,11 @@ def _long(model: str, task: str, frame: pd.DataFrame, item: str, run: str | None
 def from_log(data: bytes, name: str) -> pd.DataFrame:
     """One log's scores as the long table: an Inspect log (every epoch a run) or an lm-eval samples file where the
     harness writes it, ``MODEL_FOLDER/samples_<task>_<date>.jsonl`` (its model the folder's name)."""
-    from . import inspect_eval
-
     data = archives.gunzip(data, name)
     if is_inspect_log(data, name):  # read once, with its epochs as runs
-        runs, head = inspect_eval.read_log(data, name)
-        return _long(head["model"], head["task"], runs, "item", "run", inspect_eval.scorers(runs),
-                     inspect_eval.metadata(runs))
+        runs, head = inspect_log.read_log(data, name)
+        return _long(head["model"], head["task"], runs, "item", "run", inspect_log.scorers(runs),
+                     inspect_log.metadata(runs))
     table = read(data, name=name)
     if table.format == "lm-eval":
         stem = Path(name).name.removesuffix(".gz").removesuffix(".jsonl")

@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError
-from ..io import archives, jsonlimits
+from . import archives, jsonlimits
 
 ZSTD = archives.ZSTD
 _VALUES = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0, "yes": 1.0, "true": 1.0, "no": 0.0, "false": 0.0}
