@@ -429,6 +429,9 @@ def _suggest_metric(args, data, what: str = "these data") -> str | None:
         return None
     many = isinstance(data, align.AlignedMany)
     metric = (align.suggest_many_metrics(data) if many else align.suggest_metrics(data))[0]
+    if not many and len(data.scores) > 1:  # a log's scorers: which one is the user's to say, as `many` asks
+        raise Ambiguous(f"the logs hold {len(data.scores)} per-sample scores ({', '.join(data.scores)})",
+                        question="Which one?", choices=list(data.scores), flag="--metric")
     question = align.metric_question(data)
     if question:
         raise Ambiguous(question, question="Are they per-item scores to average, or labels that need their gold?",

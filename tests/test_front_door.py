@@ -607,7 +607,8 @@ def _ran(capsys, argv: list) -> tuple[int, dict | str]:
 def _compare_and_many(capsys, tmp_path, source: str, write) -> tuple:
     if source == "logs":  # compare pairs two logs by sample id; many makes a board of them (tidy table, text ids)
         files = [INSPECT / "alpha.eval", _beta_log(tmp_path, write)]
-        return _ran(capsys, ["compare", *files]), _ran(capsys, ["many", *files, "--metric", "match"])
+        return (_ran(capsys, ["compare", *files, "--metric", "match"]),
+                _ran(capsys, ["many", *files, "--metric", "match"]))
     files = _system_files(tmp_path, write)
     return _ran(capsys, ["compare", *files[:3]]), _ran(capsys, ["many", *files, "--test", "bootstrap",
                                                                 "--resamples", "500"])

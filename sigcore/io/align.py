@@ -1047,7 +1047,7 @@ def many_inputs(data: AlignedMany, metric: str) -> tuple[list | None, dict[str, 
 
 
 def suggest_metrics(aligned: Aligned) -> list[str]:
-    """The metrics that fit these data, the most natural first, then any per-item score fields.
+    """The metrics that fit these data, the most natural first.
 
     Tag sequences: span F1. Per-item 0/1 without gold, named like correctness: accuracy (McNemar fits), then the
     mean. Other per-item numbers without gold: the mean; anything else without gold: accuracy,
@@ -1055,29 +1055,37 @@ def suggest_metrics(aligned: Aligned) -> list[str]:
     mostly distinct: BLEU, chrF, exact match. Real-valued gold and predictions (regression outputs,
     :func:`sigcore.io.roles.regression_reason`): MAE, MSE, RMSE. Labels, a few words long or not ("I want to book a
     flight" as an intent): accuracy and the F1 family (binary P/R/F1 with two labels), then the errors where the
-    labels are numbers (ratings 1 to 5).
+    labels are numbers (ratings 1 to 5). Logs (Inspect, lm-eval): their own per-sample scorers first, as ``many``
+    takes them, so that a model's score is the one its log reports, not one recomputed from its answers.
     """
     fields = list(aligned.scores)
+    if fields:
+        return fields + [m for m in _recomputed(aligned) if m not in fields]
+    return _recomputed(aligned)
+
+
+def _recomputed(aligned: Aligned) -> list[str]:
+    """The metrics computed from gold and outputs that fit these data, the most natural first."""
     if aligned.gold is None:
         if right_wrong(aligned):  # 0/1 named like correctness: right/wrong items, against a gold of 1s
-            return ["accuracy", "mean"] + fields
+            return ["accuracy", "mean"]
         # a system of numbers with a few gone wrong (nan, inf, a typo), or of numbers beside one written otherwise
         # (1_000), is scores: the mean names the bad one and its line, where accuracy would ask for gold
         scores = any(values and sum(map(_is_numeric, values)) >= 0.9 * len(values) for values in
                      ([v for v in system[:200] if not _missing(v)] for system in (aligned.a, aligned.b)))
-        return ["mean" if scores else "accuracy"] + fields
+        return ["mean" if scores else "accuracy"]
     sample = [v for v in aligned.gold[:200] if v is not None]
     if sample and all(isinstance(v, (list, tuple)) for v in sample):
         return ["span_f1"]
     texts = [v for v in sample if isinstance(v, str)]
     if (texts and sum(len(v.split()) > 2 for v in texts) > len(texts) / 2
             and len(set(texts)) > len(texts) / 2):  # references differ item by item; labels repeat
-        return ["bleu", "chrf", "exact_match"] + fields
+        return ["bleu", "chrf", "exact_match"]
     if regression_reason(aligned.gold, [aligned.a, aligned.b]):
-        return [*REGRESSION_METRICS, *fields]
+        return list(REGRESSION_METRICS)
     labels = {str(v).strip() for v in _distinct([*aligned.gold, *aligned.a, *aligned.b])}
     binary = ["f1", "precision", "recall"] if len(labels) == 2 else []
     numeric = number_kind([*aligned.gold[:500], *aligned.a[:500], *aligned.b[:500]])[0] is not None
     metrics = ["accuracy", "macro_f1", "micro_f1", "weighted_f1", *binary, "exact_match",
                *(REGRESSION_METRICS if numeric else ())]
-    return [m for m in metrics if m not in fields] + fields  # a score field of the same name is the one meant
+    return metrics
