@@ -217,3 +217,26 @@ def test_an_acc_outside_0_to_1_in_a_folder_is_read_with_a_note(tmp_path):
     assert [n for n in table.attrs["notes"] if "lies in 0..1" in n] == [
         f"{samples.relative_to(out).as_posix()}: acc is 5 on line 7, where lm-eval's acc lies in 0..1 (right 1, "
         "wrong 0): these may not be its scores; they are compared as given"]
+
+
+def test_a_results_file_given_alone_is_named_for_what_it_is(tmp_path, capsys):
+    """lm-eval's results_<date>.json holds totals only: compare, many and the reader say so and what to give,
+    not the generic message for a JSON table."""
+    files = [str(next((SUITE / m).glob("results_*.json"))) for m in MODELS[:2]]
+    for command in (["compare", *files], ["many", *files], ["many", files[0]]):
+        assert main(command) == 2
+        err = capsys.readouterr().err
+        assert "this is lm-evaluation-harness's results file: it holds only totals" in err, err
+        assert "--log_samples and give its output folder" in err and "array of objects" not in err
+
+
+def test_a_helm_run_file_given_alone_asks_for_its_run_folder(tmp_path, capsys):
+    import zipfile
+
+    with zipfile.ZipFile(Path(__file__).resolve().parent / "data" / "helm" / "benchmark_output.zip") as z:
+        z.extractall(tmp_path)
+    runs = sorted((tmp_path / "benchmark_output" / "runs").glob("*/*"))[:2]
+    for name in ("run_spec.json", "stats.json", "per_instance_stats.json", "scenario.json", "scenario_state.json"):
+        assert main(["compare", *(str(run / name) for run in runs)]) == 2
+        err = capsys.readouterr().err
+        assert "this is one file of a HELM run folder" in err and "Give the run folder itself" in err, (name, err)

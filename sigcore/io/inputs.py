@@ -35,6 +35,7 @@ import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -376,11 +377,33 @@ def _records(records: list, lines: list[int], name: str) -> pd.DataFrame:
     return pd.DataFrame({k: [r[k] for r in records] for k in keys})
 
 
+def _tool_summary(data: Any) -> tuple[str, str] | None:
+    """(what it is, what to give instead) for a file an evaluation tool writes beside its per-item outputs, which
+    holds totals or settings only: a paired test needs each item's score."""
+    if isinstance(data, dict) and isinstance(data.get("results"), dict) and {"configs", "versions",
+                                                                               "n-samples"} & set(data):
+        return ("this is lm-evaluation-harness's results file: it holds only totals, one score per task, and a "
+                "paired test needs each item's", "Run lm_eval with --log_samples and give its output folder (or the "
+                "samples_<task>_<date>.jsonl files it writes beside this one).")
+    helm = ("this is one file of a HELM run folder (run_spec.json, stats.json, per_instance_stats.json, "
+            "scenario.json, scenario_state.json), which is read whole", "Give the run folder itself (benchmark_output/runs/SUITE/"
+            "RUN), or the benchmark_output folder or its zip.")
+    if isinstance(data, dict) and ({"scenario_spec", "adapter_spec"} <= set(data) or "request_states" in data
+                                   or {"definition_path", "tags"} <= set(data)):
+        return helm
+    first = data[0] if isinstance(data, list) and data else None
+    if isinstance(first, dict) and (isinstance(first.get("name"), dict) and "count" in first
+                                    or "instance_id" in first and "stats" in first):
+        return helm
+    return None
+
+
 def _read_json(text: str, name: str) -> tuple[pd.DataFrame, np.ndarray]:
     jsonlimits.check(text, name, MAX_ITEMS)
     try:
         data = json.loads(text, **jsonlimits.HOOKS)
-        if isinstance(data, list):  # scanned again to know where each record starts
+        whose = _tool_summary(data)
+        if isinstance(data, list) and not whose:  # scanned again to know where each record starts
             lines = _lines_of(text, _json_array(text, _WS.match(text).end())[1])
             return _records(data, lines, name), np.array(lines)
     except json.JSONDecodeError as e:
@@ -388,6 +411,8 @@ def _read_json(text: str, name: str) -> tuple[pd.DataFrame, np.ndarray]:
                          hint="Check the JSON with a validator; lines and columns count from 1.") from None
     except ValueError as e:
         raise jsonlimits.refusal(e, text, name) or e from None
+    if whose:
+        raise InputError(whose[0], file=name, hint=whose[1])
     if not isinstance(data, dict) or not data or not all(isinstance(v, list) for v in data.values()):
         raise InputError("a JSON file must hold an array of objects, or an object of arrays", file=name, line=1,
                          hint='Write [{"gold": "pos", "A": "neg"}, ...] or {"gold": [...], "A": [...]}.')
