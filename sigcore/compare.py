@@ -494,6 +494,8 @@ class _Run:
             out = (f"BLEU is 0 for both systems: neither has a matching {order}-gram (a segment shorter than {order} "
                    "tokens has none), so the test cannot tell them apart; for labels or short answers use accuracy "
                    "or exact_match, or chrF",)
+        few = None if self.n_groups is None else resampling.few_clusters(self.n_groups, "groups")
+        out = (*out, few) if few else out
         size = self.n_differing  # only these move delta: 10 of 400 items are a small sample
         unsure = self.test == "bootstrap" or (self.test == "mcnemar" and not self.mcnemar_exact)
         if size >= SMALL_SAMPLE or size == 0 or not unsure:  # identical systems: nothing to be unsure of

@@ -21,7 +21,7 @@ import pandas as pd
 from .errors import InputError, SettingsError
 from .io.ids import RULE, merged
 from .result import finite_delta
-from .statistics import intervals
+from .statistics import intervals, resampling
 from ._threads import WORKERS, one_blas_thread, pool
 from .words import counted, listed, named, shown
 
@@ -154,6 +154,10 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
             epochs[task] = (error, len(r) / (1 / r).sum(axis=0))  # one run each: error 0
         if cell_cluster is not None:
             clusters[task] = _dense(cell_cluster[rows])[0]
+    for task, codes in clusters.items():
+        few = resampling.few_clusters(len(np.unique(codes)), f"clusters ({cluster})")
+        if few:
+            notes.append(f"task {task}: {few}")
     if cluster and any(len(np.unique(c)) < 2 for c in clusters.values()):
         few = next(t for t, c in clusters.items() if len(np.unique(c)) < 2)
         raise InputError(f"task {named(few)} has its items in one {cluster} only: nothing to resample",

@@ -63,8 +63,10 @@ def test_clusters_are_checked_and_the_command_line_says_them(table, capsys, tmp_
         leaderboard.from_table(lacking, metric="match", cluster="metadata.passage")
     args = ["many", str(LOGS / "alpha.eval"), str(LOGS / "beta.eval"), "--metric", "match", "--resamples", "500"]
     assert main([*args, "--cluster", "metadata.passage"]) == 0
-    out = capsys.readouterr().out
+    out, err = capsys.readouterr()
     assert "its items in 10 clusters by metadata.passage resampled whole" in out
+    assert "note: task arith: only 10 clusters (metadata.passage) are resampled: a cluster bootstrap over fewer " \
+           "than 30 gives intervals too narrow" in err
     systems = sorted(str(p) for p in (Path(__file__).resolve().parents[1] / "sample_data" / "mt").iterdir())
     assert main(["many", *systems, "--cluster", "doc"]) == 2
     assert "--cluster is for models on many tasks" in capsys.readouterr().err
@@ -96,3 +98,19 @@ def test_the_clustered_board_splits_delta_s_variance_into_clusters_items_and_run
     assert row[0] == beta and sum(int(c[:-1]) for c in row[1:4]) == 100
     assert " ".join(row) in " ".join(out.split())
     assert row[4] == f"{reference.narrowing(items=2):.0%}" and row[5] == f"{reference.narrowing(cluster_size=2):.0%}"
+
+
+def test_few_clusters_are_said_by_one_rule_on_boards_and_pairs():
+    """A cluster bootstrap over fewer than 30 clusters gives intervals too narrow: the board's notes and a pair's
+    warnings say so with the same words, and from 30 on say nothing."""
+    import sigcore
+    from sigcore.statistics.resampling import FEW_CLUSTERS, few_clusters
+
+    rng = np.random.default_rng(0)
+    for k in (8, FEW_CLUSTERS - 1, FEW_CLUSTERS):
+        groups = np.repeat(np.arange(k), 4)
+        a, b = rng.random(len(groups)), rng.random(len(groups))
+        res = sigcore.compare(None, a, b, metric="mean", groups=groups, test="bootstrap", n_resamples=200)
+        said = [w for w in res.warnings if "cluster bootstrap" in w]
+        assert said == ([] if k >= FEW_CLUSTERS else [few_clusters(k, "groups")])
+        assert (f"only {k} groups are resampled" in sigcore.report.verdict(res)) == (k < FEW_CLUSTERS)

@@ -29,6 +29,7 @@ import pandas as pd
 from .._threads import WORKERS, pool
 
 CHUNK = 1_000
+FEW_CLUSTERS = 30  # below it a cluster bootstrap's intervals are too narrow (Cameron, Gelbach & Miller 2008)
 _MAX_CELLS = 1 << 22  # largest (rows x items) count matrix built at once: 32 MiB of float64
 
 
@@ -104,6 +105,15 @@ def _unique_pairs(rows_a: np.ndarray, rows_b: np.ndarray, weights: np.ndarray):
         first, inverse = first[order], rank[inverse.ravel()]
     counts = np.bincount(inverse, weights=weights, minlength=len(first)).astype(np.int64)
     return rows_a[first], rows_b[first], counts
+
+
+def few_clusters(k: int, noun: str = "clusters") -> str | None:
+    """The caution for a cluster bootstrap over ``k`` clusters (documents, passages), or None when there are
+    enough: with few clusters the resamples vary less than new clusters would, so intervals come out too narrow."""
+    if k >= FEW_CLUSTERS:
+        return None
+    return (f"only {k} {noun} are resampled: a cluster bootstrap over fewer than {FEW_CLUSTERS} gives intervals too "
+            "narrow (Cameron, Gelbach & Miller 2008), so read each interval as a lower bound on the uncertainty")
 
 
 def chunk_sizes(n_resamples: int) -> list[int]:
