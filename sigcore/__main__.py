@@ -195,8 +195,9 @@ def _many_parser(commands) -> None:
     many.add_argument("--correction", default="holm", choices=list(CORRECTIONS),
                       help="Holm (default), Bonferroni, Hochberg, Benjamini-Hochberg (bh), Benjamini-Yekutieli (by)")
     many.add_argument("--drop-unmatched", action="store_true",
-                      help="compare the items every system has (models on many tasks: on each task) instead of "
-                           "stopping at one that lacks some; how many were dropped is said")
+                      help="compare the items every system has (models on many tasks: on each task, and only the "
+                           "tasks every model has) instead of stopping at one that lacks some; what was dropped is "
+                           "said")
     many.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples or permutations (b)")
     many.add_argument("--alternative", choices=ALTERNATIVES, default="two-sided",
                       help="H1 for each system against the baseline (default: two-sided)")

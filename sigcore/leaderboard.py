@@ -58,7 +58,8 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
     which one, when the table holds several; a list: on each task the first of them it has (lm-eval's tasks each
     have their own, acc here, exact_match there), and a task that has none of them is left out, said in the notes.
     A model that lacks some of a task's items stops with what is missing (``on_missing="drop"``: only the items
-    every model has are compared, said in the notes); a model that lacks a whole task stops. ``cluster``: a column
+    every model has are compared, said in the notes); a model that lacks a whole task stops (``on_missing="drop"``:
+    the task is left out, said in the notes). ``cluster``: a column
     (an Inspect sample's ``metadata.passage``) whose values group the items of a task, resampled whole; an item in
     two clusters stops."""
     missing = [c for c in ("model", "task", "item", "score") if c not in frame.columns]
@@ -114,7 +115,7 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
     bounds = np.searchsorted(cell_task, np.arange(len(tasks) + 1))
     item_names = np.array(names["item"], dtype=object)
     every_item = tuple(names["item"])
-    matrices, items, epochs, clusters = {}, {}, {}, {}
+    matrices, items, epochs, clusters, dropped = {}, {}, {}, {}, []
     for t, task in enumerate(tasks):
         rows = slice(bounds[t], bounds[t + 1])
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -127,9 +128,15 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
         holes = np.isnan(block) if some_holes else None
         lacking = [models[m] for m in range(n_models) if holes[:, m].all()] if some_holes else \
             list(models) if not len(block) else []
+        if lacking and on_missing == "drop":  # the aggregate needs every model on every task: the task goes
+            notes.append(f"task {task}: left out, since {listed(lacking)} {'has' if len(lacking) == 1 else 'have'} "
+                         "no scores on it")
+            dropped.append(task)
+            continue
         if lacking:
             raise InputError(f"model {named(lacking[0])} has no scores on task {named(task)}",
-                             hint="Give every model's log of every task, or leave the task out.")
+                             hint="Give every model's log of every task, or leave the task out (--drop-unmatched: "
+                                  "every task some model lacks).")
         ids = every_item if len(block) == n_items else tuple(item_names[cell_item[rows]].tolist())
         if some_holes and holes.any():
             rows = np.arange(bounds[t], bounds[t + 1])
@@ -154,6 +161,10 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
             epochs[task] = (error, len(r) / (1 / r).sum(axis=0))  # one run each: error 0
         if cell_cluster is not None:
             clusters[task] = _dense(cell_cluster[rows])[0]
+    if dropped:
+        tasks = tuple(t for t in tasks if t not in dropped)
+        if not tasks:
+            raise InputError("no task has scores of every model", hint="Give every model's log of some task.")
     for task, codes in clusters.items():
         few = resampling.few_clusters(len(np.unique(codes)), f"clusters ({cluster})")
         if few:
