@@ -1140,11 +1140,18 @@ def _set_height(fig, height: str) -> None:
     fig.update_layout(height=px)
 
 
+def _say_notes(frame) -> None:
+    """What the logs' readers noted (HELM's instances left out, the split compared), as every command says it."""
+    for note in frame.attrs.get("notes", []):
+        print(f"note: {note}", file=sys.stderr)
+
+
 def _convert(args) -> int:
     from .logs import tidy
 
     table = tidy.from_logs(args.files)
     tidy.write(table, args.out)
+    _say_notes(table)
     counts = table.groupby(["model", "task"]).item.nunique()
     print(f"wrote {args.out}: {counted(len(table), 'score')} of {counted(table.model.nunique(), 'model')} on "
           f"{counted(table.task.nunique(), 'task')} ({counts.sum():,} items over the models' tasks), metrics "
@@ -1174,8 +1181,7 @@ def _board(args) -> int:
         else tidy.from_logs(args.files)
     board = leaderboard.from_table(frame, metric=args.metric, cluster=args.cluster,  # several metrics: on each
                                    on_missing="drop" if args.drop_unmatched else "stop")  # task the first it has
-    for note in frame.attrs.get("notes", []):
-        print(f"note: {note}", file=sys.stderr)
+    _say_notes(frame)
     if (args.latex or args.paper) and args.all_pairs:
         raise SettingsError(f"{'--latex' if args.latex else '--paper'} marks each task's score against a baseline; "
                             "with --all-pairs, leave it out",
