@@ -129,6 +129,9 @@ class Result:
     auto: bool = False  # no test was named: this is the one the advisor recommends for these data (test="auto")
     test_reason: str = ""  # then, why the advisor recommends it
     higher_is_better: bool = True  # False for errors (MAE): then A is ahead when delta < 0
+    # b of the bootstrap behind the interval where it is not the test's own resamples (a permutation test's; an
+    # exact one's n_resamples counts its swaps), so that the reproduce line recreates the interval too
+    ci_resamples: int | None = None
 
     # ---------------------------------------------------------------- the decision
 
