@@ -42,7 +42,7 @@ from .report.style import BOARD_KINDS, FIGURE_KINDS, STYLES, style_named
 from .report.venues import DEFAULT as DEFAULT_VENUE, VENUES
 from .advisor import advise_family, advise_outputs
 from .effects import effect_sizes, item_values
-from .result import Result, _json_safe, p_number
+from .result import Result, _json_safe, p_cell, p_number
 from .metrics import direction
 from .errors import InputError, SettingsError, SigcoreError
 from . import budget
@@ -1293,7 +1293,8 @@ def _delta_cells(row, args) -> list[str]:
     """δ, its interval, p and the corrected p (starred when significant) as the board prints them: a p no resample
     reached is "< 1/b", and so is what the correction made of it."""
     def p(value: float) -> str:
-        return f"< {p_number(max(value, 1 / args.resamples))}" if row.p_value == 0 else p_number(value)
+        bound = row.p_value == 0
+        return p_cell(max(value, 1 / args.resamples) if bound else value, args.alpha, bound=bound)
     return [_signed(row.delta), f"[{_signed(row.delta_low)}, {_signed(row.delta_high)}]", p(row.p_value),
             p(row.p_corrected) + (" *" if row.p_corrected <= args.alpha else "")]
 

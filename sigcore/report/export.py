@@ -270,7 +270,7 @@ def _latex_text(text: str, res: Result, a: str, b: str, cite: str) -> str:
     """A sentence with placeholders as LaTeX: each symbol with its relation and number as one math group,
     user text escaped, negative numbers with a real minus."""
     return latex_template(text.replace(res.p_text, _P), {_A: latex_escape(a), _B: latex_escape(b),
-                                                           _P: _latex_p(res), _C: cite})
+                                                           _P: p_latex(res.p_text), _C: cite})
 
 
 def latex_template(text: str, filled: dict[str, str]) -> str:
@@ -349,15 +349,16 @@ def _latex_numbers(text: str) -> str:
     return re.sub(r"(?<![\w.{^$])-(?=\d)", r"\\textminus{}", text)  # math mode has its own minus
 
 
-def _latex_p(res: Result) -> str:
-    """p as math: $p = 0.0012$, $p < 10^{-4}$, $p = 2.5 \\times 10^{-5}$ (the rounding of ``Result.p_text``)."""
-    name, op, value = res.p_text.split(" ")
+def p_latex(text: str) -> str:
+    """p as LaTeX math, from :func:`sigcore.result.p_text` or :func:`~sigcore.result.p_cell` (the one rule of its
+    digits): $p = 0.0012$, $p < 10^{-4}$, $p = 2.5 \\times 10^{-5}$; a cell: $0.004$, $<10^{-4}$."""
+    head, _, value = text.rpartition(" ")
     if 0 < float(value) < 1e-3:  # the digits p_text kept, so that p still sits on its side of alpha
         sign, digits, exponent = Decimal(value).normalize().as_tuple()
         exponent += len(digits) - 1
         mantissa = f"{digits[0]}" + (f".{''.join(map(str, digits[1:]))}" if len(digits) > 1 else "")
         value = f"10^{{{exponent}}}" if mantissa == "1" else f"{mantissa} \\times 10^{{{exponent}}}"
-    return f"${name} {op} {value}$"
+    return f"${head} {value}$" if " " in head else f"${head}{value}$"  # "p <" spaced; a cell's "<" close, as a table
 
 
 def _code_span(text: str) -> str:

@@ -13,7 +13,7 @@ from ..result import p_number
 from ..statistics.closed_form import WILCOXON_EXACT_MAX
 from ..words import in_text
 from . import citations
-from .export import _latex_interval, _latex_number, latex_escape, latex_table, latex_template
+from .export import _latex_interval, _latex_number, latex_escape, latex_table, latex_template, p_latex
 from .sentence import METRIC_NAMES, TEST_NAMES, number, test_name
 from .venues import DEFAULT as DEFAULT_VENUE
 
@@ -360,8 +360,7 @@ def _cells(many: Many, name: str, columns: tuple[str, ...], pairs: bool) -> list
         elif column == "ci":
             cell = _latex_interval(*many.delta_interval(name, many.baseline), scale)
         else:
-            corrected = many.p_texts(name, many.baseline)[1]
-            cell = f"${corrected.replace('< ', '<')}$" if corrected.startswith("<") else corrected
+            cell = p_latex(many.p_texts(name, many.baseline)[1])
         out.append(cell + ("" if pairs or column != marked else _mark(many, name)))
     return out
 
