@@ -36,7 +36,7 @@ from . import ALTERNATIVES, METRICS, TESTS, compare, compare_many, compare_seeds
 from .compare import AUTO, COMPAT
 from .many import CORRECTIONS, Many
 from .compare import chosen_test
-from .report import citations, export, family, paper, reproduce, sentence
+from .report import citations, claim_table, export, family, paper, reproduce, sentence
 from .report import seeds as seeds_report
 from .report.style import BOARD_KINDS, FIGURE_KINDS, STYLES, style_named
 from .report.venues import DEFAULT as DEFAULT_VENUE, VENUES
@@ -223,7 +223,7 @@ def _many_parser(commands) -> None:
                      help="print a booktabs table for a paper: a column per metric, marks defined in the caption")
     many.add_argument("--columns", nargs="+", choices=family.COLUMNS, metavar="COLUMN",
                       help="what --latex's table shows per metric against a baseline: score (marked), delta, ci "
-                           "(δ's interval), p (corrected); default: score delta ci")
+                           "(δ's interval), p (corrected); default: score delta ci for one metric, score for several")
     _venue_option(many)
     many.add_argument("--save", metavar="FAMILY.json", help="also write the comparisons (models on many tasks: the "
                                                             "board and its resamples), for `sigcore figure`")
@@ -743,8 +743,9 @@ def _claim(args, data, inputs, options, note) -> int:
     if args.bibtex:  # with --paper: the references after the run
         print(citations.bibtex(citations.claim_keys(c.result.test, metric)), end="")
         return 0
-    if args.latex:
-        print(export.claim_latex(c, a=a_name, b=b_name))
+    if args.latex:  # the sentence for the text, then the table, as the paper folder writes it
+        print(f"{export.claim_latex(c, a=a_name, b=b_name)}\n\n"
+              f"{claim_table.latex(c, a=a_name, b=b_name, venue=args.venue)}", end="")
         return 0
     print("\n".join(_roles(data, note, args.metric, [f"test: {sentence.test_name(c.result)}, for the claim"])))
     print(claims.sentence(c, a_name, b_name))

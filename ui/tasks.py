@@ -17,7 +17,6 @@ from sigcore.logs import tidy
 from sigcore.many import CORRECTIONS
 from sigcore.report import board as words
 from sigcore.report import board_table, export, p_cell
-from sigcore.report.venues import DEFAULT as DEFAULT_VENUE
 from sigcore.report.venues import VENUES
 from sigcore.report.board_figures import nemenyi_cd, ranks, resampled_cd
 
@@ -187,6 +186,12 @@ def _cells(frame: pd.DataFrame, n_resamples: int, alpha: float) -> pd.DataFrame:
     return out
 
 
+def table_tex(res: leaderboard.Leaderboard, s: Settings) -> str:
+    """The "Table (.tex)" download at the Venue box's venue: byte for byte the table of ``many --latex --venue``
+    and of its paper folder."""
+    return board_table.latex(res, s.baseline, s.alpha, s.correction, over=s.per_task, venue=venue.current())
+
+
 def show(res: leaderboard.Leaderboard, s: Settings) -> None:
     for note in res.board.notes:
         st.info(md(note))
@@ -227,8 +232,8 @@ def downloads(res: leaderboard.Leaderboard, s: Settings) -> None:
            **({"variance": words.variance_records(res, s.baseline)} if res.board.epochs else {})}
     wide = board_table.frame(res, s.baseline, s.alpha, s.correction, s.per_task)
     out["per_task"]["table"] = wide.to_dict(orient="records")
-    papers = st.session_state.get(venue.KEY) if st.session_state.get(venue.KEY) in VENUES else DEFAULT_VENUE
-    tex = board_table.latex(res, s.baseline, s.alpha, s.correction, s.per_task, venue=papers)
+    papers = venue.current()
+    tex = table_tex(res, s)
     with st.expander(f"For the paper: the task × model table, marks against {s.baseline} ({VENUES[papers].name})"):
         st.code(tex, language="latex", wrap_lines=True)
     c1, c2, c3, c4, c5 = st.columns(5)

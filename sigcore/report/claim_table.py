@@ -11,7 +11,7 @@ import json
 from ..claims import Claim, bound_texts, delta_text, margin_text, p_text
 from ..result import _json_safe
 from . import citations
-from .export import _A, _B, _C, _P, fits_column, latex_escape, latex_table, latex_template, p_latex
+from .export import _A, _B, _C, _P, fits_column, latex_escape, latex_table, latex_template, p_latex, stem
 from .sentence import method, metric_name, the
 from .venues import DEFAULT as DEFAULT_VENUE
 
@@ -45,7 +45,7 @@ def latex(c: Claim, *, a: str = "A", b: str = "B", venue: str = DEFAULT_VENUE, l
     lines = [r"  \setlength{\tabcolsep}{4pt}", r"  \begin{tabular}{rrcrc}", r"    \toprule",
              "    " + " & ".join(head) + r" \\", r"    \midrule", "    " + " & ".join(body) + r" \\",
              r"    \bottomrule", r"  \end{tabular}", f"  % signature: {' '.join(c.signature.split())}"]
-    return latex_table(lines, caption(c, a=a, b=b, latex=True), label or f"tab:sigcore-claim-{c.kind}", venue,
+    return latex_table(lines, caption(c, a=a, b=b, latex=True), label or f"tab:{claim_stem(c, a, b)}", venue,
                        small=True, wide=not fits_column([head, body], venue))
 
 
@@ -110,6 +110,11 @@ def _filled(text: str, a: str, b: str, keys: list[str], latex: bool, p: str | No
         text = text.replace(p, _P, 1)
         filled[_P] = p_latex(p)
     return latex_template(text, filled)
+
+
+def claim_stem(c: Claim, a: str, b: str) -> str:
+    """A claim's stem: ``accuracy-a-vs-b-non-inferior`` (:func:`sigcore.report.export.stem`)."""
+    return stem(c.result.metric, a, "vs", b, c.kind)
 
 
 def to_json(c: Claim, *, a: str = "A", b: str = "B", resamples: bool = True) -> str:

@@ -100,15 +100,29 @@ def verdict_markdown(res: Result, *, a: str = "A", b: str = "B") -> str:
     return "\n".join(lines) + "\n"
 
 
+def stem(*parts: str) -> str:
+    """A file name and LaTeX label from the comparison's names: lowercase ASCII words joined by hyphens
+    (``bleu-uedin-nmt-vs-lium-nmt``): a paper folder's STEM, and its table's label ``tab:STEM`` wherever the table
+    is made (``--latex``, ``--paper``, the app)."""
+    words = re.sub(r"[^a-z0-9]+", "-", "-".join(parts).lower()).strip("-")
+    return words[:80].rstrip("-") or "result"
+
+
+CITEP = "\\providecommand{\\citep}[1]{\\cite{#1}}%  natbib's, else \\cite\n"  # IEEEtran and llncs have no natbib
+
+
 def latex_table(body: list[str], caption: str, label: str, venue: str = DEFAULT_VENUE, *, small: bool = False,
                 wide: bool = False) -> str:
     r"""A booktabs ``table`` float around ``body`` (its tabular's lines), with ``\caption`` on the side ``venue``
     wants it (ACL below, ICML above: :mod:`sigcore.report.venues`) and ``\label{label}``, for ``\ref``; ``wide``:
-    across both columns (``table*``) in a two-column venue."""
+    across both columns (``table*``) in a two-column venue. What every table of a result ends in: the file the
+    paper folder writes, the table ``--latex`` prints and the app's download are this text, byte for byte (a
+    caption that cites falls back to ``\cite`` where natbib's ``\citep`` is not loaded)."""
     side = venue_named(venue).table_caption
     env = "table*" if wide and venue_named(venue).columns == 2 else "table"
     caption_lines = [f"  \\caption{{{caption}}}", f"  \\label{{{label}}}"]
-    lines = [r"% needs \usepackage{booktabs}", f"\\begin{{{env}}}[{PLACEMENT}]", r"  \centering", *([r"  \small"] if small else []),
+    lines = [*([CITEP.rstrip("\n")] if "\\citep" in caption else []), r"% needs \usepackage{booktabs}",
+             f"\\begin{{{env}}}[{PLACEMENT}]", r"  \centering", *([r"  \small"] if small else []),
              *(caption_lines if side == "above" else []), *body, *(caption_lines if side == "below" else []),
              f"\\end{{{env}}}"]
     return "\n".join(lines) + "\n"
@@ -165,7 +179,12 @@ def verdict_latex(res: Result, *, a: str = "A", b: str = "B", venue: str = DEFAU
         r"  \end{tabular}",
         f"  % signature: {_one_line(res.signature)}",
     ]
-    return latex_table(body, caption_latex(res, a=a, b=b), label or f"tab:sigcore-{res.metric.replace('_', '-')}", venue)
+    return latex_table(body, caption_latex(res, a=a, b=b), label or f"tab:{pair_stem(res, a, b)}", venue)
+
+
+def pair_stem(res: Result, a: str, b: str) -> str:
+    """A pair's stem: ``bleu-uedin-nmt-vs-lium-nmt`` (:func:`stem`)."""
+    return stem(res.metric, a, "vs", b)
 
 
 # ---------------------------------------------------------------- the sentence and the caption of a paper
