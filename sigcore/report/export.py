@@ -7,9 +7,7 @@ text; CSV cells that a spreadsheet would run as a formula are neutralised (OWASP
 
 from __future__ import annotations
 
-import csv
 import importlib.util
-import io
 import json
 import math
 import os
@@ -25,6 +23,7 @@ from typing import Any
 import pandas as pd
 
 from ..errors import SettingsError
+from ..io.sheets import safe_cell, table_csv  # noqa: F401  the one CSV writer, by the reports' names for it
 from ..words import counted, printable
 from . import citations
 from .sentence import (_SIDED, CI_NAMES, direction, level, method, metric_heading, metric_name, number, scale_of,
@@ -48,8 +47,6 @@ _LATEX_RE = re.compile("|".join(re.escape(c) for c in _LATEX_SPECIAL))
 # what pdflatex sets from UTF-8 with the T1 and TS1 fonts: ASCII and the characters t1enc.dfu, ts1enc.dfu, omsenc.dfu
 # and ot1enc.dfu declare (LaTeX 2022); any other (CJK, Greek, a lone combining mark) stops it: "not set up for use"
 _NOT_PDFLATEX = re.compile(r"[^\x00\x20-\x7e\xa0-\xac\xae-\u0125\u0128-\u0137\u0139-\u013e\u0141-\u0148\u014a-\u0165\u0168-\u017e\u0192\u01c4-\u01d4\u01e2-\u01e3\u01e6-\u01eb\u01f0\u01f4-\u01f5\u0218-\u021b\u0232-\u0233\u0237\u02c7\u02d8-\u02d9\u02db\u02dd\u0e3f\u1e02-\u1e03\u1e0d\u1e1e-\u1e21\u1e25\u1e30-\u1e31\u1e37\u1e43\u1e45\u1e47\u1e5b\u1e63\u1e6d\u1e8e-\u1e91\u1e9e\u1ef2-\u1ef3\u2010-\u2016\u2018-\u201a\u201c-\u201e\u2020-\u2022\u2030-\u2031\u2039-\u203b\u203d\u2044\u204e\u2052\u20a1\u20a4\u20a6\u20a9\u20ab-\u20ac\u20b1\u2103\u2116-\u2117\u211e\u2120\u2122\u2126-\u2127\u212e\u2190-\u2193\u2329-\u232a\u2422-\u2423\u25e6\u25ef\u266a\u27e8-\u27e9\u3008-\u3009\ufb00-\ufb06]")
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-_PLAIN_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 # placeholders for user text while the sentence around it is converted (NUL never occurs in the sentence)
 _A, _B, _P, _C = "\x00a\x00", "\x00b\x00", "\x00p\x00", "\x00c\x00"
 # a symbol, its relation and its number, set together in math mode: δ = 0.0150, b = 10,000, α = 0.05
@@ -398,46 +395,17 @@ def _one_line(text: Any, placeholders: bool = False) -> str:
 # ---------------------------------------------------------------- CSV and JSON
 
 
-def safe_cell(value: Any) -> Any:
-    """A cell a spreadsheet will not run as a formula (OWASP CSV injection): text starting with
-    ``= + - @``, tab or carriage return gets a leading single quote.
-
-    Numbers are left alone, and so is text that is a plain number (``"-0.25"``, ``"+1"``, ``"1e-5"``), so
-    the data stay numbers; ``"-1+cmd"`` or ``"-inf"`` are not plain numbers and are neutralised.
-    """
-    if isinstance(value, str) and value.startswith(_FORMULA_START) and not _PLAIN_NUMBER.fullmatch(value):
-        return "'" + value
-    return value
-
-
-def table_csv(frame: pd.DataFrame) -> bytes:
-    """UTF-8 CSV of a table (with its index unless it is the default 0..n-1), every text cell made safe."""
-    frame = frame.map(safe_cell)
-    frame.columns = frame.columns.map(safe_cell)
-    keep_index = not isinstance(frame.index, pd.RangeIndex) or frame.index.name is not None
-    if keep_index:
-        frame.index = frame.index.map(safe_cell)
-        frame.index.name = safe_cell(frame.index.name)
-    # a lone \r is no line end for the writer, so it is left unquoted and a spreadsheet starts a row there
-    texts = [*frame.columns, *(frame.index if keep_index else []), *frame.to_numpy(dtype=object).ravel()]
-    carriage = any(isinstance(v, str) and "\r" in v for v in texts)
-    return frame.to_csv(index=keep_index, lineterminator="\n",
-                        quoting=csv.QUOTE_NONNUMERIC if carriage else csv.QUOTE_MINIMAL).encode("utf-8")
-
-
 def deltas_csv(res: Result) -> bytes:
     """UTF-8 CSV of the resampled delta(x^(i)): header ``resample,delta_x_i``, then ``i,value`` with i from 1.
 
-    Values are written with ``repr`` (shortest round-trip form), so reading them back gives the same floats.
+    Values are written in their shortest round-trip form, so reading them back gives the same floats; through
+    :func:`table_csv`, as every CSV sigcore writes.
     """
     if res.distribution is None:
         raise SettingsError(f"the {res.test} test is closed-form and has no resampled delta(x^(i)) to export",
                             hint="Choose the bootstrap or permutation test for a distribution.")
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["resample", "delta_x_i"])
-    writer.writerows((i, repr(v)) for i, v in enumerate(res.distribution.tolist(), start=1))
-    return out.getvalue().encode("utf-8")
+    values = res.distribution.tolist()
+    return table_csv(pd.DataFrame({"resample": range(1, len(values) + 1), "delta_x_i": values}))
 
 
 def result_json(res: Result, *, distribution: bool = False, **extra: Any) -> str:
