@@ -1035,13 +1035,14 @@ def _figure(args) -> int:
 
     style = style_named(args.style, args.venue)
     style.width(args.width)  # a width the style cannot take is refused before anything is drawn
-    if args.kind in BOARD_KINDS or isinstance(saved, dict) and "board" in saved:
+    kind = _saved_kind(saved, args.file)
+    if args.kind in BOARD_KINDS or kind == "board":
         return _board_figure(args, saved, style, suffix)
-    families = saved.get("families") if isinstance(saved, dict) else None
+    families = saved.get("families") if kind == "family" and isinstance(saved, dict) else None
     if args.kind == "forest" and not families:
         raise InputError("holds no family of comparisons to draw a forest plot of", file=args.file,
                          hint="Save one with `sigcore many ... --baseline NAME --save FAMILY.json`.")
-    if args.kind != "forest" and (families is not None or not isinstance(saved, dict)):
+    if args.kind != "forest" and kind != "pair":
         raise InputError("holds a family of comparisons, not one result: draw it with --kind forest", file=args.file)
     if (args.kind != "forest" and saved.get("test") in ("bootstrap", "permutation")
             and saved.get("distribution") is None):  # printed with --json: the values were left out
@@ -1080,6 +1081,24 @@ def _figure(args) -> int:
                                  wide=style.spans_columns(args.width)), end="")
     return 0
 
+
+# what a saved JSON's "kind" names, as `sigcore figure` draws it: one result, a family of comparisons, a board
+_FIGURE_KINDS = {"pair": "pair", "result": "pair", "comparison": "pair", "compare": "pair", "family": "family", "many": "family",
+                 "families": "family", "board": "board", "leaderboard": "board"}
+
+
+def _saved_kind(saved, file: str) -> str:
+    """What a saved result is: by its "kind" where it says it; else, for a file written before results said
+    what they are, by its keys (a board's "board", a family's "families")."""
+    if isinstance(saved, dict) and "kind" in saved:
+        if saved["kind"] not in _FIGURE_KINDS:
+            raise InputError(f"holds a result of kind {saved['kind']!r}, which `sigcore figure` does not draw",
+                             file=file, hint="It draws a comparison (compare --save), a family (many --save) or "
+                                             "models on many tasks (many LOGS... --save).")
+        return _FIGURE_KINDS[saved["kind"]]
+    if isinstance(saved, dict) and "board" in saved:
+        return "board"
+    return "family" if not isinstance(saved, dict) or "families" in saved else "pair"
 
 def _board_figure(args, saved, style, suffix: str) -> int:
     """`figure` of models on many tasks saved by `many --save`: the ranks, or either diagram, with its caption."""
