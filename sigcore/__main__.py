@@ -36,13 +36,13 @@ from . import ALTERNATIVES, METRICS, TESTS, compare, compare_many, compare_seeds
 from .compare import AUTO, COMPAT
 from .many import CORRECTIONS, Many
 from .compare import chosen_test
-from .report import citations, export, family, paper, reproduce, sentence
+from .report import citations, claim_table, export, family, paper, reproduce, sentence
 from .report import seeds as seeds_report
 from .report.style import BOARD_KINDS, FIGURE_KINDS, STYLES, style_named
 from .report.venues import DEFAULT as DEFAULT_VENUE, VENUES
 from .advisor import advise_family, advise_outputs
 from .effects import effect_sizes, item_values
-from .result import Result, _json_safe, p_number
+from .result import Result, _json_safe, p_cell, p_number
 from .metrics import direction
 from .errors import InputError, SettingsError, SigcoreError
 from . import budget
@@ -224,7 +224,7 @@ def _many_parser(commands) -> None:
                      help="print a booktabs table for a paper: a column per metric, marks defined in the caption")
     many.add_argument("--columns", nargs="+", choices=family.COLUMNS, metavar="COLUMN",
                       help="what --latex's table shows per metric against a baseline: score (marked), delta, ci "
-                           "(δ's interval), p (corrected); default: score delta ci")
+                           "(δ's interval), p (corrected); default: score delta ci for one metric, score for several")
     _venue_option(many)
     many.add_argument("--save", metavar="FAMILY.json", help="also write the comparisons (models on many tasks: the "
                                                             "board and its resamples), for `sigcore figure`")
@@ -747,8 +747,9 @@ def _claim(args, data, inputs, options, note) -> int:
     if args.bibtex:  # with --paper: the references after the run
         print(citations.bibtex(citations.claim_keys(c.result.test, metric)), end="")
         return 0
-    if args.latex:
-        print(export.claim_latex(c, a=a_name, b=b_name))
+    if args.latex:  # the sentence for the text, then the table, as the paper folder writes it
+        print(f"{export.claim_latex(c, a=a_name, b=b_name)}\n\n"
+              f"{claim_table.latex(c, a=a_name, b=b_name, venue=args.venue)}", end="")
         return 0
     print("\n".join(_roles(data, note, args.metric, [f"test: {sentence.test_name(c.result)}, for the claim"])))
     print(claims.sentence(c, a_name, b_name))
@@ -1038,13 +1039,14 @@ def _figure(args) -> int:
 
     style = style_named(args.style, args.venue)
     style.width(args.width)  # a width the style cannot take is refused before anything is drawn
-    if args.kind in BOARD_KINDS or isinstance(saved, dict) and "board" in saved:
+    kind = _saved_kind(saved, args.file)
+    if args.kind in BOARD_KINDS or kind == "board":
         return _board_figure(args, saved, style, suffix)
-    families = saved.get("families") if isinstance(saved, dict) else None
+    families = saved.get("families") if kind == "family" and isinstance(saved, dict) else None
     if args.kind == "forest" and not families:
         raise InputError("holds no family of comparisons to draw a forest plot of", file=args.file,
                          hint="Save one with `sigcore many ... --baseline NAME --save FAMILY.json`.")
-    if args.kind != "forest" and (families is not None or not isinstance(saved, dict)):
+    if args.kind != "forest" and kind != "pair":
         raise InputError("holds a family of comparisons, not one result: draw it with --kind forest", file=args.file)
     if (args.kind != "forest" and saved.get("test") in ("bootstrap", "permutation")
             and saved.get("distribution") is None):  # printed with --json: the values were left out
@@ -1083,6 +1085,24 @@ def _figure(args) -> int:
                                  wide=style.spans_columns(args.width)), end="")
     return 0
 
+
+# what a saved JSON's "kind" names, as `sigcore figure` draws it: one result, a family of comparisons, a board
+_FIGURE_KINDS = {"pair": "pair", "result": "pair", "comparison": "pair", "compare": "pair", "family": "family", "many": "family",
+                 "families": "family", "board": "board", "leaderboard": "board"}
+
+
+def _saved_kind(saved, file: str) -> str:
+    """What a saved result is: by its "kind" where it says it; else, for a file written before results said
+    what they are, by its keys (a board's "board", a family's "families")."""
+    if isinstance(saved, dict) and "kind" in saved:
+        if saved["kind"] not in _FIGURE_KINDS:
+            raise InputError(f"holds a result of kind {saved['kind']!r}, which `sigcore figure` does not draw",
+                             file=file, hint="It draws a comparison (compare --save), a family (many --save) or "
+                                             "models on many tasks (many LOGS... --save).")
+        return _FIGURE_KINDS[saved["kind"]]
+    if isinstance(saved, dict) and "board" in saved:
+        return "board"
+    return "family" if not isinstance(saved, dict) or "families" in saved else "pair"
 
 def _board_figure(args, saved, style, suffix: str) -> int:
     """`figure` of models on many tasks saved by `many --save`: the ranks, or either diagram, with its caption."""
@@ -1303,7 +1323,8 @@ def _delta_cells(row, args) -> list[str]:
     """δ, its interval, p and the corrected p (starred when significant) as the board prints them: a p no resample
     reached is "< 1/b", and so is what the correction made of it."""
     def p(value: float) -> str:
-        return f"< {p_number(max(value, 1 / args.resamples))}" if row.p_value == 0 else p_number(value)
+        bound = row.p_value == 0
+        return p_cell(max(value, 1 / args.resamples) if bound else value, args.alpha, bound=bound)
     return [_signed(row.delta), f"[{_signed(row.delta_low)}, {_signed(row.delta_high)}]", p(row.p_value),
             p(row.p_corrected) + (" *" if row.p_corrected <= args.alpha else "")]
 

@@ -29,7 +29,8 @@ from scipy import stats
 
 from .errors import SettingsError
 from .metrics import direction, resolve
-from .result import Result, p_number, tie
+from . import result as result_model
+from .result import Result, tie
 from .statistics import intervals
 from .statistics.closed_form import differences
 from .words import in_text
@@ -64,6 +65,13 @@ class Claim:
     def level(self) -> float:
         """The bound's or interval's confidence: 1 - α one-sided, 1 - 2α for two one-sided tests."""
         return 1 - self.alpha if self.kind == "non-inferior" else 1 - 2 * self.alpha
+
+    @property
+    def p_text(self) -> str:
+        """"p = 0.004", or "p < 0.0001" where no resample was as extreme (:func:`sigcore.result.p_text`)."""
+        raw = self.p_low if self.kind == "non-inferior" else max(self.p_low, self.p_high)
+        bound = self.test == "bootstrap" and raw == 0
+        return result_model.p_text(1 / self.result.n_resamples if bound else self.p_value, self.alpha, bound=bound)
 
     @property
     def signature(self) -> str:
@@ -182,11 +190,8 @@ def _t(res: Result, margin: float, alpha: float, data) -> tuple[float, float, fl
 
 
 def p_text(c: Claim) -> str:
-    """"p = 0.004", or "p < 0.0001" where no resample was as extreme."""
-    raw = c.p_low if c.kind == "non-inferior" else max(c.p_low, c.p_high)
-    if c.test == "bootstrap" and raw == 0:
-        return f"p < {p_number(1 / c.result.n_resamples)}"
-    return f"p = {p_number(c.p_value, c.alpha)}"
+    """"p = 0.004", or "p < 0.0001" where no resample was as extreme (:attr:`Claim.p_text`)."""
+    return c.p_text
 
 
 def sentence(c: Claim, a: str = "A", b: str = "B") -> str:

@@ -466,7 +466,8 @@ class _Run:
         self.binary = self.definition.binary and self.n_groups is None
         self.h1 = delta_alternative(self.alternative, self.higher_is_better)  # the side of δ that H1 names
 
-    def signature(self, n_resamples: int | None, exact: bool = False, ci: str = "") -> str:
+    def signature(self, n_resamples: int | None, exact: bool = False, ci: str = "",
+                  ci_resamples: int | None = None) -> str:
         parts = [f"test:{self.test}" + ("-exact" if exact else "") + ("-chi2" if not self.mcnemar_exact else ""),
                  f"alternative:{self.alternative}", f"alpha:{self.alpha:g}"]
         if n_resamples is not None:
@@ -480,7 +481,9 @@ class _Run:
         parts += [f"items:{self.n_items}"] + ([f"data:sha256:{self.data}"] if self.data else [])
         if self.n_groups is not None:
             parts.append(f"groups:{self.n_groups}")
-        parts += [f"ci:{ci}@{self.confidence_level:g}", f"sigcore:{__version__}", f"numpy:{np.__version__}"]
+        # the interval's own bootstrap, where its b is not the test's (an exact permutation test counts its swaps)
+        own_b = f",resamples:{ci_resamples}" if ci_resamples is not None and ci_resamples != n_resamples else ""
+        parts += [f"ci:{ci}@{self.confidence_level:g}{own_b}", f"sigcore:{__version__}", f"numpy:{np.__version__}"]
         if self.metric in ("bleu", "chrf"):
             import sacrebleu
             parts.append(f"sacrebleu:{sacrebleu.__version__}")
@@ -598,6 +601,7 @@ class _Run:
                 paired if draws is None else draws.scores for paired, draws in zip(boot[:2], own))
         ci_a, ci_b = self._own_intervals(*scores)
         bootstrap = self.test == "bootstrap"
+        interval_b = len(boot[2]) if boot is not None and not bootstrap else None  # the permutation test's own bootstrap
         mc = 0.0 if exact else math.sqrt((count + 2) / (b + 4) * (1 - (count + 2) / (b + 4)) / b)  # never 0
         return Result(
             metric=self.metric, test=self.test, alternative=self.alternative, alpha=self.alpha,
@@ -606,9 +610,9 @@ class _Run:
             ci_a=ci_a, ci_b=ci_b, n_items=self.n_items, n_differing=self.n_differing, n_resamples=b,
             seed=self.seed, mc_error=mc, p_floor=floor, distribution=d,
             threshold=2 * self.delta if bootstrap and self.compat is None else self.delta,
-            signature=self.signature(b, exact, method), n_extreme=count, n_groups=self.n_groups, exact=exact,
+            signature=self.signature(b, exact, method, interval_b), n_extreme=count, n_groups=self.n_groups, exact=exact,
             compat=self.compat, options=self.options, warnings=self.warnings(), done=done, auto=self.auto,
-            test_reason=self.test_reason, higher_is_better=self.higher_is_better)
+            test_reason=self.test_reason, higher_is_better=self.higher_is_better, ci_resamples=interval_b)
 
     def closed_form(self) -> Result:
         va, vb = self.score(self.stats[0]), self.score(self.stats[1])  # decomposable: one value per item

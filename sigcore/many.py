@@ -30,7 +30,7 @@ from .metrics import Metric, direction, prepare, resolve
 from .statistics import intervals, resampling
 from .statistics.multiple import adjust, floor_reach
 from .statistics.resampling import PairedStats
-from .result import Result, _from_json, _json_safe, on_side, p_number
+from .result import Result, _from_json, _json_safe, on_side, p_cell
 from .words import shown
 
 CORRECTIONS = ("holm", "bonferroni", "hochberg", "bh", "by")
@@ -101,9 +101,9 @@ class Many:
         """p and the corrected p as every report prints them: "< 0.0001" where no resample was extreme (p is then
         an upper bound, and so is its correction), else the digits that keep p on its side of α."""
         res = self.results[(a, b)]
-        bound = res.p_text.startswith("p < ")
-        corrected = p_number(self.adjusted[(a, b)], self.alpha)
-        return res.p_text.removeprefix("p = ").replace("p < ", "< "), f"< {corrected}" if bound else corrected
+        bound = res.p_bound or res.p_value == 0  # an upper bound, and so is its correction
+        return (p_cell(res.p_floor if res.p_bound else res.p_value, res.alpha, bound=res.p_bound),
+                p_cell(self.adjusted[(a, b)], self.alpha, bound=bound))
 
     def settings(self) -> dict[str, Any]:
         """What every output of the family states: the test (and why, when none was named), H1, b, seed, α and the

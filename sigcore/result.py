@@ -129,6 +129,9 @@ class Result:
     auto: bool = False  # no test was named: this is the one the advisor recommends for these data (test="auto")
     test_reason: str = ""  # then, why the advisor recommends it
     higher_is_better: bool = True  # False for errors (MAE): then A is ahead when delta < 0
+    # b of the bootstrap behind the interval where it is not the test's own resamples (a permutation test's; an
+    # exact one's n_resamples counts its swaps), so that the reproduce line recreates the interval too
+    ci_resamples: int | None = None
 
     # ---------------------------------------------------------------- the decision
 
@@ -244,13 +247,15 @@ class Result:
     # ---------------------------------------------------------------- text and JSON
 
     @property
+    def p_bound(self) -> bool:
+        """Whether p is only an upper bound, 1/b: no resample was as extreme (a count / b p, as the bootstrap's)."""
+        return self.n_extreme == 0 and self.resampled and not self.plus_one
+
+    @property
     def p_text(self) -> str:
-        """The p-value as a paper should print it: "p < 1/b" when no resample was extreme, never "p = 0"."""
-        if self.n_extreme == 0 and self.resampled and not self.plus_one:
-            return f"p < {p_number(self.p_floor)}"
-        if self.p_value == 0:  # closed form: underflow
-            return "p < 1e-300"
-        return f"p = {p_number(self.p_value, self.alpha)}"
+        """The p-value as a paper should print it: "p < 1/b" when no resample was extreme, never "p = 0"
+        (:func:`p_text`)."""
+        return p_text(self.p_floor if self.p_bound else self.p_value, self.alpha, bound=self.p_bound)
 
     def to_dict(self, *, distribution: bool = False) -> dict[str, Any]:
         """A JSON-safe dict (the resampled values only when asked: they can be millions)."""
@@ -332,6 +337,25 @@ def mc_interval(k, b, plus_one: bool = False):
     if plus_one:  # p = (k + 1) / (b + 1)
         low, high = (low * b + 1) / (b + 1), (high * b + 1) / (b + 1)
     return (float(low), float(high)) if low.ndim == 0 else (low, high)
+
+
+P_UNDERFLOW = 1e-300  # what a closed-form p that underflowed to 0 is shown below: p is never printed as 0
+
+
+def p_cell(p: float, alpha: float | None = None, *, bound: bool = False) -> str:
+    """p as a table's cell, the one rule every view follows: "0.004" (:func:`p_number`, with the digits that keep p
+    on its side of ``alpha``), or "< 0.0001" where ``bound`` (no resample was as extreme: ``p`` is then the floor
+    1/b, or what a correction made of it, an upper bound), and "< 1e-300" for a p of 0 (a closed form's underflow):
+    never "0"."""
+    if p == 0:
+        return f"< {P_UNDERFLOW:g}"
+    return f"< {p_number(p)}" if bound else p_number(p, alpha)
+
+
+def p_text(p: float, alpha: float | None = None, *, bound: bool = False, name: str = "p") -> str:
+    """p as a sentence says it: "p = 0.004", "p < 0.0001" (:func:`p_cell`); ``name``: "corrected p", "p_adj"."""
+    cell = p_cell(p, alpha, bound=bound)
+    return f"{name} {cell}" if cell.startswith("<") else f"{name} = {cell}"
 
 
 def p_number(p: float, alpha: float | None = None) -> str:

@@ -22,7 +22,7 @@ from .compare import _check_settings, _extreme
 from .errors import SettingsError
 from .many import shared_resamples
 from .report.sentence import _H1, _SIDED, METRIC_NAMES, _round, number
-from .result import Result, mc_interval, on_side, p_number, tie
+from .result import Result, mc_interval, on_side, p_number, p_text, tie
 from .metrics import METRICS, direction
 from .metrics.registry import prepare
 from .statistics import intervals
@@ -81,7 +81,8 @@ class SeedsResult:
     @property
     def p_text(self) -> str:
         """p as a paper prints it: "p < 1/b" when no resample was extreme, as :attr:`sigcore.Result.p_text`."""
-        return f"p < {p_number(self.p_floor)}" if self.n_extreme == 0 else f"p = {p_number(self.p_value, self.alpha)}"
+        bound = self.n_extreme == 0
+        return p_text(self.p_floor if bound else self.p_value, self.alpha, bound=bound)
 
     @property
     def p_interval(self) -> tuple[float, float]:

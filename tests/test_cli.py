@@ -682,3 +682,24 @@ def test_bibtex_cites_the_metric_chosen_for_the_data(capsys):
         assert main([*command, "--bibtex"]) == 0
         out = capsys.readouterr().out
         assert "papineni" in out.lower() and "note:" not in out  # BibTeX only
+
+
+def test_figure_reads_what_a_saved_result_is_from_its_kind(tmp_path, capsys):
+    """`sigcore figure` takes a saved JSON for what its "kind" says, and guesses from its keys only without one."""
+    assert main(["compare", *TABLE_ARGS, "--test", "bootstrap", "--resamples", "200", "--json"]) == 0
+    saved = json.loads(capsys.readouterr().out)
+    out = str(tmp_path / "f.svg")
+
+    def refusal(record: dict, kind: str = "histogram") -> str:
+        path = tmp_path / "r.json"
+        path.write_text(json.dumps(record))
+        assert main(["figure", str(path), "--kind", kind, "--out", out]) == 2
+        return capsys.readouterr().err
+
+    # one result's keys, but said to be a family or a board: taken for what it says
+    assert "holds a family of comparisons, not one result" in refusal({**saved, "kind": "family"})
+    assert "holds no board of models on many tasks" in refusal({**saved, "kind": "board"})
+    assert "holds a result of kind 'seeds', which `sigcore figure` does not draw" in refusal({**saved, "kind": "seeds"})
+    # no kind (a file written before results said what they are): its keys, as before
+    assert "holds no resampled values" in refusal(saved)
+    assert "holds no resampled values" in refusal({**saved, "kind": "pair"})

@@ -107,7 +107,7 @@ def test_latex_escapes_hostile_names_exactly():
         "\\textbackslash{} on 100 items, and $\\delta$ = A\\_1 \\& 50\\% \\textminus{} {[}b{]}\\textasciicircum{}"
         "\\textasciitilde{}\\$\\#\\{\\}\\textbackslash{} with its 95\\% interval (basic bootstrap); paired "
         "bootstrap, $b = 10{,}000$, seed 0, two-sided.}\n"
-        "  \\label{tab:sigcore-accuracy}\n"
+        "  \\label{tab:accuracy-a-1-50-vs-b}\n"  # the paper folder's stem, wherever the table is made
         "  \\begin{tabular}{lrc}\n"
         "    \\toprule\n"
         "    System & accuracy & 95\\% CI \\\\\n"
@@ -137,7 +137,7 @@ def test_a_table_s_caption_sits_where_its_venue_wants_it_with_a_label():
         for table in (export.verdict_latex(_result(), venue=key), family.latex([many], venue=key)):
             lines = table.splitlines()
             caption, label = (next(i for i, x in enumerate(lines) if x.lstrip().startswith(c))
-                              for c in ("\\caption{", "\\label{tab:sigcore-"))
+                              for c in ("\\caption{", "\\label{tab:accuracy-"))
             tabular = next(i for i, x in enumerate(lines) if "\\end{tabular}" in x)
             assert label == caption + 1 and (caption > tabular) == (venue.table_caption == "below"), (key, table)
     assert export.verdict_latex(_result()) == export.verdict_latex(_result(), venue="acl")  # ACL's by default

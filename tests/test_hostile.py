@@ -30,6 +30,39 @@ def test_a_csv_quotes_a_bare_carriage_return_and_neutralises_formulas():
     assert [r[1] for r in rows[1:]] == ["0.5", "0.01", *["1.0"] * len(FORMULAS)]  # numbers stay numbers
 
 
+def test_every_csv_sigcore_writes_goes_through_the_one_writer():
+    """No CSV is written but by sigcore.io.sheets.table_csv (the reports', the command line's --csv, the app's
+    downloads, convert), save io.inputs.write, the readers' round-trip writer for test data (docs/reference/
+    security.md): a writer added beside it would not neutralise formulas."""
+    writers = re.compile(r"\.to_csv\(|csv\.writer\(|csv\.DictWriter\(")
+    found = sorted(str(p.relative_to(ROOT)) for folder in ("sigcore", "ui", "app_pages") for p in
+                   (ROOT / folder).rglob("*.py") if writers.search(p.read_text(encoding="utf-8")))
+    assert found == ["sigcore/io/inputs.py", "sigcore/io/sheets.py"]
+    assert ROOT.joinpath("app.py").read_text(encoding="utf-8").count("to_csv(") == 0
+
+
+@pytest.mark.parametrize("name", FORMULAS[:4] + ["'=already quoted", "''@twice"])
+def test_each_csv_writer_neutralises_a_formula_and_convert_reads_it_back(tmp_path, capsys, name):
+    """scores_csv, deltas_csv, many --csv, convert: the name starts no formula in a spreadsheet, and the tidy table
+    convert wrote reads back with the name as it was (the added quote taken off, a quote of its own kept)."""
+    import sigcore
+    from sigcore.io.sheets import original_cell, safe_cell
+    from sigcore.logs import tidy
+
+    assert original_cell(safe_cell(name)) == name and not re.match(r"[=+\-@\t]", safe_cell(name))
+    res = sigcore.compare(list("xyxy") * 10, list("xyyy") * 10, list("xxxy") * 10, test="bootstrap", n_resamples=50)
+    for data in (export.scores_csv(res, a=name, b="b"), export.deltas_csv(res)):
+        cells = [c for row in csv.reader(io.StringIO(data.decode(), newline="")) for c in row]
+        assert not any(re.match(r"[=+@\t]", c) or re.match(r"-[^\d.]", c) for c in cells), cells
+    frame = pd.DataFrame({"model": [name] * 4 + ["m2"] * 4, "task": ["t"] * 8, "item": [str(i) for i in range(4)] * 2,
+                          "score": [1.0, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0, 0.0]})
+    table = tmp_path / "scores.csv"
+    tidy.write(frame, table)
+    rows = list(csv.DictReader(io.StringIO(table.read_text(encoding="utf-8"), newline="")))
+    assert rows[0]["model"] == safe_cell(name) != name
+    assert tidy.read_table(table).model.tolist() == frame.model.tolist()  # read back as it was
+
+
 def test_many_csv_neutralises_system_names_that_start_formulas(tmp_path, capsys):
     table = tmp_path / "t.csv"
     pd.DataFrame({"gold": list("xyxy") * 10, "=HYPERLINK(1)": list("xyyy") * 10, "@SUM(1)": list("xxxy") * 10}) \

@@ -15,6 +15,7 @@ import pytest
 from sigcore import leaderboard
 from sigcore.logs import tidy
 from sigcore.report import board as words
+from sigcore.report import p_cell
 from sigcore.report import board_table
 from ui import tasks as tasks_ui
 from ui.safe import md
@@ -94,7 +95,8 @@ def test_inspect_logs_and_a_tidy_table_upload_and_bad_files_are_told(tmp_path):
                                                                               INSPECT / "beta.eval"]),
                                                               metric="match", cluster="metadata.passage"),
                                        n_resamples=2_000, per_task=True).table("mockllm/alpha")
-    assert shown.loc["mockllm/beta", "p_value"] == f"{by_passage.set_index('model').loc['mockllm/beta', 'p_value']:.4g}"
+    assert shown.loc["mockllm/beta", "p_value"] == p_cell(by_passage.set_index('model').loc['mockllm/beta', 'p_value'],
+                                                          0.05)  # the one rule of p's digits
     assert any("10 clusters by metadata\\.passage" in t for t in shown_text(clustered))
     widget(at.selectbox, "Resample").set_value(None)
     at = _run(at)

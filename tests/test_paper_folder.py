@@ -259,7 +259,7 @@ def test_the_app_s_paper_folder_holds_the_figure_drawn_in_memory():
     rng = np.random.default_rng(1)
     gold, systems = _family(rng, k=2)
     res = sigcore.compare(gold, systems["s0"], systems["s1"], n_resamples=200, test="bootstrap")
-    data = paper_folder._zipped(lambda draw: paper.for_result(res, a="s0", b="s1", command="", draw=draw), "s0", "s1")
+    data = paper_folder._zipped(lambda draw, venue: paper.for_result(res, a="s0", b="s1", command="", venue=venue, draw=draw), "s0", "s1")
     z = zipfile.ZipFile(io.BytesIO(data))
     assert z.read("sigcore/accuracy-s0-vs-s1-figure.pdf").startswith(b"%PDF-")
     assert "\\label{fig:accuracy-s0-vs-s1}" in z.read("sigcore/accuracy-s0-vs-s1-figure.tex").decode()
@@ -273,8 +273,8 @@ def test_the_tex_files_find_their_folder_by_its_name(tmp_path, monkeypatch):
     for name, values in (("gold.txt", gold), ("a.txt", systems["s0"]), ("b.txt", systems["s1"])):
         (tmp_path / name).write_text("\n".join(map(str, values)) + "\n")
     assert main(["compare", "gold.txt", "a.txt", "b.txt", "--test", "mcnemar", "--paper", "paper/sigcore"]) == 0
-    table = next((tmp_path / "paper" / "sigcore").glob("*-table.tex")).read_text()
-    assert table.startswith("\\providecommand{\\sigcoredir}{sigcore/}")
+    sentence = next((tmp_path / "paper" / "sigcore").glob("*-sentence.tex")).read_text()
+    assert sentence.startswith("\\providecommand{\\sigcoredir}{sigcore/}")
 
 
 def _page_width(pdf: bytes) -> float:
@@ -293,13 +293,13 @@ def test_the_app_s_zip_takes_the_venue_and_merges_into_the_earlier_one():
     rng = np.random.default_rng(2)
     gold, systems = _family(rng, k=3)
     res = sigcore.compare(gold, systems["s0"], systems["s1"], n_resamples=200, test="bootstrap")
-    pair = paper_folder._zipped(lambda draw: paper.for_result(res, a="s0", b="s1", command="compare", draw=draw),
-                                "s0", "s1", "icml")
+    pair = paper_folder._zipped(lambda draw, venue: paper.for_result(res, a="s0", b="s1", command="compare",
+                                                                     venue=venue, draw=draw), "s0", "s1", "icml")
     first = paper.unzipped(pair)
     assert _page_width(first["accuracy-s0-vs-s1-figure.pdf"]) == pytest.approx(234, abs=1)  # ICML: 3.25 in
     many = sigcore.compare_many(gold, systems, baseline="s1", n_resamples=200, test="bootstrap")
-    both = paper.unzipped(paper_folder._zipped(lambda draw: paper.for_family([many], command="many", draw=draw),
-                                               "A", "B", "icml", first))
+    both = paper.unzipped(paper_folder._zipped(lambda draw, venue: paper.for_family(
+        [many], command="many", venue=venue, draw=draw), "A", "B", "icml", first))
     assert set(first) < set(both) and "accuracy-vs-s1-figure.pdf" in both
     assert all(both[n] == first[n] for n in first if n not in (paper.BIB, paper.REPRODUCE, paper.CHECKLIST,
                                                                    paper.MANIFEST))

@@ -186,7 +186,7 @@ def three_tests(a_correct: Sequence[int], b_correct: Sequence[int], *, presenter
     st.dataframe(pd.DataFrame({
         _("test"): [shown_test_name(test_name(res)) for res in results],  # as the panels name them
         _("p counts"): [_(HOW[res.test]) for res in results],
-        "p": [lesson_figures.p_text(res) if math.isfinite(res.p_value) else _("undefined") for res in results],
+        "p": [lesson_figures.p_fraction(res) if math.isfinite(res.p_value) else _("undefined") for res in results],
     }), hide_index=True)
     permutation = results[1]
     values, red = lesson_figures.counted_values(permutation)

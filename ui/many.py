@@ -360,12 +360,19 @@ def _venue_key(key: str, metric: str) -> str:
     return f"{venue.KEY}-{key}-{metric}"  # a Venue box per family's figure
 
 
+def table_tex(families: list[Many], key: str) -> str:
+    """The "LaTeX table" download at the first family's Venue box: byte for byte the table of the paper folder and
+    of ``many --latex --venue``."""
+    return family.latex(families, venue=venue.current(_venue_key(key, families[0].metric)))
+
+
 def downloads(families: list[Many], key: str) -> None:
     """The paper's table (LaTeX, one column per metric), the comparisons as CSV, the terminal's text, and the paper
     folder, its forest plots at the first family's venue (its Venue box)."""
     metrics = "_".join(f.metric for f in families)
     stem = f"sigcore_many_{metrics}_{'all_pairs' if families[0].baseline is None else 'baseline'}"
-    latex = family.latex(families, columns=None if len(families) == 1 else ["score"])  # δ and CI per metric: too wide
+    papers = venue.current(_venue_key(key, families[0].metric))  # the first family's Venue box, as the folder's
+    latex = table_tex(families, key)
     frame = pd.concat([f.table().assign(metric=f.metric) for f in families], ignore_index=True)
     cols = st.columns([1, 1, 1, 1, 2])
     cols[0].download_button("LaTeX table", latex, file_name=f"{stem}.tex", mime="text/x-tex", on_click="ignore",
@@ -375,8 +382,8 @@ def downloads(families: list[Many], key: str) -> None:
     cols[2].download_button("Text report", "\n\n".join(family.text(f) for f in families) + "\n",
                             file_name=f"{stem}.txt", mime="text/plain", on_click="ignore", width="stretch",
                             key="many-text")
-    paper_folder.button(cols[3], lambda draw: paper.for_family(
-        families, command="# run from the app: sigcore many with the uploaded files", draw=draw), key="many-paper",
-        venue=st.session_state.get(_venue_key(key, families[0].metric)))
+    paper_folder.button(cols[3], lambda draw, papers: paper.for_family(
+        families, command="# run from the app: sigcore many with the uploaded files", venue=papers, draw=draw),
+        key="many-paper", venue=papers)
     with st.expander("The LaTeX table (needs \\usepackage{booktabs})"):
         st.code(latex, language="latex")

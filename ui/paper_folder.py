@@ -23,7 +23,7 @@ def _help(key: str) -> str:
 
 def _zipped(build, a: str, b: str, venue: str = DEFAULT, earlier: dict[str, bytes] | None = None,
             replace: bool = False) -> bytes:
-    entry = build(paper.drawer(venue, a, b))
+    entry = build(paper.drawer(venue, a, b), venue)  # the table's caption and the figure both at the venue
     return paper.zipped(entry, earlier, replace=replace)
 
 
@@ -33,18 +33,17 @@ def _no_figure(what) -> bytes:
 
 
 def button(column, build, key: str, a: str = "A", b: str = "B", venue: str | None = None) -> None:
-    """A download of ``build(draw)``'s entry (:mod:`sigcore.report.paper`) at ``venue`` (default: the session's
-    Venue box), made when it is clicked, merged into the folder whose zip is given below it; ``a`` and ``b`` name
+    """A download of ``build(draw, venue)``'s entry (:mod:`sigcore.report.paper`) at ``venue`` (default: the
+    session's Venue box; the table and the figure alike, as ``--paper DIR --venue``), made when it is clicked, merged into the folder whose zip is given below it; ``a`` and ``b`` name
     a pair's systems in its figure."""
-    venue = venue if venue in VENUES else st.session_state.get(venues.KEY, DEFAULT)
-    venue = venue if venue in VENUES else DEFAULT
-    earlier, replace = _earlier(key, build)
+    venue = venue if venue in VENUES else venues.current()
+    earlier, replace = _earlier(key, build, venue)
     column.download_button("Paper folder (.zip)", lambda: _zipped(build, a, b, venue, earlier, replace),
                            file_name="sigcore_paper.zip", mime="application/zip", on_click="ignore",
                            width="stretch", key=key, help=_help(venue), disabled=earlier is False)
 
 
-def _earlier(key: str, build) -> tuple[dict[str, bytes] | None | bool, bool]:
+def _earlier(key: str, build, venue: str) -> tuple[dict[str, bytes] | None | bool, bool]:
     """The files of the earlier folder's zip given in the uploader under the button (None: none given; False: one
     that cannot be used, said in the page), and whether to replace its files that sigcore did not write."""
     with st.expander("Add to a paper folder downloaded before"):
@@ -59,7 +58,7 @@ def _earlier(key: str, build) -> tuple[dict[str, bytes] | None | bool, bool]:
             st.error(md(str(e)), icon="⚠️")
             return False, False
         try:  # the merge, checked now (figures by name only): the download cannot say what it refused
-            paper.zipped(build(_no_figure), files, name=upload.name)
+            paper.zipped(build(_no_figure, venue), files, name=upload.name)
         except SigcoreError as e:
             st.error(md(str(e)), icon="⚠️")
             if not st.checkbox("Replace them", key=f"{key}-replace",

@@ -16,8 +16,7 @@ from sigcore import SigcoreError, leaderboard
 from sigcore.logs import tidy
 from sigcore.many import CORRECTIONS
 from sigcore.report import board as words
-from sigcore.report import board_table, export
-from sigcore.report.venues import DEFAULT as DEFAULT_VENUE
+from sigcore.report import board_table, export, p_cell
 from sigcore.report.venues import VENUES
 from sigcore.report.board_figures import nemenyi_cd, ranks, resampled_cd
 
@@ -175,16 +174,22 @@ def compute(files: list[tuple[str, bytes]], table: pd.DataFrame, s: Settings) ->
         return None
 
 
-def _cells(frame: pd.DataFrame, n_resamples: int) -> pd.DataFrame:
+def _cells(frame: pd.DataFrame, n_resamples: int, alpha: float) -> pd.DataFrame:
     """δ's with their sign and a true minus, the baseline's own row blank, and p-values no resample reached as
-    "< 1/b", as the command line prints them."""
+    "< 1/b", as the command line prints them (:func:`sigcore.result.p_cell`)."""
     out = frame.copy()
     for column in ("delta", "delta_low", "delta_high"):
         out[column] = [f"{v:+.4f}".replace("-", "\u2212") if pd.notna(v) else "" for v in frame[column]]
     for column in ("p_value", "p_corrected"):
-        out[column] = [("< " if p0 == 0 else "") + f"{max(p, 1 / n_resamples) if p0 == 0 else p:.4g}"
+        out[column] = [p_cell(max(p, 1 / n_resamples) if p0 == 0 else p, alpha, bound=p0 == 0)
                        if pd.notna(p) else "" for p, p0 in zip(frame[column], frame["p_value"])]
     return out
+
+
+def table_tex(res: leaderboard.Leaderboard, s: Settings) -> str:
+    """The "Table (.tex)" download at the Venue box's venue: byte for byte the table of ``many --latex --venue``
+    and of its paper folder."""
+    return board_table.latex(res, s.baseline, s.alpha, s.correction, over=s.per_task, venue=venue.current())
 
 
 def show(res: leaderboard.Leaderboard, s: Settings) -> None:
@@ -195,7 +200,7 @@ def show(res: leaderboard.Leaderboard, s: Settings) -> None:
     for warning in words.floor_warnings(res, s.baseline, s.alpha, s.correction, s.per_task, len(tasks)):
         st.warning(md(warning), icon="⚠️")  # b too small for any p to pass the correction, whatever the data
     table = res.table(s.baseline, s.alpha, s.correction)
-    st.dataframe(_cells(table.drop(columns="baseline"), s.n_resamples), hide_index=True,
+    st.dataframe(_cells(table.drop(columns="baseline"), s.n_resamples, s.alpha), hide_index=True,
                  column_config={c: st.column_config.NumberColumn(format="%.4f") for c in ("score", "ci_low", "ci_high")})
     st.caption(md(words.legend(res, s.baseline, s.alpha, s.correction)))
     st.plotly_chart(ranks(res, s.alpha, s.correction), config=figure_config("ranks"), key="tasks-ranks")
@@ -213,7 +218,7 @@ def show(res: leaderboard.Leaderboard, s: Settings) -> None:
         st.dataframe(pd.DataFrame(words.variance_rows(res, s.baseline), columns=words.variance_header(res)),
                      hide_index=True)
     st.markdown(md(words.per_task_heading(res, s.baseline, s.correction, s.per_task, len(tasks))))
-    st.dataframe(_cells(tasks, s.n_resamples), hide_index=True)
+    st.dataframe(_cells(tasks, s.n_resamples, s.alpha), hide_index=True)
 
 
 def downloads(res: leaderboard.Leaderboard, s: Settings) -> None:
@@ -227,8 +232,8 @@ def downloads(res: leaderboard.Leaderboard, s: Settings) -> None:
            **({"variance": words.variance_records(res, s.baseline)} if res.board.epochs else {})}
     wide = board_table.frame(res, s.baseline, s.alpha, s.correction, s.per_task)
     out["per_task"]["table"] = wide.to_dict(orient="records")
-    papers = st.session_state.get(venue.KEY) if st.session_state.get(venue.KEY) in VENUES else DEFAULT_VENUE
-    tex = board_table.latex(res, s.baseline, s.alpha, s.correction, s.per_task, venue=papers)
+    papers = venue.current()
+    tex = table_tex(res, s)
     with st.expander(f"For the paper: the task × model table, marks against {s.baseline} ({VENUES[papers].name})"):
         st.code(tex, language="latex", wrap_lines=True)
     c1, c2, c3, c4, c5 = st.columns(5)

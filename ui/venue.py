@@ -15,6 +15,15 @@ def label(key: str) -> str:
     return f"{VENUES[key].name} · {VENUES[key].sizes}"
 
 
+def current(key: str = KEY) -> str:
+    """The venue chosen in the Venue box ``key`` (else the session's, else the default): what every table, figure
+    and paper folder the page downloads is made for, so that the app's table is the command line's at that venue."""
+    for chosen in (st.session_state.get(key), st.session_state.get(KEY)):
+        if chosen in VENUES:
+            return chosen
+    return DEFAULT
+
+
 def choose(container=st, disabled: bool = False, key: str = KEY) -> Style:
     """The paper style at the venue chosen in ``container``'s Venue box (``key``: one box of several on a page,
     which starts at the session's venue)."""

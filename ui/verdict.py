@@ -55,13 +55,30 @@ def show_claim(c, a: str, b: str, command: str | None = None) -> None:
                  hide_index=True)
     st.code(c.signature, language=None, wrap_lines=True)
     _reproduce(command)
-    json_column, folder_column = st.columns(2)
+    json_column, table_column, folder_column = st.columns(3)
     json_column.download_button("Download JSON", lambda: claim_table.to_json(c, a=a, b=b),
                                 file_name=f"claim-{c.kind}.json", mime="application/json", on_click="ignore",
                                 width="stretch")
-    paper_folder.button(folder_column, lambda draw: paper.for_claim(
-        c, a=a, b=b, command=command or "# run from the app: sigcore compare with the uploaded files", draw=draw),
+    table_column.download_button("Table (LaTeX)", lambda: claim_tex(c, a, b),
+                                 file_name=f"claim-{c.kind}.tex", mime="text/x-tex", on_click="ignore",
+                                 width="stretch")
+    paper_folder.button(folder_column, lambda draw, papers: paper.for_claim(
+        c, a=a, b=b, command=command or "# run from the app: sigcore compare with the uploaded files", venue=papers,
+        draw=draw),
         key="paper-folder", a=a, b=b)
+
+
+def table_tex(res: sigcore.Result, a: str, b: str) -> str:
+    """The "Table (LaTeX)" download at the Venue box's venue: byte for byte the table of the paper folder and of
+    ``compare --latex --venue``."""
+    return export.verdict_latex(res, a=a, b=b, venue=venue.current())
+
+
+def claim_tex(c, a: str, b: str) -> str:
+    """A claim's "Table (LaTeX)" download, as :func:`table_tex` (:func:`sigcore.report.claim_table.latex`)."""
+    from sigcore.report import claim_table
+
+    return claim_table.latex(c, a=a, b=b, venue=venue.current())
 
 
 def _reproduce(command: str | None) -> None:
@@ -87,7 +104,7 @@ def _downloads(res: sigcore.Result, a: str, b: str, command: str | None = None) 
          "text/markdown"),
         ("Sentence (LaTeX)", lambda: export.sentence_latex(res, a=a, b=b) + "\n", f"{stem}_sentence.tex",
          "text/x-tex"),
-        ("Table (LaTeX)", lambda: export.verdict_latex(res, a=a, b=b), f"{stem}.tex", "text/x-tex"),
+        ("Table (LaTeX)", lambda: table_tex(res, a, b), f"{stem}.tex", "text/x-tex"),
         ("BibTeX", lambda: citations.bibtex(citations.keys_of(res)), f"{stem}.bib", "text/x-bibtex"),
         ("Verdict (Markdown)", lambda: export.verdict_markdown(res, a=a, b=b), f"{stem}.md", "text/markdown"),
         ("Scores CSV", lambda: export.scores_csv(res, a=a, b=b), f"{stem}_scores.csv", "text/csv"),
@@ -99,9 +116,9 @@ def _downloads(res: sigcore.Result, a: str, b: str, command: str | None = None) 
     columns = st.columns(4) + st.columns(4) + st.columns(4)
     for col, (label, data, name, mime) in zip(columns, files):
         col.download_button(label, data, file_name=name, mime=mime, on_click="ignore", width="stretch")
-    paper_folder.button(columns[len(files)], lambda draw: paper.for_result(
+    paper_folder.button(columns[len(files)], lambda draw, papers: paper.for_result(
         res, a=a, b=b, command=command or "# run from the app: sigcore compare with the uploaded files",
-        draw=draw if res.distribution is not None else None), key="paper-folder", a=a, b=b)
+        venue=papers, draw=draw if res.distribution is not None else None), key="paper-folder", a=a, b=b)
 
 
 def _figures(res: sigcore.Result, a: str, b: str) -> None:

@@ -30,6 +30,7 @@ from ..io import archives, inspect_log
 from ..io.decoding import read_bytes
 from ..io.ids import merged
 from ..io.inputs import is_inspect_log, read
+from ..io.sheets import original_cell, table_csv
 
 COLUMNS = ("model", "task", "item", "run", "metric", "score")
 _LM_EVAL_NAME = re.compile(r"samples_(?P<task>.+?)_(?P<date>\d{4}-\d\d-\d\dT[\d\-.:]+)$")
@@ -175,8 +176,8 @@ def write(frame: pd.DataFrame, path: str | Path) -> None:
     if suffix not in (".csv", ".parquet"):
         raise SettingsError(f"--out must end in .csv or .parquet, not {path.name!r}")
     buffer = io.BytesIO()
-    if suffix == ".csv":
-        frame.to_csv(buffer, index=False)
+    if suffix == ".csv":  # the one CSV writer: a spreadsheet opens it with no cell run as a formula
+        buffer.write(table_csv(frame.reset_index(drop=True)))
     else:
         try:
             frame.to_parquet(buffer, index=False)
@@ -461,7 +462,12 @@ def read_table_bytes(data: bytes, name: str) -> pd.DataFrame:
     try:
         if name.lower().endswith(".parquet"):
             return _parquet(data, name)
-        return pd.read_csv(io.BytesIO(data), dtype={"item": str, "model": str, "task": str})
+        frame = pd.read_csv(io.BytesIO(data), dtype={"item": str, "model": str, "task": str})
+        # the quote table_csv put before a formula, taken off (sigcore convert wrote it)
+        frame.columns = frame.columns.map(original_cell)
+        for column in [c for c in frame.columns if pd.api.types.is_string_dtype(frame[c])]:
+            frame[column] = frame[column].map(original_cell)
+        return frame
     except (SettingsError, InputError):  # pyarrow missing, a table too large: said as it is
         raise
     except (ValueError, OSError, *arrow_errors) as e:  # pyarrow's and pandas' errors about the file itself

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 from ..leaderboard import Leaderboard
-from ..result import p_number
+from ..result import p_number, p_text
 from ..statistics.multiple import floor_reach
 from ..words import counted, in_text
 from .family import CORRECTION_NAMES
@@ -180,8 +180,8 @@ def sentence(res: Leaderboard, baseline: str, alpha: float, correction: str, *, 
     interval, corrected = ("uncorrected ", "corrected ") if n > 2 else ("", "")
     sides: dict[str, list[str]] = {"better": [], "worse": [], "neither": []}
     for r in table[table.model != baseline].itertuples(index=False):
-        p = (f"{corrected}p < {p_number(max(r.p_corrected, floor))}" if r.p_value == 0
-             else f"{corrected}p = {p_number(r.p_corrected, alpha)}")
+        bound = r.p_value == 0  # no resample as extreme: p < 1/b, and its correction a bound too
+        p = p_text(max(r.p_corrected, floor) if bound else r.p_corrected, alpha, bound=bound, name=f"{corrected}p")
         side = "neither" if r.p_corrected > alpha else "better" if r.delta > 0 else "worse"
         sides[side].append(f"{name(r.model)} (δ = {number(r.delta)}, {interval}{level} CI {number(r.delta_low)} to "
                            f"{number(r.delta_high)}, {p})".replace("δ", r"$\delta$" if latex else "δ"))

@@ -12,7 +12,7 @@ import pandas as pd
 from ..leaderboard import Leaderboard
 from ..words import counted
 from . import citations
-from .export import _latex_number, latex_escape, latex_table, tabular_width
+from .export import _latex_number, latex_escape, latex_table, stem, tabular_width
 from .family import CORRECTION_NAMES
 from .venues import DEFAULT as DEFAULT_VENUE
 from .venues import venue_named
@@ -46,6 +46,11 @@ def _side(p: float, delta: float, alpha: float) -> int:
     return (1 if delta > 0 else -1) if p <= alpha and delta != 0 else 0
 
 
+def board_stem(res: Leaderboard, baseline: str) -> str:
+    """A board's stem: ``accuracy-board-vs-llama`` (:func:`sigcore.report.export.stem`)."""
+    return stem(res.board.metric, "board", "vs", baseline)
+
+
 def latex(res: Leaderboard, baseline: str, alpha: float = 0.05, correction: str = "holm", over: str = "family",
           venue: str = DEFAULT_VENUE, label: str | None = None) -> str:
     r"""The booktabs table (``\usepackage{booktabs}``), across both columns (``table*``) where the venue's column
@@ -69,7 +74,7 @@ def latex(res: Leaderboard, baseline: str, alpha: float = 0.05, correction: str 
     lines += [r"    \midrule" if r is None else "    " + " & ".join(r) + r" \\" for r in rows]
     body = [r"  \setlength{\tabcolsep}{4pt}", f"  \\begin{{tabular}}{{lc{'r' * (len(units) + 1)}}}", r"    \toprule",
             *lines, r"    \bottomrule", r"  \end{tabular}"]
-    return latex_table(body, caption(res, baseline, alpha, correction, over), label or "tab:sigcore-board", venue,
+    return latex_table(body, caption(res, baseline, alpha, correction, over), label or f"tab:{board_stem(res, baseline)}", venue,
                        small=True, wide=wide)
 
 

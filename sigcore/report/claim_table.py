@@ -11,7 +11,7 @@ import json
 from ..claims import Claim, bound_texts, delta_text, margin_text, p_text
 from ..result import _json_safe
 from . import citations
-from .export import _A, _B, _C, _P, _math_number, fits_column, latex_escape, latex_table, latex_template
+from .export import _A, _B, _C, _P, fits_column, latex_escape, latex_table, latex_template, p_latex, stem
 from .sentence import method, metric_name, the
 from .venues import DEFAULT as DEFAULT_VENUE
 
@@ -38,14 +38,14 @@ def latex(c: Claim, *, a: str = "A", b: str = "B", venue: str = DEFAULT_VENUE, l
     ``venue``'s side), across both columns where a column is too narrow for it."""
     row = cells(c)
     p = row["p"]
-    p_cell = f"${'<' if p.startswith('<') else ''}{_math_number(p.lstrip('< '))}$"
+    p_cell = p_latex(p)
     head = [r"$\Delta$", r"$\delta$", latex_escape(bound_header(c)), "$p$", "Shown"]
     body = [*(latex_template(row[k], {}) for k in ("margin Δ", "δ = A − B", bound_header(c))), p_cell,
             row["shown at α"]]
     lines = [r"  \setlength{\tabcolsep}{4pt}", r"  \begin{tabular}{rrcrc}", r"    \toprule",
              "    " + " & ".join(head) + r" \\", r"    \midrule", "    " + " & ".join(body) + r" \\",
              r"    \bottomrule", r"  \end{tabular}", f"  % signature: {' '.join(c.signature.split())}"]
-    return latex_table(lines, caption(c, a=a, b=b, latex=True), label or f"tab:sigcore-claim-{c.kind}", venue,
+    return latex_table(lines, caption(c, a=a, b=b, latex=True), label or f"tab:{claim_stem(c, a, b)}", venue,
                        small=True, wide=not fits_column([head, body], venue))
 
 
@@ -107,10 +107,14 @@ def _filled(text: str, a: str, b: str, keys: list[str], latex: bool, p: str | No
             f" {_C}", f" {citations.cite_text(keys)}" if keys else "")
     filled = {_A: latex_escape(a), _B: latex_escape(b), _C: citations.cite_latex(keys), _PS: "$p$"}
     if p is not None:
-        name, op, value = p.split(" ")
         text = text.replace(p, _P, 1)
-        filled[_P] = f"${name} {'<' if op == '<' else '='} {_math_number(value)}$"
+        filled[_P] = p_latex(p)
     return latex_template(text, filled)
+
+
+def claim_stem(c: Claim, a: str, b: str) -> str:
+    """A claim's stem: ``accuracy-a-vs-b-non-inferior`` (:func:`sigcore.report.export.stem`)."""
+    return stem(c.result.metric, a, "vs", b, c.kind)
 
 
 def to_json(c: Claim, *, a: str = "A", b: str = "B", resamples: bool = True) -> str:

@@ -7,9 +7,7 @@ text; CSV cells that a spreadsheet would run as a formula are neutralised (OWASP
 
 from __future__ import annotations
 
-import csv
 import importlib.util
-import io
 import json
 import math
 import os
@@ -25,6 +23,7 @@ from typing import Any
 import pandas as pd
 
 from ..errors import SettingsError
+from ..io.sheets import safe_cell, table_csv  # noqa: F401  the one CSV writer, by the reports' names for it
 from ..words import counted, printable
 from . import citations
 from .sentence import (_SIDED, CI_NAMES, direction, level, method, metric_heading, metric_name, number, scale_of,
@@ -48,8 +47,6 @@ _LATEX_RE = re.compile("|".join(re.escape(c) for c in _LATEX_SPECIAL))
 # what pdflatex sets from UTF-8 with the T1 and TS1 fonts: ASCII and the characters t1enc.dfu, ts1enc.dfu, omsenc.dfu
 # and ot1enc.dfu declare (LaTeX 2022); any other (CJK, Greek, a lone combining mark) stops it: "not set up for use"
 _NOT_PDFLATEX = re.compile(r"[^\x00\x20-\x7e\xa0-\xac\xae-\u0125\u0128-\u0137\u0139-\u013e\u0141-\u0148\u014a-\u0165\u0168-\u017e\u0192\u01c4-\u01d4\u01e2-\u01e3\u01e6-\u01eb\u01f0\u01f4-\u01f5\u0218-\u021b\u0232-\u0233\u0237\u02c7\u02d8-\u02d9\u02db\u02dd\u0e3f\u1e02-\u1e03\u1e0d\u1e1e-\u1e21\u1e25\u1e30-\u1e31\u1e37\u1e43\u1e45\u1e47\u1e5b\u1e63\u1e6d\u1e8e-\u1e91\u1e9e\u1ef2-\u1ef3\u2010-\u2016\u2018-\u201a\u201c-\u201e\u2020-\u2022\u2030-\u2031\u2039-\u203b\u203d\u2044\u204e\u2052\u20a1\u20a4\u20a6\u20a9\u20ab-\u20ac\u20b1\u2103\u2116-\u2117\u211e\u2120\u2122\u2126-\u2127\u212e\u2190-\u2193\u2329-\u232a\u2422-\u2423\u25e6\u25ef\u266a\u27e8-\u27e9\u3008-\u3009\ufb00-\ufb06]")
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-_PLAIN_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 # placeholders for user text while the sentence around it is converted (NUL never occurs in the sentence)
 _A, _B, _P, _C = "\x00a\x00", "\x00b\x00", "\x00p\x00", "\x00c\x00"
 # a symbol, its relation and its number, set together in math mode: δ = 0.0150, b = 10,000, α = 0.05
@@ -100,15 +97,29 @@ def verdict_markdown(res: Result, *, a: str = "A", b: str = "B") -> str:
     return "\n".join(lines) + "\n"
 
 
+def stem(*parts: str) -> str:
+    """A file name and LaTeX label from the comparison's names: lowercase ASCII words joined by hyphens
+    (``bleu-uedin-nmt-vs-lium-nmt``): a paper folder's STEM, and its table's label ``tab:STEM`` wherever the table
+    is made (``--latex``, ``--paper``, the app)."""
+    words = re.sub(r"[^a-z0-9]+", "-", "-".join(parts).lower()).strip("-")
+    return words[:80].rstrip("-") or "result"
+
+
+CITEP = "\\providecommand{\\citep}[1]{\\cite{#1}}%  natbib's, else \\cite\n"  # IEEEtran and llncs have no natbib
+
+
 def latex_table(body: list[str], caption: str, label: str, venue: str = DEFAULT_VENUE, *, small: bool = False,
                 wide: bool = False) -> str:
     r"""A booktabs ``table`` float around ``body`` (its tabular's lines), with ``\caption`` on the side ``venue``
     wants it (ACL below, ICML above: :mod:`sigcore.report.venues`) and ``\label{label}``, for ``\ref``; ``wide``:
-    across both columns (``table*``) in a two-column venue."""
+    across both columns (``table*``) in a two-column venue. What every table of a result ends in: the file the
+    paper folder writes, the table ``--latex`` prints and the app's download are this text, byte for byte (a
+    caption that cites falls back to ``\cite`` where natbib's ``\citep`` is not loaded)."""
     side = venue_named(venue).table_caption
     env = "table*" if wide and venue_named(venue).columns == 2 else "table"
     caption_lines = [f"  \\caption{{{caption}}}", f"  \\label{{{label}}}"]
-    lines = [r"% needs \usepackage{booktabs}", f"\\begin{{{env}}}[{PLACEMENT}]", r"  \centering", *([r"  \small"] if small else []),
+    lines = [*([CITEP.rstrip("\n")] if "\\citep" in caption else []), r"% needs \usepackage{booktabs}",
+             f"\\begin{{{env}}}[{PLACEMENT}]", r"  \centering", *([r"  \small"] if small else []),
              *(caption_lines if side == "above" else []), *body, *(caption_lines if side == "below" else []),
              f"\\end{{{env}}}"]
     return "\n".join(lines) + "\n"
@@ -165,7 +176,12 @@ def verdict_latex(res: Result, *, a: str = "A", b: str = "B", venue: str = DEFAU
         r"  \end{tabular}",
         f"  % signature: {_one_line(res.signature)}",
     ]
-    return latex_table(body, caption_latex(res, a=a, b=b), label or f"tab:sigcore-{res.metric.replace('_', '-')}", venue)
+    return latex_table(body, caption_latex(res, a=a, b=b), label or f"tab:{pair_stem(res, a, b)}", venue)
+
+
+def pair_stem(res: Result, a: str, b: str) -> str:
+    """A pair's stem: ``bleu-uedin-nmt-vs-lium-nmt`` (:func:`stem`)."""
+    return stem(res.metric, a, "vs", b)
 
 
 # ---------------------------------------------------------------- the sentence and the caption of a paper
@@ -270,7 +286,7 @@ def _latex_text(text: str, res: Result, a: str, b: str, cite: str) -> str:
     """A sentence with placeholders as LaTeX: each symbol with its relation and number as one math group,
     user text escaped, negative numbers with a real minus."""
     return latex_template(text.replace(res.p_text, _P), {_A: latex_escape(a), _B: latex_escape(b),
-                                                           _P: _latex_p(res), _C: cite})
+                                                           _P: p_latex(res.p_text), _C: cite})
 
 
 def latex_template(text: str, filled: dict[str, str]) -> str:
@@ -349,15 +365,16 @@ def _latex_numbers(text: str) -> str:
     return re.sub(r"(?<![\w.{^$])-(?=\d)", r"\\textminus{}", text)  # math mode has its own minus
 
 
-def _latex_p(res: Result) -> str:
-    """p as math: $p = 0.0012$, $p < 10^{-4}$, $p = 2.5 \\times 10^{-5}$ (the rounding of ``Result.p_text``)."""
-    name, op, value = res.p_text.split(" ")
+def p_latex(text: str) -> str:
+    """p as LaTeX math, from :func:`sigcore.result.p_text` or :func:`~sigcore.result.p_cell` (the one rule of its
+    digits): $p = 0.0012$, $p < 10^{-4}$, $p = 2.5 \\times 10^{-5}$; a cell: $0.004$, $<10^{-4}$."""
+    head, _, value = text.rpartition(" ")
     if 0 < float(value) < 1e-3:  # the digits p_text kept, so that p still sits on its side of alpha
         sign, digits, exponent = Decimal(value).normalize().as_tuple()
         exponent += len(digits) - 1
         mantissa = f"{digits[0]}" + (f".{''.join(map(str, digits[1:]))}" if len(digits) > 1 else "")
         value = f"10^{{{exponent}}}" if mantissa == "1" else f"{mantissa} \\times 10^{{{exponent}}}"
-    return f"${name} {op} {value}$"
+    return f"${head} {value}$" if " " in head else f"${head}{value}$"  # "p <" spaced; a cell's "<" close, as a table
 
 
 def _code_span(text: str) -> str:
@@ -378,46 +395,17 @@ def _one_line(text: Any, placeholders: bool = False) -> str:
 # ---------------------------------------------------------------- CSV and JSON
 
 
-def safe_cell(value: Any) -> Any:
-    """A cell a spreadsheet will not run as a formula (OWASP CSV injection): text starting with
-    ``= + - @``, tab or carriage return gets a leading single quote.
-
-    Numbers are left alone, and so is text that is a plain number (``"-0.25"``, ``"+1"``, ``"1e-5"``), so
-    the data stay numbers; ``"-1+cmd"`` or ``"-inf"`` are not plain numbers and are neutralised.
-    """
-    if isinstance(value, str) and value.startswith(_FORMULA_START) and not _PLAIN_NUMBER.fullmatch(value):
-        return "'" + value
-    return value
-
-
-def table_csv(frame: pd.DataFrame) -> bytes:
-    """UTF-8 CSV of a table (with its index unless it is the default 0..n-1), every text cell made safe."""
-    frame = frame.map(safe_cell)
-    frame.columns = frame.columns.map(safe_cell)
-    keep_index = not isinstance(frame.index, pd.RangeIndex) or frame.index.name is not None
-    if keep_index:
-        frame.index = frame.index.map(safe_cell)
-        frame.index.name = safe_cell(frame.index.name)
-    # a lone \r is no line end for the writer, so it is left unquoted and a spreadsheet starts a row there
-    texts = [*frame.columns, *(frame.index if keep_index else []), *frame.to_numpy(dtype=object).ravel()]
-    carriage = any(isinstance(v, str) and "\r" in v for v in texts)
-    return frame.to_csv(index=keep_index, lineterminator="\n",
-                        quoting=csv.QUOTE_NONNUMERIC if carriage else csv.QUOTE_MINIMAL).encode("utf-8")
-
-
 def deltas_csv(res: Result) -> bytes:
     """UTF-8 CSV of the resampled delta(x^(i)): header ``resample,delta_x_i``, then ``i,value`` with i from 1.
 
-    Values are written with ``repr`` (shortest round-trip form), so reading them back gives the same floats.
+    Values are written in their shortest round-trip form, so reading them back gives the same floats; through
+    :func:`table_csv`, as every CSV sigcore writes.
     """
     if res.distribution is None:
         raise SettingsError(f"the {res.test} test is closed-form and has no resampled delta(x^(i)) to export",
                             hint="Choose the bootstrap or permutation test for a distribution.")
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["resample", "delta_x_i"])
-    writer.writerows((i, repr(v)) for i, v in enumerate(res.distribution.tolist(), start=1))
-    return out.getvalue().encode("utf-8")
+    values = res.distribution.tolist()
+    return table_csv(pd.DataFrame({"resample": range(1, len(values) + 1), "delta_x_i": values}))
 
 
 def result_json(res: Result, *, distribution: bool = False, **extra: Any) -> str:

@@ -13,7 +13,7 @@ from ..result import p_number
 from ..statistics.closed_form import WILCOXON_EXACT_MAX
 from ..words import in_text
 from . import citations
-from .export import _latex_interval, _latex_number, latex_escape, latex_table, latex_template
+from .export import _latex_interval, _latex_number, latex_escape, latex_table, latex_template, p_latex, stem
 from .sentence import METRIC_NAMES, TEST_NAMES, number, test_name
 from .venues import DEFAULT as DEFAULT_VENUE
 
@@ -253,7 +253,7 @@ def latex(families: list[Many], venue: str = DEFAULT_VENUE, columns: Sequence[st
     if any(f.systems != first.systems or f.baseline != first.baseline for f in families):
         raise ValueError("the families must compare the same systems the same way")
     pairs = first.baseline is None
-    columns = table_columns(columns, pairs)
+    columns = table_columns(columns, pairs, len(families))
     ranking = first.ranking() if pairs else None
     names = list(ranking["system"]) if pairs else [first.baseline] + first.best_first(
         [s for s in first.systems if s != first.baseline])
@@ -304,14 +304,20 @@ def latex(families: list[Many], venue: str = DEFAULT_VENUE, columns: Sequence[st
     narrow = [r"  \setlength{\tabcolsep}{4pt}"] if len(columns) > 1 else []  # δ and its interval fit a column
     body = [*narrow, f"  \\begin{{tabular}}{{{align}}}", r"    \toprule", *header, r"    \midrule", *rows, r"    \bottomrule",
             r"  \end{tabular}"]
-    default = f"tab:sigcore-family-{'-'.join(f.metric for f in families)}"
-    return latex_table(body, caption, label or default.replace("_", "-"), venue, small=True)
+    return latex_table(body, caption, label or f"tab:{family_stem(families)}", venue, small=True)
 
 
-def table_columns(columns: Sequence[str] | None, pairs: bool) -> tuple[str, ...]:
-    """The columns a family's table shows per metric, in :data:`COLUMNS`' order; refused before any run where
-    they cannot be shown (δ against no one reference, for every pair)."""
-    columns = tuple(columns or (("score",) if pairs else ("score", "delta", "ci")))
+def family_stem(families: list[Many]) -> str:
+    """A family's stem: ``bleu-chrf-vs-lium-nmt``, ``accuracy-vs-all-pairs`` (:func:`sigcore.report.export.stem`)."""
+    return stem("-".join(f.metric for f in families), "vs", families[0].baseline or "all-pairs")
+
+
+def table_columns(columns: Sequence[str] | None, pairs: bool, metrics: int = 1) -> tuple[str, ...]:
+    """The columns a family's table shows per metric, in :data:`COLUMNS`' order (default: score, δ and its interval
+    against a baseline on one metric; the score alone for every pair, or for several metrics, where δ and its
+    interval per metric would not fit); refused before any run where they cannot be shown (δ against no one
+    reference, for every pair)."""
+    columns = tuple(columns or (("score",) if pairs or metrics > 1 else ("score", "delta", "ci")))
     unknown = [c for c in columns if c not in COLUMNS]
     if unknown or not columns or len(set(columns)) < len(columns):
         raise SettingsError(f"cannot make a table of the columns {', '.join(columns) or 'none'}",
@@ -360,8 +366,7 @@ def _cells(many: Many, name: str, columns: tuple[str, ...], pairs: bool) -> list
         elif column == "ci":
             cell = _latex_interval(*many.delta_interval(name, many.baseline), scale)
         else:
-            corrected = many.p_texts(name, many.baseline)[1]
-            cell = f"${corrected.replace('< ', '<')}$" if corrected.startswith("<") else corrected
+            cell = p_latex(many.p_texts(name, many.baseline)[1])
         out.append(cell + ("" if pairs or column != marked else _mark(many, name)))
     return out
 

@@ -42,12 +42,12 @@ from ..io import archives
 from ..words import shown
 from ..result import Result
 from . import citations, export, folder
-from .export import PLACEMENT, md_escape
+from .export import CITEP, PLACEMENT, md_escape, pair_stem, stem
 from .folder import BIB, CHECKLIST, MANIFEST, MISSING, REPRODUCE, merge_bib
 from .sentence import METRIC_NAMES, TEST_NAMES
 from .venues import DEFAULT as DEFAULT_VENUE
 
-_HEAD = "\\providecommand{\\sigcoredir}{%s/}%%\n\\providecommand{\\citep}[1]{\\cite{#1}}%%  natbib's, else \\cite\n"
+_HEAD = "\\providecommand{\\sigcoredir}{%s/}%%\n" + CITEP.replace("%", "%%")
 
 
 @dataclass(frozen=True)
@@ -76,12 +76,6 @@ class Entry:
     checklist: str
     claims: list[Claim]
     notes: list[str] = field(default_factory=list)  # what could not be written (a figure without kaleido)
-
-
-def stem(*parts: str) -> str:
-    """A file name and LaTeX label from the comparison's names: lowercase ASCII words joined by hyphens."""
-    words = re.sub(r"[^a-z0-9]+", "-", "-".join(parts).lower()).strip("-")
-    return words[:80].rstrip("-") or "result"
 
 
 def sacrebleu_signature(res: Result) -> str | None:
@@ -127,12 +121,11 @@ def text_tex(text: str, footnote: str, folder: str) -> str:
 def for_result(res: Result, *, a: str, b: str, command: str, venue: str = DEFAULT_VENUE, folder: str = "sigcore",
                draw: Callable[[Result], bytes] | None = None) -> Entry:
     """A pair's entry: sentence, table, histogram (``draw`` renders it; None: no figure), JSON, citations."""
-    name = stem(res.metric, a, "vs", b)
+    name = pair_stem(res, a, b)
     sacre = sacrebleu_signature(res)
     files = {f"{name}-sentence.tex": text_tex(export.sentence_latex(res, a=a, b=b),
                                              signature_footnote(res.signature, sacre), folder),
-             f"{name}-table.tex": _HEAD % folder + export.verdict_latex(res, a=a, b=b, venue=venue,
-                                                                        label=f"tab:{name}"),
+             f"{name}-table.tex": export.verdict_latex(res, a=a, b=b, venue=venue),  # as --latex and the app
              f"{name}.json": export.result_json(res, distribution=True, a_name=a, b_name=b)}
     notes = _figure(files, name, draw, res, export.figure_caption(res, "histogram", latex=True), folder) \
         if res.distribution is not None else []
@@ -148,11 +141,11 @@ def for_claim(c, *, a: str, b: str, command: str, venue: str = DEFAULT_VENUE, fo
     from . import claim_table
 
     res = c.result
-    name = stem(res.metric, a, "vs", b, c.kind)
+    name = claim_table.claim_stem(c, a, b)
     sacre = sacrebleu_signature(res)
     files = {f"{name}-sentence.tex": text_tex(export.claim_latex(c, a=a, b=b),
                                              signature_footnote(c.signature, sacre), folder),
-             f"{name}-table.tex": _HEAD % folder + claim_table.latex(c, a=a, b=b, venue=venue, label=f"tab:{name}"),
+             f"{name}-table.tex": claim_table.latex(c, a=a, b=b, venue=venue),
              f"{name}.json": claim_table.to_json(c, a=a, b=b)}
     notes = _figure(files, name, draw, c, claim_table.figure_caption(c, latex=True), folder)
     # not a decision on "better", so nothing for conflicts() to weigh against a pair or a family
@@ -183,14 +176,13 @@ def for_family(families: list, *, command: str, venue: str = DEFAULT_VENUE, fold
     from . import family
 
     first = families[0]
-    name = stem("-".join(f.metric for f in families), "vs", first.baseline or "all-pairs")
+    name = family.family_stem(families)
     res = next(iter(first.results.values()))
     sacre = sacrebleu_signature(res)
     signature = family_signature(first)
     text = " ".join(family.sentence(f, latex=True) for f in families)
     files = {f"{name}-sentence.tex": text_tex(text, signature_footnote(signature, sacre), folder),
-             f"{name}-table.tex": _HEAD % folder + family.latex(families, venue=venue, columns=columns,
-                                                                label=f"tab:{name}"),
+             f"{name}-table.tex": family.latex(families, venue=venue, columns=columns),
              f"{name}.json": json.dumps({"families": [f.to_dict() for f in families]}, indent=2)}
     notes = []
     for f in families if first.baseline is not None else []:
@@ -217,7 +209,7 @@ def for_board(res, *, baseline: str, alpha: float, correction: str, over: str, c
     the JSON, the citations."""
     from . import board, board_table
 
-    name = stem(res.board.metric, "board", "vs", baseline)
+    name = board_table.board_stem(res, baseline)
     table = res.table(baseline, alpha, correction)
     record = {"settings": {"metric": res.board.metric, "weight": res.weight, "resamples": res.n_resamples,
                            "seed": res.seed, "alpha": alpha, "correction": correction, "baseline": baseline,
@@ -227,8 +219,7 @@ def for_board(res, *, baseline: str, alpha: float, correction: str, over: str, c
               "per_task": board_table.frame(res, baseline, alpha, correction, over).to_dict(orient="records")}
     files = {f"{name}-sentence.tex": text_tex(board.sentence(res, baseline, alpha, correction, latex=True),
                                              signature_footnote(board_signature(res, alpha, correction)), folder),
-             f"{name}-table.tex": _HEAD % folder + board_table.latex(res, baseline, alpha, correction, over=over,
-                                                                    venue=venue, label=f"tab:{name}"),
+             f"{name}-table.tex": board_table.latex(res, baseline, alpha, correction, over=over, venue=venue),
              f"{name}.json": json.dumps(_finite(record), indent=2, allow_nan=False)}
     caption = board.figure_caption(res, "ranks", alpha, correction, latex=True)  # as `sigcore figure` prints it
     notes = _figure(files, name, draw, BoardFigure(res, alpha, correction), caption, folder)
@@ -284,10 +275,10 @@ def for_seeds(res, *, a: str, b: str, command: str, venue: str = DEFAULT_VENUE, 
     """Runs of two systems over seeds (:class:`sigcore.seeds.SeedsResult`): sentence, table, citations."""
     from . import seeds
 
-    name = stem(res.metric, a, "vs", b, "runs")
+    name = seeds.seeds_stem(res, a, b)
     files = {f"{name}-sentence.tex": text_tex(seeds.sentence_latex(res, a=a, b=b),
                                              signature_footnote(seeds.signature(res)), folder),
-             f"{name}-table.tex": _HEAD % folder + seeds.table_latex(res, a=a, b=b, venue=venue, label=f"tab:{name}"),
+             f"{name}-table.tex": seeds.table_latex(res, a=a, b=b, venue=venue),
              f"{name}.json": json.dumps(seeds.to_dict(res, a=a, b=b), indent=2)}
     decision = res.side if res.significant else 0
     claim = Claim(res.metric, a, b, res.n_items, decision,
@@ -301,11 +292,10 @@ def for_aso(table, scores: dict, *, command: str, tau: float, venue: str = DEFAU
     """ASO over per-seed scores (:func:`sigcore.statistics.multi_aso`'s table): sentence, table, citations."""
     from . import seeds
 
-    name = stem("aso", *list(table.index)[:4])
+    name = seeds.aso_stem(table)
     files = {f"{name}-sentence.tex": text_tex(seeds.aso_sentence(table, scores, tau=tau, latex=True),
                                              signature_footnote(seeds.aso_signature(table, scores)), folder),
-             f"{name}-table.tex": _HEAD % folder + seeds.aso_latex(table, scores, tau=tau, venue=venue,
-                                                                   label=f"tab:{name}"),
+             f"{name}-table.tex": seeds.aso_latex(table, scores, tau=tau, venue=venue),
              f"{name}.json": json.dumps(seeds.aso_dict(table, scores, tau=tau), indent=2)}
     k = min(len(v) for v in scores.values())
     checklist = (f"## {name}\n\n- **C3** (descriptive statistics): ε_min of every pair of systems over their runs "

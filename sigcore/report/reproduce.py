@@ -59,8 +59,8 @@ def arguments(res: Result, files: Sequence[str], *, columns: Mapping[str, str] |
     args += ["--alpha", repr(float(res.alpha))]  # repr: the shortest text that reads back as the same float
     if claim is None and abs(res.confidence_level - (1 - res.alpha)) > 1e-12:
         args += ["--confidence", repr(float(res.confidence_level))]
-    if res.resampled:
-        args += ["--resamples", str(res.n_resamples), "--seed", str(res.seed)]
+    if res.resampled or res.ci_resamples is not None:  # an exact permutation test's interval is bootstrapped
+        args += ["--resamples", str(res.ci_resamples or res.n_resamples), "--seed", str(res.seed)]
     if claim is None and res.ci_method in ("bootstrap-basic", "bootstrap-percentile", "bootstrap-bca", "none"):
         args += ["--ci-method", res.ci_method.removeprefix("bootstrap-")]
     if res.test == "mcnemar" and "-chi2" in res.signature.split("|")[0]:

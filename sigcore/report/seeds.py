@@ -15,7 +15,7 @@ from ..seeds import METHOD
 from ..statistics.aso import violation_ratio
 from ..words import in_text
 from . import citations
-from .export import (_latex_interval, _latex_number, _latex_p, fits_column, latex_escape, latex_table,
+from .export import (_latex_interval, _latex_number, fits_column, latex_escape, latex_table, p_latex, stem,
                      latex_template)
 from .family import PAPER_NAMES
 from .sentence import _SIDED, METRIC_NAMES
@@ -33,8 +33,18 @@ def sentence_latex(res, *, a: str = "A", b: str = "B") -> str:
     r"""The result's sentence (:meth:`SeedsResult.sentence`) in LaTeX: names escaped, δ, α and b in math mode,
     the method cited with ``\citep``."""
     text = res.sentence(a=_A, b=_B).replace(res.p_text, _P).replace(METHOD, f"{METHOD} {_C}", 1)
-    return latex_template(text, {_A: latex_escape(a), _B: latex_escape(b), _P: _latex_p(res),
+    return latex_template(text, {_A: latex_escape(a), _B: latex_escape(b), _P: p_latex(res.p_text),
                                  _C: citations.cite_latex(_keys(res.metric))})
+
+
+def seeds_stem(res, a: str, b: str) -> str:
+    """Runs over seeds' stem: ``accuracy-mlp-vs-forest-runs`` (:func:`sigcore.report.export.stem`)."""
+    return stem(res.metric, a, "vs", b, "runs")
+
+
+def aso_stem(table) -> str:
+    """ASO's stem: ``aso-mlp-forest-svm`` (its first four systems)."""
+    return stem("aso", *list(table.index)[:4])
 
 
 def table_latex(res, *, a: str = "A", b: str = "B", venue: str = DEFAULT_VENUE, label: str | None = None) -> str:
@@ -63,9 +73,9 @@ def table_latex(res, *, a: str = "A", b: str = "B", venue: str = DEFAULT_VENUE, 
                f"{res.n_items:,} items, with the range over runs; δ = {_A} − {_B} with its {res.level} interval "
                f"from the {METHOD} {_C} (items + runs: the seeds' variance included) and from the items alone "
                f"(the runs held fixed); {_P} ({_SIDED[res.alternative]}), b = {res.n_resamples:,}, seed {res.seed}.")
-    caption = latex_template(caption, {_A: latex_escape(a), _B: latex_escape(b), _P: _latex_p(res),
+    caption = latex_template(caption, {_A: latex_escape(a), _B: latex_escape(b), _P: p_latex(res.p_text),
                                        _C: citations.cite_latex(_keys(res.metric))})
-    return latex_table(body, caption, label or f"tab:sigcore-runs-{res.metric.replace('_', '-')}", venue, small=True,
+    return latex_table(body, caption, label or f"tab:{seeds_stem(res, a, b)}", venue, small=True,
                        wide=not fits_column([header, *systems, *deltas], venue))  # long names: both columns
 
 
@@ -151,7 +161,7 @@ def aso_latex(table, scores: dict, *, tau: float = 0.2, venue: str = DEFAULT_VEN
         f"bold: below {_T}, the row almost stochastically dominant over the column"
         + ("; columns numbered as the rows." if numbered else "."),
         {_C: citations.cite_latex(citations.ASO), _E: _EPS, _T: f"$\\tau = {tau:g}$"})
-    return latex_table(body, caption, label or "tab:sigcore-aso", venue, small=True, wide=not fits_column(rows, venue))
+    return latex_table(body, caption, label or f"tab:{aso_stem(table)}", venue, small=True, wide=not fits_column(rows, venue))
 
 
 def aso_signature(table, scores: dict) -> str:

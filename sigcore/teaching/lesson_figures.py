@@ -194,13 +194,14 @@ def _ref(k: int) -> str:
 
 def _panel_title(res: Result, k: int, font: int) -> dict:
     return dict(xref=f"x{_ref(k)} domain", yref="paper", x=0.5, y=1.02, yanchor="bottom",
-                text=f"<b>{shown_test_name(test_name(res))}</b><br>{p_text(res)}", showarrow=False,
+                text=f"<b>{shown_test_name(test_name(res))}</b><br>{p_fraction(res)}", showarrow=False,
                 font=dict(size=max(font, 14)))
 
 
-def p_text(res: Result) -> str:
-    """p as the panel and the table write it; an exact permutation test's as the fraction of swaps it counts
-    (p = 11/32 = 0.3438 on SLP3's ten documents), as the walk-through says it."""
+def p_fraction(res: Result) -> str:
+    """p as the panel and the table write it: :attr:`sigcore.Result.p_text`, and an exact permutation test's with
+    the fraction of swaps it counts before it (p = 11/32 = 0.3438 on SLP3's ten documents), as the walk-through
+    says it."""
     share = Fraction(res.p_value).limit_denominator(2 ** 24)
     if res.test != "permutation" or not res.exact or share.denominator == 1 or not res.p_text.startswith("p = "):
         return res.p_text
