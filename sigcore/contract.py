@@ -170,7 +170,8 @@ def unknown_option(metric: str, name: str, valid: Iterable[str]) -> SettingsErro
     """The error for an option ``name`` that ``metric`` does not take, suggesting the closest valid name (of the
     metric's options, or of the settings every comparison takes, as ``n_resample`` for ``n_resamples``)."""
     valid = list(valid)
-    close = difflib.get_close_matches(name, valid, n=1) or difflib.get_close_matches(name, SETTINGS, n=1)
+    others = [s for s in SETTINGS if s != name]  # a setting this function does not take is not its own suggestion
+    close = difflib.get_close_matches(name, valid, n=1) or difflib.get_close_matches(name, others, n=1)
     mean = f"Did you mean {close[0]!r}? " if close else ""
     return SettingsError(f"{metric} has no option {name!r}",
                          hint=f"{mean}Valid options: {', '.join(valid) if valid else 'none'}.")

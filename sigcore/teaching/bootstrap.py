@@ -17,7 +17,8 @@ import numpy as np
 from .._lazy import stats
 
 from ..compare import compare
-from ..contract import DEFAULT_ALPHA, DEFAULT_SEED, SIMULATION_RESAMPLES, check_alternative, extreme, tie
+from ..contract import (DEFAULT_ALPHA, DEFAULT_SEED, SIMULATION_RESAMPLES, check_alpha, check_alternative,
+                        extreme, tie)
 from ..errors import SettingsError
 
 _BLOCK = 1_000  # test sets per seeded block, so drawing 1, then 10, then 100 gives the same x^(i) as 111 at once
@@ -106,6 +107,7 @@ def power(ns, accuracy_a: float, accuracy_b: float, agreement: float, *, test: s
           seed: int = DEFAULT_SEED) -> np.ndarray:
     """The share of simulated test sets of each size in ``ns`` where ``test`` finds A better at ``alpha``
     (Card et al. 2020: small test sets rarely detect small true differences)."""
+    check_alpha(alpha)
     return np.array([np.mean(_simulate(n, accuracy_a, accuracy_b, agreement, test, n_sims, n_resamples, "greater",
                                        seed + i) <= alpha) for i, n in enumerate(ns)])
 
@@ -119,6 +121,7 @@ def exact_power(ns, accuracy_a: float, accuracy_b: float, agreement: float, *,
     favour A. Its bootstrap p falls as X grows (M fixed), so for each M one binary search finds the smallest X with
     p ≤ α, and the power is the sum over M of P(M) · P(X ≥ that X | M). Tails below 1e-13 are left out.
     """
+    check_alpha(alpha)
     _, p_a, p_b, _ = outcome_probabilities(accuracy_a, accuracy_b, agreement)
     return np.array([_exact_power(int(n), p_a, p_b, alpha) for n in ns])
 
