@@ -24,6 +24,7 @@ from typing import Any
 
 import pandas as pd
 
+from ..contract import P_SIGNIFICANT_BELOW
 from ..errors import SettingsError
 from ..words import counted, printable
 from . import citations
@@ -352,7 +353,7 @@ def _latex_numbers(text: str) -> str:
 def _latex_p(res: Result) -> str:
     """p as math: $p = 0.0012$, $p < 10^{-4}$, $p = 2.5 \\times 10^{-5}$ (the rounding of ``Result.p_text``)."""
     name, op, value = res.p_text.split(" ")
-    if 0 < float(value) < 1e-3:  # the digits p_text kept, so that p still sits on its side of alpha
+    if 0 < float(value) < P_SIGNIFICANT_BELOW:  # the digits p_text kept, so that p still sits on its side of alpha
         sign, digits, exponent = Decimal(value).normalize().as_tuple()
         exponent += len(digits) - 1
         mantissa = f"{digits[0]}" + (f".{''.join(map(str, digits[1:]))}" if len(digits) > 1 else "")
