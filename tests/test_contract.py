@@ -287,6 +287,21 @@ def test_a_board_s_p_is_compare_s_p_for_one_task():
     assert p == np.mean(np.abs(d - delta) >= abs(delta) - tol)
 
 
+def test_a_board_of_tiny_scores_is_not_all_ties():
+    """A board took an absolute 1e-9 as its tie tolerance: on losses of 1e-12 every pair was a tie (p = 1, interval
+    0 to 0). With the one relative rule, A right on 80% and B on 50% of 200 items differ as they do at scale 1."""
+    import pandas as pd
+
+    def delta(scale: float):
+        rng = np.random.default_rng(0)  # the same items at either scale
+        rows = [{"model": m, "task": "t", "item": i, "score": float(s) * scale}
+                for m, share in (("a", 0.8), ("b", 0.5)) for i, s in enumerate(rng.random(200) < share)]
+        return leaderboard.bootstrap(leaderboard.from_table(pd.DataFrame(rows)), n_resamples=2_000).delta("a", "b")
+    tiny, unit = delta(1e-12), delta(1.0)
+    assert tiny[3] == unit[3] < 0.001 and tiny[1] > 0
+    np.testing.assert_allclose(np.array(tiny[:3]) * 1e12, unit[:3], rtol=1e-9)
+
+
 def test_the_closed_form_tests_warn_before_their_side_changes():
     with pytest.warns(DeprecationWarning, match=r"`alternative` defaults to 'greater' here and will default to "
                                                 r"'two-sided'.* from version 0\.4\.0"):
