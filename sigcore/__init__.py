@@ -15,7 +15,8 @@ Classroom's numbers and figures).
 
 from . import report
 from ._version import __version__
-from .compare import ALTERNATIVES, TESTS, compare, stream, tests_for
+from .compare import TESTS, compare, stream, tests_for
+from .contract import ALTERNATIVES
 from .errors import InputError, SettingsError, SigcoreError
 from .many import Many, compare_many
 from .seeds import SeedsResult, compare_seeds

@@ -34,6 +34,8 @@ import pandas as pd
 
 from . import ALTERNATIVES, METRICS, TESTS, compare, compare_many, compare_seeds, power, report, statistics
 from .compare import AUTO, COMPAT
+from .contract import (DEFAULT_ALPHA, DEFAULT_ALTERNATIVE, DEFAULT_RESAMPLES, DEFAULT_SEED, SIMULATION_RESAMPLES,
+                       check_alpha, check_alternative, check_level)
 from .many import CORRECTIONS, Many
 from .compare import chosen_test
 from .report import citations, claim_table, export, family, paper, reproduce, sentence
@@ -63,8 +65,8 @@ def _parser() -> argparse.ArgumentParser:
                               description="Test whether system A beats system B on the same items.")
     _data_arguments(cmp)
     cmp.add_argument("--test", default=AUTO, choices=[AUTO, *TESTS], help="the test (default: auto, the one recommended for these data; `sigcore advise` says why)")
-    cmp.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples or permutations (b)")
-    cmp.add_argument("--alternative", choices=ALTERNATIVES, default="two-sided",
+    cmp.add_argument("--resamples", type=int, default=DEFAULT_RESAMPLES, help=RESAMPLES_HELP)
+    cmp.add_argument("--alternative", type=_alternative, choices=ALTERNATIVES, default=DEFAULT_ALTERNATIVE,
                      help="H1, chosen before looking at the data: two-sided = they differ (default), greater = A "
                           "better, less = B better (one-sided)")
     claim = cmp.add_mutually_exclusive_group()
@@ -80,10 +82,9 @@ def _parser() -> argparse.ArgumentParser:
                           "(or, with --non-inferior DELTA, -DELTA): valid however often it is looked at")
     cmp.add_argument("--score-range", type=float, nargs=2, metavar=("LOW", "HIGH"),
                      help="with --sequential and --metric mean: the range every per-item score can take")
-    cmp.add_argument("--seed", type=int, default=0)
+    cmp.add_argument("--seed", type=int, default=DEFAULT_SEED, help=SEED_HELP)
     cmp.add_argument("--budget", type=_budget, default=budget.DEFAULT, help=BUDGET_HELP)
-    cmp.add_argument("--alpha", type=_level("--alpha"), default=0.05,
-                     help="significance level: reject H0 when p <= alpha (default 0.05)")
+    cmp.add_argument("--alpha", type=_level("--alpha"), default=DEFAULT_ALPHA, help=ALPHA_HELP)
     cmp.add_argument("--confidence", type=_level("--confidence"),
                      help="confidence level of the intervals (default: 1 - alpha, so they agree with the test)")
     cmp.add_argument("--ci-method", default="basic", choices=["basic", "percentile", "bca", "none"],
@@ -121,17 +122,17 @@ def _parser() -> argparse.ArgumentParser:
     seeds.add_argument("--b", nargs="+", metavar="RUN", help="system B's output files, one per seed")
     seeds.add_argument("--metric", help=f"with --a/--b: one of {', '.join(METRICS)} (default: the first that fits the "
                                         "runs, as the app suggests)")
-    seeds.add_argument("--alternative", choices=ALTERNATIVES, default="two-sided",
+    seeds.add_argument("--alternative", type=_alternative, choices=ALTERNATIVES, default=DEFAULT_ALTERNATIVE,
                        help="with --a/--b: H1 (default: two-sided, they differ)")
-    seeds.add_argument("--alpha", type=_level("--alpha"), default=0.05)
+    seeds.add_argument("--alpha", type=_level("--alpha"), default=DEFAULT_ALPHA, help=ALPHA_HELP)
     seeds.add_argument("--confidence", type=_level("--confidence"), default=0.95)
     seeds.add_argument("--tau", type=_level("--tau"), default=0.2, help="ε_min below it reads as 'almost "
                                                                         "stochastically dominant' (default 0.2)")
     seeds.add_argument("--no-bonferroni", action="store_true", help="do not correct for the k(k - 1)/2 pairs")
-    seeds.add_argument("--resamples", type=int, default=10_000,
+    seeds.add_argument("--resamples", type=int, default=DEFAULT_RESAMPLES,
                        help="bootstrap resamples b: of items and runs with --a/--b, of ASO's quantile functions "
-                            "otherwise (default 10,000 as everywhere; deepsig's default is 1,000)")
-    seeds.add_argument("--seed", type=int, default=0)
+                            f"otherwise (default {DEFAULT_RESAMPLES:,} as everywhere; deepsig's default is 1,000)")
+    seeds.add_argument("--seed", type=int, default=DEFAULT_SEED, help=SEED_HELP)
     seeds.add_argument("--budget", type=_budget, default=budget.DEFAULT, help=BUDGET_HELP)
     seeds.add_argument("--name", action="append", metavar="SYSTEM=NAME", default=[],
                        help="the name a system is printed with: a column of the table, or A and B with --a/--b "
@@ -147,14 +148,14 @@ def _parser() -> argparse.ArgumentParser:
     datasets.add_argument("files", nargs="+", metavar="FILE_OR_FOLDER",
                           help="a table with the columns dataset and p; or one folder per dataset, each with a gold "
                                "file (named gold, ref, reference, target, labels or answers) and one file per system")
-    datasets.add_argument("--alpha", type=_level("--alpha"), default=0.05)
+    datasets.add_argument("--alpha", type=_level("--alpha"), default=DEFAULT_ALPHA, help=ALPHA_HELP)
     datasets.add_argument("--a", help="with folders: system A's name (its file name up to the first dot)")
     datasets.add_argument("--b", help="with folders: system B's name")
     datasets.add_argument("--metric", help=f"with folders: one of {', '.join(METRICS)} (default: the first that fits "
                                            "the first folder's outputs, as the app suggests)")
     datasets.add_argument("--test", default=AUTO, choices=[AUTO, *TESTS], help="the test (default: auto, the one recommended for these data; `sigcore advise` says why)")
-    datasets.add_argument("--resamples", type=int, default=10_000)
-    datasets.add_argument("--seed", type=int, default=0)
+    datasets.add_argument("--resamples", type=int, default=DEFAULT_RESAMPLES, help=RESAMPLES_HELP)
+    datasets.add_argument("--seed", type=int, default=DEFAULT_SEED, help=SEED_HELP)
     datasets.add_argument("--budget", type=_budget, default=budget.DEFAULT, help=BUDGET_HELP)
     datasets.add_argument("--bibtex", action="store_true", help="print BibTeX for the methods instead")
     return parser
@@ -198,11 +199,11 @@ def _many_parser(commands) -> None:
                       help="compare the items every system has (models on many tasks: on each task, and only the "
                            "tasks every model has) instead of stopping at one that lacks some; what was dropped is "
                            "said")
-    many.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples or permutations (b)")
-    many.add_argument("--alternative", choices=ALTERNATIVES, default="two-sided",
+    many.add_argument("--resamples", type=int, default=DEFAULT_RESAMPLES, help=RESAMPLES_HELP)
+    many.add_argument("--alternative", type=_alternative, choices=ALTERNATIVES, default=DEFAULT_ALTERNATIVE,
                       help="H1 for each system against the baseline (default: two-sided)")
-    many.add_argument("--alpha", type=_level("--alpha"), default=0.05)
-    many.add_argument("--seed", type=int, default=0)
+    many.add_argument("--alpha", type=_level("--alpha"), default=DEFAULT_ALPHA, help=ALPHA_HELP)
+    many.add_argument("--seed", type=int, default=DEFAULT_SEED, help=SEED_HELP)
     many.add_argument("--budget", type=_budget, default=budget.DEFAULT, help=BUDGET_HELP)
     many.add_argument("--compat", choices=COMPAT, help="reproduce another tool's two-sided definitions")
     many.add_argument("--tokenize", help="BLEU tokenizer (sacrebleu's names: 13a, none, intl, ...)")
@@ -311,9 +312,9 @@ def _power_parser(commands) -> None:
                                      "suggests for the pilot, e.g. accuracy for labels, mean for per-item scores)")
     pw.add_argument("--test", default=AUTO, choices=[AUTO, *power.SUPPORTED],
                     help="the test planned for (default: auto, the one recommended for the pilot)")
-    pw.add_argument("--alternative", choices=ALTERNATIVES, default="two-sided",
+    pw.add_argument("--alternative", type=_alternative, choices=ALTERNATIVES, default=DEFAULT_ALTERNATIVE,
                     help="H1 (default: two-sided, they differ)")
-    pw.add_argument("--alpha", type=_level("--alpha"), default=0.05)
+    pw.add_argument("--alpha", type=_level("--alpha"), default=DEFAULT_ALPHA, help=ALPHA_HELP)
     pw.add_argument("--target", type=_level("--target"), default=0.8, help="the power wanted (default 0.8)")
     planned = pw.add_mutually_exclusive_group()
     planned.add_argument("--non-inferior", type=float, metavar="DELTA",
@@ -321,8 +322,9 @@ def _power_parser(commands) -> None:
     planned.add_argument("--equivalent", type=float, metavar="DELTA",
                          help="plan instead a claim that A and B are within ±DELTA (two one-sided t-tests)")
     pw.add_argument("--sims", type=int, default=400, help="simulated test sets per size (where not exact)")
-    pw.add_argument("--resamples", type=int, default=1_000, help="b of each simulated test")
-    pw.add_argument("--seed", type=int, default=0)
+    pw.add_argument("--resamples", type=int, default=SIMULATION_RESAMPLES,
+                    help=f"b of each simulated test (default {SIMULATION_RESAMPLES:,})")
+    pw.add_argument("--seed", type=int, default=DEFAULT_SEED, help=SEED_HELP)
     pw.add_argument("--n", type=int, help="without a pilot: the test set's size")
     pw.add_argument("--accuracy-a", type=float, help="without a pilot: A's expected accuracy")
     pw.add_argument("--accuracy-b", type=float, help="without a pilot: B's expected accuracy")
@@ -376,17 +378,34 @@ def _figure_parser(commands) -> None:
     fig.add_argument("--out", required=True, help="the figure's file: .pdf, .svg or .png (300 dpi for a paper)")
 
 
+RESAMPLES_HELP = f"bootstrap resamples or permutations (b; default {DEFAULT_RESAMPLES:,})"
+ALPHA_HELP = f"significance level: reject H0 when p <= alpha (default {DEFAULT_ALPHA:g})"
+SEED_HELP = f"seed of the random draws (default {DEFAULT_SEED})"
+
+
 def _level(flag: str):
-    """An argparse type for a level strictly between 0 and 1 (alpha, confidence)."""
+    """An argparse type for a level strictly between 0 and 1 (α, a confidence level, a target power, τ), checked by
+    the contract's validator of that setting, with its message under the flag's name."""
+    check = check_alpha if flag == "--alpha" else check_level
+
     def parse(text: str) -> float:
         try:
-            value = float(text)
+            value: float | str = float(text)
         except ValueError:
-            value = math.nan
-        if not 0 < value < 1:
-            raise argparse.ArgumentTypeError(f"{flag} must be a number strictly between 0 and 1, not {text!r}")
-        return value
+            value = text
+        try:
+            return check(value, flag)
+        except SettingsError as e:
+            raise argparse.ArgumentTypeError(str(e).replace(f"`{flag}`", flag)) from None
     return parse
+
+
+def _alternative(text: str) -> str:
+    """--alternative, checked by the contract's validator (its message, not argparse's "invalid choice")."""
+    try:
+        return check_alternative(text, "--alternative")
+    except SettingsError as e:
+        raise argparse.ArgumentTypeError(str(e).replace("`--alternative`", "--alternative")) from None
 
 
 def _pairing(args) -> str | None:
@@ -1362,7 +1381,8 @@ def main(argv: list[str] | None = None) -> int:
     return _run(_compare, args)
 
 
-_FLAGS = {"n_resamples": "--resamples", "confidence_level": "--confidence", "alpha": "--alpha", "seed": "--seed",
+_FLAGS = {"n_resamples": "--resamples", "n_bootstrap": "--resamples", "confidence_level": "--confidence",
+          "alpha": "--alpha", "seed": "--seed",
           "positive_label": "--positive-label",
           "n_sims": "--sims", "alternative": "--alternative", "metric": "--metric", "test": "--test", "n": "--n"}
 

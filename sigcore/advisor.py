@@ -28,7 +28,7 @@ from .compare import RESAMPLING, SMALL_SAMPLE, TESTS, Z_MIN_ITEMS, compare, prep
 from .errors import SettingsError
 from .metrics import Metric, prepare, resolve
 from .report.sentence import METRIC_NAMES
-from .result import TIE
+from .contract import DEFAULT_ALPHA, TIE, check_alpha
 from .statistics import intervals
 from .statistics.closed_form import differences
 from .words import counted
@@ -80,7 +80,7 @@ def _named(test: str) -> str:
 
 def advise(metric: str | Metric, *, a_scores: Sequence[float] | None = None, b_scores: Sequence[float] | None = None,
            n_items: int | None = None, n_differing: int | None = None, grouped: bool = False,
-           alpha: float = 0.05) -> Advice:
+           alpha: float = DEFAULT_ALPHA) -> Advice:
     """Advise a paired test for ``metric`` on these data.
 
     ``a_scores``/``b_scores``: per-item scores of a decomposable metric (right/wrong as 1/0 for a binary one);
@@ -90,9 +90,7 @@ def advise(metric: str | Metric, *, a_scores: Sequence[float] | None = None, b_s
     which Shapiro-Wilk's rejection of normality counts.
     """
     m = resolve(metric)
-    if not isinstance(alpha, numbers.Real) or isinstance(alpha, bool) or not 0 < alpha < 1:
-        raise SettingsError(f"`alpha` must be a number strictly between 0 and 1, not {alpha!r}",
-                            hint="The usual levels are 0.05, 0.01 and 0.001.")
+    check_alpha(alpha)
     if not isinstance(grouped, (bool, np.bool_)):
         raise SettingsError(f"`grouped` must be True or False, not {grouped!r}")
     if n_items is not None and (not isinstance(n_items, numbers.Integral) or isinstance(n_items, bool)
@@ -130,7 +128,7 @@ def advise(metric: str | Metric, *, a_scores: Sequence[float] | None = None, b_s
 
 
 def advise_outputs(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metric: str | Metric = "accuracy",
-                   groups: Sequence | None = None, alpha: float = 0.05, **metric_options: Any) -> Advice:
+                   groups: Sequence | None = None, alpha: float = DEFAULT_ALPHA, **metric_options: Any) -> Advice:
     """:func:`advise` from the systems' outputs, as :func:`sigcore.compare` takes them: the test that
     ``compare(..., test="auto")`` runs on the same data is ``advise_outputs(...).recommended.test``. The advice
     does not depend on the metric's direction (a test of δ = 0 is the same whichever side is better)."""
@@ -139,7 +137,7 @@ def advise_outputs(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, m
     return advise_prepared(metric, paired, stats, score, groups is not None, alpha)
 
 
-def advise_prepared(metric: str | Metric, paired, stats, score, grouped: bool, alpha: float = 0.05) -> Advice:
+def advise_prepared(metric: str | Metric, paired, stats, score, grouped: bool, alpha: float = DEFAULT_ALPHA) -> Advice:
     """The advice on data as :func:`sigcore.compare.prepared` prepares them: per-item values for a metric that is
     their mean, else the number of items (groups) and of those where A and B differ. The one place that
     decides the recommended test, for the advisor, the app's Test box and ``test="auto"``."""
@@ -149,7 +147,7 @@ def advise_prepared(metric: str | Metric, paired, stats, score, grouped: bool, a
 
 
 def advise_family(gold: Sequence | None, systems: Mapping[str, Sequence], pairs: Sequence[tuple[str, str]], *,
-                  metric: str | Metric = "accuracy", groups: Sequence | None = None, alpha: float = 0.05,
+                  metric: str | Metric = "accuracy", groups: Sequence | None = None, alpha: float = DEFAULT_ALPHA,
                   **metric_options: Any) -> tuple[str, str]:
     """The one test for a family of comparisons (``pairs`` of ``systems``' names), and why: the test the advice
     recommends for every pair when they agree; otherwise the permutation test when some pair has fewer than

@@ -27,10 +27,11 @@ from typing import Any, Sequence
 import numpy as np
 from scipy import stats
 
+from .contract import DEFAULT_ALPHA, DEFAULT_RESAMPLES, DEFAULT_SEED, check_alpha, check_level, extreme, tie
 from .errors import SettingsError
 from .metrics import direction, resolve
 from . import result as result_model
-from .result import Result, tie
+from .result import Result
 from .statistics import intervals
 from .statistics.closed_form import differences
 from .words import in_text
@@ -88,9 +89,9 @@ class Claim:
 
 
 def claim(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, kind: str, margin: float,
-          metric: str = "accuracy", test: str = "bootstrap", alpha: float = 0.05, n_resamples: int = 10_000,
-          seed: int | None = 0, groups: Sequence | None = None, higher_is_better: bool | None = None,
-          **metric_options: Any) -> Claim:
+          metric: str = "accuracy", test: str = "bootstrap", alpha: float = DEFAULT_ALPHA,
+          n_resamples: int = DEFAULT_RESAMPLES, seed: int | None = DEFAULT_SEED, groups: Sequence | None = None,
+          higher_is_better: bool | None = None, **metric_options: Any) -> Claim:
     """Test that A is no worse than B by more than ``margin`` (``kind="non-inferior"``) or that they are within
     ±``margin`` (``kind="equivalent"``), with the paired bootstrap (any metric, ``groups`` resampled whole) or the
     paired t-test (a mean of per-item values). Equivalence holds whichever way is better; non-inferiority is
@@ -141,8 +142,9 @@ def tails(res: Result, kind: str, margin: float) -> tuple[np.ndarray, np.ndarray
     """Which δ(x⁽ⁱ⁾) each one-sided p counts: δ(x⁽ⁱ⁾) ≥ 2·δ(x) + Δ (H0: δ ≤ −Δ) and, for equivalence,
     δ(x⁽ⁱ⁾) ≤ 2·δ(x) − Δ (H0: δ ≥ Δ; none for non-inferiority)."""
     d, delta, tol = res.distribution, res.delta, tie(res.score_a, res.score_b)
-    low = d >= 2 * delta + margin - tol
-    return low, (d <= 2 * delta - margin + tol) if kind == "equivalent" else np.zeros(len(d), dtype=bool)
+    low = extreme(d, "greater", 0.0, tol, centre=2 * delta + margin)  # the bootstrap's tail, shifted by Δ
+    return low, (extreme(d, "less", 0.0, tol, centre=2 * delta - margin) if kind == "equivalent"
+                 else np.zeros(len(d), dtype=bool))
 
 
 def from_result(res: Result, kind: str, margin: float) -> Claim:
@@ -290,10 +292,11 @@ class Plan:
 N_MAX = 100_000_000
 
 
-def power(kind: str, margin: float, *, delta: float, sd: float, n: int, alpha: float = 0.05) -> float:
+def power(kind: str, margin: float, *, delta: float, sd: float, n: int, alpha: float = DEFAULT_ALPHA) -> float:
     """The chance that the paired t-test shows the claim on n items (noncentral t: exact for normal differences,
     the large-sample approximation otherwise); equivalence by its two one-sided tests' noncentral t, P(both)
     >= P(one) + P(other) - 1 (the usual planning approximation, tight where the power matters)."""
+    check_alpha(alpha)
     if n < 2 or not sd > 0:
         raise SettingsError("power needs n >= 2 items and a positive sd of the per-item differences")
     df, scale = n - 1, math.sqrt(n) / sd
@@ -305,13 +308,15 @@ def power(kind: str, margin: float, *, delta: float, sd: float, n: int, alpha: f
     return max(0.0, low + high - 1)
 
 
-def plan(kind: str, margin: float, *, delta: float, sd: float, alpha: float = 0.05, target: float = 0.8,
+def plan(kind: str, margin: float, *, delta: float, sd: float, alpha: float = DEFAULT_ALPHA, target: float = 0.8,
          n: int | None = None) -> Plan:
     """The items a claim needs (the smallest n with :func:`power` >= ``target``), and its power at ``n``."""
     if kind not in KINDS:
         raise SettingsError(f"unknown claim {kind!r}", hint=f"The claims: {', '.join(KINDS)}.")
     if not (math.isfinite(margin) and margin > 0):
         raise SettingsError(f"the margin must be a positive number, not {margin!r}")
+    check_alpha(alpha)
+    check_level(target, "target")
 
     def reaches(k: int) -> bool:
         return power(kind, margin, delta=delta, sd=sd, n=k, alpha=alpha) >= target

@@ -28,9 +28,11 @@ import pandas as pd
 from ._lazy import sparse
 from . import budget as budgets
 from ._version import __version__
+from .contract import (DEFAULT_ALPHA, DEFAULT_ALTERNATIVE, DEFAULT_RESAMPLES, DEFAULT_SEED, check_alpha,
+                       check_alternative, check_level, check_resamples, check_seed, extreme, tie)
 from .errors import InputError, SettingsError
 from .metrics import METRICS, Metric, direction, prepare, resolve
-from .result import ALTERNATIVES, Result, delta_alternative, finite_delta, tie
+from .result import Result, delta_alternative, finite_delta
 from .statistics import closed_form, intervals, resampling
 from .statistics.resampling import PairedStats
 
@@ -38,7 +40,6 @@ RESAMPLING = ("bootstrap", "permutation")
 AUTO = "auto"  # test=AUTO: the test the advisor recommends for these data (sigcore.advisor), recorded as the one run
 SMALL_SAMPLE = 30  # items (groups; discordant pairs for right/wrong items) below which exact tests are recommended
 Z_MIN_ITEMS = 50  # the z-test's normal tail with the sample SD: 6.1% false alarms at n = 30 for alpha = 5%
-MAX_RESAMPLES = 10_000_000  # b: the run keeps three arrays of b floats (240 MB at this b)
 CI_METHODS = ("basic", "percentile", "bca")
 
 
@@ -89,10 +90,10 @@ def tests_for(metric: str | Metric, *, n_items: int | None = None, grouped: bool
 
 
 def compare(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metric: str | Metric = "accuracy",
-            test: str = AUTO, n_resamples: int = 10_000, alternative: str = "two-sided", alpha: float = 0.05,
-            confidence_level: float | None = None, seed: int | None = 0, groups: Sequence | None = None,
-            compat: str | None = None, ci_method: str | None = "basic", exact: bool = True,
-            budget: int | None = None, progress: Callable[[float], None] | None = None,
+            test: str = AUTO, n_resamples: int = DEFAULT_RESAMPLES, alternative: str = DEFAULT_ALTERNATIVE,
+            alpha: float = DEFAULT_ALPHA, confidence_level: float | None = None, seed: int | None = DEFAULT_SEED,
+            groups: Sequence | None = None, compat: str | None = None, ci_method: str | None = "basic",
+            exact: bool = True, budget: int | None = None, progress: Callable[[float], None] | None = None,
             higher_is_better: bool | None = None, **metric_options: Any) -> Result:
     """Test whether system A beats system B on the same items.
 
@@ -140,8 +141,8 @@ def _chosen(metric, paired, stats, score, groups, alpha, compat, ci_method) -> t
 
 
 def chosen_test(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metric: str | Metric = "accuracy",
-                test: str = AUTO, alpha: float = 0.05, groups: Sequence | None = None, compat: str | None = None,
-                ci_method: str | None = "basic", **metric_options: Any) -> str:
+                test: str = AUTO, alpha: float = DEFAULT_ALPHA, groups: Sequence | None = None,
+                compat: str | None = None, ci_method: str | None = "basic", **metric_options: Any) -> str:
     """The test :func:`compare` would run with these settings, without running it (what ``--bibtex`` cites)."""
     if test != AUTO:
         return test
@@ -150,10 +151,10 @@ def chosen_test(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metr
 
 
 def stream(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metric: str | Metric = "accuracy",
-           test: str = AUTO, n_resamples: int = 10_000, alternative: str = "two-sided", alpha: float = 0.05,
-           confidence_level: float | None = None, seed: int | None = 0, groups: Sequence | None = None,
-           compat: str | None = None, ci_method: str | None = "basic", exact: bool = True, block: int = 1_000,
-           budget: int | None = None, higher_is_better: bool | None = None,
+           test: str = AUTO, n_resamples: int = DEFAULT_RESAMPLES, alternative: str = DEFAULT_ALTERNATIVE,
+           alpha: float = DEFAULT_ALPHA, confidence_level: float | None = None, seed: int | None = DEFAULT_SEED,
+           groups: Sequence | None = None, compat: str | None = None, ci_method: str | None = "basic",
+           exact: bool = True, block: int = 1_000, budget: int | None = None, higher_is_better: bool | None = None,
            **metric_options: Any) -> Iterator[Result]:
     """Like :func:`compare`, but yield a partial result after every ``block`` resamples.
 
@@ -324,25 +325,17 @@ def _check_settings(metric, test, n_resamples, alternative, alpha, confidence_le
     if not TESTS[test].fits(m):
         raise SettingsError(f"the {test} test needs {TESTS[test].needs}, and {m.name} is not one",
                             hint=f"Tests that fit {m.name}: {', '.join(tests_for(m))}.")
-    if alternative not in ALTERNATIVES:
-        raise SettingsError(f"`alternative` must be one of {', '.join(ALTERNATIVES)}, not {alternative!r}")
-    for name, value in (("n_resamples", n_resamples), ("block", block)):
-        if not _is_int(value) or value < 1:
-            raise SettingsError(f"`{name}` must be a positive integer, not {value!r}")
-    if n_resamples > MAX_RESAMPLES:
-        raise SettingsError(f"`n_resamples` is at most {MAX_RESAMPLES:,}, not {n_resamples:,}",
-                            hint="10,000 resolves p to 0.0001; 1,000,000 to 1e-6, which few claims need.")
-    if not _is_level(alpha):
-        raise SettingsError(f"`alpha` must be a number strictly between 0 and 1, not {alpha!r}",
-                            hint="The usual levels are 0.05, 0.01 and 0.001.")
+    check_alternative(alternative)
+    check_resamples(n_resamples)
+    if not _is_int(block) or block < 1:
+        raise SettingsError(f"`block` must be a positive integer, not {block!r}")
+    check_alpha(alpha)
     if confidence_level is None and not _is_level(1 - alpha):  # the interval's level 1 - α must stay below 1
         raise SettingsError(f"α = {alpha!r} leaves no interval: 1 − α rounds to 1",
                             hint="Use an α of at least 1e-15, or give the interval's level (`confidence_level`).")
-    if confidence_level is not None and not _is_level(confidence_level):
-        raise SettingsError(f"`confidence_level` must be a number strictly between 0 and 1, not {confidence_level!r}",
-                            hint="For a 95% interval pass 0.95; leave it out to follow 1 - alpha.")
-    if seed is not None and (not _is_int(seed) or seed < 0):
-        raise SettingsError(f"`seed` must be a non-negative integer or None, not {seed!r}")
+    if confidence_level is not None:
+        check_level(confidence_level)
+    check_seed(seed)
     if ci_method not in (*CI_METHODS, None):
         raise SettingsError(f"`ci_method` must be one of {', '.join(CI_METHODS)} or None, not {ci_method!r}")
     if ci_method not in ("basic", None) and test not in RESAMPLING:
@@ -367,18 +360,6 @@ def _check_settings(metric, test, n_resamples, alternative, alpha, confidence_le
                                 hint="Leave out compat to resample whole groups.")
 
 
-# Which resampled deltas count as at least as extreme as the observed one (ties included).
-_BOOTSTRAP_TAIL = {
-    "greater": lambda d, delta, tol: d >= 2 * delta - tol,
-    "less": lambda d, delta, tol: d <= 2 * delta + tol,
-    "two-sided": lambda d, delta, tol: np.abs(d - delta) >= abs(delta) - tol,
-}
-_PERMUTATION_TAIL = {
-    "greater": lambda d, delta, tol: d >= delta - tol,
-    "less": lambda d, delta, tol: d <= delta + tol,
-    "two-sided": lambda d, delta, tol: np.abs(d) >= abs(delta) - tol,
-}
-
 _CLOSED_FORM = {
     "t": lambda va, vb, alt, cl, exact: closed_form.paired_t(va, vb, alternative=alt, confidence_level=cl),
     "z": lambda va, vb, alt, cl, exact: closed_form.paired_z(va, vb, alternative=alt, confidence_level=cl),
@@ -393,7 +374,9 @@ def _extreme(d: np.ndarray, test: str, alternative: str, delta: float, tol: floa
     if compat == "sacrebleu":  # Moses / MultEval: |.| statistics, strict '>'
         stat = np.abs(d) - np.abs(d).mean() if test == "bootstrap" else np.abs(d)
         return stat > abs(delta)
-    return (_BOOTSTRAP_TAIL if test == "bootstrap" else _PERMUTATION_TAIL)[alternative](d, delta, tol)
+    if test == "bootstrap":  # δ(x⁽ⁱ⁾) against 2·δ(x), around δ(x) (SLP3 eq. 4.48)
+        return extreme(d, alternative, delta, tol, centre=delta)
+    return extreme(d, alternative, delta, tol)  # the permutation null, around 0
 
 
 def counted(res: Result) -> np.ndarray:

@@ -11,6 +11,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from .contract import DEFAULT_ALTERNATIVE
 from .metrics import Metric, prepare, resolve
 from .statistics.effect_sizes import EffectSize
 from .statistics.effect_sizes import effect_sizes as _effect_sizes
@@ -27,7 +28,7 @@ def item_values(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metr
 
 
 def effect_sizes(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metric: str | Metric = "accuracy",
-                 alternative: str = "two-sided", confidence_level: float = 0.95,
+                 alternative: str = DEFAULT_ALTERNATIVE, confidence_level: float = 0.95,
                  **metric_options: Any) -> list[EffectSize]:
     """The effect sizes that fit ``metric`` (none beyond δ for F1, BLEU, chrF), with intervals on the
     test's side (``alternative`` as a side of A − B: :attr:`sigcore.Result.delta_alternative`)."""

@@ -18,6 +18,8 @@ from typing import Iterator
 import numpy as np
 import pandas as pd
 
+from .contract import (DEFAULT_ALPHA, DEFAULT_RESAMPLES, DEFAULT_SEED, check_alpha, check_resamples, check_seed,
+                       extreme, tie)
 from .errors import InputError, SettingsError
 from .io.ids import RULE, merged
 from .result import finite_delta
@@ -29,7 +31,7 @@ WEIGHTS = ("tasks", "items")
 CONNECT_TIMEOUT = "20s"  # how long to try a Dask scheduler's address before telling the user
 _BLOCK = 1 << 20  # rows a block, where the rows are counted a block at a time: 8 MiB of int64
 _BLOCK_CELLS = 1 << 18  # draws per block: 2 MiB of them and of their counts stay in cache (twice 32 MiB's speed)
-_PAIRS = 1 << 10  # pairs of models whose b resampled δ are looked at together: 8 MiB at b = 1,000
+_PAIRS = 1 << 10  # pairs of models whose b resampled δ are looked at together: 80 MiB at b = 10,000
 _EXACT = 1 << 24  # whole numbers below it are exact in float32, and so are sums of them below it
 _HUGE = 2.0 ** 400  # scores beyond it are summed a power of two down (intervals.power_scale): their squares overflow
 
@@ -506,7 +508,7 @@ class Leaderboard:
         """The percentile interval of ``model``'s aggregate."""
         return intervals.percentile(self.resampled[:, self._index(model)], confidence_level)
 
-    def delta(self, model: str, baseline: str, alpha: float = 0.05, *, task: str | None = None
+    def delta(self, model: str, baseline: str, alpha: float = DEFAULT_ALPHA, *, task: str | None = None
               ) -> tuple[float, float, float, float]:
         """δ = aggregate(model) − aggregate(baseline) (or their scores on ``task``, from a ``per_task`` run), its
         basic-bootstrap interval (the test's dual) and the two-sided paired bootstrap p (#{|δ_i − δ| ≥ |δ|} / b;
@@ -524,16 +526,19 @@ class Leaderboard:
             # δ_i − δ of ±1e308 would overflow: all of it a power of two down, exactly, and δ, its interval back
             resampled, scale = intervals.power_scale(resampled)
             point = point / scale
+        check_alpha(alpha)
         d = point[i] - point[j]
-        tol = 1e-9 * np.maximum(1.0 / scale, np.abs(d))
+        tol = tie(point[i], point[j])  # the one tie rule, in the board's (scaled) units
         b = len(resampled)
         k = intervals.largest_count(alpha, b)
         low, high, p = np.full(len(d), np.nan), np.full(len(d), np.nan), np.empty(len(d))
         for start in range(0, len(d), _PAIRS):
             cols = slice(start, start + _PAIRS)
-            deviations = np.abs(resampled[:, i[cols]] - resampled[:, j[cols]] - d[cols])  # |δ_i − δ|
-            p[cols] = np.count_nonzero(deviations >= np.abs(d[cols]) - tol[cols], axis=0) / self.n_resamples
+            resampled_d = resampled[:, i[cols]] - resampled[:, j[cols]]  # δ_i
+            p[cols] = np.count_nonzero(extreme(resampled_d, "two-sided", d[cols], tol[cols], centre=d[cols]),
+                                       axis=0) / self.n_resamples
             if k:  # the (b − k)-th smallest deviation c: δ ∓ c, within tol of 0 as 0 (intervals.basic)
+                deviations = np.abs(np.subtract(resampled_d, d[cols], out=resampled_d), out=resampled_d)  # |δ_i − δ|
                 c = np.partition(deviations, b - k - 1, axis=0)[b - k - 1]
                 low[cols], high[cols] = np.minimum(d[cols] - c, d[cols]), np.maximum(d[cols] + c, d[cols])
         low[np.abs(low) <= tol], high[np.abs(high) <= tol] = 0.0, 0.0
@@ -593,7 +598,7 @@ class Leaderboard:
         k = board.tasks.index(task)
         return self.task_scores[k], self.resampled_tasks[:, k]
 
-    def pairs(self, alpha: float = 0.05, correction: str = "holm") -> pd.DataFrame:
+    def pairs(self, alpha: float = DEFAULT_ALPHA, correction: str = "holm") -> pd.DataFrame:
         """Every pair of models on the aggregate, the better first (in score order): δ, its interval, p and p
         corrected over all pairs with ``correction``."""
         from .statistics.multiple import adjust
@@ -626,7 +631,7 @@ class Leaderboard:
         matrix[first, second] = marked
         return names, matrix
 
-    def groups(self, alpha: float = 0.05, correction: str = "holm") -> dict[str, int]:
+    def groups(self, alpha: float = DEFAULT_ALPHA, correction: str = "holm") -> dict[str, int]:
         """Tie groups, best first: a line falls between two models in score order only when every model above it is
         significantly better than every model below it, over all pairs with ``correction`` (WMT's clusters,
         :func:`sigcore.many.clusters`); models whose order the data do not settle share a group."""
@@ -635,7 +640,7 @@ class Leaderboard:
         order, better = self._pairs_matrix(alpha, correction, better=True)
         return dict(zip(order, clusters(better)))
 
-    def cliques(self, alpha: float = 0.05, correction: str = "holm") -> list[list[str]]:
+    def cliques(self, alpha: float = DEFAULT_ALPHA, correction: str = "holm") -> list[list[str]]:
         """The bars of the critical-difference-style diagram, from the paired resamples: each longest run of models
         in score order no two of which differ significantly on the aggregate (:meth:`pairs`, with
         ``correction``); unlike :meth:`groups`, two bars may share a model."""
@@ -665,7 +670,7 @@ class Leaderboard:
             rows.append(share @ self.task_scores[k])
         return tuple(names), np.array(rows)
 
-    def friedman(self, alpha: float = 0.05):
+    def friedman(self, alpha: float = DEFAULT_ALPHA):
         """The Friedman test over the tasks (a group as one) with Nemenyi's critical difference (Demšar 2006):
         :func:`sigcore.statistics.friedman.friedman`. Offered beside the board, not in its place."""
         from .statistics.friedman import friedman
@@ -689,7 +694,7 @@ class Leaderboard:
         low, high = np.quantile(self.ranks(), [tail, 1 - tail], axis=0)
         return {m: (int(np.floor(lo)), int(np.ceil(hi))) for m, lo, hi in zip(self.board.models, low, high)}
 
-    def table(self, baseline: str, alpha: float = 0.05, correction: str = "holm") -> pd.DataFrame:
+    def table(self, baseline: str, alpha: float = DEFAULT_ALPHA, correction: str = "holm") -> pd.DataFrame:
         """One row per model, best first: its aggregate and 1 − α interval, rank interval, tie group, and δ against
         ``baseline`` with its interval, p and p corrected over the other models (nan on the baseline's row)."""
         from .statistics.multiple import adjust
@@ -711,7 +716,7 @@ class Leaderboard:
                  "p_corrected": corrected.get(m, np.nan)} for m in self.board.models]
         return pd.DataFrame(rows).sort_values("score", ascending=False, kind="stable").reset_index(drop=True)
 
-    def task_table(self, baseline: str, alpha: float = 0.05, correction: str = "holm",
+    def task_table(self, baseline: str, alpha: float = DEFAULT_ALPHA, correction: str = "holm",
                    over: str = "family", tasks: tuple[str, ...] | None = None) -> pd.DataFrame:
         """Each task's δ against ``baseline`` for every other model (a ``per_task`` run), with its interval, p and
         p corrected over the whole family of tasks x models (``over="family"``) or within each task ("task").
@@ -803,7 +808,7 @@ def _members(board: Board, group: str) -> tuple[list[int], np.ndarray]:
     return k, sizes / sizes.sum() if how == "items" else np.full(len(k), 1 / len(k))
 
 
-def bootstrap(board: Board, *, n_resamples: int = 1_000, seed: int = 0, weight: str = "tasks",
+def bootstrap(board: Board, *, n_resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED, weight: str = "tasks",
               per_task: bool = False, progress=None, scheduler: str | None = None) -> Leaderboard:
     """Resample each task's items with replacement (the same draws for every model: paired), b times, and take
     every model's task scores and aggregate on each resample, task by task, in bounded memory (b x models; with
@@ -811,8 +816,8 @@ def bootstrap(board: Board, *, n_resamples: int = 1_000, seed: int = 0, weight: 
     from child t of ``SeedSequence(seed)``, so the same seed gives the same resamples with or without
     ``per_task``, on this machine's cores or on Dask's workers: ``scheduler``, a distributed scheduler's address
     (``pip install sigcore[dask]``), runs the tasks there. ``progress(fraction done)`` is called after each task."""
-    if not isinstance(n_resamples, int) or n_resamples < 1:
-        raise SettingsError("`n_resamples` must be a positive whole number")
+    check_resamples(n_resamples)
+    check_seed(seed)
     tasks = board.tasks
     task_weights = _weights(board, weight)
     # each task's scores a power of two down where sums of them would overflow (1e308), its means multiplied back

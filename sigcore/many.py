@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from . import budget as budgets
+from .contract import DEFAULT_ALPHA, DEFAULT_ALTERNATIVE, DEFAULT_RESAMPLES, DEFAULT_SEED
 from .compare import AUTO, RESAMPLING, _Run, _check_settings, _is_int, _members, compare
 from .errors import InputError, SettingsError
 from .metrics import Metric, direction, prepare, resolve
@@ -224,11 +225,11 @@ def _naming_systems(function):
 @_naming_systems
 def compare_many(gold: Sequence | None, systems: Mapping[str, Sequence], *, baseline: str | None = None,
                  all_pairs: bool = False, metric: str | Metric = "accuracy", test: str = AUTO,
-                 n_resamples: int = 10_000, alternative: str = "two-sided", alpha: float = 0.05,
-                 correction: str = "holm", seed: int | None = 0, groups: Sequence | None = None,
-                 compat: str | None = None, ci_method: str | None = "basic", budget: int | None = None,
-                 progress: Callable[[float], None] | None = None, higher_is_better: bool | None = None,
-                 **metric_options: Any) -> Many:
+                 n_resamples: int = DEFAULT_RESAMPLES, alternative: str = DEFAULT_ALTERNATIVE,
+                 alpha: float = DEFAULT_ALPHA, correction: str = "holm", seed: int | None = DEFAULT_SEED,
+                 groups: Sequence | None = None, compat: str | None = None, ci_method: str | None = "basic",
+                 budget: int | None = None, progress: Callable[[float], None] | None = None,
+                 higher_is_better: bool | None = None, **metric_options: Any) -> Many:
     """Compare every system with ``baseline`` (default: the first), or every pair with ``all_pairs``.
 
     ``systems``: name → outputs, in the same item order as ``gold``. ``alternative`` is H1 for "system against

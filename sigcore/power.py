@@ -34,7 +34,9 @@ from typing import Callable
 import numpy as np
 from ._lazy import stats
 
-from .compare import ALTERNATIVES, AUTO, MAX_RESAMPLES
+from .compare import AUTO
+from .contract import (DEFAULT_ALPHA, DEFAULT_ALTERNATIVE, DEFAULT_SEED, SIMULATION_RESAMPLES, TIE, check_alpha,
+                       check_alternative, check_level, check_resamples, check_seed, extreme, sided_p)
 from .errors import InputError, SettingsError
 from .statistics import closed_form, intervals
 from .teaching.bootstrap import _greater_p, _support, outcome_probabilities, smallest_n
@@ -125,9 +127,9 @@ def _number(x: float) -> str:
     return (f"{x:.3f}" if x == 0 or 0.001 <= abs(x) < 1000 else f"{x:.3g}").replace("-", "\u2212")
 
 
-def plan(a, b, *, test: str = AUTO, binary: bool | None = None, alpha: float = 0.05,
-         alternative: str = "two-sided", target: float = 0.8, n_sims: int = 400, n_resamples: int = 1_000,
-         n_max: int = 100_000, seed: int = 0) -> Plan:
+def plan(a, b, *, test: str = AUTO, binary: bool | None = None, alpha: float = DEFAULT_ALPHA,
+         alternative: str = DEFAULT_ALTERNATIVE, target: float = 0.8, n_sims: int = 400,
+         n_resamples: int = SIMULATION_RESAMPLES, n_max: int = 100_000, seed: int = DEFAULT_SEED) -> Plan:
     """Power and sample size for comparing A with B, from pilot outputs.
 
     ``a``, ``b``: per-item scores of the two systems on the same pilot items (0/1 when right/wrong; ``binary``
@@ -160,8 +162,9 @@ def _recommended(a, b, binary: bool, alpha: float) -> str:
     return next(c.test for c in (advice.recommended, *advice.acceptable) if c.test in SUPPORTED)
 
 
-def power_at(a, b, n: int, *, test: str = AUTO, binary: bool | None = None, alpha: float = 0.05,
-             alternative: str = "two-sided", n_sims: int = 400, n_resamples: int = 1_000, seed: int = 0) -> Power:
+def power_at(a, b, n: int, *, test: str = AUTO, binary: bool | None = None, alpha: float = DEFAULT_ALPHA,
+             alternative: str = DEFAULT_ALTERNATIVE, n_sims: int = 400, n_resamples: int = SIMULATION_RESAMPLES,
+             seed: int = DEFAULT_SEED) -> Power:
     """The power on test sets of ``n`` items drawn from the pilot, as :func:`plan` computes it (the same test sets
     as its curve for the same seed and ``n_sims``; ``test="auto"`` as in :func:`plan`)."""
     auto = test == AUTO
@@ -194,8 +197,9 @@ def _pilot(a, b, test: str, binary: bool | None):
 
 
 def plan_from_rates(n: int, accuracy_a: float, accuracy_b: float, agreement: float, *, test: str = AUTO,
-                    alpha: float = 0.05, alternative: str = "two-sided", target: float = 0.8, n_sims: int = 400,
-                    n_resamples: int = 1_000, n_max: int = 100_000, seed: int = 0) -> Plan:
+                    alpha: float = DEFAULT_ALPHA, alternative: str = DEFAULT_ALTERNATIVE, target: float = 0.8,
+                    n_sims: int = 400, n_resamples: int = SIMULATION_RESAMPLES, n_max: int = 100_000,
+                    seed: int = DEFAULT_SEED) -> Plan:
     """:func:`plan` without a pilot: right/wrong items with these expected accuracies and agreement rate (the
     share of items both get right or both get wrong), "current" being a test set of ``n`` items; ``test="auto"``
     plans McNemar's exact test, the one the advisor recommends for right/wrong items."""
@@ -219,25 +223,20 @@ def _check(test, alpha, alternative, target, n_sims, n_resamples, n_max, seed) -
     if test not in SUPPORTED:
         raise SettingsError(f"power is planned for the {', '.join(SUPPORTED)} tests, not {test!r}",
                             hint="Plan with the closest of these; they reach the same power on large test sets.")
-    if alternative not in ALTERNATIVES:
-        raise SettingsError(f"`alternative` must be one of {', '.join(ALTERNATIVES)}, not {alternative!r}")
-    for name, value in (("alpha", alpha), ("target", target)):
-        if not isinstance(value, numbers.Real) or isinstance(value, bool) or not 0 < value < 1:
-            raise SettingsError(f"`{name}` must be a number strictly between 0 and 1, not {value!r}",
-                                hint="Usual choices: alpha = 0.05, target = 0.8.")
-    for name, value, least in (("n_sims", n_sims, 1), ("n_resamples", n_resamples, 1), ("n_max", n_max, 2)):
+    check_alternative(alternative)
+    check_alpha(alpha)
+    check_level(target, "target")
+    for name, value, least in (("n_sims", n_sims, 1), ("n_max", n_max, 2)):
         if not _is_int(value) or value < least:
             raise SettingsError(f"`{name}` must be an integer of at least {least}, not {value!r}")
-    if n_resamples > MAX_RESAMPLES:
-        raise SettingsError(f"`n_resamples` is at most {MAX_RESAMPLES:,}, not {n_resamples:,}")
+    check_resamples(n_resamples)
     if n_sims > MAX_SIMS:  # 100,000 simulated test sets ran for minutes with no word
         raise SettingsError(f"`n_sims` is at most {MAX_SIMS:,}, not {n_sims:,}",
                             hint=f"{MAX_SIMS:,} test sets give a power to ±{100 * 0.5 / math.sqrt(MAX_SIMS):.1f} "
                                  "points at worst; the default, 400, to ±2.5.")
     if n_max > MAX_ITEMS:
         raise SettingsError(f"`n_max` is at most {MAX_ITEMS:,} items, not {n_max:,}")
-    if not _is_int(seed) or seed < 0:
-        raise SettingsError(f"`seed` must be a non-negative integer, not {seed!r}")
+    check_seed(seed, optional=False)  # test set k of size n draws from a stream seeded from it
 
 
 @dataclass(frozen=True)
@@ -300,7 +299,7 @@ def _lattice(values: np.ndarray) -> float:
     if not len(x):
         return 0.0
     scale = float(x[-1])
-    tol, g = 1e-9 * scale, float(x[0])
+    tol, g = TIE * scale, float(x[0])
     for y in x[1:]:
         big, small = float(y), g
         while small > tol:
@@ -413,7 +412,7 @@ def _bootstrap_rejects(n: int, s: _Settings, two: bool):
         mean = total / n
         squares = np.maximum(m - total * mean, 0.0)
         cubes = x * (1 - mean) ** 3 + y * (-1 - mean) ** 3 - (n - m) * mean**3
-        p = _bootstrap_p(total, squares, cubes, squares == 0, 1e-9 * m, "two-sided" if two else "greater",
+        p = _bootstrap_p(total, squares, cubes, squares == 0, TIE * m, "two-sided" if two else "greater",
                          1.0, -float(n))
         small = np.flatnonzero((m <= _SMALL) & (x > y))  # few discordant items: the expansion is off, sum exactly
         if len(small):
@@ -528,18 +527,14 @@ def _nested_scores(block: _Block, model: _Scores, s: _Settings, rng: np.random.G
     approximation of its lumpy resampling distribution holds."""
     d, n, total = block.d, block.n, block.total
     b = min(s.n_resamples, _INNER)
-    tie = (1e-9 * block.size)[:, None]
-    if s.test == "bootstrap":
+    tie = (TIE * block.size)[:, None]
+    if s.test == "bootstrap":  # the engine's tails (contract.extreme), on sums n·δ: around n·δ(x), around 0
         star = d[np.arange(len(d))[:, None, None], rng.integers(0, n, size=(len(d), b, n))].sum(axis=2)
-        centre, threshold = total[:, None], 2 * total[:, None]
-        extreme = {"greater": star >= threshold - tie, "less": star <= threshold + tie,
-                   "two-sided": np.abs(star - centre) >= np.abs(centre) - tie}[s.alternative]
+        counted = extreme(star, s.alternative, total[:, None], tie, centre=total[:, None])
     else:
         signs = 1 - 2 * rng.integers(0, 2, size=(len(d), b, n), dtype=np.int8)
-        star, observed = np.einsum("rbn,rn->rb", signs, d), total[:, None]
-        extreme = {"greater": star >= observed - tie, "less": star <= observed + tie,
-                   "two-sided": np.abs(star) >= np.abs(observed) - tie}[s.alternative]
-    count = extreme.sum(axis=1)
+        counted = extreme(np.einsum("rbn,rn->rb", signs, d), s.alternative, total[:, None], tie)
+    count = counted.sum(axis=1)
     plus_one = s.test == "permutation"
     if b == s.n_resamples:  # the engine's own rule on its own count
         most = intervals.largest_count(s.alpha, b + plus_one) - plus_one
@@ -557,14 +552,13 @@ def _t_scores(block: _Block, model: _Scores, s: _Settings, rng=None) -> np.ndarr
     mean = block.total / n
     with np.errstate(divide="ignore", invalid="ignore"):
         t = np.where(block.constant, np.sign(mean) * np.inf, mean / np.sqrt(block.squares / (n - 1) / n))
-    p = {"greater": lambda: stats.t.sf(t, n - 1), "less": lambda: stats.t.sf(-t, n - 1),
-         "two-sided": lambda: 2 * stats.t.sf(np.abs(t), n - 1)}[s.alternative]()
+    p = sided_p(stats.t(n - 1), t, s.alternative)
     p = np.where(block.constant & (block.total == 0), 1.0, p)  # identical on every item: p = 1, as closed_form
     return (p <= s.alpha).astype(float)
 
 
 def _bootstrap_scores(block: _Block, model: _Scores, s: _Settings, rng=None) -> np.ndarray:
-    n, tie = block.n, 1e-9 * block.size
+    n, tie = block.n, TIE * block.size
     base = n * (model.values[0] + model.shift)  # the resampled sum lies on base + step·Z
     p = _bootstrap_p(block.total, block.squares, block.cubes, block.constant, tie, s.alternative, model.step, base)
     if n <= _SADDLE:  # few items: the saddlepoint's relative error, not Edgeworth's absolute one
@@ -589,7 +583,7 @@ def _permutation_scores(block: _Block, model: _Scores, s: _Settings, rng=None) -
     n, g, total = block.n, model.sign_step, block.total
     d2 = block.d * block.d
     square, fourth = block.sum(d2), block.sum(d2 * d2)
-    moving = ~(block.constant & (np.abs(total) <= 1e-9 * block.size))  # else every d is 0
+    moving = ~(block.constant & (np.abs(total) <= TIE * block.size))  # else every d is 0
     with np.errstate(divide="ignore", invalid="ignore"):
         sd = np.where(moving, np.sqrt(square), 1.0)
         kurtosis = np.where(moving, -fourth / (12 * square**2), 0.0)  # kappa_4 / 24 of the standardised sum
@@ -616,10 +610,7 @@ def _exact_permutation_p(d: np.ndarray, alternative: str) -> float:
     """The permutation p of a test set over all 2^M sign assignments of its non-zero differences ``d``."""
     signs = 1 - 2 * ((np.arange(2 ** len(d))[:, None] >> np.arange(len(d))) & 1)
     sums, total = signs @ d, float(d.sum())
-    tie = 1e-9 * float(np.abs(d).sum())
-    extreme = {"greater": sums >= total - tie, "less": sums <= total + tie,
-               "two-sided": np.abs(sums) >= abs(total) - tie}[alternative]
-    return float(extreme.mean())
+    return float(extreme(sums, alternative, total, TIE * float(np.abs(d).sum())).mean())
 
 
 class _Saddle:

@@ -18,11 +18,10 @@ from typing import Any
 
 import numpy as np
 from ._lazy import stats
+from .contract import ALTERNATIVES, P_DIGITS, P_SIGNIFICANT_BELOW, P_UNDERFLOW, tie
 from .errors import InputError
 from .words import shown
 
-ALTERNATIVES = ("greater", "less", "two-sided")  # H1: A better, B better, they differ (whichever way is better)
-TIE = 1e-9  # relative tolerance under which two values count as equal: float noise, not a difference
 P_INTERVAL = 0.95  # level of the Monte-Carlo interval of a resampled p
 
 # What each test measures, and the value of that measure when A and B are equally good.
@@ -62,11 +61,6 @@ def finite_delta(score_a: float, score_b: float, of: str = "") -> float:
                          hint="The scores are too large to subtract: rescale both systems' alike (e.g. divide them "
                               "by 1e300).")
     return delta
-
-
-def tie(score_a: float, score_b: float) -> float:
-    """The tolerance under which a difference of these scores is float noise."""
-    return TIE * max(abs(score_a), abs(score_b), np.finfo(float).tiny)
 
 
 @dataclass(frozen=True, repr=False)
@@ -339,9 +333,6 @@ def mc_interval(k, b, plus_one: bool = False):
     return (float(low), float(high)) if low.ndim == 0 else (low, high)
 
 
-P_UNDERFLOW = 1e-300  # what a closed-form p that underflowed to 0 is shown below: p is never printed as 0
-
-
 def p_cell(p: float, alpha: float | None = None, *, bound: bool = False) -> str:
     """p as a table's cell, the one rule every view follows: "0.004" (:func:`p_number`, with the digits that keep p
     on its side of ``alpha``), or "< 0.0001" where ``bound`` (no resample was as extreme: ``p`` is then the floor
@@ -361,8 +352,8 @@ def p_text(p: float, alpha: float | None = None, *, bound: bool = False, name: s
 def p_number(p: float, alpha: float | None = None) -> str:
     """p with two significant digits below 0.001, else up to four decimals; more digits where the rounded
     value would sit on the other side of alpha, or on alpha itself, while p does not."""
-    for digits in range(2, 18):
-        text = f"{p:.{digits}g}" if p < 1e-3 else f"{p:.{digits + 2}f}".rstrip("0").rstrip(".") or "0"
+    for digits in range(P_DIGITS, 18):
+        text = f"{p:.{digits}g}" if p < P_SIGNIFICANT_BELOW else f"{p:.{digits + 2}f}".rstrip("0").rstrip(".") or "0"
         shown = float(text)
         if alpha is None or (shown <= alpha) == (p <= alpha) and (shown != alpha or p == alpha):
             return text

@@ -18,11 +18,13 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from .compare import _check_settings, _extreme
+from .compare import _check_settings
+from .contract import (DEFAULT_ALPHA, DEFAULT_ALTERNATIVE, DEFAULT_RESAMPLES, DEFAULT_SEED, check_seed, extreme,
+                       tie)
 from .errors import SettingsError
 from .many import shared_resamples
 from .report.sentence import _H1, _SIDED, METRIC_NAMES, _round, number
-from .result import Result, mc_interval, on_side, p_number, p_text, tie
+from .result import Result, mc_interval, on_side, p_number, p_text
 from .metrics import METRICS, direction
 from .metrics.registry import prepare
 from .statistics import intervals
@@ -201,9 +203,10 @@ class SeedsResult:
 
 
 def compare_seeds(gold: Sequence | None, runs_a: Sequence[Sequence], runs_b: Sequence[Sequence], *,
-                  metric: str = "accuracy", n_resamples: int = 10_000, alternative: str = "two-sided",
-                  alpha: float = 0.05, seed: int = 0, budget: int | None = None,
-                  progress: Callable[[float], None] | None = None, **metric_options: Any) -> SeedsResult:
+                  metric: str = "accuracy", n_resamples: int = DEFAULT_RESAMPLES,
+                  alternative: str = DEFAULT_ALTERNATIVE, alpha: float = DEFAULT_ALPHA, seed: int = DEFAULT_SEED,
+                  budget: int | None = None, progress: Callable[[float], None] | None = None,
+                  **metric_options: Any) -> SeedsResult:
     """Test A against B when each was run with several seeds: ``runs_a`` and ``runs_b`` are lists of outputs (one
     per seed, each in the items' order). H1 is two-sided ("A and B differ") unless ``alternative`` says "greater"
     (A better) or "less" (B better); b = 10,000 and α = 0.05, as everywhere in sigcore. ``budget`` and ``progress``
@@ -216,8 +219,7 @@ def compare_seeds(gold: Sequence | None, runs_a: Sequence[Sequence], runs_b: Seq
     if not direction(metric):
         raise SettingsError(f"compare_seeds is for metrics on which higher is better, and {metric} is an error",
                             hint="Compare one run of each with sigcore.compare, which takes either direction.")
-    if seed is None:
-        raise SettingsError("compare_seeds needs a seed", hint="Give any whole number, e.g. seed=0.")
+    check_seed(seed, optional=False)  # the runs' draws come from a stream of their own, seeded from it
     k_a, k_b = len(runs_a), len(runs_b)
     shared = shared_resamples(gold, runs_a + runs_b, metric, n_resamples, seed, budget=budget, progress=progress,
                               **metric_options)
@@ -231,7 +233,7 @@ def compare_seeds(gold: Sequence | None, runs_a: Sequence[Sequence], runs_b: Seq
     resampled = shared.resampled
     d = np.sum(resampled[:, :k_a] * picks_a, axis=1) - np.sum(resampled[:, k_a:] * picks_b, axis=1)
     d_items = resampled[:, :k_a].mean(axis=1) - resampled[:, k_a:].mean(axis=1)
-    count = int(np.sum(_extreme(d, "bootstrap", alternative, delta, tol, None)))
+    count = int(np.sum(extreme(d, alternative, delta, tol, centre=delta)))  # the paired bootstrap's tail
     low, high = (0.0 if abs(x) <= tol else x for x in intervals.basic(d, delta, alpha, alternative, tol))
     items = tuple(float(x) for x in intervals.basic(d_items, delta, alpha, alternative, tol))
     return SeedsResult(metric, alternative, alpha, score_a, score_b, delta, max(count, 1) / n_resamples, count,

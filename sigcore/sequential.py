@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .contract import DEFAULT_ALPHA, check_alpha
 from .errors import InputError, SettingsError
 from .words import in_text
 
@@ -34,7 +35,7 @@ CAP = 0.5  # λ's cap: Waudby-Smith & Ramdas' choice (1/2 or 3/4)
 CITATION = "Waudby-Smith & Ramdas (2024)"
 
 
-def bounds(d, *, alpha: float = 0.05, low: float = -1.0, high: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+def bounds(d, *, alpha: float = DEFAULT_ALPHA, low: float = -1.0, high: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
     """The confidence sequence for the mean of ``d`` (in evaluation order, each in [low, high]): its lower and upper
     ends after 1, 2, ..., n items, each the running intersection, at level 1 − α for all n at once (each end at
     α / 2; the upper end is the lower end of 1 − x, as confseq takes it)."""
@@ -103,14 +104,13 @@ class Sequential:
             if self.fixed[1] > self.fixed[0] else math.inf
 
 
-def run(a, b, *, alpha: float = 0.05, low: float = 0.0, high: float = 1.0, margin: float = 0.0) -> Sequential:
+def run(a, b, *, alpha: float = DEFAULT_ALPHA, low: float = 0.0, high: float = 1.0, margin: float = 0.0) -> Sequential:
     """A's and B's per-item scores (each in [low, high]) in evaluation order: the confidence sequence for δ = mean
     of a − b, and the first item count at which it excludes 0 (``margin`` Δ > 0: at which its lower end passes −Δ,
     A no worse than B by more than Δ)."""
     from scipy import stats
 
-    if not 0 < alpha < 1:
-        raise SettingsError(f"alpha must be between 0 and 1, not {alpha!r}")
+    check_alpha(alpha)
     if not (math.isfinite(margin) and margin >= 0):
         raise SettingsError(f"the margin must be 0 or positive, not {margin!r}")
     a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
@@ -158,9 +158,8 @@ class Monitor:
     """The same sequence, one item at a time, for a harness that evaluates as it goes: ``update(a, b)`` after each
     item returns the interval so far and whether it has decided; the numbers are :func:`run`'s for the same order."""
 
-    def __init__(self, *, alpha: float = 0.05, low: float = 0.0, high: float = 1.0, margin: float = 0.0):
-        if not 0 < alpha < 1:
-            raise SettingsError(f"alpha must be between 0 and 1, not {alpha!r}")
+    def __init__(self, *, alpha: float = DEFAULT_ALPHA, low: float = 0.0, high: float = 1.0, margin: float = 0.0):
+        check_alpha(alpha)
         self.alpha, self.margin, self.range = alpha, margin, (low - high, high - low)
         self.sides = _Lower(alpha / 2), _Lower(alpha / 2)
         self.t, self.stopped = 0, None

@@ -102,9 +102,10 @@ def test_seeded_runs_repeat_and_memory_is_bounded():
     ({"scores_a": [0.7, float("nan")], "scores_b": [0.6, 0.5]}, "missing or infinite"),
     ({"scores_a": ["x", "y"], "scores_b": [0.6, 0.5]}, "must be numbers"),
     ({"scores_a": [0.7, 0.8], "scores_b": [0.6, 0.5], "confidence_level": 1.5}, "between 0 and 1"),
-    ({"scores_a": [0.7, 0.8], "scores_b": [0.6, 0.5], "compat": "deepsig"}, "needs a seed"),
-    ({"scores_a": [0.7, 0.8], "scores_b": [0.6, 0.5], "n_bootstrap": 0}, "n_bootstrap must be a whole number"),
-    ({"scores_a": [0.7, 0.8], "scores_b": [0.6, 0.5], "n_bootstrap": 10.5}, "n_bootstrap must be a whole number"),
+    ({"scores_a": [0.7, 0.8], "scores_b": [0.6, 0.5], "compat": "deepsig", "seed": None},
+     "`seed` must be a non-negative integer, not None"),
+    ({"scores_a": [0.7, 0.8], "scores_b": [0.6, 0.5], "n_bootstrap": 0}, "`n_bootstrap` must be an integer of at"),
+    ({"scores_a": [0.7, 0.8], "scores_b": [0.6, 0.5], "n_bootstrap": 10.5}, "`n_bootstrap` must be an integer of at"),
 ])
 def test_bad_input_is_refused(kwargs, message):
     with pytest.raises(SettingsError, match=message):

@@ -170,7 +170,7 @@ def test_same_seed_same_numbers(demo):
 @pytest.mark.parametrize("call, message", [
     (lambda: pitfalls.many_comparisons(0), "`k_max` must be a positive integer, not 0"),
     (lambda: pitfalls.peeking(step=2.5), "`step` must be a positive integer"),
-    (lambda: pitfalls.not_significant(alpha=5), "`alpha` must be between 0 and 1, not 5"),
+    (lambda: pitfalls.not_significant(alpha=5), "`alpha` must be a number strictly between 0 and 1, not 5"),
     (lambda: pitfalls.one_sided(n_sims=0), "`n_sims` must be a positive integer"),
     (lambda: pitfalls.one_sided(test="anova", n_sims=1), "unknown test 'anova'"),
     (lambda: pitfalls.not_significant(accuracy_a=0.99, accuracy_b=0.5, n_sims=1), "agree on 0.85"),

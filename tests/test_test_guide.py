@@ -230,7 +230,7 @@ def test_same_seed_same_numbers(test, small):
 
 
 @pytest.mark.parametrize("call, message", [
-    (lambda: tg.few_discordant_pairs(alpha=1.5), "`alpha` must be between 0 and 1, not 1.5"),
+    (lambda: tg.few_discordant_pairs(alpha=1.5), "`alpha` must be a number strictly between 0 and 1, not 1.5"),
     (lambda: tg.few_discordant_pairs(k_max=200), "cannot exceed the 100 items"),
     (lambda: tg.small_sample_z(sizes=(1, 5)), "each at least 2"),
     (lambda: tg.exact_permutation(n_sims=0), "`n_sims` must be a positive integer"),

@@ -22,6 +22,7 @@ import sigcore
 from sigcore import SigcoreError
 from sigcore.errors import InputError
 from sigcore.compare import AUTO
+from sigcore.contract import DEFAULT_ALPHA, DEFAULT_RESAMPLES, DEFAULT_SEED
 from sigcore.io import align, results
 from sigcore.io.roles import GOLD_NAMES
 from sigcore.report import citations, export
@@ -61,13 +62,13 @@ class Datasets:
 
 @dataclass(frozen=True)
 class Settings:
-    alpha: float = 0.05
+    alpha: float = DEFAULT_ALPHA
     a: str = "A"
     b: str = "B"
     metric: str = "accuracy"
     test: str = "bootstrap"
-    n_resamples: int = 10_000
-    seed: int = 0
+    n_resamples: int = DEFAULT_RESAMPLES
+    seed: int = DEFAULT_SEED
 
 
 @dataclass(frozen=True)
@@ -212,7 +213,7 @@ def settings(data: Datasets) -> Settings | None:
     test in one form, computed on Run (the defaults when the page opens). None while A and B cannot be compared."""
     if data.p_values is not None:
         c1, c2, c3 = st.columns([1, 2, 2])
-        alpha = c1.selectbox("Level α", ALPHAS, index=ALPHAS.index(0.05), key="datasets-alpha",
+        alpha = c1.selectbox("Level α", ALPHAS, index=ALPHAS.index(DEFAULT_ALPHA), key="datasets-alpha",
                              format_func=lambda x: f"{x:g}",
                              help="k̂ counts the u whose partial conjunction p^{u/N} ≤ α.")
         a = c2.text_input("Name of A", SAMPLE_A if data.sample else "A", key=f"datasets-a-name-{data.sample}",
@@ -242,11 +243,11 @@ def settings(data: Datasets) -> Settings | None:
                                  "table says which). One-sided (H1: A better) on each dataset, as the replicability "
                                  "analysis needs; a test that does not fit the metric is refused with the reason.")
         c5, c6, c7, _ = st.columns([2, 2, 2, 2])
-        n = c5.number_input("Resamples b", 100, 100_000, 10_000, step=1_000, key="datasets-b-resamples",
+        n = c5.number_input("Resamples b", 100, 100_000, DEFAULT_RESAMPLES, step=1_000, key="datasets-b-resamples",
                             help="Bootstrap resamples or permutations on each dataset.")
-        alpha = c6.selectbox("Level α", ALPHAS, index=ALPHAS.index(0.05), key="datasets-alpha-outputs",
+        alpha = c6.selectbox("Level α", ALPHAS, index=ALPHAS.index(DEFAULT_ALPHA), key="datasets-alpha-outputs",
                              format_func=lambda x: f"{x:g}")
-        seed = c7.number_input("Seed", 0, 2**31 - 1, 0, key="datasets-seed")
+        seed = c7.number_input("Seed", 0, 2**31 - 1, DEFAULT_SEED, key="datasets-seed")
         st.form_submit_button("Run", type="primary")
     if a == b:
         st.error("System A and system B are the same: choose two different systems.", icon="⚠️")

@@ -18,6 +18,7 @@ import streamlit as st
 
 import sigcore
 from sigcore import SigcoreError, teaching
+from sigcore.contract import DEFAULT_ALPHA, DEFAULT_RESAMPLES, DEFAULT_SEED, SIMULATION_RESAMPLES
 from sigcore.i18n import N_, _
 from sigcore.report import TEST_NAMES
 from sigcore.report.sentence import test_name
@@ -32,11 +33,11 @@ from .walkthrough import textbook_number
 NULL_TESTS = ("bootstrap", "permutation", "t", "mcnemar")
 NULL_ACCURACY, NULL_AGREEMENT = 0.7, 0.8  # both systems right on 70% of items, agreeing on 80% of them
 POWER_NS = (25, 50, 100, 200, 400, 800, 1_600, 3_200)
-POWER_SIMS, POWER_RESAMPLES = 200, 1_000  # 8 sizes × 200 test sets × b = 1,000: about 1.5 s
+POWER_SIMS, POWER_RESAMPLES = 200, SIMULATION_RESAMPLES  # 8 sizes × 200 test sets × b = 1,000: about 1.5 s
 TARGET = 0.8
 TYPICAL_N = 200  # a small but common test-set size
 COPIES = (1, 2, 5, 10, 20)
-RESAMPLES = 10_000
+RESAMPLES = DEFAULT_RESAMPLES
 THREE = ("bootstrap", "permutation", "t")
 HOW = {"bootstrap": N_("share of resamples with δ(x⁽ⁱ⁾) ≥ 2·δ(x)"),
        "permutation": N_("share of A ⇄ B swaps with δ ≥ δ(x)"),
@@ -45,7 +46,7 @@ HOW = {"bootstrap": N_("share of resamples with δ(x⁽ⁱ⁾) ≥ 2·δ(x)"),
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def _null_p_values(test: str, n: int, n_sims: int) -> np.ndarray:
-    return teaching.null_p_values(n, NULL_ACCURACY, NULL_AGREEMENT, test=test, n_sims=n_sims, seed=0)
+    return teaching.null_p_values(n, NULL_ACCURACY, NULL_AGREEMENT, test=test, n_sims=n_sims, seed=DEFAULT_SEED)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -53,7 +54,7 @@ def _power(accuracy_a: float, accuracy_b: float, agreement: float) -> tuple[np.n
     """The exact power (b → ∞), which decides, and the simulated one, which shows it is what a test does."""
     return (teaching.exact_power(POWER_NS, accuracy_a, accuracy_b, agreement),
             teaching.power(POWER_NS, accuracy_a, accuracy_b, agreement, n_sims=POWER_SIMS,
-                           n_resamples=POWER_RESAMPLES, seed=0))
+                           n_resamples=POWER_RESAMPLES, seed=DEFAULT_SEED))
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -83,7 +84,7 @@ def p_values(*, presenter: bool = False) -> None:
     test = c1.selectbox(_("Test"), NULL_TESTS, format_func=names.get, key="pv-test")
     n = c2.select_slider(_("Items per test set, n"), (50, 100, 200, 500, 1_000), value=200, key="pv-n")
     n_sims = c3.select_slider(_("Test sets"), (200, 500, 1_000, 2_000), value=1_000, key="pv-sims")
-    alpha = c4.select_slider("α", (0.01, 0.05, 0.10), value=0.05, key="pv-alpha")
+    alpha = c4.select_slider("α", (0.01, 0.05, 0.10), value=DEFAULT_ALPHA, key="pv-alpha")
     with st.spinner(_("Simulating test sets where H0 is true…")):
         p = _null_p_values(test, n, n_sims)
     font = PRESENTER_FONT if presenter else None

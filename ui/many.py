@@ -17,6 +17,7 @@ import streamlit as st
 import sigcore
 from sigcore import SigcoreError
 from sigcore.compare import AUTO
+from sigcore.contract import DEFAULT_ALPHA, DEFAULT_RESAMPLES, DEFAULT_SEED
 from sigcore.io import align
 from sigcore.io.roles import GOLD_NAMES, Ambiguous
 from sigcore.many import CORRECTIONS, Many
@@ -195,7 +196,7 @@ def settings(data: align.AlignedMany, sample: bool) -> Settings | None:
                                  " differ, the one that fits them all (the result says which, and why). Two-sided: "
                                  "does the system differ from the baseline (or the pair's systems from each other)? "
                                  "The paired bootstrap draws each resample once and scores every system on it.")
-        b = c5.number_input("Resamples b", 100, 100_000, 10_000, step=1_000, key="many-b",
+        b = c5.number_input("Resamples b", 100, 100_000, DEFAULT_RESAMPLES, step=1_000, key="many-b",
                             help="Bootstrap resamples or permutations, 10,000 as everywhere; a corrected p cannot go "
                                  "below (comparisons) / b, so many comparisons need more.")
         correction = c6.selectbox("Correction", list(CORRECTIONS), key="many-correction",
@@ -203,11 +204,11 @@ def settings(data: align.AlignedMany, sample: bool) -> Settings | None:
                                   help="For many comparisons at once: Holm, Bonferroni and Hochberg bound the "
                                        "chance of any false positive; Benjamini–Hochberg and –Yekutieli bound "
                                        "the share of false positives among the significant ones.")
-        alpha = c7.selectbox("Level α", ALPHAS, index=ALPHAS.index(0.05), key="many-alpha",
+        alpha = c7.selectbox("Level α", ALPHAS, index=ALPHAS.index(DEFAULT_ALPHA), key="many-alpha",
                              format_func=lambda x: f"{x:g}",
                              help="The significance level: a comparison is significant when its corrected "
                                   "p ≤ α. Intervals are at 1 − α.")
-        seed = c8.number_input("Seed", 0, 2**31 - 1, 0, key="many-seed")
+        seed = c8.number_input("Seed", 0, 2**31 - 1, DEFAULT_SEED, key="many-seed")
         st.form_submit_button("Run", type="primary")
     if not chosen:
         st.info("Choose at least one metric, then press Run.")

@@ -12,6 +12,7 @@ import math
 
 import streamlit as st
 
+from sigcore.contract import DEFAULT_ALPHA
 from sigcore.i18n import _
 from sigcore.teaching import pitfall_figures, pitfalls
 from sigcore.teaching.lesson_figures import PRESENTER_FONT
@@ -47,7 +48,7 @@ def mistake(name: str) -> None:
 
 
 def _alpha(column, key: str) -> float:
-    return column.select_slider("α", ALPHAS, value=0.05, key=key)
+    return column.select_slider("α", ALPHAS, value=DEFAULT_ALPHA, key=key)
 
 
 def _share(x: float) -> str:

@@ -18,6 +18,7 @@ from streamlit import config
 import sigcore
 from sigcore import SigcoreError, advisor, claims, effects, report
 from sigcore.compare import RESAMPLING
+from sigcore.contract import DEFAULT_ALPHA, DEFAULT_RESAMPLES, DEFAULT_SEED
 from sigcore.io import align
 from sigcore.metrics import direction
 from sigcore.report import export, reproduce
@@ -87,9 +88,10 @@ def settings(data: align.Aligned, source: str) -> Settings:
         st.stop()
     options = _metric_options(c8, data, metric)  # before the tests: they change which items differ
     higher = _direction(c8, metric)
-    alpha = c4.selectbox("Significance level α", ALPHAS, index=ALPHAS.index(0.05), format_func=lambda x: f"{x:g}",
-                         help="H0 is rejected when p ≤ α. Intervals are at 1 − α (95% for α = 0.05), one-sided "
-                              "for a one-sided H1, so that they agree with the test.")
+    alpha = c4.selectbox("Significance level α", ALPHAS, index=ALPHAS.index(DEFAULT_ALPHA),
+                         format_func=lambda x: f"{x:g}",
+                         help=f"H0 is rejected when p ≤ α. Intervals are at 1 − α ({1 - DEFAULT_ALPHA:.0%} for α = "
+                              f"{DEFAULT_ALPHA:g}), one-sided for a one-sided H1, so that they agree with the test.")
     advice = _advice(source, metric, options, float(alpha), data)  # its Shapiro-Wilk level is α
     a, b = data.display_names
     claims_ = {"better": "Claim: better (as H1)", "non-inferior": "Claim: A no worse than B by Δ",
@@ -116,9 +118,10 @@ def settings(data: align.Aligned, source: str) -> Settings:
         alternative = "greater"  # the claim's bootstrap counts its own tails of the same resamples
     with why:
         _advisor(advice, test)
-    n = c5.number_input("Resamples b", 100, 1_000_000, 10_000, step=1_000, help=B_HELP)
-    seed = c6.number_input("Seed", 0, 2**31 - 1, 0, help="The seed of the resamples: the same seed, data and "
-                                                        "settings give the same p, on any machine.")
+    n = c5.number_input("Resamples b", 100, 1_000_000, DEFAULT_RESAMPLES, step=1_000, help=B_HELP)
+    seed = c6.number_input("Seed", 0, 2**31 - 1, DEFAULT_SEED,
+                           help="The seed of the resamples: the same seed, data and settings give the same p, on any "
+                                "machine.")
     speed = c7.selectbox("Animation", list(SPEEDS), index=len(SPEEDS) - 1,
                          help=f"At most {MAX_FRAMES} frames: with a larger b, each frame adds b / {MAX_FRAMES}.")
     return Settings(metric, test, alternative, int(n), int(seed), float(alpha), speed, options, claim,

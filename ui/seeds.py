@@ -25,6 +25,7 @@ import streamlit as st
 
 import sigcore
 from sigcore import SigcoreError
+from sigcore.contract import DEFAULT_ALPHA, DEFAULT_ALTERNATIVE, DEFAULT_RESAMPLES, DEFAULT_SEED
 from sigcore.io import align, results
 from sigcore.io.roles import names_of, system_of
 from sigcore.report import citations, export
@@ -45,7 +46,7 @@ SCORES, RUNS = "Scores per seed", "Outputs per seed (A against B)"
 CONFIDENCE_LEVELS = (0.90, 0.95, 0.99)
 TAUS = (0.2, 0.5)
 ALTERNATIVES = {"greater": "{a} better than {b}", "less": "{b} better than {a}", "two-sided": "{a} and {b} differ"}
-B_DEFAULT = 10_000  # sigcore's b, for the bootstrap over items and runs and for ASO's
+B_DEFAULT = DEFAULT_RESAMPLES  # sigcore's b, for the bootstrap over items and runs and for ASO's
 ABOUT = ("Systems trained with several random seeds: a single run of each says little. From each run's score, "
          "Almost Stochastic Order (Dror et al. 2019, as deepsig computes it) asks whether one system's scores "
          "dominate another's over the seeds; from each run's outputs, the paired bootstrap over items and runs "
@@ -78,7 +79,7 @@ class AsoSettings:
     bonferroni: bool = True
     tau: float = TAU
     n_bootstrap: int = N_BOOTSTRAP  # deepsig's default is 1,000
-    seed: int = 0
+    seed: int = DEFAULT_SEED
 
 
 @dataclass(frozen=True)
@@ -86,10 +87,10 @@ class RunsSettings:
     runs_a: tuple[str, ...]
     runs_b: tuple[str, ...]
     metric: str = "accuracy"
-    alternative: str = "two-sided"
+    alternative: str = DEFAULT_ALTERNATIVE
     n_resamples: int = B_DEFAULT
-    alpha: float = 0.05
-    seed: int = 0
+    alpha: float = DEFAULT_ALPHA
+    seed: int = DEFAULT_SEED
 
     @property
     def names(self) -> tuple[str, str]:
@@ -254,7 +255,7 @@ def settings(data: Scores | Runs) -> AsoSettings | RunsSettings | None:
             n = c4.number_input("Bootstrap b", 100, 100_000, N_BOOTSTRAP, step=1_000, key="seeds-n-bootstrap",
                                 help="Bootstrap iterations for ε_min's margin: 10,000, sigcore's b (deepsig's "
                                      "default is 1,000; the two agree within Monte-Carlo error).")
-            seed = c5.number_input("Seed", 0, 2**31 - 1, 0, key="seeds-seed")
+            seed = c5.number_input("Seed", 0, 2**31 - 1, DEFAULT_SEED, key="seeds-seed")
             st.form_submit_button("Run", type="primary")
         return AsoSettings(float(level), bool(bonferroni), float(tau), int(n), int(seed))
     runs = list(data.data.systems)
@@ -270,16 +271,16 @@ def settings(data: Scores | Runs) -> AsoSettings | RunsSettings | None:
         c3, c4, c5, c6, c7 = st.columns([1.5, 1.5, 1, 1, 1])
         metric = c3.selectbox("Metric", metrics, key=f"seeds-metric-{fits}", format_func=metric_label_of)
         a, b = names_of(runs_a, runs_b)
-        alternative = c4.selectbox("H1", list(ALTERNATIVES), index=list(ALTERNATIVES).index("two-sided"),
+        alternative = c4.selectbox("H1", list(ALTERNATIVES), index=list(ALTERNATIVES).index(DEFAULT_ALTERNATIVE),
                                    key="seeds-alternative", format_func=lambda h: h1_label(h, a, b),
                                    help="They differ (two-sided, the default), or one of them is better "
                                         "(one-sided).")
         n = c5.number_input("Resamples b", 100, 100_000, B_DEFAULT, step=1_000, key="seeds-resamples",
                             help="Each resample draws the items once for all runs, then which runs of A and of B "
                                  "it averages.")
-        alpha = c6.selectbox("Level α", ALPHAS, index=ALPHAS.index(0.05), key="seeds-alpha",
+        alpha = c6.selectbox("Level α", ALPHAS, index=ALPHAS.index(DEFAULT_ALPHA), key="seeds-alpha",
                              format_func=lambda x: f"{x:g}")
-        seed = c7.number_input("Seed", 0, 2**31 - 1, 0, key="seeds-runs-seed")
+        seed = c7.number_input("Seed", 0, 2**31 - 1, DEFAULT_SEED, key="seeds-runs-seed")
         st.form_submit_button("Run", type="primary")
     if not runs_a or not runs_b:
         st.info("Choose at least one run of A and one of B, then press Run.")

@@ -16,6 +16,7 @@ import zlib
 
 import plotly.graph_objects as go
 
+from sigcore.contract import DEFAULT_SEED
 from sigcore.i18n import _
 from sigcore.report import export
 from sigcore.teaching.bootstrap import textbook_number
@@ -62,8 +63,8 @@ def coloured(text: str) -> str:
     return "".join(out)
 
 
-def slide(figure: go.Figure, shown: dict, code: list[str], header: list[str], aside: str | None = None, *,
-          alpha: float, conclusion: str, url: str | None, params: dict[str, str], seed: int = 0) -> go.Figure:
+def slide(figure: go.Figure, shown: dict, code: list[str], header: list[str], aside: str | None = None, *, alpha: float,
+          conclusion: str, url: str | None, params: dict[str, str], seed: int = DEFAULT_SEED) -> go.Figure:
     """The slide of frame ``shown`` of the walk-through, drawn on ``figure`` (its histogram at 24 px).
 
     ``shown`` is the frame of the state that the slide's link opens (b test sets drawn, as ``walkthrough.play`` gives

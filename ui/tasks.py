@@ -13,6 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from sigcore import SigcoreError, leaderboard
+from sigcore.contract import DEFAULT_ALPHA, DEFAULT_RESAMPLES, DEFAULT_SEED
 from sigcore.logs import tidy
 from sigcore.many import CORRECTIONS
 from sigcore.report import board as words
@@ -135,12 +136,12 @@ def settings(files: list[tuple[str, bytes]], table: pd.DataFrame, sample: bool) 
                             format_func={"family": FAMILY, "task": PER_TASK}.get,
                             help="The per-task p-values corrected over every task and model at once, or within "
                                  "each task; the table says which.")
-        b = c5.number_input("Resamples b", 100, 100_000, 10_000, step=1_000, key="tasks-b")
+        b = c5.number_input("Resamples b", 100, 100_000, DEFAULT_RESAMPLES, step=1_000, key="tasks-b")
         correction = c6.selectbox("Correction", list(CORRECTIONS), key="tasks-correction",
                                   format_func=CORRECTION_LABELS.get)
-        alpha = c7.selectbox("Level α", ALPHAS, index=ALPHAS.index(0.05), key="tasks-alpha",
+        alpha = c7.selectbox("Level α", ALPHAS, index=ALPHAS.index(DEFAULT_ALPHA), key="tasks-alpha",
                              format_func=lambda x: f"{x:g}")
-        seed = c8.number_input("Seed", 0, 2**31 - 1, 0, key="tasks-seed")
+        seed = c8.number_input("Seed", 0, 2**31 - 1, DEFAULT_SEED, key="tasks-seed")
         columns = [str(c) for c in table.columns if c not in (*tidy.COLUMNS, "group", "group_weight")]
         c9, c10 = st.columns([2, 3], vertical_alignment="bottom")
         drop = c9.checkbox("Drop unmatched items", key=f"tasks-drop-{data}",

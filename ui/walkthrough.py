@@ -18,6 +18,7 @@ import streamlit as st
 from streamlit import config
 
 from sigcore import teaching
+from sigcore.contract import TIE
 from sigcore.i18n import LANGUAGES, N_, _, joined, speaking
 from sigcore.report.figures import walkthrough_heights, walkthrough_histogram
 from sigcore.io.inputs import read
@@ -470,7 +471,7 @@ def histogram(delta: float, *, shifted: bool, presenter: bool) -> go.Figure:
 def why_twice(delta: float) -> str:
     """Why the threshold is 2·δ(x), for this x (its δ(x) may be positive, zero or negative): shown beside the
     two panels, in place of the code."""
-    if abs(delta) < 1e-12:
+    if abs(delta) <= TIE:  # δ(x) of two accuracies (at most 1) within the one tie tolerance: a tie
         return _("Here δ(x) = 0: A and B tie on x, so the x⁽ⁱ⁾ already centre on 0, as under H0, and the shifted "
                  "panel is the same as the first. The threshold 2·δ(x) is 0 too: every x⁽ⁱ⁾ with δ(x⁽ⁱ⁾) ≥ 0 counts, "
                  "half of them or more, so p is large. No evidence for A.")

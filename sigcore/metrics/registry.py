@@ -23,6 +23,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import pandas as pd
 
+from ..contract import unknown_option
 from ..errors import InputError, SettingsError
 from ..numbers import floats, number
 from .regression import errors
@@ -122,9 +123,8 @@ def _f1(t: Any) -> np.ndarray:
 def _options(metric: str, given: dict[str, Any], defaults: dict[str, Any]) -> dict[str, Any]:
     """Defaults overridden by ``given``; an option the metric does not know is refused, not ignored."""
     unknown = sorted(set(given) - set(defaults))
-    if unknown:
-        valid = ", ".join(defaults) if defaults else "none"
-        raise SettingsError(f"{metric} has no option {unknown[0]!r}", hint=f"Valid options: {valid}.")
+    if unknown:  # a misspelt keyword of compare (n_resample) lands here too: the closest valid name is suggested
+        raise unknown_option(metric, unknown[0], defaults)
     return {**defaults, **given}
 
 

@@ -29,6 +29,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ..contract import unknown_option
 from ..errors import InputError, SettingsError
 from . import ngrams, tokens
 
@@ -202,10 +203,9 @@ def _as_totals(totals: np.ndarray, s: int, name: str) -> np.ndarray:
 
 def _resolve(metric: str, options: dict[str, Any], spec: dict[str, tuple[Any, str]]) -> dict[str, Any]:
     """Defaults filled in, unknown names and bad values refused, values made plain (JSON-safe) Python."""
-    valid = ", ".join(spec)
     for name in options:
         if name not in spec:
-            raise SettingsError(f"{metric} has no option {name!r}", hint=f"Valid options: {valid}.")
+            raise unknown_option(metric, name, spec)
     resolved = {name: options.get(name, default) for name, (default, _) in spec.items()}
     if metric == "BLEU" and resolved["tokenize"] is None:
         resolved["tokenize"] = "13a"  # sacreBLEU's own default when no target language is known

@@ -23,6 +23,7 @@ import math
 import numpy as np
 import plotly.graph_objects as go
 
+from ..contract import DEFAULT_ALPHA
 from ..errors import SettingsError
 from ..leaderboard import Leaderboard
 from ..many import cliques
@@ -54,7 +55,8 @@ def _title_lines(text: str) -> tuple[str, int]:
     return "<br>".join(lines), len(lines) if text else 0
 
 
-def ranks(res: Leaderboard, alpha: float = 0.05, correction: str = "holm", *, title: str | None = None) -> go.Figure:
+def ranks(res: Leaderboard, alpha: float = DEFAULT_ALPHA, correction: str = "holm", *,
+          title: str | None = None) -> go.Figure:
     """Rank intervals with tie groups (:meth:`Leaderboard.rank_intervals`, :meth:`Leaderboard.groups`)."""
     table = res.table(res.board.models[0], alpha, correction)  # best first; the baseline does not change ranks
     n = len(table)
@@ -140,7 +142,7 @@ def styled(res: Leaderboard, kind: str, alpha: float, correction: str, style: St
     return fig
 
 
-def resampled_cd(res: Leaderboard, alpha: float = 0.05, correction: str = "holm", *,
+def resampled_cd(res: Leaderboard, alpha: float = DEFAULT_ALPHA, correction: str = "holm", *,
                  title: str | None = None, style: Style | None = None, width: str | None = None) -> go.Figure:
     """The diagram from the paired resamples: where each model ranks on average over them, and a bar over each
     run of models no two of which differ on the aggregate after ``correction`` (:meth:`Leaderboard.cliques`)."""
@@ -154,7 +156,7 @@ def resampled_cd(res: Leaderboard, alpha: float = 0.05, correction: str = "holm"
         style=style, width=width, meta=f"Mean ranks of {n} models on {res.board.metric} over the paired resamples")
 
 
-def nemenyi_cd(res: Leaderboard, alpha: float = 0.05, *, title: str | None = None, style: Style | None = None,
+def nemenyi_cd(res: Leaderboard, alpha: float = DEFAULT_ALPHA, *, title: str | None = None, style: Style | None = None,
                width: str | None = None) -> go.Figure:
     """Demšar's diagram: mean ranks over the tasks (a group as one), and a bar over each run of models whose mean
     ranks are within Nemenyi's critical difference, which is drawn under them."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from ..contract import DEFAULT_ALPHA
 from ..leaderboard import Leaderboard
 from ..words import counted
 from . import citations
@@ -20,7 +21,7 @@ from .venues import venue_named
 MARKS = {1: "better", -1: "worse", 0: ""}
 
 
-def frame(res: Leaderboard, baseline: str, alpha: float = 0.05, correction: str = "holm",
+def frame(res: Leaderboard, baseline: str, alpha: float = DEFAULT_ALPHA, correction: str = "holm",
           over: str = "family") -> pd.DataFrame:
     """Wide: model, rank_low, rank_high, group, then per task (a group as one) its score and its mark ("better",
     "worse" or ""), then the aggregate's; the per-task p's corrected ``over`` the family of tasks × models or
@@ -51,8 +52,8 @@ def board_stem(res: Leaderboard, baseline: str) -> str:
     return stem(res.board.metric, "board", "vs", baseline)
 
 
-def latex(res: Leaderboard, baseline: str, alpha: float = 0.05, correction: str = "holm", over: str = "family",
-          venue: str = DEFAULT_VENUE, label: str | None = None) -> str:
+def latex(res: Leaderboard, baseline: str, alpha: float = DEFAULT_ALPHA, correction: str = "holm",
+          over: str = "family", venue: str = DEFAULT_VENUE, label: str | None = None) -> str:
     r"""The booktabs table (``\usepackage{booktabs}``), across both columns (``table*``) where the venue's column
     is too narrow for it, its caption on the venue's side."""
     table = frame(res, baseline, alpha, correction, over)

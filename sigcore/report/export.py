@@ -22,6 +22,7 @@ from typing import Any
 
 import pandas as pd
 
+from ..contract import P_SIGNIFICANT_BELOW
 from ..errors import SettingsError
 from ..io.sheets import safe_cell, table_csv  # noqa: F401  the one CSV writer, by the reports' names for it
 from ..words import counted, printable
@@ -369,7 +370,7 @@ def p_latex(text: str) -> str:
     """p as LaTeX math, from :func:`sigcore.result.p_text` or :func:`~sigcore.result.p_cell` (the one rule of its
     digits): $p = 0.0012$, $p < 10^{-4}$, $p = 2.5 \\times 10^{-5}$; a cell: $0.004$, $<10^{-4}$."""
     head, _, value = text.rpartition(" ")
-    if 0 < float(value) < 1e-3:  # the digits p_text kept, so that p still sits on its side of alpha
+    if 0 < float(value) < P_SIGNIFICANT_BELOW:  # the digits p_text kept, so that p still sits on its side of alpha
         sign, digits, exponent = Decimal(value).normalize().as_tuple()
         exponent += len(digits) - 1
         mantissa = f"{digits[0]}" + (f".{''.join(map(str, digits[1:]))}" if len(digits) > 1 else "")

@@ -35,10 +35,11 @@ import pandas as pd
 from .._lazy import stats
 
 from .. import budget as budgets
+from ..contract import DEFAULT_RESAMPLES, DEFAULT_SEED, check_level, check_resamples, check_seed
 from ..errors import SettingsError
 
 TAU = 0.2  # the threshold deepsig recommends (Ulmer et al. 2022)
-N_BOOTSTRAP = 10_000  # sigcore's b everywhere
+N_BOOTSTRAP = DEFAULT_RESAMPLES  # sigcore's b everywhere
 DEEPSIG_N_BOOTSTRAP = 1000  # deepsig's default, the default with compat="deepsig"
 BLOCK = 1 << 20  # bootstrap draws held at once: bounded memory whatever the number of seeds
 
@@ -119,8 +120,7 @@ def _scores(values, name: str) -> np.ndarray:
 
 
 def _level(confidence_level: float, num_comparisons: int, compat: str | None) -> float:
-    if not 0 < confidence_level < 1:
-        raise SettingsError(f"confidence_level must lie between 0 and 1, not {confidence_level!r}")
+    check_level(confidence_level)
     if not (isinstance(num_comparisons, (int, np.integer)) and num_comparisons >= 1):
         raise SettingsError(f"num_comparisons must be a whole number ≥ 1, not {num_comparisons!r}")
     if compat not in (None, "deepsig"):
@@ -131,15 +131,15 @@ def _level(confidence_level: float, num_comparisons: int, compat: str | None) ->
 
 
 def aso(scores_a: Sequence[float], scores_b: Sequence[float], *, confidence_level: float = 0.95,
-        num_comparisons: int = 1, n_bootstrap: int | None = None, dt: float = 0.005, seed: int | None = None,
+        num_comparisons: int = 1, n_bootstrap: int | None = None, dt: float = 0.005, seed: int | None = DEFAULT_SEED,
         compat: str | None = None) -> ASOResult:
     """ε_min of "A is better than B" from per-seed scores (higher is better; negate a loss). ``n_bootstrap``:
-    10,000 by default (deepsig's 1,000 with ``compat="deepsig"``)."""
+    10,000 by default (deepsig's 1,000 with ``compat="deepsig"``); ``seed`` 0 by default, as everywhere in sigcore
+    (``None``: fresh randomness, a different ε_min on each call)."""
     a, b = _scores(scores_a, "scores_a"), _scores(scores_b, "scores_b")
     level = _level(confidence_level, num_comparisons, compat)
     n_bootstrap = _n_bootstrap(n_bootstrap, compat)
-    if compat == "deepsig" and seed is None:
-        raise SettingsError("compat='deepsig' needs a seed", hint="deepsig reseeds with seed + k at iteration k.")
+    check_seed(seed, optional=compat != "deepsig")  # deepsig reseeds with seed + k at iteration k
     ratio = float(violation_ratio(a, b, dt))
     sd = _bootstrap_sd(a, b, n_bootstrap, dt, seed, compat)
     eps_min = float(np.clip(ratio + stats.norm.ppf(level) * sd, 0, 1))
@@ -147,7 +147,7 @@ def aso(scores_a: Sequence[float], scores_b: Sequence[float], *, confidence_leve
 
 
 def multi_aso(scores: Mapping[str, Sequence[float]], *, confidence_level: float = 0.95, bonferroni: bool = True,
-              n_bootstrap: int | None = None, dt: float = 0.005, seed: int | None = None,
+              n_bootstrap: int | None = None, dt: float = 0.005, seed: int | None = DEFAULT_SEED,
               compat: str | None = None, budget: int | None = None,
               progress: Callable[[float], None] | None = None) -> pd.DataFrame:
     """ε_min of every ordered pair: row better than column, corrected for the k(k - 1)/2 pairs when
@@ -164,6 +164,7 @@ def multi_aso(scores: Mapping[str, Sequence[float]], *, confidence_level: float 
     comparisons = k * (k - 1) // 2 if bonferroni else 1
     level = _level(confidence_level, comparisons, compat)
     n_bootstrap = _n_bootstrap(n_bootstrap, compat)
+    check_seed(seed, optional=compat != "deepsig")
     z = stats.norm.ppf(level)
     values = {name: _scores(scores[name], f"scores[{name!r}]") for name in names}
     pairs, seeds = k * (k - 1) // 2, np.mean([len(v) for v in values.values()])
@@ -189,6 +190,4 @@ def multi_aso(scores: Mapping[str, Sequence[float]], *, confidence_level: float 
 def _n_bootstrap(n_bootstrap: int | None, compat: str | None) -> int:
     if n_bootstrap is None:
         return DEEPSIG_N_BOOTSTRAP if compat == "deepsig" else N_BOOTSTRAP
-    if not (isinstance(n_bootstrap, (int, np.integer)) and not isinstance(n_bootstrap, bool) and n_bootstrap >= 2):
-        raise SettingsError(f"n_bootstrap must be a whole number ≥ 2, not {n_bootstrap!r}")
-    return int(n_bootstrap)
+    return check_resamples(n_bootstrap, "n_bootstrap", least=2)  # a standard deviation needs two

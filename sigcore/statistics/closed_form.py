@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import functools
 import math
-import numbers
 from dataclasses import dataclass, replace
 from typing import Callable
 
@@ -38,22 +37,8 @@ from .._lazy import stats
 
 from . import intervals
 from ..errors import InputError, SettingsError
-from ..result import ALTERNATIVES, TIE
-
-
-# Tail probability of a statistic s under a symmetric continuous null, per alternative. Both one-sided tails
-# are upper tails (P(S <= s) as P(S >= -s)), so swapping A and B gives the same p to the last bit.
-_TAILS: dict[str, Callable[[object, float], float]] = {
-    "greater": lambda dist, s: float(dist.sf(s)),
-    "less": lambda dist, s: float(dist.sf(-s)),
-    "two-sided": lambda dist, s: float(2 * dist.sf(abs(s))),
-}
-# Smallest p of an exact test whose most extreme outcome has probability `tail` on one side.
-_FLOORS: dict[str, Callable[[float], float]] = {
-    "greater": lambda tail: tail,
-    "less": lambda tail: tail,
-    "two-sided": lambda tail: min(1.0, 2 * tail),
-}
+from ..contract import (DEFAULT_ALTERNATIVE, TIE, Changing, check_alternative, check_level, deprecated_default,
+                        sided_floor, sided_p)
 
 
 @dataclass(frozen=True)
@@ -80,21 +65,6 @@ class ClosedFormResult:
     def __repr__(self) -> str:
         return (f"ClosedFormResult(statistic={self.statistic:.4g}, p_value={self.p_value:.4g}, "
                 f"estimate={self.estimate:.4g}, ci=[{self.ci_low:.4g}, {self.ci_high:.4g}])")
-
-
-def _check_alternative(alternative: str) -> str:
-    if not isinstance(alternative, str) or alternative not in _TAILS:
-        raise SettingsError(f"`alternative` must be one of {', '.join(map(repr, ALTERNATIVES))}, "
-                            f"not {alternative!r}", hint="'greater' tests whether A beats B.")
-    return alternative
-
-
-def _check_confidence(confidence_level: float) -> float:
-    ok = isinstance(confidence_level, numbers.Real) and not isinstance(confidence_level, bool)
-    if not ok or not 0 < confidence_level < 1:
-        raise SettingsError(f"`confidence_level` must be a number strictly between 0 and 1, "
-                            f"not {confidence_level!r}", hint="Use e.g. 0.95 for a 95% interval.")
-    return float(confidence_level)
 
 
 def _paired_values(a, b, names: tuple[str, str] = ("a", "b"), min_n: int = 1) -> tuple[np.ndarray, ...]:
@@ -173,8 +143,8 @@ def _same_sizes(d: np.ndarray, scale: np.ndarray) -> np.ndarray:
 def _mean_test(a, b, alternative: str, confidence_level: float, normal: bool) -> ClosedFormResult:
     """t (or z): mean(d) / (sd(d) / sqrt(n)) with a t (normal) tail and the interval of the mean difference;
     the zero-variance limits where every difference is the same."""
-    _check_alternative(alternative)
-    level = _check_confidence(confidence_level)
+    check_alternative(alternative)
+    level = check_level(confidence_level)
     x, y = _paired_values(a, b, min_n=2)  # a standard deviation needs two items
     d = differences(x, y)
     low, high = intervals.mean_interval(d, level, alternative, normal=normal)
@@ -182,24 +152,34 @@ def _mean_test(a, b, alternative: str, confidence_level: float, normal: bool) ->
     if np.ptp(scaled) > 0:
         statistic = float(scaled.mean() / (scaled.std(ddof=1) / math.sqrt(d.size)))
         tail = stats.norm if normal else stats.t(d.size - 1)
-        return ClosedFormResult(statistic, _TAILS[alternative](tail, statistic), low, high, 0.0,
+        return ClosedFormResult(statistic, sided_p(tail, statistic, alternative), low, high, 0.0,
                                 float(scaled.mean()) * scale, exact=False)
     c = float(d[0])
     if c == 0:  # identical systems: no evidence either way
         return ClosedFormResult(0.0, 1.0, low, high, 0.0, 0.0, exact=False)
     statistic = math.copysign(math.inf, c)  # the limit of mean/se as the spread goes to 0
     # any continuous null has tails 0 and 1 at +-inf, so the normal one stands in for t's
-    return ClosedFormResult(statistic, _TAILS[alternative](stats.norm, statistic), low, high, 0.0, c, exact=False)
+    return ClosedFormResult(statistic, sided_p(stats.norm, statistic, alternative), low, high, 0.0, c, exact=False)
 
 
-def paired_t(a, b, *, alternative: str = "greater", confidence_level: float = 0.95) -> ClosedFormResult:
+# H1 of a test called directly: "greater" when left out, until 0.4.0 makes it two-sided, as everywhere else
+H1 = Changing("alternative", "greater", DEFAULT_ALTERNATIVE, "0.4.0")
+
+
+def _h1(alternative: str | Changing) -> str:
+    return deprecated_default(alternative, stacklevel=4)  # the warning points at the caller of the public test
+
+
+def paired_t(a, b, *, alternative: str = H1, confidence_level: float = 0.95) -> ClosedFormResult:
     """Paired t-test of mean(a - b) = 0 (Student 1908), equal to ``scipy.stats.ttest_rel``; the t interval of
     the mean difference on the test's side."""
+    alternative = _h1(alternative)
     return _mean_test(a, b, alternative, confidence_level, normal=False)
 
 
-def paired_z(a, b, *, alternative: str = "greater", confidence_level: float = 0.95) -> ClosedFormResult:
+def paired_z(a, b, *, alternative: str = H1, confidence_level: float = 0.95) -> ClosedFormResult:
     """Large-sample z-test z = mean(d) / (sd(d) / sqrt(n)) with a normal tail (statsmodels ``ztest``)."""
+    alternative = _h1(alternative)
     return _mean_test(a, b, alternative, confidence_level, normal=True)
 
 
@@ -237,7 +217,7 @@ _DISCRETE: dict[str, Callable[[float, float], float]] = {
 }
 
 
-def wilcoxon(a, b, *, alternative: str = "greater", confidence_level: float = 0.95) -> ClosedFormResult:
+def wilcoxon(a, b, *, alternative: str = H1, confidence_level: float = 0.95) -> ClosedFormResult:
     """Wilcoxon signed-rank test (Wilcoxon 1945), with the exact null wherever it can be counted.
 
     Zero differences are dropped (``zero_method='wilcox'``). Up to ``WILCOXON_EXACT_MAX`` (300) non-zero
@@ -254,8 +234,8 @@ def wilcoxon(a, b, *, alternative: str = "greater", confidence_level: float = 0.
     Ties are decided by the one rule of :func:`differences`: a difference within 1e-9 of its item's values is 0,
     sizes within 1e-9 of the values are one size (one midrank), and so are Walsh averages (0 within it).
     """
-    _check_alternative(alternative)
-    level = _check_confidence(confidence_level)
+    check_alternative(alternative := _h1(alternative))
+    level = check_level(confidence_level)
     x, y = _paired_values(a, b)
     d = differences(x, y)
     nonzero = d[d != 0]
@@ -276,7 +256,7 @@ def wilcoxon(a, b, *, alternative: str = "greater", confidence_level: float = 0.
         return ClosedFormResult(float(res.statistic), float(p), low, high, 0.0, estimate, r_plus, r_minus, False)
     statistic = min(r_plus, r_minus) if alternative == "two-sided" else r_plus
     p = _DISCRETE[alternative](*tails)
-    p_floor = _FLOORS[alternative](0.5 ** nonzero.size)  # only the all-same-sign flip is that extreme, ties or not
+    p_floor = sided_floor(0.5 ** nonzero.size, alternative)  # only the all-same-sign flip is that extreme, ties or not
     return ClosedFormResult(statistic, p, low, high, p_floor, estimate, r_plus, r_minus)
 
 
@@ -479,18 +459,18 @@ def _binomial(wins: int, losses: int, alternative: str, level: float) -> ClosedF
     ge, le = (float(stats.binom.sf(k - 1, n, 0.5)) for k in (wins, losses))  # P(wins >= w), P(losses >= l)
     p = _DISCRETE[alternative](ge, le)  # = scipy's binomtest, symmetric in A and B to the last bit
     return ClosedFormResult(float(wins), float(p), *intervals.clopper_pearson(wins, n, level, alternative),
-                            _FLOORS[alternative](0.5 ** n), wins / n, wins, losses)
+                            sided_floor(0.5 ** n, alternative), wins / n, wins, losses)
 
 
-def sign_test(a, b, *, alternative: str = "greater", confidence_level: float = 0.95) -> ClosedFormResult:
+def sign_test(a, b, *, alternative: str = H1, confidence_level: float = 0.95) -> ClosedFormResult:
     """Sign test: exact binomial on the non-zero differences; ``statistic`` is the number of A wins."""
-    _check_alternative(alternative)
-    level = _check_confidence(confidence_level)
+    check_alternative(alternative := _h1(alternative))
+    level = check_level(confidence_level)
     d = differences(*_paired_values(a, b))
     return _binomial(int((d > 0).sum()), int((d < 0).sum()), alternative, level)
 
 
-def mcnemar(a_correct, b_correct, *, alternative: str = "greater", exact: bool = True,
+def mcnemar(a_correct, b_correct, *, alternative: str = H1, exact: bool = True,
             confidence_level: float = 0.95) -> ClosedFormResult:
     """McNemar's test (McNemar 1947) on the discordant pairs b (only A right) and c (only B right).
 
@@ -498,8 +478,8 @@ def mcnemar(a_correct, b_correct, *, alternative: str = "greater", exact: bool =
     ``exact=False``: continuity-corrected chi-square (two-sided) or signed z (one-sided), see the module
     docstring; ``p_floor`` is then 0. Either way ``estimate`` = b / (b + c) with its Clopper-Pearson interval.
     """
-    _check_alternative(alternative)
-    level = _check_confidence(confidence_level)
+    check_alternative(alternative := _h1(alternative))
+    level = check_level(confidence_level)
     if not isinstance(exact, (bool, np.bool_)):
         raise SettingsError(f"`exact` must be True or False, not {exact!r}")
     names = ("a_correct", "b_correct")
@@ -514,7 +494,7 @@ def mcnemar(a_correct, b_correct, *, alternative: str = "greater", exact: bool =
     if exact or b + c == 0:
         return exact_result
     z = math.copysign(max(abs(b - c) - 1, 0), b - c) / math.sqrt(b + c)
-    statistic, p = z, _TAILS[alternative](stats.norm, z)
+    statistic, p = z, sided_p(stats.norm, z, alternative)
     if alternative == "two-sided":  # report the chi-square users know; same p as the two-sided z
         statistic, p = z * z, float(stats.chi2.sf(z * z, 1))
     return replace(exact_result, statistic=statistic, p_value=p, p_floor=0.0, exact=False)

@@ -22,8 +22,8 @@ import numpy as np
 
 from . import intervals
 from .._lazy import integrate, optimize, special, stats
-from .closed_form import (_check_alternative, _check_confidence, _paired_values, differences, hodges_lehmann,
-                          values_scale)
+from .closed_form import _paired_values, differences, hodges_lehmann, values_scale
+from ..contract import DEFAULT_ALTERNATIVE, check_alternative, check_level
 from ..errors import InputError, SettingsError
 
 MINUS = "\u2212"  # a real minus sign, as papers print negatives
@@ -135,13 +135,13 @@ def _noncentrality(t: float, df: int, lower: float | None, upper: float | None) 
     return bounds[0], bounds[1]
 
 
-def cohens_dz(a, b, *, confidence_level: float = 0.95, alternative: str = "two-sided") -> EffectSize:
+def cohens_dz(a, b, *, confidence_level: float = 0.95, alternative: str = DEFAULT_ALTERNATIVE) -> EffectSize:
     """Cohen's d_z = mean(d) / sd(d, ddof=1) of d = a - b, with the exact noncentral-t interval: the
     noncentralities whose t distribution (df = n - 1) puts the observed t = d_z·sqrt(n) at the interval's
     tails, divided by sqrt(n). Differences that do not vary give inf (A always ahead by the same amount),
     -inf, or nan (A and B identical), with no interval."""
-    _check_alternative(alternative)
-    level = _check_confidence(confidence_level)
+    check_alternative(alternative)
+    level = check_level(confidence_level)
     d = differences(*_paired_values(a, b, min_n=2))  # a standard deviation needs two items
     n = d.size
     misleads = ("d_z divides by the spread of the per-item differences, so it grows as A and B agree more (it "
@@ -170,12 +170,12 @@ def cohens_dz(a, b, *, confidence_level: float = 0.95, alternative: str = "two-s
 
 
 def hodges_lehmann_estimate(a, b, *, confidence_level: float = 0.95,
-                            alternative: str = "two-sided") -> EffectSize:
+                            alternative: str = DEFAULT_ALTERNATIVE) -> EffectSize:
     """The Hodges-Lehmann estimate of A - B: the median of the Walsh averages of the non-zero differences
     (the Wilcoxon test's estimate; tied items carry no rank), with the interval that inverts the signed-rank
     test (:func:`closed_form.hodges_lehmann`)."""
-    _check_alternative(alternative)
-    level = _check_confidence(confidence_level)
+    check_alternative(alternative)
+    level = check_level(confidence_level)
     x, y = _paired_values(a, b)
     d = differences(x, y)
     nonzero = d[d != 0]
@@ -209,12 +209,12 @@ def _binary(a_correct, b_correct, min_n: int = 1) -> tuple[np.ndarray, np.ndarra
 
 
 def discordant_odds_ratio(a_correct, b_correct, *, confidence_level: float = 0.95,
-                          alternative: str = "two-sided") -> EffectSize:
+                          alternative: str = DEFAULT_ALTERNATIVE) -> EffectSize:
     """The discordant pairs n10 (A right, B wrong) and n01 (B right, A wrong) and the paired odds ratio
     n10 / n01 (the conditional MLE), with the exact conditional interval: Clopper-Pearson of
     n10 / (n10 + n01), mapped by p / (1 - p). inf when n01 = 0; nan without discordant pairs."""
-    _check_alternative(alternative)
-    level = _check_confidence(confidence_level)
+    check_alternative(alternative)
+    level = check_level(confidence_level)
     x, y = _binary(a_correct, b_correct)
     n10, n01 = int((x > y).sum()), int((x < y).sum())
     counts = f"A right / B wrong on {_items(n10)}, B right / A wrong on {n01}"
@@ -241,15 +241,15 @@ def discordant_odds_ratio(a_correct, b_correct, *, confidence_level: float = 0.9
 
 
 def effect_sizes(a, b, *, binary: bool, confidence_level: float = 0.95,
-                 alternative: str = "two-sided") -> list[EffectSize]:
+                 alternative: str = DEFAULT_ALTERNATIVE) -> list[EffectSize]:
     """The effect sizes that fit the data: per-item scores get d_z and the Hodges-Lehmann estimate;
     right/wrong items (``binary``) the discordant pairs with their odds ratio, and d_z of the 0/1
     differences."""
     if not isinstance(binary, (bool, np.bool_)):
         raise SettingsError(f"`binary` must be True or False, not {binary!r}",
                             hint="True for right/wrong items, False for per-item scores.")
-    _check_alternative(alternative)
-    level = _check_confidence(confidence_level)
+    check_alternative(alternative)
+    level = check_level(confidence_level)
     if binary:
         x, y = _binary(a, b, min_n=2)
         return [discordant_odds_ratio(x, y, confidence_level=level, alternative=alternative),

@@ -22,6 +22,7 @@ from functools import lru_cache
 import numpy as np
 from scipy import stats
 
+from ..contract import DEFAULT_ALPHA, check_alpha
 from ..errors import SettingsError
 
 
@@ -44,13 +45,14 @@ class Friedman:
 
 
 @lru_cache(maxsize=256)  # scipy integrates the studentized range numerically: milliseconds a call
-def nemenyi_q(k: int, alpha: float = 0.05) -> float:
+def nemenyi_q(k: int, alpha: float = DEFAULT_ALPHA) -> float:
     """q_α of Nemenyi's test for k models: the studentized range's 1 − α quantile, infinite df, over √2."""
     return float(stats.studentized_range.ppf(1 - alpha, k, np.inf) / np.sqrt(2))
 
 
-def friedman(scores: np.ndarray, models: tuple[str, ...] | list[str], alpha: float = 0.05) -> Friedman:
+def friedman(scores: np.ndarray, models: tuple[str, ...] | list[str], alpha: float = DEFAULT_ALPHA) -> Friedman:
     """The test on ``scores`` (tasks, models), higher better."""
+    check_alpha(alpha)
     scores = np.asarray(scores, dtype=np.float64)
     n, k = scores.shape
     if k < 2 or n < 2:

@@ -19,6 +19,7 @@ import math
 import numpy as np
 
 from .._lazy import special, stats
+from ..contract import DEFAULT_ALTERNATIVE
 
 def power_scale(x: np.ndarray, largest: int = 400) -> tuple[np.ndarray, float]:
     """``x`` over a power of two, and that power: its largest magnitude brought under 2^largest (by 1 when it is
@@ -76,7 +77,7 @@ def basic(values: np.ndarray, estimate: float, alpha: float, alternative: str, t
     return low, high
 
 
-def percentile(values: np.ndarray, confidence_level: float, alternative: str = "two-sided", *,
+def percentile(values: np.ndarray, confidence_level: float, alternative: str = DEFAULT_ALTERNATIVE, *,
                axis: int | None = None) -> tuple:
     """The percentile interval (equal-tailed when two-sided) of a bootstrap distribution; ``nan`` at an end whose
     tail b resamples cannot hold (b · tail < 1: 40 for a two-sided 95% interval), where the "interval" would be
@@ -102,7 +103,7 @@ def _quantiles(values: np.ndarray, lower: float | None, upper: float | None, axi
 
 
 def bca(values: np.ndarray, estimate: float, jackknife: np.ndarray, weights: np.ndarray,
-        confidence_level: float, alternative: str = "two-sided") -> tuple[float, float]:
+        confidence_level: float, alternative: str = DEFAULT_ALTERNATIVE) -> tuple[float, float]:
     """Bias-corrected and accelerated interval (Efron 1987).
 
     ``jackknife`` holds the leave-one-out estimates, ``weights`` how many items share each one.
@@ -121,7 +122,7 @@ def bca(values: np.ndarray, estimate: float, jackknife: np.ndarray, weights: np.
     return _quantiles(values, None if lower is None else float(levels[0]), None if upper is None else float(levels[1]))
 
 
-def mean_interval(x: np.ndarray, confidence_level: float, alternative: str = "two-sided", *,
+def mean_interval(x: np.ndarray, confidence_level: float, alternative: str = DEFAULT_ALTERNATIVE, *,
                   normal: bool = False) -> tuple[float, float]:
     """Student's t (or the normal) interval of a mean, the t-test's (z-test's) dual; a point when the values
     do not vary."""
@@ -137,7 +138,8 @@ def mean_interval(x: np.ndarray, confidence_level: float, alternative: str = "tw
             math.inf if upper is None else (mean + float(quantile(upper)) * se) * scale)
 
 
-def clopper_pearson(k: int, n: int, confidence_level: float, alternative: str = "two-sided") -> tuple[float, float]:
+def clopper_pearson(k: int, n: int, confidence_level: float,
+                    alternative: str = DEFAULT_ALTERNATIVE) -> tuple[float, float]:
     """The exact interval of a share k / n, the binomial test's dual: the shares p at which seeing k or more
     (or k or fewer) of n has at least the tail probability. (0, 1) when n is 0."""
     lower, upper = tails(confidence_level, alternative)

@@ -18,6 +18,7 @@ from typing import Sequence
 import numpy as np
 from .._lazy import stats
 
+from ..contract import DEFAULT_ALPHA, check_alpha
 from ..errors import SettingsError
 from .multiple import _adjust_iv
 
@@ -63,7 +64,7 @@ def partial_conjunction(p_values, method: str = "bonferroni") -> np.ndarray:
     return np.maximum.accumulate(raw)
 
 
-def replicability(p_values, *, alpha: float = 0.05, datasets: Sequence[str] | None = None,
+def replicability(p_values, *, alpha: float = DEFAULT_ALPHA, datasets: Sequence[str] | None = None,
                   floors=None) -> Replicability:
     """Dror et al. (2017)'s k̂ and the datasets where A is better, from one one-sided p-value per dataset
     (numbers, or :class:`~sigcore.Result` objects with H1 "A better", whose p is floored at 1/(b + 1))."""
@@ -73,8 +74,7 @@ def replicability(p_values, *, alpha: float = 0.05, datasets: Sequence[str] | No
             raise SettingsError("replicability analysis needs one-sided p-values for H1 \"A better than B\"",
                                 hint="Run each dataset's comparison with alternative=\"greater\".")
     p = _adjust_iv(p_values, "holm", floors)
-    if not 0 < alpha < 1:
-        raise SettingsError(f"alpha must lie between 0 and 1, not {alpha!r}")
+    check_alpha(alpha)
     names = tuple(datasets) if datasets is not None else tuple(f"dataset {i + 1}" for i in range(len(p)))
     if len(names) != len(p):
         raise SettingsError(f"{len(names)} dataset names for {len(p)} p-values")

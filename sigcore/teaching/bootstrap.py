@@ -16,10 +16,11 @@ from dataclasses import dataclass
 import numpy as np
 from .._lazy import stats
 
-from ..compare import ALTERNATIVES, compare
+from ..compare import compare
+from ..contract import (DEFAULT_ALPHA, DEFAULT_SEED, SIMULATION_RESAMPLES, check_alpha, check_alternative,
+                        extreme, tie)
 from ..errors import SettingsError
 
-_TIE = 1e-12  # delta values are multiples of 1/n: this only absorbs float noise
 _BLOCK = 1_000  # test sets per seeded block, so drawing 1, then 10, then 100 gives the same x^(i) as 111 at once
 
 
@@ -41,7 +42,7 @@ def accuracies(a_correct, b_correct) -> tuple[float, float, float]:
     return float(a.mean()), float(b.mean()), float(a.mean() - b.mean())
 
 
-def draw_test_sets(a_correct, b_correct, stop: int, *, start: int = 0, seed: int = 0) -> Draws:
+def draw_test_sets(a_correct, b_correct, stop: int, *, start: int = 0, seed: int = DEFAULT_SEED) -> Draws:
     """The paired bootstrap document by document, as Figure 4.12 writes it (the engine draws pattern counts
     instead, from the same distribution): each x^(i) takes n documents of x at random with replacement."""
     a, b = _right_wrong(a_correct, b_correct)
@@ -50,15 +51,15 @@ def draw_test_sets(a_correct, b_correct, stop: int, *, start: int = 0, seed: int
                            or [np.empty((0, n), dtype=int)])
     documents = drawn[start - blocks.start * _BLOCK: stop - blocks.start * _BLOCK]
     score_a, score_b = a[documents].mean(axis=1), b[documents].mean(axis=1)
-    delta = score_a - score_b
-    return Draws(start, documents, score_a, score_b, delta, delta >= 2 * (a.mean() - b.mean()) - _TIE)
+    delta, observed = score_a - score_b, a.mean() - b.mean()
+    counted = extreme(delta, "greater", observed, tie(a.mean(), b.mean()), centre=observed)  # δ(x⁽ⁱ⁾) ≥ 2·δ(x)
+    return Draws(start, documents, score_a, score_b, delta, counted)
 
 
 def exact_bootstrap_p(a_correct, b_correct, *, alternative: str = "greater") -> float:
     """The paired bootstrap p of Berg-Kirkpatrick et al. (2012) for right/wrong items, by enumeration (O(n^2))."""
     a, b = _right_wrong(a_correct, b_correct)
-    if alternative not in ALTERNATIVES:
-        raise SettingsError(f"`alternative` must be one of {', '.join(ALTERNATIVES)}, not {alternative!r}")
+    check_alternative(alternative)
     n, only_a, only_b = len(a), int(np.sum(a & ~b)), int(np.sum(~a & b))
     delta = (only_a - only_b) / n
     x, y = np.meshgrid(np.arange(n + 1), np.arange(n + 1), indexing="ij")
@@ -66,9 +67,8 @@ def exact_bootstrap_p(a_correct, b_correct, *, alternative: str = "greater") -> 
     x, y = x[possible], y[possible]
     probability = stats.multinomial.pmf(np.c_[x, y, n - x - y], n, [only_a / n, only_b / n, 1 - (only_a + only_b) / n])
     d = (x - y) / n
-    extreme = {"greater": d >= 2 * delta - _TIE, "less": d <= 2 * delta + _TIE,
-               "two-sided": np.abs(d - delta) >= abs(delta) - _TIE}[alternative]
-    return float(min(1.0, probability[extreme].sum()))
+    counted = extreme(d, alternative, delta, tie(a.mean(), b.mean()), centre=delta)  # the engine's tail, exactly
+    return float(min(1.0, probability[counted].sum()))
 
 
 def nearest_exact_p(target: float, n: int, *, alternative: str = "greater") -> tuple[float, int, int]:
@@ -96,20 +96,24 @@ def paired_outcomes(n: int, accuracy_a: float, accuracy_b: float, agreement: flo
 
 
 def null_p_values(n: int, accuracy: float, agreement: float, *, test: str = "bootstrap", n_sims: int = 200,
-                  n_resamples: int = 1_000, alternative: str = "greater", seed: int = 0) -> np.ndarray:
+                  n_resamples: int = SIMULATION_RESAMPLES, alternative: str = "greater",
+                  seed: int = DEFAULT_SEED) -> np.ndarray:
     """p-values of ``test`` on ``n_sims`` test sets where H0 is true (both systems equally accurate)."""
     return _simulate(n, accuracy, accuracy, agreement, test, n_sims, n_resamples, alternative, seed)
 
 
 def power(ns, accuracy_a: float, accuracy_b: float, agreement: float, *, test: str = "bootstrap",
-          alpha: float = 0.05, n_sims: int = 200, n_resamples: int = 1_000, seed: int = 0) -> np.ndarray:
+          alpha: float = DEFAULT_ALPHA, n_sims: int = 200, n_resamples: int = SIMULATION_RESAMPLES,
+          seed: int = DEFAULT_SEED) -> np.ndarray:
     """The share of simulated test sets of each size in ``ns`` where ``test`` finds A better at ``alpha``
     (Card et al. 2020: small test sets rarely detect small true differences)."""
+    check_alpha(alpha)
     return np.array([np.mean(_simulate(n, accuracy_a, accuracy_b, agreement, test, n_sims, n_resamples, "greater",
                                        seed + i) <= alpha) for i, n in enumerate(ns)])
 
 
-def exact_power(ns, accuracy_a: float, accuracy_b: float, agreement: float, *, alpha: float = 0.05) -> np.ndarray:
+def exact_power(ns, accuracy_a: float, accuracy_b: float, agreement: float, *,
+                alpha: float = DEFAULT_ALPHA) -> np.ndarray:
     """The power of the one-sided paired bootstrap with b → ∞ (each test set's exact p) on test sets of each size
     in ``ns``: no simulation noise, so the smallest n with 80% power cannot flip from one run to the next.
 
@@ -117,6 +121,7 @@ def exact_power(ns, accuracy_a: float, accuracy_b: float, agreement: float, *, a
     favour A. Its bootstrap p falls as X grows (M fixed), so for each M one binary search finds the smallest X with
     p ≤ α, and the power is the sum over M of P(M) · P(X ≥ that X | M). Tails below 1e-13 are left out.
     """
+    check_alpha(alpha)
     _, p_a, p_b, _ = outcome_probabilities(accuracy_a, accuracy_b, agreement)
     return np.array([_exact_power(int(n), p_a, p_b, alpha) for n in ns])
 

@@ -25,6 +25,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..compare import compare
+from ..contract import (DEFAULT_ALPHA, DEFAULT_ALTERNATIVE, DEFAULT_SEED, SIMULATION_RESAMPLES, check_alpha,
+                        check_resamples)
 from ..errors import SettingsError
 from ..i18n import N_
 from ..statistics.multiple import adjust
@@ -184,8 +186,9 @@ def simulate_test_sets(n_sets: int, n: int, accuracy_a: float, accuracy_b: float
 
 
 def many_comparisons(k_max: int = 10, *, n: int = 1_000, accuracy: float = 0.7, agreement: float = 0.9,
-                     alpha: float = 0.05, alternative: str = "two-sided", test: str = "bootstrap",
-                     n_resamples: int = 1_000, n_sims: int = 120, seed: int = 0) -> ManyComparisons:
+                     alpha: float = DEFAULT_ALPHA, alternative: str = DEFAULT_ALTERNATIVE, test: str = "bootstrap",
+                     n_resamples: int = SIMULATION_RESAMPLES, n_sims: int = 120,
+                     seed: int = DEFAULT_SEED) -> ManyComparisons:
     """Family-wise error of k tests against one baseline, uncorrected and with Holm's correction, for k ≤ ``k_max``.
 
     Each system agrees with the baseline on a share ``agreement`` of the items. Sharing the baseline makes the
@@ -209,8 +212,8 @@ def many_comparisons(k_max: int = 10, *, n: int = 1_000, accuracy: float = 0.7, 
 
 
 def peeking(n_max: int = 500, step: int = 50, *, accuracy: float = 0.7, agreement: float = 0.85,
-            alpha: float = 0.05, alternative: str = "greater", test: str = "bootstrap", n_resamples: int = 1_000,
-            n_sims: int = 120, seed: int = 0) -> Peeking:
+            alpha: float = DEFAULT_ALPHA, alternative: str = "greater", test: str = "bootstrap",
+            n_resamples: int = SIMULATION_RESAMPLES, n_sims: int = 120, seed: int = DEFAULT_SEED) -> Peeking:
     """Test after every ``step`` items up to ``n_max`` and stop at the first p ≤ α, on experiments where H0 holds."""
     _check(alpha, n_max=n_max, step=step, n_sims=n_sims)
     rng = np.random.default_rng(seed)
@@ -254,8 +257,8 @@ def _sequence_stops(d: np.ndarray, alpha: float, alternative: str) -> np.ndarray
 
 
 def not_significant(n: int = 100, accuracy_a: float = 0.75, accuracy_b: float = 0.70, *, agreement: float = 0.85,
-                    alpha: float = 0.05, test: str = "bootstrap", n_resamples: int = 1_000, n_sims: int = 30,
-                    seed: int = 0) -> NotSignificant:
+                    alpha: float = DEFAULT_ALPHA, test: str = "bootstrap", n_resamples: int = SIMULATION_RESAMPLES,
+                    n_sims: int = 30, seed: int = DEFAULT_SEED) -> NotSignificant:
     """Two-sided tests and (1 − α) intervals of δ on test sets where A is truly better by ``accuracy_a − accuracy_b``."""
     _check(alpha, n=n, n_sims=n_sims)
     rng = np.random.default_rng(seed)
@@ -267,8 +270,9 @@ def not_significant(n: int = 100, accuracy_a: float = 0.75, accuracy_b: float = 
                                                             ("delta", "ci_low", "ci_high", "p_value")))
 
 
-def one_sided(n: int = 200, *, accuracy: float = 0.7, agreement: float = 0.85, alpha: float = 0.05,
-              test: str = "bootstrap", n_resamples: int = 1_000, n_sims: int = 250, seed: int = 0) -> OneSided:
+def one_sided(n: int = 200, *, accuracy: float = 0.7, agreement: float = 0.85, alpha: float = DEFAULT_ALPHA,
+              test: str = "bootstrap", n_resamples: int = SIMULATION_RESAMPLES, n_sims: int = 250,
+              seed: int = DEFAULT_SEED) -> OneSided:
     """One test set after another where H0 holds, each tested three ways with the same seed (same resamples)."""
     _check(alpha, n=n, n_sims=n_sims)
     rng = np.random.default_rng(seed)
@@ -291,16 +295,18 @@ def _field(results: list[Result], name: str) -> np.ndarray:
 
 
 def _check(alpha: float, **counts: int) -> None:
-    if not isinstance(alpha, numbers.Real) or not 0 < alpha < 1:
-        raise SettingsError(f"`alpha` must be between 0 and 1, not {alpha!r}", hint="The usual level is 0.05.")
+    check_alpha(alpha)
     for name, value in counts.items():
-        if not isinstance(value, numbers.Integral) or value < 1:
+        if name == "n_resamples":
+            check_resamples(value)
+        elif not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < 1:
             raise SettingsError(f"`{name}` must be a positive integer, not {value!r}")
 
 
 def probability_of_h0(share_real: float = 0.2, *, n: int = 200, accuracy_b: float = 0.70, true_delta: float = 0.05,
-                      agreement: float = 0.85, alpha: float = 0.05, test: str = "bootstrap", n_resamples: int = 1_000,
-                      n_sims: int = 1_000, seed: int = 0) -> ProbabilityOfH0:
+                      agreement: float = 0.85, alpha: float = DEFAULT_ALPHA, test: str = "bootstrap",
+                      n_resamples: int = SIMULATION_RESAMPLES, n_sims: int = 1_000,
+                      seed: int = DEFAULT_SEED) -> ProbabilityOfH0:
     """``n_sims`` experiments, a share ``share_real`` of them with A truly better by ``true_delta`` and the rest with
     A and B equally good (right on ``accuracy_b`` of the items), each tested once, one-sided."""
     _check(alpha, n=n, n_sims=n_sims)
@@ -318,8 +324,8 @@ def probability_of_h0(share_real: float = 0.2, *, n: int = 200, accuracy_b: floa
 
 
 def not_important(n: int = 100_000, *, accuracy_b: float = 0.70, true_delta: float = 0.005, matters: float = 0.01,
-                  agreement: float = 0.85, alpha: float = 0.05, test: str = "bootstrap", n_resamples: int = 1_000,
-                  n_sims: int = 30, seed: int = 0) -> NotImportant:
+                  agreement: float = 0.85, alpha: float = DEFAULT_ALPHA, test: str = "bootstrap",
+                  n_resamples: int = SIMULATION_RESAMPLES, n_sims: int = 30, seed: int = DEFAULT_SEED) -> NotImportant:
     """Two-sided tests and (1 − α) intervals of δ on test sets of ``n`` items where A is better by ``true_delta``,
     set against the smallest difference that matters."""
     res = not_significant(n, accuracy_b + true_delta, accuracy_b, agreement=agreement, alpha=alpha, test=test,

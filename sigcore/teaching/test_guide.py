@@ -21,8 +21,10 @@ import numpy as np
 from .._lazy import stats
 
 from ..compare import TESTS, compare
+from ..contract import DEFAULT_ALPHA, DEFAULT_RESAMPLES, DEFAULT_SEED, SIMULATION_RESAMPLES, TIE, check_alpha, \
+    check_resamples
 from ..errors import SettingsError
-from ..result import TIE, mc_interval
+from ..result import mc_interval
 from ..statistics.closed_form import wilcoxon
 
 _SEEDS = 2**32  # compare() seeds drawn per test set, so no two test sets share their resamples
@@ -247,8 +249,9 @@ class Clustered(Rates):
     x_name: ClassVar[str] = "correlation ρ of the winners of two discordant pairs in one document"
 
 
-def few_discordant_pairs(k_max: int = 30, *, n: int = 100, alpha: float = 0.05, n_resamples: int = 10_000,
-                         n_sims: int = 4_000, seed: int = 0) -> FewPairs:
+def few_discordant_pairs(k_max: int = 30, *, n: int = 100, alpha: float = DEFAULT_ALPHA,
+                         n_resamples: int = DEFAULT_RESAMPLES, n_sims: int = 4_000,
+                         seed: int = DEFAULT_SEED) -> FewPairs:
     """Type I error of the paired bootstrap and of McNemar's exact test on test sets with k = 1 … ``k_max``
     discordant pairs, of which A gets n10 ∼ Bin(k, ½).
 
@@ -275,7 +278,7 @@ def few_discordant_pairs(k_max: int = 30, *, n: int = 100, alpha: float = 0.05, 
 
 
 @functools.lru_cache(maxsize=4_096)
-def bootstrap_p(n10: int, n01: int, n: int = 100, n_resamples: int = 10_000) -> float:
+def bootstrap_p(n10: int, n01: int, n: int = 100, n_resamples: int = DEFAULT_RESAMPLES) -> float:
     """``compare``'s paired bootstrap p (seed 0) on right/wrong items: n10 where only A is right, n01 where only
     B is, the other items right for both."""
     a, b = np.ones(n, dtype=int), np.ones(n, dtype=int)
@@ -284,9 +287,9 @@ def bootstrap_p(n10: int, n01: int, n: int = 100, n_resamples: int = 10_000) -> 
                    ci_method=None).p_value
 
 
-def skewed_differences(sizes: tuple[int, ...] = (5, 10, 20, 50, 100, 200), *, alpha: float = 0.05,
-                       n_resamples: int = 1_000, n_sims: int = 10_000, n_sims_permutation: int = 150,
-                       seed: int = 0) -> SkewedDifferences:
+def skewed_differences(sizes: tuple[int, ...] = (5, 10, 20, 50, 100, 200), *, alpha: float = DEFAULT_ALPHA,
+                       n_resamples: int = SIMULATION_RESAMPLES, n_sims: int = 10_000, n_sims_permutation: int = 150,
+                       seed: int = DEFAULT_SEED) -> SkewedDifferences:
     """Type I error of the paired t-test on skewed and on normal differences with mean 0, and of the
     permutation test (``compare``, b = ``n_resamples``) on the first ``n_sims_permutation`` skewed test sets."""
     _check(alpha, n_resamples=n_resamples, n_sims=n_sims, n_sims_permutation=n_sims_permutation)
@@ -306,8 +309,8 @@ def skewed_differences(sizes: tuple[int, ...] = (5, 10, 20, 50, 100, 200), *, al
     return SkewedDifferences(alpha, sizes, hits, sims, names, -2.0, n_resamples)
 
 
-def small_sample_z(sizes: tuple[int, ...] = (5, 10, 20, 30, 50, 100), *, alpha: float = 0.05,
-                   n_sims: int = 20_000, seed: int = 0) -> SmallSampleZ:
+def small_sample_z(sizes: tuple[int, ...] = (5, 10, 20, 30, 50, 100), *, alpha: float = DEFAULT_ALPHA,
+                   n_sims: int = 20_000, seed: int = DEFAULT_SEED) -> SmallSampleZ:
     """Type I error of the z-test and of the t-test on the same normal differences with mean 0. The z-test is
     computed from its formula: ``compare`` refuses it below 50 items, for the reason this shows."""
     _check(alpha, n_sims=n_sims)
@@ -323,8 +326,8 @@ def small_sample_z(sizes: tuple[int, ...] = (5, 10, 20, 30, 50, 100), *, alpha: 
 
 
 def exact_permutation(sizes: tuple[int, ...] = (2, 3, 4, 5, 6, 8, 10, 12), *, shift: float = 1.0,
-                      alpha: float = 0.05, n_resamples: int = 1_000, n_sims: int = 150,
-                      seed: int = 0) -> ExactPermutation:
+                      alpha: float = DEFAULT_ALPHA, n_resamples: int = SIMULATION_RESAMPLES, n_sims: int = 150,
+                      seed: int = DEFAULT_SEED) -> ExactPermutation:
     """Type I error and power of the permutation test (``compare``, b = ``n_resamples``) on n′ items that all
     differ: exact while 2ⁿ′ ≤ b, with swaps drawn at random beyond."""
     _check(alpha, n_resamples=n_resamples, n_sims=n_sims)
@@ -343,7 +346,8 @@ def exact_permutation(sizes: tuple[int, ...] = (2, 3, 4, 5, 6, 8, 10, 12), *, sh
 
 
 def heavy_tails(shares: tuple[float, ...] = (0.0, 0.1, 0.2, 0.3), *, n: int = 30, shift: float = 0.5,
-                outlier_sd: float = 5.0, alpha: float = 0.05, n_sims: int = 10_000, seed: int = 0) -> HeavyTails:
+                outlier_sd: float = 5.0, alpha: float = DEFAULT_ALPHA, n_sims: int = 10_000,
+                seed: int = DEFAULT_SEED) -> HeavyTails:
     """Power of the Wilcoxon signed-rank test and of the t-test as a growing share of items get large
     symmetric outliers, which leave the mean and the pseudo-median at ``shift``."""
     _check(alpha, n=n, n_sims=n_sims)
@@ -362,8 +366,8 @@ def heavy_tails(shares: tuple[float, ...] = (0.0, 0.1, 0.2, 0.3), *, n: int = 30
     return HeavyTails(alpha, x, hits, _same(hits, n_sims), (), n, shift, outlier_sd)
 
 
-def sign_power(sizes: tuple[int, ...] = (5, 10, 20, 30, 40, 50), *, shift: float = 0.5, alpha: float = 0.05,
-               n_sims: int = 10_000, seed: int = 0) -> SignPower:
+def sign_power(sizes: tuple[int, ...] = (5, 10, 20, 30, 40, 50), *, shift: float = 0.5, alpha: float = DEFAULT_ALPHA,
+               n_sims: int = 10_000, seed: int = DEFAULT_SEED) -> SignPower:
     """Power of the sign test and of the Wilcoxon signed-rank test on the same normal differences d ∼ N(shift, 1)."""
     _check(alpha, n_sims=n_sims)
     sizes = _sizes(sizes, 1)
@@ -381,9 +385,9 @@ def sign_power(sizes: tuple[int, ...] = (5, 10, 20, 30, 40, 50), *, shift: float
     return SignPower(alpha, sizes, hits, _same(hits, n_sims), (), shift, exact)
 
 
-def clustered_items(correlations: tuple[float, ...] = (0.0, 0.1, 0.3, 0.5), *, documents: int = 40,
-                    sentences: int = 20, discordance: float = 0.3, alpha: float = 0.05, n_resamples: int = 1_000,
-                    n_sims: int = 2_000, n_sims_permutation: int = 80, seed: int = 0) -> Clustered:
+def clustered_items(correlations: tuple[float, ...] = (0.0, 0.1, 0.3, 0.5), *, documents: int = 40, sentences: int = 20,
+                    discordance: float = 0.3, alpha: float = DEFAULT_ALPHA, n_resamples: int = SIMULATION_RESAMPLES,
+                    n_sims: int = 2_000, n_sims_permutation: int = 80, seed: int = DEFAULT_SEED) -> Clustered:
     """Type I error of McNemar's exact test, which counts every sentence as independent, and of the permutation
     test that swaps whole documents (``compare`` with groups, b = ``n_resamples``) on the first
     ``n_sims_permutation`` test sets, as the correlation ρ within documents grows."""
@@ -505,8 +509,9 @@ def _sizes(sizes, smallest: int) -> np.ndarray:
 
 
 def _check(alpha: float, **counts: int) -> None:
-    if not isinstance(alpha, numbers.Real) or isinstance(alpha, bool) or not 0 < alpha < 1:
-        raise SettingsError(f"`alpha` must be between 0 and 1, not {alpha!r}", hint="The usual level is 0.05.")
+    check_alpha(alpha)
     for name, value in counts.items():
-        if not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < 1:
+        if name == "n_resamples":
+            check_resamples(value)
+        elif not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < 1:
             raise SettingsError(f"`{name}` must be a positive integer, not {value!r}")
