@@ -440,11 +440,13 @@ def _suggest_metric(args, data, what: str = "these data") -> str | None:
     if align.right_wrong(data):
         return (f"the metric is accuracy: the outputs are right (1) or wrong (0) per item, as their names say "
                 f"({', '.join(data.outputs[:2])}), compared against a gold of 1s; {others}")
-    if metric in align.REGRESSION_METRICS:
-        systems = [data.a, data.b] if not many else list(data.systems.values())
+    reading = align.reading(data)  # numbers: regression outputs or answers (why: the roles' "numbers" line)
+    if metric in align.REGRESSION_METRICS and reading is not None:
         rest = ", ".join(m for m in align.REGRESSION_METRICS if m != metric)
         return (f"the metric is {metric} ({sentence.METRIC_NAMES[metric]}, lower is better), the first that fits "
-                f"{what}: {align.regression_reason(data.gold, systems)}; {others} ({rest})")
+                f"{what}, whose numbers read as regression outputs; {others} ({rest})")
+    if reading is not None:
+        return f"the metric is {metric}, the first that fits {what}, whose numbers read as answers; {others}"
     return None if metric == "accuracy" and data.gold is None else (
         f"the metric is {metric}, the first that fits {what} (as the app suggests); {others}")
 
@@ -466,7 +468,8 @@ def _roles(data, metric_note: str | None, metric: str, extra: Sequence[str] = ()
     """What was decided about the data, printed before any result: the roles with file names (and ``more``, such
     as the baseline of a family), the metric and why (and its direction: ``higher``, as --lower-is-better gives it),
     ``extra`` lines, and the notes."""
-    lines = [f"roles: {role}" for role in (*data.roles, *more)]
+    reading = align.reading(data)  # numbers: regression outputs or answers, and why
+    lines = [f"roles: {role}" for role in (*data.roles, *more, *([reading] if reading else []))]
     given = f"{metric} (given)"
     if metric_note is None and any(METRICS.get(m) and METRICS[m].higher_is_better is False for m in metric.split()):
         given += ", lower is better"
@@ -521,7 +524,8 @@ def _power(args) -> int:
     tables = [read(path) for path in args.files]
     data = align.load(tables, gold=args.gold, a=args.a, b=args.b, id=args.id)
     note = _suggest_metric(args, data, "the pilot")
-    for role in data.roles:  # what the pilot's files were taken for, before any number
+    reading = align.reading(data)  # numbers: regression outputs or answers, and why
+    for role in (*data.roles, *([reading] if reading else [])):  # what the pilot's files were taken for
         print(f"roles: {role}")
     if note:  # before the checks: a refused suggestion (BLEU) says why it was chosen
         print(f"note: {note}")

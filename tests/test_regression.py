@@ -297,7 +297,9 @@ def test_a_custom_metric_is_checked_where_it_is_defined_and_used():
 
 def test_real_valued_gold_and_predictions_read_as_regression():
     d = diabetes()
-    assert regression_reason(d["y"], [d["ridge"], d["gbr"]]) == "gold and predictions are real numbers, not all whole"
+    assert regression_reason(d["y"], [d["ridge"], d["gbr"]]) == (
+        "gold and predictions are real numbers, not all whole, and no system's predictions equal gold on more than 0 "
+        "of 133 items, under a tenth")
     assert regression_reason([1, 2, 3, 1] * 10, [[1, 2, 2, 1] * 10]) is None  # few whole numbers: class ids
     answers = list(range(100, 160))  # numeric answers (GSM8K): matched exactly on most items
     assert regression_reason(answers, [answers[:40] + [0] * 20]) is None
@@ -314,8 +316,11 @@ def test_the_command_line_scores_regression_files_by_their_errors(tmp_path, caps
     files = [write(tmp_path, "const"), write(tmp_path, "ridge")]
     assert main(["compare", *files]) == 0
     out = capsys.readouterr().out
-    assert ("metric: mae (MAE, lower is better), the first that fits these data: gold and predictions are real "
-            "numbers, not all whole; choose another with --metric (mse, rmse)") in out
+    assert ("metric: mae (MAE, lower is better), the first that fits these data, whose numbers read as regression "
+            "outputs; choose another with --metric (mse, rmse)") in out
+    assert ("roles: numbers = regression outputs, scored by their errors (MAE, MSE, RMSE) (gold and predictions are "
+            "real numbers, not all whole, and no system's predictions equal gold on more than 0 of 133 items, under a "
+            "tenth)") in out
     assert "B (ridge) beats A (const) by 13.72 MAE (lower is better;" in out
     line = next(x for x in out.splitlines() if x.startswith("reproduce: "))
     assert "--metric mae" in line and "--lower-is-better" in line
@@ -340,7 +345,7 @@ def test_the_advisor_never_says_the_models_agree_when_they_differ_on_every_item(
 @pytest.mark.parametrize("metric, said", [
     ("mean", "the mean of the predictions would ignore gold. Choose a metric that scores the predictions against "
              "gold: mae, mse, rmse."),
-    ("accuracy", "these are real numbers (not all whole)"), ("exact_match", "Choose a metric of the errors: mae, mse, "
+    ("accuracy", "these read as regression outputs (gold and predictions are real numbers"), ("exact_match", "Choose a metric of the errors: mae, mse, "
                                                                             "rmse (lower is better).")])
 def test_a_mean_of_predictions_or_exact_matches_of_real_numbers_are_refused(tmp_path, capsys, metric, said):
     files = [write(tmp_path, "ridge"), write(tmp_path, "gbr")]
@@ -437,3 +442,86 @@ def test_the_app_asks_which_way_per_item_scores_are_better():
     res = sigcore.compare(None, ea, eb, metric="mean", test="t", higher_is_better=False)
     assert res.winner == "B"
     assert shown_verdict(at) == md(report.verdict(res, a="A (const_error)", b="B (ridge_error)"))
+
+
+# ---------------------------------------------------------------- numbers: regression outputs or answers (one rule)
+
+
+def answers_table(right_a: float = 0.9, right_b: float = 0.4, n: int = 60) -> str:
+    """A maths QA task scored by exact match (GSM8K-style): decimal answers such as "3.5", "12", "0.25"; A right on
+    ``right_a`` of the items, B on ``right_b``, a wrong answer off by one."""
+    gold = [f"{(k % 30) * 0.25 + (k // 30) * 40 + 0.25:g}" for k in range(n)]  # 0.25, 0.5, ... 7.5, 40.25, ...
+    a = [g if k < right_a * n else f"{float(g) + 1:g}" for k, g in enumerate(gold)]
+    b = [g if (k + n // 3) % n < right_b * n else f"{float(g) + 1:g}" for k, g in enumerate(gold)]
+    return "id,answer,model_a,model_b\n" + "".join(f"{k},{g},{x},{y}\n" for k, (g, x, y) in enumerate(zip(gold, a, b)))
+
+
+def regression_table() -> str:
+    d = diabetes()
+    rows = zip(d["y"].tolist(), d["ridge"].tolist(), d["gbr"].tolist())
+    return "id,y_true,ridge,gbr\n" + "".join(f"{k},{t!r},{a!r},{b!r}\n" for k, (t, a, b) in enumerate(rows))
+
+
+def test_numbers_read_as_answers_when_matched_often_and_as_regression_outputs_when_seldom():
+    """One rule for real and whole numbers alike: a system whose predictions equal gold on a tenth of the items or
+    more gives answers; under a tenth, regression outputs. Class ids (few whole numbers) are neither."""
+    from sigcore.io.roles import ANSWERS, number_reading
+
+    gold = ["3.5", "12", "0.25", "7.75"] * 10
+    assert number_reading(gold, [gold, ["3.5"] * 40])[0] == "answers"  # A exactly right on every item
+    assert number_reading(gold, [[f"{float(g) + 0.5}" for g in gold]] * 2)[0] == "regression"  # never equal
+    assert ANSWERS == 0.1
+    hit = ["3.5", "12", "0.25", "7.75"] + [f"{float(g) + 0.5}" for g in gold[4:]]  # right on 4 of 40: a tenth
+    assert number_reading(gold, [hit])[0] == "answers"
+    assert number_reading(gold, [hit[:3] + [f"{float(g) + 0.5}" for g in gold[3:]]])[0] == "regression"  # 3 of 40
+    whole = list(range(100, 160))
+    assert number_reading(whole, [whole[:6] + [w + 1 for w in whole[6:]]])[0] == "answers"  # the same rule
+    assert number_reading(whole, [whole[:5] + [w + 1 for w in whole[5:]]])[0] == "regression"
+    assert number_reading([1, 2, 3] * 10, [[1, 2, 2] * 10]) == (None, "")  # class ids
+    kind, why = number_reading(gold, [["3.5"] * 40, gold])
+    assert why == ("gold and predictions are real numbers, not all whole, and a system's predictions equal gold on 40 "
+                   "of 40 items, a tenth or more")
+
+
+def test_decimal_answers_are_scored_by_exact_match_through_the_front_door(tmp_path, capsys):
+    """The API (suggest_metrics, fitting), the command line (compare, advise, many) and the refusal share the rule."""
+    from sigcore.io.inputs import read
+
+    path = tmp_path / "gsm.csv"
+    path.write_text(answers_table())
+    data = align.load([read(str(path))])
+    assert align.suggest_metrics(data)[0] == "accuracy" and align.reading(data).role == "numbers"
+    assert align.engine_inputs(data, "accuracy")[3] == "accuracy"  # not refused
+    assert sigcore.compare(*align.engine_inputs(data, "accuracy")[:3], metric="accuracy").score_a == pytest.approx(0.9)
+    assert main(["compare", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "roles: numbers = answers, right or wrong, scored by exact match (accuracy) (gold and predictions are real " \
+           "numbers, not all whole, and a system's predictions equal gold on 54 of 60 items, a tenth or more)" in out
+    assert "metric: accuracy, the first that fits these data, whose numbers read as answers" in out
+    assert "A (model_a) beats B (model_b) on the items only one of them gets right, 36 to 6" in out
+    assert "|metric:accuracy|" in out
+    assert main(["advise", str(path)]) == 0
+    assert "McNemar" in capsys.readouterr().out.split("Recommended:")[1].splitlines()[0]
+    assert main(["many", str(path)]) == 0
+    assert "roles: numbers = answers" in capsys.readouterr().out
+    regression = tmp_path / "diabetes.csv"
+    regression.write_text(regression_table())
+    assert align.suggest_metrics(align.load([read(str(regression))])) == ["mae", "mse", "rmse"]
+    for command in ("compare", "advise", "many"):
+        assert main([command, str(regression)]) == 0
+        out = capsys.readouterr().out
+        assert "roles: numbers = regression outputs" in out and "metric: mae (MAE, lower is better)" in out
+        assert main([command, str(regression), "--metric", "accuracy"]) == 2
+        assert "accuracy counts predictions equal to gold, and these read as regression outputs" in \
+               capsys.readouterr().err
+
+
+def test_the_app_offers_accuracy_for_decimal_answers_and_mae_for_regression_outputs():
+    at = uploaded(page(), ("gsm.csv", answers_table().encode()))
+    assert box(at, "Metric").value == "accuracy" and "mae" in box(at, "Metric").options
+    assert any("numbers = answers, right or wrong" in c.value and "54 of 60 items" in c.value for c in at.caption)
+    ran(at)
+    assert not at.exception and not at.error and "beats" in shown_verdict(at)
+    at = uploaded(page(), ("diabetes.csv", regression_table().encode()))
+    assert box(at, "Metric").options == ["mae", "mse", "rmse"]
+    assert any("numbers = regression outputs" in c.value for c in at.caption)
