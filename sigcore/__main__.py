@@ -42,7 +42,7 @@ from .report.style import BOARD_KINDS, FIGURE_KINDS, STYLES, style_named
 from .report.venues import DEFAULT as DEFAULT_VENUE, VENUES
 from .advisor import advise_family, advise_outputs
 from .effects import effect_sizes, item_values
-from .result import Result, _json_safe, p_number
+from .result import Result, _json_safe, p_number, refuse_lower
 from .metrics import direction
 from .errors import InputError, SettingsError, SigcoreError
 from . import budget
@@ -327,6 +327,7 @@ def _power_parser(commands) -> None:
     pw.add_argument("--accuracy-b", type=float, help="without a pilot: B's expected accuracy")
     pw.add_argument("--agreement", type=float,
                     help="without a pilot: the share of items both get right or both get wrong")
+    _direction_option(pw)
 
 
 def _paper_option(parser) -> None:
@@ -515,6 +516,7 @@ def _power(args) -> int:
     claim = ("non-inferior", args.non_inferior) if args.non_inferior is not None else \
         ("equivalent", args.equivalent) if args.equivalent is not None else None
     if not args.files:
+        direction("accuracy", _higher(args))  # expected accuracies: higher is better, --lower-is-better refused
         if claim:
             delta, sd = claims.from_rates(*rates[1:])
             print(claims.plan(*claim, delta=delta, sd=sd, alpha=args.alpha, target=args.target, n=args.n).text())
@@ -531,9 +533,7 @@ def _power(args) -> int:
         print(f"note: {note}")
     if args.metric not in METRICS:
         raise SettingsError(f"unknown metric {args.metric!r}", hint=f"Choose one of: {', '.join(METRICS)}.")
-    if not direction(args.metric) and (claim or args.alternative != "two-sided"):  # the plan's sides read δ > 0
-        raise SettingsError(f"a one-sided plan reads δ > 0 as A better, and on {args.metric} lower is better",
-                            hint="Plan the two-sided test (leave --alternative out).")
+    higher = direction(args.metric, _higher(args))  # a one-sided plan where lower is better: refused by the plan
     values = item_values(data.gold, data.a, data.b, metric=args.metric)
     if values is None:
         raise SettingsError(f"{args.metric} is not a mean of per-item values, so a pilot's items cannot be "
@@ -543,9 +543,10 @@ def _power(args) -> int:
         d = [x - y for x, y in zip(values[0], values[1])]
         mean = sum(d) / len(d)
         sd = math.sqrt(sum((x - mean) ** 2 for x in d) / (len(d) - 1))
-        print(claims.plan(*claim, delta=mean, sd=sd, alpha=args.alpha, target=args.target, n=len(d)).text())
+        print(claims.plan(*claim, delta=mean, sd=sd, alpha=args.alpha, target=args.target, n=len(d),
+                          higher_is_better=higher).text())
         return 0
-    print(power.plan(*values, binary=METRICS[args.metric].binary, **settings).text())
+    print(power.plan(*values, binary=METRICS[args.metric].binary, higher_is_better=higher, **settings).text())
     return 0
 
 
@@ -676,9 +677,8 @@ def _sequential(args, data, inputs, options, note) -> int:
         raise SettingsError(f"{unsupported[0]} is not taken with --sequential",
                             hint="The sequence is two-sided and item by item; --non-inferior DELTA stops where it "
                                  "passes -DELTA instead of 0.")
-    if not direction(metric, _higher(args)):  # its sentence's "A is better" reads δ > 0
-        raise SettingsError("--sequential is for metrics on which higher is better, and on this one lower is",
-                            hint="Compare without --sequential, or give per-item scores on which higher is better.")
+    refuse_lower("the confidence sequence (--sequential)", direction(metric, _higher(args)), metric,
+                 hint="Compare without --sequential, or give per-item scores on which higher is better.")
     if not METRICS[metric].decomposable:
         raise SettingsError(f"--sequential needs a mean of per-item values, and {metric} is not one",
                             hint="Accuracy, exact match and per-item scores (--metric mean) are means; a corpus "
