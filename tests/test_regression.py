@@ -412,7 +412,8 @@ def test_the_app_scores_uploaded_regression_files_by_mae_and_says_what_the_engin
     files = [(f"{n}.csv", open(write(tmp_path, n), "rb").read()) for n in ("const", "ridge")]
     at = uploaded(page(), *files)
     assert box(at, "Metric").options == ["mae", "mse", "rmse"] and box(at, "Metric").value == "mae"
-    assert not [s for s in at.selectbox if s.label == "Better"]  # MAE knows its direction
+    better = box(at, "Better")  # MAE knows its direction: shown, and fixed
+    assert better.value == "Lower is better" and better.options == ["Lower is better"] and better.disabled
     assert "non-inferior" not in box(at, "Claim").options  # H0 δ ≤ −Δ reads δ > 0 as A better
     ran(at)
     assert not at.exception and not at.error
@@ -747,3 +748,44 @@ def test_the_three_tests_figure_shades_the_tail_on_the_side_h1_names():
     assert t.statistic < 0 and t.significant
     tails = [trace for trace in three_tests(*runs).data if trace.name == "tail area = p"]
     assert len(tails) == 1 and max(tails[0].x) == pytest.approx(t.statistic) and min(tails[0].x) < t.statistic
+
+
+def brier_logs(tmp_path) -> list[tuple[str, bytes]]:
+    """Two lm-eval sample logs whose per-sample metric is a Brier score (lower is better), a field no built-in
+    metric is named after: the app resolves it to the mean of per-item scores."""
+    import json as json_
+
+    rng = np.random.default_rng(4)
+    out = []
+    for model, spread in (("a", 0.1), ("b", 0.3)):
+        records = [{"doc_id": i, "doc": {"question": "q"}, "target": "yes", "arguments": {}, "resps": [["yes"]],
+                    "filtered_resps": ["yes"], "filter": "none", "metrics": ["brier_score"],
+                    "brier_score": float(abs(rng.normal(scale=spread)))} for i in range(60)]
+        out.append((f"samples_boolq_{model}.jsonl", "".join(json_.dumps(r) + "\n" for r in records).encode()))
+    return out
+
+
+def test_the_better_box_follows_the_metric_as_resolved(tmp_path):
+    """A score field of the logs (brier_score) is averaged as per-item scores: the Better box lets the user say lower
+    is better, and the verdict follows it; RMSE shows lower, fixed; accuracy shows no box."""
+    from ui.safe import md
+
+    at = uploaded(page(), *brier_logs(tmp_path))
+    box(at, "Metric").set_value("brier_score").run()
+    better = box(at, "Better")
+    assert better.options == ["Higher is better", "Lower is better"] and not better.disabled
+    better.set_value("Lower is better").run()
+    box(at, "Test").set_value("t").run()
+    ran(at)
+    assert not at.exception and not at.error
+    scores = [[json.loads(line)["brier_score"] for line in data.decode().splitlines()] for _, data in
+              brier_logs(tmp_path)]
+    res = sigcore.compare(None, *scores, metric="mean", test="t", higher_is_better=False)
+    assert res.winner == "A"  # A's Brier scores are the lower
+    assert shown_verdict(at) == md(report.verdict(res, a="A (samples_boolq_a)", b="B (samples_boolq_b)"))
+    files = [(f"{n}.csv", open(write(tmp_path, n), "rb").read()) for n in ("const", "ridge")]
+    at = uploaded(page(), *files)
+    box(at, "Metric").set_value("rmse").run()
+    assert box(at, "Better").disabled and box(at, "Better").value == "Lower is better"
+    at = uploaded(page(), ("gsm.csv", answers_table().encode()))
+    assert box(at, "Metric").value == "accuracy" and not [s for s in at.selectbox if s.label == "Better"]
