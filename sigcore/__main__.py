@@ -44,7 +44,7 @@ from .report.style import BOARD_KINDS, FIGURE_KINDS, STYLES, style_named
 from .report.venues import DEFAULT as DEFAULT_VENUE, VENUES
 from .advisor import advise_family, advise_outputs
 from .effects import effect_sizes, item_values
-from .result import Result, _json_safe, p_cell, p_number
+from .result import Result, _json_safe, p_cell, p_number, refuse_lower
 from .metrics import direction
 from .errors import InputError, SettingsError, SigcoreError
 from . import budget
@@ -330,6 +330,7 @@ def _power_parser(commands) -> None:
     pw.add_argument("--accuracy-b", type=float, help="without a pilot: B's expected accuracy")
     pw.add_argument("--agreement", type=float,
                     help="without a pilot: the share of items both get right or both get wrong")
+    _direction_option(pw)
 
 
 def _paper_option(parser) -> None:
@@ -463,11 +464,13 @@ def _suggest_metric(args, data, what: str = "these data") -> str | None:
     if align.right_wrong(data):
         return (f"the metric is accuracy: the outputs are right (1) or wrong (0) per item, as their names say "
                 f"({', '.join(data.outputs[:2])}), compared against a gold of 1s; {others}")
-    if metric in align.REGRESSION_METRICS:
-        systems = [data.a, data.b] if not many else list(data.systems.values())
+    reading = align.reading(data)  # numbers: regression outputs or answers (why: the roles' "numbers" line)
+    if metric in align.REGRESSION_METRICS and reading is not None:
         rest = ", ".join(m for m in align.REGRESSION_METRICS if m != metric)
         return (f"the metric is {metric} ({sentence.METRIC_NAMES[metric]}, lower is better), the first that fits "
-                f"{what}: {align.regression_reason(data.gold, systems)}; {others} ({rest})")
+                f"{what}, whose numbers read as regression outputs; {others} ({rest})")
+    if reading is not None:
+        return f"the metric is {metric}, the first that fits {what}, whose numbers read as answers; {others}"
     return None if metric == "accuracy" and data.gold is None else (
         f"the metric is {metric}, the first that fits {what} (as the app suggests); {others}")
 
@@ -489,7 +492,8 @@ def _roles(data, metric_note: str | None, metric: str, extra: Sequence[str] = ()
     """What was decided about the data, printed before any result: the roles with file names (and ``more``, such
     as the baseline of a family), the metric and why (and its direction: ``higher``, as --lower-is-better gives it),
     ``extra`` lines, and the notes."""
-    lines = [f"roles: {role}" for role in (*data.roles, *more)]
+    reading = align.reading(data)  # numbers: regression outputs or answers, and why
+    lines = [f"roles: {role}" for role in (*data.roles, *more, *([reading] if reading else []))]
     given = f"{metric} (given)"
     if metric_note is None and any(METRICS.get(m) and METRICS[m].higher_is_better is False for m in metric.split()):
         given += ", lower is better"
@@ -535,6 +539,7 @@ def _power(args) -> int:
     claim = ("non-inferior", args.non_inferior) if args.non_inferior is not None else \
         ("equivalent", args.equivalent) if args.equivalent is not None else None
     if not args.files:
+        direction("accuracy", _higher(args))  # expected accuracies: higher is better, --lower-is-better refused
         if claim:
             delta, sd = claims.from_rates(*rates[1:])
             print(claims.plan(*claim, delta=delta, sd=sd, alpha=args.alpha, target=args.target, n=args.n).text())
@@ -544,15 +549,14 @@ def _power(args) -> int:
     tables = [read(path) for path in args.files]
     data = align.load(tables, gold=args.gold, a=args.a, b=args.b, id=args.id)
     note = _suggest_metric(args, data, "the pilot")
-    for role in data.roles:  # what the pilot's files were taken for, before any number
+    reading = align.reading(data)  # numbers: regression outputs or answers, and why
+    for role in (*data.roles, *([reading] if reading else [])):  # what the pilot's files were taken for
         print(f"roles: {role}")
     if note:  # before the checks: a refused suggestion (BLEU) says why it was chosen
         print(f"note: {note}")
     if args.metric not in METRICS:
         raise SettingsError(f"unknown metric {args.metric!r}", hint=f"Choose one of: {', '.join(METRICS)}.")
-    if not direction(args.metric) and (claim or args.alternative != "two-sided"):  # the plan's sides read δ > 0
-        raise SettingsError(f"a one-sided plan reads δ > 0 as A better, and on {args.metric} lower is better",
-                            hint="Plan the two-sided test (leave --alternative out).")
+    higher = direction(args.metric, _higher(args))  # a one-sided plan where lower is better: refused by the plan
     values = item_values(data.gold, data.a, data.b, metric=args.metric)
     if values is None:
         raise SettingsError(f"{args.metric} is not a mean of per-item values, so a pilot's items cannot be "
@@ -562,9 +566,10 @@ def _power(args) -> int:
         d = [x - y for x, y in zip(values[0], values[1])]
         mean = sum(d) / len(d)
         sd = math.sqrt(sum((x - mean) ** 2 for x in d) / (len(d) - 1))
-        print(claims.plan(*claim, delta=mean, sd=sd, alpha=args.alpha, target=args.target, n=len(d)).text())
+        print(claims.plan(*claim, delta=mean, sd=sd, alpha=args.alpha, target=args.target, n=len(d),
+                          higher_is_better=higher).text())
         return 0
-    print(power.plan(*values, binary=METRICS[args.metric].binary, **settings).text())
+    print(power.plan(*values, binary=METRICS[args.metric].binary, higher_is_better=higher, **settings).text())
     return 0
 
 
@@ -695,9 +700,8 @@ def _sequential(args, data, inputs, options, note) -> int:
         raise SettingsError(f"{unsupported[0]} is not taken with --sequential",
                             hint="The sequence is two-sided and item by item; --non-inferior DELTA stops where it "
                                  "passes -DELTA instead of 0.")
-    if not direction(metric, _higher(args)):  # its sentence's "A is better" reads δ > 0
-        raise SettingsError("--sequential is for metrics on which higher is better, and on this one lower is",
-                            hint="Compare without --sequential, or give per-item scores on which higher is better.")
+    refuse_lower("the confidence sequence (--sequential)", direction(metric, _higher(args)), metric,
+                 hint="Compare without --sequential, or give per-item scores on which higher is better.")
     if not METRICS[metric].decomposable:
         raise SettingsError(f"--sequential needs a mean of per-item values, and {metric} is not one",
                             hint="Accuracy, exact match and per-item scores (--metric mean) are means; a corpus "

@@ -31,7 +31,7 @@ from .contract import DEFAULT_ALPHA, DEFAULT_RESAMPLES, DEFAULT_SEED, check_alph
 from .errors import SettingsError
 from .metrics import direction, resolve
 from . import result as result_model
-from .result import Result
+from .result import Result, refuse_lower
 from .statistics import intervals
 from .statistics.closed_form import differences
 from .words import in_text
@@ -110,7 +110,7 @@ def claim(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, kind: str,
                                  "not under δ = −Δ: use the paired bootstrap (any metric) or the t-test (means).")
     if test not in TESTS:
         raise SettingsError(f"unknown test {test!r} for a claim", hint=f"The tests for claims: {', '.join(TESTS)}.")
-    _sided(kind, direction(metric, higher_is_better))
+    _sided(kind, direction(metric, higher_is_better), resolve(metric).name)
     if test == "t":
         if not resolve(metric).decomposable:
             raise SettingsError(f"the t-test needs a mean of per-item values, and {metric} is not one",
@@ -129,13 +129,12 @@ def claim(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, kind: str,
                  math.inf if kind == "non-inferior" else float(high), res)
 
 
-def _sided(kind: str, higher_is_better: bool) -> None:
+def _sided(kind: str, higher_is_better: bool, metric: str | None = None) -> None:
     """Refuse non-inferiority (H0 δ ≤ −Δ: A worse by Δ) where lower is better, and "worse" is δ ≥ Δ."""
-    if kind == "non-inferior" and not higher_is_better:
-        raise SettingsError("non-inferiority is stated as H0 δ ≤ −Δ, for metrics on which higher is better, "
-                            "and on this one lower is better",
-                            hint="Test equivalence (within ±Δ, either way) instead: non-inferiority on errors is not "
-                                 "supported yet.")
+    if kind == "non-inferior":
+        refuse_lower("non-inferiority (H0 δ ≤ −Δ)", higher_is_better, metric,
+                     hint="Test equivalence (within ±Δ, either way) instead: non-inferiority on errors is not "
+                          "supported yet.")
 
 
 def tails(res: Result, kind: str, margin: float) -> tuple[np.ndarray, np.ndarray]:
@@ -156,7 +155,7 @@ def from_result(res: Result, kind: str, margin: float) -> Claim:
     (0.1 accuracy on 50 items: −0.09999999999999987 is −0.1)."""
     if res.test != "bootstrap" or res.distribution is None or res.compat is not None:
         raise SettingsError("a claim's bootstrap needs the paired bootstrap's resamples")
-    _sided(kind, res.higher_is_better)
+    _sided(kind, res.higher_is_better, res.metric)
     low_tail, high_tail = tails(res, kind, margin)
     d, delta, alpha, b = np.sort(res.distribution), res.delta, res.alpha, len(res.distribution)
     p_low, p_high = int(low_tail.sum()) / b, int(high_tail.sum()) / b
@@ -309,10 +308,12 @@ def power(kind: str, margin: float, *, delta: float, sd: float, n: int, alpha: f
 
 
 def plan(kind: str, margin: float, *, delta: float, sd: float, alpha: float = DEFAULT_ALPHA, target: float = 0.8,
-         n: int | None = None) -> Plan:
-    """The items a claim needs (the smallest n with :func:`power` >= ``target``), and its power at ``n``."""
+         n: int | None = None, higher_is_better: bool = True) -> Plan:
+    """The items a claim needs (the smallest n with :func:`power` >= ``target``), and its power at ``n``;
+    non-inferiority is refused where lower is better (``higher_is_better=False``), as :func:`claim` refuses it."""
     if kind not in KINDS:
         raise SettingsError(f"unknown claim {kind!r}", hint=f"The claims: {', '.join(KINDS)}.")
+    _sided(kind, direction("mean", higher_is_better))
     if not (math.isfinite(margin) and margin > 0):
         raise SettingsError(f"the margin must be a positive number, not {margin!r}")
     check_alpha(alpha)

@@ -38,6 +38,8 @@ from .compare import AUTO
 from .contract import (DEFAULT_ALPHA, DEFAULT_ALTERNATIVE, DEFAULT_SEED, SIMULATION_RESAMPLES, TIE, check_alpha,
                        check_alternative, check_level, check_resamples, check_seed, extreme, sided_p)
 from .errors import InputError, SettingsError
+from .metrics import direction
+from .result import refuse_lower
 from .statistics import closed_form, intervals
 from .teaching.bootstrap import _greater_p, _support, outcome_probabilities, smallest_n
 
@@ -56,6 +58,8 @@ _GRID = (1, 1.5, 2, 3, 5, 7)  # steps of the n grid per decade
 _FIRST = 10  # the smallest n on the grid
 _NAMES = {"bootstrap": "Paired bootstrap", "permutation": "Permutation test", "t": "Paired t-test",
           "mcnemar": "McNemar's exact test"}
+ONE_SIDED_HINT = ("Plan the two-sided test (alternative 'two-sided', the default): its power is the same whichever "
+                  "way is better.")
 _SIDES = {"greater": "H1: A is better", "less": "H1: B is better", "two-sided": "H1: A and B differ"}
 
 
@@ -129,7 +133,8 @@ def _number(x: float) -> str:
 
 def plan(a, b, *, test: str = AUTO, binary: bool | None = None, alpha: float = DEFAULT_ALPHA,
          alternative: str = DEFAULT_ALTERNATIVE, target: float = 0.8, n_sims: int = 400,
-         n_resamples: int = SIMULATION_RESAMPLES, n_max: int = 100_000, seed: int = DEFAULT_SEED) -> Plan:
+         n_resamples: int = SIMULATION_RESAMPLES, n_max: int = 100_000, seed: int = DEFAULT_SEED,
+         higher_is_better: bool = True) -> Plan:
     """Power and sample size for comparing A with B, from pilot outputs.
 
     ``a``, ``b``: per-item scores of the two systems on the same pilot items (0/1 when right/wrong; ``binary``
@@ -144,9 +149,13 @@ def plan(a, b, *, test: str = AUTO, binary: bool | None = None, alpha: float = D
 
     ``test="auto"`` (the default): the test the advisor recommends for the pilot, or the first it accepts among
     those planned here (:data:`SUPPORTED`); ``Plan.auto`` is then True.
+
+    ``higher_is_better=False`` (the pilot's values are errors): the two-sided plan is the same either way; a
+    one-sided plan is refused (:func:`sigcore.result.refuse_lower`), as its sides read δ > 0 as A better.
     """
     auto = test == AUTO
-    _check("bootstrap" if auto else test, alpha, alternative, target, n_sims, n_resamples, n_max, seed)
+    _check("bootstrap" if auto else test, alpha, alternative, target, n_sims, n_resamples, n_max, seed,
+           higher_is_better)
     model, binary, effect, pilot_n = _pilot(a, b, "bootstrap" if auto else test, binary)
     test = _recommended(a, b, binary, alpha) if auto else test
     return _plan(model, pilot_n, _Settings(test, float(alpha), alternative, n_resamples), float(target), n_sims,
@@ -164,11 +173,11 @@ def _recommended(a, b, binary: bool, alpha: float) -> str:
 
 def power_at(a, b, n: int, *, test: str = AUTO, binary: bool | None = None, alpha: float = DEFAULT_ALPHA,
              alternative: str = DEFAULT_ALTERNATIVE, n_sims: int = 400, n_resamples: int = SIMULATION_RESAMPLES,
-             seed: int = DEFAULT_SEED) -> Power:
+             seed: int = DEFAULT_SEED, higher_is_better: bool = True) -> Power:
     """The power on test sets of ``n`` items drawn from the pilot, as :func:`plan` computes it (the same test sets
-    as its curve for the same seed and ``n_sims``; ``test="auto"`` as in :func:`plan`)."""
+    as its curve for the same seed and ``n_sims``; ``test="auto"`` and ``higher_is_better`` as in :func:`plan`)."""
     auto = test == AUTO
-    _check("bootstrap" if auto else test, alpha, alternative, 0.5, n_sims, n_resamples, 2, seed)
+    _check("bootstrap" if auto else test, alpha, alternative, 0.5, n_sims, n_resamples, 2, seed, higher_is_better)
     if not _is_int(n) or not 2 <= n <= MAX_ITEMS:  # 10^10 simulated items ran for minutes
         raise SettingsError(f"`n` must be a whole number of 2 to {MAX_ITEMS:,} items, not {n!r}",
                             hint="The size of the test set the rates are expected on.")
@@ -219,7 +228,7 @@ def _is_int(x) -> bool:
     return isinstance(x, numbers.Integral) and not isinstance(x, bool)
 
 
-def _check(test, alpha, alternative, target, n_sims, n_resamples, n_max, seed) -> None:
+def _check(test, alpha, alternative, target, n_sims, n_resamples, n_max, seed, higher_is_better=True) -> None:
     if test not in SUPPORTED:
         raise SettingsError(f"power is planned for the {', '.join(SUPPORTED)} tests, not {test!r}",
                             hint="Plan with the closest of these; they reach the same power on large test sets.")
@@ -236,6 +245,8 @@ def _check(test, alpha, alternative, target, n_sims, n_resamples, n_max, seed) -
                                  "points at worst; the default, 400, to ±2.5.")
     if n_max > MAX_ITEMS:
         raise SettingsError(f"`n_max` is at most {MAX_ITEMS:,} items, not {n_max:,}")
+    if alternative != "two-sided":  # the two-sided power is the same whichever way is better
+        refuse_lower("a one-sided power plan", direction("mean", higher_is_better), hint=ONE_SIDED_HINT)
     check_seed(seed, optional=False)  # test set k of size n draws from a stream seeded from it
 
 

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 from ._lazy import stats
 from .contract import ALTERNATIVES, P_DIGITS, P_SIGNIFICANT_BELOW, P_UNDERFLOW, tie
-from .errors import InputError
+from .errors import InputError, SettingsError
 from .words import shown
 
 P_INTERVAL = 0.95  # level of the Monte-Carlo interval of a resampled p
@@ -45,6 +45,15 @@ def delta_alternative(alternative: str, higher_is_better: bool = True) -> str:
     if higher_is_better or alternative == "two-sided":
         return alternative
     return {"greater": "less", "less": "greater"}[alternative]
+
+
+def refuse_lower(what: str, higher_is_better: bool, metric: str | None = None, *, hint: str) -> None:
+    """Refuse ``what`` where lower is better: a study whose sides or words read δ > 0 as A better (a one-sided power
+    plan, non-inferiority, the confidence sequence). The one wording of that refusal, raised here for the command
+    line, the API and the app alike."""
+    if not higher_is_better:
+        on = f"on {metric}" if metric else "on these scores"
+        raise SettingsError(f"{what} reads δ > 0 as A better, and {on} lower is better", hint=hint)
 
 
 def on_side(alternative: str, side: int) -> bool:

@@ -24,8 +24,8 @@ from .contract import (DEFAULT_ALPHA, DEFAULT_ALTERNATIVE, DEFAULT_RESAMPLES, DE
 from .errors import SettingsError
 from .many import shared_resamples
 from .report.sentence import _H1, _SIDED, METRIC_NAMES, _round, number
-from .result import Result, mc_interval, on_side, p_number, p_text
-from .metrics import METRICS, direction
+from .result import Result, better_side, delta_alternative, mc_interval, on_side, p_number, p_text
+from .metrics import Metric, direction, resolve
 from .metrics.registry import prepare
 from .statistics import intervals
 from .statistics.variance import Split, split
@@ -38,8 +38,9 @@ METHOD = "paired bootstrap over items and runs"
 class SeedsResult:
     """δ = mean score of A's runs − mean score of B's runs, its p and interval from resampling items and runs.
 
-    ``ci_low``/``ci_high`` is δ's interval at 1 − α on the side of ``alternative`` (one end infinite for a one-sided
-    H1; nan where b resamples cannot reach α), the test's dual: it excludes 0 exactly when the test rejects."""
+    ``ci_low``/``ci_high`` is δ's interval at 1 − α on the side of δ that ``alternative`` names (one end infinite for
+    a one-sided H1; nan where b resamples cannot reach α), the test's dual: it excludes 0 exactly when the test
+    rejects. ``higher_is_better`` is the metric's direction: where lower is better (MAE), "greater" is δ < 0."""
 
     metric: str
     alternative: str
@@ -60,11 +61,14 @@ class SeedsResult:
     distribution: np.ndarray = field(repr=False, compare=False)
     # where δ's variance comes from, items or seeds: for a metric that is a mean over items (None otherwise)
     variance: Split | None = field(default=None, compare=False)
+    higher_is_better: bool = True  # False for errors (MAE): then A's runs are ahead when δ < 0
 
     @property
     def side(self) -> int:
-        """+1 when A's runs are ahead on average, -1 when B's are, 0 when they do not differ (within float noise)."""
-        return 0 if abs(self.delta) <= tie(self.score_a, self.score_b) else int(np.sign(self.delta))
+        """+1 when A's runs are ahead on average (better, in the metric's direction), -1 when B's are, 0 when they do
+        not differ (within float noise)."""
+        sign = 0 if abs(self.delta) <= tie(self.score_a, self.score_b) else self.delta
+        return better_side(sign, self.higher_is_better)
 
     @property
     def significant(self) -> bool:
@@ -123,7 +127,8 @@ class SeedsResult:
         runs = (f"mean over {k_a:,} run{'s' * (k_a != 1)} of {a} and {k_b:,} of {b} on {self.n_items:,} "
                 f"item{'s' * (self.n_items != 1)}")
         winner = (a if self.side > 0 else b) if self.significant else None
-        interval = self._intervals(a, b, winner, scale)
+        interval = "; ".join(filter(None, ["" if self.higher_is_better else "lower is better",
+                                          self._intervals(a, b, winner, scale)]))
         interval = f" ({interval})" if interval else ""
         if self.side == 0:
             effect = f"{a} and {b} do not differ: δ = 0 {metric}, {runs}{interval}"
@@ -152,8 +157,9 @@ class SeedsResult:
     def _intervals(self, a: str, b: str, winner: str | None, scale: float) -> str:
         """Both intervals on the test's side, in the winner's direction when one is named, else of A − B: "95% CI
         0.0007 to 0.0293 with the seeds' variance, 0.0030 to 0.0270 from the items alone"."""
-        flip = winner is not None and winner != a
-        side = {"greater": "lower", "less": "upper"}.get(self.alternative, "two-sided")
+        flip = winner is not None and (winner != a) == self.higher_is_better  # the winner's margin: A − B or B − A
+        side = {"greater": "lower", "less": "upper"}.get(delta_alternative(self.alternative, self.higher_is_better),
+                                                          "two-sided")
         if flip:
             side = {"lower": "upper", "upper": "lower"}.get(side, side)
         shown = []
@@ -203,22 +209,23 @@ class SeedsResult:
 
 
 def compare_seeds(gold: Sequence | None, runs_a: Sequence[Sequence], runs_b: Sequence[Sequence], *,
-                  metric: str = "accuracy", n_resamples: int = DEFAULT_RESAMPLES,
+                  metric: str | Metric = "accuracy", n_resamples: int = DEFAULT_RESAMPLES,
                   alternative: str = DEFAULT_ALTERNATIVE, alpha: float = DEFAULT_ALPHA, seed: int = DEFAULT_SEED,
                   budget: int | None = None, progress: Callable[[float], None] | None = None,
+                  higher_is_better: bool | None = None,
                   **metric_options: Any) -> SeedsResult:
     """Test A against B when each was run with several seeds: ``runs_a`` and ``runs_b`` are lists of outputs (one
     per seed, each in the items' order). H1 is two-sided ("A and B differ") unless ``alternative`` says "greater"
     (A better) or "less" (B better); b = 10,000 and α = 0.05, as everywhere in sigcore. ``budget`` and ``progress``
-    as in :func:`sigcore.compare_many`. Metrics on which lower is better (MAE) are refused: the runs' verdict reads
-    δ > 0 as A ahead."""
+    as in :func:`sigcore.compare_many`. ``metric`` and ``higher_is_better`` as in :func:`sigcore.compare` (a custom
+    :class:`sigcore.Metric` too): where lower is better (MAE), A is ahead when δ < 0, and "greater" is H1 that A's
+    runs are better (lower)."""
     runs_a, runs_b = list(runs_a), list(runs_b)
     if not runs_a or not runs_b or any(isinstance(r, (str, bytes)) for r in runs_a + runs_b):
         raise SettingsError("runs_a and runs_b must each be a list of runs (one list of outputs per seed)")
     _check_settings(metric, "bootstrap", n_resamples, alternative, alpha, None, seed, None, "basic", True, 1, None)
-    if not direction(metric):
-        raise SettingsError(f"compare_seeds is for metrics on which higher is better, and {metric} is an error",
-                            hint="Compare one run of each with sigcore.compare, which takes either direction.")
+    higher = direction(metric, higher_is_better)  # a direction against the metric's own is refused
+    h1 = delta_alternative(alternative, higher)  # the side of δ that H1 names
     check_seed(seed, optional=False)  # the runs' draws come from a stream of their own, seeded from it
     k_a, k_b = len(runs_a), len(runs_b)
     shared = shared_resamples(gold, runs_a + runs_b, metric, n_resamples, seed, budget=budget, progress=progress,
@@ -233,17 +240,18 @@ def compare_seeds(gold: Sequence | None, runs_a: Sequence[Sequence], runs_b: Seq
     resampled = shared.resampled
     d = np.sum(resampled[:, :k_a] * picks_a, axis=1) - np.sum(resampled[:, k_a:] * picks_b, axis=1)
     d_items = resampled[:, :k_a].mean(axis=1) - resampled[:, k_a:].mean(axis=1)
-    count = int(np.sum(extreme(d, alternative, delta, tol, centre=delta)))  # the paired bootstrap's tail
-    low, high = (0.0 if abs(x) <= tol else x for x in intervals.basic(d, delta, alpha, alternative, tol))
-    items = tuple(float(x) for x in intervals.basic(d_items, delta, alpha, alternative, tol))
-    return SeedsResult(metric, alternative, alpha, score_a, score_b, delta, max(count, 1) / n_resamples, count,
-                       float(low), float(high), items, tuple(map(float, scores[:k_a])), tuple(map(float, scores[k_a:])),
-                       shared.n_items, n_resamples, int(seed), d, _split(gold, runs_a, runs_b, metric, metric_options))
+    count = int(np.sum(extreme(d, h1, delta, tol, centre=delta)))  # the paired bootstrap's tail
+    low, high = (0.0 if abs(x) <= tol else x for x in intervals.basic(d, delta, alpha, h1, tol))
+    items = tuple(float(x) for x in intervals.basic(d_items, delta, alpha, h1, tol))
+    return SeedsResult(resolve(metric).name, alternative, alpha, score_a, score_b, delta, max(count, 1) / n_resamples,
+                       count, float(low), float(high), items, tuple(map(float, scores[:k_a])),
+                       tuple(map(float, scores[k_a:])), shared.n_items, n_resamples, int(seed), d,
+                       _split(gold, runs_a, runs_b, metric, metric_options), higher)
 
 
-def _split(gold, runs_a: list, runs_b: list, metric: str, options: dict) -> Split | None:
+def _split(gold, runs_a: list, runs_b: list, metric: str | Metric, options: dict) -> Split | None:
     """The items × seeds split of δ's variance, from each run's per-item values, for a mean over items."""
-    if not METRICS[metric].decomposable or len(runs_a[0]) < 2:
+    if not resolve(metric).decomposable or len(runs_a[0]) < 2:
         return None
     stats, score, _ = prepare(metric, gold, runs_a + runs_b, **options)
     values = np.column_stack([score(rows) for rows in stats])  # items × runs: each item's value in each run

@@ -9,6 +9,7 @@ metrics and scipy's paired tests on the per-item errors.
 import csv
 import functools
 import json
+import re
 import shlex
 
 import numpy as np
@@ -230,19 +231,17 @@ def test_a_family_ranks_the_lowest_error_first():
     assert many.better("ridge", "const") and many.better("gbr", "const") and not many.better("const", "ridge")
     assert list(ranking["rank_low"]) == [1, 1, 3]
     assert family.heading(many).startswith("MAE (lower is better): ")
-    assert "systems by MAE, best first (the lowest)." in family.heatmap_caption(many)
+    assert "systems by MAE, best first (the lowest; δ below 0: the row better)." in family.heatmap_caption(many)
 
 
 def test_non_inferiority_on_an_error_is_refused_and_equivalence_holds_either_way():
     from sigcore import claims
 
     d = diabetes()
-    with pytest.raises(SettingsError, match="non-inferiority is stated as H0 δ ≤ −Δ"):
+    with pytest.raises(SettingsError, match=r"non-inferiority \(H0 δ ≤ −Δ\) reads δ > 0 as A better, and on mae lower"):
         claims.claim(d["y"], d["ridge"], d["gbr"], kind="non-inferior", margin=5.0, metric="mae")
     c = claims.claim(d["y"], d["ridge"], d["gbr"], kind="equivalent", margin=30.0, metric="mae", n_resamples=2_000)
     assert c.shown and c.bound_low > -30 and c.bound_high < 30
-    with pytest.raises(SettingsError, match="compare_seeds is for metrics on which higher is better"):
-        sigcore.compare_seeds(d["y"], [d["ridge"]], [d["gbr"]], metric="mae")
 
 
 # ---------------------------------------------------------------- a metric of one's own
@@ -297,7 +296,9 @@ def test_a_custom_metric_is_checked_where_it_is_defined_and_used():
 
 def test_real_valued_gold_and_predictions_read_as_regression():
     d = diabetes()
-    assert regression_reason(d["y"], [d["ridge"], d["gbr"]]) == "gold and predictions are real numbers, not all whole"
+    assert regression_reason(d["y"], [d["ridge"], d["gbr"]]) == (
+        "gold and predictions are real numbers, not all whole, and no system's predictions equal gold on more than 0 "
+        "of 133 items, under a tenth")
     assert regression_reason([1, 2, 3, 1] * 10, [[1, 2, 2, 1] * 10]) is None  # few whole numbers: class ids
     answers = list(range(100, 160))  # numeric answers (GSM8K): matched exactly on most items
     assert regression_reason(answers, [answers[:40] + [0] * 20]) is None
@@ -314,8 +315,11 @@ def test_the_command_line_scores_regression_files_by_their_errors(tmp_path, caps
     files = [write(tmp_path, "const"), write(tmp_path, "ridge")]
     assert main(["compare", *files]) == 0
     out = capsys.readouterr().out
-    assert ("metric: mae (MAE, lower is better), the first that fits these data: gold and predictions are real "
-            "numbers, not all whole; choose another with --metric (mse, rmse)") in out
+    assert ("metric: mae (MAE, lower is better), the first that fits these data, whose numbers read as regression "
+            "outputs; choose another with --metric (mse, rmse)") in out
+    assert ("roles: numbers = regression outputs, scored by their errors (MAE, MSE, RMSE) (gold and predictions are "
+            "real numbers, not all whole, and no system's predictions equal gold on more than 0 of 133 items, under a "
+            "tenth)") in out
     assert "B (ridge) beats A (const) by 13.72 MAE (lower is better;" in out
     line = next(x for x in out.splitlines() if x.startswith("reproduce: "))
     assert "--metric mae" in line and "--lower-is-better" in line
@@ -340,8 +344,8 @@ def test_the_advisor_never_says_the_models_agree_when_they_differ_on_every_item(
 @pytest.mark.parametrize("metric, said", [
     ("mean", "the mean of the predictions would ignore gold. Choose a metric that scores the predictions against "
              "gold: mae, mse, rmse."),
-    ("accuracy", "these are real numbers (not all whole)"), ("exact_match", "Choose a metric of the errors: mae, mse, "
-                                                                            "rmse (lower is better).")])
+    ("accuracy", "these read as regression outputs (gold and predictions are real numbers"),
+    ("exact_match", "Choose a metric of the errors: mae, mse, rmse (lower is better).")])
 def test_a_mean_of_predictions_or_exact_matches_of_real_numbers_are_refused(tmp_path, capsys, metric, said):
     files = [write(tmp_path, "ridge"), write(tmp_path, "gbr")]
     assert main(["compare", *files, "--metric", metric]) == 2
@@ -408,7 +412,8 @@ def test_the_app_scores_uploaded_regression_files_by_mae_and_says_what_the_engin
     files = [(f"{n}.csv", open(write(tmp_path, n), "rb").read()) for n in ("const", "ridge")]
     at = uploaded(page(), *files)
     assert box(at, "Metric").options == ["mae", "mse", "rmse"] and box(at, "Metric").value == "mae"
-    assert not [s for s in at.selectbox if s.label == "Better"]  # MAE knows its direction
+    better = box(at, "Better")  # MAE knows its direction: shown, and fixed
+    assert better.value == "Lower is better" and better.options == ["Lower is better"] and better.disabled
     assert "non-inferior" not in box(at, "Claim").options  # H0 δ ≤ −Δ reads δ > 0 as A better
     ran(at)
     assert not at.exception and not at.error
@@ -437,3 +442,350 @@ def test_the_app_asks_which_way_per_item_scores_are_better():
     res = sigcore.compare(None, ea, eb, metric="mean", test="t", higher_is_better=False)
     assert res.winner == "B"
     assert shown_verdict(at) == md(report.verdict(res, a="A (const_error)", b="B (ridge_error)"))
+
+
+# ---------------------------------------------------------------- numbers: regression outputs or answers (one rule)
+
+
+def answers_table(right_a: float = 0.9, right_b: float = 0.4, n: int = 60) -> str:
+    """A maths QA task scored by exact match (GSM8K-style): decimal answers such as "3.5", "12", "0.25"; A right on
+    ``right_a`` of the items, B on ``right_b``, a wrong answer off by one."""
+    gold = [f"{(k % 30) * 0.25 + (k // 30) * 40 + 0.25:g}" for k in range(n)]  # 0.25, 0.5, ... 7.5, 40.25, ...
+    a = [g if k < right_a * n else f"{float(g) + 1:g}" for k, g in enumerate(gold)]
+    b = [g if (k + n // 3) % n < right_b * n else f"{float(g) + 1:g}" for k, g in enumerate(gold)]
+    return "id,answer,model_a,model_b\n" + "".join(f"{k},{g},{x},{y}\n" for k, (g, x, y) in enumerate(zip(gold, a, b)))
+
+
+def regression_table() -> str:
+    d = diabetes()
+    rows = zip(d["y"].tolist(), d["ridge"].tolist(), d["gbr"].tolist())
+    return "id,y_true,ridge,gbr\n" + "".join(f"{k},{t!r},{a!r},{b!r}\n" for k, (t, a, b) in enumerate(rows))
+
+
+def test_numbers_read_as_answers_when_matched_often_and_as_regression_outputs_when_seldom():
+    """One rule for real and whole numbers alike: a system whose predictions equal gold on a tenth of the items or
+    more gives answers; under a tenth, regression outputs. Class ids (few whole numbers) are neither."""
+    from sigcore.io.roles import ANSWERS, number_reading
+
+    gold = ["3.5", "12", "0.25", "7.75"] * 10
+    assert number_reading(gold, [gold, ["3.5"] * 40])[0] == "answers"  # A exactly right on every item
+    assert number_reading(gold, [[f"{float(g) + 0.5}" for g in gold]] * 2)[0] == "regression"  # never equal
+    assert ANSWERS == 0.1
+    hit = ["3.5", "12", "0.25", "7.75"] + [f"{float(g) + 0.5}" for g in gold[4:]]  # right on 4 of 40: a tenth
+    assert number_reading(gold, [hit])[0] == "answers"
+    assert number_reading(gold, [hit[:3] + [f"{float(g) + 0.5}" for g in gold[3:]]])[0] == "regression"  # 3 of 40
+    whole = list(range(100, 160))
+    assert number_reading(whole, [whole[:6] + [w + 1 for w in whole[6:]]])[0] == "answers"  # the same rule
+    assert number_reading(whole, [whole[:5] + [w + 1 for w in whole[5:]]])[0] == "regression"
+    assert number_reading([1, 2, 3] * 10, [[1, 2, 2] * 10]) == (None, "")  # class ids
+    kind, why = number_reading(gold, [["3.5"] * 40, gold])
+    assert why == ("gold and predictions are real numbers, not all whole, and a system's predictions equal gold on 40 "
+                   "of 40 items, a tenth or more")
+
+
+def test_decimal_answers_are_scored_by_exact_match_through_the_front_door(tmp_path, capsys):
+    """The API (suggest_metrics, fitting), the command line (compare, advise, many) and the refusal share the rule."""
+    from sigcore.io.inputs import read
+
+    path = tmp_path / "gsm.csv"
+    path.write_text(answers_table())
+    data = align.load([read(str(path))])
+    assert align.suggest_metrics(data)[0] == "accuracy" and align.reading(data).role == "numbers"
+    assert align.engine_inputs(data, "accuracy")[3] == "accuracy"  # not refused
+    assert sigcore.compare(*align.engine_inputs(data, "accuracy")[:3], metric="accuracy").score_a == pytest.approx(0.9)
+    assert main(["compare", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert ("roles: numbers = answers, right or wrong, scored by exact match (accuracy) (gold and predictions are "
+            "real numbers, not all whole, and a system's predictions equal gold on 54 of 60 items, a tenth or more)") in out
+    assert "metric: accuracy, the first that fits these data, whose numbers read as answers" in out
+    assert "A (model_a) beats B (model_b) on the items only one of them gets right, 36 to 6" in out
+    assert "|metric:accuracy|" in out
+    assert main(["advise", str(path)]) == 0
+    assert "McNemar" in capsys.readouterr().out.split("Recommended:")[1].splitlines()[0]
+    assert main(["many", str(path)]) == 0
+    assert "roles: numbers = answers" in capsys.readouterr().out
+    regression = tmp_path / "diabetes.csv"
+    regression.write_text(regression_table())
+    assert align.suggest_metrics(align.load([read(str(regression))])) == ["mae", "mse", "rmse"]
+    for command in ("compare", "advise", "many"):
+        assert main([command, str(regression)]) == 0
+        out = capsys.readouterr().out
+        assert "roles: numbers = regression outputs" in out and "metric: mae (MAE, lower is better)" in out
+        assert main([command, str(regression), "--metric", "accuracy"]) == 2
+        assert "accuracy counts predictions equal to gold, and these read as regression outputs" in \
+               capsys.readouterr().err
+
+
+def test_the_app_offers_accuracy_for_decimal_answers_and_mae_for_regression_outputs():
+    at = uploaded(page(), ("gsm.csv", answers_table().encode()))
+    assert box(at, "Metric").value == "accuracy" and "mae" in box(at, "Metric").options
+    assert any("numbers = answers, right or wrong" in c.value and "54 of 60 items" in c.value for c in at.caption)
+    ran(at)
+    assert not at.exception and not at.error and "beats" in shown_verdict(at)
+    at = uploaded(page(), ("diabetes.csv", regression_table().encode()))
+    assert box(at, "Metric").options == ["mae", "mse", "rmse"]
+    assert any("numbers = regression outputs" in c.value for c in at.caption)
+
+
+# ---------------------------------------------------------------- a custom metric on every path
+
+
+MY_ACC = Metric.custom("my_acc", lambda g, p: np.column_stack([np.equal(g, p).astype(float), np.ones(len(g))]),
+                       lambda t: t[..., 0] / t[..., 1], decomposable=True, binary=True)
+
+
+@pytest.mark.parametrize("mine, builtin", [(MY_ACC, "accuracy"), (MY_MAE, "mae")])
+def test_a_custom_metric_goes_through_every_view_of_a_pair(mine, builtin):
+    """A significant result on 4 differing items leads with the resolution (it counts the items that differ, which
+    looked the metric up by name); the summary, JSON, LaTeX and Markdown name the custom metric and its direction."""
+    gold = np.zeros(400)
+    a, b = gold.copy(), gold.copy()
+    b[:4] = 1.0 if builtin == "accuracy" else 5.0  # B wrong (or off by 5) on 4 items: A better
+    res = sigcore.compare(gold, a, b, metric=mine, test="t", alternative="greater")
+    same = sigcore.compare(gold, a, b, metric=builtin, test="t", alternative="greater")
+    assert res.significant and res.winner == "A" and res.p_value == pytest.approx(same.p_value, rel=1e-12)
+    text = report.verdict(res)
+    assert text.startswith("Too few items differ to support this decision: on only 4 items where the two systems "
+                           "differ, no exact test can give p below 0.0625")
+    assert f"A beats B by 0.0{'1' if builtin == 'accuracy' else '5'}" in text and mine.name in text
+    assert ("lower is better" in text) == (builtin == "mae")
+    assert "(400 items, 4 differ" in report.summary(res)
+    saved = json.loads(export.result_json(res))
+    assert saved["metric"] == mine.name and saved["higher_is_better"] == (builtin == "accuracy")
+    assert sigcore.Result.from_dict(saved).winner == "A" and "Too few items" in report.verdict(
+        sigcore.Result.from_dict(saved))  # read back: the name only, and still no KeyError
+    assert latex_escape_name(mine.name) in export.verdict_latex(res) and mine.name in export.verdict_markdown(res)
+
+
+def latex_escape_name(name: str) -> str:
+    return name.replace("_", r"\_")
+
+
+@pytest.mark.parametrize("mine, builtin", [(MY_ACC, "accuracy"), (MY_MAE, "mae")])
+def test_a_custom_metric_goes_through_a_family_and_its_views(mine, builtin):
+    rng = np.random.default_rng(1)
+    gold = rng.integers(0, 3, 300) if builtin == "accuracy" else rng.normal(size=300)
+    noise = {"good": 0.1, "fair": 0.5, "poor": 1.0}
+    if builtin == "accuracy":
+        systems = {k: np.where(rng.random(300) < v, (gold + 1) % 3, gold) for k, v in noise.items()}
+    else:
+        systems = {k: gold + rng.normal(scale=v, size=300) for k, v in noise.items()}
+    ours = sigcore.compare_many(gold, systems, metric=mine, all_pairs=True, n_resamples=1_000)
+    theirs = sigcore.compare_many(gold, systems, metric=builtin, all_pairs=True, n_resamples=1_000)
+    assert ours.metric == mine.name and list(ours.ranking()["system"]) == ["good", "fair", "poor"]
+    assert ours.adjusted == pytest.approx(theirs.adjusted)
+    assert family.text(ours).startswith(mine.name) and mine.name in family.sentence(ours)
+    assert latex_escape_name(mine.name) in family.latex([ours])
+    from sigcore.report import family_figures
+    assert family_figures.heatmap_order(ours) == ["good", "fair", "poor"]
+    saved = sigcore.Many.from_dict(json.loads(json.dumps(ours.to_dict())))
+    assert family.text(saved) == family.text(ours)
+
+
+@pytest.mark.parametrize("mine, builtin", [(MY_ACC, "accuracy"), (MY_MAE, "mae")])
+def test_a_custom_metric_goes_through_the_runs_over_seeds(mine, builtin):
+    from sigcore.report import seeds as seeds_report
+
+    rng = np.random.default_rng(2)
+    gold = rng.integers(0, 2, 200) if builtin == "accuracy" else rng.normal(size=200)
+
+    def run(scale):
+        if builtin == "accuracy":
+            return np.where(rng.random(200) < scale, 1 - gold, gold)
+        return gold + rng.normal(scale=scale, size=200)
+    runs_a, runs_b = [run(0.1) for _ in range(3)], [run(0.4) for _ in range(3)]
+    ours = sigcore.compare_seeds(gold, runs_a, runs_b, metric=mine, n_resamples=2_000)
+    theirs = sigcore.compare_seeds(gold, runs_a, runs_b, metric=builtin, n_resamples=2_000)
+    assert ours.metric == mine.name and ours.higher_is_better == (builtin == "accuracy")
+    for f in ("delta", "p_value", "ci_low", "ci_high", "ci_items"):
+        assert getattr(ours, f) == pytest.approx(getattr(theirs, f), rel=1e-12), f
+    assert ours.significant and ours.side == 1  # A's runs err less (or are right more): A better
+    assert ours.sentence(a="A", b="B").startswith(f"A beats B by ")
+    assert ours.variance is not None  # a mean over items: the items × seeds split
+    assert seeds_report.to_dict(ours, a="A", b="B")["metric"] == mine.name
+    assert latex_escape_name(mine.name) in seeds_report.table_latex(ours, a="A", b="B")
+
+
+def test_runs_over_seeds_honour_lower_is_better():
+    """compare_seeds on per-item errors given as scores: with higher_is_better=False, the runs with the lower errors
+    win, p and the interval are those of the negated scores with higher is better (δ negated), and every view says
+    that lower is better."""
+    from sigcore.report import seeds as seeds_report
+
+    rng = np.random.default_rng(3)
+    runs_a = [np.abs(rng.normal(scale=1.0, size=150)) for _ in range(3)]
+    runs_b = [np.abs(rng.normal(scale=1.3, size=150)) for _ in range(3)]
+    for alternative in ("greater", "less", "two-sided"):
+        lower = sigcore.compare_seeds(None, runs_a, runs_b, metric="mean", higher_is_better=False,
+                                      alternative=alternative, n_resamples=2_000)
+        higher = sigcore.compare_seeds(None, [-r for r in runs_a], [-r for r in runs_b], metric="mean",
+                                       alternative=alternative, n_resamples=2_000)
+        assert lower.p_value == pytest.approx(higher.p_value) and lower.delta == pytest.approx(-higher.delta)
+        assert (lower.ci_low, lower.ci_high) == pytest.approx((-higher.ci_high, -higher.ci_low))
+        assert (lower.side, lower.significant) == (higher.side, higher.significant)
+    res = sigcore.compare_seeds(None, runs_a, runs_b, metric="mean", higher_is_better=False, alternative="greater",
+                                n_resamples=2_000)
+    assert res.significant and res.side == 1 and res.delta < 0
+    text = res.sentence(a="small", b="large")
+    assert text.startswith("small beats large by ") and "(lower is better; one-sided 95% bound: at least " in text
+    assert "better:lower" in seeds_report.signature(res) and seeds_report.to_dict(res, a="a", b="b")[
+        "higher_is_better"] is False
+    assert r"Score ($\downarrow$)" in seeds_report.table_latex(res, a="small", b="large")
+    with pytest.raises(SettingsError, match="accuracy is a metric on which higher is better"):
+        sigcore.compare_seeds([1, 0] * 5, [[1, 0] * 5], [[0, 0] * 5], metric="accuracy", higher_is_better=False)
+    d = diabetes()
+    mae = sigcore.compare_seeds(d["y"], [d["ridge"]], [d["const"]], metric="mae", n_resamples=2_000)
+    one = sigcore.compare(d["y"], d["ridge"], d["const"], metric="mae", test="bootstrap", n_resamples=2_000)
+    assert mae.side == 1 and mae.significant and mae.delta == pytest.approx(one.delta)
+
+
+# ---------------------------------------------------------------- one refusal where lower is better
+
+
+REFUSED = "reads δ > 0 as A better, and on {} lower is better"
+
+
+def test_a_one_sided_power_plan_where_lower_is_better_is_refused_in_one_wording(tmp_path, capsys):
+    from sigcore import claims, power
+
+    ea, eb = errors("ridge"), errors("const")
+    two = power.plan(ea, eb, test="t", higher_is_better=False)
+    assert two.current.power == power.plan(ea, eb, test="t").current.power  # two-sided: the same either way
+    for plan in (lambda: power.plan(ea, eb, test="t", alternative="greater", higher_is_better=False),
+                 lambda: power.power_at(ea, eb, 50, test="t", alternative="less", higher_is_better=False)):
+        with pytest.raises(SettingsError, match="a one-sided power plan " + REFUSED.format("these scores")):
+            plan()
+    with pytest.raises(SettingsError, match=r"non-inferiority \(H0 δ ≤ −Δ\) " + REFUSED.format("these scores")):
+        claims.plan("non-inferior", 1.0, delta=0.5, sd=2.0, higher_is_better=False)
+    assert claims.plan("equivalent", 1.0, delta=0.1, sd=2.0, higher_is_better=False).n_needed
+    path = tmp_path / "errors.csv"
+    path.write_text("ridge_error,const_error\n" + "".join(f"{a!r},{b!r}\n" for a, b in zip(ea.tolist(), eb.tolist())))
+    assert main(["power", str(path), "--metric", "mean", "--lower-is-better", "--test", "t", "--sims", "50"]) == 0
+    assert "Paired t-test, H1: A and B differ" in capsys.readouterr().out
+    for extra, what in ((["--alternative", "greater"], "a one-sided power plan"),
+                        (["--non-inferior", "1"], r"non-inferiority \(H0 δ ≤ −Δ\)")):
+        assert main(["power", str(path), "--metric", "mean", "--lower-is-better", "--test", "t", *extra]) == 2
+        err = capsys.readouterr().err
+        assert re.search(what + " " + REFUSED.format("these scores"), err), err
+    assert main(["power", "--n", "500", "--accuracy-a", "0.8", "--accuracy-b", "0.7", "--agreement", "0.8",
+                 "--lower-is-better"]) == 2
+    assert "accuracy is a metric on which higher is better" in capsys.readouterr().err
+    files = [write(tmp_path, "ridge"), write(tmp_path, "const")]
+    assert main(["compare", *files, "--sequential"]) == 2
+    assert "the confidence sequence (--sequential) " + REFUSED.format("mae") in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- a family's views where lower is better
+
+
+@functools.cache
+def mae_family(all_pairs: bool = False):
+    d = diabetes()
+    return sigcore.compare_many(d["y"], {n: d[n] for n in ("const", "gbr", "ridge")}, metric="mae",
+                                all_pairs=all_pairs, n_resamples=2_000)
+
+
+def test_the_forest_plot_puts_the_lowest_error_on_top_and_says_which_side_is_better():
+    """Against the constant predictor, ridge (MAE 45.8) and gbr (48.2) are both better: δ < 0, ridge's the more
+    negative. The best is drawn on top (Plotly's last row), as the largest δ is where higher is better."""
+    from sigcore.report import family_figures
+    from sigcore.report.style import PAPER
+
+    many = mae_family()
+    assert family_figures.forest_order(many) == ["gbr", "ridge"]  # bottom to top: ridge, the best, on top
+    fig = family_figures.forest(many)
+    assert list(fig.layout.yaxis.ticktext) == ["gbr", "ridge"] and list(fig.layout.yaxis.tickvals) == [0, 1]
+    assert fig.layout.xaxis.title.text == ("δ = MAE(system) − MAE(const), with its 95% interval; lower is better, "
+                                           "below 0: system better")
+    printed = family_figures.forest(many, style=PAPER)
+    assert "lower is better, below 0: system better" in printed.layout.xaxis.title.text.replace("<br>", " ")
+    caption = family.forest_caption(many)
+    assert "MAE is lower-is-better: δ below 0 is a system better than const, and the best is drawn on top." in caption
+    assert r"MAE is lower-is-better: $\delta$ below 0 is a system better than const" in family.forest_caption(
+        many, latex=True)
+    accuracy = sigcore.compare_many([0, 1] * 50, {"base": [0, 1] * 50, "x": [0] * 100, "y": [0, 1] * 40 + [1, 0] * 10},
+                                    metric="accuracy", n_resamples=500)
+    assert family_figures.forest_order(accuracy) == ["x", "y"]  # the largest δ (the best) on top, as before
+    assert "lower-is-better" not in family.forest_caption(accuracy)
+    assert "below 0" not in family_figures.forest(accuracy).layout.xaxis.title.text
+
+
+def test_a_family_of_errors_reads_lower_is_better_in_its_table_settings_sentence_and_heatmap():
+    from sigcore.report import family_figures
+
+    many = mae_family()
+    text = family.text(many)
+    assert text.startswith("MAE (lower is better): paired t-test, two-sided, Holm over 2 comparisons, α = 0.05")
+    assert text.endswith("δ = score(system) − score(against); lower is better: δ below 0, the system better.")
+    assert family.sentence(many).endswith("gbr and ridge are significantly better than const.")
+    table = family.latex([many])
+    assert r"MAE ($\downarrow$)" in table
+    assert re.search(r"ridge & 45\.81\$\^\\dagger\$ & \\textminus\{\}13\.72", table)  # † better, though δ < 0
+    assert "significantly better/worse than the baseline, const" in table
+    pairs = mae_family(all_pairs=True)
+    assert "best first (the lowest; δ below 0: the row better)" in family.heatmap_caption(pairs)
+    heat = family_figures.heatmap(pairs)
+    assert family_figures.heatmap_order(pairs) == ["ridge", "gbr", "const"]
+    assert "lower is better, below 0: row better" in heat.layout.title.subtitle.text
+    scale = dict(heat.data[0].colorscale)
+    z = heat.data[0].z
+    assert z[0][2] < 0 and z[2][0] > 0  # ridge − const < 0: ridge, the row, better
+    # the better side is blue whichever way is better: the lowest δ here, the highest for accuracy
+    assert scale[0.0] == "#2166ac" and scale[1.0] == "#b2182b"
+    accuracy = sigcore.compare_many([0, 1] * 50, {"base": [0, 1] * 50, "x": [0] * 100}, metric="accuracy",
+                                    all_pairs=True, n_resamples=500)
+    assert dict(family_figures.heatmap(accuracy).data[0].colorscale)[1.0] == "#2166ac"
+
+
+def test_the_three_tests_figure_shades_the_tail_on_the_side_h1_names():
+    """H1 "A better" on an error is δ < 0: the t panel's tail lies below t, not above it."""
+    from sigcore.teaching.lesson_figures import three_tests
+
+    d = diabetes()
+    runs = [sigcore.compare(d["y"], d["ridge"], d["const"], metric="mae", test=t, alternative="greater",
+                            n_resamples=500) for t in ("bootstrap", "permutation", "t")]
+    t = runs[2]
+    assert t.statistic < 0 and t.significant
+    tails = [trace for trace in three_tests(*runs).data if trace.name == "tail area = p"]
+    assert len(tails) == 1 and max(tails[0].x) == pytest.approx(t.statistic) and min(tails[0].x) < t.statistic
+
+
+def brier_logs(tmp_path) -> list[tuple[str, bytes]]:
+    """Two lm-eval sample logs whose per-sample metric is a Brier score (lower is better), a field no built-in
+    metric is named after: the app resolves it to the mean of per-item scores."""
+    import json as json_
+
+    rng = np.random.default_rng(4)
+    out = []
+    for model, spread in (("a", 0.1), ("b", 0.3)):
+        records = [{"doc_id": i, "doc": {"question": "q"}, "target": "yes", "arguments": {}, "resps": [["yes"]],
+                    "filtered_resps": ["yes"], "filter": "none", "metrics": ["brier_score"],
+                    "brier_score": float(abs(rng.normal(scale=spread)))} for i in range(60)]
+        out.append((f"samples_boolq_{model}.jsonl", "".join(json_.dumps(r) + "\n" for r in records).encode()))
+    return out
+
+
+def test_the_better_box_follows_the_metric_as_resolved(tmp_path):
+    """A score field of the logs (brier_score) is averaged as per-item scores: the Better box lets the user say lower
+    is better, and the verdict follows it; RMSE shows lower, fixed; accuracy shows no box."""
+    from ui.safe import md
+
+    at = uploaded(page(), *brier_logs(tmp_path))
+    box(at, "Metric").set_value("brier_score").run()
+    better = box(at, "Better")
+    assert better.options == ["Higher is better", "Lower is better"] and not better.disabled
+    better.set_value("Lower is better").run()
+    box(at, "Test").set_value("t").run()
+    ran(at)
+    assert not at.exception and not at.error
+    scores = [[json.loads(line)["brier_score"] for line in data.decode().splitlines()] for _, data in
+              brier_logs(tmp_path)]
+    res = sigcore.compare(None, *scores, metric="mean", test="t", higher_is_better=False)
+    assert res.winner == "A"  # A's Brier scores are the lower
+    assert shown_verdict(at) == md(report.verdict(res, a="A (samples_boolq_a)", b="B (samples_boolq_b)"))
+    files = [(f"{n}.csv", open(write(tmp_path, n), "rb").read()) for n in ("const", "ridge")]
+    at = uploaded(page(), *files)
+    box(at, "Metric").set_value("rmse").run()
+    assert box(at, "Better").disabled and box(at, "Better").value == "Lower is better"
+    at = uploaded(page(), ("gsm.csv", answers_table().encode()))
+    assert box(at, "Metric").value == "accuracy" and not [s for s in at.selectbox if s.label == "Better"]

@@ -234,8 +234,9 @@ def _preview(data: align.Aligned, tables) -> None:
     formats = {t.format for t in tables}
     read = (f"{'one' if len(tables) == 1 else len(tables)} {formats.pop()} file{'s' * (len(tables) > 1)}"
             if len(formats) == 1 else ", ".join(f"{md(t.name)} ({t.format})" for t in tables))
+    reading = align.reading(data)  # numbers: regression outputs or answers, and why (as the command line says)
     st.caption(f"{data.n:,} items{groups} from {read} · "  # what was taken for what, and why
-               + " · ".join(md(str(role)) for role in data.roles))
+               + " · ".join(md(str(role)) for role in (*data.roles, *([reading] if reading else []))))
     for note in data.notes:
         st.warning(md(note))
     a, b = data.display_names

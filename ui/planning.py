@@ -7,13 +7,16 @@ import streamlit as st
 
 import sigcore
 from sigcore import power
+from sigcore.errors import SettingsError
 from sigcore.effects import item_values
 from sigcore.io import align
 from sigcore.metrics import METRICS, direction
+from sigcore.result import refuse_lower
 from sigcore.teaching.lesson_figures import power_curve
 
 from . import figure
 from .run import Settings, inputs
+from .safe import md
 
 
 def show(data: align.Aligned, s: Settings, source: str) -> None:
@@ -26,8 +29,10 @@ def show(data: align.Aligned, s: Settings, source: str) -> None:
                        f"grouped; {s.metric} " + ("is not one." if values is None else "items come in groups."))
             return
         if s.alternative != "two-sided" and not direction(metric, s.higher_is_better):  # its sides read δ > 0
-            st.caption(f"Planning a one-sided test reads δ > 0 as A better, and on {s.metric} lower is better: "
-                       "choose the two-sided H1 to plan.")
+            try:
+                refuse_lower("a one-sided power plan", False, s.metric, hint=power.ONE_SIDED_HINT)
+            except SettingsError as refused:  # the plan's own refusal, in its words
+                st.caption(md(str(refused)))
             return
         test = s.test if s.test in power.SUPPORTED else "bootstrap"
         st.caption(f"These {len(values[0]):,} items as a pilot: test sets of any size are drawn from them, their δ "

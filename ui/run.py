@@ -20,7 +20,7 @@ from sigcore import SigcoreError, advisor, claims, effects, report
 from sigcore.compare import RESAMPLING
 from sigcore.contract import DEFAULT_ALPHA, DEFAULT_RESAMPLES, DEFAULT_SEED
 from sigcore.io import align
-from sigcore.metrics import direction
+from sigcore.metrics import direction, known
 from sigcore.report import export, reproduce
 from sigcore.report.sentence import the
 from sigcore.report.figures import (chart_title, claim_marks, delta_histogram, empty_histogram, histogram_frames,
@@ -87,7 +87,7 @@ def settings(data: align.Aligned, source: str) -> Settings:
                       "average; if they are predicted labels, add the gold (a gold file, or a gold column)."))
         st.stop()
     options = _metric_options(c8, data, metric)  # before the tests: they change which items differ
-    higher = _direction(c8, metric)
+    higher = _direction(c8, data, metric)
     alpha = c4.selectbox("Significance level α", ALPHAS, index=ALPHAS.index(DEFAULT_ALPHA),
                          format_func=lambda x: f"{x:g}",
                          help=f"H0 is rejected when p ≤ α. Intervals are at 1 − α ({1 - DEFAULT_ALPHA:.0%} for α = "
@@ -167,11 +167,18 @@ def _metric_options(column, data: align.Aligned, metric: str) -> tuple:
     return ()
 
 
-def _direction(column, metric: str) -> bool | None:
-    """The Better box, for per-item scores only (the mean): other metrics know their direction (MAE: lower)."""
-    if metric not in sigcore.METRICS or sigcore.METRICS[metric].higher_is_better is not None:
+def _direction(column, data: align.Aligned, metric: str) -> bool | None:
+    """The Better box, for the metric as it is resolved (a score field of the files, lm-eval's or one's own, is
+    averaged as the mean unless it is right/wrong): a choice for per-item scores, whose direction only the user
+    knows; shown and fixed where lower is better (MAE), as the metric knows it; none where higher is (accuracy)."""
+    resolved = known(inputs(data, metric)[3])
+    if resolved is None or resolved.higher_is_better:
         return None
-    return BETTER[column.selectbox("Better", list(BETTER), help=BETTER_HELP)]
+    if resolved.higher_is_better is None:
+        return BETTER[column.selectbox("Better", list(BETTER), help=BETTER_HELP)]
+    column.selectbox("Better", ["Lower is better"], disabled=True,
+                     help=f"{metric} is an error: lower is better, and the metric fixes it. A beats B when A's is lower.")
+    return None
 
 
 def claim_of(data: align.Aligned, s: Settings, res: sigcore.Result) -> claims.Claim:

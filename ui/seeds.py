@@ -30,6 +30,7 @@ from sigcore.io import align, results
 from sigcore.io.roles import names_of, system_of
 from sigcore.report import citations, export
 from sigcore.report.sentence import _SIDED, decimals, number
+from sigcore.result import delta_alternative
 from sigcore.statistics.aso import N_BOOTSTRAP, TAU
 from sigcore.words import told_apart
 
@@ -415,9 +416,10 @@ def show_runs(res, s: RunsSettings) -> None:
     c2.metric("p", res.p_text.removeprefix("p = ").removeprefix("p "), border=True,
               help=md(f"{s.used()}; paired bootstrap over items and runs"))
     kind = "interval" if res.alternative == "two-sided" else "bound"
+    side = delta_alternative(res.alternative, res.higher_is_better)  # H1's side of δ: δ < 0 where lower is better
     c3.markdown(f"**{res.level} {kind} of δ** ({_SIDED[res.alternative]})  \n"
-                f"with the seeds' variance: {_bounds(res.alternative, res.ci_low, res.ci_high, scale)}  \n"
-                f"from the items alone: {_bounds(res.alternative, *res.ci_items, scale)}")
+                f"with the seeds' variance: {_bounds(side, res.ci_low, res.ci_high, scale)}  \n"
+                f"from the items alone: {_bounds(side, *res.ci_items, scale)}")
     c3.caption("The first resamples the items and which runs are averaged; the second holds the runs fixed, so "
                "the difference is what the seeds add.")
     left, right = st.columns([2, 3], gap="large")

@@ -11,8 +11,10 @@ from streamlit import config
 from sigcore import SigcoreError, sequential
 from sigcore.effects import item_values
 from sigcore.io import align
+from sigcore.errors import SettingsError
 from sigcore.metrics import METRICS, direction
 from sigcore.report.sequence_figure import frames, sequence
+from sigcore.result import refuse_lower
 
 from . import figure
 from .live_chart import frame, live_chart
@@ -23,8 +25,11 @@ from .safe import md
 def show(data: align.Aligned, s: Settings) -> None:
     with st.expander("Could evaluating have stopped early? The anytime-valid confidence sequence"):
         gold, a, b, metric = inputs(data, s.metric)
-        if not direction(metric, s.higher_is_better):  # its sentence reads δ > 0 as A better
-            st.caption(f"The sequence is for metrics on which higher is better, and on {s.metric} lower is.")
+        try:  # its sentence reads δ > 0 as A better
+            refuse_lower("the confidence sequence", direction(metric, s.higher_is_better), s.metric,
+                         hint="Compare without it, or give per-item scores on which higher is better.")
+        except SettingsError as refused:  # the command line's refusal, in its words
+            st.caption(md(str(refused)))
             return
         values = item_values(gold, a, b, metric=metric, **dict(s.options))
         if values is None:

@@ -33,7 +33,7 @@ from ..words import counted, listed, shown
 from .ids import RULE, item_keys
 from .inputs import INDEX, LOGS
 from .roles import (GOLD_NAMES, Ambiguous, Role, baseline_index, baseline_named, correctness_named, gold_files,
-                    label_reason, number_kind, regression_reason)
+                    label_reason, number_kind, number_role, regression_reason)
 
 _GOLD = ("gold", "label", "labels", "gold_label", "reference", "references", "ref", "target", "answer",
          "y", "y_true", "truth", "expected", "tags")
@@ -904,19 +904,29 @@ REGRESSION_METRICS = ("mae", "mse", "rmse")
 
 def fitting(gold: list | None, systems: dict[str, list], metric: str, suggested) -> None:
     """Refuse a metric that would score something else than the data hold: the mean of the predictions where a gold
-    column was found (it would average the predictions and ignore gold), or labels' exact matches on real numbers
-    (every item "wrong" by a rounding); the refusal names the metrics that fit (``suggested()``)."""
+    column was found (it would average the predictions and ignore gold), or labels' exact matches on regression
+    outputs (:func:`sigcore.io.roles.regression_reason`: every item "wrong" by a rounding); the refusal names the
+    metrics that fit (``suggested()``)."""
     if gold is None:
         return
     if metric == "mean":
         raise SettingsError("the mean averages per-item scores, and these are predictions with their gold: the mean "
                             "of the predictions would ignore gold", hint=f"Choose a metric that scores the predictions "
                                                                           f"against gold: {', '.join(suggested())}.")
-    if metric in (*LABEL_METRICS, "exact_match") and number_kind(
-            [*gold[:500], *(v for outputs in systems.values() for v in outputs[:500])])[0] == "real":
-        raise SettingsError(f"{metric} counts predictions equal to gold, and these are real numbers (not all whole): "
+    why = regression_reason(gold, list(systems.values())) if metric in (*LABEL_METRICS, "exact_match") else None
+    if why:
+        raise SettingsError(f"{metric} counts predictions equal to gold, and these read as regression outputs ({why}): "
                             "a prediction off by 0.001 would count as wrong as one off by 1,000",
-                            hint=f"Choose a metric of the errors: {', '.join(REGRESSION_METRICS)} (lower is better).")
+                            hint=f"Choose a metric of the errors: {', '.join(REGRESSION_METRICS)} (lower is better). "
+                                 "If they are answers to match exactly, give each system's right (1) or wrong (0) per "
+                                 "item, named like correctness (a_correct), and compare those as accuracy.")
+
+
+def reading(data: "Aligned | AlignedMany") -> Role | None:
+    """How the data's numeric gold and outputs read (regression outputs or answers, and why), as one more line of
+    the roles every entry point shows (:func:`sigcore.io.roles.number_role`); None where they are not numbers."""
+    systems = [data.a, data.b] if isinstance(data, Aligned) else list(data.systems.values())
+    return number_role(data.gold, systems)
 
 
 LABEL_METRICS = ("accuracy", "macro_f1", "micro_f1", "weighted_f1", "f1", "precision", "recall")
@@ -1018,10 +1028,11 @@ def metric_question(aligned: Aligned | AlignedMany) -> str | None:
 
 
 def suggest_many_metrics(data: AlignedMany) -> list[str]:
-    """The metrics that fit several systems' outputs, the most natural first: those of the first two."""
+    """The metrics that fit several systems' outputs, the most natural first: those of the first two, every system
+    counting in whether numbers read as regression outputs."""
     first, second = list(data.systems)[:2]
     return suggest_metrics(Aligned(data.gold, data.systems[first], data.systems[second], first, second,
-                                   outputs=data.outputs[:2]))
+                                   outputs=data.outputs[:2]), list(data.systems.values()))
 
 
 def default_baseline(data: AlignedMany) -> tuple[str, str]:
@@ -1046,25 +1057,24 @@ def many_inputs(data: AlignedMany, metric: str) -> tuple[list | None, dict[str, 
     return data.gold, data.systems
 
 
-def suggest_metrics(aligned: Aligned) -> list[str]:
+def suggest_metrics(aligned: Aligned, systems: list[list] | None = None) -> list[str]:
     """The metrics that fit these data, the most natural first.
 
     Tag sequences: span F1. Per-item 0/1 without gold, named like correctness: accuracy (McNemar fits), then the
     mean. Other per-item numbers without gold: the mean; anything else without gold: accuracy,
     whose refusal says that gold is missing and how to give it. Multi-word text (translations, generations),
-    mostly distinct: BLEU, chrF, exact match. Real-valued gold and predictions (regression outputs,
-    :func:`sigcore.io.roles.regression_reason`): MAE, MSE, RMSE. Labels, a few words long or not ("I want to book a
+    mostly distinct: BLEU, chrF, exact match. Numbers read as regression outputs (of ``systems``, by default A and
+    B: :func:`sigcore.io.roles.regression_reason`): MAE, MSE, RMSE. Labels, a few words long or not ("I want to book a
     flight" as an intent): accuracy and the F1 family (binary P/R/F1 with two labels), then the errors where the
     labels are numbers (ratings 1 to 5). Logs (Inspect, lm-eval): their own per-sample scorers first, as ``many``
     takes them, so that a model's score is the one its log reports, not one recomputed from its answers.
     """
     fields = list(aligned.scores)
-    if fields:
-        return fields + [m for m in _recomputed(aligned) if m not in fields]
-    return _recomputed(aligned)
+    computed = _recomputed(aligned, systems or [aligned.a, aligned.b])
+    return fields + [m for m in computed if m not in fields]
 
 
-def _recomputed(aligned: Aligned) -> list[str]:
+def _recomputed(aligned: Aligned, systems: list[list]) -> list[str]:
     """The metrics computed from gold and outputs that fit these data, the most natural first."""
     if aligned.gold is None:
         if right_wrong(aligned):  # 0/1 named like correctness: right/wrong items, against a gold of 1s
@@ -1081,7 +1091,7 @@ def _recomputed(aligned: Aligned) -> list[str]:
     if (texts and sum(len(v.split()) > 2 for v in texts) > len(texts) / 2
             and len(set(texts)) > len(texts) / 2):  # references differ item by item; labels repeat
         return ["bleu", "chrf", "exact_match"]
-    if regression_reason(aligned.gold, [aligned.a, aligned.b]):
+    if regression_reason(aligned.gold, systems):
         return list(REGRESSION_METRICS)
     labels = {str(v).strip() for v in _distinct([*aligned.gold, *aligned.a, *aligned.b])}
     binary = ["f1", "precision", "recall"] if len(labels) == 2 else []

@@ -10,9 +10,10 @@ and with which flag (the app asks the same question in a select box).
 - A system is the baseline when its name says so (baseline; base as its first word, not bert-base; ref-system).
 - Numbers without gold are per-item scores to average only when nothing says they are class labels: a column
   or file named like predictions, or few distinct whole numbers without a score's name, is a question.
-- Numbers with gold are class labels when they are few distinct whole numbers (:data:`FEW_LABELS`), and real-valued
-  quantities (regression outputs, scored by their errors: MAE) when some value is not whole, or when they take
-  many whole values that the predictions seldom hit exactly (numeric answers that are matched are answers).
+- Numbers with gold are class labels when they are few distinct whole numbers (:data:`FEW_LABELS`); other numbers
+  (some value not whole, or many whole values) are answers matched exactly when a system's predictions equal gold on
+  at least :data:`ANSWERS` of the items (GSM8K's "3.5", "12"), else regression outputs, scored by their errors (MAE):
+  :func:`number_reading`, the one rule.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ _LABEL_WORDS = ("pred", "preds", "prediction", "predictions", "predicted", "labe
                 "tag", "tags", "category", "y", "yhat")
 FEW_LABELS = 20  # whole numbers taking at most this many values look like class ids, not scores
 SAMPLE = 1000  # items whose values decide how numbers read
+ANSWERS = 0.1  # a share of items (a tenth): numbers a system's predictions equal this often are answers
 
 
 class Ambiguous(SettingsError):
@@ -147,22 +149,46 @@ def number_kind(values: Sequence[Any]) -> tuple[str | None, int]:
     return ("labels" if distinct <= FEW_LABELS else "whole"), distinct
 
 
-def regression_reason(gold: Sequence[Any], predictions: Sequence[Sequence[Any]]) -> str | None:
-    """Why gold and predictions read as real-valued quantities, to be scored by their errors (MAE, MSE, RMSE)
-    rather than as labels, or None where they read as labels or are not all numbers (:func:`number_kind`): some
-    value is not whole (3.7 is no class id), or they take more than :data:`FEW_LABELS` whole values and the
-    predictions equal gold on fewer than half of the items (numeric answers, as GSM8K's, are matched exactly)."""
+def number_reading(gold: Sequence[Any], predictions: Sequence[Sequence[Any]]) -> tuple[str | None, str]:
+    """How numeric gold and predictions read, and why: ``("regression", why)`` for real-valued quantities, to be
+    scored by their errors (MAE, MSE, RMSE); ``("answers", why)`` for answers matched exactly (GSM8K's "3.5", "12");
+    ``(None, "")`` for class ids (at most :data:`FEW_LABELS` distinct whole numbers) or values that are not all
+    numbers (:func:`number_kind`). The one rule: numbers that are not class ids (some value is not whole, or they
+    take more whole values than class ids do) are answers when some system's predictions equal gold on at least
+    :data:`ANSWERS` of the items, and regression outputs when every system's do less often (an estimate of a real
+    quantity seldom hits it exactly; an answer is right or wrong)."""
     truth = list(gold[:SAMPLE])
     systems = [list(p[:SAMPLE]) for p in predictions]
     kind, distinct = number_kind(truth + [v for p in systems for v in p])
-    if kind == "real":
-        return "gold and predictions are real numbers, not all whole"
-    if kind == "whole":
-        hits = [sum(_number(g) == _number(v) for g, v in zip(truth, p)) for p in systems]
-        if all(h < len(truth) / 2 for h in hits):
-            return (f"gold and predictions take {distinct:,} distinct whole values, more than class ids do "
-                    f"({FEW_LABELS}), and the predictions seldom equal gold")
-    return None
+    if kind not in ("real", "whole") or not truth:
+        return None, ""
+    values = ("real numbers, not all whole" if kind == "real" else
+              f"{distinct:,} distinct whole values, more than class ids take ({FEW_LABELS})")
+    hits = max(sum(_number(g) == _number(v) for g, v in zip(truth, p)) for p in systems)
+    items = f"{len(truth):,} items" if len(gold) <= SAMPLE else f"the first {SAMPLE:,} items"
+    if hits >= ANSWERS * len(truth):
+        return "answers", (f"gold and predictions are {values}, and a system's predictions equal gold on {hits:,} of "
+                           f"{items}, a tenth or more")
+    return "regression", (f"gold and predictions are {values}, and no system's predictions equal gold on more than "
+                          f"{hits:,} of {items}, under a tenth")
+
+
+READINGS = {"regression": "regression outputs, scored by their errors (MAE, MSE, RMSE)",
+            "answers": "answers, right or wrong, scored by exact match (accuracy)"}  # what each reading means
+
+
+def number_role(gold: Sequence[Any] | None, predictions: Sequence[Sequence[Any]]) -> Role | None:
+    """How numeric gold and predictions read, as a line of the roles every entry point shows ("numbers = regression
+    outputs, scored by their errors (MAE, MSE, RMSE) (gold and predictions are real numbers...)"); None without gold,
+    for class ids and for what is not all numbers (:func:`number_reading`)."""
+    kind, why = number_reading(gold, predictions) if gold is not None else (None, "")
+    return None if kind is None else Role("numbers", READINGS[kind], why)
+
+
+def regression_reason(gold: Sequence[Any], predictions: Sequence[Sequence[Any]]) -> str | None:
+    """Why gold and predictions read as regression outputs (:func:`number_reading`), or None where they do not."""
+    kind, why = number_reading(gold, predictions)
+    return why if kind == "regression" else None
 
 
 def _number(value: Any) -> float | None:

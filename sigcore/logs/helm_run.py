@@ -17,7 +17,6 @@ instances and trials is checked against the one ``stats.json`` reports.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path, PurePosixPath
 from typing import Any
 

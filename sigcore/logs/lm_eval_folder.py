@@ -11,7 +11,6 @@ and that score is what is compared (said in a note).
 
 from __future__ import annotations
 
-import json
 from pathlib import Path, PurePosixPath
 
 import numpy as np

@@ -567,6 +567,14 @@ def resolve(metric: "str | Metric") -> Metric:
     return METRICS[metric]
 
 
+def known(metric: "str | Metric") -> Metric | None:
+    """The metric a result's name stands for (a key of :data:`METRICS`), or the :class:`Metric` itself; None for a
+    name the registry does not hold: a custom metric's, as a result or a saved JSON carries it. What a view may
+    look up about a result's metric (is it right/wrong per item?) goes through here, and reads None as "not known"
+    rather than failing."""
+    return metric if isinstance(metric, Metric) else METRICS.get(metric) if isinstance(metric, str) else None
+
+
 def direction(metric: "str | Metric", higher_is_better: bool | None = None) -> bool:
     """Whether a higher score is better for this comparison: the metric's own direction (MAE: lower), or, for
     per-item scores (``mean``), the user's (higher unless ``higher_is_better=False``). A direction that contradicts

@@ -81,7 +81,9 @@ def forest_caption(many: Many, *, latex: bool = False) -> str:
     metric = METRIC_NAMES.get(many.metric, many.metric)
     significant = sum(many.significant(a, b) for (a, b) in many.results)
     bars = all(math.isfinite(v) for pair in many.results for v in many.delta_interval(*pair))
-    text = (f"δ = {metric}(system) − {metric}({_BASE}) on {first.n_items:,} items ({_how(many)}). Filled: "
+    lower = "" if many.higher_is_better else (f" {metric[0].upper() + metric[1:]} is lower-is-better: δ below 0 is "
+                                               f"a system better than {_BASE}, and the best is drawn on top.")
+    text = (f"δ = {metric}(system) − {metric}({_BASE}) on {first.n_items:,} items ({_how(many)}).{lower} Filled: "
             f"significant after {CORRECTION_NAMES[many.correction]}'s correction ({significant} of "
             f"{len(many.results)}); hollow: not. "
             + (f"Each bar is that comparison's own {first.confidence_level:.0%} interval of δ, not corrected for "
@@ -121,7 +123,8 @@ def heatmap_caption(many: Many, *, latex: bool = False) -> str:
     significant = sum(many.significant(a, b) for (a, b) in many.results)
     shown = "" if heatmap_font(many) else " Each cell's colour is its δ (too many systems for the values to fit)."
     text = (f"δ = {metric}(row) − {metric}(column) on {first.n_items:,} items ({_how(many)}), systems by "
-            f"{metric}, best first{'' if many.higher_is_better else ' (the lowest)'}.{shown} *: significant after {CORRECTION_NAMES[many.correction]}'s correction "
+            f"{metric}, best first{'' if many.higher_is_better else ' (the lowest; δ below 0: the row better)'}.{shown}"
+            f" *: significant after {CORRECTION_NAMES[many.correction]}'s correction "
             f"over the {len(many.results)} pairs tested ({significant} significant)."
             + ("" if many.baseline is None else f" Only the pairs with {_BASE} were tested; the others are blank."))
     return _caption(text, many.baseline, latex)
@@ -216,7 +219,8 @@ def text(many: Many) -> str:
     warning = floor_warning(many)
     lines = [heading(many), *([f"warning: {warning}"] if warning else []), ""] + ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
     lines += ["", f"* significant after {CORRECTION_NAMES[many.correction]}'s correction at α = {many.alpha:g}; "
-                  "δ = score(system) − score(against)."]
+                  "δ = score(system) − score(against)" + ("." if many.higher_is_better else
+                                                          "; lower is better: δ below 0, the system better.")]
     if many.baseline is None:
         ranking = many.ranking()
         lines += ["", "Ranking (clusters: every system above a line is significantly better than every one below):"]
@@ -259,8 +263,8 @@ def latex(families: list[Many], venue: str = DEFAULT_VENUE, columns: Sequence[st
         [s for s in first.systems if s != first.baseline])
     level = latex_escape(_level(first))
     heads = {"score": None, "delta": r"$\delta$", "ci": f"{level} CI", "p": f"$p$ ({CORRECTION_NAMES[first.correction]})"}
-    metric_heads = [PAPER_NAMES.get(f.metric, f.metric) + ("" if f.higher_is_better else r" ($\downarrow$)")
-                    for f in families]  # the arrow where lower is better
+    metric_heads = [latex_escape(PAPER_NAMES.get(f.metric, f.metric))  # a custom metric's name escaped
+                    + ("" if f.higher_is_better else r" ($\downarrow$)") for f in families]  # where lower is better
     rows, previous = [], None
     for i, name in enumerate(names):
         cells = [latex_escape(name)]
@@ -293,7 +297,8 @@ def latex(families: list[Many], venue: str = DEFAULT_VENUE, columns: Sequence[st
     cite = citations.cite_latex(list(dict.fromkeys(k for t in tests for k in citations.family_keys(
         t, [f.metric for f in families if f.test == t], first.correction))))
     if pairs:
-        caption = (f"Systems by {METRIC_NAMES.get(first.metric, first.metric)}, in clusters: every system above a "
+        named = latex_escape(METRIC_NAMES.get(first.metric, first.metric))
+        caption = (f"Systems by {named}, in clusters: every system above a "
                    f"rule is significantly better than every one below it ({how}) {cite}; rank: the ranks the tests "
                    "allow.")
     else:
@@ -380,7 +385,7 @@ def _latex_test(many: Many, families: list[Many] | None) -> str:
         how += f", $b = {b}$, seed {many.seed}"
     if families is None:
         return how
-    metrics = ", ".join(PAPER_NAMES.get(f.metric, f.metric) for f in families if f.test == many.test)
+    metrics = ", ".join(latex_escape(PAPER_NAMES.get(f.metric, f.metric)) for f in families if f.test == many.test)
     return f"{metrics}: {how}"
 
 

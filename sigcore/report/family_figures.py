@@ -45,11 +45,13 @@ def _marked(many: Many) -> str:
 
 
 def forest_order(many: Many) -> list[str]:
-    """The systems of a family against a baseline, from the largest δ at the top of the plot to the smallest."""
+    """The systems of a family against a baseline, from the best δ at the top of the plot to the worst: the largest
+    first, or the smallest (most negative) where lower is better (an error)."""
     if many.baseline is None:
         raise ValueError("a forest plot shows each system against a baseline; for all pairs, draw the heatmap")
     others = [s for s in many.systems if s != many.baseline]
-    return sorted(others, key=lambda s: many.results[(s, many.baseline)].delta)  # Plotly draws y = 0 at the bottom
+    sign = 1 if many.higher_is_better else -1
+    return sorted(others, key=lambda s: sign * many.results[(s, many.baseline)].delta)  # Plotly: y = 0 at the bottom
 
 
 def forest(many: Many, *, title: str | None = None, style: Style | None = None,
@@ -103,7 +105,7 @@ def forest(many: Many, *, title: str | None = None, style: Style | None = None,
         height=ROW * len(order) + 190, margin=dict(l=20, r=20, t=70, b=100), plot_bgcolor="white",
         title=_title(many, title),
         xaxis=dict(title=dict(text=f"δ = {name}(system) {MINUS} {name}({label(base)})"
-                                   + (f", with its {level} interval" if interval else "")),
+                                   + (f", with its {level} interval" if interval else "") + _better(many, "; ")),
                    range=span, zeroline=False, showgrid=True, gridcolor="#eeeeee", **AXIS),
         yaxis=dict(tickmode="array", tickvals=list(range(len(order))), ticktext=ticks,
                    range=[-0.7, len(order) - 0.3], automargin=True, showgrid=True, gridcolor="#f4f4f4", **AXIS),
@@ -123,7 +125,8 @@ def forest(many: Many, *, title: str | None = None, style: Style | None = None,
     left = max(0.55 * style.tick * max(len(plain(t)) for t in ticks) + 10, style.text)
     # a line that breaks at the minus keeps it at its end: one starting with "− BLEU(...)" reads as a negative
     axis = wrap([f"δ = {name}(system) {MINUS}", f"{name}({label(base)})" + ("," if interval else "")]
-                + ([f"with its {level} interval"] if interval else []), style, style.width(width) - left)
+                + ([f"with its {level} interval" + (";" if _better(many) else "")] if interval else [])
+                + ([_better(many)] if _better(many) else []), style, style.width(width) - left)
     shown = [t for t in fig.data if len(t.x)]  # Plotly lists no trace without points in the legend
     for t in shown:  # "significant after Benjamini-Yekutieli" and "(α = 0.05)" on two lines if need be
         head, _, tail = t.name.partition(" (")
@@ -197,11 +200,13 @@ def heatmap(many: Many, *, title: str | None = None) -> go.Figure:
     ticks = [label(s) for s in order]
     trace = dict(type="heatmap", z=z, x=list(range(len(order))), y=list(range(len(order))), text=text,
                  texttemplate="%{text}", textfont=dict(size=font or 13), customdata=hover,
-                 hovertemplate="%{customdata}<extra></extra>", colorscale=DIVERGING, zmid=0, zmin=-top, zmax=top,
+                 hovertemplate="%{customdata}<extra></extra>", zmid=0, zmin=-top, zmax=top,
+                 colorscale=DIVERGING if many.higher_is_better else [[1 - x, c] for x, c in reversed(DIVERGING)],
                  xgap=1, ygap=1, colorbar=dict(title=dict(text="δ", side="right"), thickness=14))
     side = max(420, 36 * len(order) + 220)
     cell = (f"each cell: δ = {name}(row) {MINUS} {name}(column)" if font else
             f"each cell's colour: δ = {name}(row) {MINUS} {name}(column), its value on hover")
+    cell += _better(many, "; ", "row")
     layout = dict(
         height=side, margin=dict(l=20, r=20, t=90, b=20), plot_bgcolor="white",
         title=_title(many, title, f"{cell}; * {_marked(many)}"),
@@ -211,6 +216,12 @@ def heatmap(many: Many, *, title: str | None = None) -> go.Figure:
                    automargin=True, showgrid=False),
     )
     return go.Figure(dict(data=[trace], layout=layout))
+
+
+def _better(many: Many, lead: str = "", who: str = "system") -> str:
+    """Which side of δ = 0 is better where lower is better (an error): "lower is better, below 0: system better",
+    after ``lead``; "" where higher is better. The blue end of the heatmap's colours is the better side either way."""
+    return "" if many.higher_is_better else f"{lead}lower is better, below 0: {who} better"
 
 
 def _bracket(low: float, high: float, scale: float) -> str:

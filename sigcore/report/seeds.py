@@ -56,7 +56,8 @@ def table_latex(res, *, a: str = "A", b: str = "B", venue: str = DEFAULT_VENUE, 
         return _latex_number(x, scale)
     one_sided = "" if res.alternative == "two-sided" else " (one-sided)"
     delta = ("+" if res.delta > 0 else "") + num(res.delta)
-    header = ["System", "Runs", PAPER_NAMES.get(res.metric, res.metric), "Range over runs"]
+    down = "" if res.higher_is_better else r" ($\downarrow$)"  # the arrow where lower is better, as a pair's table
+    header = ["System", "Runs", latex_escape(PAPER_NAMES.get(res.metric, res.metric)) + down, "Range over runs"]
     systems = [[latex_escape(name), str(len(runs)), num(mean), f"{num(min(runs))}--{num(max(runs))}"]
                for name, mean, runs in ((a, res.score_a, res.scores_a), (b, res.score_b, res.scores_b))]
     deltas = [["", "", "$\\delta$", f"{latex_escape(res.level)} CI{one_sided}"],
@@ -69,7 +70,9 @@ def table_latex(res, *, a: str = "A", b: str = "B", venue: str = DEFAULT_VENUE, 
             r"    \midrule", *lines(systems), r"    \midrule", *lines(deltas[:1]), r"    \midrule", *lines(deltas[1:]),
             r"    \bottomrule", r"  \end{tabular}", f"  % signature: {signature(res)}"]
     metric = METRIC_NAMES.get(res.metric, res.metric)
-    caption = (f"{metric[0].upper() + metric[1:]} of {_A} and {_B}, the mean over their runs (seeds) on "
+    metric += "" if res.higher_is_better else " (lower is better)"
+    metric = metric[0].upper() + metric[1:] if res.metric in METRIC_NAMES else metric  # a custom name as given
+    caption = (f"{metric} of {_A} and {_B}, the mean over their runs (seeds) on "
                f"{res.n_items:,} items, with the range over runs; δ = {_A} − {_B} with its {res.level} interval "
                f"from the {METHOD} {_C} (items + runs: the seeds' variance included) and from the items alone "
                f"(the runs held fixed); {_P} ({_SIDED[res.alternative]}), b = {res.n_resamples:,}, seed {res.seed}.")
@@ -83,13 +86,14 @@ def signature(res) -> str:
     """The settings that make the result, as :attr:`sigcore.Result.signature` writes a pair's."""
     return "|".join(["test:bootstrap-items-runs", f"alternative:{res.alternative}", f"alpha:{res.alpha:g}",
                      f"resamples:{res.n_resamples}", f"seed:{res.seed}", f"metric:{res.metric}",
-                     f"items:{res.n_items}", f"runs:{len(res.scores_a)},{len(res.scores_b)}",
+                     *([] if res.higher_is_better else ["better:lower"]), f"items:{res.n_items}",
+                     f"runs:{len(res.scores_a)},{len(res.scores_b)}",
                      f"sigcore:{__version__}", f"numpy:{np.__version__}"])
 
 
 def to_dict(res, *, a: str, b: str) -> dict[str, Any]:
     fields = ("metric", "alternative", "alpha", "score_a", "score_b", "delta", "p_value", "n_extreme", "ci_low",
-              "ci_high", "ci_items", "scores_a", "scores_b", "n_items", "n_resamples", "seed")
+              "ci_high", "ci_items", "scores_a", "scores_b", "n_items", "n_resamples", "seed", "higher_is_better")
     return _json_safe({"a_name": a, "b_name": b, **{f: getattr(res, f) for f in fields},
                        "significant": res.significant, "signature": signature(res)})
 

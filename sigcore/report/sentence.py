@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 
 from ..compare import TESTS
-from ..metrics import METRICS
+from ..metrics import known
 from ..result import Result, better_side, p_number
 from ..words import counted, in_text
 
@@ -153,16 +153,22 @@ def _differing(res: Result) -> str:
     """"3 discordant pairs", "3 items where the two systems differ", "1 group where the two systems differ" (the
     same words whichever system is A)."""
     m = res.n_differing
-    if METRICS[res.metric].binary and res.n_groups is None:
+    if _binary(res):
         return f"{m:,} discordant pair{'s' * (m != 1)}"
     return f"{m:,} {'group' if res.n_groups is not None else 'item'}{'s' * (m != 1)} where the two systems differ"
+
+
+def _binary(res: Result) -> bool:
+    """Whether the items differing are discordant pairs: right/wrong items, not clustered; a custom metric's name is
+    not known here (:func:`sigcore.metrics.known`), and its items are counted as items that differ."""
+    definition = known(res.metric)
+    return definition is not None and definition.binary and res.n_groups is None
 
 
 def summary(res: Result, *, a: str = "A", b: str = "B") -> str:
     """The command line's short report."""
     a, b, scale = in_text(a), in_text(b), scale_of(res)
-    binary = res.metric in METRICS and METRICS[res.metric].binary
-    differ = (f"{res.n_differing:,} discordant" if binary and res.n_groups is None else
+    differ = (f"{res.n_differing:,} discordant" if _binary(res) else
               f"{res.n_differing:,} {'groups ' if res.n_groups is not None else ''}differ")
     units = counted(res.n_items, "item") + (f" in {counted(res.n_groups, 'group')}" if res.n_groups is not None else "")
     brackets = _bracket(res.ci_a, scale), _bracket(res.ci_b, scale)

@@ -29,7 +29,7 @@ from .bootstrap import rejection_rate, smallest_n, textbook_number
 _BINS = 20
 PRESENTER_FONT = 24  # pixels: read from the back of a lecture hall (the walk-through's presenter size)
 _LAYOUT = dict(height=SLIDE_HEIGHT, margin=dict(l=60, r=20, t=70, b=55), plot_bgcolor="white", bargap=0)
-# x ranges of the t density counted in p, per alternative (ties at t itself count, as everywhere in sigcore)
+# x ranges of the t density counted in p, per side of δ H1 names (ties at t itself count, as everywhere in sigcore)
 _T_TAILS = {
     "greater": lambda t: [(t, math.inf)],
     "less": lambda t: [(-math.inf, t)],
@@ -260,7 +260,7 @@ def _t_panel(res: Result, k: int, font: int):
                    line=dict(color=MARK, width=2), xaxis=f"x{_ref(k)}", yaxis=f"y{_ref(k)}")
     tails = []
     if not math.isnan(stat):
-        for low, high in _T_TAILS[res.alternative](stat):
+        for low, high in _T_TAILS[res.delta_alternative](stat):  # t of A − B: H1's side of δ (δ < 0 for an error)
             inside = x[(x >= low) & (x <= high)]
             inside = np.unique(np.clip(np.r_[low, inside, high], -reach, reach))  # the tail starts exactly at t
             if len(inside) > 1:
