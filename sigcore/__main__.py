@@ -193,8 +193,10 @@ def _many_parser(commands) -> None:
                            "first of them it has")
     many.add_argument("--test", default=AUTO, choices=[AUTO, *TESTS],
                       help="the test (default: auto, the one recommended for every pair, or the one that fits them all)")
-    many.add_argument("--correction", default="holm", choices=list(CORRECTIONS),
-                      help="Holm (default), Bonferroni, Hochberg, Benjamini-Hochberg (bh), Benjamini-Yekutieli (by)")
+    many.add_argument("--correction", default="holm", choices=[*CORRECTIONS, "maxt"],
+                      help="Holm (default), Bonferroni, Hochberg, Benjamini-Hochberg (bh), Benjamini-Yekutieli (by); "
+                           "models on many tasks also maxt, the max statistic over the board's own resamples, which "
+                           "separates models at a b where Holm over many pairs cannot")
     many.add_argument("--drop-unmatched", action="store_true",
                       help="compare the items every system has (models on many tasks: on each task, and only the "
                            "tasks every model has) instead of stopping at one that lacks some; what was dropped is "
@@ -1263,8 +1265,7 @@ def _board(args) -> int:
                   end="" if args.csv else "\n")
             return 0
         print(board_words.heading(res, None, args.alpha, args.correction), *warnings, sep="\n")
-        _print_rows(["model", "score", f"{1 - args.alpha:.0%} CI", "ranks", "group"],
-                    [_board_cells(r) for r in table.itertuples(index=False)])
+        _print_rows(*_board_rows(table, args))
         print()
         _print_rows(["model", "other", "δ", "CI of δ", "p", "p corrected"],
                     [[r.model, r.other, *_delta_cells(r, args)] for r in pairs.itertuples(index=False)])
@@ -1305,10 +1306,11 @@ def _board(args) -> int:
         print(json.dumps(_json_safe({**out, **_friedman_json(res, args)}), indent=2))
         return 0
     print(board_words.heading(res, base, args.alpha, args.correction), *warnings, sep="\n")
-    rows = [[*_board_cells(r), *(["(baseline)", "", "", ""] if r.model == base else _delta_cells(r, args))]
-            for r in table.itertuples(index=False)]
-    _print_rows(["model", "score", f"{1 - args.alpha:.0%} CI", "ranks", "group", "δ", "CI of δ", "p", "p corrected"],
-                rows)
+    header, rows = _board_rows(table, args)
+    rows = [[*cells, *(["(baseline)", "", "", ""] if r.model == base else _delta_cells(r, args))]
+            for cells, r in zip(rows, table.itertuples(index=False))]
+    _print_rows([*header, "δ", "CI of δ", "p", "p corrected"], rows)
+    print(board_words.settled(res, args.alpha, args.correction))
     print(board_words.legend(res, base, args.alpha, args.correction))
     if tasks is not None and len(tasks):
         print("\n" + board_words.per_task_heading(res, base, args.correction, args.per_task, len(tasks)))
@@ -1337,9 +1339,15 @@ def _friedman_json(res, args) -> dict:
                          "alpha": fr.alpha, "critical_difference": fr.critical_difference}}
 
 
-def _board_cells(r) -> list[str]:
-    return [r.model, f"{r.score:.4f}", f"[{r.ci_low:.4f}, {r.ci_high:.4f}]",
-            f"{r.rank_low}" if r.rank_low == r.rank_high else f"{r.rank_low}-{r.rank_high}", str(r.group)]
+def _board_rows(table, args) -> tuple[list[str], list[list[str]]]:
+    """The board's columns, its rank (LMArena's) first, and each model's cells; the tie groups only where they
+    part (one group of every model says nothing the ranks do not)."""
+    groups = table.group.nunique() > 1
+    header = ["model", "rank", "score", f"{1 - args.alpha:.0%} CI", "rank interval", *(["group"] * groups)]
+    rows = [[r.model, str(r.rank), f"{r.score:.4f}", f"[{r.ci_low:.4f}, {r.ci_high:.4f}]",
+             f"{r.rank_low}" if r.rank_low == r.rank_high else f"{r.rank_low}-{r.rank_high}",
+             *([str(r.group)] * groups)] for r in table.itertuples(index=False)]
+    return header, rows
 
 
 def _delta_cells(row, args) -> list[str]:

@@ -23,7 +23,8 @@ from .contract import (DEFAULT_ALPHA, DEFAULT_RESAMPLES, DEFAULT_SEED, check_alp
 from .errors import InputError, SettingsError
 from .io.ids import RULE, merged
 from .result import finite_delta
-from .statistics import intervals, resampling
+from .statistics import intervals, maxstat, resampling
+from .statistics.multiple import CORRECTIONS as ADJUSTED, adjust
 from ._threads import WORKERS, one_blas_thread, pool
 from .words import counted, listed, named, shown
 
@@ -31,6 +32,8 @@ WEIGHTS = ("tasks", "items")
 CONNECT_TIMEOUT = "20s"  # how long to try a Dask scheduler's address before telling the user
 _BLOCK = 1 << 20  # rows a block, where the rows are counted a block at a time: 8 MiB of int64
 _BLOCK_CELLS = 1 << 18  # draws per block: 2 MiB of them and of their counts stay in cache (twice 32 MiB's speed)
+MAXT = "maxt"  # the max-statistic correction from the board's own resamples (sigcore.statistics.maxstat)
+CORRECTIONS = (*ADJUSTED, MAXT)  # what a board's families can be corrected by
 _PAIRS = 1 << 10  # pairs of models whose b resampled δ are looked at together: 80 MiB at b = 10,000
 _EXACT = 1 << 24  # whole numbers below it are exact in float32, and so are sums of them below it
 _HUGE = 2.0 ** 400  # scores beyond it are summed a power of two down (intervals.power_scale): their squares overflow
@@ -546,6 +549,37 @@ class Leaderboard:
             d, low, high = d * scale, low * scale, high * scale
         return d, low, high, p
 
+    def _corrected(self, p: np.ndarray, correction: str, parts: list[tuple]) -> np.ndarray:
+        """``p`` of a family of comparisons corrected as one: by ``correction`` over the p (each at least 1/b), or
+        with "maxt" by the largest standardised deviation over the family's own resamples
+        (:mod:`sigcore.statistics.maxstat`), which separates pairs at a b where Holm over many pairs cannot.
+        ``parts``: (point, resampled, i, j) of models ``i`` against ``j``, one per task the family spans, in the
+        order of ``p``."""
+        if correction not in CORRECTIONS:
+            raise SettingsError(f"unknown correction {correction!r}", hint=f"Choose one of: {', '.join(CORRECTIONS)}.")
+        if correction != MAXT:
+            return adjust(p, correction, floors=1 / self.n_resamples) if len(p) else np.array([])
+        scaled = []
+        for point, resampled, i, j in parts:
+            if max(-float(resampled.min(initial=0)), float(resampled.max(initial=0))) >= _HUGE:
+                resampled, scale = intervals.power_scale(resampled)  # standardised: the scale drops out
+                point = point / scale
+            i, j = np.asarray(i, dtype=np.int64), np.asarray(j, dtype=np.int64)
+            scaled.append((resampled, i, j, point[i] - point[j], tie(point[i], point[j])))
+        offsets = np.cumsum([0] + [len(part[1]) for part in scaled])
+
+        def centred(h: np.ndarray) -> np.ndarray:  # δ⁽ⁱ⁾ − δ of the comparisons h, from their tasks' resamples
+            out = np.empty((self.n_resamples, len(h)))
+            part = np.searchsorted(offsets, h, side="right") - 1
+            for k in np.unique(part):
+                resampled, i, j, d, _ = scaled[k]
+                local = h[part == k] - offsets[k]
+                out[:, part == k] = resampled[:, i[local]] - resampled[:, j[local]] - d[local]
+            return out
+
+        d, tol = (np.concatenate([part[n] for part in scaled]) for n in (3, 4))
+        return maxstat.adjusted(d, centred, self.n_resamples, tol=tol)
+
     def variance(self, model: str, baseline: str, task: str | None = None):
         """Where the variance of δ = ``model`` − ``baseline`` comes from, the items or the runs (epochs: each run a
         fresh draw of the items' answers), and with clusters the clusters, the items within them or the runs, on the
@@ -601,8 +635,6 @@ class Leaderboard:
     def pairs(self, alpha: float = DEFAULT_ALPHA, correction: str = "holm") -> pd.DataFrame:
         """Every pair of models on the aggregate, the better first (in score order): δ, its interval, p and p
         corrected over all pairs with ``correction``."""
-        from .statistics.multiple import adjust
-
         order = self._order()
         first, second = np.triu_indices(len(order), 1)  # every pair, the better first, row after row
         i, j = order[first], order[second]
@@ -611,8 +643,8 @@ class Leaderboard:
                              **dict(zip(("delta", "delta_low", "delta_high", "p_value"),
                                         self._deltas(self.aggregate, self.resampled, i, j, alpha)))},
                             columns=["model", "other", "delta", "delta_low", "delta_high", "p_value"])
-        rows["p_corrected"] = adjust(rows.p_value.to_numpy(), correction, floors=1 / self.n_resamples) \
-            if len(rows) else []
+        rows["p_corrected"] = self._corrected(rows.p_value.to_numpy(), correction,
+                                              [(self.aggregate, self.resampled, i, j)])
         return rows
 
     def _order(self) -> np.ndarray:
@@ -630,6 +662,13 @@ class Leaderboard:
         matrix = np.zeros((len(order), len(order)), dtype=bool)
         matrix[first, second] = marked
         return names, matrix
+
+    def arena_ranks(self, alpha: float = DEFAULT_ALPHA, correction: str = "holm") -> dict[str, int]:
+        """Each model's rank as LMArena publishes it: 1 + the number of models significantly better than it on the
+        aggregate, over all pairs with ``correction`` (:func:`sigcore.statistics.maxstat.arena_ranks`): models the
+        data do not separate share a rank, and a rank says how many are shown above."""
+        order, better = self._pairs_matrix(alpha, correction, better=True)
+        return dict(zip(order, maxstat.arena_ranks(better).tolist()))
 
     def groups(self, alpha: float = DEFAULT_ALPHA, correction: str = "holm") -> dict[str, int]:
         """Tie groups, best first: a line falls between two models in score order only when every model above it is
@@ -697,21 +736,21 @@ class Leaderboard:
     def table(self, baseline: str, alpha: float = DEFAULT_ALPHA, correction: str = "holm") -> pd.DataFrame:
         """One row per model, best first: its aggregate and 1 − α interval, rank interval, tie group, and δ against
         ``baseline`` with its interval, p and p corrected over the other models (nan on the baseline's row)."""
-        from .statistics.multiple import adjust
-
         base = self._index(baseline)
         others = [m for m in self.board.models if m != baseline]
         found = self._deltas(self.aggregate, self.resampled, [self._index(m) for m in others], [base] * len(others),
                              alpha)
         deltas = {m: tuple(float(x[k]) for x in found) for k, m in enumerate(others)}
-        corrected = dict(zip(others, adjust([deltas[m][3] for m in others], correction,
-                                            floors=1 / self.n_resamples))) if others else {}
+        corrected = dict(zip(others, self._corrected(np.array([deltas[m][3] for m in others]), correction, [
+            (self.aggregate, self.resampled, [self._index(m) for m in others], [base] * len(others))])))
         ranks, groups = self.rank_intervals(1 - alpha), self.groups(alpha, correction)
+        arena = self.arena_ranks(alpha, correction)
         nothing = (np.nan,) * 4
         bounds = intervals.percentile(self.resampled, 1 - alpha, axis=0)  # every model's, at once
         rows = [{"model": m, "score": float(self.aggregate[self._index(m)]),
                  "ci_low": float(bounds[0][self._index(m)]), "ci_high": float(bounds[1][self._index(m)]),
-                 "rank_low": ranks[m][0], "rank_high": ranks[m][1], "group": groups[m], "baseline": baseline,
+                 "rank": arena[m], "rank_low": ranks[m][0], "rank_high": ranks[m][1], "group": groups[m],
+                 "baseline": baseline,
                  **dict(zip(("delta", "delta_low", "delta_high", "p_value"), deltas.get(m, nothing))),
                  "p_corrected": corrected.get(m, np.nan)} for m in self.board.models]
         return pd.DataFrame(rows).sort_values("score", ascending=False, kind="stable").reset_index(drop=True)
@@ -721,8 +760,6 @@ class Leaderboard:
         """Each task's δ against ``baseline`` for every other model (a ``per_task`` run), with its interval, p and
         p corrected over the whole family of tasks x models (``over="family"``) or within each task ("task").
         ``tasks``: which (default: every task; :meth:`unit_scores`' names: a group as one, its δ its score's)."""
-        from .statistics.multiple import adjust
-
         if over not in ("family", "task"):
             raise SettingsError(f"`over` must be 'family' or 'task', not {over!r}")
         base = self._index(baseline)
@@ -735,10 +772,10 @@ class Leaderboard:
                                 for k, name in enumerate(("delta", "delta_low", "delta_high", "p_value"))}})
         groups = [rows.index] if over == "family" else [rows.index[rows.task == t] for t in tasks]
         rows["p_corrected"] = np.nan
-        for g in groups:
+        parts = [(*self._task_values(t), i, [base] * len(i)) for t in tasks]
+        for g, family in zip(groups, [parts] if over == "family" else [[part] for part in parts]):
             if len(g):
-                rows.loc[g, "p_corrected"] = adjust(rows.loc[g, "p_value"].to_numpy(), correction,
-                                                    floors=1 / self.n_resamples)
+                rows.loc[g, "p_corrected"] = self._corrected(rows.loc[g, "p_value"].to_numpy(), correction, family)
         return rows
 
     def to_dict(self) -> dict:

@@ -29,12 +29,11 @@ from .compare import AUTO, RESAMPLING, _Run, _check_settings, _is_int, _members,
 from .errors import InputError, SettingsError
 from .metrics import Metric, direction, prepare, resolve
 from .statistics import intervals, resampling
-from .statistics.multiple import adjust, floor_reach
+from .statistics.multiple import CORRECTIONS, adjust, floor_reach
 from .statistics.resampling import PairedStats
 from .result import Result, _from_json, _json_safe, on_side, p_cell
 from .words import shown
 
-CORRECTIONS = ("holm", "bonferroni", "hochberg", "bh", "by")
 MEMORY = 1 << 30  # bytes of resampled scores and deltas held at once: every system's and every pair's, b each
 
 
@@ -243,6 +242,9 @@ def compare_many(gold: Sequence | None, systems: Mapping[str, Sequence], *, base
     """
     names = _names(systems, baseline, all_pairs)
     higher = direction(metric, higher_is_better)
+    if correction == "maxt":
+        raise SettingsError("the max-statistic correction (maxt) is for models on many tasks, from a board's shared "
+                            "resamples", hint=f"Choose one of: {', '.join(CORRECTIONS)}.")
     if correction not in CORRECTIONS:
         raise SettingsError(f"unknown correction {correction!r}", hint=f"Choose one of: {', '.join(CORRECTIONS)}.")
     auto = test == AUTO

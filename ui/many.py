@@ -39,7 +39,8 @@ SAMPLE_DIR = data_ui.SAMPLE_DIR / "wmt17_en_de"
 SAMPLE_GOLD = "newstest2017.ref.de.gz"
 SAMPLE_BASELINE = "LIUM-NMT"  # the baseline of the published WMT17 reference p-values (README, tests/test_compat.py)
 CORRECTION_LABELS = {"holm": "Holm (default)", "bonferroni": "Bonferroni", "hochberg": "Hochberg",
-                     "bh": "Benjamini–Hochberg (FDR)", "by": "Benjamini–Yekutieli (FDR)"}
+                     "bh": "Benjamini–Hochberg (FDR)", "by": "Benjamini–Yekutieli (FDR)",
+                     "maxt": "Max statistic (resampled)"}
 ALPHAS = (0.10, 0.05, 0.01, 0.005, 0.001)
 BASELINE, ALL_PAIRS = "Against a baseline", "All pairs (and the ranking)"
 NO_GOLD = "(none: per-item scores)"

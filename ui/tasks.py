@@ -15,7 +15,6 @@ import streamlit as st
 from sigcore import SigcoreError, leaderboard
 from sigcore.contract import DEFAULT_ALPHA, DEFAULT_RESAMPLES, DEFAULT_SEED
 from sigcore.logs import tidy
-from sigcore.many import CORRECTIONS
 from sigcore.report import board as words
 from sigcore.report import board_table, export, p_cell
 from sigcore.report.venues import VENUES
@@ -137,8 +136,10 @@ def settings(files: list[tuple[str, bytes]], table: pd.DataFrame, sample: bool) 
                             help="The per-task p-values corrected over every task and model at once, or within "
                                  "each task; the table says which.")
         b = c5.number_input("Resamples b", 100, 100_000, DEFAULT_RESAMPLES, step=1_000, key="tasks-b")
-        correction = c6.selectbox("Correction", list(CORRECTIONS), key="tasks-correction",
-                                  format_func=CORRECTION_LABELS.get)
+        correction = c6.selectbox("Correction", list(leaderboard.CORRECTIONS), key="tasks-correction",
+                                  format_func=CORRECTION_LABELS.get,
+                                  help="Max statistic: from the board's own resamples, over the pairs at once; it "
+                                       "separates models at a b where Holm over many pairs cannot.")
         alpha = c7.selectbox("Level α", ALPHAS, index=ALPHAS.index(DEFAULT_ALPHA), key="tasks-alpha",
                              format_func=lambda x: f"{x:g}")
         seed = c8.number_input("Seed", 0, 2**31 - 1, DEFAULT_SEED, key="tasks-seed")

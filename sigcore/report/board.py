@@ -48,11 +48,11 @@ def legend(res: Leaderboard, baseline: str | None, alpha: float, correction: str
     if baseline is None:
         return (f"δ = the first model's aggregate minus the other's, in score order; * significant after {name}'s "
                 f"correction over the {counted(n * (n - 1) // 2, 'pair')} at α = {alpha:g}")
-    return (f"ranks: those a model takes on the middle {1 - alpha:.0%} of the resamples; group: every model of a "
-            f"group is significantly better than every model of the groups below it "
-            f"({counted(n * (n - 1) // 2, 'pair')}, {name}; ranks come from each resample's order, groups from "
-            f"the corrected tests, and may part at a boundary); * significant against {in_text(baseline)} after "
-            f"{name}'s correction at α = {alpha:g}")
+    return (f"rank: 1 + the models significantly better ({counted(n * (n - 1) // 2, 'pair')}, {name}); rank "
+            f"interval: the ranks a model takes on the middle {1 - alpha:.0%} of the resamples; group (where they "
+            "part): every model of a group is significantly better than every model of the groups below it (rank "
+            "intervals come from each resample's order, ranks and groups from the corrected tests); * significant "
+            f"against {in_text(baseline)} after {name}'s correction at α = {alpha:g}")
 
 
 def floor_warnings(res: Leaderboard, baseline: str | None, alpha: float, correction: str, over: str | None = None,
@@ -68,6 +68,8 @@ def floor_warnings(res: Leaderboard, baseline: str | None, alpha: float, correct
         families.append(("No per-task δ can be significant", comparisons if over == "family" else n - 1,
                          "comparisons" if over == "family" else "models on each task"))
     warnings = []
+    if correction == "maxt":  # its smallest p is 1/b whatever the family's size: the point of it
+        return warnings
     for what, m, unit in families:
         smallest, needed = floor_reach([1 / res.n_resamples] * max(m, 1), correction, alpha, res.n_resamples)
         if needed is not None:
@@ -198,6 +200,21 @@ def sentence(res: Leaderboard, baseline: str, alpha: float, correction: str, *, 
                  f"two-sided, {CORRECTION_NAMES[correction]}'s correction over {n - 1} "
                  f"comparison{'s' * (n > 2)} at α = {alpha:g}.".replace("α", r"$\alpha$" if latex else "α"))
     return " ".join(parts)
+
+
+def settled(res: Leaderboard, alpha: float, correction: str) -> str:
+    """What the board settles, in one sentence: how many pairs the corrected tests separate, which models share the
+    top rank, and what the rank column means (LMArena's rank: 1 + the models significantly better)."""
+    ranks = res.arena_ranks(alpha, correction)
+    pairs = res.pairs(alpha, correction)
+    n, separated = len(ranks), int(((pairs.p_corrected <= alpha) & (pairs.delta != 0)).sum())
+    top = [m for m in res.table(res.board.models[0], alpha, correction).model if ranks[m] == 1]
+    lead = (f"{in_text(top[0])} is significantly better than every other model" if len(top) == 1 else
+            f"the top {len(top)} ({_listed([in_text(m) for m in top], ', ')}) are not separated from one another"
+            if len(top) < n else "no model is separated from another")
+    return (f"The board separates {separated:,} of {counted(len(pairs), 'pair')} ({CORRECTION_NAMES[correction]}'s "
+            f"correction, α = {alpha:g}): {lead}; a model's rank is 1 + the number of models significantly better "
+            "than it.")
 
 
 def _listed(items: list[str], separator: str) -> str:

@@ -18,7 +18,8 @@ from .sentence import METRIC_NAMES, TEST_NAMES, number, test_name
 from .venues import DEFAULT as DEFAULT_VENUE
 
 CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "hochberg": "Hochberg",
-                    "bh": "Benjamini-Hochberg", "by": "Benjamini-Yekutieli"}
+                    "bh": "Benjamini-Hochberg", "by": "Benjamini-Yekutieli",
+                    "maxt": "Westfall-Young"}  # maxt: the max statistic over shared resamples, step-down
 _LATEX_SIDES = {"two-sided": "two-sided", "greater": "one-sided, H1: better", "less": "one-sided, H1: worse"}
 SIDES = {"two-sided": "two-sided", "greater": "one-sided, H1: system better than against",
          "less": "one-sided, H1: system worse than against"}

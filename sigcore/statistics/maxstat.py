@@ -22,35 +22,45 @@ BLOCK = 1 << 10  # pairs whose b resampled differences are held at once: 8 MiB a
 def pairwise(point: np.ndarray, resampled: np.ndarray, i, j, *, step_down: bool = True, tol=0.0,
              block: int = BLOCK) -> np.ndarray:
     """Adjusted p of each pair (``i[h]``, ``j[h]``) of systems: δ_h = point[i] − point[j] against the b resampled
-    differences ``resampled[:, i] − resampled[:, j]`` (``resampled``: b × systems, the same resamples for all).
+    differences ``resampled[:, i] − resampled[:, j]`` (``resampled``: b × systems, the same resamples for all);
+    :func:`adjusted` says how."""
+    i, j = np.asarray(i, dtype=np.int64), np.asarray(j, dtype=np.int64)
+    d = point[i] - point[j]
+    return adjusted(d, lambda h: resampled[:, i[h]] - resampled[:, j[h]] - d[h], len(resampled),
+                    step_down=step_down, tol=tol, block=block)
+
+
+def adjusted(d: np.ndarray, centred, b: int, *, step_down: bool = True, tol=0.0, block: int = BLOCK) -> np.ndarray:
+    """Adjusted p of each difference ``d[h]``, from ``centred(h)``, the b resampled differences minus ``d`` of the
+    comparisons ``h`` (an index array; b × len(h)), drawn from the same resamples for all.
 
     p_h = #{resamples whose largest standardised deviation reaches T_h} / b (0 means p < 1/b), the largest over
-    all pairs (``step_down=False``) or over the pairs whose T is at most T_h (step-down), made monotone in T;
-    ``tol`` (δ's units, one or one per pair) counts a deviation within float noise of |δ| as reaching it, as the
-    bootstrap's own p does. A pair whose resampled differences never move (se = 0) has p = 1.
+    all comparisons (``step_down=False``) or over those whose T is at most T_h (step-down), made monotone in T;
+    ``tol`` (δ's units, one or one per comparison) counts a deviation within float noise of |δ| as reaching it, as
+    the bootstrap's own p does. A comparison whose resampled differences never move (se = 0) has p = 1.
     """
-    i, j = np.asarray(i, dtype=np.int64), np.asarray(j, dtype=np.int64)
-    b, m = len(resampled), len(i)
-    d = point[i] - point[j]
+    d = np.asarray(d, dtype=float)
+    m = len(d)
     tol = np.broadcast_to(np.asarray(tol, dtype=float), d.shape)
     se = np.empty(m)
-    for cols in _blocks(m, block):  # the root mean square of δ⁽ⁱ⁾ − δ: the scale of each pair
-        se[cols] = np.sqrt(np.mean(_deviations(resampled, i[cols], j[cols], d[cols]) ** 2, axis=0))
+    for cols in _blocks(m, block):  # the root mean square of δ⁽ⁱ⁾ − δ: the scale of each comparison
+        se[cols] = np.sqrt(np.mean(centred(np.arange(m)[cols]) ** 2, axis=0))
     moving = se > 0
     scale = np.where(moving, se, 1.0)
     t = np.where(moving, np.abs(d) / scale, 0.0)
     reach = np.where(moving, np.maximum(t - tol / scale, 0.0), 0.0)
-    order = np.argsort(t, kind="stable")  # ascending: step-down's maximum is over this pair and those before it
+    order = np.argsort(t, kind="stable")  # ascending: step-down's maximum is over this one and those before it
     largest = np.zeros(b)
     counts = np.empty(m, dtype=np.int64)
     if not step_down:
         for cols in _blocks(m, block):
-            largest = np.maximum(largest, _standardised(resampled, i, j, d, scale, order[cols]).max(axis=1))
+            h = order[cols]
+            largest = np.maximum(largest, (np.abs(centred(h)) / scale[h]).max(axis=1))
         counts[:] = np.count_nonzero(largest[:, None] >= reach[None, :], axis=0)
     else:
         for cols in _blocks(m, block):
             h = order[cols]
-            running = np.maximum.accumulate(_standardised(resampled, i, j, d, scale, h), axis=1)
+            running = np.maximum.accumulate(np.abs(centred(h)) / scale[h], axis=1)
             running = np.maximum(running, largest[:, None])
             counts[h] = np.count_nonzero(running >= reach[h][None, :], axis=0)
             largest = running[:, -1]
@@ -70,12 +80,3 @@ def arena_ranks(better: np.ndarray) -> np.ndarray:
 
 def _blocks(m: int, block: int):
     return (slice(start, start + block) for start in range(0, m, block))
-
-
-def _deviations(resampled: np.ndarray, i, j, d) -> np.ndarray:
-    return resampled[:, i] - resampled[:, j] - d
-
-
-def _standardised(resampled, i, j, d, scale, h) -> np.ndarray:
-    """|δ⁽ⁱ⁾ − δ| / se of the pairs ``h`` (b × len(h))."""
-    return np.abs(_deviations(resampled, i[h], j[h], d[h])) / scale[h]

@@ -32,6 +32,9 @@ METHODS = {
 }
 
 
+CORRECTIONS = ("holm", "bonferroni", "hochberg", "bh", "by")  # as menus list them: the default first
+
+
 def adjust(p_values, method: str = "holm", *, floors=None) -> np.ndarray:
     """Adjusted p-values, in the order given (not sorted), capped at 1: reject H0 number j when ``out[j] <= α``.
 
