@@ -106,6 +106,12 @@ WORKS = {w.key: w for w in [
     _work("holm1979simple", "Holm, 1979", "article",
           title="A Simple Sequentially Rejective Multiple Test Procedure", author="Holm, Sture",
           journal="Scandinavian Journal of Statistics", volume="6", number="2", pages="65--70", year="1979"),
+    _work("westfall1993resampling", "Westfall and Young, 1993", "book",
+          title="Resampling-Based Multiple Testing: Examples and Methods for p-Value Adjustment",
+          author="Westfall, Peter H. and Young, S. Stanley", publisher="Wiley", address="New York", year="1993"),
+    _work("romano2005stepwise", "Romano and Wolf, 2005", "article",
+          title="Stepwise Multiple Testing as Formalized Data Snooping", author="Romano, Joseph P. and Wolf, Michael",
+          journal="Econometrica", volume="73", number="4", pages="1237--1282", year="2005"),
     _work("benjamini1995controlling", "Benjamini and Hochberg, 1995", "article",
           title="Controlling the False Discovery Rate: A Practical and Powerful Approach to Multiple Testing",
           author="Benjamini, Yoav and Hochberg, Yosef",
@@ -142,7 +148,8 @@ _TEST = {"bootstrap": ["berg-kirkpatrick-etal-2012-empirical", "efron1993introdu
          "wilcoxon": ["wilcoxon1945individual"], "sign": ["dixon1946statistical"], "mcnemar": ["mcnemar1947note"]}
 _METRIC = {"bleu": ["papineni-etal-2002-bleu", "post-2018-call"], "chrf": ["popovic-2015-chrf", "post-2018-call"]}
 _CORRECTION = {"holm": ["holm1979simple"], "bh": ["benjamini1995controlling"], "bonferroni": ["dunn1961multiple"],
-               "hochberg": ["hochberg1988sharper"], "by": ["benjamini2001control"]}
+               "hochberg": ["hochberg1988sharper"], "by": ["benjamini2001control"],
+               "maxt": ["westfall1993resampling", "romano2005stepwise"]}
 REPLICABILITY, ASO = ["dror-etal-2017-replicability"], ["dror-etal-2019-deep", "delbarrio2018optimal",
                                                         "ulmer2022deep"]
 
