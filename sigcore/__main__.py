@@ -40,7 +40,7 @@ from .many import CORRECTIONS, Many
 from .compare import chosen_test
 from .report import citations, claim_table, export, family, paper, reproduce, sentence
 from .report import seeds as seeds_report
-from .report.style import BOARD_KINDS, FIGURE_KINDS, STYLES, style_named
+from .report.style import BOARD_KINDS, FIGURE_KINDS, STYLES, rows_on_page, style_named
 from .report.venues import DEFAULT as DEFAULT_VENUE, VENUES
 from .advisor import advise_family, advise_outputs
 from .effects import effect_sizes, item_values
@@ -1149,7 +1149,8 @@ def _board_figure(args, saved, style, suffix: str) -> int:
         if args.metric not in (None, res.board.metric):
             raise SettingsError(f"{args.file} is a board on {res.board.metric!r}, not on {args.metric!r}")
         fig = styled(res, args.kind, alpha, correction, style, args.width)
-        caption = [board_words.figure_caption(res, args.kind, alpha, correction, latex=latex)
+        shown = rows_on_page(len(res.board.models), style)[0] if args.kind == "ranks" else None
+        caption = [board_words.figure_caption(res, args.kind, alpha, correction, latex=latex, shown=shown)
                    for latex in (False, True)]
     except SigcoreError:
         raise

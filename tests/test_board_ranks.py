@@ -115,3 +115,25 @@ def test_the_command_line_leads_with_the_rank_and_says_what_the_board_settles(tm
         assert main(["many", str(path), "--resamples", "1000", "--correction", correction, "--csv"]) == 0
         rows = pd.read_csv(pd.io.common.StringIO(capsys.readouterr().out))
         assert dict(zip(rows.model, rows["rank"])) == ranks
+
+
+@pytest.mark.parametrize("n", [20, 50, 200])
+@pytest.mark.parametrize("venue", ["acl", "icml", "lncs"])
+def test_the_rank_figure_fits_a_page_or_says_it_shows_the_top(n, venue):
+    """At ACL's width a 50-model rank figure was about 30 cm tall: now its rows close up to fit four fifths of the
+    venue's text height, and where even that cannot hold them it draws the top ones and its caption says so."""
+    from sigcore.report import board as words
+    from sigcore.report.board_figures import paper_ranks
+    from sigcore.report.style import PX_PER_IN, paper
+    from sigcore.report.venues import PT_PER_IN, VENUES
+
+    table = board_table(n, np.random.default_rng(1), step=0.3 / n, items=60, tasks=("a",))
+    res = leaderboard.bootstrap(leaderboard.from_table(table), n_resamples=200)
+    fig = paper_ranks(res, 0.05, "maxt", paper(venue))
+    drawn, page = len(fig.layout.yaxis.ticktext), VENUES[venue].height / PT_PER_IN * PX_PER_IN
+    assert fig.layout.height <= 0.8 * page
+    assert drawn == n or fig.layout.height >= 0.78 * page  # a figure that leaves models out uses the page
+    assert list(fig.layout.yaxis.ticktext) == list(res.table("m00", correction="maxt").model[:drawn])
+    caption = words.figure_caption(res, "ranks", 0.05, "maxt", shown=drawn)
+    assert (f"Only the top {drawn} of the {n} models fit a page" in caption) == (drawn < n)
+    assert (drawn == n) == (n == 20 or (n, venue) == (50, "acl"))  # 50 fit ACL's taller page; 200 fit none

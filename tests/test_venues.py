@@ -59,6 +59,14 @@ def test_a_venue_s_widths_are_its_class_file_s(tmp_path, key):
     assert (column, text) == pytest.approx((VENUES[key].column, VENUES[key].text), abs=0.01)
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("key", sorted(CLASSES))
+def test_a_venue_s_text_height_is_its_class_file_s(tmp_path, key):
+    """A figure's float must fit in \\textheight: the rank figure of a large board is sized by it."""
+    log = _compile(tmp_path, _document(key, "x\n\\typeout{HEIGHT=\\the\\textheight}"))
+    assert float(re.search(r"HEIGHT=([\d.]+)pt", log).group(1)) == pytest.approx(VENUES[key].height, abs=0.01)
+
+
 def test_every_venue_names_its_source_and_its_caption_rule():
     assert {"acl", "icml", "neurips", "iclr", "ieee", "acm", "aaai", "lncs"} <= set(VENUES)
     for v in VENUES.values():

@@ -225,10 +225,12 @@ def _listed(items: list[str], separator: str) -> str:
                                          f"{separator.rstrip()} and ") + items[-1]
 
 
-def figure_caption(res: Leaderboard, kind: str, alpha: float, correction: str, *, latex: bool = False) -> str:
+def figure_caption(res: Leaderboard, kind: str, alpha: float, correction: str, *, latex: bool = False,
+                   shown: int | None = None) -> str:
     """The caption of a board's figure (:func:`sigcore.report.board_figures.styled`): what is drawn, from what,
     and the tie groups or bars it shows, named (as :meth:`Leaderboard.groups`, :meth:`Leaderboard.cliques` and
-    Nemenyi's test decide them); in LaTeX with ``latex``."""
+    Nemenyi's test decide them); in LaTeX with ``latex``. ``shown``: how many models the rank figure draws, where
+    a page holds only the top ones (:func:`sigcore.report.style.rows_on_page`)."""
     from .board_figures import KINDS, nemenyi_bars
     from .export import latex_escape, latex_template
 
@@ -255,6 +257,8 @@ def figure_caption(res: Leaderboard, kind: str, alpha: float, correction: str, *
         text = (f"Ranks of {n} models on {metric} ({_aggregate(res)}): each model's rank by its aggregate (dot) and "
                 f"the ranks it takes on the middle {1 - alpha:.0%} of {resamples} (bar). Tie groups, each of whose "
                 f"models is significantly better than every model of the groups below ({tested}): {said}.")
+        if shown is not None and shown < n:
+            text += f" Only the top {shown} of the {n} models fit a page; the table lists them all."
     elif kind == "cd":
         bars = res.cliques(alpha, correction)
         said = "; ".join(named(b) for b in bars) if bars else "none, every pair differing"

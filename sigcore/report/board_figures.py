@@ -56,14 +56,18 @@ def _title_lines(text: str) -> tuple[str, int]:
 
 
 def ranks(res: Leaderboard, alpha: float = DEFAULT_ALPHA, correction: str = "holm", *,
-          title: str | None = None) -> go.Figure:
-    """Rank intervals with tie groups (:meth:`Leaderboard.rank_intervals`, :meth:`Leaderboard.groups`)."""
+          title: str | None = None, top: int | None = None) -> go.Figure:
+    """Rank intervals with tie groups (:meth:`Leaderboard.rank_intervals`, :meth:`Leaderboard.groups`); ``top``:
+    only the first so many models (the rank axis still spans them all)."""
     table = res.table(res.board.models[0], alpha, correction)  # best first; the baseline does not change ranks
     n = len(table)
+    if top is not None and top < n:
+        table = table.iloc[:top]
+    k = len(table)  # rows drawn
     traces = []
     for g, rows in table.groupby("group", sort=True):
         colour = SHADES[(g - 1) % 2]
-        y = [n - 1 - i for i in rows.index]
+        y = [k - 1 - i for i in rows.index]
         point = [i + 1 for i in rows.index]
         traces.append(dict(
             type="scatter", mode="markers", x=point, y=y, name=f"group {g}", showlegend=False,
@@ -80,16 +84,16 @@ def ranks(res: Leaderboard, alpha: float = DEFAULT_ALPHA, correction: str = "hol
         f"Ranks of {n} models on {res.board.metric}, with the ranks each takes on the middle {level} of "
         f"b = {res.n_resamples:,} resamples"))
     layout = dict(
-        height=ROW * n + 150 + 20 * lines, margin=dict(l=20, r=90, t=30 + 20 * lines, b=70), plot_bgcolor="white",
+        height=ROW * k + 150 + 20 * lines, margin=dict(l=20, r=90, t=30 + 20 * lines, b=70), plot_bgcolor="white",
         font=dict(color=INK),
         title=dict(text=heading, font=dict(size=14, color=INK), x=0.01, xanchor="left", xref="container", y=1,
                    yanchor="top", yref="container", pad=dict(t=12)),
         xaxis=dict(title=dict(text="rank (1 = best)", font=dict(color=INK)), range=[0.5, n + 0.5], tickmode="array",
                    tickvals=list(range(1, n + 1)), showgrid=True, gridcolor="#eeeeee", zeroline=False,
                    tickfont=dict(color=INK), **AXIS),
-        yaxis=dict(tickmode="array", tickvals=[n - 1 - i for i in range(n)], ticktext=[label(m) for m in table.model],
-                   range=[-0.7, n - 0.3], automargin=True, showgrid=False, tickfont=dict(color=INK), **AXIS),
-        annotations=[dict(xref="paper", x=1.01, xanchor="left", yref="y", y=n - 1 - i, showarrow=False,
+        yaxis=dict(tickmode="array", tickvals=[k - 1 - i for i in range(k)], ticktext=[label(m) for m in table.model],
+                   range=[-0.7, k - 0.3], automargin=True, showgrid=False, tickfont=dict(color=INK), **AXIS),
+        annotations=[dict(xref="paper", x=1.01, xanchor="left", yref="y", y=k - 1 - i, showarrow=False,
                           text=f"group {g}", font=dict(size=12, color=SHADES[(g - 1) % 2]))
                      for i, g in enumerate(table.group)],
         hoverlabel=dict(align="left"),
@@ -102,10 +106,11 @@ def paper_ranks(res: Leaderboard, alpha: float, correction: str, style: Style, w
     """:func:`ranks` for a paper or a slide (:mod:`sigcore.report.style`): the venue's size, fonts and ink, no title
     (the caption says it), margins for the names and the group labels only, a rank tick every 1, 2, 5, ... as
     the panel's width leaves room for."""
-    from .style import apply
+    from .style import apply, axis_room, rows_on_page
 
     n = len(res.board.models)
-    fig = ranks(res, alpha, correction, title="")
+    shown, pitch = rows_on_page(n, style)
+    fig = ranks(res, alpha, correction, title="", top=shown)
     size = 0.6 * style.text
     for trace in fig.data:
         trace.marker.size = size
@@ -115,8 +120,9 @@ def paper_ranks(res: Leaderboard, alpha: float, correction: str, style: Style, w
     step = _tick_step(n, style.width(width) - names - right - style.text, ems(str(n)) * style.tick)
     fig.update_layout(xaxis=dict(tickvals=[1, *range(step, n + 1, step)] if step > 1 else list(range(1, n + 1))),
                       annotations=[a.update(x=1, xshift=0.5 * style.text) for a in fig.layout.annotations])
-    fig = apply(fig, style, width, height=1.8 * style.text * n + 2 * style.tick + 2.6 * style.row,
-                title=f"Ranks of {n} models on {res.board.metric}, with intervals and tie groups")
+    what = f"{n} models" if shown == n else f"the top {shown} of {n} models"
+    fig = apply(fig, style, width, height=pitch * shown + axis_room(style),
+                title=f"Ranks of {what} on {res.board.metric}, with intervals and tie groups")
     return fig.update_layout(margin=dict(l=4, r=right, t=0.5 * style.text, b=2 * style.tick + 1.6 * style.row))
 
 

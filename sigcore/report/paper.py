@@ -45,6 +45,7 @@ from . import citations, export, folder
 from .export import CITEP, PLACEMENT, md_escape, pair_stem, stem
 from .folder import BIB, CHECKLIST, MANIFEST, MISSING, REPRODUCE, merge_bib
 from .sentence import METRIC_NAMES, TEST_NAMES
+from .style import paper as paper_style, rows_on_page
 from .venues import DEFAULT as DEFAULT_VENUE
 
 _HEAD = "\\providecommand{\\sigcoredir}{%s/}%%\n" + CITEP.replace("%", "%%")
@@ -221,7 +222,8 @@ def for_board(res, *, baseline: str, alpha: float, correction: str, over: str, c
                                              signature_footnote(board_signature(res, alpha, correction)), folder),
              f"{name}-table.tex": board_table.latex(res, baseline, alpha, correction, over=over, venue=venue),
              f"{name}.json": json.dumps(_finite(record), indent=2, allow_nan=False)}
-    caption = board.figure_caption(res, "ranks", alpha, correction, latex=True)  # as `sigcore figure` prints it
+    on_page = rows_on_page(len(res.board.models), paper_style(venue))[0]  # a page holds the top ones only
+    caption = board.figure_caption(res, "ranks", alpha, correction, latex=True, shown=on_page)  # as `figure` says
     notes = _figure(files, name, draw, BoardFigure(res, alpha, correction), caption, folder)
     keys = list(dict.fromkeys([*citations.keys_for_test("bootstrap", "mean"), *board_table.keys(correction)]))
     n = len(res.board.models)
@@ -594,7 +596,6 @@ def drawer(venue: str = DEFAULT_VENUE, a: str = "A", b: str = "B") -> Callable[[
             from ..many import Many
             from .family_figures import forest
             from .figures import figure
-            from .style import paper as paper_style
         except ModuleNotFoundError as e:
             raise SettingsError(f"figures need {e.name or 'plotly'}, which is not installed",
                                 hint='Install sigcore with its figures: pip install "sigcore[figures]".') from None

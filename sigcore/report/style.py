@@ -109,6 +109,27 @@ FIGURE_KINDS = ("histogram", "null", "convergence", "forest", *BOARD_KINDS)  # o
 RESAMPLE = "x<sup>(i)</sup>"
 
 
+def rows_on_page(n: int, style: Style) -> tuple[int, float]:
+    """(rows, pitch in px) of a figure of ``n`` rows, one per name (a board's ranks), with a rank axis below: 1.8
+    lines of text a row, closer where a page would not hold them (down to 1.25 tick labels), and where even that
+    is taller than four fifths of the venue's text height (room for the caption), only the rows that fit."""
+    pitch, fixed = 1.8 * style.text, axis_room(style)
+    if style.venue is None:  # a slide or the screen: as tall as it takes
+        return n, pitch
+    page = 0.8 * style.venue.height / PT_PER_IN * PX_PER_IN
+    if fixed + pitch * n <= page:
+        return n, pitch
+    closest = 1.25 * style.tick
+    if (page - fixed) / n >= closest:
+        return n, (page - fixed) / n
+    return max(1, int((page - fixed) // closest)), closest
+
+
+def axis_room(style: Style) -> float:
+    """px below and above a rows figure's rows: the axis's tick labels and title, and a line's margin."""
+    return 2 * style.tick + 2.6 * style.row
+
+
 def plain(text: str) -> str:
     """A Plotly label as the reader sees it: tags dropped, entities read, ``<br>`` a space."""
     return html.unescape(re.sub(r"<[^>]*>", "", text.replace("<br>", " ")))

@@ -28,6 +28,7 @@ class Venue:
     paper: str  # A4, US letter
     table_caption: str  # "above" or "below" the table
     source: str  # where the widths and the caption rule come from
+    height: float  # pt: \textheight, which a figure's float must fit in
 
     @property
     def columns(self) -> int:
@@ -44,28 +45,30 @@ VENUES: dict[str, Venue] = {v.key: v for v in [
     Venue("acl", "ACL", 7.7 * CM, 16.0 * CM, "A4", "below",
           "ACL's formatting guide for *ACL venues: ACL, EMNLP, NAACL, EACL, Findings "
           "(acl-org.github.io/ACLPUB/formatting.html): column 7.7 cm, text 16 cm, A4; acl.sty's \\columnwidth is "
-          "219.09 pt; captions below tables, as its template's example"),
+          "219.09 pt; captions below tables, as its template's example; text 24.7 cm high (2.5 cm margins)",
+          height=24.7 * CM),
     Venue("icml", "ICML", 3.25 * PT_PER_IN, 6.75 * PT_PER_IN, "US letter", "above",
           "ICML's example paper and style guide (icml20xx.sty): two columns of 3.25 in, text 6.75 in; "
-          "table captions above the table"),
+          "table captions above the table; text 9 in high", height=9.0 * PT_PER_IN),
     Venue("neurips", "NeurIPS", 5.5 * PT_PER_IN, 5.5 * PT_PER_IN, "US letter", "above",
           "NeurIPS's formatting instructions (neurips_20xx.sty): one column, text 5.5 in wide; "
-          "\"the table number and title always appear before the table\""),
+          "\"the table number and title always appear before the table\"; text 9 in high",
+          height=9.0 * PT_PER_IN),
     Venue("iclr", "ICLR", 5.5 * PT_PER_IN, 5.5 * PT_PER_IN, "US letter", "above",
           "ICLR's formatting instructions (iclr20xx_conference.sty, after NeurIPS's): one column, text 5.5 in; "
-          "table captions above"),
+          "table captions above; text 9 in high", height=9.0 * PT_PER_IN),
     Venue("ieee", "IEEE", 252.0, 516.0, "US letter", "above",
           "IEEEtran.cls [conference], TeX Live 2022: \\columnwidth 252 pt, \\textwidth 516 pt; IEEE's table "
-          "captions go above the table"),
+          "captions go above the table; \\textheight 672 pt", height=672.0),
     Venue("acm", "ACM sigconf", 241.14749, 506.295, "US letter", "above",
           "acmart.cls [sigconf], TeX Live 2022: \\columnwidth 241.14749 pt, \\textwidth 506.295 pt; acmart's "
-          "guide puts table captions above"),
+          "guide puts table captions above; \\textheight 626 pt", height=626.0),
     Venue("aaai", "AAAI", 3.3 * PT_PER_IN, 7.0 * PT_PER_IN, "US letter", "below",
           "AAAI's author kit (aaai2x.sty): two columns of 3.3 in, text 7.0 in; its instructions state no side "
-          "for table captions: below, as ACL's"),
+          "for table captions: below, as ACL's; text 9.25 in high", height=9.25 * PT_PER_IN),
     Venue("lncs", "LNCS", 347.12354, 347.12354, "A4", "above",
           "llncs.cls, TeX Live 2022: one column, \\textwidth 347.12354 pt (12.2 cm); Springer puts table "
-          "captions above"),
+          "captions above; \\textheight 549.13828 pt", height=549.13828),
 ]}
 DEFAULT = "acl"
 
