@@ -44,7 +44,7 @@ from .report.style import BOARD_KINDS, FIGURE_KINDS, STYLES, rows_on_page, style
 from .report.venues import DEFAULT as DEFAULT_VENUE, VENUES
 from .advisor import advise_family, advise_outputs
 from .effects import effect_sizes, item_values
-from .result import Result, _json_safe, p_cell, p_number, refuse_lower
+from .result import Result, _json_safe, p_number, refuse_lower
 from .metrics import direction
 from .errors import InputError, SettingsError, SigcoreError
 from . import budget
@@ -225,6 +225,11 @@ def _many_parser(commands) -> None:
     out.add_argument("--json", action="store_true", help="print the comparisons as JSON")
     out.add_argument("--latex", action="store_true",
                      help="print a booktabs table for a paper: a column per metric, marks defined in the caption")
+    out.add_argument("--markdown", action="store_true",
+                     help="models on many tasks: print the board as Markdown, for a README or a model card")
+    many.add_argument("--html", metavar="FILE",
+                      help="models on many tasks: also write the board as one self-contained HTML page (its rank "
+                           "figure inline; no request leaves it), for a website")
     many.add_argument("--columns", nargs="+", choices=family.COLUMNS, metavar="COLUMN",
                       help="what --latex's table shows per metric against a baseline: score (marked), delta, ci "
                            "(δ's interval), p (corrected); default: score delta ci for one metric, score for several")
@@ -808,7 +813,8 @@ def _many(args) -> int:
         return _board(args)
     board_only = [flag for flag, given in (("--friedman", args.friedman), ("--per-task", args.per_task),
                                            ("--scheduler", args.scheduler), ("--cluster", args.cluster),
-                                           ("--weight", args.weight != "tasks")) if given]
+                                           ("--weight", args.weight != "tasks"), ("--markdown", args.markdown),
+                                           ("--html", args.html)) if given]
     if board_only:  # said, not ignored
         raise SettingsError(f"{board_only[0]} is for models on many tasks (a tidy table or logs)",
                             hint="These files are systems on one test set: leave it out.")
@@ -1211,7 +1217,7 @@ def _board(args) -> int:
     from . import leaderboard
     from .logs import tidy
     from .report import board as board_words
-    from .report import board_table
+    from .report import board_page, board_table
 
     unsupported = [flag for flag, given in (
         ("--test", args.test != AUTO), ("--compat", args.compat),
@@ -1266,10 +1272,11 @@ def _board(args) -> int:
                   end="" if args.csv else "\n")
             return 0
         print(board_words.heading(res, None, args.alpha, args.correction), *warnings, sep="\n")
-        _print_rows(*_board_rows(table, args))
+        _print_rows(*board_words.model_rows(table, None, args.alpha, 1 / args.resamples))
         print()
         _print_rows(["model", "other", "δ", "CI of δ", "p", "p corrected"],
-                    [[r.model, r.other, *_delta_cells(r, args)] for r in pairs.itertuples(index=False)])
+                    [[r.model, r.other, *board_words.delta_cells(r, args.alpha, 1 / args.resamples)]
+                     for r in pairs.itertuples(index=False)])
         print(board_words.legend(res, None, args.alpha, args.correction) + "; "
               + board_words.legend(res, "", args.alpha, args.correction).split("; *")[0])
         _friedman(res, args)
@@ -1285,6 +1292,11 @@ def _board(args) -> int:
         _paper(args, paper.for_board(res, baseline=base, alpha=args.alpha, correction=args.correction,
                                      over=args.per_task or "family", command=command, venue=args.venue,
                                      folder=_folder_name(args.paper), draw=paper.drawer(args.venue)))
+    if args.html:
+        _write(args.html, board_page.page(res, base, args.alpha, args.correction, figure_svg=_rank_svg(res, args)))
+    if args.markdown:
+        print(board_page.markdown(res, base, args.alpha, args.correction), end="")
+        return 0
     if args.latex:  # the task x model table for the paper, marks against the baseline
         print(board_table.latex(res, base, args.alpha, args.correction, over=args.per_task or "family",
                                 venue=args.venue), end="")
@@ -1307,21 +1319,31 @@ def _board(args) -> int:
         print(json.dumps(_json_safe({**out, **_friedman_json(res, args)}), indent=2))
         return 0
     print(board_words.heading(res, base, args.alpha, args.correction), *warnings, sep="\n")
-    header, rows = _board_rows(table, args)
-    rows = [[*cells, *(["(baseline)", "", "", ""] if r.model == base else _delta_cells(r, args))]
-            for cells, r in zip(rows, table.itertuples(index=False))]
-    _print_rows([*header, "δ", "CI of δ", "p", "p corrected"], rows)
+    _print_rows(*board_words.model_rows(table, base, args.alpha, 1 / args.resamples))
     print(board_words.settled(res, args.alpha, args.correction))
     print(board_words.legend(res, base, args.alpha, args.correction))
     if tasks is not None and len(tasks):
         print("\n" + board_words.per_task_heading(res, base, args.correction, args.per_task, len(tasks)))
         _print_rows(["task", "model", "δ", "CI of δ", "p", "p corrected"],
-                    [[r.task, r.model, *_delta_cells(r, args)] for r in tasks.itertuples(index=False)])
+                    [[r.task, r.model, *board_words.delta_cells(r, args.alpha, 1 / args.resamples)]
+                     for r in tasks.itertuples(index=False)])
     if board.epochs:  # runs of the items: how much of δ's variance is theirs
         print("\n" + board_words.variance_heading(res, base))
         _print_rows(board_words.variance_header(res), board_words.variance_rows(res, base))
     _friedman(res, args)
     return 0
+
+
+def _rank_svg(res, args) -> str | None:
+    """The board's rank figure as SVG text for its page, or None (said on stderr) where it cannot be drawn."""
+    try:
+        from .report.board_figures import ranks
+
+        fig = ranks(res, args.alpha, args.correction)
+        return export.figure_image(fig, "svg", width=900, height=int(fig.layout.height), scale=1).decode("utf-8")
+    except (ImportError, SettingsError) as e:
+        print(f"note: the page has no rank figure ({e})", file=sys.stderr)
+        return None
 
 
 def _friedman(res, args) -> None:
@@ -1338,31 +1360,6 @@ def _friedman_json(res, args) -> dict:
     return {"friedman": {"tasks": list(res.unit_scores()[0]), "mean_ranks": dict(zip(fr.models, fr.mean_ranks)),
                          "chi2": fr.chi2, "p_chi2": fr.p_chi2, "f": fr.f, "p_value": fr.p_value,
                          "alpha": fr.alpha, "critical_difference": fr.critical_difference}}
-
-
-def _board_rows(table, args) -> tuple[list[str], list[list[str]]]:
-    """The board's columns, its rank (LMArena's) first, and each model's cells; the tie groups only where they
-    part (one group of every model says nothing the ranks do not)."""
-    groups = table.group.nunique() > 1
-    header = ["model", "rank", "score", f"{1 - args.alpha:.0%} CI", "rank interval", *(["group"] * groups)]
-    rows = [[r.model, str(r.rank), f"{r.score:.4f}", f"[{r.ci_low:.4f}, {r.ci_high:.4f}]",
-             f"{r.rank_low}" if r.rank_low == r.rank_high else f"{r.rank_low}-{r.rank_high}",
-             *([str(r.group)] * groups)] for r in table.itertuples(index=False)]
-    return header, rows
-
-
-def _delta_cells(row, args) -> list[str]:
-    """δ, its interval, p and the corrected p (starred when significant) as the board prints them: a p no resample
-    reached is "< 1/b", and so is what the correction made of it."""
-    def p(value: float) -> str:
-        bound = row.p_value == 0
-        return p_cell(max(value, 1 / args.resamples) if bound else value, args.alpha, bound=bound)
-    return [_signed(row.delta), f"[{_signed(row.delta_low)}, {_signed(row.delta_high)}]", p(row.p_value),
-            p(row.p_corrected) + (" *" if row.p_corrected <= args.alpha else "")]
-
-
-def _signed(x: float) -> str:
-    return f"{x:+.4f}".replace("-", "\u2212")
 
 
 def _print_rows(header: list[str], rows: list[list[str]]) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 from ..leaderboard import Leaderboard
-from ..result import p_number, p_text
+from ..result import p_cell, p_number, p_text
 from ..statistics.multiple import floor_reach
 from ..words import counted, in_text
 from .family import CORRECTION_NAMES
@@ -215,6 +215,36 @@ def settled(res: Leaderboard, alpha: float, correction: str) -> str:
     return (f"The board separates {separated:,} of {counted(len(pairs), 'pair')} ({CORRECTION_NAMES[correction]}'s "
             f"correction, α = {alpha:g}): {lead}; a model's rank is 1 + the number of models significantly better "
             "than it.")
+
+
+def model_rows(table, baseline: str | None, alpha: float, floor: float) -> tuple[list[str], list[list[str]]]:
+    """The board's columns and each model's cells as every text view shows them (the terminal, Markdown, HTML):
+    the rank (LMArena's) first, the tie groups only where they part (one group of every model says nothing the
+    ranks do not), and with ``baseline`` δ against it (``floor``: 1/b, what a p no resample reached is below)."""
+    groups = table.group.nunique() > 1
+    header = ["model", "rank", "score", f"{1 - alpha:.0%} CI", "rank interval", *(["group"] * groups)]
+    header += ["δ", "CI of δ", "p", "p corrected"] if baseline is not None else []
+    rows = [[r.model, str(r.rank), f"{r.score:.4f}", f"[{r.ci_low:.4f}, {r.ci_high:.4f}]",
+             f"{r.rank_low}" if r.rank_low == r.rank_high else f"{r.rank_low}-{r.rank_high}",
+             *([str(r.group)] * groups),
+             *(() if baseline is None else ["(baseline)", "", "", ""] if r.model == baseline else
+               delta_cells(r, alpha, floor))] for r in table.itertuples(index=False)]
+    return header, rows
+
+
+def delta_cells(row, alpha: float, floor: float) -> list[str]:
+    """δ, its interval, p and the corrected p (starred when significant) as the board shows them: a p no resample
+    reached is "< 1/b" (``floor``), and so is what the correction made of it."""
+    def p(value: float) -> str:
+        bound = row.p_value == 0
+        return p_cell(max(value, floor) if bound else value, alpha, bound=bound)
+    return [signed(row.delta), f"[{signed(row.delta_low)}, {signed(row.delta_high)}]", p(row.p_value),
+            p(row.p_corrected) + (" *" if row.p_corrected <= alpha else "")]
+
+
+def signed(x: float) -> str:
+    """A board's δ: four decimals, its sign always, a minus sign (−)."""
+    return f"{x:+.4f}".replace("-", "\u2212")
 
 
 def _listed(items: list[str], separator: str) -> str:
