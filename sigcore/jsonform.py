@@ -68,7 +68,8 @@ def document(kind: str, body: dict[str, Any]) -> dict[str, Any]:
 
 def dumps(record: dict[str, Any], *, indent: int | None = 2) -> str:
     """A :func:`document` as JSON text (NaN and infinity refused: :func:`plain` has made them null)."""
-    return json.dumps(record, indent=indent, allow_nan=False, ensure_ascii=False)
+    return json.dumps(record, indent=indent, allow_nan=False)  # ASCII: a name's lone surrogate (bytes that
+    #                                                             were not UTF-8) is written \udcff, never refused
 
 
 @cache

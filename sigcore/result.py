@@ -279,7 +279,7 @@ class Result:
         read(data, kinds=("pair",), file=file)
         names = {f.name for f in fields(cls)}
         out = {k: v for k, v in data.items() if k in names}
-        for name in {f.name for f in fields(cls) if "float" in f.type} & set(out):  # null: NaN, which JSON lacks
+        for name in {f.name for f in fields(cls) if f.type == "float"} & set(out):  # null: NaN, which JSON lacks
             out[name] = math.nan if out[name] is None else out[name]
         out["ci_low"], out["ci_high"] = _open_ends(data["ci_low"], data["ci_high"])
         out["p_floor"] = data["p_floor"] or 0.0  # null: p has no floor (t, z)
@@ -287,8 +287,8 @@ class Result:
         out["warnings"] = tuple(out.get("warnings", ()))
         dist = data.get("distribution")
         if dist is not None and len(dist) != out["n_resamples"]:
-            raise InputError(f"the distribution holds {len(dist):,} values, not b = {out['n_resamples']:,}",
-                             file=file)
+            raise InputError(f"is not a valid pair: the distribution holds {len(dist):,} values, not b = "
+                             f"{out['n_resamples']:,}", file=file)
         out["distribution"] = None if dist is None else np.asarray(dist, dtype=float)
         return cls(**out)
 
