@@ -265,6 +265,7 @@ class Result:
                    p_bound=self.p_bound, p_text=self.p_text,
                    significant=self.significant, reachable=self.reachable, settled=self.settled,
                    p_interval=list(self.p_interval), ci_side=self.ci_side, null_value=self.null_value,
+                   ci_open=[end for end, v in (("low", self.ci_low), ("high", self.ci_high)) if math.isinf(v)],
                    winner=self.winner)
         if distribution:
             out["distribution"] = None if self.distribution is None else self.distribution
@@ -274,14 +275,14 @@ class Result:
     def from_dict(cls, data: dict[str, Any], *, file: str | None = None) -> "Result":
         """The result :meth:`to_dict` wrote (with its resampled values if it kept them), checked against the
         published schema of kind "pair": a figure drawn from a saved result is the figure of the result itself.
-        A null interval end is open (±infinity) beside a finite one, and both null mean no interval (NaN); a null
+        A null end of the interval is open (±infinity) where ``ci_open`` names it, else undefined (NaN); a null
         ``p_floor`` is none (0)."""
         read(data, kinds=("pair",), file=file)
         names = {f.name for f in fields(cls)}
         out = {k: v for k, v in data.items() if k in names}
         for name in {f.name for f in fields(cls) if f.type == "float"} & set(out):  # null: NaN, which JSON lacks
             out[name] = math.nan if out[name] is None else out[name]
-        out["ci_low"], out["ci_high"] = _open_ends(data["ci_low"], data["ci_high"])
+        out["ci_low"], out["ci_high"] = _open_ends(data["ci_low"], data["ci_high"], data["ci_open"])
         out["p_floor"] = data["p_floor"] or 0.0  # null: p has no floor (t, z)
         out["ci_a"], out["ci_b"] = (tuple(math.nan if v is None else v for v in data[k]) for k in ("ci_a", "ci_b"))
         out["warnings"] = tuple(out.get("warnings", ()))
@@ -298,12 +299,12 @@ class Result:
                 f"{self.confidence_level * 100:.10g}% CI [{self.ci_low:.4g}, {self.ci_high:.4g}])")
 
 
-def _open_ends(low: float | None, high: float | None) -> tuple[float, float]:
-    """An interval read back from JSON: a null end beside a number is open (a one-sided bound's other end), two
-    nulls are no interval."""
-    if low is None and high is None:
-        return math.nan, math.nan
-    return (-math.inf if low is None else low), (math.inf if high is None else high)
+def _open_ends(low: float | None, high: float | None, open_ends: list[str]) -> tuple[float, float]:
+    """An interval read back from JSON: a null end is open (±infinity) where ``open_ends`` names it ("low",
+    "high"), and undefined (NaN) where it does not."""
+    def end(value: float | None, name: str, infinite: float) -> float:
+        return value if value is not None else infinite if name in open_ends else math.nan
+    return end(low, "low", -math.inf), end(high, "high", math.inf)
 
 
 def _contains(interval: tuple[float, float], value: float) -> bool:
