@@ -97,8 +97,16 @@ def problems(record: Any) -> list[str]:
     kind = record.get("kind")
     if not isinstance(kind, str) or kind not in KINDS:
         return [f"kind {kind!r} is not one of {', '.join(KINDS)}"]
-    found = sorted(_validator(kind).iter_errors(record), key=lambda e: list(e.absolute_path))
-    return [f"{'/'.join(map(str, e.absolute_path)) or 'the record'}: {e.message[:200]}" for e in found]
+    bulk, found = record.get("distribution"), []
+    if kind == "pair" and isinstance(bulk, list):  # b values, millions: in one pass, as the schema says (numbers)
+        bad = next((i for i, v in enumerate(bulk) if type(v) not in (int, float)), None)
+        if bad is not None:
+            found.append(f"distribution/{bad}: {bulk[bad]!r} is not of type 'number'"
+                         + (f" (and {sum(type(v) not in (int, float) for v in bulk) - 1:,} more like it)"
+                            if bad + 1 < len(bulk) else ""))
+        record = {**record, "distribution": []}  # jsonschema takes about 25 µs a value
+    errors = sorted(_validator(kind).iter_errors(record), key=lambda e: list(e.absolute_path))
+    return [*found, *(f"{'/'.join(map(str, e.absolute_path)) or 'the record'}: {e.message[:200]}" for e in errors)]
 
 
 def read(record: Any, *, kinds: tuple[str, ...], file: str | None = None, hint: str | None = None) -> dict:
