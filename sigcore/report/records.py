@@ -123,8 +123,8 @@ def seeds(res, *, a: str, b: str) -> dict[str, Any]:
     variance = None if split is None else {"items_share": split.items_share, "runs_share": 1 - split.items_share,
                                            "runs_as": split.design}
     return document("seeds", {"a_name": a, "b_name": b, **{f: getattr(res, f) for f in fields}, "p_value": p,
-                              "p_bound": bound or res.n_extreme == 0, "p_text": res.p_text, "significant": res.significant,
-                              "variance": variance, "signature": signature(res)})
+                              "p_bound": bound or res.n_extreme == 0, "p_text": res.p_text,
+                              "significant": res.significant, "variance": variance, "signature": signature(res)})
 
 
 def aso(table, scores: dict, *, tau: float) -> dict[str, Any]:
