@@ -21,7 +21,6 @@ Bad input exits with status 2 and one line saying what, where and how to fix it;
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import os
 import sys
@@ -38,16 +37,16 @@ from .contract import (DEFAULT_ALPHA, DEFAULT_ALTERNATIVE, DEFAULT_RESAMPLES, DE
                        check_alpha, check_alternative, check_level)
 from .many import CORRECTIONS, Many
 from .compare import chosen_test
-from .report import citations, claim_table, export, family, paper, reproduce, sentence
+from .report import citations, claim_table, export, family, paper, records, reproduce, sentence
 from .report import seeds as seeds_report
 from .report.style import BOARD_KINDS, FIGURE_KINDS, STYLES, rows_on_page, style_named
 from .report.venues import DEFAULT as DEFAULT_VENUE, VENUES
 from .advisor import advise_family, advise_outputs
 from .effects import effect_sizes, item_values
-from .result import Result, _json_safe, p_number, refuse_lower
+from .result import Result, p_number, refuse_lower
 from .metrics import direction
 from .errors import InputError, SettingsError, SigcoreError
-from . import budget
+from . import budget, jsonform
 from .words import counted, in_text, printable
 from .io import align
 from .io.roles import GOLD_NAMES, Ambiguous, names_of
@@ -110,6 +109,7 @@ def _parser() -> argparse.ArgumentParser:
                                  description="Recommend a paired test for A against B on these data: the "
                                              "recommended one, the other valid ones, and why not the rest.")
     _data_arguments(advise)
+    advise.add_argument("--json", action="store_true", help="print the advice as JSON (kind advice)")
     _power_parser(commands)
     _many_parser(commands)
     _figure_parser(commands)
@@ -140,6 +140,8 @@ def _parser() -> argparse.ArgumentParser:
     shown = seeds.add_mutually_exclusive_group()
     shown.add_argument("--latex", action="store_true", help="print the sentence for a paper's text and a booktabs table")
     shown.add_argument("--bibtex", action="store_true", help="print BibTeX for the methods instead")
+    shown.add_argument("--json", action="store_true", help="print the result as JSON (kind aso for a table of scores, "
+                                                          "seeds with --a/--b)")
     _venue_option(seeds)
     _paper_option(seeds)
     datasets = commands.add_parser("datasets", help="replicability over datasets (Dror et al. 2017)",
@@ -158,6 +160,7 @@ def _parser() -> argparse.ArgumentParser:
     datasets.add_argument("--seed", type=int, default=DEFAULT_SEED, help=SEED_HELP)
     datasets.add_argument("--budget", type=_budget, default=budget.DEFAULT, help=BUDGET_HELP)
     datasets.add_argument("--bibtex", action="store_true", help="print BibTeX for the methods instead")
+    datasets.add_argument("--json", action="store_true", help="print the analysis as JSON (kind replicability)")
     return parser
 
 
@@ -338,6 +341,7 @@ def _power_parser(commands) -> None:
     pw.add_argument("--agreement", type=float,
                     help="without a pilot: the share of items both get right or both get wrong")
     _direction_option(pw)
+    pw.add_argument("--json", action="store_true", help="print the plan as JSON (kind plan)")
 
 
 def _paper_option(parser) -> None:
@@ -528,6 +532,10 @@ def _advise(args) -> int:
     except InputError as e:
         raise data.locate(e) from None
     direction(metric if metric in METRICS else "mean", _higher(args))  # a contrary direction refused here too
+    if args.json:
+        print(records.dumps(records.advice(advice, metric=args.metric, roles=[str(r) for r in data.roles],
+                                           notes=list(data.notes))))
+        return 0
     print("\n".join(_roles(data, note, args.metric, higher=_higher(args))))
     print(advice.text())
     return 0
@@ -549,18 +557,18 @@ def _power(args) -> int:
         direction("accuracy", _higher(args))  # expected accuracies: higher is better, --lower-is-better refused
         if claim:
             delta, sd = claims.from_rates(*rates[1:])
-            print(claims.plan(*claim, delta=delta, sd=sd, alpha=args.alpha, target=args.target, n=args.n).text())
-            return 0
-        print(power.plan_from_rates(*rates, **settings).text())
-        return 0
+            return _plan(args, claims.plan(*claim, delta=delta, sd=sd, alpha=args.alpha, target=args.target,
+                                           n=args.n))
+        return _plan(args, power.plan_from_rates(*rates, **settings))
     tables = [read(path) for path in args.files]
     data = align.load(tables, gold=args.gold, a=args.a, b=args.b, id=args.id)
     note = _suggest_metric(args, data, "the pilot")
+    said = sys.stderr if args.json else sys.stdout  # --json prints the plan alone
     reading = align.reading(data)  # numbers: regression outputs or answers, and why
     for role in (*data.roles, *([reading] if reading else [])):  # what the pilot's files were taken for
-        print(f"roles: {role}")
+        print(f"roles: {role}", file=said)
     if note:  # before the checks: a refused suggestion (BLEU) says why it was chosen
-        print(f"note: {note}")
+        print(f"note: {note}", file=said)
     if args.metric not in METRICS:
         raise SettingsError(f"unknown metric {args.metric!r}", hint=f"Choose one of: {', '.join(METRICS)}.")
     higher = direction(args.metric, _higher(args))  # a one-sided plan where lower is better: refused by the plan
@@ -573,10 +581,20 @@ def _power(args) -> int:
         d = [x - y for x, y in zip(values[0], values[1])]
         mean = sum(d) / len(d)
         sd = math.sqrt(sum((x - mean) ** 2 for x in d) / (len(d) - 1))
-        print(claims.plan(*claim, delta=mean, sd=sd, alpha=args.alpha, target=args.target, n=len(d),
-                          higher_is_better=higher).text())
-        return 0
-    print(power.plan(*values, binary=METRICS[args.metric].binary, higher_is_better=higher, **settings).text())
+        return _plan(args, claims.plan(*claim, delta=mean, sd=sd, alpha=args.alpha, target=args.target, n=len(d),
+                                        higher_is_better=higher))
+    return _plan(args, power.plan(*values, binary=METRICS[args.metric].binary,
+                                   higher_is_better=higher, **settings))
+
+
+def _plan(args, plan) -> int:
+    """A plan's sentences, or with --json its record (a claim's plan or a test's)."""
+    from .claims import Plan as ClaimPlan
+
+    if args.json:
+        print(records.dumps(records.claim_plan(plan) if isinstance(plan, ClaimPlan) else records.plan(plan)))
+    else:
+        print(plan.text())
     return 0
 
 
@@ -639,11 +657,11 @@ def _compare(args) -> int:
         _paper(args, paper.for_result(res, a=a_name, b=b_name, command=command, venue=args.venue,
                                       folder=_folder_name(args.paper), draw=paper.drawer(args.venue, a_name, b_name)))
     if args.json:
-        print(json.dumps({**res.to_dict(), **names, "columns": data.columns, "roles": [str(r) for r in data.roles],
-                          "metric_reason": note.removeprefix(f"the metric is {args.metric}").lstrip(":, ") if note
-                          else "given", "test_reason": why or ("given" if not res.auto else ""),
-                          "notes": list(data.notes), "effect_sizes": [_json_safe(asdict(e)) for e in effects]},
-                         indent=2))
+        print(records.dumps(records.pair(
+            res, **names, columns=data.columns, roles=[str(r) for r in data.roles],
+            metric_reason=note.removeprefix(f"the metric is {args.metric}").lstrip(":, ") if note else "given",
+            test_reason=why or ("given" if not res.auto else ""), notes=list(data.notes),
+            effect_sizes=[asdict(e) for e in effects])))
         return 0
     if args.bibtex:
         print(citations.bibtex(citations.keys_of(res)), end="")
@@ -668,16 +686,17 @@ def _compare(args) -> int:
 def _families(path: str) -> list[Many]:
     """The families of a JSON that `many --save` (or a paper folder) wrote."""
     hint = "Give the JSON that `sigcore many ... --save FAMILY.json` wrote (or a paper folder's STEM.json of many)."
+    record = _saved(path, ("family",), hint)
+    return [Many.from_dict(f) for f in record["families"]]
+
+
+def _saved(path: str, kinds: tuple[str, ...], hint: str) -> dict:
+    """A saved result of one of ``kinds``, read back through its published schema (:func:`sigcore.jsonform.read`)."""
     try:
-        saved = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise InputError(f"cannot be read as a saved family ({e})", file=path, hint=hint) from None
-    if not isinstance(saved, dict) or not isinstance(saved.get("families"), list) or not saved["families"]:
-        raise InputError("holds no family of comparisons", file=path, hint=hint)
-    try:
-        return [Many.from_dict(f) for f in saved["families"]]
-    except (KeyError, TypeError, ValueError) as e:
-        raise InputError(f"is not a family saved by sigcore ({type(e).__name__}: {e})", file=path, hint=hint) from None
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise InputError(f"cannot be read as a saved result ({e})", file=path, hint=hint) from None
+    return jsonform.loads(text, kinds=kinds, file=path, hint=hint)
 
 
 def _prog() -> str:
@@ -728,12 +747,7 @@ def _sequential(args, data, inputs, options, note) -> int:
         raise data.locate(e) from None
     a_name, b_name = _names(args, data.display_names)
     if args.json:
-        print(json.dumps(_json_safe({
-            "alpha": res.alpha, "margin": res.margin, "range": [low, high], "n_items": res.n,
-            "stopped": res.stopped, "side": res.side, "fixed_interval": list(res.fixed),
-            "width_ratio": res.width_ratio, "a_name": a_name, "b_name": b_name, "method": sequential.CITATION,
-            "sequence": {"lower": res.lower.tolist(), "upper": res.upper.tolist(),
-                         "estimate": res.estimate.tolist()}}), indent=2))
+        print(records.dumps(records.sequence(res, low=low, high=high, a=a_name, b=b_name)))
         return 0
     print("\n".join(_roles(data, note, args.metric, ["test: a confidence sequence, item by item in file order"])))
     print(sequential.sentence(res, a_name, b_name))
@@ -771,8 +785,8 @@ def _claim(args, data, inputs, options, note) -> int:
         _paper(args, paper.for_claim(c, a=a_name, b=b_name, command=command, venue=args.venue,
                                      folder=_folder_name(args.paper), draw=paper.drawer(args.venue, a_name, b_name)))
     if args.json:
-        print(json.dumps(_json_safe({**c.to_dict(), "a_name": a_name, "b_name": b_name,
-                                     "roles": [str(r) for r in data.roles], "notes": list(data.notes)}), indent=2))
+        print(records.dumps(records.claim(c, a=a_name, b=b_name, roles=[str(r) for r in data.roles],
+                                          notes=list(data.notes))))
         return 0
     if args.bibtex:  # with --paper: the references after the run
         print(citations.bibtex(citations.claim_keys(c.result.test, metric)), end="")
@@ -846,7 +860,7 @@ def _many(args) -> int:
                 e.system = list(data.systems)[shown.index(e.system)]
             raise data.locate(e) from None
     if args.save:
-        _write(args.save, json.dumps({"families": [f.to_dict() for f in families]}, indent=2))
+        _write(args.save, records.dumps(records.family(families)))
     if args.paper:
         tests = {f.test for f in families}  # with auto, each metric may take its own: auto chooses them again
         settings = {"--metric": args.metric, "--test": [tests.pop() if len(tests) == 1 else AUTO],
@@ -860,10 +874,7 @@ def _many(args) -> int:
         print(export.table_csv(frame).decode("utf-8"), end="")
         return 0
     if args.json:
-        print(json.dumps(_json_safe({"families": [{  # nan and inf as Result.to_dict writes them: JSON has neither
-            "metric": f.metric, "baseline": f.baseline, **f.settings(), "roles": [str(r) for r in data.roles],
-            "notes": list(data.notes), "comparisons": f.table().to_dict(orient="records")} for f in families]}),
-            indent=2, allow_nan=False))
+        print(records.dumps(records.family(families, roles=[str(r) for r in data.roles], notes=list(data.notes))))
         return 0
     if args.latex:  # the sentence for the text, then the table, as compare --latex prints them
         print("\n\n".join(family.sentence(f, latex=True) for f in families) + "\n\n"
@@ -919,7 +930,7 @@ def _seeds(args) -> int:
         raise SettingsError("give a table of per-seed scores, or --a and --b with the runs' output files")
     scores, notes = results.seed_scores(read(args.file))
     for note in notes:
-        print(f"note: {note}")
+        print(f"note: {note}", file=sys.stderr if args.json else sys.stdout)
     scores = dict(zip(_names(args, list(scores)), scores.values()))
     table = statistics.multi_aso(scores, confidence_level=args.confidence, bonferroni=not args.no_bonferroni,
                                  n_bootstrap=args.resamples, seed=args.seed, budget=args.budget,
@@ -930,6 +941,9 @@ def _seeds(args) -> int:
         command = reproduce.rerun(reproduce.PROG, args.argv, settings, _arity("seeds"), base=args.paper)
         _paper(args, paper.for_aso(table, scores, command=command, tau=args.tau, venue=args.venue,
                                    folder=_folder_name(args.paper)))
+    if args.json:
+        print(records.dumps(records.aso(table, scores, tau=args.tau)))
+        return 0
     if args.latex:
         print(seeds_report.aso_sentence(table, scores, tau=args.tau, latex=True) + "\n\n"
               + seeds_report.aso_latex(table, scores, tau=args.tau, venue=args.venue), end="")
@@ -964,7 +978,7 @@ def _seed_runs(args) -> int:
                                 *citations.metric_keys(args.metric)]), end="")
         return 0
     if note:
-        print(f"note: {note}")
+        print(f"note: {note}", file=sys.stderr if args.json else sys.stdout)
     outputs = list(data.systems.values())
     res = compare_seeds(data.gold, outputs[:len(args.a)], outputs[len(args.a):], metric=args.metric,
                         n_resamples=args.resamples, alternative=args.alternative, alpha=args.alpha,
@@ -977,6 +991,9 @@ def _seed_runs(args) -> int:
         command = reproduce.rerun(reproduce.PROG, args.argv, settings, _arity("seeds"), base=args.paper)
         _paper(args, paper.for_seeds(res, a=a, b=b, command=command, venue=args.venue,
                                      folder=_folder_name(args.paper)))
+    if args.json:
+        print(records.dumps(records.seeds(res, a=a, b=b)))
+        return 0
     if args.latex:
         print(seeds_report.sentence_latex(res, a=a, b=b) + "\n\n" + seeds_report.table_latex(
             res, a=a, b=b, venue=args.venue), end="")
@@ -1007,6 +1024,9 @@ def _datasets(args) -> int:
         raise SettingsError("give one table of p-values, or one folder per dataset")
     names, p = results.p_values(read(args.files[0]))
     res = statistics.replicability(list(p), alpha=args.alpha, datasets=list(names))
+    if args.json:
+        print(records.dumps(records.replicability(res)))
+        return 0
     print(res.sentence() + "\n")
     print("u  p^{u/N} Bonferroni  p^{u/N} Fisher")
     for u, (bonf, fisher) in enumerate(zip(res.bonferroni, res.fisher), start=1):
@@ -1019,18 +1039,22 @@ def _dataset_folders(args) -> int:
     if not (args.a and args.b):
         raise SettingsError("name the two systems to compare in every folder", hint="Add --a NAME --b NAME.")
     results, names = [], []
+    said = sys.stderr if args.json else sys.stdout  # --json prints the record alone
     for folder in map(Path, args.files):
         data, name = _folder_pair(folder, args), printable(folder.name)
         for note in filter(None, [_suggest_metric(args, data, f"the first folder's data ({name}), for "
                                                                 "every folder")]):  # one metric for every dataset
-            print(f"note: {note}")
+            print(f"note: {note}", file=said)
         res = compare(data.gold, data.a, data.b, metric=args.metric, test=args.test, n_resamples=args.resamples,
                       budget=args.budget, progress=_progress(f"{name}: resampling"),
                       alternative="greater", alpha=args.alpha, seed=args.seed)
         results.append(res)
         names.append(name)
-        print(f"{name}: {report.verdict(res, a=args.a, b=args.b)}")
+        print(f"{name}: {report.verdict(res, a=args.a, b=args.b)}", file=said)
     out = statistics.replicability(results, alpha=args.alpha, datasets=names)
+    if args.json:
+        print(records.dumps(records.replicability(out, results=results, a_name=args.a, b_name=args.b)))
+        return 0
     print("\n" + out.sentence().replace("A is better than B", f"{args.a} is better than {args.b}"))
     return 0
 
@@ -1051,12 +1075,8 @@ def _folder_pair(folder: Path, args) -> align.Aligned:
 
 
 def _figure(args) -> int:
-    path = Path(args.file)
-    try:
-        saved = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise InputError(f"cannot be read as a saved result ({e})", file=args.file,
-                         hint="Save one with `sigcore compare ... --save RESULT.json`.") from None
+    saved = _saved(args.file, ("pair", "family", "board"), "Save one with `sigcore compare ... --save RESULT.json` "
+                   "(or `sigcore many ... --save FAMILY.json`).")
     suffix = Path(args.out).suffix.lower().lstrip(".")
     if suffix not in export.FORMATS:
         raise SettingsError(f"--out must end in .pdf, .svg or .png, not {args.out!r}")
@@ -1070,14 +1090,13 @@ def _figure(args) -> int:
 
     style = style_named(args.style, args.venue)
     style.width(args.width)  # a width the style cannot take is refused before anything is drawn
-    kind = _saved_kind(saved, args.file)
-    if args.kind in BOARD_KINDS or kind == "board":
+    if args.kind in BOARD_KINDS or saved["kind"] == "board":
         return _board_figure(args, saved, style, suffix)
-    families = saved.get("families") if kind == "family" and isinstance(saved, dict) else None
+    families = saved["families"] if saved["kind"] == "family" else None
     if args.kind == "forest" and not families:
         raise InputError("holds no family of comparisons to draw a forest plot of", file=args.file,
                          hint="Save one with `sigcore many ... --baseline NAME --save FAMILY.json`.")
-    if args.kind != "forest" and kind != "pair":
+    if args.kind != "forest" and families is not None:
         raise InputError("holds a family of comparisons, not one result: draw it with --kind forest", file=args.file)
     if (args.kind != "forest" and saved.get("test") in ("bootstrap", "permutation")
             and saved.get("distribution") is None):  # printed with --json: the values were left out
@@ -1093,7 +1112,8 @@ def _figure(args) -> int:
             fig = forest(Many.from_dict(chosen[0]), style=style, width=args.width)
             caption = [family.forest_caption(Many.from_dict(chosen[0]), latex=latex) for latex in (False, True)]
         else:
-            fig = figures.figure(Result.from_dict(saved), args.kind, style=style, width=args.width,
+            res = Result.from_dict(saved, file=args.file)
+            fig = figures.figure(res, args.kind, style=style, width=args.width,
                                  a=saved.get("a_name") or "A", b=saved.get("b_name") or "B")
     except SigcoreError:
         raise
@@ -1106,7 +1126,7 @@ def _figure(args) -> int:
     print(f"wrote {args.out} ({args.kind}, {style.describe(args.width)}"
           f"{f', {args.height} high' if args.height else ''})")
     if args.kind != "forest":
-        caption = [export.figure_caption(Result.from_dict(saved), args.kind, latex=latex) for latex in (False, True)]
+        caption = [export.figure_caption(res, args.kind, latex=latex) for latex in (False, True)]
     print(f"caption: {caption[0]}\nLaTeX caption: {caption[1]}")
     if style.name == "paper":
         out = Path(args.out)
@@ -1117,24 +1137,6 @@ def _figure(args) -> int:
     return 0
 
 
-# what a saved JSON's "kind" names, as `sigcore figure` draws it: one result, a family of comparisons, a board
-_FIGURE_KINDS = {"pair": "pair", "result": "pair", "comparison": "pair", "compare": "pair", "family": "family", "many": "family",
-                 "families": "family", "board": "board", "leaderboard": "board"}
-
-
-def _saved_kind(saved, file: str) -> str:
-    """What a saved result is: by its "kind" where it says it; else, for a file written before results said
-    what they are, by its keys (a board's "board", a family's "families")."""
-    if isinstance(saved, dict) and "kind" in saved:
-        if saved["kind"] not in _FIGURE_KINDS:
-            raise InputError(f"holds a result of kind {saved['kind']!r}, which `sigcore figure` does not draw",
-                             file=file, hint="It draws a comparison (compare --save), a family (many --save) or "
-                                             "models on many tasks (many LOGS... --save).")
-        return _FIGURE_KINDS[saved["kind"]]
-    if isinstance(saved, dict) and "board" in saved:
-        return "board"
-    return "family" if not isinstance(saved, dict) or "families" in saved else "pair"
-
 def _board_figure(args, saved, style, suffix: str) -> int:
     """`figure` of models on many tasks saved by `many --save`: the ranks, or either diagram, with its caption."""
     from .leaderboard import Leaderboard
@@ -1142,16 +1144,18 @@ def _board_figure(args, saved, style, suffix: str) -> int:
     from .report.board_figures import styled
 
     hint = "Save one with `sigcore many LOGS... --save BOARD.json` (models on many tasks)."
-    if not isinstance(saved, dict) or "board" not in saved:
+    if saved["kind"] != "board":
         raise InputError(f"holds no board of models on many tasks to draw --kind {args.kind} of", file=args.file,
                          hint=hint)
+    if "board" not in saved:
+        raise InputError("holds a board without its resamples (one printed with --json leaves them out)",
+                         file=args.file, hint=hint)
     if args.kind not in BOARD_KINDS:
         raise InputError(f"holds models on many tasks, which --kind {args.kind} does not draw: draw it with "
                          f"--kind {', '.join(BOARD_KINDS[:-1])} or {BOARD_KINDS[-1]}", file=args.file)
     try:
-        res, alpha, correction = Leaderboard.from_dict(saved["board"]), float(saved["alpha"]), saved["correction"]
-        if not 0 < alpha < 1:
-            raise ValueError(f"alpha is {alpha}, not between 0 and 1")
+        res = Leaderboard.from_dict(saved["board"])
+        alpha, correction = saved["settings"]["alpha"], saved["settings"]["correction"]
         if args.metric not in (None, res.board.metric):
             raise SettingsError(f"{args.file} is a board on {res.board.metric!r}, not on {args.metric!r}")
         fig = styled(res, args.kind, alpha, correction, style, args.width)
@@ -1246,8 +1250,12 @@ def _board(args) -> int:
     if base not in board.models:
         raise SettingsError(f"--baseline {base} is not one of the models", hint=f"The models: "
                             f"{', '.join(board.models)}.")
+
+    def record(saved: bool = False) -> dict:  # --json's record; --save's adds what `sigcore figure` draws
+        return records.board(res, baseline=None if args.all_pairs else base, alpha=args.alpha,
+                             correction=args.correction, per_task=args.per_task, friedman=args.friedman, saved=saved)
     if args.save:  # what `sigcore figure --kind ranks|cd|nemenyi` draws, at this run's α and correction
-        _write(args.save, json.dumps({"board": res.to_dict(), "alpha": args.alpha, "correction": args.correction}))
+        _write(args.save, records.dumps(record(saved=True)))
     if args.friedman and args.csv:
         raise SettingsError("--csv prints one table; the Friedman test is not a row of it",
                             hint="Use --json, or the printed board, with --friedman.")
@@ -1264,11 +1272,7 @@ def _board(args) -> int:
     if args.all_pairs:  # every pair on the aggregate, corrected over the pairs, as the tie groups are
         pairs = res.pairs(args.alpha, args.correction)
         if args.csv or args.json:
-            print(export.table_csv(pairs).decode("utf-8") if args.csv else json.dumps(_json_safe(
-                {"settings": {"metric": board.metric, "weight": args.weight, "resamples": args.resamples,
-                              "seed": args.seed, "alpha": args.alpha, "correction": args.correction,
-                              "notes": list(board.notes), "p_floor": 1 / args.resamples},
-                 "pairs": pairs.to_dict(orient="records"), **_friedman_json(res, args)}), indent=2),
+            print(export.table_csv(pairs).decode("utf-8") if args.csv else records.dumps(record()),
                   end="" if args.csv else "\n")
             return 0
         print(board_words.heading(res, None, args.alpha, args.correction), *warnings, sep="\n")
@@ -1305,18 +1309,7 @@ def _board(args) -> int:
         print(export.table_csv(table).decode("utf-8"), end="")
         return 0
     if args.json:
-        settings = {"metric": board.metric, "weight": args.weight, "resamples": args.resamples, "seed": args.seed,
-                    "alpha": args.alpha, "correction": args.correction, "alternative": "two-sided",
-                    "tasks": {t: len(board.items[t]) for t in board.tasks}, "notes": list(board.notes),
-                    "p_floor": 1 / args.resamples}  # a p_value of 0: no resample as extreme, p < p_floor
-        out = {"settings": settings, "models": table.to_dict(orient="records")}
-        if board.epochs:
-            out["variance"] = board_words.variance_records(res, base)
-        if tasks is not None:
-            out["per_task"] = {"corrected_over": args.per_task, "comparisons": tasks.to_dict(orient="records"),
-                               "table": board_table.frame(res, base, args.alpha, args.correction,
-                                                          args.per_task).to_dict(orient="records")}
-        print(json.dumps(_json_safe({**out, **_friedman_json(res, args)}), indent=2))
+        print(records.dumps(record()))
         return 0
     print(board_words.heading(res, base, args.alpha, args.correction), *warnings, sep="\n")
     _print_rows(*board_words.model_rows(table, base, args.alpha, 1 / args.resamples))
@@ -1353,13 +1346,6 @@ def _friedman(res, args) -> None:
         print("\n" + board_words.friedman(res, args.alpha))
 
 
-def _friedman_json(res, args) -> dict:
-    if not args.friedman:
-        return {}
-    fr = res.friedman(args.alpha)
-    return {"friedman": {"tasks": list(res.unit_scores()[0]), "mean_ranks": dict(zip(fr.models, fr.mean_ranks)),
-                         "chi2": fr.chi2, "p_chi2": fr.p_chi2, "f": fr.f, "p_value": fr.p_value,
-                         "alpha": fr.alpha, "critical_difference": fr.critical_difference}}
 
 
 def _print_rows(header: list[str], rows: list[list[str]]) -> None:

@@ -779,7 +779,8 @@ class Leaderboard:
         return rows
 
     def to_dict(self) -> dict:
-        """A JSON-safe dict of what the board's tables and figures are drawn from: the models, tasks and items,
+        """A JSON-safe dict of what the board's tables and figures are drawn from (the ``board`` of a saved record of
+        kind "board", :func:`sigcore.report.records.board`): the models, tasks and items,
         the task scores, the aggregate and its b resamples (not the per-item scores nor each task's resamples:
         :meth:`from_dict` gives a board whose figures and tables are this one's, not its per-task δ or variance)."""
         b = self.board

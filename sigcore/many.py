@@ -31,7 +31,9 @@ from .metrics import Metric, direction, prepare, resolve
 from .statistics import intervals, resampling
 from .statistics.multiple import CORRECTIONS, adjust, floor_reach
 from .statistics.resampling import PairedStats
-from .result import Result, _from_json, _json_safe, on_side, p_cell
+from .contract import P_UNDERFLOW
+from .jsonform import bounded_p, plain
+from .result import Result, on_side, p_cell
 from .words import shown
 
 MEMORY = 1 << 30  # bytes of resampled scores and deltas held at once: every system's and every pair's, b each
@@ -127,23 +129,36 @@ class Many:
         return pd.DataFrame(rows)
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-safe dict of the family, each comparison as :meth:`Result.to_dict` writes it."""
-        return _json_safe({"systems": list(self.systems), "baseline": self.baseline, "metric": self.metric, "test": self.test,
-                "alternative": self.alternative, "alpha": self.alpha, "correction": self.correction,
-                "test_reason": self.test_reason, "n_resamples": self.n_resamples, "seed": self.seed,
-                "scores": self.scores, "score_intervals": {k: list(v) for k, v in self.score_intervals.items()},
-                "comparisons": [{"a": a, "b": b, "p_adjusted": self.adjusted[(a, b)], "result": res.to_dict()}
-                                for (a, b), res in self.results.items()]})
+        """One family of the JSON record of kind "family" (:func:`sigcore.report.records.family`): the settings,
+        each system's score and interval, a row per comparison under the text table's names (δ's interval as
+        ``delta_low``/``delta_high``, "p corrected" as ``p_corrected``, p never 0: :mod:`sigcore.jsonform`), with the
+        comparison itself under "result", and the ranking when every pair was tested."""
+        rows = []
+        for (a, b), res in self.results.items():
+            low, high = self.delta_interval(a, b)
+            p_text, corrected_text = self.p_texts(a, b)
+            rows.append({"system": a, "against": b, "score": self.scores[a], "score_low": self.score_intervals[a][0],
+                         "score_high": self.score_intervals[a][1], "score_against": self.scores[b],
+                         "delta": res.delta, "delta_low": low, "delta_high": high,
+                         "p_value": bounded_p(res.p_value, P_UNDERFLOW)[0],
+                         "p_corrected": bounded_p(self.adjusted[(a, b)], P_UNDERFLOW)[0], "p_text": p_text,
+                         "p_corrected_text": corrected_text, "p_bound": res.p_bound,
+                         "significant": self.significant(a, b), "result": res.to_dict()})
+        ranking = self.ranking().to_dict(orient="records") if self.baseline is None else None
+        return plain({"metric": self.metric, "systems": list(self.systems), "baseline": self.baseline,
+                      **self.settings(), "higher_is_better": self.higher_is_better, "scores": self.scores,
+                      "score_intervals": self.score_intervals, "comparisons": rows, "ranking": ranking})
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Many":
-        """The family :meth:`to_dict` wrote."""
-        pairs = [(c["a"], c["b"]) for c in data["comparisons"]]
+        """The family :meth:`to_dict` wrote (one of a "family" record's ``families``, checked against its schema
+        by :func:`sigcore.jsonform.read`)."""
+        pairs = [(c["system"], c["against"]) for c in data["comparisons"]]
         return cls(tuple(data["systems"]), data["baseline"], data["metric"], data["test"], data["alternative"],
-                   data["alpha"], data["correction"], _from_json(data["scores"]),
-                   {k: tuple(_from_json(v)) for k, v in data["score_intervals"].items()},
+                   data["alpha"], data["correction"], {k: _nan(v) for k, v in data["scores"].items()},
+                   {k: (_nan(v[0]), _nan(v[1])) for k, v in data["score_intervals"].items()},
                    {pair: Result.from_dict(c["result"]) for pair, c in zip(pairs, data["comparisons"])},
-                   {pair: _from_json(c["p_adjusted"]) for pair, c in zip(pairs, data["comparisons"])},
+                   {pair: c["p_corrected"] for pair, c in zip(pairs, data["comparisons"])},
                    data.get("test_reason", ""))
 
     def ranking(self) -> pd.DataFrame:
@@ -396,3 +411,8 @@ def _shared_bootstrap(gold, systems, names, pairs, options, budget, progress):
     own = {name: (intervals.wilson(score(stats[column[name]]), level) if binary
                   else intervals.percentile(resampled[:, column[name]], level)) for name in names}
     return results, scores, {name: tuple(map(float, v)) for name, v in own.items()}
+
+
+def _nan(value: float | None) -> float:
+    """A number read back from JSON, where null stands for NaN."""
+    return math.nan if value is None else value

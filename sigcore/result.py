@@ -13,14 +13,14 @@ names ("greater", A better, is δ < 0 for an error).
 from __future__ import annotations
 
 import math
-from dataclasses import MISSING, asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 import numpy as np
 from ._lazy import stats
-from .contract import ALTERNATIVES, P_DIGITS, P_SIGNIFICANT_BELOW, P_UNDERFLOW, tie
+from .contract import P_DIGITS, P_SIGNIFICANT_BELOW, P_UNDERFLOW, tie
 from .errors import InputError, SettingsError
-from .words import shown
+from .jsonform import bounded_p, document, read
 
 P_INTERVAL = 0.95  # level of the Monte-Carlo interval of a resampled p
 
@@ -250,41 +250,54 @@ class Result:
     # ---------------------------------------------------------------- text and JSON
 
     @property
-    def p_bound(self) -> bool:
-        """Whether p is only an upper bound, 1/b: no resample was as extreme (a count / b p, as the bootstrap's)."""
+    def _none_as_extreme(self) -> bool:  # a count / b p with a count of 0: p < 1/b
         return self.n_extreme == 0 and self.resampled and not self.plus_one
 
     @property
     def p_text(self) -> str:
         """The p-value as a paper should print it: "p < 1/b" when no resample was extreme, never "p = 0"
         (:func:`p_text`)."""
-        return p_text(self.p_floor if self.p_bound else self.p_value, self.alpha, bound=self.p_bound)
+        none = self._none_as_extreme
+        return p_text(self.p_floor if none else self.p_value, self.alpha, bound=none)
+
+    @property
+    def p_bound(self) -> bool:
+        """Whether p is a bound, printed after "<": no resample was as extreme, or a closed form underflowed."""
+        return self._none_as_extreme or self.p_value == 0
 
     def to_dict(self, *, distribution: bool = False) -> dict[str, Any]:
-        """A JSON-safe dict (the resampled values only when asked: they can be millions)."""
+        """The result's JSON record, kind "pair" (:mod:`sigcore.jsonform`: null for NaN and an interval's open
+        end, p never 0); the resampled values only when asked: they can be millions."""
         out = {k: v for k, v in asdict(self).items() if k != "distribution"}
-        out["ci_a"], out["ci_b"] = list(self.ci_a), list(self.ci_b)
-        out.update(p_text=self.p_text, significant=self.significant, reachable=self.reachable,
-                   settled=self.settled, p_interval=list(self.p_interval), ci_side=self.ci_side,
-                   null_value=self.null_value, winner=self.winner)
+        out.update(p_value=bounded_p(self.p_value, P_UNDERFLOW)[0], p_floor=self.p_floor or None,  # 0: no floor
+                   p_bound=self.p_bound, p_text=self.p_text,
+                   significant=self.significant, reachable=self.reachable, settled=self.settled,
+                   p_interval=list(self.p_interval), ci_side=self.ci_side, null_value=self.null_value,
+                   ci_open=[end for end, v in (("low", self.ci_low), ("high", self.ci_high)) if math.isinf(v)],
+                   winner=self.winner)
         if distribution:
-            out["distribution"] = None if self.distribution is None else self.distribution.tolist()
-        return {k: _json_safe(v) for k, v in out.items()}
+            out["distribution"] = None if self.distribution is None else self.distribution
+        return document("pair", out)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Result":
-        """The result :meth:`to_dict` wrote (with its resampled values if it kept them): a figure drawn from a
-        saved result is the figure of the result itself."""
+    def from_dict(cls, data: dict[str, Any], *, file: str | None = None) -> "Result":
+        """The result :meth:`to_dict` wrote (with its resampled values if it kept them), checked against the
+        published schema of kind "pair": a figure drawn from a saved result is the figure of the result itself.
+        A null end of the interval is open (±infinity) where ``ci_open`` names it, else undefined (NaN); a null
+        ``p_floor`` is none (0)."""
+        read(data, kinds=("pair",), file=file)
         names = {f.name for f in fields(cls)}
-        missing = sorted(n for n in names - set(data) if n != "distribution" and fields_default(cls, n))
-        if missing:
-            raise ValueError(f"not a saved result: no {', '.join(missing)}")
-        numeric = {f.name for f in fields(cls) if "float" in f.type}  # not text, where "nan" may be a label
-        out = {k: _from_json(v) if k in numeric else v for k, v in data.items() if k in names}
-        out["ci_a"], out["ci_b"] = tuple(out["ci_a"]), tuple(out["ci_b"])
+        out = {k: v for k, v in data.items() if k in names}
+        for name in {f.name for f in fields(cls) if f.type == "float"} & set(out):  # null: NaN, which JSON lacks
+            out[name] = math.nan if out[name] is None else out[name]
+        out["ci_low"], out["ci_high"] = _open_ends(data["ci_low"], data["ci_high"], data["ci_open"])
+        out["p_floor"] = data["p_floor"] or 0.0  # null: p has no floor (t, z)
+        out["ci_a"], out["ci_b"] = (tuple(math.nan if v is None else v for v in data[k]) for k in ("ci_a", "ci_b"))
         out["warnings"] = tuple(out.get("warnings", ()))
-        _check_saved(out, data.get("distribution"))
         dist = data.get("distribution")
+        if dist is not None and len(dist) != out["n_resamples"]:
+            raise InputError(f"is not a valid pair: the distribution holds {len(dist):,} values, not b = "
+                             f"{out['n_resamples']:,}", file=file)
         out["distribution"] = None if dist is None else np.asarray(dist, dtype=float)
         return cls(**out)
 
@@ -294,34 +307,12 @@ class Result:
                 f"{self.confidence_level * 100:.10g}% CI [{self.ci_low:.4g}, {self.ci_high:.4g}])")
 
 
-def _check_saved(out: dict[str, Any], distribution: Any) -> None:
-    """A saved result's fields are of their kinds, before anything is drawn from it (an edited file wrote its PDF,
-    then failed on p_value "hi")."""
-    def real(v) -> bool:
-        return isinstance(v, (int, float)) and not isinstance(v, bool)
-
-    for name in ("metric", "test", "alternative", "estimand", "ci_method", "signature"):
-        if not isinstance(out.get(name), str):
-            raise ValueError(f"{name} is {shown(out.get(name))}, not text")
-    for name in ("alpha", "score_a", "score_b", "delta", "estimate", "p_value", "ci_low", "ci_high",
-                 "confidence_level", "mc_error", "p_floor"):
-        if not real(out.get(name)):
-            raise ValueError(f"{name} is {shown(out.get(name))}, not a number")
-    for name, least in (("n_items", 1), ("n_differing", 0), ("n_resamples", 0)):
-        if not (isinstance(out.get(name), int) and not isinstance(out.get(name), bool) and out[name] >= least):
-            raise ValueError(f"{name} is {shown(out.get(name))}, not a whole number of at least {least}")
-    if not (0 < out["alpha"] < 1 and 0 < out["confidence_level"] < 1 and 0 <= out["p_value"] <= 1):
-        raise ValueError("alpha, confidence_level or p_value lies outside 0 to 1")
-    if not isinstance(out.get("higher_is_better", True), bool):
-        raise ValueError(f"higher_is_better is {shown(out['higher_is_better'])}, not true or false")
-    if out["alternative"] not in ALTERNATIVES or out["estimand"] not in ESTIMANDS:
-        raise ValueError(f"alternative {shown(out['alternative'])} or estimand {shown(out['estimand'])} is unknown")
-    if distribution is not None:
-        if not isinstance(distribution, list) or len(distribution) != out["n_resamples"]:
-            raise ValueError(f"the distribution holds {len(distribution) if isinstance(distribution, list) else 0:,} "
-                             f"values, not b = {out['n_resamples']:,}")
-        if not all(real(v) and math.isfinite(v) for v in distribution):
-            raise ValueError("the distribution holds a value that is not a finite number")
+def _open_ends(low: float | None, high: float | None, open_ends: list[str]) -> tuple[float, float]:
+    """An interval read back from JSON: a null end is open (±infinity) where ``open_ends`` names it ("low",
+    "high"), and undefined (NaN) where it does not."""
+    def end(value: float | None, name: str, infinite: float) -> float:
+        return value if value is not None else infinite if name in open_ends else math.nan
+    return end(low, "low", -math.inf), end(high, "high", math.inf)
 
 
 def _contains(interval: tuple[float, float], value: float) -> bool:
@@ -367,30 +358,3 @@ def p_number(p: float, alpha: float | None = None) -> str:
         if alpha is None or (shown <= alpha) == (p <= alpha) and (shown != alpha or p == alpha):
             return text
     return repr(p)
-
-
-def fields_default(cls, name: str) -> bool:
-    """Whether a field must be given (has no default)."""
-    f = next(f for f in fields(cls) if f.name == name)
-    return f.default is MISSING and f.default_factory is MISSING
-
-
-def _from_json(value: Any) -> Any:
-    """What :func:`_json_safe` wrote, read back: "inf", "-inf" and "nan" are floats again."""
-    if isinstance(value, dict):
-        return {k: _from_json(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_from_json(v) for v in value]
-    return float(value) if value in ("inf", "-inf", "nan") else value
-
-
-def _json_safe(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {str(k): _json_safe(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_json_safe(v) for v in value]
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, float) and not math.isfinite(value):
-        return str(value)  # JSON has no inf or nan
-    return value

@@ -19,7 +19,7 @@ from sigcore.__main__ import main
 from sigcore.leaderboard import Leaderboard
 from sigcore.logs import tidy
 from sigcore.report import board as words
-from sigcore.report import board_figures
+from sigcore.report import board_figures, records
 from sigcore.report.style import PX_PER_IN, SLIDE, paper
 
 from test_leaderboard import table
@@ -51,7 +51,7 @@ def test_the_saved_board_reads_back_as_the_run_computed_it(saved):
     run = leaderboard.bootstrap(board, n_resamples=1000, seed=0)
     data = json.loads(saved.read_text())
     back = Leaderboard.from_dict(data["board"])
-    assert (data["alpha"], data["correction"]) == (0.05, "holm")
+    assert (data["kind"], data["settings"]["alpha"], data["settings"]["correction"]) == ("board", 0.05, "holm")
     assert np.array_equal(back.resampled, run.resampled) and np.array_equal(back.task_scores, run.task_scores)
     assert back.table("alpha").equals(run.table("alpha")) and back.cliques() == run.cliques()
     assert back.board.groups == run.board.groups and back.board.items == run.board.items
@@ -135,7 +135,7 @@ def _hostile_board(tmp_path: Path) -> Path:
     frame["model"] = frame.model.replace({"m3": HOSTILE})
     res = leaderboard.bootstrap(leaderboard.from_table(frame), n_resamples=400, seed=1)
     path = tmp_path / "hostile.json"
-    path.write_text(json.dumps({"board": res.to_dict(), "alpha": 0.1, "correction": "bonferroni"}))
+    path.write_text(records.dumps(records.board(res, baseline=None, alpha=0.1, correction="bonferroni", saved=True)))
     return path
 
 
@@ -188,7 +188,7 @@ def test_every_misuse_is_refused_in_one_line(saved, tmp_path, capsys):
     frame = table(seed=4, runs=1)
     frame["model"] = "meta-llama/Llama-3.1-70B-Instruct-" + frame.model
     res = leaderboard.bootstrap(leaderboard.from_table(frame), n_resamples=200)
-    long.write_text(json.dumps({"board": res.to_dict(), "alpha": 0.05, "correction": "holm"}))
+    long.write_text(records.dumps(records.board(res, baseline=None, alpha=0.05, correction="holm", saved=True)))
     out = str(tmp_path / "f.pdf")
     capsys.readouterr()
     for argv, message in (

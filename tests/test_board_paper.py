@@ -129,7 +129,7 @@ def test_the_paper_folder_compiles_and_its_script_prints_the_board_again(tmp_pat
     assert main(shlex.split(command)[3:]) == 0  # python -m sigcore many ...
     again = capsys.readouterr().out
     for model in record["models"]:  # the same seed, the same board
-        assert re.search(rf"^{model['model']} +{model['rank']} +{model['score']:.4f} +\[{model['ci_low']:.4f}, ", again,
+        assert re.search(rf"^{model['model']} +{model['rank']} +{model['score']:.4f} +\[{model['score_low']:.4f}, ", again,
                          re.M)
     assert main(["many", str(SUITE), "--metric", "acc", "--all-pairs", "--paper", str(tmp_path / "p2")]) == 2
     assert "--paper marks each task's score against a baseline" in capsys.readouterr().err

@@ -686,7 +686,8 @@ def test_bibtex_cites_the_metric_chosen_for_the_data(capsys):
 
 
 def test_figure_reads_what_a_saved_result_is_from_its_kind(tmp_path, capsys):
-    """`sigcore figure` takes a saved JSON for what its "kind" says, and guesses from its keys only without one."""
+    """`sigcore figure` takes a saved JSON for what its "kind" says, checked against that kind's schema; a file
+    without one (0.2.0's) is refused with what to do, never guessed from its keys."""
     assert main(["compare", *TABLE_ARGS, "--test", "bootstrap", "--resamples", "200", "--json"]) == 0
     saved = json.loads(capsys.readouterr().out)
     out = str(tmp_path / "f.svg")
@@ -697,10 +698,11 @@ def test_figure_reads_what_a_saved_result_is_from_its_kind(tmp_path, capsys):
         assert main(["figure", str(path), "--kind", kind, "--out", out]) == 2
         return capsys.readouterr().err
 
-    # one result's keys, but said to be a family or a board: taken for what it says
-    assert "holds a family of comparisons, not one result" in refusal({**saved, "kind": "family"})
-    assert "holds no board of models on many tasks" in refusal({**saved, "kind": "board"})
-    assert "holds a result of kind 'seeds', which `sigcore figure` does not draw" in refusal({**saved, "kind": "seeds"})
-    # no kind (a file written before results said what they are): its keys, as before
+    # one result's keys, but said to be a family or a board: taken for what it says, and refused as that
+    assert "is not a valid family (schema_version 1): the record: 'families' is a required property" in refusal(
+        {**saved, "kind": "family"})
+    assert "is not a valid board (schema_version 1)" in refusal({**saved, "kind": "board"})
+    assert "holds a result of kind 'seeds'; this reads pair" in refusal({**saved, "kind": "seeds"})
+    # no kind (a file written before results said what they are): refused, never guessed
+    assert 'has no "kind"' in refusal({k: v for k, v in saved.items() if k != "kind"})
     assert "holds no resampled values" in refusal(saved)
-    assert "holds no resampled values" in refusal({**saved, "kind": "pair"})

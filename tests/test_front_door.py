@@ -339,7 +339,8 @@ def test_a_familys_outputs_state_their_settings_and_print_p_one_way(tmp_path, ca
         "test": "bootstrap", "alternative": "two-sided", "n_resamples": 2000, "seed": 3, "alpha": 0.05,
         "correction": "holm"}
     row, = family["comparisons"]
-    assert row["p_text"] == "< 0.0005" and row["p_adjusted_text"] == "< 0.0005"  # no extreme resample: a bound
+    assert row["p_text"] == "< 0.0005" and row["p_corrected_text"] == "< 0.0005"  # no extreme resample: a bound
+    assert row["p_bound"] and row["p_value"] == 1 / 2000  # the bound the text prints, never 0
     assert main(["many", *files, *settings, "--csv"]) == 0
     rows = list(csv.DictReader(capsys.readouterr().out.splitlines()))
     assert rows[0]["p_text"] == "< 0.0005" and rows[0]["n_resamples"] == "2000" and rows[0]["seed"] == "3"
@@ -477,7 +478,7 @@ def test_many_reads_files_that_each_carry_gold_too(tmp_path, capsys):
     assert (family["metric"], family["test"]) == ("accuracy", "mcnemar")
     assert family["roles"][0].startswith("gold = the column 'gold' of ") and "they agree on all 899 items" in \
         family["roles"][0]
-    assert all(row["ci_low"] == "nan" for row in family["comparisons"])  # McNemar's interval is of a share: no NaN
+    assert all(row["delta_low"] is None for row in family["comparisons"])  # McNemar's interval is of a share: null
 
 
 def test_the_app_reads_a_pandas_index_as_the_id(tmp_path):

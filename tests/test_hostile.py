@@ -635,18 +635,21 @@ def test_a_tampered_saved_result_is_refused_before_a_figure_is_written(tmp_path,
     assert main(["compare", str(table), "--test", "bootstrap", "--resamples", "200", "--save", str(saved)]) == 0
     capsys.readouterr()
     good = json.loads(saved.read_text())
-    for change, words in (({"p_value": "hi"}, "p_value is 'hi', not a number"),
-                          ({"alpha": 7}, "alpha, confidence_level or p_value lies outside 0 to 1"),
-                          ({"n_resamples": -5}, "n_resamples is -5, not a whole number of at least 0"),
-                          ({"distribution": ["nan"] * 200}, "not a finite number"),
+    for change, words in (({"p_value": "hi"}, "p_value: 'hi' is not of type 'number'"),
+                          ({"alpha": 7}, "alpha: 7 is greater than or equal to the maximum of 1"),
+                          ({"n_resamples": -5}, "n_resamples: -5 is less than the minimum of 0"),
+                          ({"distribution": ["nan"] * 200}, "distribution/0: 'nan' is not of type 'number'"),
                           ({"distribution": [0.5]}, "the distribution holds 1 values, not b = 200"),
-                          ({"alternative": "sideways"}, "alternative 'sideways'")):
+                          ({"alternative": "sideways"}, "alternative: 'sideways' is not one of")):
         bad = tmp_path / "bad.json"
         bad.write_text(json.dumps({**good, **change}))
         out = tmp_path / "f.pdf"
         assert main(["figure", str(bad), "--kind", "histogram", "--out", str(out)]) == 2, change
         err = capsys.readouterr().err
-        assert "is not a result saved by sigcore" in err and words in err and not out.exists(), (change, err)
+        assert "is not a valid pair" in err and words in err and not out.exists(), (change, err)
+    bad.write_text(re.sub(r'"p_value": [^,]+', '"p_value": NaN', saved.read_text(), count=1))  # as Python's json would
+    assert main(["figure", str(bad), "--kind", "histogram", "--out", str(out)]) == 2
+    assert "p_value: 'NaN' is not of type 'number'" in capsys.readouterr().err and not out.exists()
 
 
 def test_an_unknown_baseline_of_one_table_lists_its_systems_not_its_file(capsys):

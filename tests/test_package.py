@@ -106,8 +106,8 @@ def test_the_wheel_holds_the_engine_and_not_the_app(checkout, wheel, installed, 
     metadata = Parser().parsestr(zipfile.ZipFile(wheel).read(f"{info}/METADATA").decode())
     assert metadata["Name"] == "sigcore" and metadata["Version"] == VERSION
     assert {requirement.split(">=")[0] for requirement in metadata.get_all("Requires-Dist")} == {
-        "numpy", "scipy", "pandas", "sacrebleu", "threadpoolctl", "plotly", "kaleido", "zstandard", "pyarrow", "dask",
-        "distributed"}
+        "numpy", "scipy", "pandas", "sacrebleu", "threadpoolctl", "jsonschema", "plotly", "kaleido", "zstandard",
+        "pyarrow", "dask", "distributed"}
     assert metadata.get_all("Provides-Extra") == ["dask", "figures", "logs"]
     entry_points = configparser.ConfigParser()
     entry_points.read_string(zipfile.ZipFile(wheel).read(f"{info}/entry_points.txt").decode())

@@ -421,4 +421,4 @@ def test_a_pair_said_to_be_one_of_a_family_is_told_which_claim_leads(tmp_path, c
     assert f"{saved} holds no comparison of s1 and s2 on accuracy over 300 items" in err and "It holds:" in err
     (tmp_path / "bad.json").write_text('{"a": 1}')
     assert main(["compare", str(table), "--a", "s1", "--b", "s0", "--family", str(tmp_path / "bad.json")]) == 2
-    assert "holds no family of comparisons" in capsys.readouterr().err
+    assert 'bad.json: has no "kind": it is not a result saved by sigcore' in capsys.readouterr().err

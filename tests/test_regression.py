@@ -584,6 +584,7 @@ def test_a_custom_metric_goes_through_a_family_and_its_views(mine, builtin):
 
 @pytest.mark.parametrize("mine, builtin", [(MY_ACC, "accuracy"), (MY_MAE, "mae")])
 def test_a_custom_metric_goes_through_the_runs_over_seeds(mine, builtin):
+    from sigcore.report import records
     from sigcore.report import seeds as seeds_report
 
     rng = np.random.default_rng(2)
@@ -602,7 +603,7 @@ def test_a_custom_metric_goes_through_the_runs_over_seeds(mine, builtin):
     assert ours.significant and ours.side == 1  # A's runs err less (or are right more): A better
     assert ours.sentence(a="A", b="B").startswith(f"A beats B by ")
     assert ours.variance is not None  # a mean over items: the items × seeds split
-    assert seeds_report.to_dict(ours, a="A", b="B")["metric"] == mine.name
+    assert records.seeds(ours, a="A", b="B")["metric"] == mine.name
     assert latex_escape_name(mine.name) in seeds_report.table_latex(ours, a="A", b="B")
 
 
@@ -610,6 +611,7 @@ def test_runs_over_seeds_honour_lower_is_better():
     """compare_seeds on per-item errors given as scores: with higher_is_better=False, the runs with the lower errors
     win, p and the interval are those of the negated scores with higher is better (δ negated), and every view says
     that lower is better."""
+    from sigcore.report import records
     from sigcore.report import seeds as seeds_report
 
     rng = np.random.default_rng(3)
@@ -628,7 +630,7 @@ def test_runs_over_seeds_honour_lower_is_better():
     assert res.significant and res.side == 1 and res.delta < 0
     text = res.sentence(a="small", b="large")
     assert text.startswith("small beats large by ") and "(lower is better; one-sided 95% bound: at least " in text
-    assert "better:lower" in seeds_report.signature(res) and seeds_report.to_dict(res, a="a", b="b")[
+    assert "better:lower" in seeds_report.signature(res) and records.seeds(res, a="a", b="b")[
         "higher_is_better"] is False
     assert r"Score ($\downarrow$)" in seeds_report.table_latex(res, a="small", b="large")
     with pytest.raises(SettingsError, match="accuracy is a metric on which higher is better"):

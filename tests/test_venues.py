@@ -153,8 +153,12 @@ def test_the_figure_command_takes_a_venue_and_a_width(tmp_path, capsys):
 def test_figures_without_plotly_say_how_to_install_them(tmp_path, capsys, monkeypatch):
     import sys
 
-    saved = tmp_path / "r.json"
-    saved.write_text("{}")
+    import sigcore
+    from sigcore.report import export
+
+    saved = tmp_path / "r.json"  # a result saved as `compare --save` writes it, read before plotly is asked for
+    res = sigcore.compare(["x", "y"] * 10, ["x", "x"] * 10, ["y", "y"] * 10, test="bootstrap", n_resamples=50)
+    saved.write_text(export.result_json(res, distribution=True))
     for name in [m for m in sys.modules if m == "plotly" or m.startswith(("plotly.", "sigcore.report.figures",
                                                                           "sigcore.report.family_figures"))]:
         monkeypatch.delitem(sys.modules, name)

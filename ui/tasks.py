@@ -6,7 +6,6 @@ figure from :mod:`sigcore.report.board_figures`. Model and task names are user t
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict, dataclass
 
 import pandas as pd
@@ -16,7 +15,7 @@ from sigcore import SigcoreError, leaderboard
 from sigcore.contract import DEFAULT_ALPHA, DEFAULT_RESAMPLES, DEFAULT_SEED
 from sigcore.logs import tidy
 from sigcore.report import board as words
-from sigcore.report import board_table, export, p_cell
+from sigcore.report import board_table, export, p_cell, records
 from sigcore.report.venues import VENUES
 from sigcore.report.board_figures import nemenyi_cd, ranks, resampled_cd
 
@@ -226,14 +225,11 @@ def show(res: leaderboard.Leaderboard, s: Settings) -> None:
 def downloads(res: leaderboard.Leaderboard, s: Settings) -> None:
     table = res.table(s.baseline, s.alpha, s.correction)
     tasks = res.task_table(s.baseline, s.alpha, s.correction, over=s.per_task)
-    out = {"settings": {"metric": res.board.metric, **asdict(s), "tasks": {t: len(res.board.items[t])
-                                                                            for t in res.board.tasks},
-                        "notes": list(res.board.notes), "p_floor": 1 / s.n_resamples},
-           "models": table.to_dict(orient="records"),
-           "per_task": {"corrected_over": s.per_task, "comparisons": tasks.to_dict(orient="records")},
-           **({"variance": words.variance_records(res, s.baseline)} if res.board.epochs else {})}
     wide = board_table.frame(res, s.baseline, s.alpha, s.correction, s.per_task)
-    out["per_task"]["table"] = wide.to_dict(orient="records")
+    settings = {k: v for k, v in asdict(s).items() if k not in ("baseline", "alpha", "correction", "per_task",
+                                                                "n_resamples", "seed", "weight")}
+    record = records.board(res, baseline=s.baseline, alpha=s.alpha, correction=s.correction, per_task=s.per_task,
+                           **settings)  # the command line's --json of the same board, with the page's settings
     papers = venue.current()
     tex = table_tex(res, s)
     with st.expander(f"For the paper: the task × model table, marks against {s.baseline} ({VENUES[papers].name})"):
@@ -247,16 +243,5 @@ def downloads(res: leaderboard.Leaderboard, s: Settings) -> None:
                        on_click="ignore", key="tasks-csv")
     c2.download_button("Per task (.csv)", export.table_csv(tasks), file_name="per_task.csv", mime="text/csv",
                        on_click="ignore", key="tasks-task-csv")
-    c3.download_button("All (.json)", json.dumps(_safe(out), indent=2, allow_nan=False),
+    c3.download_button("All (.json)", records.dumps(record),
                        file_name="board.json", mime="application/json", on_click="ignore", key="tasks-json")
-
-
-def _safe(value):
-    """nan (a baseline's own δ) as null: JSON has no nan."""
-    if isinstance(value, dict):
-        return {k: _safe(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_safe(v) for v in value]
-    if isinstance(value, float) and value != value:
-        return None
-    return value.item() if hasattr(value, "item") else value

@@ -114,38 +114,44 @@ def variance_heading(res: Leaderboard, baseline: str) -> str:
 
 
 def variance_records(res: Leaderboard, baseline: str) -> list[dict]:
-    """Per model against ``baseline`` on the aggregate: Var(δ)'s terms, the items' share, and how much narrower
-    δ's interval would be with 2× the items and with 2× the runs; with clusters, also the clusters' term and share
-    and 2× the items in each cluster."""
+    """Per model against ``baseline`` on the aggregate, under the names of :func:`variance_header`'s columns: the
+    items' share of Var(δ) (with clusters, the clusters' and the items' within them), the runs' share, and how much
+    narrower δ's interval would be with 2× the items, 2× the runs (and 2× the items per cluster); then Var(δ)'s
+    terms (``var_clusters``, ``var_items``, ``var_runs``: the runs' own, ``var_item_runs``: each item's luck in
+    each run). The shares are None where δ does not vary at all."""
     out = []
     for m in res.board.models:
         if m != baseline:
             s = res.variance(m, baseline)
-            out.append({"model": m, "baseline": baseline, "runs_as": s.design, "items": s.items, "runs": s.runs,
-                        "error": s.error, "items_share": s.items_share, "narrowing_2x_items": s.narrowing(items=2),
-                        "narrowing_2x_runs": s.narrowing(runs=2),
-                        **({"clusters": s.clusters, "clusters_share": s.clusters_share,
-                            "narrowing_2x_cluster_size": s.narrowing(cluster_size=2)} if res.board.cluster else {})})
+            clustered = res.board.cluster is not None
+            shares = ({"clusters_share": s.clusters_share, "items_share": s.items_share - s.clusters_share}
+                      if clustered else {"items_share": s.items_share})
+            out.append({"model": m, "baseline": baseline, "runs_as": s.design, **shares,
+                        "runs_share": 1 - s.items_share, "narrower_2x_items": s.narrowing(items=2),
+                        **({"narrower_2x_items_per_cluster": s.narrowing(cluster_size=2)} if clustered else {}),
+                        "narrower_2x_runs": s.narrowing(runs=2),
+                        **({"var_clusters": s.clusters} if clustered else {}), "var_items": s.items,
+                        "var_runs": s.runs, "var_item_runs": s.error})
     return out
 
 
 def variance_rows(res: Leaderboard, baseline: str) -> list[list[str]]:
-    """:func:`variance_records` as the command line and the app print them, in percent, under
-    :func:`variance_header`."""
+    """Var(δ)'s split as the command line and the app print it, in percent, under :func:`variance_header`."""
     rows = []
-    for r in variance_records(res, baseline):
-        if math.isnan(r["items_share"]):  # δ does not vary at all (every item's difference the same in every run)
-            rows.append([r["model"], *["—"] * (len(variance_header(res)) - 1)])
+    for m in (m for m in res.board.models if m != baseline):
+        s = res.variance(m, baseline)
+        if math.isnan(s.items_share):  # δ does not vary at all (every item's difference the same in every run)
+            rows.append([m, *["—"] * (len(variance_header(res)) - 1)])
             continue
-        items = round(100 * r["items_share"])  # the shares printed add up to 100%
-        if "clusters" in r:
-            clusters = round(100 * r["clusters_share"])
-            rows.append([r["model"], f"{clusters}%", f"{items - clusters}%", f"{100 - items}%",
-                         f"{r['narrowing_2x_items']:.0%}", f"{r['narrowing_2x_cluster_size']:.0%}",
-                         f"{r['narrowing_2x_runs']:.0%}"])
+        items = round(100 * s.items_share)  # the shares printed add up to 100%
+        if res.board.cluster:
+            clusters = round(100 * s.clusters_share)
+            rows.append([m, f"{clusters}%", f"{items - clusters}%", f"{100 - items}%",
+                         f"{s.narrowing(items=2):.0%}", f"{s.narrowing(cluster_size=2):.0%}",
+                         f"{s.narrowing(runs=2):.0%}"])
         else:
-            rows.append([r["model"], f"{items}%", f"{100 - items}%", f"{r['narrowing_2x_items']:.0%}",
-                         f"{r['narrowing_2x_runs']:.0%}"])
+            rows.append([m, f"{items}%", f"{100 - items}%", f"{s.narrowing(items=2):.0%}",
+                         f"{s.narrowing(runs=2):.0%}"])
     return rows
 
 

@@ -6,10 +6,8 @@ figure's caption, and the JSON. Every number is printed as the claim's sentence 
 
 from __future__ import annotations
 
-import json
 
 from ..claims import Claim, bound_texts, delta_text, margin_text, p_text
-from ..result import _json_safe
 from . import citations
 from .export import _A, _B, _C, _P, fits_column, latex_escape, latex_table, latex_template, p_latex, stem
 from .sentence import method, metric_name, the
@@ -118,8 +116,8 @@ def claim_stem(c: Claim, a: str, b: str) -> str:
 
 
 def to_json(c: Claim, *, a: str = "A", b: str = "B", resamples: bool = True) -> str:
-    """The claim as the command line's ``--json`` prints it (``sigcore.claims.Claim.to_dict``, the systems' names),
-    with the comparison it rests on (its δ(x⁽ⁱ⁾) too, with ``resamples``) under "result"."""
-    record = {**c.to_dict(), "a_name": a, "b_name": b,
-              "result": c.result.to_dict(distribution=resamples and c.result.distribution is not None)}
-    return json.dumps(_json_safe(record), indent=2, allow_nan=False)
+    """The claim's JSON record (kind "claim", :func:`sigcore.report.records.claim`) as the command line's ``--json``
+    prints it, with the comparison it rests on (its δ(x⁽ⁱ⁾) too, with ``resamples``) under "result"."""
+    from . import records
+
+    return records.dumps(records.claim(c, a=a, b=b, resamples=resamples))

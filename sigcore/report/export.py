@@ -8,7 +8,6 @@ text; CSV cells that a spreadsheet would run as a formula are neutralised (OWASP
 from __future__ import annotations
 
 import importlib.util
-import json
 import math
 import os
 import re
@@ -410,8 +409,11 @@ def deltas_csv(res: Result) -> bytes:
 
 
 def result_json(res: Result, *, distribution: bool = False, **extra: Any) -> str:
-    """The result as indented JSON; ``extra`` keys (system names, file names...) are added, and win on a clash."""
-    return json.dumps(res.to_dict(distribution=distribution) | extra, indent=2)
+    """The result's JSON record (kind "pair", :func:`sigcore.report.records.pair`); ``extra`` keys (system names,
+    file names...) are added, and win on a clash."""
+    from . import records
+
+    return records.dumps(records.pair(res, distribution=distribution, **extra))
 
 
 # ---------------------------------------------------------------- figures

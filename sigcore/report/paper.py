@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import inspect
 import io
-import json
 import re
 import zipfile
 from dataclasses import dataclass, field
@@ -41,7 +40,7 @@ from ..errors import InputError, SettingsError
 from ..io import archives
 from ..words import shown
 from ..result import Result
-from . import citations, export, folder
+from . import citations, export, folder, records
 from .export import CITEP, PLACEMENT, md_escape, pair_stem, stem
 from .folder import BIB, CHECKLIST, MANIFEST, MISSING, REPRODUCE, merge_bib
 from .sentence import METRIC_NAMES, TEST_NAMES
@@ -184,7 +183,7 @@ def for_family(families: list, *, command: str, venue: str = DEFAULT_VENUE, fold
     text = " ".join(family.sentence(f, latex=True) for f in families)
     files = {f"{name}-sentence.tex": text_tex(text, signature_footnote(signature, sacre), folder),
              f"{name}-table.tex": family.latex(families, venue=venue, columns=columns),
-             f"{name}.json": json.dumps({"families": [f.to_dict() for f in families]}, indent=2)}
+             f"{name}.json": records.dumps(records.family(families))}
     notes = []
     for f in families if first.baseline is not None else []:
         part = name if len(families) == 1 else f"{name}-{stem(f.metric)}"
@@ -211,17 +210,11 @@ def for_board(res, *, baseline: str, alpha: float, correction: str, over: str, c
     from . import board, board_table
 
     name = board_table.board_stem(res, baseline)
-    table = res.table(baseline, alpha, correction)
-    record = {"settings": {"metric": res.board.metric, "weight": res.weight, "resamples": res.n_resamples,
-                           "seed": res.seed, "alpha": alpha, "correction": correction, "baseline": baseline,
-                           "tasks": {t: len(res.board.items[t]) for t in res.board.tasks},
-                           "notes": list(res.board.notes), "p_floor": 1 / res.n_resamples},
-              "models": table.to_dict(orient="records"),
-              "per_task": board_table.frame(res, baseline, alpha, correction, over).to_dict(orient="records")}
     files = {f"{name}-sentence.tex": text_tex(board.sentence(res, baseline, alpha, correction, latex=True),
                                              signature_footnote(board_signature(res, alpha, correction)), folder),
              f"{name}-table.tex": board_table.latex(res, baseline, alpha, correction, over=over, venue=venue),
-             f"{name}.json": json.dumps(_finite(record), indent=2, allow_nan=False)}
+             f"{name}.json": records.dumps(records.board(res, baseline=baseline, alpha=alpha, correction=correction,
+                                                         per_task=over, saved=True))}
     on_page = rows_on_page(len(res.board.models), paper_style(venue))[0]  # a page holds the top ones only
     caption = board.figure_caption(res, "ranks", alpha, correction, latex=True, shown=on_page)  # as `figure` says
     notes = _figure(files, name, draw, BoardFigure(res, alpha, correction), caption, folder)
@@ -254,17 +247,6 @@ def _correction(correction: str) -> str:
     return f"{CORRECTION_NAMES[correction]}'s correction"
 
 
-def _finite(value: Any) -> Any:
-    """JSON has no nan: the baseline's own δ and p are null."""
-    if isinstance(value, float) and value != value:
-        return None
-    if isinstance(value, dict):
-        return {k: _finite(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_finite(v) for v in value]
-    return value
-
-
 def family_signature(many) -> str:
     """The family's settings as a signature: its first comparison's, without that pair's data hash, with the
     correction and the number of comparisons."""
@@ -281,7 +263,7 @@ def for_seeds(res, *, a: str, b: str, command: str, venue: str = DEFAULT_VENUE, 
     files = {f"{name}-sentence.tex": text_tex(seeds.sentence_latex(res, a=a, b=b),
                                              signature_footnote(seeds.signature(res)), folder),
              f"{name}-table.tex": seeds.table_latex(res, a=a, b=b, venue=venue),
-             f"{name}.json": json.dumps(seeds.to_dict(res, a=a, b=b), indent=2)}
+             f"{name}.json": records.dumps(records.seeds(res, a=a, b=b))}
     decision = res.side if res.significant else 0
     claim = Claim(res.metric, a, b, res.n_items, decision,
                   f"{res.p_text}, {_side(res.alternative)}, bootstrap over items and runs")
@@ -298,7 +280,7 @@ def for_aso(table, scores: dict, *, command: str, tau: float, venue: str = DEFAU
     files = {f"{name}-sentence.tex": text_tex(seeds.aso_sentence(table, scores, tau=tau, latex=True),
                                              signature_footnote(seeds.aso_signature(table, scores)), folder),
              f"{name}-table.tex": seeds.aso_latex(table, scores, tau=tau, venue=venue),
-             f"{name}.json": json.dumps(seeds.aso_dict(table, scores, tau=tau), indent=2)}
+             f"{name}.json": records.dumps(records.aso(table, scores, tau=tau))}
     k = min(len(v) for v in scores.values())
     checklist = (f"## {name}\n\n- **C3** (descriptive statistics): ε_min of every pair of systems over their runs "
                  f"({k}+ seeds each), Table \\ref{{tab:{name}}}: ASO compares the distributions of the runs' scores, "

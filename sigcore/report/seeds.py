@@ -5,12 +5,10 @@ a booktabs table with its caption, a signature and JSON, with the systems' names
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 
 from .._version import __version__
-from ..result import _json_safe
 from ..seeds import METHOD
 from ..statistics.aso import violation_ratio
 from ..words import in_text
@@ -91,13 +89,6 @@ def signature(res) -> str:
                      f"sigcore:{__version__}", f"numpy:{np.__version__}"])
 
 
-def to_dict(res, *, a: str, b: str) -> dict[str, Any]:
-    fields = ("metric", "alternative", "alpha", "score_a", "score_b", "delta", "p_value", "n_extreme", "ci_low",
-              "ci_high", "ci_items", "scores_a", "scores_b", "n_items", "n_resamples", "seed", "higher_is_better")
-    return _json_safe({"a_name": a, "b_name": b, **{f: getattr(res, f) for f in fields},
-                       "significant": res.significant, "signature": signature(res)})
-
-
 # ---------------------------------------------------------------- ASO
 
 
@@ -174,14 +165,3 @@ def aso_signature(table, scores: dict) -> str:
                      f"resamples:{a['n_bootstrap']}", f"seed:{a['seed']}", f"systems:{len(scores)}",
                      "runs:" + ",".join(str(len(v)) for v in scores.values()), f"sigcore:{__version__}",
                      f"numpy:{np.__version__}"])
-
-
-def aso_dict(table, scores: dict, *, tau: float) -> dict[str, Any]:
-    names = list(table.index)
-    ratios = {r: {c: (None if r == c else float(violation_ratio(np.asarray(scores[r], float),
-                                                                 np.asarray(scores[c], float)))) for c in names}
-              for r in names}
-    eps = {r: {c: (None if r == c else float(table.loc[r, c])) for c in names} for r in names}
-    return _json_safe({"eps_min": eps, "violation_ratio": ratios, "tau": tau, **table.attrs,
-                       "scores": {k: list(map(float, v)) for k, v in scores.items()},
-                       "signature": aso_signature(table, scores)})
