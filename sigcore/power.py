@@ -41,7 +41,7 @@ from .errors import InputError, SettingsError
 from .metrics import direction
 from .result import refuse_lower
 from .statistics import closed_form, intervals
-from .teaching.bootstrap import _greater_p, _support, outcome_probabilities, smallest_n
+from .statistics.discordant import greater_p, outcome_probabilities, smallest_n, support
 
 SUPPORTED = ("bootstrap", "permutation", "t", "mcnemar")
 MC_LEVEL = 0.95  # level of the Monte-Carlo interval of a simulated power
@@ -352,7 +352,7 @@ def _exact_binary(model: _Binary, n: int, s: _Settings) -> float:
     reject = _BINARY_TESTS[s.test](n, s, two)
     q = p_a + p_b
     share = p_a / q if q > 0 else 0.5
-    first, last = _support(n, q)
+    first, last = support(n, q)
     m = np.arange(int(first), int(last) + 1)
     start = (m + 1) // 2 if two else np.zeros_like(m)  # two-sided: X and M - X reject alike; count the upper half
     lo = _first(m, start, lambda mm, xx: reject(mm, xx) > _EPS)
@@ -428,7 +428,7 @@ def _bootstrap_rejects(n: int, s: _Settings, two: bool):
         small = np.flatnonzero((m <= _SMALL) & (x > y))  # few discordant items: the expansion is off, sum exactly
         if len(small):
             xs, ys = x.ravel()[small], y.ravel()[small]
-            exact = _greater_p(n, xs, ys) + (_at_most_zero(n, xs, ys) if two else 0.0)
+            exact = greater_p(n, xs, ys) + (_at_most_zero(n, xs, ys) if two else 0.0)
             p = p.copy()
             p.ravel()[small] = np.minimum(exact, 1.0)
         return _random_rejection(np.clip(p, 0.0, 1.0), s.alpha, s.n_resamples, plus_one=False)
@@ -437,9 +437,9 @@ def _bootstrap_rejects(n: int, s: _Settings, two: bool):
 
 def _at_most_zero(n: int, only_a: np.ndarray, only_b: np.ndarray) -> np.ndarray:
     """P(X* <= Y*) over bootstrap resamples of right/wrong items (the two-sided test's other tail), summed over
-    the resample's discordant count M* ~ Bin(n, m/n) like teaching.bootstrap._greater_p."""
+    the resample's discordant count M* ~ Bin(n, m/n) like statistics.discordant.greater_p."""
     m = only_a + only_b
-    first, last = _support(n, m / n)
+    first, last = support(n, m / n)
     count = first[:, None] + np.arange(int(np.max(last - first)) + 1)
     weight = np.where(count <= last[:, None], stats.binom.pmf(np.minimum(count, n), n, (m / n)[:, None]), 0.0)
     count = np.minimum(count, n)

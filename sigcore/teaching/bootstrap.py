@@ -20,6 +20,7 @@ from ..compare import compare
 from ..contract import (DEFAULT_ALPHA, DEFAULT_SEED, SIMULATION_RESAMPLES, check_alpha, check_alternative,
                         extreme, tie)
 from ..errors import SettingsError
+from ..statistics.discordant import greater_p, outcome_probabilities, support
 
 _BLOCK = 1_000  # test sets per seeded block, so drawing 1, then 10, then 100 gives the same x^(i) as 111 at once
 
@@ -129,51 +130,23 @@ def exact_power(ns, accuracy_a: float, accuracy_b: float, agreement: float, *,
 def _exact_power(n: int, p_a: float, p_b: float, alpha: float) -> float:
     if p_a + p_b == 0:
         return 0.0  # no item ever separates A from B: delta(x) = 0 and p = 1
-    first, last = _support(n, p_a + p_b)
+    first, last = support(n, p_a + p_b)
     m = np.arange(max(int(first), 1), int(last) + 1)  # discordant items; with none, p = 1
     share = p_a / (p_a + p_b)
-    low, high = _support(m, share)
+    low, high = support(m, share)
     high = high + 1  # the smallest X in [low, high] with p <= alpha; high + 1 if none: all binary searches at once
     while np.any(low < high):
         active = low < high
         mid = (low + high) // 2
-        above = _greater_p(n, np.where(active, mid, 0), m - np.where(active, mid, 0)) > alpha
+        above = greater_p(n, np.where(active, mid, 0), m - np.where(active, mid, 0)) > alpha
         low, high = np.where(active & above, mid + 1, low), np.where(active & ~above, mid, high)
     return float(np.sum(stats.binom.pmf(m, n, p_a + p_b) * stats.binom.sf(low - 1, m, share)))
 
 
-def _support(n, p) -> tuple[np.ndarray, np.ndarray]:
-    """The first and last values of Bin(n, p) but its far tails (8 sd and 10 more out: each below 1e-13)."""
-    n, p = np.asarray(n), np.asarray(p, dtype=float)
-    spread = 8 * np.sqrt(n * p * (1 - p)) + 10
-    return np.maximum(0, np.floor(n * p - spread)).astype(int), np.minimum(n, np.ceil(n * p + spread)).astype(int)
-
-
-def _greater_p(n: int, only_a, only_b) -> np.ndarray:
-    """The one-sided paired bootstrap p (b → ∞) of test sets of n right/wrong items where only A is right on
-    ``only_a`` and only B on ``only_b`` (arrays): P(X* − Y* ≥ 2(only_a − only_b)) over resamples, summed over
-    the resample's discordant count M* ~ Bin(n, m/n), given which X* ~ Bin(M*, only_a/m) (O(√n) terms each,
-    where :func:`exact_bootstrap_p` enumerates O(n²) cells)."""
-    only_a, only_b = np.broadcast_arrays(np.asarray(only_a), np.asarray(only_b))
-    m = only_a + only_b
-    first, last = _support(n, m / n)
-    count = first[..., None] + np.arange(int(np.max(last - first)) + 1)
-    weight = np.where(count <= last[..., None], stats.binom.pmf(np.minimum(count, n), n, (m / n)[..., None]), 0)
-    count = np.minimum(count, n)
-    share = np.divide(only_a, m, out=np.zeros(m.shape), where=m > 0)[..., None]
-    need = np.ceil((2 * (only_a - only_b)[..., None] + count) / 2)  # X* − (M* − X*) ≥ 2(only_a − only_b)
-    p = np.sum(weight * stats.binom.sf(need - 1, count, share), axis=-1)
-    return np.where(m == 0, 1.0, np.minimum(1.0, p))
-
-
 def rejection_rate(p_values, alpha: float) -> float:
-    """The share of p-values at or below ``alpha``: under H0, the false-alarm rate, about ``alpha`` for a calibrated test."""
+    """The share of p-values at or below ``alpha``: under H0, the false-alarm rate, about ``alpha`` for a
+    calibrated test."""
     return float(np.mean(np.asarray(p_values) <= alpha))
-
-
-def smallest_n(ns, power, target: float = 0.8) -> int | None:
-    """The smallest test-set size in ``ns`` whose power reaches ``target``; None if none does."""
-    return min((int(n) for n, p in zip(ns, power) if p >= target), default=None)
 
 
 def _right_wrong(a_correct, b_correct) -> tuple[np.ndarray, np.ndarray]:
@@ -181,19 +154,6 @@ def _right_wrong(a_correct, b_correct) -> tuple[np.ndarray, np.ndarray]:
     if a.shape != b.shape or a.ndim != 1 or not len(a):
         raise SettingsError("a_correct and b_correct must be two equally long, non-empty lists of right/wrong")
     return a, b
-
-
-def outcome_probabilities(accuracy_a: float, accuracy_b: float, agreement: float) -> np.ndarray:
-    """Per item, the chance of (both right, only A, only B, both wrong) for these accuracies and agreement."""
-    only_a = (1 - agreement + accuracy_a - accuracy_b) / 2
-    only_b = (1 - agreement - accuracy_a + accuracy_b) / 2
-    cells = np.array([accuracy_a - only_a, only_a, only_b, 1 - accuracy_a - only_b])
-    if np.any(cells < -1e-12) or not all(0 <= v <= 1 for v in (accuracy_a, accuracy_b, agreement)):
-        raise SettingsError(f"no two systems have accuracies {accuracy_a:g} and {accuracy_b:g} and agree on "
-                            f"{agreement:g} of the items",
-                            hint="Agreement can be at most 1 - |accuracy_a - accuracy_b|, and must leave room for "
-                                 "the items both get right and both get wrong.")
-    return np.clip(cells, 0, None) / np.clip(cells, 0, None).sum()
 
 
 def _simulate(n, accuracy_a, accuracy_b, agreement, test, n_sims, n_resamples, alternative, seed) -> np.ndarray:

@@ -24,7 +24,8 @@ from ..report.figures import AXIS, BODY, MARK, SLIDE_HEIGHT, TAIL, histogram_edg
 from ..report import TEST_NAMES, number
 from ..report.sentence import test_name
 from ..result import Result, mc_interval
-from .bootstrap import rejection_rate, smallest_n, textbook_number
+from ..statistics.discordant import smallest_n
+from .bootstrap import rejection_rate, textbook_number
 
 _BINS = 20
 PRESENTER_FONT = 24  # pixels: read from the back of a lecture hall (the walk-through's presenter size)

@@ -31,7 +31,8 @@ from ..errors import SettingsError
 from ..i18n import N_
 from ..statistics.multiple import adjust
 from ..result import Result
-from .bootstrap import outcome_probabilities, paired_outcomes
+from ..statistics.discordant import outcome_probabilities
+from .bootstrap import paired_outcomes
 
 _SEEDS = 2**32  # compare() seeds are drawn per test, so no two tests share their resamples
 # the three ways of choosing H1 that OneSided compares, as the page and the figure name them (shown through _())
