@@ -23,6 +23,7 @@ from .contract import (DEFAULT_ALPHA, DEFAULT_RESAMPLES, DEFAULT_SEED, check_alp
 from .errors import InputError, SettingsError
 from .io.ids import RULE, merged
 from .result import finite_delta
+from .signature import Signature, tool_versions
 from .statistics import intervals, resampling
 from ._threads import WORKERS, one_blas_thread, pool
 from .words import counted, listed, named, shown
@@ -740,6 +741,19 @@ class Leaderboard:
                 rows.loc[g, "p_corrected"] = adjust(rows.loc[g, "p_value"].to_numpy(), correction,
                                                     floors=1 / self.n_resamples)
         return rows
+
+    def signature_fields(self, alpha: float, correction: str) -> Signature:
+        """The board's settings and sizes as a signature, at the level and correction its tables are read at (they
+        are chosen where the table is drawn, not when the board is resampled)."""
+        b = self.board
+        return Signature("board", "bootstrap-stratified", alternative="two-sided", alpha=alpha,
+                         resamples=self.n_resamples, seed=self.seed, correction=correction, metric=b.metric,
+                         aggregate=self.weight, models=len(b.models), tasks=len(b.tasks),
+                         items=sum(len(i) for i in b.items.values()), clusters=b.cluster, versions=tool_versions())
+
+    def signature(self, alpha: float, correction: str) -> str:
+        """The board's signature string at ``alpha`` and ``correction`` (:meth:`signature_fields` written out)."""
+        return self.signature_fields(alpha, correction).text
 
     def to_dict(self) -> dict:
         """A JSON-safe dict of what the board's tables and figures are drawn from: the models, tasks and items,

@@ -17,7 +17,7 @@ import functools
 import inspect
 import itertools
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
@@ -32,6 +32,7 @@ from .statistics import intervals, resampling
 from .statistics.multiple import adjust, floor_reach
 from .statistics.resampling import PairedStats
 from .result import Result, _from_json, _json_safe, on_side, p_cell
+from .signature import Signature
 from .words import shown
 
 CORRECTIONS = ("holm", "bonferroni", "hochberg", "bh", "by")
@@ -105,6 +106,20 @@ class Many:
         bound = res.p_bound or res.p_value == 0  # an upper bound, and so is its correction
         return (p_cell(res.p_floor if res.p_bound else res.p_value, res.alpha, bound=res.p_bound),
                 p_cell(self.adjusted[(a, b)], self.alpha, bound=bound))
+
+    @property
+    def signature_fields(self) -> Signature:
+        """The family's signature: its first comparison's, without that pair's data hash, with the correction and
+        the number of comparisons."""
+        first = next(iter(self.results.values())).signature_fields
+        if first.kind == "saved":  # read from a file that kept only the text: no fields to add these to
+            return first
+        return replace(first, kind="family", data=None, correction=self.correction, comparisons=len(self.results))
+
+    @property
+    def signature(self) -> str:
+        """The family's signature string (:attr:`signature_fields` written out)."""
+        return self.signature_fields.text
 
     def settings(self) -> dict[str, Any]:
         """What every output of the family states: the test (and why, when none was named), H1, b, seed, α and the

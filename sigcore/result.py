@@ -20,6 +20,7 @@ import numpy as np
 from ._lazy import stats
 from .contract import ALTERNATIVES, P_DIGITS, P_SIGNIFICANT_BELOW, P_UNDERFLOW, tie
 from .errors import InputError, SettingsError
+from .signature import Signature
 from .words import shown
 
 P_INTERVAL = 0.95  # level of the Monte-Carlo interval of a resampled p
@@ -118,7 +119,7 @@ class Result:
     p_floor: float
     distribution: np.ndarray | None = field(compare=False)
     threshold: float | None
-    signature: str
+    signature_fields: Signature  # what made it, field by field; :attr:`signature` is its text
     n_extreme: int | None = None
     n_groups: int | None = None
     statistic: float | None = None
@@ -135,6 +136,12 @@ class Result:
     # b of the bootstrap behind the interval where it is not the test's own resamples (a permutation test's; an
     # exact one's n_resamples counts its swaps), so that the reproduce line recreates the interval too
     ci_resamples: int | None = None
+
+    @property
+    def signature(self) -> str:
+        """The signature string a paper cites (test, resamples, seed, metric options, n, a hash of the data,
+        versions): :attr:`signature_fields` written out."""
+        return self.signature_fields.text
 
     # ---------------------------------------------------------------- the decision
 
@@ -262,7 +269,10 @@ class Result:
 
     def to_dict(self, *, distribution: bool = False) -> dict[str, Any]:
         """A JSON-safe dict (the resampled values only when asked: they can be millions)."""
-        out = {k: v for k, v in asdict(self).items() if k != "distribution"}
+        out = {("signature" if k == "signature_fields" else k): v for k, v in asdict(self).items()
+               if k != "distribution"}
+        out["signature"] = self.signature  # the text where the field was; the fields beside it
+        out["signature_fields"] = self.signature_fields.to_dict()
         out["ci_a"], out["ci_b"] = list(self.ci_a), list(self.ci_b)
         out.update(p_text=self.p_text, significant=self.significant, reachable=self.reachable,
                    settled=self.settled, p_interval=list(self.p_interval), ci_side=self.ci_side,
@@ -275,8 +285,9 @@ class Result:
     def from_dict(cls, data: dict[str, Any]) -> "Result":
         """The result :meth:`to_dict` wrote (with its resampled values if it kept them): a figure drawn from a
         saved result is the figure of the result itself."""
-        names = {f.name for f in fields(cls)}
-        missing = sorted(n for n in names - set(data) if n != "distribution" and fields_default(cls, n))
+        names = {f.name for f in fields(cls) if f.name != "signature_fields"} | {"signature"}  # the text, at least
+        missing = sorted(n for n in names - set(data) if n == "signature" or n != "distribution"
+                         and fields_default(cls, n))
         if missing:
             raise ValueError(f"not a saved result: no {', '.join(missing)}")
         numeric = {f.name for f in fields(cls) if "float" in f.type}  # not text, where "nan" may be a label
@@ -284,6 +295,8 @@ class Result:
         out["ci_a"], out["ci_b"] = tuple(out["ci_a"]), tuple(out["ci_b"])
         out["warnings"] = tuple(out.get("warnings", ()))
         _check_saved(out, data.get("distribution"))
+        text, saved = out.pop("signature"), data.get("signature_fields")  # no fields in a file written before them
+        out["signature_fields"] = Signature.as_saved(text) if saved is None else Signature.from_dict(saved)
         dist = data.get("distribution")
         out["distribution"] = None if dist is None else np.asarray(dist, dtype=float)
         return cls(**out)

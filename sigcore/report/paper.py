@@ -88,8 +88,7 @@ def sacrebleu_signature(res: Result) -> str | None:
     known = {"bleu": BLEU, "chrf": CHRF}[res.metric]
     options = {k: v for k, v in res.options.items() if k in inspect.signature(known).parameters}
     metric = known(**options)
-    refs = re.search(r"\|refs:(\d+)", res.signature)
-    metric.num_refs = int(refs.group(1)) if refs else 1
+    metric.num_refs = res.signature_fields.references or 1
     return metric.get_signature().format()
 
 
@@ -179,9 +178,8 @@ def for_family(families: list, *, command: str, venue: str = DEFAULT_VENUE, fold
     name = family.family_stem(families)
     res = next(iter(first.results.values()))
     sacre = sacrebleu_signature(res)
-    signature = family_signature(first)
     text = " ".join(family.sentence(f, latex=True) for f in families)
-    files = {f"{name}-sentence.tex": text_tex(text, signature_footnote(signature, sacre), folder),
+    files = {f"{name}-sentence.tex": text_tex(text, signature_footnote(first.signature, sacre), folder),
              f"{name}-table.tex": family.latex(families, venue=venue, columns=columns),
              f"{name}.json": json.dumps({"families": [f.to_dict() for f in families]}, indent=2)}
     notes = []
@@ -218,7 +216,7 @@ def for_board(res, *, baseline: str, alpha: float, correction: str, over: str, c
               "models": table.to_dict(orient="records"),
               "per_task": board_table.frame(res, baseline, alpha, correction, over).to_dict(orient="records")}
     files = {f"{name}-sentence.tex": text_tex(board.sentence(res, baseline, alpha, correction, latex=True),
-                                             signature_footnote(board_signature(res, alpha, correction)), folder),
+                                             signature_footnote(res.signature(alpha, correction)), folder),
              f"{name}-table.tex": board_table.latex(res, baseline, alpha, correction, over=over, venue=venue),
              f"{name}.json": json.dumps(_finite(record), indent=2, allow_nan=False)}
     caption = board.figure_caption(res, "ranks", alpha, correction, latex=True)  # as `sigcore figure` prints it
@@ -234,16 +232,6 @@ def for_board(res, *, baseline: str, alpha: float, correction: str, over: str, c
                  f"two-sided, α = {alpha:g}, b = {res.n_resamples:,}, seed {res.seed}; the full signature is the "
                  f"sentence's footnote.\n")
     return Entry(name, _encoded(files), keys, command, checklist, [], notes)
-
-
-def board_signature(res, alpha: float, correction: str) -> str:
-    """A board's settings as one line, as a pair's signature gives its own."""
-    b = res.board
-    return "|".join(["test:bootstrap-stratified", "alternative:two-sided", f"alpha:{alpha:g}",
-                     f"resamples:{res.n_resamples}", f"seed:{res.seed}", f"correction:{correction}",
-                     f"metric:{b.metric}", f"aggregate:{res.weight}", f"models:{len(b.models)}",
-                     f"tasks:{len(b.tasks)}", f"items:{sum(len(i) for i in b.items.values())}",
-                     *([f"clusters:{b.cluster}"] if b.cluster else []), f"sigcore:{__version__}"])
 
 
 def _correction(correction: str) -> str:
@@ -263,21 +251,13 @@ def _finite(value: Any) -> Any:
     return value
 
 
-def family_signature(many) -> str:
-    """The family's settings as a signature: its first comparison's, without that pair's data hash, with the
-    correction and the number of comparisons."""
-    parts = [p for p in next(iter(many.results.values())).signature.split("|") if not p.startswith("data:")]
-    at = next(i for i, p in enumerate(parts) if p.startswith("metric:"))
-    return "|".join([*parts[:at], f"correction:{many.correction}", f"comparisons:{len(many.results)}", *parts[at:]])
-
-
 def for_seeds(res, *, a: str, b: str, command: str, venue: str = DEFAULT_VENUE, folder: str = "sigcore") -> Entry:
     """Runs of two systems over seeds (:class:`sigcore.seeds.SeedsResult`): sentence, table, citations."""
     from . import seeds
 
     name = seeds.seeds_stem(res, a, b)
     files = {f"{name}-sentence.tex": text_tex(seeds.sentence_latex(res, a=a, b=b),
-                                             signature_footnote(seeds.signature(res)), folder),
+                                             signature_footnote(res.signature), folder),
              f"{name}-table.tex": seeds.table_latex(res, a=a, b=b, venue=venue),
              f"{name}.json": json.dumps(seeds.to_dict(res, a=a, b=b), indent=2)}
     decision = res.side if res.significant else 0
@@ -294,7 +274,7 @@ def for_aso(table, scores: dict, *, command: str, tau: float, venue: str = DEFAU
 
     name = seeds.aso_stem(table)
     files = {f"{name}-sentence.tex": text_tex(seeds.aso_sentence(table, scores, tau=tau, latex=True),
-                                             signature_footnote(seeds.aso_signature(table, scores)), folder),
+                                             signature_footnote(table.attrs["signature"].text), folder),
              f"{name}-table.tex": seeds.aso_latex(table, scores, tau=tau, venue=venue),
              f"{name}.json": json.dumps(seeds.aso_dict(table, scores, tau=tau), indent=2)}
     k = min(len(v) for v in scores.values())

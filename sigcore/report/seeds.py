@@ -9,14 +9,13 @@ from typing import Any
 
 import numpy as np
 
-from .._version import __version__
 from ..result import _json_safe
 from ..seeds import METHOD
 from ..statistics.aso import violation_ratio
 from ..words import in_text
 from . import citations
-from .export import (_latex_interval, _latex_number, fits_column, latex_escape, latex_table, p_latex, stem,
-                     latex_template)
+from .export import (_latex_interval, _latex_number, fits_column, latex_escape, latex_table, latex_template,
+                     p_latex, signature_comment, stem)
 from .family import PAPER_NAMES
 from .sentence import _SIDED, METRIC_NAMES
 from .venues import DEFAULT as DEFAULT_VENUE
@@ -68,7 +67,7 @@ def table_latex(res, *, a: str = "A", b: str = "B", venue: str = DEFAULT_VENUE, 
         return ["    " + " & ".join(cells) + r" \\" for cells in rows]
     body = [r"  \setlength{\tabcolsep}{4pt}", r"  \begin{tabular}{lrrc}", r"    \toprule", *lines([header]),
             r"    \midrule", *lines(systems), r"    \midrule", *lines(deltas[:1]), r"    \midrule", *lines(deltas[1:]),
-            r"    \bottomrule", r"  \end{tabular}", f"  % signature: {signature(res)}"]
+            r"    \bottomrule", r"  \end{tabular}", signature_comment(res.signature)]
     metric = METRIC_NAMES.get(res.metric, res.metric)
     metric += "" if res.higher_is_better else " (lower is better)"
     metric = metric[0].upper() + metric[1:] if res.metric in METRIC_NAMES else metric  # a custom name as given
@@ -82,20 +81,12 @@ def table_latex(res, *, a: str = "A", b: str = "B", venue: str = DEFAULT_VENUE, 
                        wide=not fits_column([header, *systems, *deltas], venue))  # long names: both columns
 
 
-def signature(res) -> str:
-    """The settings that make the result, as :attr:`sigcore.Result.signature` writes a pair's."""
-    return "|".join(["test:bootstrap-items-runs", f"alternative:{res.alternative}", f"alpha:{res.alpha:g}",
-                     f"resamples:{res.n_resamples}", f"seed:{res.seed}", f"metric:{res.metric}",
-                     *([] if res.higher_is_better else ["better:lower"]), f"items:{res.n_items}",
-                     f"runs:{len(res.scores_a)},{len(res.scores_b)}",
-                     f"sigcore:{__version__}", f"numpy:{np.__version__}"])
-
-
 def to_dict(res, *, a: str, b: str) -> dict[str, Any]:
     fields = ("metric", "alternative", "alpha", "score_a", "score_b", "delta", "p_value", "n_extreme", "ci_low",
               "ci_high", "ci_items", "scores_a", "scores_b", "n_items", "n_resamples", "seed", "higher_is_better")
     return _json_safe({"a_name": a, "b_name": b, **{f: getattr(res, f) for f in fields},
-                       "significant": res.significant, "signature": signature(res)})
+                       "significant": res.significant, "signature": res.signature,
+                       "signature_fields": res.signature_fields.to_dict()})
 
 
 # ---------------------------------------------------------------- ASO
@@ -159,7 +150,7 @@ def aso_latex(table, scores: dict, *, tau: float = 0.2, venue: str = DEFAULT_VEN
     lines = ["    " + " & ".join(cells) + r" \\" for cells in rows]
     body = [r"  \setlength{\tabcolsep}{4pt}", f"  \\begin{{tabular}}{{l{'c' * len(names)}}}", r"    \toprule",
             lines[0], r"    \midrule", *lines[1:], r"    \bottomrule", r"  \end{tabular}",
-            f"  % signature: {aso_signature(table, scores)}"]
+            signature_comment(table.attrs["signature"])]
     caption = latex_template(
         f"{_E} of “row better than column” by Almost Stochastic Order {_C} over {_seeds(scores)} ({_how(table)}); "
         f"bold: below {_T}, the row almost stochastically dominant over the column"
@@ -168,20 +159,14 @@ def aso_latex(table, scores: dict, *, tau: float = 0.2, venue: str = DEFAULT_VEN
     return latex_table(body, caption, label or f"tab:{aso_stem(table)}", venue, small=True, wide=not fits_column(rows, venue))
 
 
-def aso_signature(table, scores: dict) -> str:
-    a = table.attrs
-    return "|".join(["test:aso", f"confidence:{a['confidence_level']:.6g}", f"comparisons:{a['num_comparisons']}",
-                     f"resamples:{a['n_bootstrap']}", f"seed:{a['seed']}", f"systems:{len(scores)}",
-                     "runs:" + ",".join(str(len(v)) for v in scores.values()), f"sigcore:{__version__}",
-                     f"numpy:{np.__version__}"])
-
-
 def aso_dict(table, scores: dict, *, tau: float) -> dict[str, Any]:
     names = list(table.index)
     ratios = {r: {c: (None if r == c else float(violation_ratio(np.asarray(scores[r], float),
                                                                  np.asarray(scores[c], float)))) for c in names}
               for r in names}
     eps = {r: {c: (None if r == c else float(table.loc[r, c])) for c in names} for r in names}
-    return _json_safe({"eps_min": eps, "violation_ratio": ratios, "tau": tau, **table.attrs,
+    settings = {k: v for k, v in table.attrs.items() if k != "signature"}
+    return _json_safe({"eps_min": eps, "violation_ratio": ratios, "tau": tau, **settings,
                        "scores": {k: list(map(float, v)) for k, v in scores.items()},
-                       "signature": aso_signature(table, scores)})
+                       "signature": table.attrs["signature"].text,
+                       "signature_fields": table.attrs["signature"].to_dict()})
