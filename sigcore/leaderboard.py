@@ -72,6 +72,11 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
     notes = []
     if "metric" in frame.columns:
         frame, metric, notes = _one_metric(frame, metric)
+    elif isinstance(metric, (list, tuple)):  # no metric column: the one name of its scores (many --metric NAME)
+        if len(metric) > 1:
+            raise SettingsError(f"the table has no metric column, so its scores are of one metric, not of "
+                                f"{listed(metric)}", hint="Give one name with --metric, or none.")
+        metric = metric[0] if metric else None
     metric = metric or "score"
     values, binary, scale = _scores(frame)
     # small integer codes, not strings and groupby, each row touched a few times and few arrays its length (each
