@@ -91,7 +91,8 @@ class Claim:
                 "bound_low": self.bound_low, "bound_high": None if math.isinf(self.bound_high) else self.bound_high,
                 "level": self.level, "shown": self.shown, "n_items": self.result.n_items,
                 "n_resamples": self.result.n_resamples, "seed": self.result.seed, "metric": self.result.metric,
-                "score_a": self.result.score_a, "score_b": self.result.score_b, "signature": self.signature}
+                "score_a": self.result.score_a, "score_b": self.result.score_b, "signature": self.signature,
+                "signature_fields": self.signature_fields.to_dict()}
 
 
 def claim(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, kind: str, margin: float,
