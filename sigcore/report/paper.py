@@ -41,6 +41,7 @@ from ..errors import InputError, SettingsError
 from ..io import archives
 from ..words import shown
 from ..result import Result
+from ..statistics.aso import table_signature
 from . import citations, export, folder
 from .export import CITEP, PLACEMENT, md_escape, pair_stem, stem
 from .folder import BIB, CHECKLIST, MANIFEST, MISSING, REPRODUCE, merge_bib
@@ -274,7 +275,7 @@ def for_aso(table, scores: dict, *, command: str, tau: float, venue: str = DEFAU
 
     name = seeds.aso_stem(table)
     files = {f"{name}-sentence.tex": text_tex(seeds.aso_sentence(table, scores, tau=tau, latex=True),
-                                             signature_footnote(table.attrs["signature"].text), folder),
+                                             signature_footnote(table_signature(table).text), folder),
              f"{name}-table.tex": seeds.aso_latex(table, scores, tau=tau, venue=venue),
              f"{name}.json": json.dumps(seeds.aso_dict(table, scores, tau=tau), indent=2)}
     k = min(len(v) for v in scores.values())

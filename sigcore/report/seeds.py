@@ -11,7 +11,7 @@ import numpy as np
 
 from ..result import _json_safe
 from ..seeds import METHOD
-from ..statistics.aso import violation_ratio
+from ..statistics.aso import table_signature, violation_ratio
 from ..words import in_text
 from . import citations
 from .export import (_latex_interval, _latex_number, fits_column, latex_escape, latex_table, latex_template,
@@ -150,7 +150,7 @@ def aso_latex(table, scores: dict, *, tau: float = 0.2, venue: str = DEFAULT_VEN
     lines = ["    " + " & ".join(cells) + r" \\" for cells in rows]
     body = [r"  \setlength{\tabcolsep}{4pt}", f"  \\begin{{tabular}}{{l{'c' * len(names)}}}", r"    \toprule",
             lines[0], r"    \midrule", *lines[1:], r"    \bottomrule", r"  \end{tabular}",
-            signature_comment(table.attrs["signature"])]
+            signature_comment(table_signature(table))]
     caption = latex_template(
         f"{_E} of “row better than column” by Almost Stochastic Order {_C} over {_seeds(scores)} ({_how(table)}); "
         f"bold: below {_T}, the row almost stochastically dominant over the column"
@@ -168,5 +168,4 @@ def aso_dict(table, scores: dict, *, tau: float) -> dict[str, Any]:
     settings = {k: v for k, v in table.attrs.items() if k != "signature"}
     return _json_safe({"eps_min": eps, "violation_ratio": ratios, "tau": tau, **settings,
                        "scores": {k: list(map(float, v)) for k, v in scores.items()},
-                       "signature": table.attrs["signature"].text,
-                       "signature_fields": table.attrs["signature"].to_dict()})
+                       "signature": table_signature(table).text, "signature_fields": table.attrs["signature"]})

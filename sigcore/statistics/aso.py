@@ -156,7 +156,8 @@ def multi_aso(scores: Mapping[str, Sequence[float]], *, confidence_level: float 
     computes it. The diagonal is NaN: a system is not compared with itself (deepsig writes 1 there, which reads
     as a comparison); displays print it as "—". ``.attrs`` holds the settings used: ``confidence_level`` (after
     the correction: what each entry's bound holds at), ``num_comparisons``, ``n_bootstrap``, ``seed`` and, from them
-    and the runs of each system, the table's ``signature`` (a :class:`~sigcore.signature.Signature`).
+    and the runs of each system, the table's ``signature``: the fields of a :class:`~sigcore.signature.Signature` as
+    JSON (:func:`table_signature` gives the object), since a table's attrs are serialised as JSON (Streamlit does).
     ``budget`` (steps: pairs × iterations × the seeds and grid points each compares) refuses a matrix that would cost
     more, before it starts; ``progress`` is called with the share of pairs done."""
     names = list(scores)
@@ -188,8 +189,13 @@ def multi_aso(scores: Mapping[str, Sequence[float]], *, confidence_level: float 
     out.attrs.update(confidence_level=level, num_comparisons=comparisons, n_bootstrap=n_bootstrap, seed=seed,
                      signature=Signature("aso", "aso", confidence=level, comparisons=comparisons, resamples=n_bootstrap,
                                          seed=seed, compat=compat, systems=k, runs=tuple(len(values[n]) for n in names),
-                                         versions=tool_versions("numpy")))
+                                         versions=tool_versions("numpy")).to_dict())  # as JSON, as every attr
     return out
+
+
+def table_signature(table: pd.DataFrame) -> Signature:
+    """The signature of :func:`multi_aso`'s ``table``: its settings and the runs of each system."""
+    return Signature.from_dict(table.attrs["signature"])
 
 
 def _n_bootstrap(n_bootstrap: int | None, compat: str | None) -> int:
