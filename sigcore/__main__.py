@@ -779,9 +779,9 @@ def _claim(args, data, inputs, options, note) -> int:
     a_name, b_name = _names(args, data.display_names)
     if args.paper:  # as a comparison's folder, with the claim's flags in reproduce.sh
         here = {f: os.path.relpath(f, args.paper) for f in args.files}
-        command = reproduce.command(c.result, list(here.values()), columns={k: here.get(v, v) for k, v in
+        command = reproduce.command(c, list(here.values()), columns={k: here.get(v, v) for k, v in
                                     data.columns.items()}, metric=args.metric, by_row=data.by_row,
-                                    encoding=args.encoding, claim=(kind, margin))
+                                    encoding=args.encoding)
         _paper(args, paper.for_claim(c, a=a_name, b=b_name, command=command, venue=args.venue,
                                      folder=_folder_name(args.paper), draw=paper.drawer(args.venue, a_name, b_name)))
     if args.json:

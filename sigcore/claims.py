@@ -32,6 +32,7 @@ from .errors import SettingsError
 from .metrics import direction, resolve
 from . import result as result_model
 from .result import Result, refuse_lower
+from .signature import Signature, margin_text  # margin_text: Δ as every output prints it
 from .statistics import intervals
 from .statistics.closed_form import differences
 from .words import in_text
@@ -75,9 +76,14 @@ class Claim:
         return result_model.p_text(1 / self.result.n_resamples if bound else self.p_value, self.alpha, bound=bound)
 
     @property
+    def signature_fields(self) -> Signature:
+        """The comparison's signature with the claim and its margin."""
+        return self.result.signature_fields.with_claim(self.kind, self.margin)
+
+    @property
     def signature(self) -> str:
-        """The comparison's signature with the claim and its margin (as the command line reads it back)."""
-        return f"{self.result.signature}|claim:{self.kind}|margin:{margin_text(self.margin)}"
+        """The claim's signature string (:attr:`signature_fields` written out)."""
+        return self.signature_fields.text
 
     def to_dict(self) -> dict[str, Any]:
         return {"claim": self.kind, "margin": self.margin, "test": self.test, "alpha": self.alpha,
@@ -85,7 +91,8 @@ class Claim:
                 "bound_low": self.bound_low, "bound_high": None if math.isinf(self.bound_high) else self.bound_high,
                 "level": self.level, "shown": self.shown, "n_items": self.result.n_items,
                 "n_resamples": self.result.n_resamples, "seed": self.result.seed, "metric": self.result.metric,
-                "score_a": self.result.score_a, "score_b": self.result.score_b, "signature": self.signature}
+                "score_a": self.result.score_a, "score_b": self.result.score_b, "signature": self.signature,
+                "signature_fields": self.signature_fields.to_dict()}
 
 
 def claim(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, kind: str, margin: float,
@@ -224,12 +231,6 @@ def sentence(c: Claim, a: str = "A", b: str = "B") -> str:
 def delta_text(c: Claim) -> str:
     """δ as every output of the claim prints it: the decimals the scores need, a minus sign."""
     return _signed(c.result.delta, c.result)
-
-
-def margin_text(margin: float) -> str:
-    """Δ as every output prints it: "0.5", "0.01"; all its digits where six would change it."""
-    short = f"{margin:g}"
-    return short if float(short) == margin else repr(float(margin))
 
 
 def bound_texts(c: Claim) -> tuple[str, str]:

@@ -27,12 +27,12 @@ import pandas as pd
 
 from ._lazy import sparse
 from . import budget as budgets
-from ._version import __version__
 from .contract import (DEFAULT_ALPHA, DEFAULT_ALTERNATIVE, DEFAULT_RESAMPLES, DEFAULT_SEED, check_alpha,
                        check_alternative, check_level, check_resamples, check_seed, extreme, tie)
 from .errors import InputError, SettingsError
 from .metrics import METRICS, Metric, direction, prepare, resolve
 from .result import Result, delta_alternative, finite_delta
+from .signature import Signature, tool_versions
 from .statistics import closed_form, intervals, resampling
 from .statistics.resampling import PairedStats
 
@@ -276,14 +276,6 @@ def _references(metric: str, gold: Any) -> int | None:
     return 1 if isinstance(gold[0], str) else len(gold)
 
 
-def _short(value: Any) -> str:
-    """An option as the signature writes it: a long list (2,000 labels) as its length and a hash of it."""
-    if isinstance(value, (list, tuple)) and len(value) > 8:
-        digest = hashlib.sha256(repr(list(value)).encode()).hexdigest()[:12]
-        return f"<{len(value):,} values sha256:{digest}>"
-    return str(value)
-
-
 def _check_budget(paired: PairedStats, n_resamples: int, budget: int, twice: bool) -> None:
     """Refuse a run whose resampling work (b × the rows each resample sums) exceeds ``budget``."""
     rows = len(paired.counts) if paired.compressed else paired.n
@@ -450,27 +442,15 @@ class _Run:
         self.h1 = delta_alternative(self.alternative, self.higher_is_better)  # the side of δ that H1 names
 
     def signature(self, n_resamples: int | None, exact: bool = False, ci: str = "",
-                  ci_resamples: int | None = None) -> str:
-        parts = [f"test:{self.test}" + ("-exact" if exact else "") + ("-chi2" if not self.mcnemar_exact else ""),
-                 f"alternative:{self.alternative}", f"alpha:{self.alpha:g}"]
-        if n_resamples is not None:
-            parts += [f"resamples:{n_resamples}", f"seed:{self.seed}"]
-        if self.compat:
-            parts.append(f"compat:{self.compat}")
-        opts = ",".join(f"{k}={_short(v)}" for k, v in sorted(self.options.items()))
-        parts += [f"metric:{self.metric}" + (f"({opts})" if opts else "")]
-        parts += [] if self.higher_is_better else ["better:lower"]
-        parts += [f"refs:{self.references}"] if self.references else []
-        parts += [f"items:{self.n_items}"] + ([f"data:sha256:{self.data}"] if self.data else [])
-        if self.n_groups is not None:
-            parts.append(f"groups:{self.n_groups}")
-        # the interval's own bootstrap, where its b is not the test's (an exact permutation test counts its swaps)
-        own_b = f",resamples:{ci_resamples}" if ci_resamples is not None and ci_resamples != n_resamples else ""
-        parts += [f"ci:{ci}@{self.confidence_level:g}{own_b}", f"sigcore:{__version__}", f"numpy:{np.__version__}"]
-        if self.metric in ("bleu", "chrf"):
-            import sacrebleu
-            parts.append(f"sacrebleu:{sacrebleu.__version__}")
-        return "|".join(parts)
+                  ci_resamples: int | None = None) -> Signature:
+        """The settings, sizes and versions that made the result (b and seed for a resampling test only)."""
+        return Signature(
+            "pair", self.test, exact=exact, chi_square=not self.mcnemar_exact, alternative=self.alternative,
+            alpha=self.alpha, resamples=n_resamples, seed=None if n_resamples is None else self.seed,
+            compat=self.compat, metric=self.metric, options=self.options, higher_is_better=self.higher_is_better,
+            references=self.references, items=self.n_items, data=self.data or None, groups=self.n_groups, ci=ci,
+            level=self.confidence_level, ci_resamples=ci_resamples,
+            versions=tool_versions("numpy", *(["sacrebleu"] if self.metric in ("bleu", "chrf") else [])))
 
     def warnings(self) -> tuple[str, ...]:
         """What the reader should know about this test on data this size (and about a BLEU of 0 for both)."""
@@ -593,7 +573,7 @@ class _Run:
             ci_a=ci_a, ci_b=ci_b, n_items=self.n_items, n_differing=self.n_differing, n_resamples=b,
             seed=self.seed, mc_error=mc, p_floor=floor, distribution=d,
             threshold=2 * self.delta if bootstrap and self.compat is None else self.delta,
-            signature=self.signature(b, exact, method, interval_b), n_extreme=count, n_groups=self.n_groups, exact=exact,
+            signature_fields=self.signature(b, exact, method, interval_b), n_extreme=count, n_groups=self.n_groups, exact=exact,
             compat=self.compat, options=self.options, warnings=self.warnings(), done=done, auto=self.auto,
             test_reason=self.test_reason, higher_is_better=self.higher_is_better, ci_resamples=interval_b)
 
@@ -615,7 +595,7 @@ class _Run:
             ci_low=float(out.ci_low), ci_high=float(out.ci_high), confidence_level=self.confidence_level,
             ci_method=method, ci_a=ci_a, ci_b=ci_b, n_items=self.n_items, n_differing=self.n_differing,
             n_resamples=0, seed=None, mc_error=0.0, p_floor=float(out.p_floor), distribution=None, threshold=None,
-            signature=self.signature(None, ci=method), statistic=float(out.statistic), wins=out.wins,
+            signature_fields=self.signature(None, ci=method), statistic=float(out.statistic), wins=out.wins,
             losses=out.losses, compat=None, options=self.options, warnings=self.warnings(), exact=out.exact,
             auto=self.auto, test_reason=self.test_reason, higher_is_better=self.higher_is_better)
 

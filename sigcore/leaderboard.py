@@ -23,6 +23,7 @@ from .contract import (DEFAULT_ALPHA, DEFAULT_RESAMPLES, DEFAULT_SEED, check_alp
 from .errors import InputError, SettingsError
 from .io.ids import RULE, merged
 from .result import finite_delta
+from .signature import Signature, tool_versions
 from .statistics import intervals, maxstat, resampling
 from .statistics.multiple import CORRECTIONS as ADJUSTED, adjust
 from ._threads import WORKERS, one_blas_thread, pool
@@ -74,6 +75,11 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
     notes = []
     if "metric" in frame.columns:
         frame, metric, notes = _one_metric(frame, metric)
+    elif isinstance(metric, (list, tuple)):  # no metric column: the one name of its scores (many --metric NAME)
+        if len(metric) > 1:
+            raise SettingsError(f"the table has no metric column, so its scores are of one metric, not of "
+                                f"{listed(metric)}", hint="Give one name with --metric, or none.")
+        metric = metric[0] if metric else None
     metric = metric or "score"
     values, binary, scale = _scores(frame)
     # small integer codes, not strings and groupby, each row touched a few times and few arrays its length (each
@@ -777,6 +783,19 @@ class Leaderboard:
             if len(g):
                 rows.loc[g, "p_corrected"] = self._corrected(rows.loc[g, "p_value"].to_numpy(), correction, family)
         return rows
+
+    def signature_fields(self, alpha: float, correction: str) -> Signature:
+        """The board's settings and sizes as a signature, at the level and correction its tables are read at (they
+        are chosen where the table is drawn, not when the board is resampled)."""
+        b = self.board
+        return Signature("board", "bootstrap-stratified", alternative="two-sided", alpha=alpha,
+                         resamples=self.n_resamples, seed=self.seed, correction=correction, metric=b.metric,
+                         aggregate=self.weight, models=len(b.models), tasks=len(b.tasks),
+                         items=sum(len(i) for i in b.items.values()), clusters=b.cluster, versions=tool_versions())
+
+    def signature(self, alpha: float, correction: str) -> str:
+        """The board's signature string at ``alpha`` and ``correction`` (:meth:`signature_fields` written out)."""
+        return self.signature_fields(alpha, correction).text
 
     def to_dict(self) -> dict:
         """A JSON-safe dict of what the board's tables and figures are drawn from (the ``board`` of a saved record of

@@ -17,7 +17,7 @@ import functools
 import inspect
 import itertools
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
@@ -34,6 +34,7 @@ from .statistics.resampling import PairedStats
 from .contract import P_UNDERFLOW
 from .jsonform import bounded_p, plain
 from .result import Result, on_side, p_cell
+from .signature import Signature
 from .words import shown
 
 MEMORY = 1 << 30  # bytes of resampled scores and deltas held at once: every system's and every pair's, b each
@@ -106,6 +107,20 @@ class Many:
         bound = res.p_bound or res.p_value == 0  # an upper bound, and so is its correction
         return (p_cell(res.p_floor if res.p_bound else res.p_value, res.alpha, bound=res.p_bound),
                 p_cell(self.adjusted[(a, b)], self.alpha, bound=bound))
+
+    @property
+    def signature_fields(self) -> Signature:
+        """The family's signature: its first comparison's, without that pair's data hash, with the correction and
+        the number of comparisons."""
+        first = next(iter(self.results.values())).signature_fields
+        if first.kind == "saved":  # read from a file that kept only the text: no fields to add these to
+            return first
+        return replace(first, kind="family", data=None, correction=self.correction, comparisons=len(self.results))
+
+    @property
+    def signature(self) -> str:
+        """The family's signature string (:attr:`signature_fields` written out)."""
+        return self.signature_fields.text
 
     def settings(self) -> dict[str, Any]:
         """What every output of the family states: the test (and why, when none was named), H1, b, seed, α and the

@@ -21,6 +21,7 @@ from ._lazy import stats
 from .contract import P_DIGITS, P_SIGNIFICANT_BELOW, P_UNDERFLOW, tie
 from .errors import InputError, SettingsError
 from .jsonform import bounded_p, document, read
+from .signature import Signature
 
 P_INTERVAL = 0.95  # level of the Monte-Carlo interval of a resampled p
 
@@ -118,7 +119,7 @@ class Result:
     p_floor: float
     distribution: np.ndarray | None = field(compare=False)
     threshold: float | None
-    signature: str
+    signature_fields: Signature  # what made it, field by field; :attr:`signature` is its text
     n_extreme: int | None = None
     n_groups: int | None = None
     statistic: float | None = None
@@ -135,6 +136,12 @@ class Result:
     # b of the bootstrap behind the interval where it is not the test's own resamples (a permutation test's; an
     # exact one's n_resamples counts its swaps), so that the reproduce line recreates the interval too
     ci_resamples: int | None = None
+
+    @property
+    def signature(self) -> str:
+        """The signature string a paper cites (test, resamples, seed, metric options, n, a hash of the data,
+        versions): :attr:`signature_fields` written out."""
+        return self.signature_fields.text
 
     # ---------------------------------------------------------------- the decision
 
@@ -268,13 +275,14 @@ class Result:
     def to_dict(self, *, distribution: bool = False) -> dict[str, Any]:
         """The result's JSON record, kind "pair" (:mod:`sigcore.jsonform`: null for NaN and an interval's open
         end, p never 0); the resampled values only when asked: they can be millions."""
-        out = {k: v for k, v in asdict(self).items() if k != "distribution"}
+        out = {k: v for k, v in asdict(self).items() if k not in ("distribution", "signature_fields")}
         out.update(p_value=bounded_p(self.p_value, P_UNDERFLOW)[0], p_floor=self.p_floor or None,  # 0: no floor
                    p_bound=self.p_bound, p_text=self.p_text,
                    significant=self.significant, reachable=self.reachable, settled=self.settled,
                    p_interval=list(self.p_interval), ci_side=self.ci_side, null_value=self.null_value,
                    ci_open=[end for end, v in (("low", self.ci_low), ("high", self.ci_high)) if math.isinf(v)],
-                   winner=self.winner)
+                   winner=self.winner, signature=self.signature,
+                   signature_fields=self.signature_fields.to_dict())
         if distribution:
             out["distribution"] = None if self.distribution is None else self.distribution
         return document("pair", out)
@@ -294,6 +302,9 @@ class Result:
         out["p_floor"] = data["p_floor"] or 0.0  # null: p has no floor (t, z)
         out["ci_a"], out["ci_b"] = (tuple(math.nan if v is None else v for v in data[k]) for k in ("ci_a", "ci_b"))
         out["warnings"] = tuple(out.get("warnings", ()))
+        saved = data.get("signature_fields")  # none in a file written before the fields
+        out["signature_fields"] = Signature.as_saved(data["signature"]) if saved is None else \
+            Signature.from_dict(saved)
         dist = data.get("distribution")
         if dist is not None and len(dist) != out["n_resamples"]:
             raise InputError(f"is not a valid pair: the distribution holds {len(dist):,} values, not b = "

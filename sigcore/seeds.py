@@ -25,6 +25,7 @@ from .errors import SettingsError
 from .many import shared_resamples
 from .report.sentence import _H1, _SIDED, METRIC_NAMES, _round, number
 from .result import Result, better_side, delta_alternative, mc_interval, on_side, p_number, p_text
+from .signature import Signature, tool_versions
 from .metrics import Metric, direction, resolve
 from .metrics.registry import prepare
 from .statistics import intervals
@@ -106,6 +107,20 @@ class SeedsResult:
     def resamples_to_settle(self) -> int | None:
         """About how many resamples in all would settle the decision (:meth:`sigcore.Result.resamples_to_settle`)."""
         return Result.resamples_to_settle(self)  # reads n_extreme, n_resamples, alpha and plus_one only
+
+    @property
+    def signature_fields(self) -> Signature:
+        """The settings that make the result, as a pair's :attr:`sigcore.Result.signature_fields`, with the runs of
+        each system."""
+        return Signature("seeds", "bootstrap-items-runs", alternative=self.alternative, alpha=self.alpha,
+                         resamples=self.n_resamples, seed=self.seed, metric=self.metric,
+                         higher_is_better=self.higher_is_better, items=self.n_items,
+                         runs=(len(self.scores_a), len(self.scores_b)), versions=tool_versions("numpy"))
+
+    @property
+    def signature(self) -> str:
+        """The signature string (:attr:`signature_fields` written out)."""
+        return self.signature_fields.text
 
     @property
     def level(self) -> str:

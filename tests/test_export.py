@@ -16,6 +16,7 @@ from sigcore.errors import SettingsError
 from sigcore.report.figures import delta_histogram
 from sigcore.report.sentence import number
 from sigcore.result import Result
+from sigcore.signature import Signature
 
 HOSTILE_A, HOSTILE_B = "<img src=x onerror=alert(1)>", "**x**"
 
@@ -29,7 +30,9 @@ def _result(**changes) -> Result:
         n_differing=30, n_resamples=10_000, seed=0, mc_error=0.0003, p_floor=1e-4,
         distribution=np.array([0.01, -0.03, 0.1]), threshold=0.1,
         signature="test:bootstrap|resamples:10000|seed:0|metric:accuracy")
-    return Result(**(fields | changes))
+    fields |= changes
+    text = fields.pop("signature")
+    return Result(**fields, signature_fields=Signature.as_saved(text))  # the text as it is given
 
 
 @pytest.fixture(scope="module")

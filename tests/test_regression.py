@@ -630,7 +630,7 @@ def test_runs_over_seeds_honour_lower_is_better():
     assert res.significant and res.side == 1 and res.delta < 0
     text = res.sentence(a="small", b="large")
     assert text.startswith("small beats large by ") and "(lower is better; one-sided 95% bound: at least " in text
-    assert "better:lower" in seeds_report.signature(res) and records.seeds(res, a="a", b="b")[
+    assert "better:lower" in res.signature and records.seeds(res, a="a", b="b")[
         "higher_is_better"] is False
     assert r"Score ($\downarrow$)" in seeds_report.table_latex(res, a="small", b="large")
     with pytest.raises(SettingsError, match="accuracy is a metric on which higher is better"):

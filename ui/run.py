@@ -228,8 +228,9 @@ def command(files: list[tuple[str, bytes]], data: align.Aligned, s: Settings, re
             encoding: str | None = None) -> str:
     """The command line that recreates ``res`` from the files (by their names), every setting spelled out: the
     columns, how the files were paired and the encoding chosen on the page among them, and the claim."""
-    return reproduce.command(res, [name for name, _ in files], columns=data.columns, metric=s.metric,
-                             by_row=data.by_row, encoding=encoding, claim=s.claimed)
+    signed = res.signature_fields if s.claimed is None else res.signature_fields.with_claim(*s.claimed)
+    return reproduce.command(signed, [name for name, _ in files], columns=data.columns, metric=s.metric,
+                             by_row=data.by_row, encoding=encoding)
 
 
 def inputs(data: align.Aligned, metric: str):

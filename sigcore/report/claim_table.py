@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from ..claims import Claim, bound_texts, delta_text, margin_text, p_text
 from . import citations
-from .export import _A, _B, _C, _P, fits_column, latex_escape, latex_table, latex_template, p_latex, stem
+from .export import (_A, _B, _C, _P, fits_column, latex_escape, latex_table, latex_template, p_latex,
+                     signature_comment, stem)
 from .sentence import method, metric_name, the
 from .venues import DEFAULT as DEFAULT_VENUE
 
@@ -42,7 +43,7 @@ def latex(c: Claim, *, a: str = "A", b: str = "B", venue: str = DEFAULT_VENUE, l
             row["shown at α"]]
     lines = [r"  \setlength{\tabcolsep}{4pt}", r"  \begin{tabular}{rrcrc}", r"    \toprule",
              "    " + " & ".join(head) + r" \\", r"    \midrule", "    " + " & ".join(body) + r" \\",
-             r"    \bottomrule", r"  \end{tabular}", f"  % signature: {' '.join(c.signature.split())}"]
+             r"    \bottomrule", r"  \end{tabular}", signature_comment(c.signature)]
     return latex_table(lines, caption(c, a=a, b=b, latex=True), label or f"tab:{claim_stem(c, a, b)}", venue,
                        small=True, wide=not fits_column([head, body], venue))
 

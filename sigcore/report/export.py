@@ -174,7 +174,7 @@ def verdict_latex(res: Result, *, a: str = "A", b: str = "B", venue: str = DEFAU
         *rows[2:],
         r"    \bottomrule",
         r"  \end{tabular}",
-        f"  % signature: {_one_line(res.signature)}",
+        signature_comment(res.signature),
     ]
     return latex_table(body, caption_latex(res, a=a, b=b), label or f"tab:{pair_stem(res, a, b)}", venue)
 
@@ -383,6 +383,12 @@ def _code_span(text: str) -> str:
     fence = "`" * (max((len(run) for run in re.findall("`+", text)), default=0) + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""
     return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def signature_comment(signature: Any) -> str:
+    """A table's last line, the signature as a LaTeX comment: on one line (a newline would end the comment and let
+    the rest run as LaTeX), control characters as \\xNN; every table of every kind writes it so."""
+    return f"  % signature: {_one_line(signature)}"
 
 
 def _one_line(text: Any, placeholders: bool = False) -> str:

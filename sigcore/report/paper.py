@@ -40,6 +40,7 @@ from ..errors import InputError, SettingsError
 from ..io import archives
 from ..words import shown
 from ..result import Result
+from ..statistics.aso import table_signature
 from . import citations, export, folder, records
 from .export import CITEP, PLACEMENT, md_escape, pair_stem, stem
 from .folder import BIB, CHECKLIST, MANIFEST, MISSING, REPRODUCE, merge_bib
@@ -88,8 +89,7 @@ def sacrebleu_signature(res: Result) -> str | None:
     known = {"bleu": BLEU, "chrf": CHRF}[res.metric]
     options = {k: v for k, v in res.options.items() if k in inspect.signature(known).parameters}
     metric = known(**options)
-    refs = re.search(r"\|refs:(\d+)", res.signature)
-    metric.num_refs = int(refs.group(1)) if refs else 1
+    metric.num_refs = res.signature_fields.references or 1
     return metric.get_signature().format()
 
 
@@ -179,9 +179,8 @@ def for_family(families: list, *, command: str, venue: str = DEFAULT_VENUE, fold
     name = family.family_stem(families)
     res = next(iter(first.results.values()))
     sacre = sacrebleu_signature(res)
-    signature = family_signature(first)
     text = " ".join(family.sentence(f, latex=True) for f in families)
-    files = {f"{name}-sentence.tex": text_tex(text, signature_footnote(signature, sacre), folder),
+    files = {f"{name}-sentence.tex": text_tex(text, signature_footnote(first.signature, sacre), folder),
              f"{name}-table.tex": family.latex(families, venue=venue, columns=columns),
              f"{name}.json": records.dumps(records.family(families))}
     notes = []
@@ -211,7 +210,7 @@ def for_board(res, *, baseline: str, alpha: float, correction: str, over: str, c
 
     name = board_table.board_stem(res, baseline)
     files = {f"{name}-sentence.tex": text_tex(board.sentence(res, baseline, alpha, correction, latex=True),
-                                             signature_footnote(board_signature(res, alpha, correction)), folder),
+                                             signature_footnote(res.signature(alpha, correction)), folder),
              f"{name}-table.tex": board_table.latex(res, baseline, alpha, correction, over=over, venue=venue),
              f"{name}.json": records.dumps(records.board(res, baseline=baseline, alpha=alpha, correction=correction,
                                                          per_task=over, saved=True))}
@@ -231,28 +230,12 @@ def for_board(res, *, baseline: str, alpha: float, correction: str, over: str, c
     return Entry(name, _encoded(files), keys, command, checklist, [], notes)
 
 
-def board_signature(res, alpha: float, correction: str) -> str:
-    """A board's settings as one line, as a pair's signature gives its own."""
-    b = res.board
-    return "|".join(["test:bootstrap-stratified", "alternative:two-sided", f"alpha:{alpha:g}",
-                     f"resamples:{res.n_resamples}", f"seed:{res.seed}", f"correction:{correction}",
-                     f"metric:{b.metric}", f"aggregate:{res.weight}", f"models:{len(b.models)}",
-                     f"tasks:{len(b.tasks)}", f"items:{sum(len(i) for i in b.items.values())}",
-                     *([f"clusters:{b.cluster}"] if b.cluster else []), f"sigcore:{__version__}"])
-
-
 def _correction(correction: str) -> str:
     from .family import CORRECTION_NAMES
 
     return f"{CORRECTION_NAMES[correction]}'s correction"
 
 
-def family_signature(many) -> str:
-    """The family's settings as a signature: its first comparison's, without that pair's data hash, with the
-    correction and the number of comparisons."""
-    parts = [p for p in next(iter(many.results.values())).signature.split("|") if not p.startswith("data:")]
-    at = next(i for i, p in enumerate(parts) if p.startswith("metric:"))
-    return "|".join([*parts[:at], f"correction:{many.correction}", f"comparisons:{len(many.results)}", *parts[at:]])
 
 
 def for_seeds(res, *, a: str, b: str, command: str, venue: str = DEFAULT_VENUE, folder: str = "sigcore") -> Entry:
@@ -261,7 +244,7 @@ def for_seeds(res, *, a: str, b: str, command: str, venue: str = DEFAULT_VENUE, 
 
     name = seeds.seeds_stem(res, a, b)
     files = {f"{name}-sentence.tex": text_tex(seeds.sentence_latex(res, a=a, b=b),
-                                             signature_footnote(seeds.signature(res)), folder),
+                                             signature_footnote(res.signature), folder),
              f"{name}-table.tex": seeds.table_latex(res, a=a, b=b, venue=venue),
              f"{name}.json": records.dumps(records.seeds(res, a=a, b=b))}
     decision = res.side if res.significant else 0
@@ -278,7 +261,7 @@ def for_aso(table, scores: dict, *, command: str, tau: float, venue: str = DEFAU
 
     name = seeds.aso_stem(table)
     files = {f"{name}-sentence.tex": text_tex(seeds.aso_sentence(table, scores, tau=tau, latex=True),
-                                             signature_footnote(seeds.aso_signature(table, scores)), folder),
+                                             signature_footnote(table_signature(table).text), folder),
              f"{name}-table.tex": seeds.aso_latex(table, scores, tau=tau, venue=venue),
              f"{name}.json": records.dumps(records.aso(table, scores, tau=tau))}
     k = min(len(v) for v in scores.values())

@@ -115,8 +115,6 @@ def sequence(res, *, low: float, high: float, a: str = "A", b: str = "B") -> dic
 def seeds(res, *, a: str, b: str) -> dict[str, Any]:
     """Two systems over seeds (:class:`sigcore.SeedsResult`), kind "seeds": scores, δ, its interval with the runs
     resampled and held fixed, p (never 0), each run's score, the variance split where there is one."""
-    from .seeds import signature
-
     fields = ("metric", "alternative", "alpha", "score_a", "score_b", "delta", "n_extreme", "ci_low", "ci_high",
               "ci_items", "scores_a", "scores_b", "n_items", "n_resamples", "seed", "higher_is_better")
     p, bound = bounded_p(res.p_value, res.p_floor)
@@ -125,23 +123,24 @@ def seeds(res, *, a: str, b: str) -> dict[str, Any]:
                                            "runs_as": split.design}
     return document("seeds", {"a_name": a, "b_name": b, **{f: getattr(res, f) for f in fields}, "p_value": p,
                               "p_bound": bound or res.n_extreme == 0, "p_text": res.p_text,
-                              "significant": res.significant, "variance": variance, "signature": signature(res)})
+                              "significant": res.significant, "variance": variance, "signature": res.signature,
+                              "signature_fields": res.signature_fields.to_dict()})
 
 
 def aso(table, scores: dict, *, tau: float) -> dict[str, Any]:
     """ASO over per-seed scores (:func:`sigcore.statistics.multi_aso`'s table), kind "aso": ε_min and the
     violation ratio of every ordered pair (null on the diagonal), τ, the settings and each system's scores."""
-    from ..statistics.aso import violation_ratio
-    from .seeds import aso_signature
+    from ..statistics.aso import table_signature, violation_ratio
 
     names = list(table.index)
     ratios = {r: {c: None if r == c else float(violation_ratio(np.asarray(scores[r], float),
                                                                 np.asarray(scores[c], float))) for c in names}
               for r in names}
     eps = {r: {c: None if r == c else float(table.loc[r, c]) for c in names} for r in names}
-    return document("aso", {"eps_min": eps, "violation_ratio": ratios, "tau": tau, **table.attrs,
+    settings = {k: v for k, v in table.attrs.items() if k != "signature"}  # (its fields, below)
+    return document("aso", {"eps_min": eps, "violation_ratio": ratios, "tau": tau, **settings,
                             "scores": {k: list(map(float, v)) for k, v in scores.items()},
-                            "signature": aso_signature(table, scores)})
+                            "signature": table_signature(table).text, "signature_fields": table.attrs["signature"]})
 
 
 def plan(p) -> dict[str, Any]:

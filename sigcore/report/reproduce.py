@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from ..result import Result
 from ..words import printable
 
 PROG = "python -m sigcore"  # what reproduce.sh runs: it works wherever sigcore is installed for python
@@ -25,22 +25,29 @@ ESCAPED = ("shown escaped: a name holds a control or invisible character, so thi
            "a paper folder's reproduce.sh holds it exactly")
 
 
-def command(res: Result, files: Sequence[str], *, columns: Mapping[str, str] | None = None,
+def command(res: Any, files: Sequence[str], *, columns: Mapping[str, str] | None = None,
             metric: str | None = None, by_row: bool = False, encoding: str | None = None,
-            prog: str = PROG, claim: tuple[str, float] | None = None) -> str:
+            prog: str = PROG) -> str:
     """``python -m sigcore compare FILES --metric ... --seed ...``: run where the files are, it prints ``res``
     again (the same signature); :func:`line` of :func:`arguments`."""
-    return line(arguments(res, files, columns=columns, metric=metric, by_row=by_row, encoding=encoding, prog=prog,
-                          claim=claim))
+    return line(arguments(res, files, columns=columns, metric=metric, by_row=by_row, encoding=encoding, prog=prog))
 
 
-def arguments(res: Result, files: Sequence[str], *, columns: Mapping[str, str] | None = None,
+def arguments(res: Any, files: Sequence[str], *, columns: Mapping[str, str] | None = None,
               metric: str | None = None, by_row: bool = False, encoding: str | None = None,
-              prog: str = PROG, claim: tuple[str, float] | None = None) -> list[str]:
-    """The words of :func:`command`, unquoted. ``columns``: the roles of a table's columns (``Aligned.columns``);
-    ``metric``: the name given on the command line where it differs from ``res.metric`` (lm-eval's ``acc`` is
-    scored as ``mean``); ``claim``: (kind, Δ) of the non-inferiority or equivalence claim ``res`` was run for, which
-    has its own side and level (``--non-inferior Δ`` or ``--equivalent Δ`` in place of ``--alternative``)."""
+              prog: str = PROG) -> list[str]:
+    """The words of :func:`command`, unquoted, written from the fields of ``res``'s signature (``res``: a pair's
+    result, a claim, or their :class:`~sigcore.signature.Signature`); nothing is read back from a signature's text.
+    ``columns``: the roles of a table's columns (``Aligned.columns``); ``metric``: the name given on the command line
+    where it differs from the signature's (lm-eval's ``acc`` is scored as ``mean``). A claim (non-inferiority,
+    equivalence) has its own side and level: ``--non-inferior Δ`` or ``--equivalent Δ`` in place of
+    ``--alternative``."""
+    sig = getattr(res, "signature_fields", res)
+    if sig.kind not in ("pair", "claim"):
+        raise ValueError(f"a {sig.kind} signature has no compare command"
+                         + (": the result was saved without its signature's fields (by sigcore 0.2.0 or older); "
+                            "run it again to rerun it" if sig.kind == "saved" else ""))
+    claim = sig.claim is not None
     args = [*prog.split(), "compare", *map(_positional, files)]
     for role, column in (columns or {}).items():
         if role in _COLUMN_FLAGS:
@@ -49,27 +56,26 @@ def arguments(res: Result, files: Sequence[str], *, columns: Mapping[str, str] |
         args.append("--by-row")
     if encoding:
         args += _option("--encoding", encoding)
-    args += _option("--metric", metric or res.metric) + ["--test", res.test]
-    if not res.higher_is_better:  # said for every lower-is-better metric: per-item scores need it, MAE agrees
+    args += _option("--metric", metric or sig.metric) + ["--test", sig.test]
+    if not sig.higher_is_better:  # said for every lower-is-better metric: per-item scores need it, MAE agrees
         args.append("--lower-is-better")
-    if claim is not None:
-        args += [f"--{claim[0]}", repr(float(claim[1]))]
-    else:
-        args += ["--alternative", res.alternative]
-    args += ["--alpha", repr(float(res.alpha))]  # repr: the shortest text that reads back as the same float
-    if claim is None and abs(res.confidence_level - (1 - res.alpha)) > 1e-12:
-        args += ["--confidence", repr(float(res.confidence_level))]
-    if res.resampled or res.ci_resamples is not None:  # an exact permutation test's interval is bootstrapped
-        args += ["--resamples", str(res.ci_resamples or res.n_resamples), "--seed", str(res.seed)]
-    if claim is None and res.ci_method in ("bootstrap-basic", "bootstrap-percentile", "bootstrap-bca", "none"):
-        args += ["--ci-method", res.ci_method.removeprefix("bootstrap-")]
-    if res.test == "mcnemar" and "-chi2" in res.signature.split("|")[0]:
+    args += [f"--{sig.claim}", repr(float(sig.margin))] if claim else ["--alternative", sig.alternative]
+    args += ["--alpha", repr(float(sig.alpha))]  # repr: the shortest text that reads back as the same float
+    if not claim and abs(sig.level - (1 - sig.alpha)) > 1e-12:
+        args += ["--confidence", repr(float(sig.level))]
+    if sig.resamples is not None:  # b of the interval's own bootstrap where it has one (an exact permutation
+        # test's); else b itself, or for an exact test without one, the 2^n' assignments it enumerated (all but one)
+        b = sig.ci_resamples or sig.resamples + sig.exact
+        args += ["--resamples", str(b), "--seed", str(sig.seed)]
+    if not claim and sig.ci in ("bootstrap-basic", "bootstrap-percentile", "bootstrap-bca", "none"):
+        args += ["--ci-method", sig.ci.removeprefix("bootstrap-")]
+    if sig.chi_square:
         args.append("--chi-square")
-    if res.compat:
-        args += ["--compat", res.compat]
+    if sig.compat:
+        args += ["--compat", sig.compat]
     for name, flag in _OPTION_FLAGS.items():
-        if name in res.options and not (name == "tokenize" and res.metric != "bleu"):
-            args += _option(flag, str(res.options[name]))
+        if name in sig.options and not (name == "tokenize" and sig.metric != "bleu"):
+            args += _option(flag, str(sig.options[name]))
     return args
 
 

@@ -8,13 +8,12 @@ import math
 
 import numpy as np
 
-from .._version import __version__
 from ..seeds import METHOD
-from ..statistics.aso import violation_ratio
+from ..statistics.aso import table_signature, violation_ratio
 from ..words import in_text
 from . import citations
-from .export import (_latex_interval, _latex_number, fits_column, latex_escape, latex_table, p_latex, stem,
-                     latex_template)
+from .export import (_latex_interval, _latex_number, fits_column, latex_escape, latex_table, latex_template,
+                     p_latex, signature_comment, stem)
 from .family import PAPER_NAMES
 from .sentence import _SIDED, METRIC_NAMES
 from .venues import DEFAULT as DEFAULT_VENUE
@@ -66,7 +65,7 @@ def table_latex(res, *, a: str = "A", b: str = "B", venue: str = DEFAULT_VENUE, 
         return ["    " + " & ".join(cells) + r" \\" for cells in rows]
     body = [r"  \setlength{\tabcolsep}{4pt}", r"  \begin{tabular}{lrrc}", r"    \toprule", *lines([header]),
             r"    \midrule", *lines(systems), r"    \midrule", *lines(deltas[:1]), r"    \midrule", *lines(deltas[1:]),
-            r"    \bottomrule", r"  \end{tabular}", f"  % signature: {signature(res)}"]
+            r"    \bottomrule", r"  \end{tabular}", signature_comment(res.signature)]
     metric = METRIC_NAMES.get(res.metric, res.metric)
     metric += "" if res.higher_is_better else " (lower is better)"
     metric = metric[0].upper() + metric[1:] if res.metric in METRIC_NAMES else metric  # a custom name as given
@@ -80,13 +79,6 @@ def table_latex(res, *, a: str = "A", b: str = "B", venue: str = DEFAULT_VENUE, 
                        wide=not fits_column([header, *systems, *deltas], venue))  # long names: both columns
 
 
-def signature(res) -> str:
-    """The settings that make the result, as :attr:`sigcore.Result.signature` writes a pair's."""
-    return "|".join(["test:bootstrap-items-runs", f"alternative:{res.alternative}", f"alpha:{res.alpha:g}",
-                     f"resamples:{res.n_resamples}", f"seed:{res.seed}", f"metric:{res.metric}",
-                     *([] if res.higher_is_better else ["better:lower"]), f"items:{res.n_items}",
-                     f"runs:{len(res.scores_a)},{len(res.scores_b)}",
-                     f"sigcore:{__version__}", f"numpy:{np.__version__}"])
 
 
 # ---------------------------------------------------------------- ASO
@@ -150,7 +142,7 @@ def aso_latex(table, scores: dict, *, tau: float = 0.2, venue: str = DEFAULT_VEN
     lines = ["    " + " & ".join(cells) + r" \\" for cells in rows]
     body = [r"  \setlength{\tabcolsep}{4pt}", f"  \\begin{{tabular}}{{l{'c' * len(names)}}}", r"    \toprule",
             lines[0], r"    \midrule", *lines[1:], r"    \bottomrule", r"  \end{tabular}",
-            f"  % signature: {aso_signature(table, scores)}"]
+            signature_comment(table_signature(table))]
     caption = latex_template(
         f"{_E} of “row better than column” by Almost Stochastic Order {_C} over {_seeds(scores)} ({_how(table)}); "
         f"bold: below {_T}, the row almost stochastically dominant over the column"
@@ -159,9 +151,3 @@ def aso_latex(table, scores: dict, *, tau: float = 0.2, venue: str = DEFAULT_VEN
     return latex_table(body, caption, label or f"tab:{aso_stem(table)}", venue, small=True, wide=not fits_column(rows, venue))
 
 
-def aso_signature(table, scores: dict) -> str:
-    a = table.attrs
-    return "|".join(["test:aso", f"confidence:{a['confidence_level']:.6g}", f"comparisons:{a['num_comparisons']}",
-                     f"resamples:{a['n_bootstrap']}", f"seed:{a['seed']}", f"systems:{len(scores)}",
-                     "runs:" + ",".join(str(len(v)) for v in scores.values()), f"sigcore:{__version__}",
-                     f"numpy:{np.__version__}"])

@@ -37,6 +37,7 @@ from .._lazy import stats
 from .. import budget as budgets
 from ..contract import DEFAULT_RESAMPLES, DEFAULT_SEED, check_level, check_resamples, check_seed
 from ..errors import SettingsError
+from ..signature import Signature, tool_versions
 
 TAU = 0.2  # the threshold deepsig recommends (Ulmer et al. 2022)
 N_BOOTSTRAP = DEFAULT_RESAMPLES  # sigcore's b everywhere
@@ -154,7 +155,9 @@ def multi_aso(scores: Mapping[str, Sequence[float]], *, confidence_level: float 
     ``bonferroni``. Each pair runs one bootstrap; the reverse entry is 1 - ε_W2 plus the same margin, as deepsig
     computes it. The diagonal is NaN: a system is not compared with itself (deepsig writes 1 there, which reads
     as a comparison); displays print it as "—". ``.attrs`` holds the settings used: ``confidence_level`` (after
-    the correction: what each entry's bound holds at), ``num_comparisons``, ``n_bootstrap`` and ``seed``.
+    the correction: what each entry's bound holds at), ``num_comparisons``, ``n_bootstrap``, ``seed`` and, from them
+    and the runs of each system, the table's ``signature``: the fields of a :class:`~sigcore.signature.Signature` as
+    JSON (:func:`table_signature` gives the object), since a table's attrs are serialised as JSON (Streamlit does).
     ``budget`` (steps: pairs × iterations × the seeds and grid points each compares) refuses a matrix that would cost
     more, before it starts; ``progress`` is called with the share of pairs done."""
     names = list(scores)
@@ -183,8 +186,16 @@ def multi_aso(scores: Mapping[str, Sequence[float]], *, confidence_level: float 
             if progress is not None and (done % max(1, pairs // 200) == 0 or done == pairs):  # ~200 calls, not one a pair
                 progress(done / pairs)
     out = pd.DataFrame(table, index=names, columns=names)
-    out.attrs.update(confidence_level=level, num_comparisons=comparisons, n_bootstrap=n_bootstrap, seed=seed)
+    out.attrs.update(confidence_level=level, num_comparisons=comparisons, n_bootstrap=n_bootstrap, seed=seed,
+                     signature=Signature("aso", "aso", confidence=level, comparisons=comparisons, resamples=n_bootstrap,
+                                         seed=seed, compat=compat, systems=k, runs=tuple(len(values[n]) for n in names),
+                                         versions=tool_versions("numpy")).to_dict())  # as JSON, as every attr
     return out
+
+
+def table_signature(table: pd.DataFrame) -> Signature:
+    """The signature of :func:`multi_aso`'s ``table``: its settings and the runs of each system."""
+    return Signature.from_dict(table.attrs["signature"])
 
 
 def _n_bootstrap(n_bootstrap: int | None, compat: str | None) -> int:
