@@ -19,7 +19,8 @@ import sigcore
 from sigcore import SigcoreError, advisor, claims, effects, report
 from sigcore.compare import RESAMPLING
 from sigcore.contract import DEFAULT_ALPHA, DEFAULT_RESAMPLES, DEFAULT_SEED
-from sigcore.io import align
+from sigcore.io.aligned import Aligned
+from sigcore.io.metric_fit import engine_inputs, metric_question, suggest_metrics
 from sigcore.metrics import direction, known
 from sigcore.report import export, reproduce
 from sigcore.report.sentence import the
@@ -73,10 +74,10 @@ def hypotheses(a: str, b: str) -> dict[str, str]:
             f"one-sided: {b} is better than {a}": "less"}
 
 
-def settings(data: align.Aligned, source: str) -> Settings:
+def settings(data: Aligned, source: str) -> Settings:
     """The setting widgets; ``source`` (from :func:`source_key`) keys the cached advice on the data."""
-    metrics = align.suggest_metrics(data)
-    question = align.metric_question(data)
+    metrics = suggest_metrics(data)
+    question = metric_question(data)
     # the claim shares the advisor's band, its label folded into its options: Run stays on a 1440 x 900 screen
     (c1, c2, c3), (why, c0, cm), (c4, c5, c6, c7, c8) = (
         st.columns([0.8, 1.1, 1.6]), st.columns([2.4, 1.6, 1.0]), st.columns(5))
@@ -156,7 +157,7 @@ def ordered_tests(advice, metric: str, grouped: bool) -> list[str]:
     return advised + [t for t in advice.facts["fits"] if t not in advised]
 
 
-def _metric_options(column, data: align.Aligned, metric: str) -> tuple:
+def _metric_options(column, data: Aligned, metric: str) -> tuple:
     """The metric's own settings, under it: they come before the tests, as they change which items differ."""
     if metric == "bleu":
         return (("tokenize", column.selectbox("BLEU tokenizer", ["13a", "none", "intl", "char"])),)
@@ -167,7 +168,7 @@ def _metric_options(column, data: align.Aligned, metric: str) -> tuple:
     return ()
 
 
-def _direction(column, data: align.Aligned, metric: str) -> bool | None:
+def _direction(column, data: Aligned, metric: str) -> bool | None:
     """The Better box, for the metric as it is resolved (a score field of the files, lm-eval's or one's own, is
     averaged as the mean unless it is right/wrong): a choice for per-item scores, whose direction only the user
     knows; shown and fixed where lower is better (MAE), as the metric knows it; none where higher is (accuracy)."""
@@ -181,7 +182,7 @@ def _direction(column, data: align.Aligned, metric: str) -> bool | None:
     return None
 
 
-def claim_of(data: align.Aligned, s: Settings, res: sigcore.Result) -> claims.Claim:
+def claim_of(data: Aligned, s: Settings, res: sigcore.Result) -> claims.Claim:
     """The claim the run tested: from the bootstrap's own resamples (as drawn on the chart), or the t-test's."""
     if s.test == "bootstrap":
         return claims.from_result(res, *s.claimed)
@@ -190,7 +191,7 @@ def claim_of(data: align.Aligned, s: Settings, res: sigcore.Result) -> claims.Cl
                         higher_is_better=s.higher_is_better, **dict(s.options))
 
 
-def effect_sizes(data: align.Aligned, s: Settings, res: sigcore.Result) -> list:
+def effect_sizes(data: Aligned, s: Settings, res: sigcore.Result) -> list:
     """The effect sizes that fit the metric, their intervals on the test's side."""
     gold, a, b, name = inputs(data, s.metric)
     return effects.effect_sizes(gold, a, b, metric=name, alternative=res.delta_alternative,  # of A − B
@@ -215,7 +216,7 @@ def _advisor(advice, test: str) -> None:
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def _advice(source: str, metric: str, options: tuple, alpha: float, _data: align.Aligned):
+def _advice(source: str, metric: str, options: tuple, alpha: float, _data: Aligned):
     """The advisor on these data (cached on ``source``, not on the long lists); None where the data are bad."""
     gold, a, b, name = inputs(_data, metric)
     try:
@@ -224,7 +225,7 @@ def _advice(source: str, metric: str, options: tuple, alpha: float, _data: align
         return None
 
 
-def command(files: list[tuple[str, bytes]], data: align.Aligned, s: Settings, res: sigcore.Result,
+def command(files: list[tuple[str, bytes]], data: Aligned, s: Settings, res: sigcore.Result,
             encoding: str | None = None) -> str:
     """The command line that recreates ``res`` from the files (by their names), every setting spelled out: the
     columns, how the files were paired and the encoding chosen on the page among them, and the claim."""
@@ -232,11 +233,11 @@ def command(files: list[tuple[str, bytes]], data: align.Aligned, s: Settings, re
                              by_row=data.by_row, encoding=encoding, claim=s.claimed)
 
 
-def inputs(data: align.Aligned, metric: str):
-    return align.engine_inputs(data, metric)
+def inputs(data: Aligned, metric: str):
+    return engine_inputs(data, metric)
 
 
-def source_key(files: list[tuple[str, bytes]], data: align.Aligned) -> str:
+def source_key(files: list[tuple[str, bytes]], data: Aligned) -> str:
     """What the data depend on: the bytes, and the items as paired and decoded (columns, group, pairing by id or
     by row, encoding): two pairings of the same files are two data sets."""
     return digest(files, pickle.dumps((data.a_name, data.b_name, data.columns, data.gold, data.a, data.b, data.ids,
@@ -248,7 +249,7 @@ def run_key(source: str, s: Settings) -> str:
     return hashlib.sha256(repr((source, asdict(s))).encode()).hexdigest()
 
 
-def live(data: align.Aligned, s: Settings, key: str, heading: str = ""):
+def live(data: Aligned, s: Settings, key: str, heading: str = ""):
     """The Run button and the live histogram with its progress, running p and Stop.
 
     Run resamples the whole run at once (it is fast), then the chart plays it frame by frame in the browser
@@ -295,7 +296,7 @@ def live(data: align.Aligned, s: Settings, key: str, heading: str = ""):
     return (last["partials"][shown - 1] if shown else None), verdict_slot
 
 
-def _compute(data: align.Aligned, s: Settings, area) -> list[sigcore.Result]:
+def _compute(data: Aligned, s: Settings, area) -> list[sigcore.Result]:
     """The whole run, block by block, with a progress bar in ``area``: a rerun, a Stop or a closed tab interrupts it
     at the next block (Streamlit stops a script at its next call), instead of computing on for minutes."""
     partials = []
@@ -312,7 +313,7 @@ def _compute(data: align.Aligned, s: Settings, area) -> list[sigcore.Result]:
     return partials
 
 
-def _stream(data: align.Aligned, s: Settings):
+def _stream(data: Aligned, s: Settings):
     gold, a, b, metric = inputs(data, s.metric)
     block = max(SPEEDS[s.speed][0] or 1, math.ceil(s.n_resamples / (MAX_FRAMES if SPEEDS[s.speed][0] else 25)))
     return sigcore.stream(gold, a, b, metric=metric, test=s.test, n_resamples=s.n_resamples,
