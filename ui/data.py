@@ -15,13 +15,12 @@ import streamlit as st
 from starlette.formparsers import MultiPartParser
 from streamlit import config
 
-from sigcore import SigcoreError
+from sigcore import SigcoreError, front
 from sigcore.io.aligned import Aligned
 from sigcore.io.columns import Mapping, guess_mapping, own_gold, shared_id
 from sigcore.io.log_pairs import lm_eval_filters
 from sigcore.io.pairing import ROW_ORDER, from_table
 from sigcore.io.systems import NO_GOLD_FILE, order_systems, pick_gold_file, pick_pair
-from sigcore.io import loading, metric_fit
 from sigcore.io.inputs import LOGS, read
 from sigcore.io.roles import GOLD_NAMES, Ambiguous
 from sigcore.words import told_apart
@@ -39,7 +38,7 @@ def _uploads_in_memory() -> None:
 
 
 _uploads_in_memory()
-# name shown -> (files, column roles)
+# name shown -> (files, column roles, and the metric where the data leave it open)
 SAMPLES = {  # the first opens the page: a real case where the bootstrap is the recommended test
     "WMT17 en-de, 500 segments: BLEU": (["mt/newstest2017.ref.de", "mt/uedin-nmt.de", "mt/LIUM-NMT.de"], {}),
     "SLP3 Figure 4.11: 10 documents, A .70 vs B .50": (["slp3_fig4_11.csv"], {}),
@@ -47,7 +46,8 @@ SAMPLES = {  # the first opens the page: a real case where the bootstrap is the 
     "Digit classifiers (scikit-learn): decision tree vs naive Bayes": (["classification.csv"], {"a": "tree", "b": "naive_bayes"}),
     "Named entities (CoNLL, synthetic): span F1": (["ner.conll"], {}),
     "lm-evaluation-harness logs (simulated ARC-Easy)": (["lm_eval/samples_arc_easy_model-a.jsonl",
-                                                         "lm_eval/samples_arc_easy_model-b.jsonl"], {}),
+                                                         "lm_eval/samples_arc_easy_model-b.jsonl"],
+                                                        {"metric": "acc"}),  # of its two scorers, as --metric acc
     "Per-item scores (sentence chrF)": (["per_item_scores.csv"], {}),
 }
 NONE = "(none)"
@@ -103,13 +103,15 @@ def choose_files() -> tuple[list[tuple[str, bytes]], dict]:
     return files, {"encoding": encoding} if encoding else {}
 
 
-def load(files: list[tuple[str, bytes]], roles: dict, mapping_area) -> Aligned | None:
-    """Parse and pair the files (their roles chosen in ``mapping_area``); show problems and open questions, and
-    return None until they are settled."""
+def load(files: list[tuple[str, bytes]], roles: dict, mapping_area) -> front.Prepared | None:
+    """Parse and pair the files through the front door (:func:`sigcore.front.prepare`: the roles chosen in
+    ``mapping_area``, the metric it suggests), show problems and open questions, and return None until the files'
+    roles are settled (the metric's questions are asked in the Settings)."""
     if not files:
         st.info("Upload files to compare, or choose a sample.")
         return None
     roles = dict(roles)
+    metric = roles.pop("metric", None)  # a sample's answer to the metric's question
     try:
         tables = _tables(files, roles.pop("encoding", None))
         with mapping_area:
@@ -138,12 +140,13 @@ def load(files: list[tuple[str, bytes]], roles: dict, mapping_area) -> Aligned |
                     if roles["filter"] is None:
                         st.info(md(f"The logs hold {len(filters)} filters: say which one to compare."))
                         return None
-        data = _from_roles(tables[0], roles) if len(tables) == 1 else loading.load(tables, **roles)
+        source, given = (_from_roles(tables[0], roles), {}) if len(tables) == 1 else (tables, roles)
+        prepared = front.prepare(source, metric=metric, **given)
     except SigcoreError as e:
         st.error(md(str(e)), icon="⚠️")
         return None
-    _preview(data, tables)
-    return data
+    _preview(prepared, tables)
+    return prepared
 
 
 NO_GOLD = "(no gold file)"  # per-item scores need none
@@ -153,7 +156,7 @@ OWN_GOLD = "(gold in each file)"  # each file's own gold column, as the caption'
 def _file_widgets(tables, boxes) -> tuple[dict, bool]:
     """Which file is the gold (by its name; asked when the names do not say) and which system is the baseline
     (B: the one named like one, else the second), in the two ``boxes``, by position, as two files may share a
-    name. Returns what the user changed from the names' answer (``loading.load`` takes the rest from the names, and
+    name. Returns what the user changed from the names' answer (``sigcore.io.load`` takes the rest from the names, and
     says so), and whether the gold is settled."""
     names = [t.name for t in tables]
     key, shown = "_".join(names), told_apart(Path(n).name for n in names)
@@ -220,7 +223,7 @@ def _pairing_widget(tables) -> str:
 
 
 def _from_roles(table, roles: dict) -> Aligned:
-    """The table as the select boxes map it, where "(none)" means none: loading.load would take its guess instead."""
+    """The table as the select boxes map it, where "(none)" means none: sigcore.io.load would take its guess instead."""
     guess = guess_mapping(table.frame)
     mapping = Mapping(gold=roles["gold"], systems=guess.systems, id=roles["id"], group=roles["group"])
     a, b, _ = pick_pair([s for s in guess.systems if s != guess.gold])
@@ -234,14 +237,14 @@ def n_groups(data: Aligned) -> int | None:
     return None if data.groups is None else int(pd.Series(data.groups, dtype=object).nunique())
 
 
-def _preview(data: Aligned, tables) -> None:
+def _preview(prepared: front.Prepared, tables) -> None:
+    data = prepared.data
     groups = "" if data.groups is None else f" in {n_groups(data):,} groups ({md(data.columns.get('group', ''))})"
     formats = {t.format for t in tables}
     read = (f"{'one' if len(tables) == 1 else len(tables)} {formats.pop()} file{'s' * (len(tables) > 1)}"
             if len(formats) == 1 else ", ".join(f"{md(t.name)} ({t.format})" for t in tables))
-    reading = metric_fit.reading(data)  # numbers: regression outputs or answers, and why (as the command line says)
-    st.caption(f"{data.n:,} items{groups} from {read} · "  # what was taken for what, and why
-               + " · ".join(md(str(role)) for role in (*data.roles, *([reading] if reading else []))))
+    st.caption(f"{data.n:,} items{groups} from {read} · "  # what was taken for what, and why (as the command line)
+               + " · ".join(md(str(role)) for role in prepared.roles))
     for note in data.notes:
         st.warning(md(note))
     a, b = data.display_names

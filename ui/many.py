@@ -15,13 +15,13 @@ import pandas as pd
 import streamlit as st
 
 import sigcore
-from sigcore import SigcoreError
+from sigcore import SigcoreError, front
 from sigcore.compare import AUTO
 from sigcore.contract import DEFAULT_ALPHA, DEFAULT_RESAMPLES, DEFAULT_SEED
 from sigcore.io.aligned import AlignedMany, default_baseline
 from sigcore.io.columns import guess_mapping
 from sigcore.io.loading import load_many
-from sigcore.io.metric_fit import many_inputs, suggest_many_metrics
+from sigcore.io.metric_fit import many_inputs
 from sigcore.io.systems import NO_GOLD_FILE, pick_gold_file
 from sigcore.io.roles import GOLD_NAMES, Ambiguous
 from sigcore.many import CORRECTIONS, Many
@@ -168,15 +168,16 @@ def preview(data: AlignedMany, files: list[tuple[str, bytes]]) -> None:
 
 def metrics_for(data: AlignedMany) -> list[str]:
     """The metrics that fit these data, the most natural first (as the Compare page suggests them)."""
-    return [m for m in suggest_many_metrics(data) if m in sigcore.METRICS]
+    return [m for m in front.choose_metric(data).metrics if m in sigcore.METRICS]
 
 
 def settings(data: AlignedMany, sample: bool) -> Settings | None:
     """The settings in one form: nothing is computed until Run (the defaults run when the page opens). None
     while no metric is chosen."""
     names = list(data.systems)
-    metrics = metrics_for(data)
-    start = [m for m in metrics if m == "bleu"] or metrics[:1]  # the page opens in seconds; chrF on request
+    choice = front.choose_metric(data)  # the metric `sigcore many` runs on these data; none while a question is open
+    metrics = [m for m in choice.metrics if m in sigcore.METRICS]
+    start = [choice.metric] if choice.metric in metrics else []
     n = len(next(iter(data.systems.values())))
     fits = data_ui.fits(names, metrics)
     with st.form("many-settings", border=False):
@@ -215,7 +216,8 @@ def settings(data: AlignedMany, sample: bool) -> Settings | None:
         seed = c8.number_input("Seed", 0, 2**31 - 1, DEFAULT_SEED, key="many-seed")
         st.form_submit_button("Run", type="primary")
     if not chosen:
-        st.info("Choose at least one metric, then press Run.")
+        asked = f"{choice.questions[0].what[0].upper()}{choice.questions[0].what[1:]}: " if choice.questions else ""
+        st.info(md(f"{asked}choose at least one metric, then press Run."))
         return None
     return Settings(tuple(chosen), None if mode == ALL_PAIRS else baseline, test, int(b), correction,
                     float(alpha), int(seed), tokenize)
