@@ -12,8 +12,6 @@ system 2, :data:`GOLD` for the gold) and writes :data:`SYSTEM` where its message
 
 from __future__ import annotations
 
-import copy
-
 from .words import shown
 
 GOLD = 0  # the ``system`` of an error about the gold values (the systems count from 1)
@@ -57,7 +55,8 @@ class SigcoreError(ValueError):
         unknown = set(place) - {"file", "line", "column", "item", "system"}
         if unknown:
             raise TypeError(f"not a place: {', '.join(sorted(unknown))}")
-        moved = copy.copy(self)
+        moved = type(self).__new__(type(self))  # not copy.copy: a pickling hook (tblib's, Dask's) may share state
+        moved.__dict__.update(self.__dict__)
         for name, value in place.items():
             setattr(moved, name, value)
         moved.args = (str(moved),)

@@ -11,11 +11,11 @@ from sigcore import InputError
 from sigcore.errors import GOLD, SYSTEM
 from sigcore.io.aligned import Aligned
 from sigcore.io.columns import Mapping, guess_mapping
+from sigcore.io.inputs import read
 from sigcore.io.loading import load
 from sigcore.io.metric_fit import score_inputs, suggest_metrics
 from sigcore.io.pairing import ROW_ORDER, from_files, from_table
 from sigcore.io.roles import gold_files
-from sigcore.io.inputs import read
 
 ROOT = Path(__file__).resolve().parents[1]
 
