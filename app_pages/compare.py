@@ -14,13 +14,14 @@ pick, preview = st.columns(2, gap="large")
 with pick:
     files, roles = data_ui.choose_files()
 with preview:
-    data = data_ui.load(files, roles, mapping_area=pick)
-if data is None:
+    prepared = data_ui.load(files, roles, mapping_area=pick)  # the front door: roles, metric, questions
+if prepared is None:
     st.stop()
+data = prepared.data
 
 st.subheader("2 · Settings")
 source = run.source_key(files, data)
-settings = run.settings(data, source)
+settings = run.settings(prepared, source)
 
 result, verdict_slot = run.live(data, settings, run.run_key(source, settings), heading="3 · Run")
 

@@ -193,7 +193,7 @@ def python_side(csv: bytes) -> None:
     live chart component is sent."""
     import json
 
-    from sigcore.io import align
+    from sigcore.io import load
     from sigcore.io.inputs import read
     from ui import run as ui_run
     from ui.data import SAMPLE_DIR, SAMPLES
@@ -205,7 +205,7 @@ def python_side(csv: bytes) -> None:
     print("\nPython side alone (ui.run without Streamlit or a browser), best of 3 runs, seconds:")
     print(f"  {'case':<26}{'resample':>10}{'frames':>9}{'to_json':>9}{'total':>8}")
     for name, tables, kw, metric, options in cases:
-        data = align.load(tables, **kw)
+        data = load(tables, **kw)
         settings = ui_run.Settings(metric, "bootstrap", "greater", B, 0, alpha=0.05, speed="Fast (25 frames)",
                                    options=options)
         best = None

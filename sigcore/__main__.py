@@ -41,15 +41,19 @@ from .report import citations, claim_table, export, family, paper, records, repr
 from .report import seeds as seeds_report
 from .report.style import BOARD_KINDS, FIGURE_KINDS, STYLES, rows_on_page, style_named
 from .report.venues import DEFAULT as DEFAULT_VENUE, VENUES
-from .advisor import advise_family, advise_outputs
+from .advisor import advise_family
 from .effects import effect_sizes, item_values
 from .result import Result, p_number, refuse_lower
 from .metrics import direction
 from .errors import InputError, SettingsError, SigcoreError
 from . import budget, jsonform
 from .words import counted, in_text, printable
-from .io import align
-from .io.roles import GOLD_NAMES, Ambiguous, names_of
+from . import front
+from .io.aligned import Aligned, AlignedMany, default_baseline
+from .io.loading import load
+from .io.pairing import ROW_ORDER, from_files, from_system_files
+from .io.roles import GOLD_NAMES, Role, gold_files, names_of
+from .io.systems import match_system, system_names
 from .io import results
 from .io.inputs import FORMATS, read
 
@@ -425,18 +429,26 @@ def _pairing(args) -> str | None:
     if args.by_row and args.id:
         raise SettingsError(f"--id {args.id} and --by-row say two ways of pairing the files",
                             hint="Pair them by that id column (--id) or by row (--by-row), not both.")
-    return align.ROW_ORDER if args.by_row else args.id
+    return ROW_ORDER if args.by_row else args.id
 
 
-def _load(args) -> align.Aligned:
+def _prepare(args) -> front.Prepared:
+    """The front door (:func:`sigcore.front.prepare`) on the files given: two HELM runs' stats, or the files read and
+    paired with the roles the flags name; its first open question refused; the metric it chose set on ``args``."""
     from .logs import helm_run
 
+    unmatched = "drop" if args.drop_unmatched else "stop"
+    options = {k: v for k, v in (("tokenize", args.tokenize), ("positive_label", args.positive_label)) if v}
     if len(args.files) == 2 and all(helm_run.is_folder(f) for f in args.files):  # two HELM runs: their stats
-        return helm_run.aligned(*args.files, args.metric, on_unmatched="drop" if args.drop_unmatched else "stop")
-    tables = [read(path, format=args.format, encoding=args.encoding) for path in args.files]
-    return align.load(tables, gold=args.gold, a=args.a, b=args.b, id=_pairing(args), group=args.group,
-                      on_unmatched="drop" if args.drop_unmatched else "stop", gold_file=_gold_file(args),
-                      baseline=getattr(args, "baseline", None), filter=getattr(args, "filter", None))
+        source, roles = helm_run.aligned(*args.files, args.metric, on_unmatched=unmatched), {}
+    else:
+        source = [read(path, format=args.format, encoding=args.encoding) for path in args.files]
+        roles = dict(gold=args.gold, a=args.a, b=args.b, id=_pairing(args), group=args.group, on_unmatched=unmatched,
+                     gold_file=_gold_file(args), baseline=getattr(args, "baseline", None),
+                     filter=getattr(args, "filter", None))
+    prepared = front.prepare(source, metric=args.metric, options=options, **roles).settled()
+    args.metric = prepared.metric
+    return prepared
 
 
 def _gold_file(args) -> int | None:
@@ -446,44 +458,27 @@ def _gold_file(args) -> int | None:
     if args.gold_file in args.files:
         return args.files.index(args.gold_file)
     try:
-        return align.match_system(args.gold_file, args.files)
+        return match_system(args.gold_file, args.files)
     except SettingsError:
         raise SettingsError(f"--gold-file {args.gold_file} is not one of the files given",
                             hint=f"The files are: {', '.join(args.files)}.") from None
 
 
-def _suggest_metric(args, data, what: str = "these data") -> str | None:
-    """Without --metric, set on ``args`` the metric the app suggests for ``data`` (translations compared by exact
-    match would be a silent, misleading default; a list for `many`) and return a note saying so (none for
-    accuracy without gold: its refusal says that gold is missing); numbers that look like class labels without
-    gold are a question, not a mean."""
+def _others(args) -> str:
+    """How a metric note says to choose another metric."""
+    return f"choose {'others' if args.command == 'many' else 'another'} with --metric"
+
+
+def _suggest_metric(args, data, about: str = front.THESE_DATA) -> str | None:
+    """Without --metric, set on ``args`` the metric the front door chooses for ``data``
+    (:func:`sigcore.front.choose_metric`; a list for `many`) and return its note; its first open question refused."""
     if args.metric is not None:
         return None
-    many = isinstance(data, align.AlignedMany)
-    metric = (align.suggest_many_metrics(data) if many else align.suggest_metrics(data))[0]
-    if not many and len(data.scores) > 1:  # a log's scorers: which one is the user's to say, as `many` asks
-        raise Ambiguous(f"the logs hold {len(data.scores)} per-sample scores ({', '.join(data.scores)})",
-                        question="Which one?", choices=list(data.scores), flag="--metric")
-    question = align.metric_question(data)
-    if question:
-        raise Ambiguous(question, question="Are they per-item scores to average, or labels that need their gold?",
-                        choices=["mean"], flag="--metric",
-                        hint="Give the gold (a gold file, or the gold column with --gold), or --metric mean if the "
-                             "numbers are per-item scores.")
-    args.metric = [metric] if args.command == "many" else metric
-    others = f"choose {'others' if args.command == 'many' else 'another'} with --metric"
-    if align.right_wrong(data):
-        return (f"the metric is accuracy: the outputs are right (1) or wrong (0) per item, as their names say "
-                f"({', '.join(data.outputs[:2])}), compared against a gold of 1s; {others}")
-    reading = align.reading(data)  # numbers: regression outputs or answers (why: the roles' "numbers" line)
-    if metric in align.REGRESSION_METRICS and reading is not None:
-        rest = ", ".join(m for m in align.REGRESSION_METRICS if m != metric)
-        return (f"the metric is {metric} ({sentence.METRIC_NAMES[metric]}, lower is better), the first that fits "
-                f"{what}, whose numbers read as regression outputs; {others} ({rest})")
-    if reading is not None:
-        return f"the metric is {metric}, the first that fits {what}, whose numbers read as answers; {others}"
-    return None if metric == "accuracy" and data.gold is None else (
-        f"the metric is {metric}, the first that fits {what} (as the app suggests); {others}")
+    choice = front.choose_metric(data, about=about)
+    if choice.questions:
+        raise choice.questions[0]
+    args.metric = [choice.metric] if args.command == "many" else choice.metric
+    return choice.note(_others(args))
 
 
 def _names(args, names: tuple[str, ...] | list[str]) -> list[str]:
@@ -493,7 +488,7 @@ def _names(args, names: tuple[str, ...] | list[str]) -> list[str]:
         key, sep, shown = given.partition("=")
         if not sep or not shown.strip():
             raise SettingsError(f"--name {given!r} is not SYSTEM=NAME", hint="For example: --name svm='SVM (RBF)'.")
-        k = "AB".index(key) if key in ("A", "B") and len(names) == 2 else align.match_system(key, names)
+        k = "AB".index(key) if key in ("A", "B") and len(names) == 2 else match_system(key, names)
         out[k] = shown.strip()
     return out
 
@@ -503,8 +498,8 @@ def _roles(data, metric_note: str | None, metric: str, extra: Sequence[str] = ()
     """What was decided about the data, printed before any result: the roles with file names (and ``more``, such
     as the baseline of a family), the metric and why (and its direction: ``higher``, as --lower-is-better gives it),
     ``extra`` lines, and the notes."""
-    reading = align.reading(data)  # numbers: regression outputs or answers, and why
-    lines = [f"roles: {role}" for role in (*data.roles, *more, *([reading] if reading else []))]
+    roles = front.roles_of(data)  # the numbers' reading (regression outputs or answers) last, after ``more``
+    lines = [f"roles: {role}" for role in (*data.roles, *more, *roles[len(data.roles):])]
     given = f"{metric} (given)"
     if metric_note is None and any(METRICS.get(m) and METRICS[m].higher_is_better is False for m in metric.split()):
         given += ", lower is better"
@@ -515,28 +510,26 @@ def _roles(data, metric_note: str | None, metric: str, extra: Sequence[str] = ()
 
 
 def _inputs(args):
-    """The aligned data, and gold, A, B and the metric as the engine takes them; the metric's options."""
-    data = _load(args)
-    note = _suggest_metric(args, data)
-    if args.metric not in METRICS and args.metric not in data.scores:
-        fields = f" or the per-item scores in these files: {', '.join(data.scores)}" if data.scores else ""
-        raise SettingsError(f"unknown metric {args.metric!r}", hint=f"Choose one of: {', '.join(METRICS)}{fields}.")
-    options = {k: v for k, v in (("tokenize", args.tokenize), ("positive_label", args.positive_label)) if v}
-    return data, align.engine_inputs(data, args.metric), options, note
+    """What the front door returns for these files (:func:`_prepare`): the aligned data; gold, A, B and the metric as
+    the engine takes them; the metric's options; the note on the metric it chose."""
+    prepared = _prepare(args)
+    gold, a, b, metric, options, _ = prepared.inputs
+    return prepared.data, (gold, a, b, metric), options, prepared.choice.note(_others(args))
 
 
 def _advise(args) -> int:
-    data, (gold, sys_a, sys_b, metric), options, note = _inputs(args)
+    prepared = _prepare(args)
     try:
-        advice = advise_outputs(gold, sys_a, sys_b, metric=metric, groups=data.groups, **options)
+        advice = prepared.advice()
     except InputError as e:
-        raise data.locate(e) from None
+        raise prepared.locate(e) from None
+    metric = prepared.inputs.metric
     direction(metric if metric in METRICS else "mean", _higher(args))  # a contrary direction refused here too
     if args.json:
-        print(records.dumps(records.advice(advice, metric=args.metric, roles=[str(r) for r in data.roles],
-                                           notes=list(data.notes))))
+        print(records.dumps(records.advice(advice, metric=args.metric, roles=[str(r) for r in prepared.data.roles],
+                                           notes=list(prepared.data.notes))))
         return 0
-    print("\n".join(_roles(data, note, args.metric, higher=_higher(args))))
+    print("\n".join(_roles(prepared.data, prepared.choice.note(_others(args)), args.metric, higher=_higher(args))))
     print(advice.text())
     return 0
 
@@ -561,11 +554,10 @@ def _power(args) -> int:
                                            n=args.n))
         return _plan(args, power.plan_from_rates(*rates, **settings))
     tables = [read(path) for path in args.files]
-    data = align.load(tables, gold=args.gold, a=args.a, b=args.b, id=args.id)
+    data = load(tables, gold=args.gold, a=args.a, b=args.b, id=args.id)
     note = _suggest_metric(args, data, "the pilot")
     said = sys.stderr if args.json else sys.stdout  # --json prints the plan alone
-    reading = align.reading(data)  # numbers: regression outputs or answers, and why
-    for role in (*data.roles, *([reading] if reading else [])):  # what the pilot's files were taken for
+    for role in front.roles_of(data):  # what the pilot's files were taken for
         print(f"roles: {role}", file=said)
     if note:  # before the checks: a refused suggestion (BLEU) says why it was chosen
         print(f"note: {note}", file=said)
@@ -833,7 +825,8 @@ def _many(args) -> int:
         raise SettingsError(f"{board_only[0]} is for models on many tasks (a tidy table or logs)",
                             hint="These files are systems on one test set: leave it out.")
     known = args.bibtex and args.metric and args.test != AUTO  # --bibtex: the papers of the test and metric
-    data, note = (None, None) if known else _many_data(args)
+    prepared, note = (None, None) if known else _many_data(args)
+    data = prepared and prepared.data
     if args.bibtex:
         tests = [args.test] if args.test != AUTO else list(dict.fromkeys(
             advise_family(data.gold, data.systems, _pairs(data, args), metric=m)[0] for m in args.metric))
@@ -843,11 +836,11 @@ def _many(args) -> int:
     family.table_columns(args.columns, args.all_pairs)  # refused before the run, not after it
     options = {"tokenize": args.tokenize} if args.tokenize else {}
     shown = _names(args, list(data.systems))
-    base, why = ((args.baseline, "given") if args.baseline is not None else align.default_baseline(data))
+    base, why = ((args.baseline, "given") if args.baseline is not None else default_baseline(data))
     baseline = None if args.all_pairs else shown[_system_of(base, data)]
     families = []
     for m in args.metric:
-        gold, systems = align.many_inputs(data, m)
+        gold, systems = prepared.inputs(m)
         try:
             families.append(compare_many(gold, dict(zip(shown, systems.values())), baseline=baseline,
                                          all_pairs=args.all_pairs, metric=m, test=args.test,
@@ -856,9 +849,7 @@ def _many(args) -> int:
                                          compat=args.compat, budget=args.budget, higher_is_better=_higher(args),
                                          progress=_progress(f"{m}: resampling"), **options))
         except InputError as e:
-            if getattr(e, "system", None) in shown:  # the name printed is --name's; the file is the system's
-                e.system = list(data.systems)[shown.index(e.system)]
-            raise data.locate(e) from None
+            raise prepared.locate(e, shown) from None  # the names printed are --name's
     if args.save:
         _write(args.save, records.dumps(records.family(families)))
     if args.paper:
@@ -882,42 +873,43 @@ def _many(args) -> int:
         return 0
     tests = [f"test ({f.metric}): {sentence.test_name(next(iter(f.results.values())))}, "
              + (f.test_reason if f.auto else "given with --test") for f in families]
-    against = () if args.all_pairs else (align.Role("against", baseline, why),)  # every system against it
+    against = () if args.all_pairs else (Role("against", baseline, why),)  # every system against it
     print("\n".join(_roles(data, note, " ".join(args.metric), tests, against, higher=_higher(args))))
     print("\n\n".join(family.text(f) + "\n\n" + family.sentence(f) for f in families))
     return 0
 
 
-def _pairs(data: align.AlignedMany, args) -> list[tuple[str, str]]:
+def _pairs(data: AlignedMany, args) -> list[tuple[str, str]]:
     """The pairs `many` compares: every pair, or each system against the baseline (the first by default)."""
     names = list(data.systems)
     if args.all_pairs:
         return [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
-    base = names[_system_of(args.baseline, data)] if args.baseline else align.default_baseline(data)[0]
+    base = names[_system_of(args.baseline, data)] if args.baseline else default_baseline(data)[0]
     return [(name, base) for name in names if name != base]
 
 
-def _system_of(name: str, data: align.AlignedMany) -> int:
+def _system_of(name: str, data: AlignedMany) -> int:
     """A system of ``data`` by its name or its file's (with or without the extensions): --baseline LIUM-NMT.4900.de."""
     names = list(data.systems)
     try:
-        return align.match_system(name, names)
+        return match_system(name, names)
     except SettingsError:
         files = [data.sources.get(n, (n,))[0] for n in names]
         if len(set(files)) < len(files):  # columns of one table: its file names no system, and the error stands
             raise
-        return align.match_system(name, files)
+        return match_system(name, files)
 
 
-def _many_data(args) -> tuple[align.AlignedMany, str | None]:
+def _many_data(args) -> tuple[front.PreparedMany, str | None]:
+    """The front door for several systems (:func:`sigcore.front.prepare_many`) on the files given, its first open
+    question refused; the metric it chose set on ``args`` (a list), with its note."""
     tables = [read(path, format=args.format, encoding=args.encoding) for path in args.files]
-    unknown = [m for m in args.metric or [] if m not in METRICS]
-    if unknown:
-        raise SettingsError(f"unknown metric {unknown[0]!r}", hint=f"Choose from: {', '.join(METRICS)}.")
-    has_gold = all(METRICS[m].needs_gold for m in args.metric or [])
-    data = align.load_many(tables, has_gold=has_gold, gold=args.gold, id=_pairing(args), gold_file=_gold_file(args),
-                           on_unmatched="drop" if args.drop_unmatched else "stop")
-    return data, _suggest_metric(args, data)
+    prepared = front.prepare_many(tables, metrics=args.metric, gold=args.gold, id=_pairing(args),
+                                  gold_file=_gold_file(args),
+                                  on_unmatched="drop" if args.drop_unmatched else "stop").settled()
+    note = None if args.metric else prepared.choice.note(_others(args))
+    args.metric = list(prepared.metrics)
+    return prepared, note
 
 
 def _seeds(args) -> int:
@@ -971,7 +963,7 @@ def _seed_runs(args) -> int:
                             hint="sigcore seeds --gold gold.txt --a A_seed1.txt A_seed2.txt --b B_seed1.txt ...")
     runs = [read(f) for f in args.a + args.b]
     names = [f"a{i}" for i in range(len(args.a))] + [f"b{i}" for i in range(len(args.b))]
-    data = align.from_system_files(read(args.gold) if args.gold else None, runs, names=names)
+    data = from_system_files(read(args.gold) if args.gold else None, runs, names=names)
     note = _suggest_metric(args, data)
     if args.bibtex and not args.paper:  # with output files, the bootstrap over items and runs and the metric's too
         print(citations.bibtex([*citations.ASO, *citations.keys_for_test("bootstrap", args.metric),
@@ -1009,10 +1001,9 @@ def _datasets(args) -> int:
     if args.bibtex:  # with folders, the papers of the test and metric they are compared on (the first folder's)
         keys = list(citations.REPLICABILITY)
         if folders and args.a and args.b:
-            data = _folder_pair(Path(args.files[0]), args)
-            _suggest_metric(args, data)
-            test = args.test if args.test != AUTO else advise_outputs(
-                data.gold, data.a, data.b, metric=args.metric).recommended.test
+            prepared = front.prepare(_folder_pair(Path(args.files[0]), args), metric=args.metric).settled()
+            args.metric = prepared.metric
+            test = args.test if args.test != AUTO else prepared.advice().recommended.test
             keys += citations.keys_for_test(test, args.metric)
         elif args.test != AUTO:
             keys += citations.keys_for_test(args.test, args.metric or "accuracy")
@@ -1041,13 +1032,16 @@ def _dataset_folders(args) -> int:
     results, names = [], []
     said = sys.stderr if args.json else sys.stdout  # --json prints the record alone
     for folder in map(Path, args.files):
-        data, name = _folder_pair(folder, args), printable(folder.name)
-        for note in filter(None, [_suggest_metric(args, data, f"the first folder's data ({name}), for "
-                                                                "every folder")]):  # one metric for every dataset
+        name = printable(folder.name)
+        prepared = front.prepare(_folder_pair(folder, args), metric=args.metric,  # one metric for every dataset
+                                 about=f"the first folder's data ({name}), for every folder").settled()
+        for note in filter(None, [prepared.choice.note(_others(args))]):
             print(f"note: {note}", file=said)
-        res = compare(data.gold, data.a, data.b, metric=args.metric, test=args.test, n_resamples=args.resamples,
+        args.metric = prepared.metric
+        gold, a, b, metric, options, groups = prepared.inputs
+        res = compare(gold, a, b, metric=metric, test=args.test, n_resamples=args.resamples, groups=groups,
                       budget=args.budget, progress=_progress(f"{name}: resampling"),
-                      alternative="greater", alpha=args.alpha, seed=args.seed)
+                      alternative="greater", alpha=args.alpha, seed=args.seed, **options)
         results.append(res)
         names.append(name)
         print(f"{name}: {report.verdict(res, a=args.a, b=args.b)}", file=said)
@@ -1059,19 +1053,19 @@ def _dataset_folders(args) -> int:
     return 0
 
 
-def _folder_pair(folder: Path, args) -> align.Aligned:
+def _folder_pair(folder: Path, args) -> Aligned:
     """A dataset's folder: its gold file (named as such) and the files of systems ``args.a`` and ``args.b``."""
     files = sorted(f for f in folder.iterdir() if f.is_file() and not f.name.startswith("."))
-    gold = [files[i] for i in align.gold_files([f.name for f in files])]
+    gold = [files[i] for i in gold_files([f.name for f in files])]
     if len(gold) != 1:
         raise InputError(f"needs exactly one gold file (named {GOLD_NAMES}), "
                          f"found {len(gold)}", file=str(folder))
     systems = [f for f in files if f != gold[0]]
-    by_name = dict(zip(align.system_names([f.name for f in systems]), systems))
+    by_name = dict(zip(system_names([f.name for f in systems]), systems))
     for name in (args.a, args.b):
         if name not in by_name:
             raise InputError(f"has no system {name!r}", file=str(folder), hint=f"Its systems are: {', '.join(by_name)}.")
-    return align.from_files(read(gold[0]), read(by_name[args.a]), read(by_name[args.b]))
+    return from_files(read(gold[0]), read(by_name[args.a]), read(by_name[args.b]))
 
 
 def _figure(args) -> int:

@@ -2,23 +2,65 @@
 
 Every problem a user can cause raises a subclass of :class:`SigcoreError`, so the app can show it next to
 the upload and the command line can print it as one line, never as a traceback.
+
+Where a problem lies is a set of fields, never words to search for in the message: ``file``, ``line``, ``column``,
+``item`` and ``system``, the system (or the gold) it concerns. The engine numbers the systems it is given (system 1,
+system 2, :data:`GOLD` for the gold) and writes :data:`SYSTEM` where its message names one; whoever knows the files
+(:meth:`sigcore.io.aligned.Aligned.locate`) gives the error its file, line and the system's name with
+:meth:`~SigcoreError.at`, and the message renders them.
 """
 
 from __future__ import annotations
+
+from .words import shown
+
+GOLD = 0  # the ``system`` of an error about the gold values (the systems count from 1)
+SYSTEM = "{system}"  # the place in a message that names its ``system``
+
+
+def system_label(system: int | str) -> str:
+    """How a message names a system: gold, system 2 (the engine's count), or system 'uedin-nmt' (its name)."""
+    if system == GOLD and not isinstance(system, str):
+        return "gold"
+    return f"system {system}" if isinstance(system, int) else f"system {shown(str(system))}"
+
 
 class SigcoreError(ValueError):
     """A problem with the caller's input or settings.
 
     ``what`` says what was wrong, ``hint`` how to fix it; ``file``, ``line`` and ``column`` say where,
     when the problem has a place (lines and columns count from 1); ``item`` is the item's position (from 1)
-    where one line holds several items, as a JSON array written on one line does.
+    where one line holds several items, as a JSON array written on one line does. ``system`` is the system the
+    problem concerns (its number among those the engine was given, its name, or :data:`GOLD`); the message
+    names it where it holds :data:`SYSTEM`.
     """
 
     def __init__(self, what: str, *, hint: str | None = None, file: str | None = None,
-                 line: int | None = None, column: int | str | None = None, item: int | None = None):
-        self.what, self.hint = what, hint
-        self.file, self.line, self.column, self.item = file, line, column, item
+                 line: int | None = None, column: int | str | None = None, item: int | None = None,
+                 system: int | str | None = None):
+        self.text, self.hint = what, hint
+        self.file, self.line, self.column, self.item, self.system = file, line, column, item, system
         super().__init__(str(self))
+
+    @property
+    def what(self) -> str:
+        """What was wrong, the system it concerns named as :func:`system_label` names it."""
+        if self.system is None or SYSTEM not in self.text:
+            return self.text
+        return system_label(self.system).join(self.text.split(SYSTEM))  # the slot the message keeps for it
+
+    def at(self, **place) -> SigcoreError:
+        """The same error (same class, text and hint) at another place: ``file``, ``line``, ``column``, ``item``
+        and ``system`` as given, the others kept; what a reader who knows the files calls to locate it."""
+        unknown = set(place) - {"file", "line", "column", "item", "system"}
+        if unknown:
+            raise TypeError(f"not a place: {', '.join(sorted(unknown))}")
+        moved = type(self).__new__(type(self))  # not copy.copy: a pickling hook (tblib's, Dask's) may share state
+        moved.__dict__.update(self.__dict__)
+        for name, value in place.items():
+            setattr(moved, name, value)
+        moved.args = (str(moved),)
+        return moved
 
     @property
     def where(self) -> str:

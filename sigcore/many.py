@@ -26,7 +26,7 @@ import pandas as pd
 from . import budget as budgets
 from .contract import DEFAULT_ALPHA, DEFAULT_ALTERNATIVE, DEFAULT_RESAMPLES, DEFAULT_SEED
 from .compare import AUTO, RESAMPLING, _Run, _check_settings, _is_int, _members, compare
-from .errors import InputError, SettingsError
+from .errors import GOLD, InputError, SettingsError
 from .metrics import Metric, direction, prepare, resolve
 from .statistics import intervals, resampling
 from .statistics.multiple import CORRECTIONS, adjust, floor_reach
@@ -35,7 +35,6 @@ from .contract import P_UNDERFLOW
 from .jsonform import bounded_p, plain
 from .result import Result, on_side, p_cell
 from .signature import Signature
-from .words import shown
 
 MEMORY = 1 << 30  # bytes of resampled scores and deltas held at once: every system's and every pair's, b each
 
@@ -236,17 +235,14 @@ def _naming_systems(function):
         try:
             return function(gold, systems, **settings)
         except InputError as error:
-            if not error.what.startswith("system ") or not isinstance(systems, Mapping):
+            if error.system in (None, GOLD) or not isinstance(systems, Mapping):
                 raise
             options = {k: v for k, v in settings.items() if k not in named_parameters}  # the metric's
             for name, outputs in systems.items():
                 try:
                     prepare(settings.get("metric", "accuracy"), gold, [outputs, outputs], **options)  # system 1
                 except InputError as own:
-                    named = InputError(own.what.replace("system 1", f"system {shown(str(name))}", 1), hint=own.hint,
-                                       line=own.line, column=own.column, item=own.item)
-                    named.system = name
-                    raise named from None
+                    raise own.at(system=name) from None
             raise
     return compare
 

@@ -10,7 +10,8 @@ import sigcore
 from sigcore import advisor
 from sigcore.effects import effect_sizes
 from sigcore import report
-from sigcore.io import align
+from sigcore.io.loading import load
+from sigcore.io.metric_fit import score_inputs
 from sigcore.io.inputs import read
 from ui import data as ui_data
 from ui.safe import md
@@ -166,8 +167,8 @@ def test_an_lm_eval_score_field_is_a_metric_of_the_page():
     select(at, "Metric").set_value("acc").run()
     run(at)
     assert not at.exception and not at.error
-    data = align.load([read(path) for path in logs])
-    gold, a, b, metric = align.score_inputs(data, "acc")
+    data = load([read(path) for path in logs])
+    gold, a, b, metric = score_inputs(data, "acc")
     res = sigcore.compare(gold, a, b, metric=metric)
     assert verdict_of(at) == md(report.verdict(res, a="A (samples_arc_easy_model-a)",
                                                b="B (samples_arc_easy_model-b)"))

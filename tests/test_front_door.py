@@ -689,3 +689,80 @@ def test_a_file_of_ids_is_keyed_as_each_id_alone(ids):
     same = (lambda a, b: keys[a] == keys[b]) if groups is None else (lambda a, b: groups[a] == groups[b])
     assert all(same(a, b) == (keys[a] == keys[b]) for a in range(len(keys)) for b in range(len(keys)))
     assert len(first) == len(set(keys))
+
+
+# ---------------------------------------------------------------- one front door: the same data, the same defaults
+
+INSPECT = ROOT / "tests" / "data" / "inspect"
+
+
+def _shapes(tmp_path: Path) -> dict[str, tuple[list[Path], list[str]]]:
+    """Files of each kind people bring, and the flags that settle what the data leave open (a log's scorer)."""
+    rng = np.random.default_rng(40)
+    gold = rng.choice(["pos", "neg", "neu"], 200)
+    labels = tmp_path / "labels.csv"
+    pd.DataFrame({"id": range(200), "gold": gold, "mine": np.where(rng.random(200) < 0.8, gold, "neg"),
+                  "baseline": np.where(rng.random(200) < 0.7, gold, "pos")}).to_csv(labels, index=False)
+    truth = rng.normal(50, 10, 120)
+    regression = tmp_path / "regression.csv"
+    pd.DataFrame({"gold": truth, "ridge": truth + rng.normal(0, 3, 120),
+                  "const": np.full(120, 50.0)}).to_csv(regression, index=False)
+    correct = tmp_path / "correct.csv"
+    pd.DataFrame({"a_correct": rng.integers(0, 2, 80), "b_correct": rng.integers(0, 2, 80)}).to_csv(correct,
+                                                                                                    index=False)
+    mt = ROOT / "sample_data" / "mt"
+    return {"labels with gold": ([labels], []), "regression outputs": ([regression], []),
+            "right/wrong per item": ([correct], []),
+            "per-item scores": ([ROOT / "sample_data" / "per_item_scores.csv"], []),
+            "BLEU text": ([mt / "newstest2017.ref.de", mt / "uedin-nmt.de", mt / "LIUM-NMT.de"], []),
+            "two Inspect logs": ([INSPECT / "alpha.eval", INSPECT / "beta.eval"], ["--metric", "includes"]),
+            "two lm-eval logs": (sorted((ROOT / "sample_data" / "lm_eval").glob("*.jsonl")), ["--metric", "acc"])}
+
+
+@pytest.mark.parametrize("shape", ["labels with gold", "regression outputs", "right/wrong per item", "per-item scores",
+                                   "BLEU text", "two Inspect logs", "two lm-eval logs"])
+def test_the_command_line_and_the_app_start_from_the_same_metric_roles_and_test(tmp_path, capsys, shape):
+    """One front door (sigcore.front.prepare): `compare FILES --json` runs what the app's boxes start from (ui.run
+    .defaults), on the same roles; where the data leave the metric open, both ask the same question."""
+    from sigcore import front
+    from sigcore.compare import RESAMPLING
+    from sigcore.io.inputs import read
+
+    files, answer = _shapes(tmp_path)[shape]
+    prepared = front.prepare([read(f) for f in files])
+    if answer:  # the logs hold several scorers: a question, not a guess, on both sides
+        assert prepared.metric is None and run_ui.defaults(prepared)["metric"] is None
+        err = refusal(capsys, ["compare", *files])
+        assert err == f"error: {prepared.questions[0]}\n" and prepared.questions[0].flag == "--metric"
+        prepared = prepared.choose(answer[1])
+    got = run_json(capsys, [*files, *answer])
+    app = run_ui.defaults(prepared)
+    assert prepared.inputs.metric == got["metric"] and app["test"] == got["test"] and got["auto"]
+    assert (app["alternative"], app["alpha"]) == (got["alternative"], got["alpha"])
+    if got["test"] in RESAMPLING:
+        assert (app["n_resamples"], app["seed"]) == (got["n_resamples"], got["seed"])
+    assert got["roles"] == [str(r) for r in prepared.data.roles]
+    note = prepared.choice.note("choose another with --metric")
+    assert got["metric_reason"] == ("given" if answer else
+                                    note.removeprefix(f"the metric is {prepared.metric}").lstrip(":, ") if note else
+                                    "given")
+
+
+@pytest.mark.parametrize("shape", ["labels with gold", "two Inspect logs"])
+def test_the_app_s_boxes_start_where_the_command_line_runs(tmp_path, shape):
+    """The Compare page itself, files uploaded: its Metric and Test boxes hold ui.run.defaults, the command line's
+    metric and test; an open question leaves the Metric box empty and says what to choose."""
+    from sigcore import front
+    from sigcore.io.inputs import read
+
+    files, answer = _shapes(tmp_path)[shape]
+    at = upload(app(), files)
+    prepared = front.prepare([read(f) for f in files])
+    if answer:
+        assert select(at, "Metric").value is None and select(at, "Metric").placeholder == "Which scorer? Choose"
+        assert [w.value for w in at.warning] == [md("The logs hold 2 per-sample scores (match, includes). Choose the one "
+                                                    "to compare in the Metric box: the logs report each.")]
+        select(at, "Metric").set_value(answer[1]).run()
+        prepared = prepared.choose(answer[1])
+    start = run_ui.defaults(prepared)
+    assert (select(at, "Metric").value, select(at, "Test").value) == (start["metric"], start["test"])

@@ -13,7 +13,9 @@ import pytest
 import sigcore
 from sigcore.__main__ import main
 from sigcore.errors import InputError
-from sigcore.io import align, archives
+from sigcore.io.loading import load
+from sigcore.io.metric_fit import score_inputs, suggest_metrics
+from sigcore.io import archives
 from sigcore.io.inputs import read
 from sigcore.io import inspect_log
 
@@ -65,7 +67,7 @@ def test_the_eval_s_members_are_zstandard_and_the_json_log_reads_the_same():
 
 def test_two_models_logs_compare_paired_by_sample_named_by_their_models(capsys):
     a, b = read(LOGS / "alpha.eval"), read(LOGS / "beta.eval")
-    data = align.load([a, b])
+    data = load([a, b])
     assert data.display_names == ("mockllm/alpha", "mockllm/beta") and data.n == 40
     assert main(["compare", str(LOGS / "alpha.eval"), str(LOGS / "beta.eval"), "--metric", "match",
                  "--test", "bootstrap", "--resamples", "2000", "--json"]) == 0
@@ -86,7 +88,7 @@ def test_two_logs_compare_their_passages_resampled_whole(capsys):
     import pandas as pd
 
     a, b = read(LOGS / "alpha.eval"), read(LOGS / "beta.eval")
-    data = align.load([a, b], group="metadata.passage")
+    data = load([a, b], group="metadata.passage")
     assert len(set(data.groups)) == 10 and "group = 'metadata.passage' (given)" in map(str, data.roles)
     table = pd.DataFrame({"id": data.ids, "passage": data.groups, "A": data.scores["match"][0],
                           "B": data.scores["match"][1]})
@@ -102,7 +104,7 @@ def test_two_logs_compare_their_passages_resampled_whole(capsys):
             "sample 1 has metadata.passage 'p0' here but 'p9' in edited.json", group="metadata.passage")
     with pytest.raises(InputError, match="has no field 'metadata.topic' to group its samples by. Its samples' "
                                          "metadata fields: metadata.passage"):
-        align.load([a, b], group="metadata.topic")
+        load([a, b], group="metadata.topic")
 
 
 def _edited(edit, header: bool = False) -> bytes:
@@ -124,7 +126,7 @@ def _edited(edit, header: bool = False) -> bytes:
 def _raises(data: bytes, said: str, other: str = "alpha.eval", **options) -> None:
     tables = [read(LOGS / other), read(data, name="edited.json")]
     with pytest.raises(InputError) as info:
-        align.load(tables, **options)
+        load(tables, **options)
     assert said in str(info.value), str(info.value)
 
 
@@ -136,12 +138,12 @@ def test_logs_that_do_not_pair_are_refused_with_what_and_where():
     missing = _edited(lambda log: log.update(samples=[s for s in log["samples"] if s["id"] != 7]), header=True)
     _raises(missing, "edited.json: lacks 1 id that")
     _raises(missing, "alpha.eval has (the first is 7, sample 7 of ")  # a log has no lines
-    dropped = align.load([read(LOGS / "alpha.eval"), read(missing, name="edited.json")], on_unmatched="drop")
+    dropped = load([read(LOGS / "alpha.eval"), read(missing, name="edited.json")], on_unmatched="drop")
     assert dropped.n == 39 and 7 not in dropped.ids
     assert dropped.notes == (f"dropped 1 item of {LOGS / 'alpha.eval'} whose ids are not in every file",)
     with pytest.raises(InputError, match=r"is an lm-eval log and .*alpha.eval is not"):
         lm = b'{"doc_id": 0, "target": "9", "filtered_resps": ["9"], "exact_match": 1.0}\n'
-        align.load([read(LOGS / "alpha.eval"), read(lm, name="samples_arith_2024.jsonl")])
+        load([read(LOGS / "alpha.eval"), read(lm, name="samples_arith_2024.jsonl")])
 
 
 @pytest.mark.parametrize("edit, said", [
@@ -185,8 +187,8 @@ def test_compare_scores_two_logs_by_their_own_scorer_as_many_does(tmp_path, caps
     logs = [str(LOGS / "alpha.eval"), str(LOGS / "beta.eval")]
     assert main(["compare", *logs]) == 2
     assert "2 per-sample scores (match, includes). Which one? Say it with --metric (one of: match, includes)" in capsys.readouterr().err
-    data = align.load([read(path) for path in logs])
-    assert align.suggest_metrics(data)[:2] == ["match", "includes"]  # the app's Metric box offers them first
+    data = load([read(path) for path in logs])
+    assert suggest_metrics(data)[:2] == ["match", "includes"]  # the app's Metric box offers them first
     for scorer in ("match", "includes"):
         assert main(["compare", *logs, "--metric", scorer, "--json"]) == 0
         saved = json.loads(capsys.readouterr().out)
@@ -208,8 +210,8 @@ def test_two_inspect_logs_uploaded_on_the_compare_page():
     select(at, "Metric").set_value("includes").run()
     run(at)
     assert not at.exception and not at.error
-    data = align.load([read(path) for path in logs])
-    gold, a, b, metric = align.score_inputs(data, "includes")
+    data = load([read(path) for path in logs])
+    gold, a, b, metric = score_inputs(data, "includes")
     res = sigcore.compare(gold, a, b, metric=metric)
     assert verdict_of(at) == md(report.verdict(res, a="A (mockllm/alpha)", b="B (mockllm/beta)"))
 
@@ -217,10 +219,10 @@ def test_two_inspect_logs_uploaded_on_the_compare_page():
 def test_another_epoch_reducer_is_said():
     """Inspect reduced the epochs with another reducer than the mean: the comparison says what it compares."""
     edited = _edited(lambda log: log["eval"]["config"].update(epochs_reducer=["mode"]))
-    data = align.load([read(LOGS / "alpha.eval"), read(edited, name="edited.json")])
+    data = load([read(LOGS / "alpha.eval"), read(edited, name="edited.json")])
     assert data.notes == ("edited.json: Inspect reduced its epochs with ['mode']; sigcore compares each sample's "
                           "mean over its epochs, so a model's score can differ from the one Inspect reports",)
-    assert align.load([read(LOGS / "alpha.eval"), read(LOGS / "beta.eval")]).notes == ()
+    assert load([read(LOGS / "alpha.eval"), read(LOGS / "beta.eval")]).notes == ()
 
 
 

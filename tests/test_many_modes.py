@@ -11,7 +11,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import sigcore
-from sigcore.io import align
+from sigcore.io.loading import load_many
+from sigcore.io.pairing import from_files
 from sigcore.io.inputs import read
 from ui import datasets as datasets_ui
 from ui import seeds as seeds_ui
@@ -98,7 +99,7 @@ def test_the_p_value_sample_is_the_per_dataset_outputs_compared_here(datasets_pa
     results = []
     for name in datasets_ui.SAMPLE_DATASETS:
         folder = SAMPLES / "datasets" / name
-        data = align.from_files(*(read(folder / f"{f}.txt") for f in ("gold", "svm_rbf", "tree")))
+        data = from_files(*(read(folder / f"{f}.txt") for f in ("gold", "svm_rbf", "tree")))
         results.append(sigcore.compare(data.gold, data.a, data.b, n_resamples=10_000, alternative="greater", seed=0))
     assert list(each["dataset"]) == list(datasets_ui.SAMPLE_DATASETS)
     assert list(each["p"]) == pytest.approx([r.p_value for r in results], abs=1e-12)
@@ -170,7 +171,7 @@ def test_per_dataset_uploads_run_and_a_dataset_without_gold_is_told():
     next(b for b in at.button if b.label == "Run").click().run()
     expected = []
     for dataset in files:
-        data = align.from_files(*(read(d, name=n) for n, d in dataset))
+        data = from_files(*(read(d, name=n) for n, d in dataset))
         expected.append(sigcore.compare(data.gold, data.a, data.b, n_resamples=1000, seed=0, alternative="greater"))
     assert list(frame_with(at, "delta")["p"]) == pytest.approx([r.p_value for r in expected], abs=1e-12)
     assert list(frame_with(at, "delta")["dataset"]) == ["dataset 1", "dataset 2"]
@@ -236,7 +237,7 @@ def test_per_seed_outputs_give_the_bootstrap_over_items_and_runs(seeds_page):
     assert not at.exception and not at.error
     runs = [f"mlp_seed{k}" for k in range(5)], [f"forest_seed{k}" for k in range(5)]
     assert widget(at.multiselect, "A's runs").value == runs[0] and widget(at.multiselect, "B's runs").value == runs[1]
-    data = align.load_many([read(SAMPLES / "seeds" / "digits_runs.csv")])
+    data = load_many([read(SAMPLES / "seeds" / "digits_runs.csv")])
     res = sigcore.compare_seeds(data.gold, [data.systems[r] for r in runs[0]], [data.systems[r] for r in runs[1]],
                                 n_resamples=10_000, seed=0)
     assert md(res.sentence(a="mlp", b="forest")) in [m.value for m in at.markdown]
@@ -285,7 +286,7 @@ def test_two_uploads_of_one_name_are_two_systems_told_apart_by_their_order():
     first = "".join(f"{'xy'[i % 3 == 0]}\n" for i in range(40)).encode()
     second = "".join(f"{'xy'[i % 2 or i % 5 == 0]}\n" for i in range(40)).encode()
     files = [("gold.txt", gold), ("out.txt", first), ("out.txt", second)]
-    data = align.load_many([read(d, name=n) for n, d in files])
+    data = load_many([read(d, name=n) for n, d in files])
     assert list(data.systems) == ["out.txt #1", "out.txt #2"]
     assert data.systems["out.txt #1"] == first.decode().split() and data.systems["out.txt #2"] == second.decode().split()
     at = upload(page("Many systems on one test set"), *files)

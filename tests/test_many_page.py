@@ -10,7 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import sigcore
-from sigcore.io import align
+from sigcore.io.loading import load_many
 from sigcore.io.inputs import read
 from sigcore.report import family
 from sigcore.report.family_figures import forest, heatmap, label, signed
@@ -277,7 +277,7 @@ def test_an_uploaded_wide_table_with_hostile_names_runs_and_is_never_markup():
     assert label(HOSTILE) in json.loads(spec)["layout"]["yaxis"]["ticktext"]
     texts = [m.value for m in at.markdown] + [c.value for c in at.caption] + [w.value for w in at.warning]
     assert not any(re.search(r"(?<!\\)<a href|(?<!\\)\*\*bold", t) for t in texts)  # escaped where shown
-    data = align.load_many([read(csv, name="wide.csv")])  # the items as the page reads them
+    data = load_many([read(csv, name="wide.csv")])  # the items as the page reads them
     expected = sigcore.compare_many(data.gold, data.systems, baseline="**bold**", metric="accuracy")
     assert list(table["p_adjusted"]) == pytest.approx(list(expected.table()["p_adjusted"]))
     assert family.PAPER_NAMES["accuracy"] in [t.label for t in at.tabs]

@@ -22,7 +22,10 @@ import sigcore
 from sigcore import Metric, report
 from sigcore.__main__ import main
 from sigcore.errors import InputError, SettingsError
-from sigcore.io import align
+from sigcore.io.aligned import Aligned
+from sigcore.io.loading import load
+from sigcore.io.metric_fit import engine_inputs, reading
+from sigcore.io import metric_fit
 from sigcore.io.roles import regression_reason
 from sigcore.report import export, family
 from sigcore.report.figures import delta_histogram, figure
@@ -304,10 +307,10 @@ def test_real_valued_gold_and_predictions_read_as_regression():
     assert regression_reason(answers, [answers[:40] + [0] * 20]) is None
     assert "63 distinct whole values" in regression_reason(answers, [[a + 3 for a in answers]])
     assert regression_reason(["pos", "neg"] * 20, [["pos"] * 40]) is None
-    aligned = align.Aligned(list(d["y"]), list(d["ridge"]), list(d["gbr"]), "ridge", "gbr")
-    assert align.suggest_metrics(aligned) == ["mae", "mse", "rmse"]
-    ratings = align.Aligned([1, 2, 3, 4, 5] * 8, [1, 2, 3, 5, 5] * 8, [2, 2, 3, 4, 4] * 8, "a", "b")
-    assert align.suggest_metrics(ratings)[0] == "accuracy" and align.suggest_metrics(ratings)[-3:] == ["mae", "mse",
+    aligned = Aligned(list(d["y"]), list(d["ridge"]), list(d["gbr"]), "ridge", "gbr")
+    assert metric_fit.suggest_metrics(aligned) == ["mae", "mse", "rmse"]
+    ratings = Aligned([1, 2, 3, 4, 5] * 8, [1, 2, 3, 5, 5] * 8, [2, 2, 3, 4, 4] * 8, "a", "b")
+    assert metric_fit.suggest_metrics(ratings)[0] == "accuracy" and metric_fit.suggest_metrics(ratings)[-3:] == ["mae", "mse",
                                                                                                        "rmse"]
 
 
@@ -489,10 +492,10 @@ def test_decimal_answers_are_scored_by_exact_match_through_the_front_door(tmp_pa
 
     path = tmp_path / "gsm.csv"
     path.write_text(answers_table())
-    data = align.load([read(str(path))])
-    assert align.suggest_metrics(data)[0] == "accuracy" and align.reading(data).role == "numbers"
-    assert align.engine_inputs(data, "accuracy")[3] == "accuracy"  # not refused
-    assert sigcore.compare(*align.engine_inputs(data, "accuracy")[:3], metric="accuracy").score_a == pytest.approx(0.9)
+    data = load([read(str(path))])
+    assert metric_fit.suggest_metrics(data)[0] == "accuracy" and reading(data).role == "numbers"
+    assert engine_inputs(data, "accuracy")[3] == "accuracy"  # not refused
+    assert sigcore.compare(*engine_inputs(data, "accuracy")[:3], metric="accuracy").score_a == pytest.approx(0.9)
     assert main(["compare", str(path)]) == 0
     out = capsys.readouterr().out
     assert ("roles: numbers = answers, right or wrong, scored by exact match (accuracy) (gold and predictions are "
@@ -506,7 +509,7 @@ def test_decimal_answers_are_scored_by_exact_match_through_the_front_door(tmp_pa
     assert "roles: numbers = answers" in capsys.readouterr().out
     regression = tmp_path / "diabetes.csv"
     regression.write_text(regression_table())
-    assert align.suggest_metrics(align.load([read(str(regression))])) == ["mae", "mse", "rmse"]
+    assert metric_fit.suggest_metrics(load([read(str(regression))])) == ["mae", "mse", "rmse"]
     for command in ("compare", "advise", "many"):
         assert main([command, str(regression)]) == 0
         out = capsys.readouterr().out

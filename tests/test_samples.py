@@ -5,14 +5,15 @@ from pathlib import Path
 import pytest
 
 import sigcore
-from sigcore.io import align
+from sigcore.io.metric_fit import score_inputs
+from sigcore.io import loading
 from sigcore.io.inputs import read
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_data"
 
 
 def load(*names, **roles):
-    return align.load([read(SAMPLES / name) for name in names], **roles)
+    return loading.load([read(SAMPLES / name) for name in names], **roles)
 
 
 @pytest.mark.parametrize("metric", ["accuracy", "macro_f1"])
@@ -36,7 +37,7 @@ def test_ner_mt_lm_eval_and_scores_show_what_the_readme_says():
     assert mt.n == 500 and sigcore.compare(mt.gold, mt.a, mt.b, metric="bleu", test="bootstrap", alternative="greater").p_value < 0.05
     lm = load("lm_eval/samples_arc_easy_model-a.jsonl", "lm_eval/samples_arc_easy_model-b.jsonl")
     assert set(lm.scores) == {"acc", "acc_norm"}
-    gold, a, b, metric = align.score_inputs(lm, "acc")
+    gold, a, b, metric = score_inputs(lm, "acc")
     assert sigcore.compare(gold, a, b, metric=metric, test="bootstrap", alternative="greater").score_a == pytest.approx(0.68)
     scores = load("per_item_scores.csv")
     assert sigcore.compare(None, scores.a, scores.b, metric="mean", test="t", alternative="greater").p_value < 0.01

@@ -15,8 +15,12 @@ import streamlit as st
 from starlette.formparsers import MultiPartParser
 from streamlit import config
 
-from sigcore import SigcoreError
-from sigcore.io import align
+from sigcore import SigcoreError, front
+from sigcore.io.aligned import Aligned
+from sigcore.io.columns import Mapping, guess_mapping, own_gold, shared_id
+from sigcore.io.log_pairs import lm_eval_filters
+from sigcore.io.pairing import ROW_ORDER, from_table
+from sigcore.io.systems import NO_GOLD_FILE, order_systems, pick_gold_file, pick_pair
 from sigcore.io.inputs import LOGS, read
 from sigcore.io.roles import GOLD_NAMES, Ambiguous
 from sigcore.words import told_apart
@@ -34,7 +38,7 @@ def _uploads_in_memory() -> None:
 
 
 _uploads_in_memory()
-# name shown -> (files, column roles)
+# name shown -> (files, column roles, and the metric where the data leave it open)
 SAMPLES = {  # the first opens the page: a real case where the bootstrap is the recommended test
     "WMT17 en-de, 500 segments: BLEU": (["mt/newstest2017.ref.de", "mt/uedin-nmt.de", "mt/LIUM-NMT.de"], {}),
     "SLP3 Figure 4.11: 10 documents, A .70 vs B .50": (["slp3_fig4_11.csv"], {}),
@@ -42,7 +46,8 @@ SAMPLES = {  # the first opens the page: a real case where the bootstrap is the 
     "Digit classifiers (scikit-learn): decision tree vs naive Bayes": (["classification.csv"], {"a": "tree", "b": "naive_bayes"}),
     "Named entities (CoNLL, synthetic): span F1": (["ner.conll"], {}),
     "lm-evaluation-harness logs (simulated ARC-Easy)": (["lm_eval/samples_arc_easy_model-a.jsonl",
-                                                         "lm_eval/samples_arc_easy_model-b.jsonl"], {}),
+                                                         "lm_eval/samples_arc_easy_model-b.jsonl"],
+                                                        {"metric": "acc"}),  # of its two scorers, as --metric acc
     "Per-item scores (sentence chrF)": (["per_item_scores.csv"], {}),
 }
 NONE = "(none)"
@@ -98,13 +103,15 @@ def choose_files() -> tuple[list[tuple[str, bytes]], dict]:
     return files, {"encoding": encoding} if encoding else {}
 
 
-def load(files: list[tuple[str, bytes]], roles: dict, mapping_area) -> align.Aligned | None:
-    """Parse and pair the files (their roles chosen in ``mapping_area``); show problems and open questions, and
-    return None until they are settled."""
+def load(files: list[tuple[str, bytes]], roles: dict, mapping_area) -> front.Prepared | None:
+    """Parse and pair the files through the front door (:func:`sigcore.front.prepare`: the roles chosen in
+    ``mapping_area``, the metric it suggests), show problems and open questions, and return None until the files'
+    roles are settled (the metric's questions are asked in the Settings)."""
     if not files:
         st.info("Upload files to compare, or choose a sample.")
         return None
     roles = dict(roles)
+    metric = roles.pop("metric", None)  # a sample's answer to the metric's question
     try:
         tables = _tables(files, roles.pop("encoding", None))
         with mapping_area:
@@ -124,7 +131,7 @@ def load(files: list[tuple[str, bytes]], roles: dict, mapping_area) -> align.Ali
                     st.info("Say which file is the gold (in the Gold file box) to compare the others.")
                     return None
                 if len(tables) == 2 and all(t.format in LOGS for t in tables) \
-                        and len(filters := align.lm_eval_filters(*tables)) > 1:  # a document once per filter
+                        and len(filters := lm_eval_filters(*tables)) > 1:  # a document once per filter
                     roles["filter"] = st.selectbox(
                         "lm-eval filter", filters, index=None, placeholder="Which filter?",
                         key="filter_" + "_".join(t.name for t in tables),
@@ -133,12 +140,13 @@ def load(files: list[tuple[str, bytes]], roles: dict, mapping_area) -> align.Ali
                     if roles["filter"] is None:
                         st.info(md(f"The logs hold {len(filters)} filters: say which one to compare."))
                         return None
-        data = _from_roles(tables[0], roles) if len(tables) == 1 else align.load(tables, **roles)
+        source, given = (_from_roles(tables[0], roles), {}) if len(tables) == 1 else (tables, roles)
+        prepared = front.prepare(source, metric=metric, **given)
     except SigcoreError as e:
         st.error(md(str(e)), icon="⚠️")
         return None
-    _preview(data, tables)
-    return data
+    _preview(prepared, tables)
+    return prepared
 
 
 NO_GOLD = "(no gold file)"  # per-item scores need none
@@ -148,22 +156,22 @@ OWN_GOLD = "(gold in each file)"  # each file's own gold column, as the caption'
 def _file_widgets(tables, boxes) -> tuple[dict, bool]:
     """Which file is the gold (by its name; asked when the names do not say) and which system is the baseline
     (B: the one named like one, else the second), in the two ``boxes``, by position, as two files may share a
-    name. Returns what the user changed from the names' answer (``align.load`` takes the rest from the names, and
+    name. Returns what the user changed from the names' answer (``sigcore.io.load`` takes the rest from the names, and
     says so), and whether the gold is settled."""
     names = [t.name for t in tables]
     key, shown = "_".join(names), told_apart(Path(n).name for n in names)
     out, gold = {}, None
     if not all(t.format in LOGS for t in tables):  # a log holds its targets
         try:
-            index, _ = align.pick_gold_file(tables)
+            index, _ = pick_gold_file(tables)
             start = 0 if index is None else index + 1
         except Ambiguous:
             start = None  # the names do not say: the user must
-        options = [align.NO_GOLD_FILE, *range(len(tables))]
-        none = OWN_GOLD if all(align.own_gold(t) for t in tables) else NO_GOLD
+        options = [NO_GOLD_FILE, *range(len(tables))]
+        none = OWN_GOLD if all(own_gold(t) for t in tables) else NO_GOLD
         gold = boxes[0].selectbox(
             "Gold file", options, index=start, key=f"gold_file_{key}", placeholder="Which file is the gold?",
-            format_func=lambda k: none if k == align.NO_GOLD_FILE else f"{k + 1}. {shown[k]}",
+            format_func=lambda k: none if k == NO_GOLD_FILE else f"{k + 1}. {shown[k]}",
             help=f"The file of gold labels or references, found by its name ({GOLD_NAMES}); none when each file "
                  "carries its own gold column, or for per-item scores.")
         if gold is None:
@@ -172,7 +180,7 @@ def _file_widgets(tables, boxes) -> tuple[dict, bool]:
             out["gold_file"] = gold
     systems = [i for i in range(len(tables)) if i != gold]
     if len(systems) == 2:
-        order, _ = align.order_systems([names[i] for i in systems])
+        order, _ = order_systems([names[i] for i in systems])
         baseline = boxes[1].selectbox("Baseline (B)", systems, index=order[-1], key=f"baseline_{key}",
                                       format_func=lambda k: f"{k + 1}. {shown[k]}",
                                       help="The system yours (A, the other file) is compared with: δ = A − B. "
@@ -184,10 +192,10 @@ def _file_widgets(tables, boxes) -> tuple[dict, bool]:
 
 def _mapping_widgets(table, roles: dict) -> dict:
     """Select boxes for the column roles of a single table, starting from the guess."""
-    guess = align.guess_mapping(table.frame)
+    guess = guess_mapping(table.frame)
     columns = [str(c) for c in table.frame.columns]
     systems = [s for s in guess.systems if s != guess.gold]
-    a, b, _ = align.pick_pair(systems)
+    a, b, _ = pick_pair(systems)
     start = {"gold": guess.gold, "a": roles.get("a") or a, "b": roles.get("b") or b, "id": guess.id,
              "group": guess.group}
     chosen = {}
@@ -205,38 +213,38 @@ def _mapping_widgets(table, roles: dict) -> dict:
 def _pairing_widget(tables) -> str:
     """How several files are paired: by an id column they all have (their shared id first), or by row."""
     common = [str(c) for c in tables[0].frame.columns if all(c in t.frame.columns for t in tables[1:])]
-    shared = align.shared_id(tables)
+    shared = shared_id(tables)
     options = ([shared] if shared else []) + [BY_ROW] + [c for c in common if c != shared]
     key = "pair_by_" + "_".join(t.name for t in tables)
     chosen = st.selectbox("Pair items by", options, key=key,
                           help="An id column every file has pairs the items whatever their order; by row, the "
                                "files must list the same items in the same order.")
-    return align.ROW_ORDER if chosen == BY_ROW else chosen
+    return ROW_ORDER if chosen == BY_ROW else chosen
 
 
-def _from_roles(table, roles: dict) -> align.Aligned:
-    """The table as the select boxes map it, where "(none)" means none: align.load would take its guess instead."""
-    guess = align.guess_mapping(table.frame)
-    mapping = align.Mapping(gold=roles["gold"], systems=guess.systems, id=roles["id"], group=roles["group"])
-    a, b, _ = align.pick_pair([s for s in guess.systems if s != guess.gold])
+def _from_roles(table, roles: dict) -> Aligned:
+    """The table as the select boxes map it, where "(none)" means none: sigcore.io.load would take its guess instead."""
+    guess = guess_mapping(table.frame)
+    mapping = Mapping(gold=roles["gold"], systems=guess.systems, id=roles["id"], group=roles["group"])
+    a, b, _ = pick_pair([s for s in guess.systems if s != guess.gold])
     start = {"gold": guess.gold, "A": a, "B": b, "id": guess.id, "group": guess.group}
     given = [r for r in start if roles[r.lower() if r in "AB" else r] != start[r]]  # the boxes moved from the guess
-    return align.from_table(table, mapping, a=roles["a"], b=roles["b"], given=given)
+    return from_table(table, mapping, a=roles["a"], b=roles["b"], given=given)
 
 
-def n_groups(data: align.Aligned) -> int | None:
+def n_groups(data: Aligned) -> int | None:
     """How many distinct groups the items come in (None without a group column)."""
     return None if data.groups is None else int(pd.Series(data.groups, dtype=object).nunique())
 
 
-def _preview(data: align.Aligned, tables) -> None:
+def _preview(prepared: front.Prepared, tables) -> None:
+    data = prepared.data
     groups = "" if data.groups is None else f" in {n_groups(data):,} groups ({md(data.columns.get('group', ''))})"
     formats = {t.format for t in tables}
     read = (f"{'one' if len(tables) == 1 else len(tables)} {formats.pop()} file{'s' * (len(tables) > 1)}"
             if len(formats) == 1 else ", ".join(f"{md(t.name)} ({t.format})" for t in tables))
-    reading = align.reading(data)  # numbers: regression outputs or answers, and why (as the command line says)
-    st.caption(f"{data.n:,} items{groups} from {read} · "  # what was taken for what, and why
-               + " · ".join(md(str(role)) for role in (*data.roles, *([reading] if reading else []))))
+    st.caption(f"{data.n:,} items{groups} from {read} · "  # what was taken for what, and why (as the command line)
+               + " · ".join(md(str(role)) for role in prepared.roles))
     for note in data.notes:
         st.warning(md(note))
     a, b = data.display_names

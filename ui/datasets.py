@@ -23,7 +23,10 @@ from sigcore import SigcoreError
 from sigcore.errors import InputError
 from sigcore.compare import AUTO
 from sigcore.contract import DEFAULT_ALPHA, DEFAULT_RESAMPLES, DEFAULT_SEED
-from sigcore.io import align, results
+from sigcore.io.aligned import AlignedMany
+from sigcore.io.loading import load_many
+from sigcore.io.roles import gold_files
+from sigcore.io import results
 from sigcore.io.roles import GOLD_NAMES
 from sigcore.report import citations, export
 from sigcore.report.sentence import decimals, test_name, the
@@ -56,7 +59,7 @@ class Datasets:
     source: str  # a hash of the bytes read: what the cached comparisons depend on
     sample: bool
     p_values: tuple[float, ...] | None = None
-    outputs: tuple[align.AlignedMany, ...] | None = None
+    outputs: tuple[AlignedMany, ...] | None = None
     file: str = ""
 
 
@@ -169,17 +172,17 @@ def _outputs(files: list, encoding: str | None, sample: bool) -> Datasets:
     return Datasets(tuple(names), source, sample, outputs=tuple(outputs))
 
 
-def _one_dataset(tables) -> align.AlignedMany:
+def _one_dataset(tables) -> AlignedMany:
     if len(tables) == 1:
-        return align.load_many(tables)
-    gold = align.gold_files([t.name for t in tables])
+        return load_many(tables)
+    gold = gold_files([t.name for t in tables])
     if len(gold) != 1:
         raise InputError(f"needs exactly one gold file among {len(tables)} files, found {len(gold)}",
                          file=", ".join(t.name for t in tables),
                          hint=f"Name the gold file {GOLD_NAMES} (gold.txt), and each "
                               "system's file after the system (tree.txt), or upload one table.")
     ordered = [tables[gold[0]]] + [t for i, t in enumerate(tables) if i != gold[0]]
-    return align.load_many(ordered, has_gold=True)
+    return load_many(ordered, has_gold=True)
 
 
 def systems(data: Datasets) -> list[str]:
@@ -258,7 +261,7 @@ def settings(data: Datasets) -> Settings | None:
 # ---------------------------------------------------------------- computing
 
 
-def _compare(d: align.AlignedMany, s: Settings, progress) -> sigcore.Result:
+def _compare(d: AlignedMany, s: Settings, progress) -> sigcore.Result:
     res = sigcore.compare(d.gold, d.systems[s.a], d.systems[s.b], metric=s.metric, test=s.test,
                           n_resamples=s.n_resamples, alternative="greater", alpha=s.alpha, seed=s.seed,
                           groups=d.groups, budget=work.BUDGET, progress=progress)

@@ -15,10 +15,14 @@ import pandas as pd
 import streamlit as st
 
 import sigcore
-from sigcore import SigcoreError
+from sigcore import SigcoreError, front
 from sigcore.compare import AUTO
 from sigcore.contract import DEFAULT_ALPHA, DEFAULT_RESAMPLES, DEFAULT_SEED
-from sigcore.io import align
+from sigcore.io.aligned import AlignedMany, default_baseline
+from sigcore.io.columns import guess_mapping
+from sigcore.io.loading import load_many
+from sigcore.io.metric_fit import many_inputs
+from sigcore.io.systems import NO_GOLD_FILE, pick_gold_file
 from sigcore.io.roles import GOLD_NAMES, Ambiguous
 from sigcore.many import CORRECTIONS, Many
 from sigcore.report import export, family, paper
@@ -88,7 +92,7 @@ def choose_files() -> tuple[list[tuple[str, bytes]], str | None, bool]:
     return files, encoding, False
 
 
-def load(files: list[tuple[str, bytes]], encoding: str | None, mapping_area) -> align.AlignedMany | None:
+def load(files: list[tuple[str, bytes]], encoding: str | None, mapping_area) -> AlignedMany | None:
     """Parse and align the files (their roles chosen in ``mapping_area``, under the uploader); a problem is shown
     here, beside the uploader, as the Compare page shows it. None when there is nothing to compare."""
     if not files:
@@ -104,9 +108,9 @@ def load(files: list[tuple[str, bytes]], encoding: str | None, mapping_area) -> 
     return data
 
 
-def _one_table(table) -> align.AlignedMany:
+def _one_table(table) -> AlignedMany:
     """A wide table: its gold (and group) column chosen from the guess."""
-    guess = align.guess_mapping(table.frame)
+    guess = guess_mapping(table.frame)
     columns = [str(c) for c in table.frame.columns]
     cols = st.columns(2)
     gold_options = columns if guess.gold is not None else [NONE] + columns
@@ -117,18 +121,18 @@ def _one_table(table) -> align.AlignedMany:
     group = cols[1].selectbox("Group column", group_options,
                               index=group_options.index(guess.group) if guess.group in group_options else 0,
                               key=f"many-group-{table.name}", help=data_ui.GROUP_HELP)
-    return align.load_many([table], gold=None if gold in (NONE, guess.gold) else gold,  # unchanged: the guess, said so
+    return load_many([table], gold=None if gold in (NONE, guess.gold) else gold,  # unchanged: the guess, said so
                            group=None if group in (NONE, guess.group) else group)
 
 
-def _many_files(tables) -> align.AlignedMany | None:
+def _many_files(tables) -> AlignedMany | None:
     """A gold file and one file per system: which one is gold (by its name, as on the Compare page: asked when the
     names do not say), and how items are paired; None until the gold is settled."""
     names = [t.name for t in tables]
     shown = told_apart(names)
-    options = [*range(len(tables)), align.NO_GOLD_FILE]
+    options = [*range(len(tables)), NO_GOLD_FILE]
     try:
-        index, _ = align.pick_gold_file(tables)
+        index, _ = pick_gold_file(tables)
         start = len(tables) if index is None else index
     except Ambiguous:
         start = None
@@ -143,10 +147,10 @@ def _many_files(tables) -> align.AlignedMany | None:
     pairing = _pairing_widget([tables[picked], *(t for t in tables if t is not tables[picked])] if picked >= 0
                               else tables)
     named = None if start is None else options[start]  # what the names said: passed on as theirs, not as "given"
-    return align.load_many(tables, gold_file=None if picked == named else picked, id=pairing)
+    return load_many(tables, gold_file=None if picked == named else picked, id=pairing)
 
 
-def preview(data: align.AlignedMany, files: list[tuple[str, bytes]]) -> None:
+def preview(data: AlignedMany, files: list[tuple[str, bytes]]) -> None:
     """How many items and systems were read, the notes, and the first items."""
     n = len(next(iter(data.systems.values())))
     groups = "" if data.groups is None else f" in {pd.Series(data.groups, dtype=object).nunique():,} groups"
@@ -163,17 +167,18 @@ def preview(data: align.AlignedMany, files: list[tuple[str, bytes]]) -> None:
 # ---------------------------------------------------------------- settings
 
 
-def metrics_for(data: align.AlignedMany) -> list[str]:
+def metrics_for(data: AlignedMany) -> list[str]:
     """The metrics that fit these data, the most natural first (as the Compare page suggests them)."""
-    return [m for m in align.suggest_many_metrics(data) if m in sigcore.METRICS]
+    return [m for m in front.choose_metric(data).metrics if m in sigcore.METRICS]
 
 
-def settings(data: align.AlignedMany, sample: bool) -> Settings | None:
+def settings(data: AlignedMany, sample: bool) -> Settings | None:
     """The settings in one form: nothing is computed until Run (the defaults run when the page opens). None
     while no metric is chosen."""
     names = list(data.systems)
-    metrics = metrics_for(data)
-    start = [m for m in metrics if m == "bleu"] or metrics[:1]  # the page opens in seconds; chrF on request
+    choice = front.choose_metric(data)  # the metric `sigcore many` runs on these data; none while a question is open
+    metrics = [m for m in choice.metrics if m in sigcore.METRICS]
+    start = [choice.metric] if choice.metric in metrics else []
     n = len(next(iter(data.systems.values())))
     fits = data_ui.fits(names, metrics)
     with st.form("many-settings", border=False):
@@ -184,7 +189,7 @@ def settings(data: align.AlignedMany, sample: bool) -> Settings | None:
         mode = c2.radio("Compare", [BASELINE, ALL_PAIRS], key="many-mode", horizontal=True,
                         help="Every system against one baseline, or every pair of systems (which adds a heatmap "
                              "and a ranking in clusters).")
-        base = SAMPLE_BASELINE if sample and SAMPLE_BASELINE in names else align.default_baseline(data)[0]
+        base = SAMPLE_BASELINE if sample and SAMPLE_BASELINE in names else default_baseline(data)[0]
         baseline = c2.selectbox("Baseline", names, index=names.index(base), key=f"many-baseline-{fits}",
                                 help="Used against a baseline; ignored for all pairs.")
         tokenize = c3.selectbox("BLEU tokenizer", ["13a", "none", "intl", "char"], key="many-tokenize",
@@ -212,7 +217,8 @@ def settings(data: align.AlignedMany, sample: bool) -> Settings | None:
         seed = c8.number_input("Seed", 0, 2**31 - 1, DEFAULT_SEED, key="many-seed")
         st.form_submit_button("Run", type="primary")
     if not chosen:
-        st.info("Choose at least one metric, then press Run.")
+        asked = f"{choice.questions[0].what[0].upper()}{choice.questions[0].what[1:]}: " if choice.questions else ""
+        st.info(md(f"{asked}choose at least one metric, then press Run."))
         return None
     return Settings(tuple(chosen), None if mode == ALL_PAIRS else baseline, test, int(b), correction,
                     float(alpha), int(seed), tokenize)
@@ -233,20 +239,20 @@ def _tests(metrics: list[str], n: int) -> list[str]:
 # ---------------------------------------------------------------- computing
 
 
-def source_key(files: list[tuple[str, bytes]], data: align.AlignedMany) -> str:
+def source_key(files: list[tuple[str, bytes]], data: AlignedMany) -> str:
     """What the family depends on: the files' bytes, and the items as aligned (gold, pairing, names, groups)."""
     return data_ui.digest(files, pickle.dumps((data.gold, data.systems, data.groups, data.ids)))
 
 
-def _family(data: align.AlignedMany, s: Settings, metric: str, progress) -> Many:
-    gold, systems = align.many_inputs(data, metric)  # right/wrong outputs without gold: against a gold of 1s
+def _family(data: AlignedMany, s: Settings, metric: str, progress) -> Many:
+    gold, systems = many_inputs(data, metric)  # right/wrong outputs without gold: against a gold of 1s
     return sigcore.compare_many(gold, systems, baseline=s.baseline, all_pairs=s.baseline is None,
                                 metric=metric, test=s.test, n_resamples=s.n_resamples, correction=s.correction,
                                 alpha=s.alpha, seed=s.seed, groups=data.groups, budget=work.BUDGET,
                                 progress=progress, **s.options(metric))
 
 
-def compute(source: str, data: align.AlignedMany, s: Settings, metric: str) -> Many | None:
+def compute(source: str, data: AlignedMany, s: Settings, metric: str) -> Many | None:
     """The family for one metric, in its turn on the server and with a progress bar, kept for every session (on
     the data's key and the settings, not on the long lists themselves); a problem is shown, never raised."""
     what = f"{metric_label_of(metric)}: {len(data.systems)} systems, " + (

@@ -9,7 +9,7 @@ import sigcore
 from sigcore import power
 from sigcore.errors import SettingsError
 from sigcore.effects import item_values
-from sigcore.io import align
+from sigcore.io.aligned import Aligned
 from sigcore.metrics import METRICS, direction
 from sigcore.result import refuse_lower
 from sigcore.teaching.lesson_figures import power_curve
@@ -19,7 +19,7 @@ from .run import Settings, inputs
 from .safe import md
 
 
-def show(data: align.Aligned, s: Settings, source: str) -> None:
+def show(data: Aligned, s: Settings, source: str) -> None:
     with st.expander("Planning: power and the test-set size"):
         gold, a, b, metric = inputs(data, s.metric)
         values = item_values(gold, a, b, metric=metric, **dict(s.options))

@@ -16,10 +16,11 @@ import streamlit as st
 from streamlit import config
 
 import sigcore
-from sigcore import SigcoreError, advisor, claims, effects, report
+from sigcore import SigcoreError, claims, effects, front, report
 from sigcore.compare import RESAMPLING
-from sigcore.contract import DEFAULT_ALPHA, DEFAULT_RESAMPLES, DEFAULT_SEED
-from sigcore.io import align
+from sigcore.contract import DEFAULT_ALPHA, DEFAULT_ALTERNATIVE, DEFAULT_RESAMPLES, DEFAULT_SEED
+from sigcore.io.aligned import Aligned
+from sigcore.io.metric_fit import engine_inputs
 from sigcore.metrics import direction, known
 from sigcore.report import export, reproduce
 from sigcore.report.sentence import the
@@ -73,18 +74,27 @@ def hypotheses(a: str, b: str) -> dict[str, str]:
             f"one-sided: {b} is better than {a}": "less"}
 
 
-def settings(data: align.Aligned, source: str) -> Settings:
-    """The setting widgets; ``source`` (from :func:`source_key`) keys the cached advice on the data."""
-    metrics = align.suggest_metrics(data)
-    question = align.metric_question(data)
+def defaults(prepared: front.Prepared, alpha: float = DEFAULT_ALPHA) -> dict:
+    """What the settings start from for these data, as the command line runs them with no flag: the front door's
+    metric (None while a question is open), the advisor's test at ``alpha``, H1 two-sided, b, the seed and α of
+    the contract. ``sigcore compare FILES --json`` reports the same."""
+    advice = None if prepared.metric is None else prepared.advice(alpha)
+    return {"metric": prepared.metric, "test": None if advice is None else advice.recommended.test,
+            "alternative": DEFAULT_ALTERNATIVE, "n_resamples": DEFAULT_RESAMPLES, "seed": DEFAULT_SEED, "alpha": alpha}
+
+
+def settings(prepared: front.Prepared, source: str) -> Settings:
+    """The setting widgets, starting from :func:`defaults`; ``source`` (from :func:`source_key`) keys the cached
+    advice on the data."""
+    data, metrics = prepared.data, list(prepared.choice.metrics)
     # the claim shares the advisor's band, its label folded into its options: Run stays on a 1440 x 900 screen
     (c1, c2, c3), (why, c0, cm), (c4, c5, c6, c7, c8) = (
         st.columns([0.8, 1.1, 1.6]), st.columns([2.4, 1.6, 1.0]), st.columns(5))
-    metric = c1.selectbox("Metric", metrics, index=None if question else 0, help=METRIC_HELP,
-                          placeholder="Labels or scores? Choose")
-    if metric is None:  # numbers that look like class labels, and no gold: a question, not a mean
-        st.warning(md(f"{question[0].upper()}{question[1:]}. Choose mean only if they are per-item scores to "
-                      "average; if they are predicted labels, add the gold (a gold file, or a gold column)."))
+    asked = prepared.questions[0] if prepared.questions else None  # the data leave the metric open: asked
+    metric = c1.selectbox("Metric", metrics, index=None if asked else metrics.index(prepared.metric),
+                          help=METRIC_HELP, placeholder=_PLACEHOLDERS.get(asked and asked.question, "Choose"))
+    if metric is None:
+        st.warning(md(f"{asked.what[0].upper()}{asked.what[1:]}. {_ANSWERS[asked.question]}"))
         st.stop()
     options = _metric_options(c8, data, metric)  # before the tests: they change which items differ
     higher = _direction(c8, data, metric)
@@ -92,7 +102,7 @@ def settings(data: align.Aligned, source: str) -> Settings:
                          format_func=lambda x: f"{x:g}",
                          help=f"H0 is rejected when p ≤ α. Intervals are at 1 − α ({1 - DEFAULT_ALPHA:.0%} for α = "
                               f"{DEFAULT_ALPHA:g}), one-sided for a one-sided H1, so that they agree with the test.")
-    advice = _advice(source, metric, options, float(alpha), data)  # its Shapiro-Wilk level is α
+    advice = _advice(source, metric, options, float(alpha), prepared)  # its Shapiro-Wilk level is α
     a, b = data.display_names
     claims_ = {"better": "Claim: better (as H1)", "non-inferior": "Claim: A no worse than B by Δ",
                "equivalent": "Claim: A and B within ±Δ"}
@@ -106,7 +116,8 @@ def settings(data: align.Aligned, source: str) -> Settings:
     test = c2.selectbox("Test", tests, format_func=lambda t: f"{t} (recommended)" if advice and
                         t == advice.recommended.test else t, help=TEST_HELP)
     labels = hypotheses(a, b)  # a select box shows its options as text, never Markdown
-    alternative = labels[c3.selectbox("H1", list(labels), help=H1_HELP, disabled=claim != "better")]
+    alternative = labels[c3.selectbox("H1", list(labels), index=list(labels.values()).index(DEFAULT_ALTERNATIVE),
+                                      help=H1_HELP, disabled=claim != "better")]
     margin = 0.0
     if claim != "better":
         margin = cm.number_input("Margin Δ", min_value=0.0, value=None, step=0.01, format="%g",
@@ -156,7 +167,7 @@ def ordered_tests(advice, metric: str, grouped: bool) -> list[str]:
     return advised + [t for t in advice.facts["fits"] if t not in advised]
 
 
-def _metric_options(column, data: align.Aligned, metric: str) -> tuple:
+def _metric_options(column, data: Aligned, metric: str) -> tuple:
     """The metric's own settings, under it: they come before the tests, as they change which items differ."""
     if metric == "bleu":
         return (("tokenize", column.selectbox("BLEU tokenizer", ["13a", "none", "intl", "char"])),)
@@ -167,7 +178,7 @@ def _metric_options(column, data: align.Aligned, metric: str) -> tuple:
     return ()
 
 
-def _direction(column, data: align.Aligned, metric: str) -> bool | None:
+def _direction(column, data: Aligned, metric: str) -> bool | None:
     """The Better box, for the metric as it is resolved (a score field of the files, lm-eval's or one's own, is
     averaged as the mean unless it is right/wrong): a choice for per-item scores, whose direction only the user
     knows; shown and fixed where lower is better (MAE), as the metric knows it; none where higher is (accuracy)."""
@@ -181,7 +192,7 @@ def _direction(column, data: align.Aligned, metric: str) -> bool | None:
     return None
 
 
-def claim_of(data: align.Aligned, s: Settings, res: sigcore.Result) -> claims.Claim:
+def claim_of(data: Aligned, s: Settings, res: sigcore.Result) -> claims.Claim:
     """The claim the run tested: from the bootstrap's own resamples (as drawn on the chart), or the t-test's."""
     if s.test == "bootstrap":
         return claims.from_result(res, *s.claimed)
@@ -190,7 +201,7 @@ def claim_of(data: align.Aligned, s: Settings, res: sigcore.Result) -> claims.Cl
                         higher_is_better=s.higher_is_better, **dict(s.options))
 
 
-def effect_sizes(data: align.Aligned, s: Settings, res: sigcore.Result) -> list:
+def effect_sizes(data: Aligned, s: Settings, res: sigcore.Result) -> list:
     """The effect sizes that fit the metric, their intervals on the test's side."""
     gold, a, b, name = inputs(data, s.metric)
     return effects.effect_sizes(gold, a, b, metric=name, alternative=res.delta_alternative,  # of A − B
@@ -215,16 +226,25 @@ def _advisor(advice, test: str) -> None:
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def _advice(source: str, metric: str, options: tuple, alpha: float, _data: align.Aligned):
+def _advice(source: str, metric: str, options: tuple, alpha: float, _prepared: front.Prepared):
     """The advisor on these data (cached on ``source``, not on the long lists); None where the data are bad."""
-    gold, a, b, name = inputs(_data, metric)
     try:
-        return advisor.advise_outputs(gold, a, b, metric=name, groups=_data.groups, alpha=alpha, **dict(options))
+        return _prepared.choose(metric, **dict(options)).advice(alpha)
     except SigcoreError:  # bad data: Run shows the message
         return None
 
 
-def command(files: list[tuple[str, bytes]], data: align.Aligned, s: Settings, res: sigcore.Result,
+# the front door's questions about the metric: the Metric box's prompt, and what to do, said under it
+_PLACEHOLDERS = {"Are they per-item scores to average, or labels that need their gold?": "Labels or scores? Choose",
+                 "Which one?": "Which scorer? Choose"}
+_ANSWERS = {
+    "Are they per-item scores to average, or labels that need their gold?":
+        "Choose mean only if they are per-item scores to average; if they are predicted labels, add the gold (a gold "
+        "file, or a gold column).",
+    "Which one?": "Choose the one to compare in the Metric box: the logs report each."}
+
+
+def command(files: list[tuple[str, bytes]], data: Aligned, s: Settings, res: sigcore.Result,
             encoding: str | None = None) -> str:
     """The command line that recreates ``res`` from the files (by their names), every setting spelled out: the
     columns, how the files were paired and the encoding chosen on the page among them, and the claim."""
@@ -233,11 +253,12 @@ def command(files: list[tuple[str, bytes]], data: align.Aligned, s: Settings, re
                              by_row=data.by_row, encoding=encoding)
 
 
-def inputs(data: align.Aligned, metric: str):
-    return align.engine_inputs(data, metric)
+def inputs(data: Aligned, metric: str):
+    """(gold, A, B, the engine's metric) for the metric the Metric box chose (:func:`sigcore.front.prepare`'s)."""
+    return engine_inputs(data, metric)
 
 
-def source_key(files: list[tuple[str, bytes]], data: align.Aligned) -> str:
+def source_key(files: list[tuple[str, bytes]], data: Aligned) -> str:
     """What the data depend on: the bytes, and the items as paired and decoded (columns, group, pairing by id or
     by row, encoding): two pairings of the same files are two data sets."""
     return digest(files, pickle.dumps((data.a_name, data.b_name, data.columns, data.gold, data.a, data.b, data.ids,
@@ -249,7 +270,7 @@ def run_key(source: str, s: Settings) -> str:
     return hashlib.sha256(repr((source, asdict(s))).encode()).hexdigest()
 
 
-def live(data: align.Aligned, s: Settings, key: str, heading: str = ""):
+def live(data: Aligned, s: Settings, key: str, heading: str = ""):
     """The Run button and the live histogram with its progress, running p and Stop.
 
     Run resamples the whole run at once (it is fast), then the chart plays it frame by frame in the browser
@@ -296,7 +317,7 @@ def live(data: align.Aligned, s: Settings, key: str, heading: str = ""):
     return (last["partials"][shown - 1] if shown else None), verdict_slot
 
 
-def _compute(data: align.Aligned, s: Settings, area) -> list[sigcore.Result]:
+def _compute(data: Aligned, s: Settings, area) -> list[sigcore.Result]:
     """The whole run, block by block, with a progress bar in ``area``: a rerun, a Stop or a closed tab interrupts it
     at the next block (Streamlit stops a script at its next call), instead of computing on for minutes."""
     partials = []
@@ -313,7 +334,7 @@ def _compute(data: align.Aligned, s: Settings, area) -> list[sigcore.Result]:
     return partials
 
 
-def _stream(data: align.Aligned, s: Settings):
+def _stream(data: Aligned, s: Settings):
     gold, a, b, metric = inputs(data, s.metric)
     block = max(SPEEDS[s.speed][0] or 1, math.ceil(s.n_resamples / (MAX_FRAMES if SPEEDS[s.speed][0] else 25)))
     return sigcore.stream(gold, a, b, metric=metric, test=s.test, n_resamples=s.n_resamples,

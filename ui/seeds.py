@@ -26,7 +26,10 @@ import streamlit as st
 import sigcore
 from sigcore import SigcoreError
 from sigcore.contract import DEFAULT_ALPHA, DEFAULT_ALTERNATIVE, DEFAULT_RESAMPLES, DEFAULT_SEED
-from sigcore.io import align, results
+from sigcore.io.aligned import AlignedMany
+from sigcore.io.loading import load_many
+from sigcore.io.roles import gold_files
+from sigcore.io import results
 from sigcore.io.roles import names_of, system_of
 from sigcore.report import citations, export
 from sigcore.report.sentence import _SIDED, decimals, number
@@ -68,7 +71,7 @@ class Scores:
 class Runs:
     """Per-seed outputs on one test set: ``data.systems`` maps each run's name to its outputs."""
 
-    data: align.AlignedMany
+    data: AlignedMany
     source: str
     files: tuple[str, ...]
     sample: bool
@@ -170,19 +173,19 @@ def _scores(content: bytes, name: str, encoding: str | None) -> tuple[dict[str, 
     return results.seed_scores(data_ui._parse(content, name, encoding))
 
 
-def _runs(tables) -> align.AlignedMany:
+def _runs(tables) -> AlignedMany:
     """One table (gold guessed, a column per run) or a gold file (guessed by name, chosen here) and a file per run."""
     if len(tables) == 1:
-        return align.load_many(tables)
+        return load_many(tables)
     names = [t.name for t in tables]
     shown = told_apart(names)
     options = list(range(len(tables))) + [-1]
-    guess = (align.gold_files(names) or [0])[0]
+    guess = (gold_files(names) or [0])[0]
     picked = st.selectbox("Gold file", options, index=guess, key="seeds-gold-file-" + "_".join(names),
                           format_func=lambda k: NO_GOLD if k < 0 else f"{k + 1}. {shown[k]}",
                           help="The gold labels or references; every other file is one run, named after its file.")
     ordered = list(tables) if picked < 0 else [tables[picked]] + [t for i, t in enumerate(tables) if i != picked]
-    return align.load_many(ordered, has_gold=picked >= 0, id=data_ui._pairing_widget(ordered))
+    return load_many(ordered, has_gold=picked >= 0, id=data_ui._pairing_widget(ordered))
 
 
 def h1_label(alternative: str, a: str, b: str) -> str:

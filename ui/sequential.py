@@ -10,7 +10,7 @@ from streamlit import config
 
 from sigcore import SigcoreError, sequential
 from sigcore.effects import item_values
-from sigcore.io import align
+from sigcore.io.aligned import Aligned
 from sigcore.errors import SettingsError
 from sigcore.metrics import METRICS, direction
 from sigcore.report.sequence_figure import frames, sequence
@@ -22,7 +22,7 @@ from .run import Settings, inputs
 from .safe import md
 
 
-def show(data: align.Aligned, s: Settings) -> None:
+def show(data: Aligned, s: Settings) -> None:
     with st.expander("Could evaluating have stopped early? The anytime-valid confidence sequence"):
         gold, a, b, metric = inputs(data, s.metric)
         try:  # its sentence reads δ > 0 as A better

@@ -1,5 +1,5 @@
 """When two ids name the same item: the one pairing rule of every command that pairs items by id, ``compare`` and
-``many`` alike (their files, :mod:`sigcore.io.align`; the boards' tidy tables and logs, :mod:`sigcore.leaderboard`
+``many`` alike (their files, :mod:`sigcore.io.pairing`; the boards' tidy tables and logs, :mod:`sigcore.leaderboard`
 and :mod:`sigcore.logs.tidy`).
 
 Two ids are the same item when they are the same number, however written and in whatever file (``1``, ``1.0``,
@@ -8,7 +8,7 @@ Two ids are the same item when they are the same number, however written and in 
 float column (pandas writes one where a column had a gap) is the ``1`` of an integer column. Numbers are compared
 exactly, as the decimals written, never through a float, so that long numeric ids (``9007199254740993`` and
 ``9007199254740992``) stay two items. Ids one file writes two ways (``7`` and ``007``) are one id there, refused as
-a duplicate.
+a duplicate. :func:`match_ids` pairs files' rows by this rule; :func:`no_duplicates` refuses an id twice in one file.
 """
 
 from __future__ import annotations
@@ -21,7 +21,9 @@ from typing import Any, Hashable, Sequence
 
 import numpy as np
 
+from ..errors import InputError
 from ..numbers import number
+from ..words import counted, shown
 
 RULE = ("Ids pair when they are the same number, however written (1, 1.0 and \"1\" are one item), or else the "
         "same text exactly.")
@@ -133,3 +135,82 @@ def _decimal(d: Decimal) -> str:
 
 
 __all__ = ["RULE", "item_key", "item_keys", "merged", "same_item"]
+
+
+def no_duplicates(ids: list, file: str, lines: np.ndarray, keys: list | None = None) -> None:
+    """Each id once in a file, by the pairing rule (:mod:`sigcore.io.ids`; ``keys``, its keys of ``ids`` where
+    known): ``7`` and ``007`` are one id twice."""
+    keys = item_keys(ids) if keys is None else keys
+    if len(set(keys)) == len(keys):  # the usual case, in one pass of C
+        return
+    seen: dict[Any, int] = {}
+    for i, key in enumerate(keys):
+        if key in seen:
+            j = seen[key]
+            spelt = str(ids[j]) != str(ids[i])  # one number written two ways
+            raise InputError(f"id {ids[i]!r} occurs twice (also on line {int(lines[j])}"
+                             + (f", as {ids[j]!r})" if spelt else ")"), file=file, line=int(lines[i]),
+                             hint="Ids must be unique within a file." + (f" {RULE}" if spelt else ""))
+        seen[key] = i
+
+
+def match_ids(ids: list[list], tables: list, on_unmatched: str,
+              keys: list[list] | None = None) -> tuple[list[np.ndarray], list[str]]:
+    """Row indices of each table for the ids all tables share, in the first table's order; ids pair by the one
+    rule of this module (the same number however written, or else the same text), and a note names ids
+    paired that were written differently (``1.0`` here, ``1`` there)."""
+    keys = [item_keys(i) for i in ids] if keys is None else keys
+    positions = [{k: i for i, k in enumerate(key)} for key in keys]
+    common = set(positions[0]).intersection(*positions[1:])  # one lookup per id below, not one per file
+    shared = [k for k in keys[0] if k in common]
+    notes = []
+    for key, raw, table, pos in zip(keys, ids, tables, positions):
+        if len(pos) == len(common):  # every id of this file is in every other
+            continue
+        unmatched = [k for k in key if k not in common]
+        if on_unmatched == "stop":  # the file that lacks them is where to look; the id and its line are here
+            lacking, other = next((t, p) for t, p in zip(tables, positions) if unmatched[0] not in p)
+            missing = [k for k in key if k not in other]
+            first = pos[missing[0]]
+            raise InputError(f"lacks {counted(len(missing), 'id')} that {table.name} has (the first is "
+                             f"{_show(raw[first])}, {_place(table, first)} of {table.name})",
+                             file=lacking.name, hint=f"{RULE} Check that the files come from the same test set, "
+                             "or drop the unmatched items ('Drop unmatched items' in the app, --drop-unmatched on "
+                             "the command line, on_unmatched='drop' in the API).")
+        notes.append(f"dropped {counted(len(unmatched), 'item')} of {table.name} whose ids are not in every file")
+    if not shared:
+        raise InputError("the files share no ids", file=tables[0].name, hint=f"Check the id column. {RULE}")
+    order = [np.array([p[k] for k in shared], dtype=np.intp) for p in positions]
+    notes += _respelt(ids, keys, tables, order)
+    return order, notes
+
+
+def _respelt(ids: list[list], keys: list[list], tables: list, order: list[np.ndarray]) -> list[str]:
+    """A note for each file that writes some paired ids otherwise than the first file (``1.0`` for ``1``): paired,
+    as the same number, and said, with the first of them."""
+    notes = []
+    first = None
+    for raw, key, table, rows in zip(ids[1:], keys[1:], tables[1:], order[1:]):
+        if key is raw and keys[0] is ids[0]:  # every id of both is its own key: paired ids are written alike
+            continue
+        first = first or [str(_raw(ids[0][i])) for i in order[0]]
+        differ = [(k, str(_raw(raw[i]))) for k, i in enumerate(rows) if str(_raw(raw[i])) != first[k]]
+        if differ:
+            k, written = differ[0]
+            notes.append(f"{table.name} writes {counted(len(differ), 'id')} otherwise than {tables[0].name}, paired "
+                         f"as the same number (the first: {shown(written)} for {shown(first[k])})")
+    return notes
+
+
+def _place(table, row: int) -> str:
+    """Where a row is in its file: its line; in an Inspect log (no lines), its place among the log's samples."""
+    n = int(table.lines[row])
+    return f"sample {n}" if table.format == "inspect" else f"on line {n}"
+
+
+def _raw(key: Any) -> Any:
+    return key[0] if isinstance(key, tuple) and len(key) == 2 and key[1] == "none" else key
+
+
+def _show(key: Any) -> str:
+    return repr(_raw(key))

@@ -217,7 +217,7 @@ def _check(frame: pd.DataFrame, stats: Any, name: str) -> None:
 def aligned(path_a: str | Path, path_b: str | Path, metric: str | None, *, on_unmatched: str = "stop"):
     """Two HELM runs of one scenario (each a run folder) as :func:`sigcore.io.align.Aligned` for ``compare``: each
     instance's ``metric`` (a stat of its per-instance stats, its trials averaged), paired by instance id."""
-    from ..io.align import Aligned
+    from ..io.aligned import Aligned
     from ..io.roles import Role
 
     runs = [read(p) for p in (path_a, path_b)]

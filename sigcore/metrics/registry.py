@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from ..contract import unknown_option
-from ..errors import InputError, SettingsError
+from ..errors import GOLD, SYSTEM, InputError, SettingsError
 from ..numbers import floats, number
 from .regression import errors
 from .spans import match_counts, sentence_entities
@@ -96,11 +96,12 @@ class Metric:
                 rows = np.asarray(statistics(gold, system), dtype=float)
                 rows = rows[:, None] if rows.ndim == 1 else rows
                 if rows.ndim != 2 or len(rows) != len(system) or (stats and rows.shape != stats[0].shape):
-                    raise InputError(f"{name}'s statistics for system {k} have shape {rows.shape}, not (n, s) with "
-                                     f"n = {len(system)} items and the same s for every system")
+                    raise InputError(f"{name}'s statistics for {SYSTEM} have shape {rows.shape}, not (n, s) with "
+                                     f"n = {len(system)} items and the same s for every system", system=k)
                 if not np.isfinite(rows).all():
                     item = int(np.flatnonzero(~np.isfinite(rows).all(axis=1))[0]) + 1
-                    raise InputError(f"{name}'s statistics for system {k} are not finite at item {item}", line=item)
+                    raise InputError(f"{name}'s statistics for {SYSTEM} are not finite at item {item}", line=item,
+                                     system=k)
                 stats.append(rows)
             return stats, score, {}
 
@@ -157,7 +158,7 @@ def _check(metric: str, gold: Any, systems: Any, needs_gold: bool = True) -> tup
     reference, name = (gold, "gold") if gold is not None else (systems[0], "system 1")
     for k, system in enumerate(systems, start=1):
         if len(system) != len(reference):
-            raise InputError(f"system {k} has {len(system)} items but {name} has {len(reference)}",
+            raise InputError(f"{SYSTEM} has {len(system)} items but {name} has {len(reference)}", system=k,
                              hint="Every system must have exactly one output per test item, in the same order.")
     if len(reference) == 0:
         raise InputError("the test set is empty", hint="Give at least one item.")
@@ -174,8 +175,8 @@ def _check_label_kinds(gold: list, systems: list[list]) -> None:
     for k, system in enumerate(systems, start=1):
         kind = _KINDS.get(pd.api.types.infer_dtype(system, skipna=True))
         if gold_kind and kind and kind != gold_kind:
-            raise InputError(f"gold labels are {gold_kind} but system {k}'s are {kind}, so no prediction can "
-                             "equal its gold label", hint="Read both as text or both as numbers.")
+            raise InputError(f"gold labels are {gold_kind} but {SYSTEM}'s are {kind}, so no prediction can "
+                             "equal its gold label", system=k, hint="Read both as text or both as numbers.")
 
 
 def _encode(gold: list, systems: list[list]) -> tuple[list, np.ndarray, list[np.ndarray]]:
@@ -198,7 +199,7 @@ def _encode(gold: list, systems: list[list]) -> tuple[list, np.ndarray, list[np.
         missing = np.isnan(values) if values.dtype.kind == "f" else np.zeros(len(values), bool)
     if missing[:n].any():
         item = int(np.flatnonzero(missing[:n])[0]) + 1
-        raise InputError(f"gold has no label for item {item}", line=item,
+        raise InputError(f"gold has no label for item {item}", line=item, system=GOLD,
                          hint="Give every item its gold label, or drop the item from gold and every system.")
     if values.dtype != object:  # numeric arrays: np.unique sorts and codes
         labels, codes = np.unique(values[~missing], return_inverse=True)
@@ -219,14 +220,15 @@ _SINGLE = ("string", "integer", "floating", "mixed-integer-float", "boolean", "d
 
 def _check_single_values(gold: list, systems: list[list]) -> None:
     """Refuse a label that is a list or a mapping (a JSON array or object), with the item it is in."""
-    for who, values in (("gold", gold), *((f"system {k}", s) for k, s in enumerate(systems, start=1))):
+    for system, values in enumerate((gold, *systems)):  # gold is GOLD, 0; the systems count from 1
         if pd.api.types.infer_dtype(values, skipna=True) in _SINGLE:  # text, numbers, booleans: no scan needed
             continue
         for item, value in enumerate(values, start=1):
             if isinstance(value, (list, dict, tuple, set, np.ndarray)):
-                raise InputError(f"{who} has a {type(value).__name__} for item {item}, not a single label",
-                                 line=item, hint="Give one label per item, such as 1 or 'pos'; multi-label items "
-                                                 "are not supported.")
+                raise InputError(f"{SYSTEM} has a {type(value).__name__} for item {item}, not a single label",
+                                 line=item, system=system,
+                                 hint="Give one label per item, such as 1 or 'pos'; multi-label items are not "
+                                      "supported.")
 
 
 def _label_set(gold: list, systems: list[list]) -> list:
@@ -266,11 +268,11 @@ def prepare_accuracy(gold: Sequence, systems: Sequence[Sequence], **options: Any
     return [_rows(system == gold) for system in systems], _share, {}
 
 
-def _normalise(value: Any, who: str, item: int, options: dict[str, bool]) -> str:
+def _normalise(value: Any, system: int, item: int, options: dict[str, bool]) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
-        if who != "gold":  # a missing output is an empty answer, as a blank line in a file is
+        if system != GOLD:  # a missing output is an empty answer, as a blank line in a file is
             return ""
-        raise InputError(f"gold has no reference for item {item}", line=item,
+        raise InputError(f"gold has no reference for item {item}", line=item, system=GOLD,
                          hint="Give every item its reference (an empty string is allowed).")
     text = value if isinstance(value, str) else str(_plain(value))
     if options["lowercase"]:
@@ -292,8 +294,8 @@ def prepare_exact_match(gold: Sequence, systems: Sequence[Sequence], **options: 
             raise SettingsError(f"exact_match option {name!r} must be true or false, not {value!r}")
     resolved = {name: bool(value) for name, value in resolved.items()}
     gold, systems = _check("exact_match", gold, systems)
-    gold = [_normalise(g, "gold", i, resolved) for i, g in enumerate(gold, start=1)]
-    stats = [_rows([g == _normalise(p, f"system {k}", i, resolved) for i, (g, p) in enumerate(zip(gold, system), 1)])
+    gold = [_normalise(g, GOLD, i, resolved) for i, g in enumerate(gold, start=1)]
+    stats = [_rows([g == _normalise(p, k, i, resolved) for i, (g, p) in enumerate(zip(gold, system), 1)])
              for k, system in enumerate(systems, start=1)]
     return stats, _share, resolved
 
@@ -449,14 +451,14 @@ def prepare_span_f1(gold: Sequence, systems: Sequence[Sequence], **options: Any)
     """
     _options("span_f1", options, {})
     gold, systems = _check("span_f1", gold, systems)
-    true = sentence_entities(gold, "gold")
+    true = sentence_entities(gold, GOLD)
     stats = []
     for k, system in enumerate(systems, start=1):
-        guessed = sentence_entities(system, f"system {k}")
+        guessed = sentence_entities(system, k)
         for i, (reference, sentence) in enumerate(zip(gold, system), start=1):
             if len(sentence) != len(reference):
-                raise InputError(f"sentence {i} has {len(sentence)} tags in system {k} but {len(reference)} in gold",
-                                 line=i, hint="Each predicted sentence must tag the same tokens as gold.")
+                raise InputError(f"sentence {i} has {len(sentence)} tags in {SYSTEM} but {len(reference)} in gold",
+                                 line=i, system=k, hint="Each predicted sentence must tag the same tokens as gold.")
         stats.append(match_counts(true, guessed))
     return stats, _f1, {}
 
@@ -479,7 +481,7 @@ def _number(value: Any, k: int, item: int) -> float:
             loose = isinstance(value, str) and math.isfinite(float(value))  # Python's float is laxer than a file
         except ValueError:
             loose = False
-        raise InputError(f"system {k} has {value!r} for item {item}, not a finite number", line=item,
+        raise InputError(f"{SYSTEM} has {value!r} for item {item}, not a finite number", line=item, system=k,
                          hint="Write scores in plain ASCII digits (0.73, 1000, 1e-5): '_' and other "
                               "scripts' digits are not read as numbers." if loose else
                          "The 'mean' metric needs one numeric score per item (e.g. 0.73).")

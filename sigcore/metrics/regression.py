@@ -13,14 +13,14 @@ from typing import Sequence
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import GOLD, SYSTEM, InputError
 from ..numbers import floats, number
 from ..words import shown
 
 
-def real_values(values: Sequence, who: str) -> np.ndarray:
+def real_values(values: Sequence, system: int) -> np.ndarray:
     """``values`` as finite floats (numeric text such as "3.5" read as a number); the first that is not a finite
-    number is refused, naming ``who`` (gold, system k) and its item."""
+    number is refused, naming ``system`` (:data:`~sigcore.errors.GOLD`, or system k) and its item."""
     x = floats(list(values))
     if x is not None and np.isfinite(x).all():
         return x
@@ -30,7 +30,8 @@ def real_values(values: Sequence, who: str) -> np.ndarray:
         except (TypeError, ValueError):
             finite = False
         if not finite:
-            raise InputError(f"{who} has {shown(value)} for item {item}, not a finite number", line=item,
+            raise InputError(f"{SYSTEM} has {shown(value)} for item {item}, not a finite number", line=item,
+                             system=system,
                              hint="Regression metrics (mae, mse, rmse) compare real-valued predictions with "
                                   "real-valued gold: give a number for every item, or a metric for labels (accuracy).")
     raise AssertionError("unreachable: some value was not a finite number")  # pragma: no cover
@@ -38,13 +39,13 @@ def real_values(values: Sequence, who: str) -> np.ndarray:
 
 def errors(gold: Sequence, systems: Sequence[Sequence]) -> list[np.ndarray]:
     """Each system's per-item error, prediction − gold; refused where a squared error would overflow."""
-    truth = real_values(gold, "gold")
-    out = [real_values(system, f"system {k}") - truth for k, system in enumerate(systems, start=1)]
+    truth = real_values(gold, GOLD)
+    out = [real_values(system, k) - truth for k, system in enumerate(systems, start=1)]
     with np.errstate(over="ignore"):
         for k, e in enumerate(out, start=1):
             bad = np.flatnonzero(~np.isfinite(e * e * len(e)))
             if bad.size:  # a square (or a sum of n of them) beyond 1.8e308: no score could be computed
-                raise InputError(f"system {k}'s error at item {bad[0] + 1} is too large to square and sum "
-                                 f"({e[bad[0]]:g})", line=int(bad[0]) + 1,
+                raise InputError(f"{SYSTEM}'s error at item {bad[0] + 1} is too large to square and sum "
+                                 f"({e[bad[0]]:g})", line=int(bad[0]) + 1, system=k,
                                  hint="Rescale gold and every system's predictions alike (e.g. divide by 1e100).")
     return out

@@ -19,7 +19,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import GOLD, SYSTEM, InputError
 from ..words import CONTROL, shown
 
 # a type holds no whitespace nor an invisible character: "B-PER\u200b" would be a type of its own, silently
@@ -89,17 +89,19 @@ def entities(tags: Sequence[str], parsed_tags: dict | None = None) -> set[tuple[
     return found
 
 
-def sentence_entities(sentences: Sequence[Sequence[str]], who: str = "gold") -> list[set[tuple[str, int, int]]]:
-    """The chunks of every sentence; a bad sentence or tag is reported with its 1-based sentence number."""
+def sentence_entities(sentences: Sequence[Sequence[str]], system: int = GOLD) -> list[set[tuple[str, int, int]]]:
+    """The chunks of every sentence; a bad sentence or tag is reported with its 1-based sentence number and the
+    ``system`` whose it is (:data:`~sigcore.errors.GOLD`, or system k)."""
     found, parsed_tags = [], {}
     for i, sentence in enumerate(sentences, start=1):
         if isinstance(sentence, (str, bytes)) or not isinstance(sentence, (Sequence, np.ndarray)):
-            raise InputError(f"sentence {i} of {who} is not a list of tags", line=i,
+            raise InputError(f"sentence {i} of {SYSTEM} is not a list of tags", line=i, system=system,
                              hint="Give each sentence as a list of tags, e.g. [['B-PER', 'I-PER', 'O'], ['O']].")
         try:
             found.append(entities(sentence, parsed_tags))
         except InputError as error:
-            raise InputError(f"{error.what} in sentence {i} of {who}", line=i, hint=error.hint) from None
+            raise InputError(f"{error.what} in sentence {i} of {SYSTEM}", line=i, system=system,
+                             hint=error.hint) from None
     return found
 
 

@@ -30,7 +30,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..contract import unknown_option
-from ..errors import InputError, SettingsError
+from ..errors import GOLD, SYSTEM, InputError, SettingsError
 from . import ngrams, tokens
 
 __all__ = ["prepare_bleu", "prepare_chrf", "bleu_score", "chrf_score"]
@@ -247,7 +247,7 @@ def _check_segments(gold: Sequence, systems: Sequence) -> tuple[list[list], list
         if len(stream) != n:
             raise InputError(f"{where} has {len(stream)} segments but reference stream 1 has {n}",
                              hint="Every reference stream needs one line per segment.")
-        _check_strings(stream, where, allow_none=r > 0)
+        _check_strings(stream, where, GOLD, allow_none=r > 0)
     if isinstance(systems, str) or not hasattr(systems, "__len__") or len(systems) == 0 \
             or isinstance(systems[0], str):
         raise InputError("`systems` must be a list of systems, each a list of hypothesis strings",
@@ -256,10 +256,10 @@ def _check_segments(gold: Sequence, systems: Sequence) -> tuple[list[list], list
     hyps = [["" if _missing(h) else h for h in system] for system in systems]
     for i, hyp in enumerate(hyps):
         if len(hyp) != n:
-            raise InputError(f"system {i + 1} has {len(hyp)} segments but the references have {n}",
+            raise InputError(f"{SYSTEM} has {len(hyp)} segments but the references have {n}", system=i + 1,
                              hint="Each system needs exactly one line per reference segment; "
                                   "look for a missing, extra or blank trailing line.")
-        _check_strings(hyp, f"system {i + 1}", allow_none=False)
+        _check_strings(hyp, SYSTEM, i + 1, allow_none=False)
     return streams, hyps
 
 
@@ -267,9 +267,10 @@ def _missing(value: Any) -> bool:
     return value is None or (isinstance(value, float) and value != value)
 
 
-def _check_strings(segments: list, where: str, *, allow_none: bool) -> None:
+def _check_strings(segments: list, where: str, system: int, *, allow_none: bool) -> None:
+    """Every segment is text; ``where`` names them in the message (:data:`~sigcore.errors.SYSTEM` for ``system``)."""
     for line, segment in enumerate(segments, start=1):
         if not isinstance(segment, str) and not (allow_none and segment is None):
             raise InputError(f"a segment of {where} is {segment!r} ({type(segment).__name__}), not a string",
-                             line=line, hint="Every segment must be text; an empty output is ''. "
+                             line=line, system=system, hint="Every segment must be text; an empty output is ''. "
                                              "Empty table cells often arrive as NaN: use .fillna('').")
