@@ -26,8 +26,7 @@ from ._lazy import stats
 
 from .compare import RESAMPLING, SMALL_SAMPLE, TESTS, Z_MIN_ITEMS, compare, prepared, tests_for
 from .errors import SettingsError
-from .metrics import Metric, prepare, resolve
-from .report.sentence import METRIC_NAMES
+from .metrics import METRIC_NAMES, Metric, prepare, resolve
 from .contract import DEFAULT_ALPHA, TIE, check_alpha
 from .statistics import intervals
 from .statistics.closed_form import differences

@@ -558,6 +558,12 @@ METRICS: dict[str, Metric] = {metric.name: metric for metric in [
            prepare_rmse, higher_is_better=False),
 ]}
 
+# the metrics as readers write them, in sentences and captions
+METRIC_NAMES = {"accuracy": "accuracy", "exact_match": "exact match", "precision": "precision",
+                "recall": "recall", "f1": "F1", "macro_f1": "macro-F1", "micro_f1": "micro-F1",
+                "weighted_f1": "weighted F1", "span_f1": "span F1", "bleu": "BLEU", "chrf": "chrF",
+                "mean": "mean score", "mae": "MAE", "mse": "MSE", "rmse": "RMSE"}
+
 
 def resolve(metric: "str | Metric") -> Metric:
     """The metric of this name (a key of :data:`METRICS`), or the :class:`Metric` itself (a custom one)."""

@@ -23,17 +23,11 @@ from __future__ import annotations
 import math
 
 from ..compare import TESTS
-from ..metrics import known
+from ..metrics import METRIC_NAMES, known
 from ..result import Result, better_side, p_number
 from ..words import counted, in_text
 
 TEST_NAMES = {name: test.title for name, test in TESTS.items()}
-# Metrics as readers write them.
-METRIC_NAMES = {"accuracy": "accuracy", "exact_match": "exact match", "precision": "precision",
-                "recall": "recall", "f1": "F1", "macro_f1": "macro-F1", "micro_f1": "micro-F1",
-                "weighted_f1": "weighted F1", "span_f1": "span F1", "bleu": "BLEU", "chrf": "chrF",
-                "mean": "mean score", "mae": "MAE", "mse": "MSE", "rmse": "RMSE"}
-
 # Interval methods as a reader writes them.
 CI_NAMES = {"bootstrap-basic": "basic bootstrap", "bootstrap-percentile": "bootstrap percentile",
             "bootstrap-bca": "BCa bootstrap", "t": "t", "normal": "normal", "hodges-lehmann": "Hodges-Lehmann",
