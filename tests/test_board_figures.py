@@ -22,8 +22,8 @@ from sigcore.report import board as words
 from sigcore.report import board_figures
 from sigcore.report.style import PX_PER_IN, SLIDE, paper
 
-from test_leaderboard import table
-from test_paper_figures import _words, texts_inside_and_apart
+from helpers.boards import table
+from helpers.figures import pdf_words, texts_inside_and_apart
 
 SUITE = Path(__file__).resolve().parents[1] / "sample_data" / "lm_eval_suite"
 MODELS = ["alpha", "beta", "gamma", "delta"]
@@ -83,7 +83,7 @@ def test_each_kind_is_the_venue_s_width_and_its_caption_names_what_it_draws(save
     assert f"({kind}, paper: one column of ACL, 7.7 cm)" in printed["out"]
     assert printed["caption"] == words.figure_caption(res, kind, 0.05, "holm")
     assert printed["latex"] == words.figure_caption(res, kind, 0.05, "holm", latex=True)
-    page_width, _, found = _words(pdf)
+    page_width, _, found = pdf_words(pdf)
     assert 0 <= 7.7 / 2.54 * 72 - page_width < 2.1  # Chromium rounds the page down to whole points
     drawn = [w for *_, w in found]
     assert all(m in drawn for m in MODELS), drawn  # every model named on the page

@@ -19,7 +19,7 @@ from sigcore import claims
 from sigcore.__main__ import main
 from sigcore.report import citations, claim_table, export, paper
 from sigcore.report.figures import claim_figure
-from test_venues import _document
+from helpers.latex import venue_document
 
 ROOT = Path(__file__).resolve().parents[1]
 MT = ROOT / "sample_data" / "mt"
@@ -193,7 +193,7 @@ def test_a_folder_of_claims_compiles_with_its_figures(tmp_path, capsys):
     inputs = "\n\n".join(f"\\input{{sigcore/{p.stem}}}" for p in sorted(folder.glob("*.tex")))
     refs = " ".join(f"Table~\\ref{{tab:{s}}}, Figure~\\ref{{fig:{s}}}." for s in stems)
     body = f"Results.\n\n{inputs}\n\n{refs}\n\\bibliographystyle{{plainnat}}\n\\bibliography{{sigcore/sigcore}}"
-    tex = _document("acl", body).replace("\\usepackage{graphicx}", "\\usepackage{graphicx}\n\\usepackage{booktabs}\n"
+    tex = venue_document("acl", body).replace("\\usepackage{graphicx}", "\\usepackage{graphicx}\n\\usepackage{booktabs}\n"
                                          "\\usepackage[round]{natbib}\n\\usepackage{url}", 1)
     (tmp_path / "main.tex").write_text(tex, encoding="utf-8")
     for tool in (PDFLATEX, BIBTEX, PDFLATEX, PDFLATEX):
@@ -245,7 +245,7 @@ def deferred(monkeypatch):
 def test_the_compare_page_s_paper_folder_holds_the_claim(deferred):
     """The Compare page with "A no worse than B by Δ" on the MT sample: its "Paper folder (.zip)" is the folder
     `--paper` writes for that claim: the sentence, the table, the JSON, the figure, the claim's reproduce line."""
-    from test_app import app, mt_sample, run, select
+    from helpers.apps import app, mt_sample, run, select
 
     at = app()
     select(at, "Claim").set_value("non-inferior").run()

@@ -229,13 +229,12 @@ def test_many_and_convert_read_helm_s_runs(output, tmp_path, capsys):
 
 
 def test_the_many_tasks_page_reads_helm_s_benchmark_output_zipped():
-    from test_many_modes import frame_with, page, upload
-    from test_many_tasks_page import _run
+    from helpers.many_page import frame_with, page, run_tasks, upload
 
     at = upload(page("Many tasks"), ("benchmark_output.zip", ZIP.read_bytes()))
     assert "Choose at least one of the 75 metrics, then press Run." in [i.value for i in at.info]
     at.multiselect[0].set_value(["exact_match"])
-    at = _run(at)
+    at = run_tasks(at)
     assert not at.error
     shown = frame_with(at, "rank_low").set_index("model")
     board = leaderboard.from_table(tidy.from_files([("b.zip", ZIP.read_bytes())]), metric="exact_match")

@@ -181,7 +181,7 @@ def test_without_zstandard_the_eval_log_says_what_to_install(monkeypatch):
 def test_two_inspect_logs_uploaded_on_the_compare_page():
     """Upload two models' .eval logs: a scorer is a metric of the page, and the verdict names the models."""
     from sigcore import report
-    from test_app import app, run, select, upload, verdict_of
+    from helpers.apps import app, run, select, upload, verdict_of
     from ui.safe import md
 
     logs = [LOGS / "alpha.eval", LOGS / "beta.eval"]

@@ -18,10 +18,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import bombs
 from sigcore.errors import SigcoreError
 from sigcore.io.inputs import read
 from sigcore.logs import helm_run, lm_eval_folder, tidy
+
+from helpers import bombs
 
 ROOT = Path(__file__).resolve().parents[1]
 LOGS = ROOT / "tests" / "data" / "inspect"

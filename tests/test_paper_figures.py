@@ -1,7 +1,6 @@
 """Figures for papers and slides (sigcore.report.figures.figure, style, styled_image): what they show agrees
 with the result, and the files are what a paper needs (true size, 8-9 pt text, embedded fonts, 300 dpi)."""
 
-import html
 import io
 import json
 import re
@@ -22,6 +21,8 @@ from sigcore.report.family_figures import forest
 from sigcore.report.figures import KINDS, figure
 from sigcore.report.style import PAPER, PX_PER_IN, SLIDE, plain
 from sigcore.result import Result
+
+from helpers.figures import pdf_words, poppler, texts_inside_and_apart
 
 pytestmark = pytest.mark.filterwarnings("ignore:The kopts argument is ignored")  # plotly's, with one browser
 rng = np.random.default_rng(7)
@@ -219,19 +220,6 @@ def every_pdf(tmp_path_factory):
     return made
 
 
-def _poppler(*argv) -> str:
-    return subprocess.run(argv, capture_output=True, text=True, check=True).stdout
-
-
-def _words(path) -> tuple[float, float, list[tuple[float, float, float, float, str]]]:
-    """The page's size and each word's box (left, top, right, bottom, in points from the top left) and text."""
-    out = _poppler("pdftotext", "-bbox", str(path), "-")
-    page = re.search(r'<page width="([\d.]+)" height="([\d.]+)"', out)
-    words = [(*map(float, m.groups()[:4]), html.unescape(m.group(5))) for m in re.finditer(
-        r'<word xMin="([-\d.]+)" yMin="([-\d.]+)" xMax="([-\d.]+)" yMax="([-\d.]+)">([^<]*)</word>', out)]
-    return float(page.group(1)), float(page.group(2)), words
-
-
 def _ink(image: np.ndarray) -> tuple[int, int, int, int]:
     """The box of an image's non-white pixels: left, top, right, bottom."""
     rows, columns = np.nonzero(image < 200)
@@ -252,7 +240,7 @@ def test_pdf_is_the_figure_at_true_size_with_every_text_on_its_page(every_pdf, k
     drawn at scale 1 from its corner (its ink where the PNG's is, to 2 px at 96 dpi: kaleido's own PDF shrank it
     by 0.2 in and cut off its bottom), and every axis title, legend entry and label is on the page."""
     fig, path, png = every_pdf[kind, style, width]
-    page_width, page_height, words = _words(path)
+    page_width, page_height, words = pdf_words(path)
     assert 0 <= fig.layout.width * 72 / PX_PER_IN - page_width < 2.1
     assert 0 <= page_height - fig.layout.height * 72 / PX_PER_IN < 1.25
     raster = subprocess.run(["pdftoppm", "-r", str(PX_PER_IN), "-gray", "-singlefile", str(path)],
@@ -273,7 +261,7 @@ def test_pdf_fonts_are_the_styles_own(every_pdf, kind, style, width):
     """Every glyph in the style's family, embedded: x⁽ⁱ⁾'s superscript, which Times-like fonts lack, would come
     from DejaVu Sans."""
     _, path, _ = every_pdf[kind, style, width]
-    rows = _poppler("pdffonts", str(path)).splitlines()[2:]
+    rows = poppler("pdffonts", str(path)).splitlines()[2:]
     fonts = [row.split()[0] for row in rows]
     assert fonts and all(" yes " in f" {row} " for row in rows)  # emb yes
     assert not any("DejaVu" in font for font in fonts), fonts
@@ -285,7 +273,7 @@ def test_pdf_title_says_what_the_figure_shows(every_pdf):
     """Not kaleido's page title, "Kaleido-fier": the figure's kind, what is compared and how; the file is still
     whole (each cross-reference points at its object)."""
     for (kind, style, width), (fig, path, _) in every_pdf.items():
-        title = re.search(r"^Title:\s*(.*)$", _poppler("pdfinfo", str(path)), re.M).group(1)
+        title = re.search(r"^Title:\s*(.*)$", poppler("pdfinfo", str(path)), re.M).group(1)
         assert title == fig.layout.meta["title"] and "Kaleido" not in title
         pdf = path.read_bytes()
         start = int(re.search(rb"startxref\s+(\d+)", pdf).group(1))
@@ -440,60 +428,11 @@ def _cases():
             yield f"forest-{style.name}-{width}", forest(family, style=style, width=width)
 
 
-_BOXES = """async (spec) => {
-  await document.fonts.ready;
-  const div = document.createElement('div');
-  document.body.appendChild(div);
-  await Plotly.newPlot(div, spec.data, spec.layout, {staticPlot: true});
-  const root = div.querySelector('svg.main-svg').getBoundingClientRect();
-  const texts = [...div.querySelectorAll('text')].filter(t => t.textContent.trim()).map(t => {
-    const r = t.getBoundingClientRect();
-    return {text: t.textContent, left: r.left - root.left, right: r.right - root.left,
-            top: r.top - root.top, bottom: r.bottom - root.top};
-  });
-  Plotly.purge(div); div.remove();
-  return {width: root.width, height: root.height, texts};
-}"""
-
-
 @pytest.mark.browser
 def test_no_text_leaves_the_figure_or_overlaps_another():
     """Every label, tick, title and legend entry inside the figure, and no two on top of each other, measured in
     Debian's Chromium with the fonts a reader's PDF embeds."""
     texts_inside_and_apart(list(_cases()))
-
-
-def texts_inside_and_apart(cases: list) -> None:
-    """Each (name, figure)'s texts measured in Chromium: inside the figure, none on top of another."""
-    import os
-    import shutil
-    from pathlib import Path
-
-    import plotly
-    from playwright.sync_api import sync_playwright
-
-    chromium = shutil.which("chromium") or "/usr/bin/chromium"
-    assert os.path.exists(chromium), "install Debian's chromium (see .ci/run)"
-    script = (Path(plotly.__file__).parent / "package_data" / "plotly.min.js").read_text(encoding="utf-8")
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
-        page = browser.new_page()
-        page.set_content("<html><body style='margin:0'></body></html>")
-        page.add_script_tag(content=script)
-        page.evaluate(_BOXES, json.loads(cases[0][1].to_json()))  # a first plot loads the fonts it measures with
-        for name, fig in cases:
-            got = page.evaluate(_BOXES, json.loads(fig.to_json()))
-            assert got["width"] == pytest.approx(fig.layout.width, abs=1)
-            boxes = got["texts"]
-            for box in boxes:
-                assert -0.5 <= box["left"] and box["right"] <= got["width"] + 0.5, (name, box)
-                assert -0.5 <= box["top"] and box["bottom"] <= got["height"] + 0.5, (name, box)
-            for i, one in enumerate(boxes):
-                for other in boxes[i + 1:]:
-                    apart = (one["right"] <= other["left"] + 1 or other["right"] <= one["left"] + 1
-                             or one["bottom"] <= other["top"] + 1 or other["bottom"] <= one["top"] + 1)
-                    assert apart, (name, one, other)
-        browser.close()
 
 
 def test_kaleido_is_asked_again_once_when_its_page_was_not_ready():

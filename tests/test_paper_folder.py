@@ -18,7 +18,7 @@ from sigcore.__main__ import main
 from sigcore.report import citations, family, paper
 from sigcore.report import seeds as seeds_report
 from sigcore.report.venues import VENUES
-from test_venues import CLASSES, _document
+from helpers.latex import CLASSES, venue_document
 
 ROOT = Path(__file__).resolve().parents[1]
 MT, WMT, SEEDS = ROOT / "sample_data" / "mt", ROOT / "sample_data" / "wmt17_en_de", ROOT / "sample_data" / "seeds"
@@ -67,7 +67,7 @@ def _main_tex(key: str, folder: Path) -> str:
     natbib = key in NATBIB or key not in CLASSES
     body = (f"Results.\n\n{inputs}\n\nTable~\\ref{{tab:bleu-vs-lium-nmt}}, Figure~\\ref{{fig:bleu-vs-lium-nmt}}.\n"
             f"\\bibliographystyle{{{'plainnat' if natbib else 'plain'}}}\n\\bibliography{{sigcore/sigcore}}")
-    tex = _document(key, body)
+    tex = venue_document(key, body)
     packages = "\\usepackage{booktabs}\n" + ("\\usepackage[round]{natbib}\n" if natbib and key not in NATBIB else "")
     tex = tex.replace("\\usepackage{graphicx}", "\\usepackage{graphicx}\n" + packages + "\\usepackage{url}", 1)
     if key == "acm":  # acmart's own fonts (libertine) are in texlive-fonts-extra, 1.4 GB: Latin Modern, scalable too
@@ -379,7 +379,7 @@ def test_seeds_and_aso_tables_with_long_names_fit_the_page(tmp_path, key):
     few = {f"sys{i}": v for i, v in enumerate(list(scores.values())[:3])}
     assert "& (1) &" not in seeds_report.aso_latex(sigcore.statistics.multi_aso(few, n_bootstrap=100, seed=0), few,
                                                  venue=key)
-    (tmp_path / "main.tex").write_text(_document(key, "Results.\n\n" + aso + "\n" + short + "\n" + long).replace(
+    (tmp_path / "main.tex").write_text(venue_document(key, "Results.\n\n" + aso + "\n" + short + "\n" + long).replace(
         "\\usepackage{graphicx}", "\\usepackage{graphicx}\n\\usepackage{booktabs}\n\\usepackage[round]{natbib}", 1),
         encoding="utf-8")
     done = subprocess.run([PDFLATEX, "-interaction=nonstopmode", "-halt-on-error", "main.tex"], cwd=tmp_path,
