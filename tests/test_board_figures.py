@@ -74,6 +74,8 @@ def _caption_lists(text: str, after: str) -> list[list[str]]:
     return [re.split(r", and |, | and ", part.strip()) for part in tail.split("; ")]
 
 
+@pytest.mark.slow  # a PDF through kaleido's Chromium
+@pytest.mark.usefixtures("one_browser_for_static_images")
 @pytest.mark.parametrize("kind", ["ranks", "cd", "nemenyi"])
 def test_each_kind_is_the_venue_s_width_and_its_caption_names_what_it_draws(saved, kind, tmp_path, capsys):
     res = Leaderboard.from_dict(json.loads(saved.read_text())["board"])
@@ -140,6 +142,7 @@ def _hostile_board(tmp_path: Path) -> Path:
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("one_browser_for_static_images")
 def test_the_latex_figures_it_prints_compile_at_acl_s_column_with_no_overfull_box(saved, tmp_path, capsys):
     assert PDFLATEX, "install Debian's texlive-latex-recommended (see .ci/run)"
     figs = tmp_path / "figs"
@@ -172,6 +175,8 @@ def test_the_latex_figures_it_prints_compile_at_acl_s_column_with_no_overfull_bo
     assert 0 <= column - figure < 2.5  # at its natural size: its 9 pt text prints at 9 pt
 
 
+@pytest.mark.slow  # ends with two PDFs through kaleido's Chromium
+@pytest.mark.usefixtures("one_browser_for_static_images")
 def test_every_misuse_is_refused_in_one_line(saved, tmp_path, capsys):
     result, family = tmp_path / "result.json", tmp_path / "family.json"
     gold, a, b = (tmp_path / f"{n}.txt" for n in ("gold", "a", "b"))

@@ -107,6 +107,8 @@ def test_an_interval_beside_a_corrected_p_says_it_is_uncorrected(case):
         assert shown == len(res.board.models) - 1, plain
 
 
+@pytest.mark.slow  # the folder's PDF figure through kaleido, then pdflatex
+@pytest.mark.usefixtures("one_browser_for_static_images")
 def test_the_paper_folder_compiles_and_its_script_prints_the_board_again(tmp_path, capsys, monkeypatch):
     out = tmp_path / "paper"
     assert main(["many", str(SUITE), "--metric", "acc", "exact_match[maj@3]", "--baseline", "alpha",

@@ -74,6 +74,7 @@ def test_a_group_s_delta_is_its_tasks_combined_as_the_group_averages_them():
     assert k >= 0 and low < d < high
 
 
+@pytest.mark.slow  # pdflatex
 def test_the_latex_table_compiles_in_an_acl_column_or_across_both(tmp_path):
     frame = table(seed=2, runs=1)
     frame["model"] = frame.model.replace({"m3": HOSTILE})

@@ -144,6 +144,8 @@ def _table(tmp_path, n=300, seed=3):
     return table
 
 
+@pytest.mark.slow  # the folder's figures through kaleido
+@pytest.mark.usefixtures("one_browser_for_static_images")
 @pytest.mark.parametrize("flags", [["--equivalent", "0.06", "--resamples", "300", "--seed", "4"],
                                    ["--non-inferior", "0.05", "--test", "t", "--alpha", "0.1"]])
 def test_the_reproduce_line_reruns_to_the_same_json(tmp_path, capsys, flags):
@@ -164,6 +166,8 @@ def test_the_reproduce_line_reruns_to_the_same_json(tmp_path, capsys, flags):
     assert again["signature"] == signature  # what the run printed last, as the script's header promises
 
 
+@pytest.mark.slow  # the folder's figures through kaleido
+@pytest.mark.usefixtures("one_browser_for_static_images")
 def test_paper_with_bibtex_writes_the_folder_and_prints_the_claim_s_references(tmp_path, capsys):
     folder = tmp_path / "sigcore"
     assert main(["compare", str(_table(tmp_path)), "--non-inferior", "0.05", "--test", "t", "--paper", str(folder),
@@ -174,6 +178,7 @@ def test_paper_with_bibtex_writes_the_folder_and_prints_the_claim_s_references(t
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("one_browser_for_static_images")
 def test_a_folder_of_claims_compiles_with_its_figures(tmp_path, capsys):
     """A BLEU non-inferiority claim (bootstrap: the histogram) and an accuracy equivalence claim (t-test: the
     bound against ±Δ) beside a plain comparison, in ACL's two columns: no error, overfull box or undefined
@@ -242,6 +247,7 @@ def deferred(monkeypatch):
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("one_browser_for_static_images")
 def test_the_compare_page_s_paper_folder_holds_the_claim(deferred):
     """The Compare page with "A no worse than B by Δ" on the MT sample: its "Paper folder (.zip)" is the folder
     `--paper` writes for that claim: the sentence, the table, the JSON, the figure, the claim's reproduce line."""

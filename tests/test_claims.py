@@ -296,6 +296,7 @@ def test_power_plans_a_claim_on_the_command_line(capsys):
     assert capsys.readouterr().out.strip() == claims.plan("equivalent", 0.03, delta=delta, sd=sd, n=1000).text()
 
 
+@pytest.mark.slow  # pdflatex and bibtex
 def test_a_claims_latex_sentence_says_the_sentences_numbers_cites_its_tests_and_compiles(tmp_path, capsys):
     """The claim in a paper's text: the same bound, p and decision as the plain sentence, δ and the bound in math
     mode, the test and Schuirmann (1987) cited; pdflatex and bibtex take it (tests/helpers/latex.py's paper)."""

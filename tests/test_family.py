@@ -72,6 +72,7 @@ def test_names_are_escaped_and_the_caption_says_how():
                                                                                                   "base%1")
 
 
+@pytest.mark.slow  # pdflatex
 def test_the_forest_and_heatmap_captions_compile_in_latex_with_any_name(tmp_path):
     """Pasted into \\caption{}, the plain caption's "95% interval" commented out the closing brace and δ, − and α
     stopped pdflatex: each figure has a LaTeX caption, names escaped, that compiles in a column."""

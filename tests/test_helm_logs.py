@@ -156,6 +156,7 @@ def _copy(output: Path, tmp_path: Path) -> Path:
     return out
 
 
+@pytest.mark.slow  # reads a HELM output folder a dozen times
 def test_every_defect_of_a_run_folder_is_told_with_its_file(output, tmp_path):
     out = _copy(output, tmp_path)
     run = out / "runs" / "toy" / "simple_classification:model=toy_coin"
@@ -189,6 +190,7 @@ def test_every_defect_of_a_run_folder_is_told_with_its_file(output, tmp_path):
         tidy.from_logs([tmp_path / "empty"])
 
 
+@pytest.mark.slow  # reads a HELM output folder five times
 def test_a_model_run_twice_a_model_without_a_task_and_another_split_are_each_said(output, tmp_path):
     out = _copy(output, tmp_path)
     shutil.copytree(out / "runs" / "toy", out / "runs" / "again")  # a second suite of the same runs

@@ -30,6 +30,7 @@ def _reference(path: Path, tmp_path: Path):
     return read_eval_log(str(path))
 
 
+@pytest.mark.slow  # imports inspect_ai, the reference reader
 @pytest.mark.parametrize("name", ["alpha.eval", "beta.eval", "beta.json.gz"])
 def test_every_score_is_inspect_s_own(tmp_path, name):
     from inspect_ai.scorer import value_to_float

@@ -44,16 +44,6 @@ def _family():
     return sigcore.compare_many(GOLD, systems, baseline="LIUM-NMT", n_resamples=1000, correction="by", test="bootstrap")
 
 
-@pytest.fixture(scope="module", autouse=True)
-def one_browser():
-    """One Chromium for this module's images (0.3 s each instead of 3 s); the export tests start their own."""
-    import kaleido
-
-    kaleido.start_sync_server(silence_warnings=True)
-    yield
-    kaleido.stop_sync_server(silence_warnings=True)
-
-
 def unique_ids(svg: bytes) -> bytes:
     """An SVG without the random id Plotly gives each drawing."""
     uid = re.search(rb'id="defs-(\w+)"', svg).group(1)
@@ -163,6 +153,8 @@ def files():
     return made
 
 
+@pytest.mark.slow  # PNG, SVG and PDF through kaleido (files), read by poppler
+@pytest.mark.usefixtures("one_browser_for_static_images")
 @pytest.mark.parametrize("width, inches", [("column", 7.7 / 2.54), ("full", 16 / 2.54)])  # ACL's
 def test_pdf_page_is_the_requested_width_with_fonts_embedded(files, width, inches):
     pdf = files[width]["pdf"]
@@ -174,6 +166,8 @@ def test_pdf_page_is_the_requested_width_with_fonts_embedded(files, width, inche
     assert any(b"Serif" in f or b"Times" in f or b"Termes" in f or b"Roman" in f for f in fonts)
 
 
+@pytest.mark.slow  # PNG, SVG and PDF through kaleido (files)
+@pytest.mark.usefixtures("one_browser_for_static_images")
 @pytest.mark.parametrize("width", ["column", "full"])
 def test_svg_text_is_8_to_9_pt_black_with_both_lines_labelled(files, width):
     svg = files[width]["svg"].decode()
@@ -190,6 +184,8 @@ def test_svg_text_is_8_to_9_pt_black_with_both_lines_labelled(files, width):
     assert len(re.findall(r'class="[^"]*shape', svg)) + svg.count("stroke-dasharray") >= 2
 
 
+@pytest.mark.slow  # PNG, SVG and PDF through kaleido (files)
+@pytest.mark.usefixtures("one_browser_for_static_images")
 def test_png_is_300_dpi_at_true_size(files):
     png = files["column"]["png"]
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
@@ -233,6 +229,8 @@ def _texts(fig) -> list[str]:
     return titles + [t.name for t in fig.data if len(t.x)] + [note.text for note in fig.layout.annotations]
 
 
+@pytest.mark.slow  # 16 PDFs and PNGs through kaleido (every_pdf), poppler
+@pytest.mark.usefixtures("one_browser_for_static_images")
 @pytest.mark.parametrize("kind, style, width", [(k, s.name, w) for k, s, w in GRID])
 def test_pdf_is_the_figure_at_true_size_with_every_text_on_its_page(every_pdf, kind, style, width):
     """The page is the figure's size (Chromium prints in points and 1/300 in: its height rounded up, its width down,
@@ -256,6 +254,8 @@ def test_pdf_is_the_figure_at_true_size_with_every_text_on_its_page(every_pdf, k
                 assert any(word in text for text in drawn), (word, label)
 
 
+@pytest.mark.slow  # 16 PDFs and PNGs through kaleido (every_pdf), poppler
+@pytest.mark.usefixtures("one_browser_for_static_images")
 @pytest.mark.parametrize("kind, style, width", [(k, s.name, w) for k, s, w in GRID])
 def test_pdf_fonts_are_the_styles_own(every_pdf, kind, style, width):
     """Every glyph in the style's family, embedded: x⁽ⁱ⁾'s superscript, which Times-like fonts lack, would come
@@ -269,6 +269,8 @@ def test_pdf_fonts_are_the_styles_own(every_pdf, kind, style, width):
     assert serif == fonts if style == "paper" else not serif, fonts
 
 
+@pytest.mark.slow  # 16 PDFs and PNGs through kaleido (every_pdf), poppler
+@pytest.mark.usefixtures("one_browser_for_static_images")
 def test_pdf_title_says_what_the_figure_shows(every_pdf):
     """Not kaleido's page title, "Kaleido-fier": the figure's kind, what is compared and how; the file is still
     whole (each cross-reference points at its object)."""
@@ -301,6 +303,8 @@ def test_slide_style_is_large():
     assert fig.layout.width == 1280 and fig.layout.font.size >= 20 and fig.layout.xaxis.tickfont.size >= 20
 
 
+@pytest.mark.slow  # SVGs through kaleido's Chromium
+@pytest.mark.usefixtures("one_browser_for_static_images")
 def test_slide_widths_are_a_whole_slide_and_half_of_one():
     """A slide's figure is the slide's width (1280 px) unless asked for one column of a two-column slide (640
     px); a paper's is its venue's column (ACL's by default, 7.7 cm) unless asked for the full text width."""
@@ -369,6 +373,8 @@ def test_convergence_shows_a_small_p_and_its_band_clear_of_the_floor(n, accuraci
 # ---------------------------------------------------------------- the command line
 
 
+@pytest.mark.slow  # SVGs through kaleido's Chromium
+@pytest.mark.usefixtures("one_browser_for_static_images")
 def test_cli_saves_a_result_and_draws_it(tmp_path, capsys):
     table = tmp_path / "t.csv"
     table.write_text("gold,a,b\n" + "".join(f"{g},{x},{y}\n" for g, x, y in zip(GOLD, A, B)))
@@ -389,6 +395,8 @@ def test_cli_saves_a_result_and_draws_it(tmp_path, capsys):
         assert message in err and "Traceback" not in err and err.count("\n") == 1
 
 
+@pytest.mark.slow  # a PDF through kaleido's Chromium
+@pytest.mark.usefixtures("one_browser_for_static_images")
 def test_cli_draws_a_saved_family(tmp_path, capsys):
     gold, a, b, c = (tmp_path / f"{n}.txt" for n in ("gold", "base", "sys1", "sys2"))
     gold.write_text("".join(f"{g}\n" for g in GOLD))
@@ -457,6 +465,8 @@ def test_kaleido_is_asked_again_once_when_its_page_was_not_ready():
         export.figure_image(twice, "svg")
 
 
+@pytest.mark.slow  # three PDFs through kaleido's Chromium
+@pytest.mark.usefixtures("one_browser_for_static_images")
 def test_a_pdf_is_the_same_file_byte_for_byte_dated_by_source_date_epoch(monkeypatch):
     import time
 

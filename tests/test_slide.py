@@ -166,6 +166,8 @@ def english_png():
     return fig, slide_image(fig, "png")
 
 
+@pytest.mark.slow  # a slide's PNG through kaleido
+@pytest.mark.usefixtures("one_browser_for_static_images")
 def test_slide_png_has_its_size_margins_no_empty_bottom_and_the_links_qr_code(english_png):
     fig, png = english_png
     slide_layout_holds(png)
@@ -192,6 +194,8 @@ def chinese_exports():
     return fig, {fmt: slide_image(fig, fmt) for fmt in ("png", "svg", "pdf")}, said
 
 
+@pytest.mark.slow  # a slide's PNG, SVG and PDF through kaleido
+@pytest.mark.usefixtures("one_browser_for_static_images")
 def test_the_chinese_slide_speaks_chinese(chinese_exports):
     fig, _, (conclusion, exact) = chinese_exports
     said = texts(fig)
@@ -203,6 +207,8 @@ def test_the_chinese_slide_speaks_chinese(chinese_exports):
     assert fig.layout.font.family.split(", ").index("Noto Sans CJK SC") >= 0
 
 
+@pytest.mark.slow  # a slide's PDF through kaleido, poppler
+@pytest.mark.usefixtures("one_browser_for_static_images")
 @pytest.mark.skipif(not shutil.which("pdftotext"), reason="needs Debian's poppler-utils (.ci/run installs it)")
 def test_the_chinese_pdf_embeds_its_fonts_and_its_text_is_the_chinese_conclusion(chinese_exports):
     _, files, (conclusion, exact) = chinese_exports
@@ -230,6 +236,8 @@ def test_unified_text_leaves_a_pdf_without_radicals_or_not_chromiums_alone():
     assert b"<0010> <6BCB>" in fixed and b"<0011> <6BD4>" in fixed and b"<0012> <6BDB>" in fixed  # ⽏⽐⽑: 毋比毛
 
 
+@pytest.mark.slow  # a slide's SVG and PNG through kaleido
+@pytest.mark.usefixtures("one_browser_for_static_images")
 def test_the_chinese_svg_and_png_carry_their_glyphs(chinese_exports):
     fig, files, (conclusion, _) = chinese_exports
     svg = files["svg"].decode()

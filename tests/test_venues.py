@@ -33,6 +33,7 @@ def _compile(folder: Path, tex: str) -> str:
     return (folder / "v.log").read_text(encoding="latin-1")
 
 
+@pytest.mark.slow  # pdflatex
 @pytest.mark.parametrize("key", sorted(CLASSES))
 def test_a_venue_s_widths_are_its_class_file_s(tmp_path, key):
     assert PDFLATEX, "install Debian's texlive-latex-recommended and texlive-publishers (see .ci/run)"
@@ -66,6 +67,7 @@ def test_a_width_that_is_not_one_is_refused_with_the_units(text):
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("one_browser_for_static_images")
 @pytest.mark.parametrize("key", ["acl", *sorted(CLASSES)])
 def test_a_figure_fills_its_venue_s_column_and_text_unscaled(tmp_path, key):
     """Placed at its natural size, the figure fills \\columnwidth and \\textwidth to within two points and a half and
@@ -90,6 +92,8 @@ def test_a_figure_fills_its_venue_s_column_and_text_unscaled(tmp_path, key):
     assert 0 <= column_box - column < 2.5 and 0 <= text_box - full < 2.5, (column, column_box, full, text_box)
 
 
+@pytest.mark.slow  # SVGs through kaleido's Chromium
+@pytest.mark.usefixtures("one_browser_for_static_images")
 def test_the_figure_command_takes_a_venue_and_a_width(tmp_path, capsys):
     rng = np.random.default_rng(2)
     path = tmp_path / "s.csv"
