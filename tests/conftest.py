@@ -1,4 +1,7 @@
-"""Two things every test shares.
+"""Three things every test shares.
+
+The fast tier kept honest (tests/helpers/fast_tier.py): a test not marked slow or browser that starts pdflatex, a
+Chromium or a Streamlit server fails, so that `pytest -m "not slow and not browser"` needs none of them.
 
 One Chromium per test process for kaleido's static images, for the tests that ask for it
 (``one_browser_for_static_images``): started once (about 2 s) instead of once per image (2 s each, most of the paper
@@ -9,11 +12,49 @@ And the process's own ``__main__`` given back after each test: AppTest leaves th
 ``__main__`` (also when a module's fixture ran it, before any test began), and a test after it that starts processes
 by spawning (Dask's LocalCluster) ran that script again in every worker."""
 
+import os
 import sys
 
 import pytest
 
+from helpers.fast_tier import MARKS, Guard
+
 MAIN = sys.modules["__main__"]
+GUARD = Guard()
+
+
+def pytest_unconfigure(config):
+    GUARD.remove()
+
+
+def _watched(item):
+    """A phase of a fast test (setup, call or teardown, with the fixtures it sets up) under the guard."""
+    if any(item.get_closest_marker(mark) for mark in MARKS):
+        with GUARD.settling():
+            return (yield)
+    started = []
+    try:
+        with GUARD.watching() as started:
+            return (yield)
+    finally:
+        if started:  # raised in the hook: the phase fails, whatever the test caught
+            pytest.fail(f"{item.nodeid} started {', '.join(dict.fromkeys(started))}, which the fast tier does "
+                        "not: mark it @pytest.mark.slow with why", pytrace=False)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item):
+    return (yield from _watched(item))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    return (yield from _watched(item))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    return (yield from _watched(item))
 
 
 @pytest.fixture(autouse=True)
@@ -42,5 +83,11 @@ def browser_per_image(one_browser_for_static_images):
     from sigcore.report.export import RENDER_SECONDS
 
     kaleido.stop_sync_server(silence_warnings=True)
+    browser = os.environ.get("BROWSER_PATH")
     yield
-    kaleido.start_sync_server(n=1, timeout=RENDER_SECONDS, silence_warnings=True)
+    with pytest.MonkeyPatch.context() as patch:  # the browser it had: the test's own BROWSER_PATH is undone later
+        if browser is None:
+            patch.delenv("BROWSER_PATH", raising=False)
+        else:
+            patch.setenv("BROWSER_PATH", browser)
+        kaleido.start_sync_server(n=1, timeout=RENDER_SECONDS, silence_warnings=True)
