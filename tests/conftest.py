@@ -1,16 +1,60 @@
-"""One Chromium per test process for kaleido's static images, started once (about 2 s) instead of once per image
-(2 s each, most of the paper and figure tests' time). The app and the command line still start one per image;
-test_export.py checks that both ways draw the same image, and test_browser's downloads run the app's own way.
+"""Three things every test shares.
+
+The fast tier kept honest (tests/helpers/fast_tier.py): a test not marked slow or browser that starts pdflatex, a
+Chromium or a Streamlit server fails, so that `pytest -m "not slow and not browser"` needs none of them.
+
+One Chromium per test process for kaleido's static images, for the tests that ask for it
+(``one_browser_for_static_images``): started once (about 2 s) instead of once per image (2 s each, most of the paper
+and figure tests' time); a run that exports no image starts none. The app and the command line still start one per
+image; test_export.py checks that both ways draw the same image, and test_browser's downloads run the app's own way.
 
 And the process's own ``__main__`` given back after each test: AppTest leaves the script it ran (dashboard.py) as
 ``__main__`` (also when a module's fixture ran it, before any test began), and a test after it that starts processes
 by spawning (Dask's LocalCluster) ran that script again in every worker."""
 
+import os
 import sys
 
 import pytest
 
+from helpers.fast_tier import MARKS, Guard
+
 MAIN = sys.modules["__main__"]
+GUARD = Guard()
+
+
+def pytest_unconfigure(config):
+    GUARD.remove()
+
+
+def _watched(item):
+    """A phase of a fast test (setup, call or teardown, with the fixtures it sets up) under the guard."""
+    if any(item.get_closest_marker(mark) for mark in MARKS):
+        with GUARD.settling():
+            return (yield)
+    started = []
+    try:
+        with GUARD.watching() as started:
+            return (yield)
+    finally:
+        if started:  # raised in the hook: the phase fails, whatever the test caught
+            pytest.fail(f"{item.nodeid} started {', '.join(dict.fromkeys(started))}, which the fast tier does "
+                        "not: mark it @pytest.mark.slow with why", pytrace=False)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item):
+    return (yield from _watched(item))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    return (yield from _watched(item))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    return (yield from _watched(item))
 
 
 @pytest.fixture(autouse=True)
@@ -19,7 +63,7 @@ def main_module_kept():
     sys.modules["__main__"] = MAIN
 
 
-@pytest.fixture(scope="session", autouse=True)
+@pytest.fixture(scope="session")
 def one_browser_for_static_images():
     import kaleido
 
@@ -31,12 +75,19 @@ def one_browser_for_static_images():
 
 
 @pytest.fixture
-def browser_per_image():
-    """The app's and the command line's way for one test: kaleido starts a browser for each image."""
+def browser_per_image(one_browser_for_static_images):
+    """The app's and the command line's way for one test: kaleido starts a browser for each image (the shared one
+    is stopped, then started again)."""
     import kaleido
 
     from sigcore.report.export import RENDER_SECONDS
 
     kaleido.stop_sync_server(silence_warnings=True)
+    browser = os.environ.get("BROWSER_PATH")
     yield
-    kaleido.start_sync_server(n=1, timeout=RENDER_SECONDS, silence_warnings=True)
+    with pytest.MonkeyPatch.context() as patch:  # the browser it had: the test's own BROWSER_PATH is undone later
+        if browser is None:
+            patch.delenv("BROWSER_PATH", raising=False)
+        else:
+            patch.setenv("BROWSER_PATH", browser)
+        kaleido.start_sync_server(n=1, timeout=RENDER_SECONDS, silence_warnings=True)

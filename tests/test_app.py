@@ -16,6 +16,8 @@ from sigcore.io.inputs import read
 from ui import data as ui_data
 from ui.safe import md
 
+from helpers.apps import app, frames_of, mt_sample, on_slp3, run, select, slp3, upload, verdict_of
+
 ROOT = Path(__file__).resolve().parents[1]
 CSV = b"id,gold,bert,roberta,lstm\n" + b"".join(
     f"{i},{g},{a},{b},{c}\n".encode() for i, (g, a, b, c) in enumerate(
@@ -27,25 +29,6 @@ GROUPED = b"id,doc,gold,A,B\n" + b"".join(
         [("x", "x", "y"), ("y", "y", "y"), ("x", "x", "x"), ("y", "y", "x"), ("x", "y", "x"), ("y", "y", "y")] * 20))
 
 
-def app() -> AppTest:
-    return AppTest.from_file(str(ROOT / "dashboard.py"), default_timeout=60).run()
-
-
-def verdict_of(at: AppTest) -> str:
-    shown = [e.value for e in at.success] + [e.value for e in at.info if "significant" in e.value] + [
-        e.value for e in at.warning if e.value.startswith("Too few items differ")]  # a decision it cannot support
-    assert len(shown) == 1, shown
-    return shown[0]
-
-
-def run(at: AppTest) -> AppTest:
-    return next(b for b in at.button if b.label == "Run").click().run()
-
-
-def select(at: AppTest, label: str):
-    return next(s for s in at.selectbox if s.label == label)
-
-
 def caption_with(at: AppTest, text: str) -> str:
     return next(c.value for c in at.caption if text in c.value)
 
@@ -53,32 +36,6 @@ def caption_with(at: AppTest, text: str) -> str:
 def advice_of(at: AppTest) -> str:
     """What the "Which test?" box under the settings says: the recommended test and why, then the others."""
     return next(e for e in at.expander if e.label.startswith("Which test?")).markdown[0].value
-
-
-def frames_of(at: AppTest) -> list[dict]:
-    chart = at.get("component_instance")[0].proto  # the live chart: the frames the browser will play
-    return json.loads(chart.json_args)["frames"]
-
-
-def slp3() -> tuple[list, list, list]:
-    table = read(ROOT / "sample_data" / "slp3_fig4_11.csv").frame
-    return table["gold"].tolist(), table["A"].tolist(), table["B"].tolist()
-
-
-def upload(at: AppTest, *files) -> AppTest:
-    at.radio[0].set_value("Upload").run()
-    at.file_uploader[0].set_value([(name, data, "application/octet-stream") for name, data in files]).run()
-    return at
-
-
-def on_slp3(at: AppTest) -> AppTest:
-    at.selectbox[0].set_value("SLP3 Figure 4.11: 10 documents, A .70 vs B .50").run()
-    return at
-
-
-def mt_sample() -> tuple[list, list, list]:
-    return tuple(read(ROOT / "sample_data" / "mt" / name).frame["text"].tolist()
-                 for name in ("newstest2017.ref.de", "uedin-nmt.de", "LIUM-NMT.de"))
 
 
 def test_opens_on_a_real_sample_where_the_bootstrap_is_recommended_and_runs_it():

@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-import bombs
 from sigcore.io import archives
 from ui.safe import md
+
+from helpers import bombs
 
 ROOT = Path(__file__).resolve().parents[1]
 BUDGET_MB = 2 * archives.MEMBER / 2**20  # what reading the largest member may cost the server: it, and its join
@@ -74,7 +75,7 @@ def test_the_compare_page_says_which_file_member_sample_and_field(case):
 
 @pytest.mark.parametrize("case", [*CASES, "zip of logs"])
 def test_the_many_tasks_page_says_which_file_member_sample_and_field(case):
-    from test_many_modes import page, upload
+    from helpers.many_page import page, upload
 
     name, _, message = CASES.get(case) or ZIP_BOMB
     real = ("alpha.eval", (bombs.LOGS / "alpha.eval").read_bytes())
@@ -95,7 +96,7 @@ def test_in_chromium_the_pages_say_what_is_wrong_and_the_server_stays_within_its
     1.9 GB header alone took it from 300 MB to 3.9 GB."""
     from playwright.sync_api import sync_playwright
 
-    from test_browser import launch, streamlit_server
+    from helpers.browser import launch, streamlit_server
 
     for case in [*CASES, "zip of logs"]:
         name, _, _ = CASES.get(case) or ZIP_BOMB

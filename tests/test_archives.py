@@ -16,12 +16,13 @@ from pathlib import Path
 
 import pytest
 
-import bombs
 from sigcore.__main__ import main
 from sigcore.errors import InputError
 from sigcore.io import archives
 from sigcore.io.inputs import read
 from sigcore.logs import tidy
+
+from helpers import bombs
 
 ROOT = Path(__file__).resolve().parents[1]
 LOGS = bombs.LOGS

@@ -22,8 +22,8 @@ from sigcore.report import board as words
 from sigcore.report import board_figures, records
 from sigcore.report.style import PX_PER_IN, SLIDE, paper
 
-from test_leaderboard import table
-from test_paper_figures import _words, texts_inside_and_apart
+from helpers.boards import table
+from helpers.figures import pdf_words, texts_inside_and_apart
 
 SUITE = Path(__file__).resolve().parents[1] / "sample_data" / "lm_eval_suite"
 MODELS = ["alpha", "beta", "gamma", "delta"]
@@ -74,6 +74,8 @@ def _caption_lists(text: str, after: str) -> list[list[str]]:
     return [re.split(r", and |, | and ", part.strip()) for part in tail.split("; ")]
 
 
+@pytest.mark.slow  # a PDF through kaleido's Chromium
+@pytest.mark.usefixtures("one_browser_for_static_images")
 @pytest.mark.parametrize("kind", ["ranks", "cd", "nemenyi"])
 def test_each_kind_is_the_venue_s_width_and_its_caption_names_what_it_draws(saved, kind, tmp_path, capsys):
     res = Leaderboard.from_dict(json.loads(saved.read_text())["board"])
@@ -83,7 +85,7 @@ def test_each_kind_is_the_venue_s_width_and_its_caption_names_what_it_draws(save
     assert f"({kind}, paper: one column of ACL, 7.7 cm)" in printed["out"]
     assert printed["caption"] == words.figure_caption(res, kind, 0.05, "holm")
     assert printed["latex"] == words.figure_caption(res, kind, 0.05, "holm", latex=True)
-    page_width, _, found = _words(pdf)
+    page_width, _, found = pdf_words(pdf)
     assert 0 <= 7.7 / 2.54 * 72 - page_width < 2.1  # Chromium rounds the page down to whole points
     drawn = [w for *_, w in found]
     assert all(m in drawn for m in MODELS), drawn  # every model named on the page
@@ -140,6 +142,7 @@ def _hostile_board(tmp_path: Path) -> Path:
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("one_browser_for_static_images")
 def test_the_latex_figures_it_prints_compile_at_acl_s_column_with_no_overfull_box(saved, tmp_path, capsys):
     assert PDFLATEX, "install Debian's texlive-latex-recommended (see .ci/run)"
     figs = tmp_path / "figs"
@@ -172,6 +175,8 @@ def test_the_latex_figures_it_prints_compile_at_acl_s_column_with_no_overfull_bo
     assert 0 <= column - figure < 2.5  # at its natural size: its 9 pt text prints at 9 pt
 
 
+@pytest.mark.slow  # ends with two PDFs through kaleido's Chromium
+@pytest.mark.usefixtures("one_browser_for_static_images")
 def test_every_misuse_is_refused_in_one_line(saved, tmp_path, capsys):
     result, family = tmp_path / "result.json", tmp_path / "family.json"
     gold, a, b = (tmp_path / f"{n}.txt" for n in ("gold", "a", "b"))

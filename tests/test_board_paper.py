@@ -18,8 +18,8 @@ from sigcore.__main__ import main
 from sigcore.report import board
 from sigcore.report.export import latex_escape
 
-from test_family import _compile
-from test_leaderboard import RIGHT, table
+from helpers.boards import RIGHT, table
+from helpers.latex import compile_paper
 
 SUITE = Path(__file__).resolve().parents[1] / "sample_data" / "lm_eval_suite"
 HOSTILE = "m3_{x} & 50% #1"
@@ -107,6 +107,8 @@ def test_an_interval_beside_a_corrected_p_says_it_is_uncorrected(case):
         assert shown == len(res.board.models) - 1, plain
 
 
+@pytest.mark.slow  # the folder's PDF figure through kaleido, then pdflatex
+@pytest.mark.usefixtures("one_browser_for_static_images")
 def test_the_paper_folder_compiles_and_its_script_prints_the_board_again(tmp_path, capsys, monkeypatch):
     out = tmp_path / "paper"
     assert main(["many", str(SUITE), "--metric", "acc", "exact_match[maj@3]", "--baseline", "alpha",
@@ -122,7 +124,7 @@ def test_the_paper_folder_compiles_and_its_script_prints_the_board_again(tmp_pat
     if f"{stem}-figure.pdf" in names:  # at ACL's column width, 7.7 cm = 218 pt
         box = re.search(rb"/MediaBox\s*\[\s*0 0 ([0-9.]+) ([0-9.]+)", (out / f"{stem}-figure.pdf").read_bytes())
         assert abs(float(box.group(1)) - 7.7 / 2.54 * 72) < 2
-    _compile(tmp_path, body)  # with bibtex over its citations: no error, overfull box or undefined citation
+    compile_paper(tmp_path, body)  # with bibtex over its citations: no error, overfull box or undefined citation
     command = (out / "reproduce.sh").read_text().strip().splitlines()[-1]
     assert "--paper" not in command and "../" in command
     monkeypatch.chdir(out)

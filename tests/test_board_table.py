@@ -14,8 +14,8 @@ from sigcore.__main__ import main
 from sigcore.report import board_table
 from sigcore.report.export import latex_escape
 
-from test_family import _compile
-from test_leaderboard import RIGHT, table
+from helpers.boards import RIGHT, table
+from helpers.latex import compile_paper
 
 HOSTILE = "m3_{x} & 50% #1"
 
@@ -74,12 +74,13 @@ def test_a_group_s_delta_is_its_tasks_combined_as_the_group_averages_them():
     assert k >= 0 and low < d < high
 
 
+@pytest.mark.slow  # pdflatex
 def test_the_latex_table_compiles_in_an_acl_column_or_across_both(tmp_path):
     frame = table(seed=2, runs=1)
     frame["model"] = frame.model.replace({"m3": HOSTILE})
     res = leaderboard.bootstrap(leaderboard.from_table(frame), n_resamples=1_000, per_task=True)
     tex = board_table.latex(res, "m0")
-    log = _compile(tmp_path, tex)
+    log = compile_paper(tmp_path, tex)
     assert "Overfull" not in log
     assert r"m3\_\{x\} \& 50\% \#1" in tex  # the name as text, never as markup
     wide = board_table.frame(res, "m0").set_index("model")

@@ -7,7 +7,7 @@ import pytest
 from sigcore import claims, compare
 from ui.safe import md
 
-from test_app import app, frames_of, mt_sample, on_slp3, run, select, slp3
+from helpers.apps import app, frames_of, mt_sample, on_slp3, run, select, slp3
 
 
 def _claim(at, kind: str, margin: float):

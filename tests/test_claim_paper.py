@@ -19,7 +19,7 @@ from sigcore import claims
 from sigcore.__main__ import main
 from sigcore.report import citations, claim_table, export, paper
 from sigcore.report.figures import claim_figure
-from test_venues import _document
+from helpers.latex import venue_document
 
 ROOT = Path(__file__).resolve().parents[1]
 MT = ROOT / "sample_data" / "mt"
@@ -144,6 +144,8 @@ def _table(tmp_path, n=300, seed=3):
     return table
 
 
+@pytest.mark.slow  # the folder's figures through kaleido
+@pytest.mark.usefixtures("one_browser_for_static_images")
 @pytest.mark.parametrize("flags", [["--equivalent", "0.06", "--resamples", "300", "--seed", "4"],
                                    ["--non-inferior", "0.05", "--test", "t", "--alpha", "0.1"]])
 def test_the_reproduce_line_reruns_to_the_same_json(tmp_path, capsys, flags):
@@ -165,6 +167,8 @@ def test_the_reproduce_line_reruns_to_the_same_json(tmp_path, capsys, flags):
     assert again["signature"] == signature  # what the run printed last, as the script's header promises
 
 
+@pytest.mark.slow  # the folder's figures through kaleido
+@pytest.mark.usefixtures("one_browser_for_static_images")
 def test_paper_with_bibtex_writes_the_folder_and_prints_the_claim_s_references(tmp_path, capsys):
     folder = tmp_path / "sigcore"
     assert main(["compare", str(_table(tmp_path)), "--non-inferior", "0.05", "--test", "t", "--paper", str(folder),
@@ -175,6 +179,7 @@ def test_paper_with_bibtex_writes_the_folder_and_prints_the_claim_s_references(t
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("one_browser_for_static_images")
 def test_a_folder_of_claims_compiles_with_its_figures(tmp_path, capsys):
     """A BLEU non-inferiority claim (bootstrap: the histogram) and an accuracy equivalence claim (t-test: the
     bound against ±Δ) beside a plain comparison, in ACL's two columns: no error, overfull box or undefined
@@ -194,7 +199,7 @@ def test_a_folder_of_claims_compiles_with_its_figures(tmp_path, capsys):
     inputs = "\n\n".join(f"\\input{{sigcore/{p.stem}}}" for p in sorted(folder.glob("*.tex")))
     refs = " ".join(f"Table~\\ref{{tab:{s}}}, Figure~\\ref{{fig:{s}}}." for s in stems)
     body = f"Results.\n\n{inputs}\n\n{refs}\n\\bibliographystyle{{plainnat}}\n\\bibliography{{sigcore/sigcore}}"
-    tex = _document("acl", body).replace("\\usepackage{graphicx}", "\\usepackage{graphicx}\n\\usepackage{booktabs}\n"
+    tex = venue_document("acl", body).replace("\\usepackage{graphicx}", "\\usepackage{graphicx}\n\\usepackage{booktabs}\n"
                                          "\\usepackage[round]{natbib}\n\\usepackage{url}", 1)
     (tmp_path / "main.tex").write_text(tex, encoding="utf-8")
     for tool in (PDFLATEX, BIBTEX, PDFLATEX, PDFLATEX):
@@ -243,10 +248,11 @@ def deferred(monkeypatch):
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("one_browser_for_static_images")
 def test_the_compare_page_s_paper_folder_holds_the_claim(deferred):
     """The Compare page with "A no worse than B by Δ" on the MT sample: its "Paper folder (.zip)" is the folder
     `--paper` writes for that claim: the sentence, the table, the JSON, the figure, the claim's reproduce line."""
-    from test_app import app, mt_sample, run, select
+    from helpers.apps import app, mt_sample, run, select
 
     at = app()
     select(at, "Claim").set_value("non-inferior").run()

@@ -296,12 +296,13 @@ def test_power_plans_a_claim_on_the_command_line(capsys):
     assert capsys.readouterr().out.strip() == claims.plan("equivalent", 0.03, delta=delta, sd=sd, n=1000).text()
 
 
+@pytest.mark.slow  # pdflatex and bibtex
 def test_a_claims_latex_sentence_says_the_sentences_numbers_cites_its_tests_and_compiles(tmp_path, capsys):
     """The claim in a paper's text: the same bound, p and decision as the plain sentence, δ and the bound in math
-    mode, the test and Schuirmann (1987) cited; pdflatex and bibtex take it (tests/test_family.py's paper)."""
+    mode, the test and Schuirmann (1987) cited; pdflatex and bibtex take it (tests/helpers/latex.py's paper)."""
     from sigcore.__main__ import main
     from sigcore.report import export
-    from test_family import _compile
+    from helpers.latex import compile_paper
 
     rng = np.random.default_rng(8)
     gold, a, b = _pair(rng, 300, 0.8, 0.8)
@@ -318,7 +319,7 @@ def test_a_claims_latex_sentence_says_the_sentences_numbers_cites_its_tests_and_
         assert claims.p_text(c).split(" ")[-1] in tex and "schuirmann1987comparison" in tex
         assert r"int8\_model" in tex and r"fp16 \& co" in tex
         bodies.append(tex)
-    _compile(tmp_path, "\n\n".join(bodies))
+    compile_paper(tmp_path, "\n\n".join(bodies))
     table = tmp_path / "t.csv"
     table.write_text("gold,new,old\n" + "".join(f"{g},{x},{y}\n" for g, x, y in zip(gold, a, b)))
     assert main(["compare", str(table), "--equivalent", "0.05", "--bibtex"]) == 0

@@ -72,6 +72,7 @@ def expected_metrics(a, b) -> list[str]:
             f"{teaching.exact_bootstrap_p(a, b):.4f}"]
 
 
+@pytest.mark.slow  # opens every section: their simulations run
 def test_opens_on_the_textbook_test_set(opened):
     at = opened
     assert not at.exception and not at.error
@@ -230,6 +231,7 @@ def glossaries(at: AppTest) -> list[dict]:
     return [{row.split(" | ")[0][2:]: row.split(" | ")[2][:-2] for row in t.splitlines()[2:]} for t in tables]
 
 
+@pytest.mark.slow  # an AppTest of the page twice over
 def test_the_language_switch_puts_the_page_in_chinese_and_a_link_carries_it():
     at = fresh()
     assert at.segmented_control(key="lang").value == "en"
@@ -289,6 +291,7 @@ def walk_chart_shown(at: AppTest) -> bool:
     return any("walk-chart" in c.proto.id for c in at.get("component_instance"))
 
 
+@pytest.mark.slow  # an AppTest of a simulated section
 def test_a_link_opens_a_section_in_presenter_mode_and_the_switch_keeps_it_in_the_url():
     """?presenter=1&section=three-tests (a slide's link) opens section 6 alone on the link's x; the switch in the
     corner moves between sections, and the URL follows, with the walk-through's state (x, b) still in it."""
@@ -311,6 +314,7 @@ def test_a_link_opens_a_section_in_presenter_mode_and_the_switch_keeps_it_in_the
     assert [m.value for m in at.metric] == ["400", f"{curve[lessons.POWER_NS.index(200)]:.1%}"]
 
 
+@pytest.mark.slow  # an AppTest through every section
 def test_the_walk_through_and_each_section_keep_their_state_while_another_is_shown():
     """Streamlit forgets a widget not drawn in a run: the walk-through's pace, view and draws, and each section's
     settings, survive a visit to another section, and leaving presenter mode opens the page where the lecturer was."""

@@ -546,6 +546,8 @@ def test_bleu_of_labels_is_zero_for_both_and_says_why(tmp_path, capsys):
     assert "Caution: BLEU is 0 for both systems: neither has a matching 4-gram" in capsys.readouterr().out
 
 
+@pytest.mark.slow  # a PDF through kaleido's Chromium
+@pytest.mark.usefixtures("one_browser_for_static_images")
 def test_figure_of_a_saved_family_asks_which_metric_and_prints_its_caption(tmp_path, capsys):
     pytest.importorskip("kaleido")
     gold, systems = _many_files(tmp_path, k=3, n=200)

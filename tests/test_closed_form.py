@@ -423,6 +423,7 @@ def _null_pairs(kind: str):
             yield (rng.random(N_ITEMS) < 0.7).astype(float), (rng.random(N_ITEMS) < 0.7).astype(float)
 
 
+@pytest.mark.slow  # simulated null test sets per test
 @pytest.mark.parametrize("test", (paired_t, paired_z, wilcoxon))
 def test_asymptotic_tests_hold_their_size(test):
     for alternative, count in _rejections(test, list(_null_pairs("continuous"))).items():

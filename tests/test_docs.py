@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml  # PyYAML, which mkdocs (requirements-dev.txt) depends on
 
 import sigcore
@@ -104,6 +105,7 @@ def shell(command: str, cwd: Path) -> subprocess.CompletedProcess:
                           env={"PATH": f"{BIN}:/usr/bin:/bin", "HOME": str(cwd), "PYTHONDONTWRITEBYTECODE": "1"})
 
 
+@pytest.mark.slow  # runs the README's quick start as printed, each command a process of its own
 def test_the_quick_start_runs_as_printed_after_the_readmes_set_up(tmp_path):
     requirements = (ROOT / "requirements.txt").read_text().splitlines()
     assert any(line.split("#")[0].split() == ["-e", "."] for line in requirements), "the set-up installs sigcore"

@@ -254,6 +254,7 @@ def test_result_json(real):
 
 @pytest.mark.browser
 @pytest.mark.slow
+@pytest.mark.usefixtures("one_browser_for_static_images")
 def test_png_svg_and_pdf_of_the_histogram(real):
     fig = delta_histogram(real)
     png = export.figure_image(fig, "png")
@@ -264,6 +265,8 @@ def test_png_svg_and_pdf_of_the_histogram(real):
     assert export.figure_image(fig, "pdf").startswith(b"%PDF-")
 
 
+@pytest.mark.slow  # SVGs through kaleido, the shared browser against one of its own
+@pytest.mark.usefixtures("one_browser_for_static_images")
 def test_a_browser_per_image_and_one_for_all_draw_the_same_image(real):
     """The tests draw with one kaleido browser for the process (conftest.py); users get one per image."""
     import kaleido
@@ -285,6 +288,7 @@ def test_unknown_format():
         export.figure_image(None, "jpg")
 
 
+@pytest.mark.slow  # restarts kaleido's shared browser around it
 def test_missing_chrome_says_how_to_install_it(monkeypatch, real, browser_per_image):
     monkeypatch.setenv("BROWSER_PATH", "/nonexistent/chromium")
     with pytest.raises(SettingsError, match=r"none was found.*apt-get install chromium") as info:
@@ -292,6 +296,7 @@ def test_missing_chrome_says_how_to_install_it(monkeypatch, real, browser_per_im
     assert "apt-get install chromium" in info.value.hint
 
 
+@pytest.mark.slow  # restarts kaleido's shared browser around it
 def test_broken_browser_says_how_to_install_it(monkeypatch, real, browser_per_image):
     monkeypatch.setenv("BROWSER_PATH", "/bin/false")  # exists, but dies at once
     with pytest.raises(SettingsError, match=r"browser .* failed.*apt-get install chromium"):

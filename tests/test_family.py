@@ -2,8 +2,6 @@
 in a two-column 11 pt paper at \\columnwidth with no overfull box, marks where the decisions are."""
 
 import gzip
-import re
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -11,24 +9,11 @@ import numpy as np
 import pytest
 
 from sigcore import compare_many
-from sigcore.report import citations, family
+from sigcore.report import family
+
+from helpers.latex import PAPER, PDFLATEX, compile_paper
 
 WMT = Path(__file__).resolve().parents[1] / "sample_data" / "wmt17_en_de"
-PDFLATEX, BIBTEX = shutil.which("pdflatex"), shutil.which("bibtex")
-PAPER = r"""\documentclass[11pt,twocolumn]{article}
-\usepackage[T1]{fontenc}
-\usepackage{times}
-\usepackage{booktabs}
-\usepackage{natbib}
-\usepackage{url}  %% as ACL's style: the references' URLs break at slashes
-\usepackage[a4paper,textwidth=16cm,columnsep=0.6cm,textheight=24.7cm]{geometry}  %% ACL's
-\begin{document}
-A column of text: an ACL paper's page is two columns of 7.7 cm, 11 pt Times.
-%s
-\bibliographystyle{plainnat}
-\bibliography{refs}
-\end{document}
-"""
 
 
 def _read(path):
@@ -42,30 +27,12 @@ def wmt():
     return _read(WMT / "newstest2017.ref.de.gz"), systems
 
 
-def _compile(tmp_path, body):
-    """pdflatex, bibtex over the caption's citations, pdflatex twice: no error, overfull box or undefined citation."""
-    assert PDFLATEX and BIBTEX, "install Debian's texlive-latex-recommended texlive-fonts-recommended (see .ci/run)"
-    (tmp_path / "paper.tex").write_text(PAPER % body, encoding="utf-8")
-    keys = [k for group in re.findall(r"\\citep\{([^}]*)\}", body) for k in group.split(",")]
-    (tmp_path / "refs.bib").write_text(citations.bibtex(keys), encoding="utf-8")
-    for command in ([PDFLATEX, "-interaction=nonstopmode", "-halt-on-error", "paper.tex"], [BIBTEX, "paper"],
-                    [PDFLATEX, "-interaction=nonstopmode", "-halt-on-error", "paper.tex"],
-                    [PDFLATEX, "-interaction=nonstopmode", "-halt-on-error", "paper.tex"]):
-        run = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=120)
-        assert run.returncode == 0, run.stdout[-2000:]
-    log = (tmp_path / "paper.log").read_text(encoding="latin-1")
-    assert keys and "undefined" not in log.lower(), re.findall(r".*undefined.*", log)
-    assert "Overfull" not in log, re.findall(r"Overfull.*", log)
-    assert (tmp_path / "paper.pdf").read_bytes()[:5] == b"%PDF-"
-    return log
-
-
 @pytest.mark.slow
 def test_sixteen_wmt_systems_against_a_baseline_fit_a_column(wmt, tmp_path):
     refs, systems = wmt
     families = [compare_many(refs, systems, metric=m, baseline="LIUM-NMT", n_resamples=300, test="bootstrap") for m in ("bleu", "chrf")]
     table = family.latex(families, columns=["score"])  # sixteen rows of δ and intervals for two metrics: table*
-    _compile(tmp_path, table)
+    compile_paper(tmp_path, table)
     assert "System & BLEU & chrF" in table and table.count(r"\caption") == 1
     for f, column in zip(families, (1, 2)):  # a dagger exactly where the decision says better, a double where worse
         for line in table.splitlines():
@@ -84,7 +51,7 @@ def test_a_ranking_table_draws_a_rule_between_clusters(wmt, tmp_path):
     some = {name: systems[name] for name in ("uedin-nmt", "LIUM-NMT", "KIT", "online-F", "C-3MA")}
     many = compare_many(refs, some, metric="bleu", all_pairs=True, n_resamples=300, test="bootstrap")
     table = family.latex([many])
-    _compile(tmp_path, table)
+    compile_paper(tmp_path, table)
     body = table.split(r"\midrule", 1)[1].split(r"\bottomrule")[0]
     rules = body.count(r"\midrule")
     assert rules == max(many.ranking()["cluster"]) - 1
@@ -105,6 +72,7 @@ def test_names_are_escaped_and_the_caption_says_how():
                                                                                                   "base%1")
 
 
+@pytest.mark.slow  # pdflatex
 def test_the_forest_and_heatmap_captions_compile_in_latex_with_any_name(tmp_path):
     """Pasted into \\caption{}, the plain caption's "95% interval" commented out the closing brace and δ, − and α
     stopped pdflatex: each figure has a LaTeX caption, names escaped, that compiles in a column."""

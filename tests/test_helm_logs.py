@@ -156,6 +156,7 @@ def _copy(output: Path, tmp_path: Path) -> Path:
     return out
 
 
+@pytest.mark.slow  # reads a HELM output folder a dozen times
 def test_every_defect_of_a_run_folder_is_told_with_its_file(output, tmp_path):
     out = _copy(output, tmp_path)
     run = out / "runs" / "toy" / "simple_classification:model=toy_coin"
@@ -189,6 +190,7 @@ def test_every_defect_of_a_run_folder_is_told_with_its_file(output, tmp_path):
         tidy.from_logs([tmp_path / "empty"])
 
 
+@pytest.mark.slow  # reads a HELM output folder five times
 def test_a_model_run_twice_a_model_without_a_task_and_another_split_are_each_said(output, tmp_path):
     out = _copy(output, tmp_path)
     shutil.copytree(out / "runs" / "toy", out / "runs" / "again")  # a second suite of the same runs
@@ -229,13 +231,12 @@ def test_many_and_convert_read_helm_s_runs(output, tmp_path, capsys):
 
 
 def test_the_many_tasks_page_reads_helm_s_benchmark_output_zipped():
-    from test_many_modes import frame_with, page, upload
-    from test_many_tasks_page import _run
+    from helpers.many_page import frame_with, page, run_tasks, upload
 
     at = upload(page("Many tasks"), ("benchmark_output.zip", ZIP.read_bytes()))
     assert "Choose at least one of the 75 metrics, then press Run." in [i.value for i in at.info]
     at.multiselect[0].set_value(["exact_match"])
-    at = _run(at)
+    at = run_tasks(at)
     assert not at.error
     shown = frame_with(at, "rank_low").set_index("model")
     board = leaderboard.from_table(tidy.from_files([("b.zip", ZIP.read_bytes())]), metric="exact_match")

@@ -357,6 +357,7 @@ def test_one_to_three_differing_items_are_never_significant_on_the_command_line(
         assert family["comparisons"] and not any(c["significant"] for c in family["comparisons"]), k
 
 
+@pytest.mark.slow  # an AppTest of each page on each case
 def test_one_to_three_differing_items_are_never_significant_on_the_pages():
     from streamlit.testing.v1 import AppTest
 
@@ -445,6 +446,7 @@ NASTY = ["=cmd|' /C calc'!A0", "+1+1", "-2", "@SUM(A1)", "\tx", "a\x1b[31mred", 
          "\u202egnp.exe", "zero\u200bwidth", "\x85next\x9bline"]
 
 
+@pytest.mark.slow  # hypothesis: every output of each name
 def test_no_output_carries_a_formula_a_control_character_or_markup_from_a_name():
     """Names as hostile as they come, through the CSV, the LaTeX table, the Markdown, the figures' labels and SVG."""
     import re
@@ -499,6 +501,7 @@ def _number(cell: str) -> bool:
 SCRIPTS = ["模型A", "Модель-Б", "βάση", "x\u0301y", "نموذج", "🤖bot", "e\u0301te\u0301"]
 
 
+@pytest.mark.slow  # pdflatex
 def test_a_latex_table_of_hostile_names_compiles(tmp_path):
     import numpy as np
 
@@ -517,6 +520,7 @@ def test_a_latex_table_of_hostile_names_compiles(tmp_path):
     _compiles(tmp_path, body)
 
 
+@pytest.mark.slow  # pdflatex
 def test_every_character_kept_in_latex_compiles(tmp_path):
     """The characters latex_escape writes as themselves: every one that is not ASCII, in one document."""
     import sys

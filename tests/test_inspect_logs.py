@@ -32,6 +32,7 @@ def _reference(path: Path, tmp_path: Path):
     return read_eval_log(str(path))
 
 
+@pytest.mark.slow  # imports inspect_ai, the reference reader
 @pytest.mark.parametrize("name", ["alpha.eval", "beta.eval", "beta.json.gz"])
 def test_every_score_is_inspect_s_own(tmp_path, name):
     from inspect_ai.scorer import value_to_float
@@ -201,7 +202,7 @@ def test_compare_scores_two_logs_by_their_own_scorer_as_many_does(tmp_path, caps
 def test_two_inspect_logs_uploaded_on_the_compare_page():
     """Upload two models' .eval logs: a scorer is a metric of the page, and the verdict names the models."""
     from sigcore import report
-    from test_app import app, run, select, upload, verdict_of
+    from helpers.apps import app, run, select, upload, verdict_of
     from ui.safe import md
 
     logs = [LOGS / "alpha.eval", LOGS / "beta.eval"]

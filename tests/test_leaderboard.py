@@ -11,22 +11,9 @@ from sigcore import leaderboard
 from sigcore.errors import InputError, SettingsError
 from sigcore.logs import tidy
 
+from helpers.boards import RIGHT, SIZES, table
+
 LOGS = Path(__file__).resolve().parent / "data" / "inspect"
-SIZES = {"arc": 30, "gsm8k": 80, "mmlu": 200, "boolq": 500}
-RIGHT = {"m0": 0.55, "m1": 0.6, "m2": 0.62, "m3": 0.7, "m4": 0.9}
-
-
-def table(seed=0, runs=2) -> pd.DataFrame:
-    rng = np.random.default_rng(seed)
-    rows = []
-    for task, n in SIZES.items():
-        hard = rng.uniform(-0.15, 0.15, n)  # items differ in difficulty, the same for every model: paired
-        for model, p in RIGHT.items():
-            for run in range(1, runs + 1):
-                right = rng.random(n) < np.clip(p + hard, 0, 1)
-                rows.append(pd.DataFrame({"model": model, "task": task, "item": [f"{task}-{i}" for i in range(n)],
-                                          "run": run, "metric": "acc", "score": right.astype(float)}))
-    return pd.concat(rows, ignore_index=True).sample(frac=1, random_state=seed)  # any row order
 
 
 def test_the_board_is_each_task_s_mean_over_items_and_runs():

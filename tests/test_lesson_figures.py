@@ -2,7 +2,6 @@
 text is 24 px or more."""
 
 import itertools
-import re
 
 import numpy as np
 import pytest
@@ -14,7 +13,9 @@ from sigcore.compare import counted
 from sigcore.report.figures import MARK, TAIL
 from sigcore.result import mc_interval
 from sigcore.i18n import speaking
-from sigcore.teaching.lesson_figures import PRESENTER_FONT, p_value_histogram, power_curve, three_tests
+from sigcore.teaching.lesson_figures import p_value_histogram, power_curve, three_tests
+
+from helpers.figures import assert_presenter_size, text_sizes
 
 SLP3_A = [1, 1, 1, 0, 1, 0, 1, 1, 0, 1]
 SLP3_B = [1, 0, 1, 1, 0, 1, 0, 1, 0, 0]
@@ -156,57 +157,6 @@ def test_power_curve_says_when_no_size_reaches_the_target():
 
 
 # ------------------------------------------------------------------ presenter size
-
-TAGS = re.compile(r"<(sup|sub|small)\b|font-size", re.I)  # text drawn smaller than its font
-
-
-def text_sizes(fig) -> dict[str, float | None]:
-    """Every text a figure draws, by where it is in the figure, with the size it is set to (None: left to a default,
-    which Streamlit's theme sets to 12-14 px, whatever the figure's layout.font says)."""
-    spec = fig.to_plotly_json()
-    layout, sizes = spec["layout"], {}
-
-    def size(font: dict | None) -> float | None:
-        return (font or {}).get("size")
-
-    sizes["layout.font"] = size(layout.get("font"))
-    if (layout.get("title") or {}).get("text"):
-        sizes["title"] = size(layout["title"].get("font"))
-    for name, axis in layout.items():
-        if re.fullmatch(r"[xy]axis\d*", name):
-            if axis.get("showticklabels", True) and axis.get("visible", True):
-                sizes[f"{name}.ticks"] = size(axis.get("tickfont"))
-            if (axis.get("title") or {}).get("text"):
-                sizes[f"{name}.title"] = size(axis["title"].get("font"))
-    named = any(trace.get("showlegend", True) and trace.get("name") for trace in spec["data"])
-    if layout.get("showlegend", True) and named:
-        sizes["legend"] = size((layout.get("legend") or {}).get("font"))
-    for k, note in enumerate(layout.get("annotations", [])):
-        sizes[f"annotation {k}: {note['text'][:30]}"] = size(note.get("font"))
-    for k, trace in enumerate(spec["data"]):
-        if "text" in trace.get("mode", "") or (trace["type"] == "bar" and trace.get("text") is not None):
-            sizes[f"trace {k} text"] = size(trace.get("textfont"))
-
-    def walk(value, path):  # any font set anywhere, and no text shrunk by a tag
-        if isinstance(value, dict):
-            for key, item in value.items():
-                if key.endswith("font") and isinstance(item, dict) and "size" in item:
-                    sizes.setdefault(f"{path}.{key}", item["size"])
-                walk(item, f"{path}.{key}")
-        elif isinstance(value, (list, tuple)):
-            for k, item in enumerate(value):
-                walk(item, f"{path}[{k}]")
-        elif isinstance(value, str) and TAGS.search(value):
-            sizes[f"{path}: {value[:40]}"] = 0
-    walk(spec, "figure")
-    return sizes
-
-
-def assert_presenter_size(fig) -> None:
-    sizes = text_sizes(fig)
-    small = {where: size for where, size in sizes.items() if size is None or size < PRESENTER_FONT}
-    assert not small, small
-    assert len(sizes) >= 6 and fig.layout.height is None  # the page gives it the screen's height
 
 
 @pytest.mark.parametrize("language", ["en", "zh"])

@@ -118,7 +118,7 @@ def figure(at: AppTest):
 def test_presenter_mode_shows_the_same_numbers_at_24_px_without_prose(call, state):
     """A section in presenter mode: its settings, its chart at presenter size (every text 24 px, the height left to
     the screen) and the page's numbers, without the paragraphs, captions and table that the lecturer says aloud."""
-    from test_lesson_figures import assert_presenter_size
+    from helpers.figures import assert_presenter_size
 
     page = section(call.replace(", PRESENTER", "").replace("PRESENTER", ""), state)
     presenter = section(call.replace("PRESENTER", "presenter=True"), state)

@@ -89,6 +89,7 @@ def test_other_tests_run_pair_by_pair(test):
                                               alternative="two-sided").p_value
 
 
+@pytest.mark.slow  # BLEU resampled on WMT17's 3,004 segments
 def test_bleu_of_each_system_is_sacrebleu_corpus_bleu():
     def read(name):
         with gzip.open(WMT / name, "rt", encoding="utf-8") as f:

@@ -3,7 +3,6 @@ replicability analysis, from p-values or from each dataset's outputs) and "Many 
 the bootstrap over items and runs). Each opens on its sample and shows the engine's numbers on the same data;
 a bad upload is told beside the uploader with a hint, and names are never markup."""
 
-import re
 from pathlib import Path
 
 import numpy as np
@@ -18,42 +17,10 @@ from ui import datasets as datasets_ui
 from ui import seeds as seeds_ui
 from ui.safe import md
 
+from helpers.many_page import HOSTILE, frame_with, page, shown_text, upload, user_markup, widget
+
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_data"
-HOSTILE = "<b>bold</b> <a href='javascript:alert(1)'>x</a>"
-
-
-def page(kind: str) -> AppTest:
-    """The page opened straight in a mode (the one-test-set mode's BLEU run is never started)."""
-    at = AppTest.from_file(str(ROOT / "dashboard.py"), default_timeout=60).run()
-    at.session_state["many-kind"] = kind
-    return at.switch_page("app_pages/many.py").run()
-
-
-def widget(elements, label: str):
-    return next(e for e in elements if e.label == label)
-
-
-def upload(at: AppTest, *files) -> AppTest:
-    widget(at.radio, "Data").set_value("Upload").run()
-    at.file_uploader[0].set_value([(name, data, "application/octet-stream") for name, data in files]).run()
-    return at
-
-
-def shown_text(at: AppTest) -> list[str]:
-    return ([m.value for m in at.markdown] + [c.value for c in at.caption] + [w.value for w in at.warning]
-            + [e.value for e in at.error] + [i.value for i in at.info] + [m.value for m in at.metric])
-
-
-def user_markup(texts: list[str]) -> list[str]:
-    """The texts shown as Markdown that carry the uploaded names (bold, href, <i>) with a tag, emphasis or link
-    left unescaped (md writes \\< and \\*); the page's own headings are bold by design and carry none."""
-    assert any("href" in t for t in texts)  # the names are shown somewhere
-    return [t for t in texts if re.search("bold|href|i>", t) and re.search(r"(?<!\\)[<*\[]", t)]
-
-
-def frame_with(at: AppTest, column: str):
-    return next(d.value for d in at.dataframe if column in d.value.columns)
 
 
 # ---------------------------------------------------------------- many datasets

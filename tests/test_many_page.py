@@ -229,6 +229,7 @@ def test_the_forest_plot_on_the_page_is_the_figure_builders(opened):
     assert len(ticks) == 15 and ticks[-1] == "uedin-nmt"  # the largest δ on top
 
 
+@pytest.mark.slow  # an AppTest of all 120 pairs of WMT17's systems
 def test_all_pairs_shows_the_heatmap_ranking_and_every_pair():
     at = page()
     widget(at.multiselect, "Metrics").set_value(["bleu"])

@@ -20,21 +20,15 @@ from sigcore.report import board_table
 from ui import tasks as tasks_ui
 from ui.safe import md
 
-from test_many_modes import HOSTILE, frame_with, page, shown_text, upload, user_markup, widget
+from helpers.many_page import HOSTILE, frame_with, page, run_tasks, shown_text, upload, user_markup, widget
 
 ROOT = Path(__file__).resolve().parents[1]
 SUITE = ROOT / "sample_data" / "lm_eval_suite"
 INSPECT = ROOT / "tests" / "data" / "inspect"
 
 
-def _run(at, b: int = 2_000):
-    at.number_input(key="tasks-b").set_value(b)
-    at.button[0].click()  # the form's Run
-    return at.run()
-
-
 def test_it_opens_on_the_sample_suite_with_the_engine_s_board_and_ranks():
-    at = _run(page("Many tasks"))
+    at = run_tasks(page("Many tasks"))
     assert not at.exception and not at.error
     board = frame_with(at, "rank_low")
     res = leaderboard.bootstrap(leaderboard.from_table(tidy.from_logs([SUITE]), metric=list(tasks_ui.SAMPLE_METRICS)),
@@ -72,24 +66,24 @@ def test_a_zip_of_the_output_folder_gives_the_same_board_as_the_sample():
             z.writestr(f"out/{p.relative_to(SUITE).as_posix()}", p.read_bytes())
     at = upload(page("Many tasks"), ("out.zip", buffer.getvalue()))
     at.multiselect[0].set_value(list(tasks_ui.SAMPLE_METRICS))
-    at = _run(at)
+    at = run_tasks(at)
     assert not at.error
-    sample = _run(page("Many tasks"))
+    sample = run_tasks(page("Many tasks"))
     assert frame_with(at, "rank_low").score.tolist() == frame_with(sample, "rank_low").score.tolist()
 
 
 def test_inspect_logs_and_a_tidy_table_upload_and_bad_files_are_told(tmp_path):
     logs = [(n, (INSPECT / n).read_bytes()) for n in ("alpha.eval", "beta.json.gz")]
-    at = _run(upload(page("Many tasks"), *logs))  # two scorers: which one is the user's to say
+    at = run_tasks(upload(page("Many tasks"), *logs))  # two scorers: which one is the user's to say
     assert [i.value for i in at.info] == ["Choose at least one of the 2 metrics, then press Run."]
     assert not any("rank_low" in d.value.columns for d in at.dataframe)
     at.multiselect[0].set_value(["match"])
-    at = _run(at)
+    at = run_tasks(at)
     assert not at.error and frame_with(at, "rank_low").model.tolist() == ["mockllm/alpha", "mockllm/beta"]
     res = leaderboard.bootstrap(leaderboard.from_table(tidy.from_logs([INSPECT / "alpha.eval", INSPECT / "beta.eval"]),
                                                        metric="match"), n_resamples=2_000)
     widget(at.selectbox, "Resample").set_value("metadata.passage")  # the passages, resampled whole
-    clustered = _run(at)
+    clustered = run_tasks(at)
     shown = frame_with(clustered, "rank_low").set_index("model")
     by_passage = leaderboard.bootstrap(leaderboard.from_table(tidy.from_logs([INSPECT / "alpha.eval",
                                                                               INSPECT / "beta.eval"]),
@@ -99,7 +93,7 @@ def test_inspect_logs_and_a_tidy_table_upload_and_bad_files_are_told(tmp_path):
                                                           0.05)  # the one rule of p's digits
     assert any("10 clusters by metadata\\.passage" in t for t in shown_text(clustered))
     widget(at.selectbox, "Resample").set_value(None)
-    at = _run(at)
+    at = run_tasks(at)
     split = frame_with(at, "items' share")  # Inspect's 3 epochs: how much of δ's variance the items give
     assert split.values.tolist() == words.variance_rows(res, "mockllm/alpha") == [
         ["mockllm/beta", "23%", "77%", "29%", "22%"]]
@@ -107,7 +101,7 @@ def test_inspect_logs_and_a_tidy_table_upload_and_bad_files_are_told(tmp_path):
     table["model"] = table.model.replace({"mockllm/alpha": HOSTILE})
     at = upload(page("Many tasks"), ("scores.csv", table.to_csv(index=False).encode()))
     at.multiselect[0].set_value(["match"])
-    at = _run(at)
+    at = run_tasks(at)
     assert not at.error and HOSTILE in frame_with(at, "rank_low").model.tolist()  # a cell, as it is
     assert user_markup(shown_text(at)) == []
     bad = upload(page("Many tasks"), ("scores.csv", pd.DataFrame({"model": ["a"], "task": ["t"]})
@@ -123,9 +117,9 @@ def test_other_files_take_the_other_slot_so_the_last_run_s_figures_go_at_once():
     """The settings and results sit in one of two slots below the data: other files move them to the other slot,
     which empties the last run's at once (tests/test_browser.py watches the figures go before the new data is
     read); the same files keep the slot, whose figures are redrawn in place."""
-    at = _run(page("Many tasks"))
+    at = run_tasks(page("Many tasks"))
     assert at.session_state[tasks_ui.SLOT] == 0 and len(at.get("plotly_chart")) == 3
-    at = _run(at)  # the same files, run again
+    at = run_tasks(at)  # the same files, run again
     assert at.session_state[tasks_ui.SLOT] == 0
     widget(at.radio, "Data").set_value("Upload").run()  # no files yet: other files than the sample's
     assert at.session_state[tasks_ui.SLOT] == 1 and not at.get("plotly_chart")
@@ -133,7 +127,7 @@ def test_other_files_take_the_other_slot_so_the_last_run_s_figures_go_at_once():
     at.file_uploader[0].set_value(logs).run()
     assert at.session_state[tasks_ui.SLOT] == 0
     at.multiselect[0].set_value(["match"])
-    at = _run(at)  # the settings are the same files': the slot stays
+    at = run_tasks(at)  # the settings are the same files': the slot stays
     assert at.session_state[tasks_ui.SLOT] == 0 and len(at.get("plotly_chart")) == 2  # one task: no Friedman
 
 
@@ -144,7 +138,7 @@ def test_each_figure_s_title_stays_clear_of_plotly_s_toolbar_in_dark_text():
     from sigcore.report.board_figures import INK, TITLE_CHARS
     from sigcore.report.style import plain
 
-    at = _run(page("Many tasks"))
+    at = run_tasks(page("Many tasks"))
     specs = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
     long = [s["layout"]["title"]["text"] for s in specs]
     assert any("<br>" in t for t in long)  # the suite's titles need two lines
@@ -167,11 +161,11 @@ def test_a_model_that_lacks_items_stops_until_unmatched_items_are_dropped(tmp_pa
     csv = holes.to_csv(index=False).encode()
     at = upload(page("Many tasks"), ("scores.csv", csv))
     at.multiselect[0].set_value(["match"])
-    at = _run(at, b=500)
+    at = run_tasks(at, b=500)
     assert len(at.error) == 1 and "model 'mockllm/beta' lacks 2 items of task" in at.error[0].value
     assert "Drop unmatched items" in at.error[0].value
     widget(at.checkbox, "Drop unmatched items").check()
-    at = _run(at, b=500)
+    at = run_tasks(at, b=500)
     n = table.item.nunique() - 2
     assert not at.error and any("dropped 2 items not every model has" in t for t in shown_text(at))
     res = leaderboard.bootstrap(leaderboard.from_table(holes, metric=["match"], on_missing="drop"), n_resamples=500)
@@ -209,5 +203,5 @@ def test_a_b_too_small_for_the_correction_is_told_not_read_as_no_difference(tmp_
     assert main(["many", str(path), "--resamples", "4000", "--per-task", "family", "--csv"]) == 0
     assert "warning" not in capsys.readouterr().err
     at = upload(page("Many tasks"), ("scores.csv", frame.to_csv(index=False).encode()))
-    at = _run(at, b=500)
+    at = run_tasks(at, b=500)
     assert [w.value for w in at.warning] == [md(w) for w in said]

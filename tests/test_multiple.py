@@ -104,6 +104,7 @@ def test_a_closed_form_zero_is_a_real_zero_when_results_are_given():
     np.testing.assert_array_equal(adjust([res, res]), [0.0, 0.0])
 
 
+@pytest.mark.slow  # 41 families of up to 3,000 p-values per method
 @pytest.mark.parametrize("method", METHODS)
 def test_the_resamples_a_family_needs_reach_alpha_and_a_thousand_fewer_do_not(method):
     """For random family sizes, α and b: the smallest corrected p of m p-values at the floor 1/b is statsmodels'

@@ -18,10 +18,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import bombs
 from sigcore.errors import SigcoreError
 from sigcore.io.inputs import read
 from sigcore.logs import helm_run, lm_eval_folder, tidy
+
+from helpers import bombs
 
 ROOT = Path(__file__).resolve().parents[1]
 LOGS = ROOT / "tests" / "data" / "inspect"
@@ -128,6 +129,7 @@ def test_a_mutated_eval_log_is_read_or_refused_with_its_place(data):
     _check(lambda: tidy.from_files([("run.eval", log)]), None, False)
 
 
+@pytest.mark.slow  # hypothesis: hundreds of mutated logs read
 @SETTINGS
 @given(st.data())
 def test_a_mutated_json_log_is_read_or_refused_with_its_place(data):
@@ -136,6 +138,7 @@ def test_a_mutated_json_log_is_read_or_refused_with_its_place(data):
     _check(lambda: read(_dumps(document).encode(), name="run.json").frame, JSON_READ, not _uses(path, INSPECT_USED))
 
 
+@pytest.mark.slow  # hypothesis: flipped .eval archives read
 @SETTINGS
 @given(st.data())
 def test_an_inspect_log_with_a_byte_flipped_is_refused_or_read_the_same(data):
@@ -156,6 +159,7 @@ LM_NAME = "samples_arc_easy_2024-01-01T00-00-00.jsonl"
 LM_READ = read(SAMPLES.read_bytes(), name=LM_NAME).frame
 
 
+@pytest.mark.slow  # hypothesis: mutated samples files read
 @SETTINGS
 @given(st.data())
 def test_a_mutated_lm_eval_samples_file_is_read_or_refused_with_its_place(data):
@@ -178,6 +182,7 @@ FOLDER_READ = lm_eval_folder.read_files(FOLDER)
 RESULTS_USED = ("model_name", "results", "group_subtasks", "configs", "n-samples", "groups")
 
 
+@pytest.mark.slow  # hypothesis: mutated output folders read
 @SETTINGS
 @given(st.data())
 def test_a_mutated_lm_eval_folder_is_read_or_refused_with_its_place(data):
@@ -205,6 +210,7 @@ HELM_READ = helm_run.read_files(RUN_FILES)
 HELM_USED = ("adapter_spec", "name", "*.instance_id", "*.train_trial_index", "*.perturbation", "*.stats")
 
 
+@pytest.mark.slow  # hypothesis: hundreds of mutated run folders read
 @SETTINGS
 @given(st.data())
 def test_a_mutated_helm_run_is_read_or_refused_with_its_place(data):

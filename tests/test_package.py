@@ -22,6 +22,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 VERSION = (ROOT / "sigcore" / "_version.py").read_text().split('"')[1]
 CACHES = {"__pycache__", ".pytest_cache", ".hypothesis", ".git"}  # what running the tests leaves beside the files
+pytestmark = pytest.mark.slow  # pip builds and installs the package into fresh virtual environments
 
 
 def environment(path: Path) -> Path:

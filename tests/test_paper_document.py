@@ -63,6 +63,7 @@ def make_paper(folder: Path) -> str:
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("one_browser_for_static_images")
 def test_a_paper_page_compiles_with_the_figure_at_its_true_size(tmp_path):
     assert PDFLATEX and BIBTEX, "install Debian's texlive-latex-recommended (see .ci/run)"
     log = make_paper(tmp_path)

@@ -1,7 +1,6 @@
 """Figures for papers and slides (sigcore.report.figures.figure, style, styled_image): what they show agrees
 with the result, and the files are what a paper needs (true size, 8-9 pt text, embedded fonts, 300 dpi)."""
 
-import html
 import io
 import json
 import re
@@ -23,6 +22,8 @@ from sigcore.report.figures import KINDS, figure
 from sigcore.report.style import PAPER, PX_PER_IN, SLIDE, plain
 from sigcore.result import Result
 
+from helpers.figures import pdf_words, poppler, texts_inside_and_apart
+
 pytestmark = pytest.mark.filterwarnings("ignore:The kopts argument is ignored")  # plotly's, with one browser
 rng = np.random.default_rng(7)
 N = 300
@@ -41,16 +42,6 @@ def _family():
     systems = {name: np.where(gen.random(N) < p, GOLD, 1 - GOLD) for name, p in
                (("LIUM-NMT", 0.65), ("uedin-nmt", 0.7), ("KIT-baseline-system-v2", 0.62), ("online-B", 0.85))}
     return sigcore.compare_many(GOLD, systems, baseline="LIUM-NMT", n_resamples=1000, correction="by", test="bootstrap")
-
-
-@pytest.fixture(scope="module", autouse=True)
-def one_browser():
-    """One Chromium for this module's images (0.3 s each instead of 3 s); the export tests start their own."""
-    import kaleido
-
-    kaleido.start_sync_server(silence_warnings=True)
-    yield
-    kaleido.stop_sync_server(silence_warnings=True)
 
 
 def unique_ids(svg: bytes) -> bytes:
@@ -162,6 +153,8 @@ def files():
     return made
 
 
+@pytest.mark.slow  # PNG, SVG and PDF through kaleido (files), read by poppler
+@pytest.mark.usefixtures("one_browser_for_static_images")
 @pytest.mark.parametrize("width, inches", [("column", 7.7 / 2.54), ("full", 16 / 2.54)])  # ACL's
 def test_pdf_page_is_the_requested_width_with_fonts_embedded(files, width, inches):
     pdf = files[width]["pdf"]
@@ -173,6 +166,8 @@ def test_pdf_page_is_the_requested_width_with_fonts_embedded(files, width, inche
     assert any(b"Serif" in f or b"Times" in f or b"Termes" in f or b"Roman" in f for f in fonts)
 
 
+@pytest.mark.slow  # PNG, SVG and PDF through kaleido (files)
+@pytest.mark.usefixtures("one_browser_for_static_images")
 @pytest.mark.parametrize("width", ["column", "full"])
 def test_svg_text_is_8_to_9_pt_black_with_both_lines_labelled(files, width):
     svg = files[width]["svg"].decode()
@@ -189,6 +184,8 @@ def test_svg_text_is_8_to_9_pt_black_with_both_lines_labelled(files, width):
     assert len(re.findall(r'class="[^"]*shape', svg)) + svg.count("stroke-dasharray") >= 2
 
 
+@pytest.mark.slow  # PNG, SVG and PDF through kaleido (files)
+@pytest.mark.usefixtures("one_browser_for_static_images")
 def test_png_is_300_dpi_at_true_size(files):
     png = files["column"]["png"]
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
@@ -219,19 +216,6 @@ def every_pdf(tmp_path_factory):
     return made
 
 
-def _poppler(*argv) -> str:
-    return subprocess.run(argv, capture_output=True, text=True, check=True).stdout
-
-
-def _words(path) -> tuple[float, float, list[tuple[float, float, float, float, str]]]:
-    """The page's size and each word's box (left, top, right, bottom, in points from the top left) and text."""
-    out = _poppler("pdftotext", "-bbox", str(path), "-")
-    page = re.search(r'<page width="([\d.]+)" height="([\d.]+)"', out)
-    words = [(*map(float, m.groups()[:4]), html.unescape(m.group(5))) for m in re.finditer(
-        r'<word xMin="([-\d.]+)" yMin="([-\d.]+)" xMax="([-\d.]+)" yMax="([-\d.]+)">([^<]*)</word>', out)]
-    return float(page.group(1)), float(page.group(2)), words
-
-
 def _ink(image: np.ndarray) -> tuple[int, int, int, int]:
     """The box of an image's non-white pixels: left, top, right, bottom."""
     rows, columns = np.nonzero(image < 200)
@@ -245,6 +229,8 @@ def _texts(fig) -> list[str]:
     return titles + [t.name for t in fig.data if len(t.x)] + [note.text for note in fig.layout.annotations]
 
 
+@pytest.mark.slow  # 16 PDFs and PNGs through kaleido (every_pdf), poppler
+@pytest.mark.usefixtures("one_browser_for_static_images")
 @pytest.mark.parametrize("kind, style, width", [(k, s.name, w) for k, s, w in GRID])
 def test_pdf_is_the_figure_at_true_size_with_every_text_on_its_page(every_pdf, kind, style, width):
     """The page is the figure's size (Chromium prints in points and 1/300 in: its height rounded up, its width down,
@@ -252,7 +238,7 @@ def test_pdf_is_the_figure_at_true_size_with_every_text_on_its_page(every_pdf, k
     drawn at scale 1 from its corner (its ink where the PNG's is, to 2 px at 96 dpi: kaleido's own PDF shrank it
     by 0.2 in and cut off its bottom), and every axis title, legend entry and label is on the page."""
     fig, path, png = every_pdf[kind, style, width]
-    page_width, page_height, words = _words(path)
+    page_width, page_height, words = pdf_words(path)
     assert 0 <= fig.layout.width * 72 / PX_PER_IN - page_width < 2.1
     assert 0 <= page_height - fig.layout.height * 72 / PX_PER_IN < 1.25
     raster = subprocess.run(["pdftoppm", "-r", str(PX_PER_IN), "-gray", "-singlefile", str(path)],
@@ -268,12 +254,14 @@ def test_pdf_is_the_figure_at_true_size_with_every_text_on_its_page(every_pdf, k
                 assert any(word in text for text in drawn), (word, label)
 
 
+@pytest.mark.slow  # 16 PDFs and PNGs through kaleido (every_pdf), poppler
+@pytest.mark.usefixtures("one_browser_for_static_images")
 @pytest.mark.parametrize("kind, style, width", [(k, s.name, w) for k, s, w in GRID])
 def test_pdf_fonts_are_the_styles_own(every_pdf, kind, style, width):
     """Every glyph in the style's family, embedded: x⁽ⁱ⁾'s superscript, which Times-like fonts lack, would come
     from DejaVu Sans."""
     _, path, _ = every_pdf[kind, style, width]
-    rows = _poppler("pdffonts", str(path)).splitlines()[2:]
+    rows = poppler("pdffonts", str(path)).splitlines()[2:]
     fonts = [row.split()[0] for row in rows]
     assert fonts and all(" yes " in f" {row} " for row in rows)  # emb yes
     assert not any("DejaVu" in font for font in fonts), fonts
@@ -281,11 +269,13 @@ def test_pdf_fonts_are_the_styles_own(every_pdf, kind, style, width):
     assert serif == fonts if style == "paper" else not serif, fonts
 
 
+@pytest.mark.slow  # 16 PDFs and PNGs through kaleido (every_pdf), poppler
+@pytest.mark.usefixtures("one_browser_for_static_images")
 def test_pdf_title_says_what_the_figure_shows(every_pdf):
     """Not kaleido's page title, "Kaleido-fier": the figure's kind, what is compared and how; the file is still
     whole (each cross-reference points at its object)."""
     for (kind, style, width), (fig, path, _) in every_pdf.items():
-        title = re.search(r"^Title:\s*(.*)$", _poppler("pdfinfo", str(path)), re.M).group(1)
+        title = re.search(r"^Title:\s*(.*)$", poppler("pdfinfo", str(path)), re.M).group(1)
         assert title == fig.layout.meta["title"] and "Kaleido" not in title
         pdf = path.read_bytes()
         start = int(re.search(rb"startxref\s+(\d+)", pdf).group(1))
@@ -313,6 +303,8 @@ def test_slide_style_is_large():
     assert fig.layout.width == 1280 and fig.layout.font.size >= 20 and fig.layout.xaxis.tickfont.size >= 20
 
 
+@pytest.mark.slow  # SVGs through kaleido's Chromium
+@pytest.mark.usefixtures("one_browser_for_static_images")
 def test_slide_widths_are_a_whole_slide_and_half_of_one():
     """A slide's figure is the slide's width (1280 px) unless asked for one column of a two-column slide (640
     px); a paper's is its venue's column (ACL's by default, 7.7 cm) unless asked for the full text width."""
@@ -381,6 +373,8 @@ def test_convergence_shows_a_small_p_and_its_band_clear_of_the_floor(n, accuraci
 # ---------------------------------------------------------------- the command line
 
 
+@pytest.mark.slow  # SVGs through kaleido's Chromium
+@pytest.mark.usefixtures("one_browser_for_static_images")
 def test_cli_saves_a_result_and_draws_it(tmp_path, capsys):
     table = tmp_path / "t.csv"
     table.write_text("gold,a,b\n" + "".join(f"{g},{x},{y}\n" for g, x, y in zip(GOLD, A, B)))
@@ -401,6 +395,8 @@ def test_cli_saves_a_result_and_draws_it(tmp_path, capsys):
         assert message in err and "Traceback" not in err and err.count("\n") == 1
 
 
+@pytest.mark.slow  # a PDF through kaleido's Chromium
+@pytest.mark.usefixtures("one_browser_for_static_images")
 def test_cli_draws_a_saved_family(tmp_path, capsys):
     gold, a, b, c = (tmp_path / f"{n}.txt" for n in ("gold", "base", "sys1", "sys2"))
     gold.write_text("".join(f"{g}\n" for g in GOLD))
@@ -440,60 +436,11 @@ def _cases():
             yield f"forest-{style.name}-{width}", forest(family, style=style, width=width)
 
 
-_BOXES = """async (spec) => {
-  await document.fonts.ready;
-  const div = document.createElement('div');
-  document.body.appendChild(div);
-  await Plotly.newPlot(div, spec.data, spec.layout, {staticPlot: true});
-  const root = div.querySelector('svg.main-svg').getBoundingClientRect();
-  const texts = [...div.querySelectorAll('text')].filter(t => t.textContent.trim()).map(t => {
-    const r = t.getBoundingClientRect();
-    return {text: t.textContent, left: r.left - root.left, right: r.right - root.left,
-            top: r.top - root.top, bottom: r.bottom - root.top};
-  });
-  Plotly.purge(div); div.remove();
-  return {width: root.width, height: root.height, texts};
-}"""
-
-
 @pytest.mark.browser
 def test_no_text_leaves_the_figure_or_overlaps_another():
     """Every label, tick, title and legend entry inside the figure, and no two on top of each other, measured in
     Debian's Chromium with the fonts a reader's PDF embeds."""
     texts_inside_and_apart(list(_cases()))
-
-
-def texts_inside_and_apart(cases: list) -> None:
-    """Each (name, figure)'s texts measured in Chromium: inside the figure, none on top of another."""
-    import os
-    import shutil
-    from pathlib import Path
-
-    import plotly
-    from playwright.sync_api import sync_playwright
-
-    chromium = shutil.which("chromium") or "/usr/bin/chromium"
-    assert os.path.exists(chromium), "install Debian's chromium (see .ci/run)"
-    script = (Path(plotly.__file__).parent / "package_data" / "plotly.min.js").read_text(encoding="utf-8")
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
-        page = browser.new_page()
-        page.set_content("<html><body style='margin:0'></body></html>")
-        page.add_script_tag(content=script)
-        page.evaluate(_BOXES, json.loads(cases[0][1].to_json()))  # a first plot loads the fonts it measures with
-        for name, fig in cases:
-            got = page.evaluate(_BOXES, json.loads(fig.to_json()))
-            assert got["width"] == pytest.approx(fig.layout.width, abs=1)
-            boxes = got["texts"]
-            for box in boxes:
-                assert -0.5 <= box["left"] and box["right"] <= got["width"] + 0.5, (name, box)
-                assert -0.5 <= box["top"] and box["bottom"] <= got["height"] + 0.5, (name, box)
-            for i, one in enumerate(boxes):
-                for other in boxes[i + 1:]:
-                    apart = (one["right"] <= other["left"] + 1 or other["right"] <= one["left"] + 1
-                             or one["bottom"] <= other["top"] + 1 or other["bottom"] <= one["top"] + 1)
-                    assert apart, (name, one, other)
-        browser.close()
 
 
 def test_kaleido_is_asked_again_once_when_its_page_was_not_ready():
@@ -518,6 +465,8 @@ def test_kaleido_is_asked_again_once_when_its_page_was_not_ready():
         export.figure_image(twice, "svg")
 
 
+@pytest.mark.slow  # three PDFs through kaleido's Chromium
+@pytest.mark.usefixtures("one_browser_for_static_images")
 def test_a_pdf_is_the_same_file_byte_for_byte_dated_by_source_date_epoch(monkeypatch):
     import time
 

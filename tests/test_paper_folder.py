@@ -18,7 +18,7 @@ from sigcore.__main__ import main
 from sigcore.report import citations, family, paper
 from sigcore.report import seeds as seeds_report
 from sigcore.report.venues import VENUES
-from test_venues import CLASSES, _document
+from helpers.latex import CLASSES, venue_document
 
 ROOT = Path(__file__).resolve().parents[1]
 MT, WMT, SEEDS = ROOT / "sample_data" / "mt", ROOT / "sample_data" / "wmt17_en_de", ROOT / "sample_data" / "seeds"
@@ -67,7 +67,7 @@ def _main_tex(key: str, folder: Path) -> str:
     natbib = key in NATBIB or key not in CLASSES
     body = (f"Results.\n\n{inputs}\n\nTable~\\ref{{tab:bleu-vs-lium-nmt}}, Figure~\\ref{{fig:bleu-vs-lium-nmt}}.\n"
             f"\\bibliographystyle{{{'plainnat' if natbib else 'plain'}}}\n\\bibliography{{sigcore/sigcore}}")
-    tex = _document(key, body)
+    tex = venue_document(key, body)
     packages = "\\usepackage{booktabs}\n" + ("\\usepackage[round]{natbib}\n" if natbib and key not in NATBIB else "")
     tex = tex.replace("\\usepackage{graphicx}", "\\usepackage{graphicx}\n" + packages + "\\usepackage{url}", 1)
     if key == "acm":  # acmart's own fonts (libertine) are in texlive-fonts-extra, 1.4 GB: Latin Modern, scalable too
@@ -91,6 +91,7 @@ def _word_heights(pdf: Path, words: set[str]) -> list[float]:
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("one_browser_for_static_images")
 @pytest.mark.parametrize("key", sorted(VENUES))
 def test_a_paper_folder_compiles_in_each_venue_s_document(tmp_path, runs_files, key):
     assert PDFLATEX and BIBTEX and PDFTOTEXT and PDFFONTS, "install Debian's texlive and poppler-utils (see .ci/run)"
@@ -118,6 +119,8 @@ def test_a_paper_folder_compiles_in_each_venue_s_document(tmp_path, runs_files, 
     assert all(7.8 <= h / ratio <= 9.2 for h in alone), alone
 
 
+@pytest.mark.slow  # the folders' figures through kaleido
+@pytest.mark.usefixtures("one_browser_for_static_images")
 def test_two_runs_merge_into_one_bib_and_one_script(tmp_path, capsys):
     folder = tmp_path / "sigcore"
     for b in ("500", "600"):  # the same comparison twice: its line is replaced, not repeated
@@ -140,6 +143,8 @@ def test_two_runs_merge_into_one_bib_and_one_script(tmp_path, capsys):
         assert done.returncode == 0 and "Repeated" not in done.stdout, done.stdout
 
 
+@pytest.mark.slow  # the folder's figure through kaleido; reruns reproduce.sh in a process of its own
+@pytest.mark.usefixtures("one_browser_for_static_images")
 def test_the_reproduce_script_recreates_the_signature(tmp_path, capsys):
     folder = tmp_path / "sigcore"
     assert main(["compare", str(MT / "newstest2017.ref.de"), str(MT / "uedin-nmt.de"), str(MT / "LIUM-NMT.de"),
@@ -249,6 +254,7 @@ def test_the_paper_zip_holds_the_folder():
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("one_browser_for_static_images")
 def test_the_app_s_paper_folder_holds_the_figure_drawn_in_memory():
     """The Compare page's "Paper folder (.zip)": the histogram at ACL's column in the zip, with its .tex."""
     import io
@@ -282,6 +288,7 @@ def _page_width(pdf: bytes) -> float:
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("one_browser_for_static_images")
 def test_the_app_s_zip_takes_the_venue_and_merges_into_the_earlier_one():
     """The app's zip at the Venue box's column; given the zip downloaded before, the new one holds both results
     with one .bib (each key once), one script and one checklist, as `--paper` merges a folder."""
@@ -359,6 +366,7 @@ def test_an_earlier_zip_that_is_not_a_paper_folder_is_refused_with_what_is_wrong
     assert said in str(info.value) and "Give the .zip" in str(info.value)
 
 
+@pytest.mark.slow  # pdflatex
 @pytest.mark.parametrize("key", ["acl", "neurips"])
 def test_seeds_and_aso_tables_with_long_names_fit_the_page(tmp_path, key):
     """Six systems with long names: the ASO matrix heads its columns by number, and a table that still does not fit
@@ -379,7 +387,7 @@ def test_seeds_and_aso_tables_with_long_names_fit_the_page(tmp_path, key):
     few = {f"sys{i}": v for i, v in enumerate(list(scores.values())[:3])}
     assert "& (1) &" not in seeds_report.aso_latex(sigcore.statistics.multi_aso(few, n_bootstrap=100, seed=0), few,
                                                  venue=key)
-    (tmp_path / "main.tex").write_text(_document(key, "Results.\n\n" + aso + "\n" + short + "\n" + long).replace(
+    (tmp_path / "main.tex").write_text(venue_document(key, "Results.\n\n" + aso + "\n" + short + "\n" + long).replace(
         "\\usepackage{graphicx}", "\\usepackage{graphicx}\n\\usepackage{booktabs}\n\\usepackage[round]{natbib}", 1),
         encoding="utf-8")
     done = subprocess.run([PDFLATEX, "-interaction=nonstopmode", "-halt-on-error", "main.tex"], cwd=tmp_path,

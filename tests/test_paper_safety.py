@@ -83,6 +83,7 @@ def _script(commands: list[str]) -> str:
     return folder.script({f"s{i}": {"command": c} for i, c in enumerate(commands)})
 
 
+@pytest.mark.slow  # hypothesis: each example runs two shells
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.text(st.characters(blacklist_categories=["Cs"], blacklist_characters="\x00"), max_size=12),
                 min_size=1, max_size=6))
@@ -168,6 +169,8 @@ def test_a_file_name_that_is_not_utf8_goes_back_as_its_own_bytes(tmp_path):
     assert _run_everywhere(tmp_path / "paper" / "reproduce.sh", tmp_path) == [words[1:]]
 
 
+@pytest.mark.slow  # the folder's figure through kaleido; reruns reproduce.sh under three shells
+@pytest.mark.usefixtures("one_browser_for_static_images")
 def test_the_script_recreates_the_hostile_comparison_s_signature(tmp_path, capsys):
     """The real command, run by dash from another folder, reads the same file and columns: the same signature."""
     name, gold, a, b = f"a\n'||{PWN};#.csv", f"g$({PWN})", f"-a`{PWN}`\t\"x\"", f"b\u202e|{PWN} #'"
@@ -185,6 +188,8 @@ def test_the_script_recreates_the_hostile_comparison_s_signature(tmp_path, capsy
     assert done.stdout.splitlines()[-1] == signature and not list(tmp_path.rglob("PWNED"))
 
 
+@pytest.mark.slow  # the folder's figure through kaleido; reruns reproduce.sh under three shells
+@pytest.mark.usefixtures("one_browser_for_static_images")
 def test_a_hostile_positive_label_reaches_the_command_exactly(tmp_path, capsys):
     label = f"p\n';{PWN};'"
     _table(tmp_path / "t.csv", "gold", "A", "B", labels=(label, "n"))
@@ -267,6 +272,8 @@ def test_a_link_in_the_folder_is_never_followed(tmp_path, capsys, name, before):
             assert (out / "manifest.json").read_bytes() == manifest
 
 
+@pytest.mark.slow  # the paper folder's figure through kaleido
+@pytest.mark.usefixtures("one_browser_for_static_images")
 def test_a_hard_link_to_a_file_outside_is_replaced_not_written_through(tmp_path, capsys):
     out = tmp_path / "paper"
     assert _compare(tmp_path, out) == 0
@@ -413,7 +420,7 @@ def test_an_earlier_zip_with_an_edited_or_foreign_file_is_refused_unless_replace
 
 
 def test_the_app_refuses_an_edited_zip_until_replace_is_ticked():
-    from test_app import app, run
+    from helpers.apps import app, run
 
     from ui.safe import md
 

@@ -281,7 +281,7 @@ def test_the_section_shows_the_simulations_numbers_and_reruns_when_a_widget_move
 
 @pytest.mark.parametrize("demo", SMALL)
 def test_presenter_figures_set_every_text_at_24_px(results, demo):
-    from test_lesson_figures import assert_presenter_size
+    from helpers.figures import assert_presenter_size
 
     assert_presenter_size(getattr(pitfall_figures, demo)(results[demo], font=24))
 
@@ -297,7 +297,7 @@ def test_each_mistake_alone_in_presenter_mode_shows_the_page_numbers_at_24_px(na
     import json
 
     import plotly.graph_objects as go
-    from test_lesson_figures import assert_presenter_size
+    from helpers.figures import assert_presenter_size
 
     def run(presenter: bool) -> AppTest:
         at = AppTest.from_string(f"from ui import pitfalls\npitfalls.DEMOS[{name!r}]({presenter})", default_timeout=60)

@@ -16,6 +16,7 @@ def load(*names, **roles):
     return loading.load([read(SAMPLES / name) for name in names], **roles)
 
 
+@pytest.mark.slow  # four bootstraps of macro-F1
 @pytest.mark.parametrize("metric", ["accuracy", "macro_f1"])
 def test_classification_has_a_significant_and_a_non_significant_pair(metric):
     strong = load("classification.csv", a="svm_rbf", b="naive_bayes")

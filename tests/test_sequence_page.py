@@ -6,7 +6,7 @@ import json
 from sigcore import sequential
 from ui.safe import md
 
-from test_app import app, on_slp3, run, slp3, upload
+from helpers.apps import app, on_slp3, run, slp3, upload
 
 
 def _expander(at):

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from test_browser import launch, streamlit_server
+from helpers.browser import launch, streamlit_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

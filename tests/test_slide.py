@@ -6,7 +6,6 @@ import html
 import io
 import re
 import shutil
-import struct
 import subprocess
 import unicodedata
 import urllib.parse
@@ -20,7 +19,9 @@ import ui.walkthrough as w
 from sigcore import i18n, teaching
 from sigcore.teaching.bootstrap import textbook_number
 from ui import slide as s
-from ui.slide import MARGIN, SIZE, address, coloured, slide, slide_image, state_link, unified_text, wrapped
+from ui.slide import MARGIN, address, coloured, slide, slide_image, state_link, unified_text, wrapped
+
+from helpers.slides import qr_modules, slide_layout_holds
 
 A, B = w.PRESETS["Textbook: A .70, B .50"]
 URL = "http://192.168.1.20:8501/classroom"  # as st.context.url gives it: the page's path, no query
@@ -159,44 +160,14 @@ def test_the_address_is_the_browsers_unless_a_loopback_one_and_a_public_one_is_s
     assert state_link("http://h/classroom", {"b": "20", "alpha": "0.05"}) == "http://h/classroom?b=20&alpha=0.05"
 
 
-def qr_modules(png: bytes) -> list[list[int]]:
-    """The QR code read back from a slide's PNG: its black modules (nothing else on the slide is that dark) found in
-    the lower right quarter, the module's size from the top-left finder pattern (7 modules wide), each module's
-    centre sampled; the quiet zone of 4 modules checked white."""
-    grey = np.asarray(Image.open(io.BytesIO(png)).convert("L")).astype(int)
-    corner = (slice(SIZE["height"] // 2, None), slice(SIZE["width"] // 2, None))
-    black = np.zeros_like(grey, dtype=bool)
-    black[corner] = grey[corner] < 40
-    rows, cols = np.nonzero(black)
-    top, left, bottom, right = rows.min(), cols.min(), rows.max() + 1, cols.max() + 1
-    unit = np.argmin(black[top, left:]) / 7  # the finder's top edge: 7 dark modules, then a light one
-    count = round((right - left) / unit)
-    assert count == round((bottom - top) / unit) and abs(count * unit - (right - left)) <= 1  # square, whole modules
-    quiet = grey[round(top - 4 * unit):round(bottom + 4 * unit), round(left - 4 * unit):round(right + 4 * unit)]
-    assert (quiet[:round(4 * unit)] >= 250).all() and (quiet[:, :round(4 * unit)] >= 250).all()
-    assert (quiet[-round(4 * unit):] >= 250).all() and (quiet[:, -round(4 * unit):] >= 250).all()
-    return [[int(black[round(top + (r + 0.5) * unit), round(left + (c + 0.5) * unit)]) for c in range(count)]
-            for r in range(count)]
-
-
-def slide_layout_holds(png: bytes) -> None:
-    """1920 x 1080, nothing in the margins, and text in every tenth of the height from 40% to 90%."""
-    assert png[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", png[16:24]) == (1920, 1080)
-    pixels = np.asarray(Image.open(io.BytesIO(png)).convert("RGB")).min(axis=2)
-    painted = np.nonzero(pixels < 250)  # anything not white, fills included
-    assert painted[1].min() >= MARGIN - 2 and painted[1].max() <= SIZE["width"] - MARGIN + 1  # left and right margins
-    assert painted[0].min() >= 32 and painted[0].max() <= SIZE["height"] - 48  # top and bottom
-    ink = (pixels < 160).any(axis=1)
-    for band in range(4, 9):  # the bottom 40% is not empty: the table, the counters, the link
-        assert ink[band * 108:(band + 1) * 108].any(), band
-
-
 @pytest.fixture(scope="module")
 def english_png():
     fig, _ = make(20)
     return fig, slide_image(fig, "png")
 
 
+@pytest.mark.slow  # a slide's PNG through kaleido
+@pytest.mark.usefixtures("one_browser_for_static_images")
 def test_slide_png_has_its_size_margins_no_empty_bottom_and_the_links_qr_code(english_png):
     fig, png = english_png
     slide_layout_holds(png)
@@ -223,6 +194,8 @@ def chinese_exports():
     return fig, {fmt: slide_image(fig, fmt) for fmt in ("png", "svg", "pdf")}, said
 
 
+@pytest.mark.slow  # a slide's PNG, SVG and PDF through kaleido
+@pytest.mark.usefixtures("one_browser_for_static_images")
 def test_the_chinese_slide_speaks_chinese(chinese_exports):
     fig, _, (conclusion, exact) = chinese_exports
     said = texts(fig)
@@ -234,6 +207,8 @@ def test_the_chinese_slide_speaks_chinese(chinese_exports):
     assert fig.layout.font.family.split(", ").index("Noto Sans CJK SC") >= 0
 
 
+@pytest.mark.slow  # a slide's PDF through kaleido, poppler
+@pytest.mark.usefixtures("one_browser_for_static_images")
 @pytest.mark.skipif(not shutil.which("pdftotext"), reason="needs Debian's poppler-utils (.ci/run installs it)")
 def test_the_chinese_pdf_embeds_its_fonts_and_its_text_is_the_chinese_conclusion(chinese_exports):
     _, files, (conclusion, exact) = chinese_exports
@@ -261,6 +236,8 @@ def test_unified_text_leaves_a_pdf_without_radicals_or_not_chromiums_alone():
     assert b"<0010> <6BCB>" in fixed and b"<0011> <6BD4>" in fixed and b"<0012> <6BDB>" in fixed  # ⽏⽐⽑: 毋比毛
 
 
+@pytest.mark.slow  # a slide's SVG and PNG through kaleido
+@pytest.mark.usefixtures("one_browser_for_static_images")
 def test_the_chinese_svg_and_png_carry_their_glyphs(chinese_exports):
     fig, files, (conclusion, _) = chinese_exports
     svg = files["svg"].decode()

@@ -83,6 +83,7 @@ def test_exact_power_is_the_sum_over_every_test_set(n, a, b, agreement, alpha):
         brute_power(n, a, b, agreement, alpha), abs=1e-9)
 
 
+@pytest.mark.slow  # 1,200 simulated test sets of b = 2,000
 def test_simulated_power_scatters_around_the_exact_power_and_the_smallest_n_is_stable():
     ns = (100, 400, 1_600)
     exact = teaching.exact_power(ns, 0.75, 0.70, 0.85)

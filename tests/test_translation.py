@@ -268,6 +268,7 @@ def _wmt17_every_system(segments=1000):
     return refs, [read_lines(p)[:segments] for p in sorted(DATA.glob("*.de.gz")) if not p.name.startswith("newstest")]
 
 
+@pytest.mark.slow  # sacrebleu over every WMT17 system
 def test_chrf_statistics_equal_sacrebleus_on_every_wmt17_system():
     refs, systems = _wmt17_every_system()
     stats, _, _ = prepare_chrf(refs, systems)
@@ -309,6 +310,7 @@ def _sacrebleu_bleu(refs, hyps, **options):
     return np.asarray(metric._extract_corpus_statistics(hyps, None), dtype=np.float64)
 
 
+@pytest.mark.slow  # sacrebleu over every WMT17 system
 def test_bleu_statistics_equal_sacrebleus_on_every_wmt17_system():
     refs, systems = _wmt17_every_system()
     stats, _, _ = prepare_bleu(refs, systems)

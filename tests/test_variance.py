@@ -36,6 +36,7 @@ def _delta_variance(a, b) -> float:
     return float(np.var(a.mean(axis=(1, 2)) - b.mean(axis=(1, 2)), ddof=1))
 
 
+@pytest.mark.slow  # simulated experiments per design
 @pytest.mark.parametrize("design, n, runs, truth", [
     ("seeds", 80, 5, dict(differ=0.8, run=0.3, error=1.0)),
     ("seeds", 150, 3, dict(differ=0.9, run=0.2, error=1.5)),

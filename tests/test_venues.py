@@ -19,10 +19,9 @@ from sigcore.report.figures import figure
 from sigcore.report.style import PAPER, PX_PER_IN, SLIDE, paper
 from sigcore.report.venues import PT_PER_IN, VENUES, length
 
+from helpers.latex import CLASSES, venue_document
+
 PDFLATEX = shutil.which("pdflatex")
-# the classes Debian's texlive-publishers ships, with the options the venue's template uses
-CLASSES = {"ieee": r"\documentclass[conference]{IEEEtran}", "acm": r"\documentclass[sigconf]{acmart}",
-           "lncs": r"\documentclass{llncs}"}
 WIDTHS = r"\typeout{WIDTHS=\the\columnwidth;\the\textwidth}"
 
 
@@ -34,27 +33,11 @@ def _compile(folder: Path, tex: str) -> str:
     return (folder / "v.log").read_text(encoding="latin-1")
 
 
-def _document(key: str, body: str) -> str:
-    """A two-column (or one-column) page in ``key``'s geometry: its class where TeX Live has it, else article
-    with the venue's widths."""
-    v = VENUES[key]
-    if key in CLASSES:
-        head = CLASSES[key] + "\n\\usepackage{graphicx}\n\\begin{document}\n"
-        if key == "acm":  # acmart's two columns begin with its title
-            head = CLASSES[key] + "\n\\settopmatter{printacmref=false}\\setcopyright{none}\n\\usepackage{graphicx}\n" \
-                "\\begin{document}\n\\title{T}\\maketitle\n"
-        return head + body + "\n\\end{document}\n"
-    columns = "twocolumn," if v.columns == 2 else ""
-    gap = f"columnsep={v.text - 2 * v.column:.4f}pt," if v.columns == 2 else ""
-    return (f"\\documentclass[{columns}10pt]{{article}}\n\\usepackage{{graphicx}}\n"
-            f"\\usepackage[{'a4paper' if v.paper == 'A4' else 'letterpaper'},textwidth={v.text:.4f}pt,{gap}"
-            f"textheight=9in]{{geometry}}\n\\begin{{document}}\n{body}\n\\end{{document}}\n")
-
-
+@pytest.mark.slow  # pdflatex
 @pytest.mark.parametrize("key", sorted(CLASSES))
 def test_a_venue_s_widths_are_its_class_file_s(tmp_path, key):
     assert PDFLATEX, "install Debian's texlive-latex-recommended and texlive-publishers (see .ci/run)"
-    log = _compile(tmp_path, _document(key, "x\n" + WIDTHS))
+    log = _compile(tmp_path, venue_document(key, "x\n" + WIDTHS))
     column, text = (float(x) for x in re.search(r"WIDTHS=([\d.]+)pt;([\d.]+)pt", log).groups())
     assert (column, text) == pytest.approx((VENUES[key].column, VENUES[key].text), abs=0.01)
 
@@ -92,6 +75,7 @@ def test_a_width_that_is_not_one_is_refused_with_the_units(text):
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("one_browser_for_static_images")
 @pytest.mark.parametrize("key", ["acl", *sorted(CLASSES)])
 def test_a_figure_fills_its_venue_s_column_and_text_unscaled(tmp_path, key):
     """Placed at its natural size, the figure fills \\columnwidth and \\textwidth to within two points and a half and
@@ -109,13 +93,15 @@ def test_a_figure_fills_its_venue_s_column_and_text_unscaled(tmp_path, key):
             f"\\begin{{{environment}}}[t]\\includegraphics{{full.pdf}}\\end{{{environment}}}\n"
             "x\n\\sbox0{\\includegraphics{column.pdf}}\\sbox2{\\includegraphics{full.pdf}}"
             "\\typeout{NATURAL=\\the\\wd0;\\the\\wd2;\\the\\columnwidth;\\the\\textwidth}")
-    log = _compile(tmp_path, _document(key, body))
+    log = _compile(tmp_path, venue_document(key, body))
     assert "Overfull \\hbox" not in log, re.findall(r"Overfull.*", log)  # the widths: acmart's page itself is overfull
     column, full, column_box, text_box = (float(x) for x in re.search(
         r"NATURAL=([\d.]+)pt;([\d.]+)pt;([\d.]+)pt;([\d.]+)pt", log).groups())
     assert 0 <= column_box - column < 2.5 and 0 <= text_box - full < 2.5, (column, column_box, full, text_box)
 
 
+@pytest.mark.slow  # SVGs through kaleido's Chromium
+@pytest.mark.usefixtures("one_browser_for_static_images")
 def test_the_figure_command_takes_a_venue_and_a_width(tmp_path, capsys):
     rng = np.random.default_rng(2)
     path = tmp_path / "s.csv"

@@ -158,6 +158,7 @@ def test_the_method_says_normal_approximation_only_when_it_is_one():
         assert sentence.test_name(res) == "Wilcoxon signed-rank test" + ("" if exact else " (normal approximation)")
 
 
+@pytest.mark.slow  # 2,000 simulated test sets, twice
 def test_holds_its_size_on_tied_ratings_under_the_null():
     """A and B rate each item from the same distribution: the exact test rejects at most α of the time."""
     rng = np.random.default_rng(20)
@@ -237,6 +238,7 @@ def test_decimal_scores_get_the_exact_midrank_test(places, top, data):
             assert (got.wins, got.losses) == (observed / 2, (sum(ranks) - observed) / 2)
 
 
+@pytest.mark.slow  # 600 enumerations
 def test_six_hundred_random_grid_cases_equal_the_exact_test_and_scipy_on_integers():
     """The audit's sweep: 0.1- and 0.01-grid scores of up to 60 items, against exact counting on exactly ranked
     differences (every decision at α = .05 and p to 1e-12), and against scipy's own sign-flip enumeration on the

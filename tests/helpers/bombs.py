@@ -6,7 +6,7 @@ import struct
 import zlib
 from pathlib import Path
 
-LOGS = Path(__file__).resolve().parent / "data" / "inspect"
+LOGS = Path(__file__).resolve().parents[1] / "data" / "inspect"
 SPACES = b" " * (1 << 20)
 
 
