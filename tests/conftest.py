@@ -28,7 +28,8 @@ def pytest_unconfigure(config):
 
 
 def _watched(item):
-    """A phase of a fast test (setup, call or teardown, with the fixtures it sets up) under the guard."""
+    """A phase of a test (setup, call or teardown, with the fixtures it sets up): a fast test's under the guard, a
+    slow one's with kaleido's shared browser up before it goes on, if it starts it."""
     if any(item.get_closest_marker(mark) for mark in MARKS):
         with GUARD.settling():
             return (yield)

@@ -174,6 +174,7 @@ def test_the_variance_split_has_the_text_s_names(files, capsys):
     assert "items' share" in text and "runs' share" in text
 
 
+@pytest.mark.slow  # paper folders draw their figures (kaleido)
 def test_saved_files_and_paper_folders_validate_and_read_back(tmp_path, capsys):
     pair, family, board = (tmp_path / f"{n}.json" for n in ("pair", "family", "board"))
     assert main(["compare", *PAIR, "--test", "bootstrap", "--resamples", "300", "--save", str(pair),

@@ -17,11 +17,13 @@ from sigcore import claims, leaderboard
 from sigcore.__main__ import main
 from sigcore.many import Many
 from sigcore.result import Result
-from test_venues import _document
+from helpers.latex import venue_document
 from ui import many as many_page
 from ui import tasks as tasks_page
 from ui import venue as venue_box
 from ui import verdict
+
+pytestmark = pytest.mark.slow  # each table is compiled with pdflatex in its venue's class
 
 ROOT = Path(__file__).resolve().parents[1]
 DIGITS = ROOT / "sample_data" / "classification.csv"
@@ -151,7 +153,7 @@ def test_runs_over_seeds_and_aso_tables_are_one_file(tmp_path, capsys, venue):
 def _compiles(where: Path, venue: str, tables: str) -> None:
     """The tables in the venue's document (its class, or its geometry), with booktabs: no error, no overfull box."""
     assert PDFLATEX, "install Debian's texlive-latex-recommended and texlive-publishers (see .ci/run)"
-    (where / "t.tex").write_text(_document(venue, "x\n" + tables).replace(
+    (where / "t.tex").write_text(venue_document(venue, "x\n" + tables).replace(
         "\\usepackage{graphicx}", "\\usepackage{graphicx}\n\\usepackage{booktabs}", 1), encoding="utf-8")
     done = subprocess.run([PDFLATEX, "-interaction=nonstopmode", "-halt-on-error", "t.tex"], cwd=where,
                           capture_output=True, text=True, timeout=120)

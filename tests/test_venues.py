@@ -46,7 +46,7 @@ def test_a_venue_s_widths_are_its_class_file_s(tmp_path, key):
 @pytest.mark.parametrize("key", sorted(CLASSES))
 def test_a_venue_s_text_height_is_its_class_file_s(tmp_path, key):
     """A figure's float must fit in \\textheight: the rank figure of a large board is sized by it."""
-    log = _compile(tmp_path, _document(key, "x\n\\typeout{HEIGHT=\\the\\textheight}"))
+    log = _compile(tmp_path, venue_document(key, "x\n\\typeout{HEIGHT=\\the\\textheight}"))
     assert float(re.search(r"HEIGHT=([\d.]+)pt", log).group(1)) == pytest.approx(VENUES[key].height, abs=0.01)
 
 

@@ -62,4 +62,4 @@ def venue_document(key: str, body: str) -> str:
     gap = f"columnsep={v.text - 2 * v.column:.4f}pt," if v.columns == 2 else ""
     return (f"\\documentclass[{columns}10pt]{{article}}\n\\usepackage{{graphicx}}\n"
             f"\\usepackage[{'a4paper' if v.paper == 'A4' else 'letterpaper'},textwidth={v.text:.4f}pt,{gap}"
-            f"textheight=9in]{{geometry}}\n\\begin{{document}}\n{body}\n\\end{{document}}\n")
+            f"textheight={v.height:.4f}pt]{{geometry}}\n\\begin{{document}}\n{body}\n\\end{{document}}\n")
