@@ -50,10 +50,10 @@ async def preload(_app):
     level = quiet.level
     quiet.setLevel(logging.ERROR)  # "missing ScriptRunContext": no session exists yet, as expected here
     try:
-        from ui import (datasets, lessons, many, pitfalls, planning, run, seeds, test_guide,  # noqa: F401
-                        verdict, walkthrough)
         import streamlit.emojis  # noqa: F401  the check of an icon (st.error's ⚠️) reads this 0.4 MB table at first use
         import streamlit.material_icon_names  # noqa: F401  and the navigation's :material/...: icons this one
+
+        from ui import datasets, lessons, many, pitfalls, planning, run, seeds, test_guide, verdict, walkthrough  # noqa: F401
         for presenter in (False, True):  # Plotly loads a figure's classes and validators at first use: 0.2 s
             walkthrough.histogram(0.2, shifted=False, presenter=presenter).to_json()  # of the first visit's run
         st.empty()  # Streamlit's one-time "not run by `streamlit run`?" check walks every module (0.3 s)

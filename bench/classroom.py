@@ -361,8 +361,8 @@ if __name__ == "__main__":
     print("\nUsable (Draw shown, no script running) against the floor, median of the rounds' ratios (target 1.5x):\n")
     print("| page | median seconds | floor's median | ratio (median) | ratios by round |\n|---|---|---|---|---|")
     floor = statistics.median(seen[FLOOR]["Draw shown"])
-    for label, prefix in [(label, prefix) for label in list(PAGES)[1:] for prefix in
-                          (("first: ", "") if PAGES[label][3] else ("",))]:
+    for label, prefix in [(page, first) for page in list(PAGES)[1:] for first in
+                          (("first: ", "") if PAGES[page][3] else ("",))]:
         times = {"Draw shown": seen[label][prefix + "Draw shown"]}
         each = ratios({label: times, FLOOR: seen[FLOOR]}, label)
         name = label + (", first opening" if prefix else ", second opening" if PAGES[label][3] else "")

@@ -223,10 +223,9 @@ def python_side(csv: bytes) -> None:
 
 
 def main() -> None:
-    from playwright.sync_api import sync_playwright
-
     import plotly
     import streamlit
+    from playwright.sync_api import sync_playwright
 
     RESULTS.mkdir(parents=True, exist_ok=True)
     print(f"{time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, Python {platform.python_version()}, "

@@ -106,12 +106,14 @@ def perm_agreement(ours, theirs, delta):
 def classification_tasks():
     gold, a, b = labels(N, acc=(0.700, 0.698))  # a small gap: p near 0.03
     ca, cb = (a == gold).astype(float), (b == gold).astype(float)
-    acc = lambda test, **kw: lambda: sigcore.compare(gold, a, b, metric="accuracy", test=test, n_resamples=B,
-                                                    seed=SEED, alternative="greater", **kw)  # scipy's side
+    def acc(test, **kw):  # scipy's side
+        return lambda: sigcore.compare(gold, a, b, metric="accuracy", test=test, n_resamples=B, seed=SEED,
+                                       alternative="greater", **kw)
     gold5, a5, b5 = labels(N, acc=(0.70, 0.65))
     codes = (gold5 * K + a5, gold5 * K + b5)  # a paired item: swapping x and y swaps A and B, gold stays
-    f1 = lambda test, **kw: lambda: sigcore.compare(gold5, a5, b5, metric="macro_f1", test=test, n_resamples=B,
-                                                   seed=SEED, alternative="greater", **kw)
+    def f1(test, **kw):
+        return lambda: sigcore.compare(gold5, a5, b5, metric="macro_f1", test=test, n_resamples=B, seed=SEED,
+                                       alternative="greater", **kw)
     # scipy's permutation_test gives p only; sigcore's permutation result also carries a bootstrap interval
     # of delta, which costs a second resampling run. The race is p only; the row with the interval is extra.
     return [

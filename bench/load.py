@@ -400,8 +400,9 @@ def mb(n: int) -> str:
 
 
 def main() -> None:
-    import streamlit
     from importlib.metadata import version
+
+    import streamlit
 
     t_start = time.perf_counter()
     print(f"{time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores, Python {sys.version.split()[0]}, "

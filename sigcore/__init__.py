@@ -19,9 +19,9 @@ from .compare import TESTS, compare, stream, tests_for
 from .contract import ALTERNATIVES
 from .errors import InputError, SettingsError, SigcoreError
 from .many import Many, compare_many
-from .seeds import SeedsResult, compare_seeds
 from .metrics import METRICS, Metric
 from .result import Result
+from .seeds import SeedsResult, compare_seeds
 
 __all__ = ["ALTERNATIVES", "METRICS", "TESTS", "InputError", "Many", "Metric", "Result", "SeedsResult", "SettingsError",
            "SigcoreError", "__version__", "compare", "compare_many", "compare_seeds", "report", "stream", "tests_for"]

@@ -25,37 +25,56 @@ import math
 import os
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
-from typing import Sequence
 
 import pandas as pd
 
-from . import ALTERNATIVES, METRICS, TESTS, compare, compare_many, compare_seeds, power, report, statistics
-from .compare import AUTO, COMPAT
-from .contract import (DEFAULT_ALPHA, DEFAULT_ALTERNATIVE, DEFAULT_RESAMPLES, DEFAULT_SEED, SIMULATION_RESAMPLES,
-                       check_alpha, check_alternative, check_level)
-from .many import CORRECTIONS, Many
-from .compare import chosen_test
-from .report import citations, claim_table, export, family, paper, records, reproduce, sentence
-from .report import seeds as seeds_report
-from .report.style import BOARD_KINDS, FIGURE_KINDS, STYLES, rows_on_page, style_named
-from .report.venues import DEFAULT as DEFAULT_VENUE, VENUES
+from . import (
+    ALTERNATIVES,
+    METRICS,
+    TESTS,
+    budget,
+    compare,
+    compare_many,
+    compare_seeds,
+    front,
+    jsonform,
+    power,
+    report,
+    statistics,
+)
 from .advisor import advise_family
+from .compare import AUTO, COMPAT, chosen_test
+from .contract import (
+    DEFAULT_ALPHA,
+    DEFAULT_ALTERNATIVE,
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    SIMULATION_RESAMPLES,
+    check_alpha,
+    check_alternative,
+    check_level,
+)
 from .effects import effect_sizes, item_values
-from .result import Result, p_number, refuse_lower
-from .metrics import direction
 from .errors import InputError, SettingsError, SigcoreError
-from . import budget, jsonform
-from .words import counted, in_text, printable
-from . import front
+from .io import results
 from .io.aligned import Aligned, AlignedMany, default_baseline
+from .io.inputs import FORMATS, read
 from .io.loading import load
 from .io.pairing import ROW_ORDER, from_files, from_system_files
 from .io.roles import GOLD_NAMES, Role, gold_files, names_of
 from .io.systems import match_system, system_names
-from .io import results
-from .io.inputs import FORMATS, read
+from .many import CORRECTIONS, Many
+from .metrics import direction
+from .report import citations, claim_table, export, family, paper, records, reproduce, sentence
+from .report import seeds as seeds_report
+from .report.style import BOARD_KINDS, FIGURE_KINDS, STYLES, rows_on_page, style_named
+from .report.venues import DEFAULT as DEFAULT_VENUE
+from .report.venues import VENUES
+from .result import Result, p_number, refuse_lower
+from .words import counted, in_text, printable
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -1177,7 +1196,7 @@ def _board_figure(args, saved, style, suffix: str) -> int:
 
 def _set_height(fig, height: str) -> None:
     """``fig`` drawn ``height`` high (a length), its panel taking what its margins and rows leave."""
-    from .report.style import PX_PER_IN, PT_PER_IN
+    from .report.style import PT_PER_IN, PX_PER_IN
     from .report.venues import length
 
     px = length(height, "height") / PT_PER_IN * PX_PER_IN

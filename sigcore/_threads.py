@@ -6,8 +6,9 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Callable, Iterator, Sequence, TypeVar
+from typing import TypeVar
 
 WORKERS = os.cpu_count() or 1
 T, R = TypeVar("T"), TypeVar("R")

@@ -18,16 +18,17 @@ import inspect
 import math
 import numbers
 import warnings
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
-from ._lazy import stats
 
+from ._lazy import stats
 from .compare import RESAMPLING, SMALL_SAMPLE, TESTS, Z_MIN_ITEMS, compare, prepared, tests_for
+from .contract import DEFAULT_ALPHA, TIE, check_alpha
 from .errors import SettingsError
 from .metrics import METRIC_NAMES, Metric, prepare, resolve
-from .contract import DEFAULT_ALPHA, TIE, check_alpha
 from .statistics import intervals
 from .statistics.closed_form import differences
 from .words import counted
@@ -324,8 +325,8 @@ def _identical(f: dict[str, Any], fits: list[str]) -> list[Choice]:
 
 def _binary(f: dict[str, Any]) -> tuple[list[Choice], list[Choice]]:
     """Right/wrong items: McNemar's test on the discordant pairs."""
-    k, w, l = f["discordant"], f["a_only"], f["b_only"]
-    pairs = f"{counted(k, 'discordant pair')} (A alone right on {w:,}, B alone on {l:,})"
+    k, a_only, b_only = f["discordant"], f["a_only"], f["b_only"]
+    pairs = f"{counted(k, 'discordant pair')} (A alone right on {a_only:,}, B alone on {b_only:,})"
     sign = Choice("sign", f"on right/wrong items it counts the same {k:,} discordant pairs, so it is equivalent "
                           "to McNemar's exact test here")
     if k < SMALL_SAMPLE:

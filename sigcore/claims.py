@@ -21,16 +21,17 @@ A margin chosen after seeing the data is the same mistake as a side chosen after
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 from scipy import stats
 
+from . import result as result_model
 from .contract import DEFAULT_ALPHA, DEFAULT_RESAMPLES, DEFAULT_SEED, check_alpha, check_level, extreme, tie
 from .errors import SettingsError
 from .metrics import direction, resolve
-from . import result as result_model
 from .result import Result, refuse_lower
 from .signature import Signature, margin_text  # margin_text: Δ as every output prints it
 from .statistics import intervals
@@ -204,7 +205,7 @@ def p_text(c: Claim) -> str:
 
 def sentence(c: Claim, a: str = "A", b: str = "B") -> str:
     """The claim as a paper states it: what is shown (or not), the margin, the side, the level, the bound and p."""
-    from .report.sentence import metric_name, method
+    from .report.sentence import method, metric_name
 
     res, a, b = c.result, in_text(a), in_text(b)
     unit = metric_name(res)

@@ -19,16 +19,28 @@ from __future__ import annotations
 import hashlib
 import math
 import numbers
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ._lazy import sparse
 from . import budget as budgets
-from .contract import (DEFAULT_ALPHA, DEFAULT_ALTERNATIVE, DEFAULT_RESAMPLES, DEFAULT_SEED, check_alpha,
-                       check_alternative, check_level, check_resamples, check_seed, extreme, tie)
+from ._lazy import sparse
+from .contract import (
+    DEFAULT_ALPHA,
+    DEFAULT_ALTERNATIVE,
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    check_alpha,
+    check_alternative,
+    check_level,
+    check_resamples,
+    check_seed,
+    extreme,
+    tie,
+)
 from .errors import InputError, SettingsError
 from .metrics import METRICS, Metric, direction, prepare, resolve
 from .result import Result, delta_alternative, finite_delta
@@ -284,7 +296,7 @@ def _check_budget(paired: PairedStats, n_resamples: int, budget: int, twice: boo
 
 
 def _members(groups: Sequence, n_items: int, *, columns: np.ndarray | None = None,
-             width: int | None = None) -> "sparse.csr_matrix":
+             width: int | None = None) -> sparse.csr_matrix:
     """The (groups x items) membership matrix (or groups x patterns, counting items) that sums rows per group,
     groups in order of their first item."""
     if isinstance(groups, (str, bytes)) or not isinstance(groups, (Sequence, np.ndarray, pd.Series)):

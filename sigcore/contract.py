@@ -18,7 +18,8 @@ from __future__ import annotations
 import difflib
 import numbers
 import warnings
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import numpy as np
 

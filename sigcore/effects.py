@@ -7,7 +7,8 @@ ratio (right/wrong items). F1, BLEU and chrF are not means of per-item values: Î
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 

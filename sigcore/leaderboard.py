@@ -12,21 +12,30 @@ from __future__ import annotations
 
 import math
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
-from typing import Iterator
 
 import numpy as np
 import pandas as pd
 
-from .contract import (DEFAULT_ALPHA, DEFAULT_RESAMPLES, DEFAULT_SEED, check_alpha, check_resamples, check_seed,
-                       extreme, tie)
+from ._threads import WORKERS, one_blas_thread, pool
+from .contract import (
+    DEFAULT_ALPHA,
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    check_alpha,
+    check_resamples,
+    check_seed,
+    extreme,
+    tie,
+)
 from .errors import InputError, SettingsError
 from .io.ids import RULE, merged
 from .result import finite_delta
 from .signature import Signature, tool_versions
 from .statistics import intervals, maxstat, resampling
-from .statistics.multiple import CORRECTIONS as ADJUSTED, adjust
-from ._threads import WORKERS, one_blas_thread, pool
+from .statistics.multiple import CORRECTIONS as ADJUSTED
+from .statistics.multiple import adjust
 from .words import counted, listed, named, shown
 
 WEIGHTS = ("tasks", "items")
@@ -812,7 +821,7 @@ class Leaderboard:
                 "resampled": self.resampled.tolist()}
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Leaderboard":
+    def from_dict(cls, data: dict) -> Leaderboard:
         """The board :meth:`to_dict` wrote; a ValueError (or KeyError, TypeError) says what does not fit."""
         models, tasks = tuple(map(str, data["models"])), tuple(map(str, data["tasks"]))
         items = {t: tuple(map(str, data["items"][t])) for t in tasks}
@@ -976,7 +985,8 @@ def _on_dask(work: list, scheduler: str) -> Iterator[np.ndarray]:
         from distributed import Client
     except ImportError:
         raise SettingsError("a scheduler needs Dask's distributed scheduler",
-                            hint="pip install 'sigcore[dask]' (dask and distributed), or leave the scheduler out.")
+                            hint="pip install 'sigcore[dask]' (dask and distributed), or leave the scheduler out."
+                            ) from None
     try:
         client = Client(scheduler, set_as_default=False, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError, ValueError) as e:

@@ -17,24 +17,24 @@ import functools
 import inspect
 import itertools
 import math
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from . import budget as budgets
-from .contract import DEFAULT_ALPHA, DEFAULT_ALTERNATIVE, DEFAULT_RESAMPLES, DEFAULT_SEED
-from .compare import AUTO, RESAMPLING, _Run, _check_settings, _is_int, _members, compare
+from .compare import AUTO, RESAMPLING, _check_settings, _is_int, _members, _Run, compare
+from .contract import DEFAULT_ALPHA, DEFAULT_ALTERNATIVE, DEFAULT_RESAMPLES, DEFAULT_SEED, P_UNDERFLOW
 from .errors import GOLD, InputError, SettingsError
+from .jsonform import bounded_p, plain
 from .metrics import Metric, direction, prepare, resolve
+from .result import Result, on_side, p_cell
+from .signature import Signature
 from .statistics import intervals, resampling
 from .statistics.multiple import CORRECTIONS, adjust, floor_reach
 from .statistics.resampling import PairedStats
-from .contract import P_UNDERFLOW
-from .jsonform import bounded_p, plain
-from .result import Result, on_side, p_cell
-from .signature import Signature
 
 MEMORY = 1 << 30  # bytes of resampled scores and deltas held at once: every system's and every pair's, b each
 
@@ -164,7 +164,7 @@ class Many:
                       "score_intervals": self.score_intervals, "comparisons": rows, "ranking": ranking})
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Many":
+    def from_dict(cls, data: dict[str, Any]) -> Many:
         """The family :meth:`to_dict` wrote (one of a "family" record's ``families``, checked against its schema
         by :func:`sigcore.jsonform.read`)."""
         pairs = [(c["system"], c["against"]) for c in data["comparisons"]]

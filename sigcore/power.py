@@ -28,15 +28,27 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
-from ._lazy import stats
 
+from ._lazy import stats
 from .compare import AUTO
-from .contract import (DEFAULT_ALPHA, DEFAULT_ALTERNATIVE, DEFAULT_SEED, SIMULATION_RESAMPLES, TIE, check_alpha,
-                       check_alternative, check_level, check_resamples, check_seed, extreme, sided_p)
+from .contract import (
+    DEFAULT_ALPHA,
+    DEFAULT_ALTERNATIVE,
+    DEFAULT_SEED,
+    SIMULATION_RESAMPLES,
+    TIE,
+    check_alpha,
+    check_alternative,
+    check_level,
+    check_resamples,
+    check_seed,
+    extreme,
+    sided_p,
+)
 from .errors import InputError, SettingsError
 from .metrics import direction
 from .result import refuse_lower

@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 import numpy as np
+
 from ._lazy import stats
 from .contract import P_DIGITS, P_SIGNIFICANT_BELOW, P_UNDERFLOW, tie
 from .errors import InputError, SettingsError
@@ -288,7 +289,7 @@ class Result:
         return document("pair", out)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any], *, file: str | None = None) -> "Result":
+    def from_dict(cls, data: dict[str, Any], *, file: str | None = None) -> Result:
         """The result :meth:`to_dict` wrote (with its resampled values if it kept them), checked against the
         published schema of kind "pair": a figure drawn from a saved result is the figure of the result itself.
         A null end of the interval is open (±infinity) where ``ci_open`` names it, else undefined (NaN); a null

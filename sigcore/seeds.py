@@ -13,21 +13,21 @@ With one run each, the result is ``sigcore.compare``'s exactly.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 
 from .compare import _check_settings
-from .contract import (DEFAULT_ALPHA, DEFAULT_ALTERNATIVE, DEFAULT_RESAMPLES, DEFAULT_SEED, check_seed, extreme,
-                       tie)
+from .contract import DEFAULT_ALPHA, DEFAULT_ALTERNATIVE, DEFAULT_RESAMPLES, DEFAULT_SEED, check_seed, extreme, tie
 from .errors import SettingsError
 from .many import shared_resamples
+from .metrics import Metric, direction, resolve
+from .metrics.registry import prepare
 from .report.sentence import _H1, _SIDED, METRIC_NAMES, _round, number
 from .result import Result, better_side, delta_alternative, mc_interval, on_side, p_number, p_text
 from .signature import Signature, tool_versions
-from .metrics import Metric, direction, resolve
-from .metrics.registry import prepare
 from .statistics import intervals
 from .statistics.variance import Split, split
 from .words import in_text

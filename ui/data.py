@@ -18,11 +18,11 @@ from streamlit import config
 from sigcore import SigcoreError, front
 from sigcore.io.aligned import Aligned
 from sigcore.io.columns import Mapping, guess_mapping, own_gold, shared_id
+from sigcore.io.inputs import LOGS, read
 from sigcore.io.log_pairs import lm_eval_filters
 from sigcore.io.pairing import ROW_ORDER, from_table
-from sigcore.io.systems import NO_GOLD_FILE, order_systems, pick_gold_file, pick_pair
-from sigcore.io.inputs import LOGS, read
 from sigcore.io.roles import GOLD_NAMES, Ambiguous
+from sigcore.io.systems import NO_GOLD_FILE, order_systems, pick_gold_file, pick_pair
 from sigcore.words import told_apart
 
 from .safe import md

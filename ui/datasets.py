@@ -20,24 +20,23 @@ import streamlit as st
 
 import sigcore
 from sigcore import SigcoreError
-from sigcore.errors import InputError
 from sigcore.compare import AUTO
 from sigcore.contract import DEFAULT_ALPHA, DEFAULT_RESAMPLES, DEFAULT_SEED
+from sigcore.errors import InputError
+from sigcore.io import results
 from sigcore.io.aligned import AlignedMany
 from sigcore.io.loading import load_many
-from sigcore.io.roles import gold_files
-from sigcore.io import results
-from sigcore.io.roles import GOLD_NAMES
+from sigcore.io.roles import GOLD_NAMES, gold_files
 from sigcore.report import citations, export
 from sigcore.report.sentence import decimals, test_name, the
 from sigcore.result import p_number
 from sigcore.statistics.replicability import Replicability
 
 from . import data as data_ui
+from . import work
 from .data import ENCODINGS
 from .many import ALPHAS, metric_label_of, metrics_for
 from .safe import md
-from . import work
 
 SAMPLE_DIR = data_ui.SAMPLE_DIR / "datasets"
 SAMPLE_TABLE = "p_values.csv"

@@ -10,7 +10,7 @@ settings, so moving a widget back is instant; the words are in the page's langua
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd

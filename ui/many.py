@@ -22,8 +22,8 @@ from sigcore.io.aligned import AlignedMany, default_baseline
 from sigcore.io.columns import guess_mapping
 from sigcore.io.loading import load_many
 from sigcore.io.metric_fit import many_inputs
-from sigcore.io.systems import NO_GOLD_FILE, pick_gold_file
 from sigcore.io.roles import GOLD_NAMES, Ambiguous
+from sigcore.io.systems import NO_GOLD_FILE, pick_gold_file
 from sigcore.many import CORRECTIONS, Many
 from sigcore.report import export, family, paper
 from sigcore.report.family_figures import forest, heatmap
@@ -31,11 +31,11 @@ from sigcore.report.sentence import decimals
 from sigcore.words import told_apart
 
 from . import data as data_ui
+from . import paper_folder, venue, work
 from .data import ENCODINGS, NONE, _pairing_widget, _tables, _uploads_in_memory
 from .figure import config as figure_config
 from .figure import download as svg_download
 from .safe import md
-from . import paper_folder, venue, work
 
 _uploads_in_memory()  # (ui.data does it on import too) an upload stays in memory while it arrives
 

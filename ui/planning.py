@@ -7,8 +7,8 @@ import streamlit as st
 
 import sigcore
 from sigcore import power
-from sigcore.errors import SettingsError
 from sigcore.effects import item_values
+from sigcore.errors import SettingsError
 from sigcore.io.aligned import Aligned
 from sigcore.metrics import METRICS, direction
 from sigcore.result import refuse_lower

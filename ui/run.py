@@ -23,15 +23,21 @@ from sigcore.io.aligned import Aligned
 from sigcore.io.metric_fit import engine_inputs
 from sigcore.metrics import direction, known
 from sigcore.report import export, reproduce
+from sigcore.report.figures import (
+    chart_title,
+    claim_marks,
+    delta_histogram,
+    empty_histogram,
+    histogram_frames,
+    live_edges,
+)
 from sigcore.report.sentence import the
-from sigcore.report.figures import (chart_title, claim_marks, delta_histogram, empty_histogram, histogram_frames,
-                                    live_edges)
 
+from . import work
 from .data import digest
 from .figure import config as figure_config
 from .live_chart import frame, live_chart
 from .safe import md
-from . import work
 
 H1_HELP = ("H1, the alternative hypothesis, is chosen before looking at the results. Two-sided: the systems differ, "
            "in either direction (the default; report it unless the direction was fixed in advance). One-sided: "

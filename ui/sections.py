@@ -11,8 +11,8 @@ widget's value in a run that does not draw it, unless the value is assigned back
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 import streamlit as st
 

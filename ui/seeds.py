@@ -26,11 +26,10 @@ import streamlit as st
 import sigcore
 from sigcore import SigcoreError
 from sigcore.contract import DEFAULT_ALPHA, DEFAULT_ALTERNATIVE, DEFAULT_RESAMPLES, DEFAULT_SEED
+from sigcore.io import results
 from sigcore.io.aligned import AlignedMany
 from sigcore.io.loading import load_many
-from sigcore.io.roles import gold_files
-from sigcore.io import results
-from sigcore.io.roles import names_of, system_of
+from sigcore.io.roles import gold_files, names_of, system_of
 from sigcore.report import citations, export
 from sigcore.report.sentence import _SIDED, decimals, number
 from sigcore.result import delta_alternative
@@ -38,10 +37,10 @@ from sigcore.statistics.aso import N_BOOTSTRAP, TAU
 from sigcore.words import told_apart
 
 from . import data as data_ui
+from . import work
 from .data import ENCODINGS
 from .many import ALPHAS, NO_GOLD, metric_label_of, metrics_for
 from .safe import md
-from . import work
 
 SAMPLE_DIR = data_ui.SAMPLE_DIR / "seeds"
 SAMPLE_SCORES, SAMPLE_RUNS = "digits_seed_scores.csv", "digits_runs.csv"

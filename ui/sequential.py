@@ -10,8 +10,8 @@ from streamlit import config
 
 from sigcore import SigcoreError, sequential
 from sigcore.effects import item_values
-from sigcore.io.aligned import Aligned
 from sigcore.errors import SettingsError
+from sigcore.io.aligned import Aligned
 from sigcore.metrics import METRICS, direction
 from sigcore.report.sequence_figure import frames, sequence
 from sigcore.result import refuse_lower

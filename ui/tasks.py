@@ -16,8 +16,8 @@ from sigcore.contract import DEFAULT_ALPHA, DEFAULT_RESAMPLES, DEFAULT_SEED
 from sigcore.logs import tidy
 from sigcore.report import board as words
 from sigcore.report import board_table, export, p_cell, records
-from sigcore.report.venues import VENUES
 from sigcore.report.board_figures import nemenyi_cd, ranks, resampled_cd
+from sigcore.report.venues import VENUES
 
 from . import data as data_ui
 from . import venue, work

@@ -20,16 +20,17 @@ from streamlit import config
 from sigcore import teaching
 from sigcore.contract import TIE
 from sigcore.i18n import LANGUAGES, N_, _, joined, speaking
-from sigcore.report.figures import walkthrough_heights, walkthrough_histogram
 from sigcore.io.inputs import read
+from sigcore.report.figures import walkthrough_heights, walkthrough_histogram
 from sigcore.result import mc_interval
 from sigcore.teaching.bootstrap import nearest_exact_p, textbook_number
 
+from . import terms
 from .data import SAMPLE_DIR
-from .figure import config as figure_config, download
+from .figure import config as figure_config
+from .figure import download
 from .live_chart import frame, live_chart
 from .slide import slide, slide_image
-from . import terms
 from .terms import term
 
 N = 10

@@ -17,8 +17,8 @@ import contextlib
 import contextvars
 import functools
 import gettext
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 LOCALE = Path(__file__).with_name("locale")
 DOMAIN = "sigcore"

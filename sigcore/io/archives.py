@@ -32,7 +32,7 @@ import io
 import struct
 import zipfile
 import zlib
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 from ..errors import InputError
 from ..words import printable

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Hashable, Sequence
 from decimal import Decimal
 from numbers import Integral, Real
-from typing import Any, Hashable, Sequence
+from typing import Any
 
 import numpy as np
 

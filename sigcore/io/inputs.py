@@ -40,11 +40,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..errors import InputError, SettingsError
+from ..words import listed, printable, shown
 from . import inspect_log, jsonlimits
 from .archives import gunzip
 from .decoding import decode, read_bytes
-from ..errors import InputError, SettingsError
-from ..words import listed, printable, shown
 
 MAX_ITEMS = 2_000_000  # items (lines) in one file: a test set beyond that belongs in a sample, not in memory
 MAX_COLUMNS = 10_000  # columns (keys) in one table: systems, seeds and metrics, with room to spare

@@ -24,7 +24,7 @@ from ..words import printable
 
 MAX_DEPTH = 64  # a record, its lists and their objects: real logs nest a few levels
 MAX_DIGITS = 309  # the largest float, 1.8e308, has 309 digits
-_LONG = re.compile(r"-?\d{%d,}" % (MAX_DIGITS + 1))
+_LONG = re.compile(rf"-?\d{{{MAX_DIGITS + 1},}}")
 _QUOTE, _BACKSLASH = 34, 92
 _STEPS = np.zeros(256, np.int8)  # the change in depth at each byte: [ and { open, ] and } close
 _STEPS[list(b"[{")], _STEPS[list(b"]}")] = 1, -1
@@ -62,7 +62,7 @@ def refusal(error: ValueError, text: str, name: str, first_line: int = 1) -> Inp
     was parsed, starting on ``first_line``), or None when ``error`` is another problem."""
     if isinstance(error, _DuplicateKey):
         key = str(error)
-        pattern = re.compile(r'"%s"\s*:' % re.escape(json.dumps(key)[1:-1]))
+        pattern = re.compile(rf'"{re.escape(json.dumps(key)[1:-1])}"\s*:')
         found = pattern.search(text)
         second = pattern.search(text, found.end()) if found else None  # in the same object or not: a hint
         start = second.start() if second else 0

@@ -36,9 +36,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..errors import InputError
 from . import jsonlimits
 from .inspect_log import METADATA
-from ..errors import InputError
 
 FIXED = ("doc_id", "filter", "target", "prediction")
 # Top-level fields that describe the sample rather than score it (lm-eval and its common forks).

@@ -143,7 +143,7 @@ def disjoint_labels(gold: list | None, systems: dict[str, list]) -> None:
         nfc = functools.partial(unicodedata.normalize, "NFC")
         why = next((f"they agree {when}" for when, same in (
             ("when case is ignored", str.casefold), ("after Unicode normalisation (NFC)", nfc),
-            ("after Unicode normalisation and case folding", lambda x: nfc(x).casefold()))
+            ("after Unicode normalisation and case folding", lambda x, nfc=nfc: nfc(x).casefold()))
             if set(map(same, own)) & set(map(same, labels))), None)
         raise InputError(f"none of the labels of {shown(str(name))} is one of gold's ({listed(sorted(own), 6)} against "
                          f"{listed(sorted(labels), 6)}), so every item would count as wrong"

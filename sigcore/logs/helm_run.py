@@ -73,7 +73,7 @@ def read_files(files: dict[str, bytes], where: str = "") -> pd.DataFrame:
     folders = sorted({PurePosixPath(n).parent for n in files if PurePosixPath(n).name == "per_instance_stats.json"})
     frames, notes = [], {}
     for folder in folders:
-        def shown(name: str) -> str:
+        def shown(name: str, folder=folder) -> str:
             return str(PurePosixPath(where) / folder / name) if where else str(folder / name)
 
         spec_name = str(folder / "run_spec.json")
@@ -121,7 +121,7 @@ def _scores(entries: Any, name: str) -> tuple[pd.DataFrame, dict[str, int]]:
     items, runs, metrics, scores, splits = [], [], [], [], {}
     lowest: dict[tuple, list[tuple[Any, float]]] = {}  # (split, stat, item, trial) -> (perturbation, min) each
     for i, entry in enumerate(entries):
-        def field(value: Any, kinds: str, path: str) -> Any:
+        def field(value: Any, kinds: str, path: str, i=i) -> Any:
             return jsonlimits.expect(value, kinds, path, name, f"instance {i + 1}: ", hint=_FIX)
 
         field(entry, "object", "(the whole of it)")
@@ -152,7 +152,7 @@ def _scores(entries: Any, name: str) -> tuple[pd.DataFrame, dict[str, int]]:
             metrics.append((split, stat_name + suffix))
             scores.append(mean)
             lowest.setdefault((split, stat_name, item, run), []).append((perturbation, float(least)))
-    for (split, stat, item, run), metric, score in _worst(lowest):
+    for (split, _, item, run), metric, score in _worst(lowest):
         items.append(item)
         runs.append(run)
         metrics.append((split, metric))

@@ -17,8 +17,8 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError
-from ..io.archives import gunzip
 from ..io import jsonlimits
+from ..io.archives import gunzip
 from ..io.decoding import read_bytes
 from ..io.inputs import read as read_input
 

@@ -19,8 +19,8 @@ from __future__ import annotations
 import gzip
 import io
 import re
+from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
-from typing import Iterable
 
 import numpy as np
 import pandas as pd
@@ -279,6 +279,9 @@ def _parquet(data: bytes, name: str) -> pd.DataFrame:
             pa.default_memory_pool().release_unused()
         columns[field.name] = column
     frame = pd.DataFrame(columns, copy=False)
+    for column in frame.columns:  # whichever way a text column was decoded: its codes within its values
+        if isinstance(frame[column].dtype, pd.CategoricalDtype):
+            _within(frame[column].cat.codes.to_numpy(), len(frame[column].cat.categories))
     index = [c for c in (schema.pandas_metadata or {}).get("index_columns", []) if isinstance(c, str)]
     if not index:
         return frame

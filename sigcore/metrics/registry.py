@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import math
 import unicodedata
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -65,7 +66,7 @@ class Metric:
     @classmethod
     def custom(cls, name: str, statistics: Callable[[list, list], Any], score: Score, *,
                higher_is_better: bool = True, decomposable: bool = False, binary: bool = False,
-               needs_gold: bool = True, description: str = "") -> "Metric":
+               needs_gold: bool = True, description: str = "") -> Metric:
         """A metric of one's own, defined as the built-in ones are: ``statistics(gold, predictions)`` gives one
         system's per-item sufficient statistics, an array of shape ``(n, s)`` (``gold`` is None when the metric
         does not need it), and ``score(totals)`` turns their column sums, of any shape ``(..., s)``, into scores
@@ -565,7 +566,7 @@ METRIC_NAMES = {"accuracy": "accuracy", "exact_match": "exact match", "precision
                 "mean": "mean score", "mae": "MAE", "mse": "MSE", "rmse": "RMSE"}
 
 
-def resolve(metric: "str | Metric") -> Metric:
+def resolve(metric: str | Metric) -> Metric:
     """The metric of this name (a key of :data:`METRICS`), or the :class:`Metric` itself (a custom one)."""
     if isinstance(metric, Metric):
         return metric
@@ -575,7 +576,7 @@ def resolve(metric: "str | Metric") -> Metric:
     return METRICS[metric]
 
 
-def known(metric: "str | Metric") -> Metric | None:
+def known(metric: str | Metric) -> Metric | None:
     """The metric a result's name stands for (a key of :data:`METRICS`), or the :class:`Metric` itself; None for a
     name the registry does not hold: a custom metric's, as a result or a saved JSON carries it. What a view may
     look up about a result's metric (is it right/wrong per item?) goes through here, and reads None as "not known"
@@ -583,7 +584,7 @@ def known(metric: "str | Metric") -> Metric | None:
     return metric if isinstance(metric, Metric) else METRICS.get(metric) if isinstance(metric, str) else None
 
 
-def direction(metric: "str | Metric", higher_is_better: bool | None = None) -> bool:
+def direction(metric: str | Metric, higher_is_better: bool | None = None) -> bool:
     """Whether a higher score is better for this comparison: the metric's own direction (MAE: lower), or, for
     per-item scores (``mean``), the user's (higher unless ``higher_is_better=False``). A direction that contradicts
     the metric's own is refused, not obeyed: accuracy cannot be lower-is-better."""
@@ -600,6 +601,6 @@ def direction(metric: "str | Metric", higher_is_better: bool | None = None) -> b
     return m.higher_is_better
 
 
-def prepare(name: "str | Metric", gold: Sequence | None, systems: Sequence[Sequence], **options: Any) -> Prepared:
+def prepare(name: str | Metric, gold: Sequence | None, systems: Sequence[Sequence], **options: Any) -> Prepared:
     """Per-item statistics, score function and resolved options of metric ``name`` for every system."""
     return resolve(name).prepare(gold, systems, **options)

@@ -9,7 +9,7 @@ not a mean of per-item values). Errors are lower-is-better: δ = M(A) − M(B) <
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 

@@ -15,7 +15,7 @@ instead of being guessed at.
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -23,7 +23,7 @@ from ..errors import GOLD, SYSTEM, InputError
 from ..words import CONTROL, shown
 
 # a type holds no whitespace nor an invisible character: "B-PER\u200b" would be a type of its own, silently
-_TAG = re.compile(r"O|([BIES])(?:[-_]([^\s%s]+))?" % CONTROL.pattern[1:-1])
+_TAG = re.compile(rf"O|([BIES])(?:[-_]([^\s{CONTROL.pattern[1:-1]}]+))?")
 # (previous prefix, prefix) pairs that open a chunk whatever the types (conlleval's startOfChunk).
 _OPENS = {("E", "E"), ("E", "I"), ("S", "E"), ("S", "I"), ("O", "E"), ("O", "I")}
 

@@ -9,8 +9,8 @@ at j - 1 was, so within a run of candidate positions every other one is; that is
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from itertools import chain
-from typing import Callable, Sequence
 
 import numpy as np
 import pandas as pd

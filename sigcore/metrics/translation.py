@@ -23,9 +23,10 @@ BOMs and line endings are the caller's business.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import partial
 from numbers import Real
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 

@@ -5,8 +5,21 @@ The numbers every view prints come from one formatter (:func:`number`) and p fro
 :func:`p_cell`: "p < 1/b" where no resample was as extreme, never 0), which the engine's results use too."""
 
 from ..result import p_cell, p_number, p_text
-from .sentence import (CI_NAMES, METRIC_NAMES, TEST_NAMES, level, mc_text, method, metric_name, number,
-                       resolution_lead, scale_of, summary, test_name, verdict)
+from .sentence import (
+                       CI_NAMES,
+                       METRIC_NAMES,
+                       TEST_NAMES,
+                       level,
+                       mc_text,
+                       method,
+                       metric_name,
+                       number,
+                       resolution_lead,
+                       scale_of,
+                       summary,
+                       test_name,
+                       verdict,
+)
 
 __all__ = ["CI_NAMES", "METRIC_NAMES", "TEST_NAMES", "level", "mc_text", "method", "metric_name", "number",
            "p_cell", "p_number", "p_text", "resolution_lead", "scale_of", "summary", "test_name", "verdict"]

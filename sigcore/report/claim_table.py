@@ -6,11 +6,21 @@ figure's caption, and the JSON. Every number is printed as the claim's sentence 
 
 from __future__ import annotations
 
-
 from ..claims import Claim, bound_texts, delta_text, margin_text, p_text
 from . import citations
-from .export import (_A, _B, _C, _P, fits_column, latex_escape, latex_table, latex_template, p_latex,
-                     signature_comment, stem)
+from .export import (
+    _A,
+    _B,
+    _C,
+    _P,
+    fits_column,
+    latex_escape,
+    latex_table,
+    latex_template,
+    p_latex,
+    signature_comment,
+    stem,
+)
 from .sentence import method, metric_name, the
 from .venues import DEFAULT as DEFAULT_VENUE
 

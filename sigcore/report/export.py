@@ -24,13 +24,25 @@ import pandas as pd
 from ..contract import P_SIGNIFICANT_BELOW
 from ..errors import SettingsError
 from ..io.sheets import safe_cell, table_csv  # noqa: F401  the one CSV writer, by the reports' names for it
+from ..result import Result
 from ..words import counted, printable
 from . import citations
-from .sentence import (_SIDED, CI_NAMES, direction, level, method, metric_heading, metric_name, number, scale_of,
-                       test_name, verdict)
-from ..result import Result
+from .sentence import (
+    _SIDED,
+    CI_NAMES,
+    direction,
+    level,
+    method,
+    metric_heading,
+    metric_name,
+    number,
+    scale_of,
+    test_name,
+    verdict,
+)
 from .style import MINUS, PX_PER_IN, Style, plain
-from .venues import DEFAULT as DEFAULT_VENUE, venue_named
+from .venues import DEFAULT as DEFAULT_VENUE
+from .venues import venue_named
 
 SCREEN_FIGURE = dict(width=480, height=320)  # the on-screen chart saved as is; a paper's size: style.py
 FORMATS = ("png", "svg", "pdf")
@@ -202,7 +214,8 @@ def sentence_latex(res: Result, *, a: str = "A", b: str = "B") -> str:
 def claim_latex(c, *, a: str = "A", b: str = "B") -> str:
     r"""A non-inferiority or equivalence claim (:func:`sigcore.claims.sentence`) as a paper's sentence in LaTeX:
     δ, α, b and the bound in math mode, the test and Schuirmann (1987) cited with ``\citep``."""
-    from ..claims import p_text, sentence as claim_sentence
+    from ..claims import p_text
+    from ..claims import sentence as claim_sentence
     from .sentence import method
 
     how, p = method(c.result), p_text(c)
@@ -443,7 +456,13 @@ def figure_image(fig: Any, fmt: str, *, width: int = SCREEN_FIGURE["width"], hei
         raise SettingsError("static images need the kaleido package",
                             hint=f"Install it (pip install kaleido==1.5.0). {_NO_BROWSER}")
     from choreographer.errors import ChannelClosedError
-    from kaleido.errors import BrowserClosedError, BrowserFailedError, ChromeNotFoundError, JavascriptError, KaleidoError
+    from kaleido.errors import (
+        BrowserClosedError,
+        BrowserFailedError,
+        ChromeNotFoundError,
+        JavascriptError,
+        KaleidoError,
+    )
 
     def render() -> bytes:  # in a daemon thread: a browser that never answers holds neither the caller nor the exit
         out: dict[str, Any] = {}

@@ -5,7 +5,7 @@ corrected p, and the ranking in clusters when every pair was tested."""
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..errors import SettingsError
 from ..many import Many

@@ -22,9 +22,10 @@ import os
 import re
 import secrets
 import stat
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from ..errors import InputError, SettingsError
 from ..words import shown
@@ -173,7 +174,7 @@ class _Folder:
     def __init__(self, folder: str | Path):
         self.path = Path(folder)
 
-    def __enter__(self) -> "_Folder":
+    def __enter__(self) -> _Folder:
         try:
             self.path.mkdir(parents=True, exist_ok=True)
             self.fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0)) if _AT else None

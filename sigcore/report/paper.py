@@ -31,21 +31,23 @@ import inspect
 import io
 import re
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from .._version import __version__
 from ..errors import InputError, SettingsError
 from ..io import archives
-from ..words import shown
 from ..result import Result
 from ..statistics.aso import table_signature
+from ..words import shown
 from . import citations, export, folder, records
 from .export import CITEP, PLACEMENT, md_escape, pair_stem, stem
 from .folder import BIB, CHECKLIST, MANIFEST, MISSING, REPRODUCE, merge_bib
 from .sentence import METRIC_NAMES, TEST_NAMES
-from .style import paper as paper_style, rows_on_page
+from .style import paper as paper_style
+from .style import rows_on_page
 from .venues import DEFAULT as DEFAULT_VENUE
 
 _HEAD = "\\providecommand{\\sigcoredir}{%s/}%%\n" + CITEP.replace("%", "%%")
@@ -62,7 +64,7 @@ class Claim:
     decision: int  # +1: a significantly better; -1: significantly worse; 0: not significant
     how: str  # "p = 0.0047 (one-sided), paired bootstrap": what a warning quotes
 
-    def reversed(self) -> "Claim":
+    def reversed(self) -> Claim:
         return Claim(self.metric, self.b, self.a, self.items, -self.decision, self.how)
 
 

@@ -9,7 +9,8 @@ record into text, and docs/reference/json.md describes each kind; docs/reference
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 

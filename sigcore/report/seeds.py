@@ -12,8 +12,17 @@ from ..seeds import METHOD
 from ..statistics.aso import table_signature, violation_ratio
 from ..words import in_text
 from . import citations
-from .export import (_latex_interval, _latex_number, fits_column, latex_escape, latex_table, latex_template,
-                     p_latex, signature_comment, stem)
+from .export import (
+    _latex_interval,
+    _latex_number,
+    fits_column,
+    latex_escape,
+    latex_table,
+    latex_template,
+    p_latex,
+    signature_comment,
+    stem,
+)
 from .family import PAPER_NAMES
 from .sentence import _SIDED, METRIC_NAMES
 from .venues import DEFAULT as DEFAULT_VENUE

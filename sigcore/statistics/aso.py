@@ -27,14 +27,14 @@ deepsig's do: 10,000 of them take about 7 s a pair).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
-from .._lazy import stats
 
 from .. import budget as budgets
+from .._lazy import stats
 from ..contract import DEFAULT_RESAMPLES, DEFAULT_SEED, check_level, check_resamples, check_seed
 from ..errors import SettingsError
 from ..signature import Signature, tool_versions

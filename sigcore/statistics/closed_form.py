@@ -29,16 +29,24 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Callable
 
 import numpy as np
-from .._lazy import stats
 
-from . import intervals
+from .._lazy import stats
+from ..contract import (
+    DEFAULT_ALTERNATIVE,
+    TIE,
+    Changing,
+    check_alternative,
+    check_level,
+    deprecated_default,
+    sided_floor,
+    sided_p,
+)
 from ..errors import InputError, SettingsError
-from ..contract import (DEFAULT_ALTERNATIVE, TIE, Changing, check_alternative, check_level, deprecated_default,
-                        sided_floor, sided_p)
+from . import intervals
 
 
 @dataclass(frozen=True)
@@ -303,7 +311,7 @@ def hodges_lehmann(d: np.ndarray, confidence_level: float, alternative: str, *,
     return float(estimate) * power, (low * power, high * power)
 
 
-def _dual_end(d: np.ndarray, walsh: "_Walsh", tail: float, side: int, normal: bool = False) -> float:
+def _dual_end(d: np.ndarray, walsh: _Walsh, tail: float, side: int, normal: bool = False) -> float:
     """An end of the interval when the null of R+ is the same for every θ between Walsh averages (no tied
     differences, or the normal approximation, whose tie correction depends only on the ties' sizes): the Walsh
     average C + 1 (lower) or N - C (upper) in order, C the largest count with P(R+ <= C) <= ``tail``."""
@@ -345,7 +353,7 @@ def _null_counts(doubled: np.ndarray) -> np.ndarray:
     return counts
 
 
-def _exact_dual(d: np.ndarray, walsh: "_Walsh", lower: float | None, upper: float | None,
+def _exact_dual(d: np.ndarray, walsh: _Walsh, lower: float | None, upper: float | None,
                 noise: float) -> tuple[float, float]:
     """The interval's ends for tied differences (m <= WILCOXON_EXACT_MAX): the exact test of d - θ at one θ
     between each pair of consecutive distinct Walsh averages (a gap), searched from the normal approximation's

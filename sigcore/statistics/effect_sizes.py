@@ -20,11 +20,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import intervals
 from .._lazy import integrate, optimize, special, stats
-from .closed_form import _paired_values, differences, hodges_lehmann, values_scale
 from ..contract import DEFAULT_ALTERNATIVE, check_alternative, check_level
 from ..errors import InputError, SettingsError
+from . import intervals
+from .closed_form import _paired_values, differences, hodges_lehmann, values_scale
 
 MINUS = "\u2212"  # a real minus sign, as papers print negatives
 

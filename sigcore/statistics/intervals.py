@@ -21,6 +21,7 @@ import numpy as np
 from .._lazy import special, stats
 from ..contract import DEFAULT_ALTERNATIVE
 
+
 def power_scale(x: np.ndarray, largest: int = 400) -> tuple[np.ndarray, float]:
     """``x`` over a power of two, and that power: its largest magnitude brought under 2^largest (by 1 when it is
     already), exactly, since only the exponents move, so that sums and squares of huge scores (1e308) cannot

@@ -12,12 +12,12 @@ smallest p. The reference is the authors' code (github.com/rtmdrr/replicability-
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
-from .._lazy import stats
 
+from .._lazy import stats
 from ..contract import DEFAULT_ALPHA, check_alpha
 from ..errors import SettingsError
 from .multiple import _adjust_iv

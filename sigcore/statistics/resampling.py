@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import itertools
 from collections import deque
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Callable, Iterator
 
 import numpy as np
 import pandas as pd

@@ -3,8 +3,17 @@
 :mod:`.pitfall_figures`)."""
 
 from ..statistics.discordant import outcome_probabilities, smallest_n
-from .bootstrap import (Draws, accuracies, draw_test_sets, exact_bootstrap_p, exact_power, null_p_values,
-                        paired_outcomes, power, rejection_rate)
+from .bootstrap import (
+                        Draws,
+                        accuracies,
+                        draw_test_sets,
+                        exact_bootstrap_p,
+                        exact_power,
+                        null_p_values,
+                        paired_outcomes,
+                        power,
+                        rejection_rate,
+)
 
 __all__ = ["Draws", "accuracies", "draw_test_sets", "exact_bootstrap_p", "exact_power", "null_p_values",
            "outcome_probabilities", "paired_outcomes", "power", "rejection_rate", "smallest_n"]

@@ -14,11 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from .._lazy import stats
 
+from .._lazy import stats
 from ..compare import compare
-from ..contract import (DEFAULT_ALPHA, DEFAULT_SEED, SIMULATION_RESAMPLES, check_alpha, check_alternative,
-                        extreme, tie)
+from ..contract import DEFAULT_ALPHA, DEFAULT_SEED, SIMULATION_RESAMPLES, check_alpha, check_alternative, extreme, tie
 from ..errors import SettingsError
 from ..statistics.discordant import greater_p, outcome_probabilities, support
 

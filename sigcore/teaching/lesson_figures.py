@@ -20,8 +20,8 @@ import scipy.stats
 
 from ..compare import counted
 from ..i18n import N_, _
-from ..report.figures import AXIS, BODY, MARK, SLIDE_HEIGHT, TAIL, histogram_edges
 from ..report import TEST_NAMES, number
+from ..report.figures import AXIS, BODY, MARK, SLIDE_HEIGHT, TAIL, histogram_edges
 from ..report.sentence import test_name
 from ..result import Result, mc_interval
 from ..statistics.discordant import smallest_n

@@ -25,13 +25,19 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..compare import compare
-from ..contract import (DEFAULT_ALPHA, DEFAULT_ALTERNATIVE, DEFAULT_SEED, SIMULATION_RESAMPLES, check_alpha,
-                        check_resamples)
+from ..contract import (
+    DEFAULT_ALPHA,
+    DEFAULT_ALTERNATIVE,
+    DEFAULT_SEED,
+    SIMULATION_RESAMPLES,
+    check_alpha,
+    check_resamples,
+)
 from ..errors import SettingsError
 from ..i18n import N_
-from ..statistics.multiple import adjust
 from ..result import Result
 from ..statistics.discordant import outcome_probabilities
+from ..statistics.multiple import adjust
 from .bootstrap import paired_outcomes
 
 _SEEDS = 2**32  # compare() seeds are drawn per test, so no two tests share their resamples

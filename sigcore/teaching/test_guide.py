@@ -14,15 +14,23 @@ from __future__ import annotations
 import functools
 import math
 import numbers
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, ClassVar
+from typing import ClassVar
 
 import numpy as np
-from .._lazy import stats
 
+from .._lazy import stats
 from ..compare import TESTS, compare
-from ..contract import DEFAULT_ALPHA, DEFAULT_RESAMPLES, DEFAULT_SEED, SIMULATION_RESAMPLES, TIE, check_alpha, \
-    check_resamples
+from ..contract import (
+    DEFAULT_ALPHA,
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    SIMULATION_RESAMPLES,
+    TIE,
+    check_alpha,
+    check_resamples,
+)
 from ..errors import SettingsError
 from ..result import mc_interval
 from ..statistics.closed_form import wilcoxon

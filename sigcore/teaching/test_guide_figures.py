@@ -8,15 +8,23 @@ black text, and Unicode labels (no MathJax, which would fetch from the network).
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 import plotly.graph_objects as go
 
 from ..report.figures import AXIS, SLIDE_HEIGHT
 from ..report.style import BLUE, GREY, VERMILLION
-from .test_guide import (Clustered, ExactPermutation, FewPairs, HeavyTails, Rates, SignPower, SkewedDifferences,
-                         SmallSampleZ)
+from .test_guide import (
+    Clustered,
+    ExactPermutation,
+    FewPairs,
+    HeavyTails,
+    Rates,
+    SignPower,
+    SkewedDifferences,
+    SmallSampleZ,
+)
 
 HEIGHT = SLIDE_HEIGHT + 80  # room for a two-line subtitle and the legend under the axis
 _LEGEND = dict(orientation="h", x=0, y=-0.3, xanchor="left", yanchor="top")
