@@ -182,17 +182,17 @@ def advise_family(gold: Sequence | None, systems: Mapping[str, Sequence], pairs:
 def _family_rows(gold, outputs: list[Sequence], metric: str, groups, metric_options):
     """Each system's sufficient statistics per item (per group with ``groups``), its per-item ones where the
     metric has them, and the score function: what decides whether two systems differ on an item."""
-    from .compare import _members
+    from .compare import membership
 
     m = resolve(metric)
     if m.patterns is not None:
         patterns, inverse, score, _ = m.patterns(gold, outputs, **metric_options)
         rows, stats = [p[inverse] for p in patterns], None
         if groups is not None:
-            rows = [_members(groups, len(inverse), columns=inverse, width=len(p)) @ p for p in patterns]
+            rows = [membership(groups, len(inverse), columns=inverse, width=len(p)) @ p for p in patterns]
     else:
         stats, score, _ = prepare(metric, gold, outputs, **metric_options)
-        rows = stats if groups is None else [_members(groups, len(stats[0])) @ s for s in stats]
+        rows = stats if groups is None else [membership(groups, len(stats[0])) @ s for s in stats]
     return rows, stats, score
 
 

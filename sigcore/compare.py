@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import hashlib
 import math
-import numbers
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -39,6 +38,8 @@ from .contract import (
     check_resamples,
     check_seed,
     extreme,
+    is_int,
+    is_level,
     tie,
 )
 from .errors import InputError, SettingsError
@@ -128,7 +129,7 @@ def compare(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metric: 
     ``progress``: called with the share of resamples done, some twenty times.
     Extra keywords are metric options (``tokenize="none"``, ``positive_label=1``...).
     """
-    whole = max(int(n_resamples), 1) if _is_int(n_resamples) else 1
+    whole = max(int(n_resamples), 1) if is_int(n_resamples) else 1
     results = stream(gold, sys_a, sys_b, metric=metric, test=test, n_resamples=n_resamples,
                      alternative=alternative, alpha=alpha, confidence_level=confidence_level, seed=seed,
                      groups=groups, compat=compat, ci_method=ci_method, exact=exact, budget=budget,
@@ -177,12 +178,12 @@ def stream(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metric: s
     """
     auto, reason = test == AUTO, ""
     higher = direction(metric, higher_is_better)
-    _check_settings(metric, "bootstrap" if auto else test, n_resamples, alternative, alpha, confidence_level, seed,
+    check_settings(metric, "bootstrap" if auto else test, n_resamples, alternative, alpha, confidence_level, seed,
                     compat, ci_method, exact or auto, block, groups)
     paired, stats, score, options, n_items = prepared(gold, sys_a, sys_b, metric, groups, metric_options)
     if auto:  # the advisor's choice for these data; the other settings are then checked against it
         test, reason = _chosen(metric, paired, stats, score, groups, alpha, compat, ci_method)
-        _check_settings(metric, test, n_resamples, alternative, alpha, confidence_level, seed, compat, ci_method,
+        check_settings(metric, test, n_resamples, alternative, alpha, confidence_level, seed, compat, ci_method,
                         exact, block, groups)
     if test == "z" and n_items < Z_MIN_ITEMS:
         raise SettingsError(f"the z-test needs at least {Z_MIN_ITEMS} items (it takes the sample SD for the "
@@ -192,7 +193,7 @@ def stream(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metric: s
     if seed is None:  # a fresh seed, recorded so that the run can be reproduced
         seed = int(np.random.SeedSequence().entropy % 2**63)
     level = 1 - alpha if confidence_level is None else confidence_level
-    run = _Run(resolve(metric).name, test, alternative, alpha, level,
+    run = Run(resolve(metric).name, test, alternative, alpha, level,
                1 - level if confidence_level is not None else alpha,
                int(seed), compat, ci_method, exact, options, paired, stats, score, n_resamples, n_items,
                None if groups is None else paired.n, data_hash(gold, sys_a, sys_b, groups),
@@ -214,7 +215,7 @@ def prepared(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, metric: st
         if groups is None:
             paired = PairedStats.from_patterns(rows_a, rows_b, np.bincount(inverse, minlength=len(rows_a)))
         else:
-            members = _members(groups, n_items, columns=inverse, width=len(rows_a))
+            members = membership(groups, n_items, columns=inverse, width=len(rows_a))
             paired = PairedStats.from_items(members @ rows_a, members @ rows_b)
     else:
         stats, score, options = prepare(m, gold, [sys_a, sys_b], **metric_options)
@@ -222,7 +223,7 @@ def prepared(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, metric: st
         if groups is None:
             paired = PairedStats.from_items(*stats)
         else:
-            members = _members(groups, n_items)
+            members = membership(groups, n_items)
             paired = PairedStats.from_items(members @ stats[0], members @ stats[1])
     return paired, stats, score, options, n_items
 
@@ -295,8 +296,8 @@ def _check_budget(paired: PairedStats, n_resamples: int, budget: int, twice: boo
                   n_resamples, budget)  # test also bootstraps its interval
 
 
-def _members(groups: Sequence, n_items: int, *, columns: np.ndarray | None = None,
-             width: int | None = None) -> sparse.csr_matrix:
+def membership(groups: Sequence, n_items: int, *, columns: np.ndarray | None = None,
+               width: int | None = None) -> sparse.csr_matrix:
     """The (groups x items) membership matrix (or groups x patterns, counting items) that sums rows per group,
     groups in order of their first item."""
     if isinstance(groups, (str, bytes)) or not isinstance(groups, (Sequence, np.ndarray, pd.Series)):
@@ -313,16 +314,10 @@ def _members(groups: Sequence, n_items: int, *, columns: np.ndarray | None = Non
                              shape=(len(uniques), n_items if width is None else width))
 
 
-def _is_int(x: Any) -> bool:
-    return isinstance(x, numbers.Integral) and not isinstance(x, bool)
-
-
-def _is_level(x: Any) -> bool:
-    return isinstance(x, numbers.Real) and not isinstance(x, bool) and 0 < x < 1
-
-
-def _check_settings(metric, test, n_resamples, alternative, alpha, confidence_level, seed, compat, ci_method,
-                    exact, block, groups):
+def check_settings(metric, test, n_resamples, alternative, alpha, confidence_level, seed, compat, ci_method,
+                   exact, block, groups):
+    """Check a paired comparison's settings together: each shared one by the contract's validator, then how they
+    fit the test and the metric (a test that fits the metric, an interval method, groups, compat mode)."""
     m = resolve(metric)
     if test not in TESTS:
         raise SettingsError(f"unknown test {test!r}", hint=f"Choose one of: {', '.join(TESTS)}.")
@@ -331,10 +326,10 @@ def _check_settings(metric, test, n_resamples, alternative, alpha, confidence_le
                             hint=f"Tests that fit {m.name}: {', '.join(tests_for(m))}.")
     check_alternative(alternative)
     check_resamples(n_resamples)
-    if not _is_int(block) or block < 1:
+    if not is_int(block) or block < 1:
         raise SettingsError(f"`block` must be a positive integer, not {block!r}")
     check_alpha(alpha)
-    if confidence_level is None and not _is_level(1 - alpha):  # the interval's level 1 - α must stay below 1
+    if confidence_level is None and not is_level(1 - alpha):  # the interval's level 1 - α must stay below 1
         raise SettingsError(f"α = {alpha!r} leaves no interval: 1 − α rounds to 1",
                             hint="Use an α of at least 1e-15, or give the interval's level (`confidence_level`).")
     if confidence_level is not None:
@@ -418,7 +413,9 @@ class _Drawn:
 
 
 @dataclass
-class _Run:
+class Run:
+    """One paired comparison, its settings and data checked and its statistics prepared, ready to run its test."""
+
     metric: str
     test: str
     alternative: str

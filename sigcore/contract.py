@@ -28,7 +28,7 @@ from .errors import SettingsError
 __all__ = ["ALTERNATIVES", "DEFAULT_ALPHA", "DEFAULT_ALTERNATIVE", "DEFAULT_RESAMPLES", "DEFAULT_SEED",
            "MAX_RESAMPLES", "P_SIGNIFICANT_BELOW", "P_DIGITS", "P_UNDERFLOW", "SETTINGS", "SIMULATION_RESAMPLES",
            "TIE", "Changing", "check_alpha", "check_alternative", "check_level", "check_resamples", "check_seed",
-           "deprecated_default", "extreme", "sided_floor", "sided_p", "tie", "unknown_option"]
+           "deprecated_default", "extreme", "is_int", "is_level", "sided_floor", "sided_p", "tie", "unknown_option"]
 
 # ---------------------------------------------------------------- defaults
 
@@ -106,17 +106,19 @@ def sided_floor(tail: float, alternative: str) -> float:
 
 # ---------------------------------------------------------------- validation: one message per setting
 
-def _is_int(x: Any) -> bool:
+def is_int(x: Any) -> bool:
+    """A whole number, and not a bool (True is an int to Python, not a count to a user)."""
     return isinstance(x, numbers.Integral) and not isinstance(x, bool)
 
 
-def _is_level(x: Any) -> bool:
+def is_level(x: Any) -> bool:
+    """A number strictly between 0 and 1 (a level, a share), and not a bool."""
     return isinstance(x, numbers.Real) and not isinstance(x, bool) and 0 < x < 1
 
 
 def check_alpha(alpha: Any, name: str = "alpha") -> float:
     """α, the significance level: a number strictly between 0 and 1."""
-    if not _is_level(alpha):
+    if not is_level(alpha):
         raise SettingsError(f"`{name}` must be a number strictly between 0 and 1, not {alpha!r}",
                             hint=f"The usual levels are {DEFAULT_ALPHA:g}, 0.01 and 0.001.")
     return float(alpha)
@@ -128,7 +130,7 @@ _LEVEL_HINTS = {"target": "The usual power wanted is 0.8.", "tau": "deepsig reco
 def check_level(level: Any, name: str = "confidence_level") -> float:
     """Any other level or share strictly between 0 and 1: an interval's confidence level, a target power, τ (by
     its API name, or its command-line flag)."""
-    if not _is_level(level):
+    if not is_level(level):
         raise SettingsError(f"`{name}` must be a number strictly between 0 and 1, not {level!r}",
                             hint=_LEVEL_HINTS.get(name.lstrip("-"), "For a 95% interval pass 0.95."))
     return float(level)
@@ -136,7 +138,7 @@ def check_level(level: Any, name: str = "confidence_level") -> float:
 
 def check_resamples(n: Any, name: str = "n_resamples", *, least: int = 1) -> int:
     """b, the number of resamples or permutations: a whole number from ``least`` to :data:`MAX_RESAMPLES`."""
-    if not _is_int(n) or n < least:
+    if not is_int(n) or n < least:
         what = "a positive integer" if least == 1 else f"an integer of at least {least}"
         raise SettingsError(f"`{name}` must be {what}, not {n!r}")
     if n > MAX_RESAMPLES:
@@ -156,7 +158,7 @@ def check_alternative(alternative: Any, name: str = "alternative") -> str:
 
 def check_seed(seed: Any, name: str = "seed", *, optional: bool = True) -> int | None:
     """The seed of the random draws: a non-negative whole number (or None, fresh randomness, where ``optional``)."""
-    if (seed is None and not optional) or (seed is not None and (not _is_int(seed) or seed < 0)):
+    if (seed is None and not optional) or (seed is not None and (not is_int(seed) or seed < 0)):
         raise SettingsError(f"`{name}` must be a non-negative integer{' or None' if optional else ''}, not {seed!r}")
     return None if seed is None else int(seed)
 

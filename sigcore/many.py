@@ -25,8 +25,8 @@ import numpy as np
 import pandas as pd
 
 from . import budget as budgets
-from .compare import AUTO, RESAMPLING, _check_settings, _is_int, _members, _Run, compare
-from .contract import DEFAULT_ALPHA, DEFAULT_ALTERNATIVE, DEFAULT_RESAMPLES, DEFAULT_SEED, P_UNDERFLOW
+from .compare import AUTO, RESAMPLING, Run, check_settings, compare, membership
+from .contract import DEFAULT_ALPHA, DEFAULT_ALTERNATIVE, DEFAULT_RESAMPLES, DEFAULT_SEED, P_UNDERFLOW, is_int
 from .errors import GOLD, InputError, SettingsError
 from .jsonform import bounded_p, plain
 from .metrics import Metric, direction, prepare, resolve
@@ -274,14 +274,14 @@ def compare_many(gold: Sequence | None, systems: Mapping[str, Sequence], *, base
     if correction not in CORRECTIONS:
         raise SettingsError(f"unknown correction {correction!r}", hint=f"Choose one of: {', '.join(CORRECTIONS)}.")
     auto = test == AUTO
-    _check_settings(metric, "bootstrap" if auto else test, n_resamples, alternative, alpha, None, seed, compat,
+    check_settings(metric, "bootstrap" if auto else test, n_resamples, alternative, alpha, None, seed, compat,
                     ci_method, True, 1, groups)
     base = baseline if baseline is not None else names[0]
     n_pairs, n = (len(names) * (len(names) - 1) // 2 if all_pairs else len(names) - 1), _length(systems)
     # each comparison scores its items and, resampled, b deltas: counted before 9,000 systems' 40 million pairs exist
-    budgets.check(f"{n_pairs:,} comparisons of {n:,} items" + (f" at b = {n_resamples:,}" if _is_int(n_resamples)
+    budgets.check(f"{n_pairs:,} comparisons of {n:,} items" + (f" at b = {n_resamples:,}" if is_int(n_resamples)
                                                                 else ""),
-                  n + (n_resamples if _is_int(n_resamples) else 0), n_pairs, budget, "systems", unit="comparison")
+                  n + (n_resamples if is_int(n_resamples) else 0), n_pairs, budget, "systems", unit="comparison")
     pairs = (list(itertools.combinations(names, 2)) if all_pairs
              else [(name, base) for name in names if name != base])
     why = ""
@@ -290,8 +290,8 @@ def compare_many(gold: Sequence | None, systems: Mapping[str, Sequence], *, base
 
         test, why = (("bootstrap", "sacrebleu's paired bootstrap (compat)") if compat else
                      advise_family(gold, systems, pairs, metric=metric, groups=groups, alpha=alpha, **metric_options))
-        _check_settings(metric, test, n_resamples, alternative, alpha, None, seed, compat, ci_method, True, 1, groups)
-    if test == "bootstrap" and _is_int(n_resamples) and (len(pairs) + len(names)) * n_resamples * 8 > MEMORY:
+        check_settings(metric, test, n_resamples, alternative, alpha, None, seed, compat, ci_method, True, 1, groups)
+    if test == "bootstrap" and is_int(n_resamples) and (len(pairs) + len(names)) * n_resamples * 8 > MEMORY:
         raise SettingsError(f"{len(pairs)} comparisons of {len(names)} systems at b = {n_resamples:,} would hold more "
                             f"than {MEMORY >> 30} GiB of resampled scores",
                             hint="Use fewer resamples, or compare with one baseline instead of every pair.")
@@ -366,13 +366,13 @@ def shared_resamples(gold, outputs: list[Sequence], metric: str, n_resamples: in
         weights = np.bincount(inverse, minlength=len(rows[0]))
         stats, n_items = None, len(inverse)
         if groups is not None:
-            members = _members(groups, n_items, columns=inverse, width=len(rows[0]))
+            members = membership(groups, n_items, columns=inverse, width=len(rows[0]))
             rows, weights = [members @ r for r in rows], np.ones(members.shape[0], dtype=np.int64)
     else:
         stats, score, resolved = prepare(metric, gold, outputs, **metric_options)
         rows, n_items = stats, len(stats[0])
         if groups is not None:
-            members = _members(groups, n_items)
+            members = membership(groups, n_items)
             rows = [members @ s for s in stats]
         weights = np.ones(len(rows[0]), dtype=np.int64)
     width, k = rows[0].shape[1], len(rows)
@@ -409,7 +409,7 @@ def _shared_bootstrap(gold, systems, names, pairs, options, budget, progress):
     for a, bname in pairs:
         i, j = column[a], column[bname]
         paired = PairedStats.from_patterns(rows[i], rows[j], weights)
-        run = _Run(resolve(metric).name, "bootstrap", options["alternative"], options["alpha"], level, options["alpha"],
+        run = Run(resolve(metric).name, "bootstrap", options["alternative"], options["alpha"], level, options["alpha"],
                    int(seed), options["compat"], options["ci_method"], True, resolved, paired,
                    None if stats is None or groups is not None else [stats[i], stats[j]], score, b, n_items,
                    None if groups is None else paired.n, definition=resolve(metric),

@@ -27,7 +27,6 @@ Memory stays bounded: test sets are drawn and tested in blocks of about a millio
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -47,6 +46,7 @@ from .contract import (
     check_resamples,
     check_seed,
     extreme,
+    is_int,
     sided_p,
 )
 from .errors import InputError, SettingsError
@@ -178,7 +178,7 @@ def _recommended(a, b, binary: bool, alpha: float) -> str:
     """The advisor's test for the pilot, or the first test it accepts that power is planned for."""
     from .advisor import advise
 
-    x, y = closed_form._paired_values(a, b, min_n=2)
+    x, y = closed_form.paired_values(a, b, min_n=2)
     advice = advise("accuracy" if binary else "mean", a_scores=x, b_scores=y, alpha=alpha)
     return next(c.test for c in (advice.recommended, *advice.acceptable) if c.test in SUPPORTED)
 
@@ -190,7 +190,7 @@ def power_at(a, b, n: int, *, test: str = AUTO, binary: bool | None = None, alph
     as its curve for the same seed and ``n_sims``; ``test="auto"`` and ``higher_is_better`` as in :func:`plan`)."""
     auto = test == AUTO
     _check("bootstrap" if auto else test, alpha, alternative, 0.5, n_sims, n_resamples, 2, seed, higher_is_better)
-    if not _is_int(n) or not 2 <= n <= MAX_ITEMS:  # 10^10 simulated items ran for minutes
+    if not is_int(n) or not 2 <= n <= MAX_ITEMS:  # 10^10 simulated items ran for minutes
         raise SettingsError(f"`n` must be a whole number of 2 to {MAX_ITEMS:,} items, not {n!r}",
                             hint="The size of the test set the rates are expected on.")
     model, binary, *_ = _pilot(a, b, "bootstrap" if auto else test, binary)
@@ -200,7 +200,7 @@ def power_at(a, b, n: int, *, test: str = AUTO, binary: bool | None = None, alph
 
 def _pilot(a, b, test: str, binary: bool | None):
     """The model of the items, whether they are right/wrong, the pilot's delta and its size."""
-    x, y = closed_form._paired_values(a, b, min_n=2)
+    x, y = closed_form.paired_values(a, b, min_n=2)
     zero_one = bool(np.isin(x, (0.0, 1.0)).all() and np.isin(y, (0.0, 1.0)).all())
     if binary is None:
         binary = zero_one
@@ -227,17 +227,13 @@ def plan_from_rates(n: int, accuracy_a: float, accuracy_b: float, agreement: flo
     auto = test == AUTO
     test = "mcnemar" if auto else test
     _check(test, alpha, alternative, target, n_sims, n_resamples, n_max, seed)
-    if not _is_int(n) or not 2 <= n <= MAX_ITEMS:  # 10^10 simulated items ran for minutes
+    if not is_int(n) or not 2 <= n <= MAX_ITEMS:  # 10^10 simulated items ran for minutes
         raise SettingsError(f"`n` must be a whole number of 2 to {MAX_ITEMS:,} items, not {n!r}",
                             hint="The size of the test set the rates are expected on.")
     cells = outcome_probabilities(accuracy_a, accuracy_b, agreement)
     return _plan(_Binary(float(cells[1]), float(cells[2])), int(n), _Settings(test, float(alpha), alternative,
                  n_resamples), float(target), n_sims, n_max, seed, binary=True,
                  effect=float(accuracy_a - accuracy_b), source="expected", auto=auto)
-
-
-def _is_int(x) -> bool:
-    return isinstance(x, numbers.Integral) and not isinstance(x, bool)
 
 
 def _check(test, alpha, alternative, target, n_sims, n_resamples, n_max, seed, higher_is_better=True) -> None:
@@ -248,7 +244,7 @@ def _check(test, alpha, alternative, target, n_sims, n_resamples, n_max, seed, h
     check_alpha(alpha)
     check_level(target, "target")
     for name, value, least in (("n_sims", n_sims, 1), ("n_max", n_max, 2)):
-        if not _is_int(value) or value < least:
+        if not is_int(value) or value < least:
             raise SettingsError(f"`{name}` must be an integer of at least {least}, not {value!r}")
     check_resamples(n_resamples)
     if n_sims > MAX_SIMS:  # 100,000 simulated test sets ran for minutes with no word

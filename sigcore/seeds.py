@@ -19,13 +19,13 @@ from typing import Any
 
 import numpy as np
 
-from .compare import _check_settings
+from .compare import check_settings
 from .contract import DEFAULT_ALPHA, DEFAULT_ALTERNATIVE, DEFAULT_RESAMPLES, DEFAULT_SEED, check_seed, extreme, tie
 from .errors import SettingsError
 from .many import shared_resamples
 from .metrics import Metric, direction, resolve
 from .metrics.registry import prepare
-from .report.sentence import _H1, _SIDED, METRIC_NAMES, _round, number
+from .report.sentence import H1_PHRASES, METRIC_NAMES, SIDED, number, round_count
 from .result import Result, better_side, delta_alternative, mc_interval, on_side, p_number, p_text
 from .signature import Signature, tool_versions
 from .statistics import intervals
@@ -151,9 +151,9 @@ class SeedsResult:
             loser = b if winner == a else a
             effect = f"{winner} beats {loser} by {number(abs(self.delta), scale)} {metric}, {runs}{interval}"
         else:
-            h1 = _H1[self.alternative].format(a=a, b=b)
+            h1 = H1_PHRASES[self.alternative].format(a=a, b=b)
             effect = f"No significant evidence that {h1}: δ = {number(self.delta, scale)} {metric}, {runs}{interval}"
-        sentence = (f"{effect}; {self.p_text} ({_SIDED[self.alternative]}), {METHOD}, b = {self.n_resamples:,}, "
+        sentence = (f"{effect}; {self.p_text} ({SIDED[self.alternative]}), {METHOD}, b = {self.n_resamples:,}, "
                     f"seed {self.seed}: {self._decision()}")
         return " ".join([sentence, *self._caveats()])
 
@@ -217,7 +217,7 @@ class SeedsResult:
             return []
         low, high = self.p_interval
         more = self.resamples_to_settle()
-        settle = (f"about {_round(more)} resamples in all would settle it" if more else
+        settle = (f"about {round_count(more)} resamples in all would settle it" if more else
                   "p equals α, so more resamples are needed to settle it")
         return [f"Monte-Carlo uncertainty: p's 95% interval ({p_number(low, self.alpha)} to "
                 f"{p_number(high, self.alpha)}) contains α; {settle}."]
@@ -238,7 +238,7 @@ def compare_seeds(gold: Sequence | None, runs_a: Sequence[Sequence], runs_b: Seq
     runs_a, runs_b = list(runs_a), list(runs_b)
     if not runs_a or not runs_b or any(isinstance(r, (str, bytes)) for r in runs_a + runs_b):
         raise SettingsError("runs_a and runs_b must each be a list of runs (one list of outputs per seed)")
-    _check_settings(metric, "bootstrap", n_resamples, alternative, alpha, None, seed, None, "basic", True, 1, None)
+    check_settings(metric, "bootstrap", n_resamples, alternative, alpha, None, seed, None, "basic", True, 1, None)
     higher = direction(metric, higher_is_better)  # a direction against the metric's own is refused
     h1 = delta_alternative(alternative, higher)  # the side of δ that H1 names
     check_seed(seed, optional=False)  # the runs' draws come from a stream of their own, seeded from it

@@ -1,7 +1,7 @@
 """The data section of the Compare page: a sample or uploads, the column roles, and a preview.
 
 Uploads stay in memory (Streamlit's ``UploadedFile`` bytes, parsed by ``sigcore.io.inputs.read``) and are never
-written to disk, not even by the web server while they arrive (see :func:`_uploads_in_memory`). Parsing is cached
+written to disk, not even by the web server while they arrive (see :func:`keep_uploads_in_memory`). Parsing is cached
 on the bytes, so changing a setting does not parse again.
 """
 
@@ -30,14 +30,14 @@ from .safe import md
 SAMPLE_DIR = Path(__file__).resolve().parents[1] / "sample_data"
 
 
-def _uploads_in_memory() -> None:
+def keep_uploads_in_memory() -> None:
     """Starlette, Streamlit's web server, spools an upload of over 1 MB to a temporary file while it arrives;
     raised to the upload limit, its threshold keeps every upload in memory (the limit bounds that memory)."""
     limit = (config.get_option("server.maxUploadSize") + 1) * 1024**2  # + the multipart overhead
     MultiPartParser.spool_max_size = max(MultiPartParser.spool_max_size, limit)
 
 
-_uploads_in_memory()
+keep_uploads_in_memory()
 # name shown -> (files, column roles, and the metric where the data leave it open)
 SAMPLES = {  # the first opens the page: a real case where the bootstrap is the recommended test
     "WMT17 en-de, 500 segments: BLEU": (["mt/newstest2017.ref.de", "mt/uedin-nmt.de", "mt/LIUM-NMT.de"], {}),
@@ -61,7 +61,8 @@ BY_ROW = "(row order)"
 
 
 @st.cache_data(max_entries=32, ttl=600, show_spinner=False)  # an upload's parsed table outlives it by 10 minutes at most
-def _parse(data: bytes, name: str, encoding: str | None):
+def parsed(data: bytes, name: str, encoding: str | None):
+    """An uploaded file's table, parsed once for the same bytes."""
     return read(data, name=name, encoding=encoding)
 
 
@@ -80,8 +81,9 @@ def fits(*options) -> str:
     return hashlib.sha256(repr(options).encode()).hexdigest()[:8]
 
 
-def _tables(files: list[tuple[str, bytes]], encoding: str | None = None):
-    return [_parse(data, name, encoding) for name, data in files]
+def parsed_tables(files: list[tuple[str, bytes]], encoding: str | None = None):
+    """The tables of uploaded files (name, bytes), in their order."""
+    return [parsed(data, name, encoding) for name, data in files]
 
 
 def choose_files() -> tuple[list[tuple[str, bytes]], dict]:
@@ -113,7 +115,7 @@ def load(files: list[tuple[str, bytes]], roles: dict, mapping_area) -> front.Pre
     roles = dict(roles)
     metric = roles.pop("metric", None)  # a sample's answer to the metric's question
     try:
-        tables = _tables(files, roles.pop("encoding", None))
+        tables = parsed_tables(files, roles.pop("encoding", None))
         with mapping_area:
             if len(tables) == 1:
                 roles = {**roles, **_mapping_widgets(tables[0], roles)}
@@ -122,7 +124,7 @@ def load(files: list[tuple[str, bytes]], roles: dict, mapping_area) -> front.Pre
                 chosen, settled = _file_widgets(tables, files_box)
                 roles.update(chosen)
                 with pairing_box[0]:
-                    roles["id"] = _pairing_widget(tables)
+                    roles["id"] = pairing_widget(tables)
                 roles["on_unmatched"] = "drop" if pairing_box[1].checkbox(
                     "Drop unmatched items", key="drop_" + "_".join(t.name for t in tables),
                     help="Compare only the items whose ids are in every file (a note says how many were dropped). "
@@ -210,7 +212,7 @@ def _mapping_widgets(table, roles: dict) -> dict:
     return chosen
 
 
-def _pairing_widget(tables) -> str:
+def pairing_widget(tables) -> str:
     """How several files are paired: by an id column they all have (their shared id first), or by row."""
     common = [str(c) for c in tables[0].frame.columns if all(c in t.frame.columns for t in tables[1:])]
     shared = shared_id(tables)
@@ -248,10 +250,11 @@ def _preview(prepared: front.Prepared, tables) -> None:
     for note in data.notes:
         st.warning(md(note))
     a, b = data.display_names
-    head = pd.DataFrame({"gold": _short(data.gold), f"A: {a}": _short(data.a), f"B: {b}": _short(data.b)}) \
-        if data.gold is not None else pd.DataFrame({f"A: {a}": _short(data.a), f"B: {b}": _short(data.b)})
+    head = pd.DataFrame({"gold": first_rows(data.gold), f"A: {a}": first_rows(data.a), f"B: {b}": first_rows(data.b)}) \
+        if data.gold is not None else pd.DataFrame({f"A: {a}": first_rows(data.a), f"B: {b}": first_rows(data.b)})
     st.dataframe(head, hide_index=True, height=143)  # cells are text, never HTML
 
 
-def _short(values, rows: int = 3) -> list[str]:
+def first_rows(values, rows: int = 3) -> list[str]:
+    """The first values of a column as text, for a preview (a list of tokens joined by spaces)."""
     return [" ".join(map(str, v)) if isinstance(v, (list, tuple)) else str(v) for v in list(values)[:rows]]

@@ -150,7 +150,7 @@ def load(kind: str, files: list, encoding: str | None, sample: bool) -> Datasets
 
 @st.cache_data(max_entries=32, ttl=600, show_spinner=False)
 def _p_values(content: bytes, name: str, encoding: str | None) -> tuple[tuple[str, ...], tuple[float, ...]]:
-    return results.p_values(data_ui._parse(content, name, encoding))
+    return results.p_values(data_ui.parsed(content, name, encoding))
 
 
 def _outputs(files: list, encoding: str | None, sample: bool) -> Datasets:
@@ -163,7 +163,7 @@ def _outputs(files: list, encoding: str | None, sample: bool) -> Datasets:
     outputs = []
     for name, dataset_files in files:
         try:
-            outputs.append(_one_dataset(data_ui._tables(dataset_files, encoding)))
+            outputs.append(_one_dataset(data_ui.parsed_tables(dataset_files, encoding)))
         except SigcoreError as e:
             raise type(e)(f"dataset {name!r}: {e.what}", hint=e.hint, file=e.file, line=e.line,
                           column=e.column) from None

@@ -32,12 +32,12 @@ from sigcore.words import told_apart
 
 from . import data as data_ui
 from . import paper_folder, venue, work
-from .data import ENCODINGS, NONE, _pairing_widget, _tables, _uploads_in_memory
+from .data import ENCODINGS, NONE, keep_uploads_in_memory, pairing_widget, parsed_tables
 from .figure import config as figure_config
 from .figure import download as svg_download
 from .safe import md
 
-_uploads_in_memory()  # (ui.data does it on import too) an upload stays in memory while it arrives
+keep_uploads_in_memory()  # (ui.data does it on import too) an upload stays in memory while it arrives
 
 SAMPLE_DIR = data_ui.SAMPLE_DIR / "wmt17_en_de"
 SAMPLE_GOLD = "newstest2017.ref.de.gz"
@@ -99,7 +99,7 @@ def load(files: list[tuple[str, bytes]], encoding: str | None, mapping_area) -> 
         st.info("Upload a gold file and one file per system, or one table with a column per system.")
         return None
     try:
-        tables = _tables(files, encoding)
+        tables = parsed_tables(files, encoding)
         with mapping_area:
             data = _one_table(tables[0]) if len(tables) == 1 else _many_files(tables)
     except SigcoreError as e:
@@ -144,7 +144,7 @@ def _many_files(tables) -> AlignedMany | None:
     if picked is None:
         st.info("Say which file is the gold to compare the others.")
         return None
-    pairing = _pairing_widget([tables[picked], *(t for t in tables if t is not tables[picked])] if picked >= 0
+    pairing = pairing_widget([tables[picked], *(t for t in tables if t is not tables[picked])] if picked >= 0
                               else tables)
     named = None if start is None else options[start]  # what the names said: passed on as theirs, not as "given"
     return load_many(tables, gold_file=None if picked == named else picked, id=pairing)
@@ -158,8 +158,8 @@ def preview(data: AlignedMany, files: list[tuple[str, bytes]]) -> None:
                + "".join(f" · {md(str(role))}" for role in data.roles))  # what was taken for what, and why
     for note in data.notes:
         st.warning(md(note))
-    head = {} if data.gold is None else {"(gold)": data_ui._short(data.gold)}
-    head.update({name: data_ui._short(values) for name, values in data.systems.items()})
+    head = {} if data.gold is None else {"(gold)": data_ui.first_rows(data.gold)}
+    head.update({name: data_ui.first_rows(values) for name, values in data.systems.items()})
     st.dataframe(pd.DataFrame(head), hide_index=True, height=212,  # cells and headers are text, never HTML
                  column_config={name: st.column_config.TextColumn(width="medium") for name in head})
 

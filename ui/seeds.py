@@ -31,7 +31,7 @@ from sigcore.io.aligned import AlignedMany
 from sigcore.io.loading import load_many
 from sigcore.io.roles import gold_files, names_of, system_of
 from sigcore.report import citations, export
-from sigcore.report.sentence import _SIDED, decimals, number
+from sigcore.report.sentence import SIDED, decimals, number
 from sigcore.result import delta_alternative
 from sigcore.statistics.aso import N_BOOTSTRAP, TAU
 from sigcore.words import told_apart
@@ -102,7 +102,7 @@ class RunsSettings:
 
     def h1(self) -> str:
         """H1 in the systems' names, with its side: "mlp and forest differ (two-sided)"."""
-        return f"{h1_label(self.alternative, *self.names)} ({_SIDED[self.alternative]})"
+        return f"{h1_label(self.alternative, *self.names)} ({SIDED[self.alternative]})"
 
     def used(self) -> str:
         """The settings as the outputs state them: "H1: mlp and forest differ (two-sided), b = 10,000, seed 0,
@@ -158,7 +158,7 @@ def load(kind: str, files: list[tuple[str, bytes]], encoding: str | None, sample
             name, content = files[0]
             scores, notes = _scores(content, name, encoding)
             return Scores(scores, name, sample, notes)
-        tables = data_ui._tables(files, encoding)
+        tables = data_ui.parsed_tables(files, encoding)
         with mapping_area:
             data = _runs(tables)
         return Runs(data, data_ui.digest(files), tuple(name for name, _ in files), sample)
@@ -169,7 +169,7 @@ def load(kind: str, files: list[tuple[str, bytes]], encoding: str | None, sample
 
 @st.cache_data(max_entries=32, ttl=600, show_spinner=False)
 def _scores(content: bytes, name: str, encoding: str | None) -> tuple[dict[str, tuple[float, ...]], tuple[str, ...]]:
-    return results.seed_scores(data_ui._parse(content, name, encoding))
+    return results.seed_scores(data_ui.parsed(content, name, encoding))
 
 
 def _runs(tables) -> AlignedMany:
@@ -184,7 +184,7 @@ def _runs(tables) -> AlignedMany:
                           format_func=lambda k: NO_GOLD if k < 0 else f"{k + 1}. {shown[k]}",
                           help="The gold labels or references; every other file is one run, named after its file.")
     ordered = list(tables) if picked < 0 else [tables[picked]] + [t for i, t in enumerate(tables) if i != picked]
-    return load_many(ordered, has_gold=picked >= 0, id=data_ui._pairing_widget(ordered))
+    return load_many(ordered, has_gold=picked >= 0, id=data_ui.pairing_widget(ordered))
 
 
 def h1_label(alternative: str, a: str, b: str) -> str:
@@ -226,8 +226,8 @@ def preview(data: Scores | Runs) -> None:
     if d.groups is not None:
         st.warning(md(f"The group column {d.columns.get('group', '')!r} is not used: the bootstrap over items and "
                       "runs draws single items."), icon="⚠️")
-    head = {} if d.gold is None else {"(gold)": data_ui._short(d.gold)}
-    head.update({name: data_ui._short(values) for name, values in d.systems.items()})
+    head = {} if d.gold is None else {"(gold)": data_ui.first_rows(d.gold)}
+    head.update({name: data_ui.first_rows(values) for name, values in d.systems.items()})
     st.dataframe(pd.DataFrame(head), hide_index=True, height=212)  # cells and headers are text, never HTML
 
 
@@ -419,7 +419,7 @@ def show_runs(res, s: RunsSettings) -> None:
               help=md(f"{s.used()}; paired bootstrap over items and runs"))
     kind = "interval" if res.alternative == "two-sided" else "bound"
     side = delta_alternative(res.alternative, res.higher_is_better)  # H1's side of δ: δ < 0 where lower is better
-    c3.markdown(f"**{res.level} {kind} of δ** ({_SIDED[res.alternative]})  \n"
+    c3.markdown(f"**{res.level} {kind} of δ** ({SIDED[res.alternative]})  \n"
                 f"with the seeds' variance: {_bounds(side, res.ci_low, res.ci_high, scale)}  \n"
                 f"from the items alone: {_bounds(side, *res.ci_items, scale)}")
     c3.caption("The first resamples the items and which runs are averaged; the second holds the runs fixed, so "

@@ -13,7 +13,7 @@ from ..contract import DEFAULT_ALPHA
 from ..leaderboard import Leaderboard
 from ..words import counted
 from . import citations
-from .export import _latex_number, latex_escape, latex_table, stem, tabular_width
+from .export import latex_escape, latex_number, latex_table, stem, tabular_width
 from .family import CORRECTION_NAMES
 from .venues import DEFAULT as DEFAULT_VENUE
 from .venues import venue_named
@@ -68,7 +68,7 @@ def latex(res: Leaderboard, baseline: str, alpha: float = DEFAULT_ALPHA, correct
         previous = r["group"]
         low, high = r["rank_low"], r["rank_high"]
         rows.append([latex_escape(r["model"]), f"{low}" if low == high else f"{low}--{high}",
-                     *(_latex_number(r[u], scale) + _mark(r[f"{u} mark"]) for u in (*units, "aggregate"))])
+                     *(latex_number(r[u], scale) + _mark(r[f"{u} mark"]) for u in (*units, "aggregate"))])
     cells = [header, *(r for r in rows if r is not None)]
     wide = tabular_width(cells) > venue_named(venue).column
     lines = ["    " + " & ".join(header) + r" \\", r"    \midrule"]

@@ -9,10 +9,10 @@ from __future__ import annotations
 from ..claims import Claim, bound_texts, delta_text, margin_text, p_text
 from . import citations
 from .export import (
-    _A,
-    _B,
-    _C,
-    _P,
+    SLOT_A,
+    SLOT_B,
+    SLOT_C,
+    SLOT_P,
     fits_column,
     latex_escape,
     latex_table,
@@ -63,13 +63,13 @@ def caption(c: Claim, *, a: str = "A", b: str = "B", latex: bool = False) -> str
     when the claim is shown."""
     res = c.result
     units = f"{res.n_items:,} items" + (f" in {res.n_groups:,} groups" if res.n_groups is not None else "")
-    metric = metric_name(res) + (f" {_C}" if citations.metric_keys(res.metric) else "")
+    metric = metric_name(res) + (f" {SLOT_C}" if citations.metric_keys(res.metric) else "")
     if c.kind == "non-inferior":
-        text = (f"{_A} no worse than {_B} by more than Δ on {metric} ({units}): the margin Δ, δ = {_A} − {_B} "
+        text = (f"{SLOT_A} no worse than {SLOT_B} by more than Δ on {metric} ({units}): the margin Δ, δ = {SLOT_A} − {SLOT_B} "
                 f"with its one-sided {c.level:.0%} lower bound, and {_PS} of the one-sided test of H0: δ ≤ −Δ; "
                 f"{method(res)}. Shown: the claim holds at α = {c.alpha:g}, the bound lying above −Δ.")
     else:
-        text = (f"{_A} and {_B} equivalent within ±Δ on {metric} ({units}): the margin Δ, δ = {_A} − {_B} with its "
+        text = (f"{SLOT_A} and {SLOT_B} equivalent within ±Δ on {metric} ({units}): the margin Δ, δ = {SLOT_A} − {SLOT_B} with its "
                 f"{c.level:.0%} interval, and {_PS}, the larger of the two one-sided tests' (H0: δ ≤ −Δ and "
                 f"H0: δ ≥ Δ); {method(res)}. Shown: the claim holds at α = {c.alpha:g}, the interval lying inside ±Δ.")
     return _filled(text, a, b, citations.metric_keys(res.metric), latex)
@@ -112,12 +112,12 @@ def figure_caption(c: Claim, *, latex: bool = False) -> str:
 
 def _filled(text: str, a: str, b: str, keys: list[str], latex: bool, p: str | None = None) -> str:
     if not latex:
-        return text.replace(_A, a).replace(_B, b).replace(_PS, "p").replace(
-            f" {_C}", f" {citations.cite_text(keys)}" if keys else "")
-    filled = {_A: latex_escape(a), _B: latex_escape(b), _C: citations.cite_latex(keys), _PS: "$p$"}
+        return text.replace(SLOT_A, a).replace(SLOT_B, b).replace(_PS, "p").replace(
+            f" {SLOT_C}", f" {citations.cite_text(keys)}" if keys else "")
+    filled = {SLOT_A: latex_escape(a), SLOT_B: latex_escape(b), SLOT_C: citations.cite_latex(keys), _PS: "$p$"}
     if p is not None:
-        text = text.replace(p, _P, 1)
-        filled[_P] = p_latex(p)
+        text = text.replace(p, SLOT_P, 1)
+        filled[SLOT_P] = p_latex(p)
     return latex_template(text, filled)
 
 

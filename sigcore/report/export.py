@@ -28,8 +28,8 @@ from ..result import Result
 from ..words import counted, printable
 from . import citations
 from .sentence import (
-    _SIDED,
     CI_NAMES,
+    SIDED,
     direction,
     level,
     method,
@@ -60,7 +60,7 @@ _LATEX_RE = re.compile("|".join(re.escape(c) for c in _LATEX_SPECIAL))
 # and ot1enc.dfu declare (LaTeX 2022); any other (CJK, Greek, a lone combining mark) stops it: "not set up for use"
 _NOT_PDFLATEX = re.compile(r"[^\x00\x20-\x7e\xa0-\xac\xae-\u0125\u0128-\u0137\u0139-\u013e\u0141-\u0148\u014a-\u0165\u0168-\u017e\u0192\u01c4-\u01d4\u01e2-\u01e3\u01e6-\u01eb\u01f0\u01f4-\u01f5\u0218-\u021b\u0232-\u0233\u0237\u02c7\u02d8-\u02d9\u02db\u02dd\u0e3f\u1e02-\u1e03\u1e0d\u1e1e-\u1e21\u1e25\u1e30-\u1e31\u1e37\u1e43\u1e45\u1e47\u1e5b\u1e63\u1e6d\u1e8e-\u1e91\u1e9e\u1ef2-\u1ef3\u2010-\u2016\u2018-\u201a\u201c-\u201e\u2020-\u2022\u2030-\u2031\u2039-\u203b\u203d\u2044\u204e\u2052\u20a1\u20a4\u20a6\u20a9\u20ab-\u20ac\u20b1\u2103\u2116-\u2117\u211e\u2120\u2122\u2126-\u2127\u212e\u2190-\u2193\u2329-\u232a\u2422-\u2423\u25e6\u25ef\u266a\u27e8-\u27e9\u3008-\u3009\ufb00-\ufb06]")
 # placeholders for user text while the sentence around it is converted (NUL never occurs in the sentence)
-_A, _B, _P, _C = "\x00a\x00", "\x00b\x00", "\x00p\x00", "\x00c\x00"
+SLOT_A, SLOT_B, SLOT_P, SLOT_C = "\x00a\x00", "\x00b\x00", "\x00p\x00", "\x00c\x00"
 # a symbol, its relation and its number, set together in math mode: δ = 0.0150, b = 10,000, α = 0.05
 _MATH = re.compile(r"(?<![\w\x00])(δ|α|Δ|b|n) (=|≥|≤) ([-−]?(?:∞|\d+(?:,\d{3})*(?:\.\d+)?(?:e[+-]?\d+)?))")
 _MATH_SYMBOLS = {"δ": r"\delta", "α": r"\alpha", "Δ": r"\Delta", "b": "b", "n": "n"}
@@ -173,7 +173,7 @@ def verdict_latex(res: Result, *, a: str = "A", b: str = "B", venue: str = DEFAU
     names = [latex_escape(a), latex_escape(b), r"$\delta$", *_LATEX_ESTIMANDS.get(res.estimand, [])]
     if res.ci_side != "two-sided" and not math.isnan(res.ci_low):  # the test's interval is a one-sided bound
         names[-1] += " (one-sided)"
-    rows = [f"    {name} & {_latex_number(score, scale_of(res))} & {_latex_interval(low, high, scale_of(res))} \\\\"
+    rows = [f"    {name} & {latex_number(score, scale_of(res))} & {latex_interval(low, high, scale_of(res))} \\\\"
             for name, (score, low, high) in zip(names, scores_table(res, a=a, b=b).itertuples(index=False))]
     body = [
         r"  \begin{tabular}{lrc}",
@@ -202,7 +202,7 @@ def pair_stem(res: Result, a: str, b: str) -> str:
 def sentence_markdown(res: Result, *, a: str = "A", b: str = "B") -> str:
     """The verdict as a paper's sentence in Markdown, citing the test where it is named:
     "... paired bootstrap (Berg-Kirkpatrick et al., 2012; Efron and Tibshirani, 1993), b = 10,000 ..."."""
-    return _fill(_cited(res), {_A: md_escape(a), _B: md_escape(b), _C: citations.cite_text(citations.method_keys(res))})
+    return _fill(_cited(res), {SLOT_A: md_escape(a), SLOT_B: md_escape(b), SLOT_C: citations.cite_text(citations.method_keys(res))})
 
 
 def sentence_latex(res: Result, *, a: str = "A", b: str = "B") -> str:
@@ -219,17 +219,17 @@ def claim_latex(c, *, a: str = "A", b: str = "B") -> str:
     from .sentence import method
 
     how, p = method(c.result), p_text(c)
-    text = claim_sentence(c, _A, _B).replace(how, f"{how} {_C}", 1).replace(p, _P, 1)
+    text = claim_sentence(c, SLOT_A, SLOT_B).replace(how, f"{how} {SLOT_C}", 1).replace(p, SLOT_P, 1)
     name, op, value = p.split(" ")
     cite = citations.cite_latex(citations.claim_keys(c.result.test, c.result.metric))
-    return latex_template(text, {_A: latex_escape(a), _B: latex_escape(b), _C: cite,
-                                 _P: f"${name} {_MATH_RELATIONS.get(op, op)} {_math_number(value)}$"})
+    return latex_template(text, {SLOT_A: latex_escape(a), SLOT_B: latex_escape(b), SLOT_C: cite,
+                                 SLOT_P: f"${name} {_MATH_RELATIONS.get(op, op)} {_math_number(value)}$"})
 
 
 def caption(res: Result, *, a: str = "A", b: str = "B") -> str:
     """A figure's or table's short caption: what is shown, on how many items, with which test; the metric
     with its citations. The result itself is the sentence's."""
-    return _fill(_caption(res), {_A: a, _B: b, _C: citations.cite_text(citations.metric_keys(res.metric))})
+    return _fill(_caption(res), {SLOT_A: a, SLOT_B: b, SLOT_C: citations.cite_text(citations.metric_keys(res.metric))})
 
 
 def caption_latex(res: Result, *, a: str = "A", b: str = "B") -> str:
@@ -267,23 +267,23 @@ def _figure_caption(res: Result, kind: str) -> str:
 
 def _cited(res: Result) -> str:
     """The verdict, user names as placeholders, with a citation placeholder after the test's name."""
-    sentence = verdict(res, a=_A, b=_B)
+    sentence = verdict(res, a=SLOT_A, b=SLOT_B)
     name = test_name(res)
-    return sentence.replace(f"), {name}", f"), {name} {_C}", 1)
+    return sentence.replace(f"), {name}", f"), {name} {SLOT_C}", 1)
 
 
 def _caption(res: Result) -> str:
     units = counted(res.n_items, "item") + (f" in {counted(res.n_groups, 'group')}" if res.n_groups is not None
                                              else "")
-    metric = metric_name(res) + (f" {_C}" if citations.metric_keys(res.metric) else "")
+    metric = metric_name(res) + (f" {SLOT_C}" if citations.metric_keys(res.metric) else "")
     if metric.split()[0] in ("accuracy", "exact", "precision", "recall", "mean", "weighted", "span"):
         metric = metric[0].upper() + metric[1:]  # a word starts the caption; chrF and macro-F1 keep their case
     metric += f" ({direction(res)})" if direction(res) else ""
-    shown = f"{metric} of {_A} and {_B} on {units}, and δ = {_A} {MINUS} {_B}"
+    shown = f"{metric} of {SLOT_A} and {SLOT_B} on {units}, and δ = {SLOT_A} {MINUS} {SLOT_B}"
     if res.estimand == "delta" and not math.isnan(res.ci_low):
         bound = f"its {level(res)} interval" if res.ci_side == "two-sided" else f"its one-sided {level(res)} bound"
         shown += f" with {bound} ({CI_NAMES.get(res.ci_method, res.ci_method)})"
-    return f"{shown}; {method(res)}, {_SIDED[res.alternative]}."
+    return f"{shown}; {method(res)}, {SIDED[res.alternative]}."
 
 
 def scores_csv(res: Result, *, a: str = "A", b: str = "B") -> bytes:
@@ -298,8 +298,8 @@ def scores_csv(res: Result, *, a: str = "A", b: str = "B") -> bytes:
 def _latex_text(text: str, res: Result, a: str, b: str, cite: str) -> str:
     """A sentence with placeholders as LaTeX: each symbol with its relation and number as one math group,
     user text escaped, negative numbers with a real minus."""
-    return latex_template(text.replace(res.p_text, _P), {_A: latex_escape(a), _B: latex_escape(b),
-                                                           _P: p_latex(res.p_text), _C: cite})
+    return latex_template(text.replace(res.p_text, SLOT_P), {SLOT_A: latex_escape(a), SLOT_B: latex_escape(b),
+                                                           SLOT_P: p_latex(res.p_text), SLOT_C: cite})
 
 
 def latex_template(text: str, filled: dict[str, str]) -> str:
@@ -360,14 +360,16 @@ def interval_text(low: float, high: float, scale: float) -> str:
     return f"{left}{number(low, scale)}, {number(high, scale)}{right}"
 
 
-def _latex_interval(low: float, high: float, scale: float) -> str:
+def latex_interval(low: float, high: float, scale: float) -> str:
+    """An interval in a LaTeX table's cell: [low, high], open at an infinite end, --- when undefined."""
     if math.isnan(low) or math.isnan(high):
         return "---"
     left, right = "(" if math.isinf(low) else "[", ")" if math.isinf(high) else "]"  # an infinite end is open
-    return f"{left}{_latex_number(low, scale)}, {_latex_number(high, scale)}{right}"
+    return f"{left}{latex_number(low, scale)}, {latex_number(high, scale)}{right}"
 
 
-def _latex_number(x: float, scale: float) -> str:
+def latex_number(x: float, scale: float) -> str:
+    """A number as the text writes it (:func:`number`), in a LaTeX table's cell: a real minus, symbols escaped."""
     return _LATEX_SYMBOLS_RE.sub(lambda m: _LATEX_SYMBOLS[m.group()], _latex_numbers(number(x, scale)))
 
 
@@ -518,6 +520,8 @@ def _true_size_pdf(fig: Any, width: float, height: float) -> bytes:
     from the image in the browser, so a PDF that another thread draws meanwhile is right too.
     """
     try:
+        # kaleido's private printing step, the project's one patch of a private API: tests/test_kaleido_patch.py
+        # fails when kaleido changes what it relies on
         from kaleido._kaleido_tab import _devtools_utils as devtools
     except ImportError:  # no kaleido: figure_image says how to install it
         return figure_image(fig, "pdf", width=width, height=height, scale=1)

@@ -13,7 +13,7 @@ from ..result import p_number
 from ..statistics.closed_form import WILCOXON_EXACT_MAX
 from ..words import in_text
 from . import citations
-from .export import _latex_interval, _latex_number, latex_escape, latex_table, latex_template, p_latex, stem
+from .export import latex_escape, latex_interval, latex_number, latex_table, latex_template, p_latex, stem
 from .sentence import METRIC_NAMES, TEST_NAMES, number, test_name
 from .venues import DEFAULT as DEFAULT_VENUE
 
@@ -362,15 +362,15 @@ def _cells(many: Many, name: str, columns: tuple[str, ...], pairs: bool) -> list
     out = []
     for column in columns:
         if column == "score":
-            cell = _latex_number(many.scores[name], scale)
+            cell = latex_number(many.scores[name], scale)
         elif base:  # the baseline against itself: nothing to show
             out.append("")
             continue
         elif column == "delta":
             delta = many.results[(name, many.baseline)].delta
-            cell = ("+" if delta > 0 else "") + _latex_number(delta, scale)  # a difference shows its sign
+            cell = ("+" if delta > 0 else "") + latex_number(delta, scale)  # a difference shows its sign
         elif column == "ci":
-            cell = _latex_interval(*many.delta_interval(name, many.baseline), scale)
+            cell = latex_interval(*many.delta_interval(name, many.baseline), scale)
         else:
             cell = p_latex(many.p_texts(name, many.baseline)[1])
         out.append(cell + ("" if pairs or column != marked else _mark(many, name)))

@@ -13,10 +13,14 @@ from ..statistics.aso import table_signature, violation_ratio
 from ..words import in_text
 from . import citations
 from .export import (
-    _latex_interval,
-    _latex_number,
+    SLOT_A,
+    SLOT_B,
+    SLOT_C,
+    SLOT_P,
     fits_column,
     latex_escape,
+    latex_interval,
+    latex_number,
     latex_table,
     latex_template,
     p_latex,
@@ -24,10 +28,10 @@ from .export import (
     stem,
 )
 from .family import PAPER_NAMES
-from .sentence import _SIDED, METRIC_NAMES
+from .sentence import METRIC_NAMES, SIDED
 from .venues import DEFAULT as DEFAULT_VENUE
 
-_A, _B, _P, _C, _E, _T = "\x00a\x00", "\x00b\x00", "\x00p\x00", "\x00c\x00", "\x00E\x00", "\x00t\x00"
+_E, _T = "\x00E\x00", "\x00t\x00"  # slots of their own beside export's SLOT_A, SLOT_B, SLOT_P, SLOT_C
 _EPS = r"$\varepsilon_{\min}$"
 
 
@@ -38,9 +42,9 @@ def _keys(metric: str) -> list[str]:
 def sentence_latex(res, *, a: str = "A", b: str = "B") -> str:
     r"""The result's sentence (:meth:`SeedsResult.sentence`) in LaTeX: names escaped, δ, α and b in math mode,
     the method cited with ``\citep``."""
-    text = res.sentence(a=_A, b=_B).replace(res.p_text, _P).replace(METHOD, f"{METHOD} {_C}", 1)
-    return latex_template(text, {_A: latex_escape(a), _B: latex_escape(b), _P: p_latex(res.p_text),
-                                 _C: citations.cite_latex(_keys(res.metric))})
+    text = res.sentence(a=SLOT_A, b=SLOT_B).replace(res.p_text, SLOT_P).replace(METHOD, f"{METHOD} {SLOT_C}", 1)
+    return latex_template(text, {SLOT_A: latex_escape(a), SLOT_B: latex_escape(b), SLOT_P: p_latex(res.p_text),
+                                 SLOT_C: citations.cite_latex(_keys(res.metric))})
 
 
 def seeds_stem(res, a: str, b: str) -> str:
@@ -59,7 +63,7 @@ def table_latex(res, *, a: str = "A", b: str = "B", venue: str = DEFAULT_VENUE, 
     scale = max(abs(res.score_a), abs(res.score_b)) or 1.0
 
     def num(x: float) -> str:
-        return _latex_number(x, scale)
+        return latex_number(x, scale)
     one_sided = "" if res.alternative == "two-sided" else " (one-sided)"
     delta = ("+" if res.delta > 0 else "") + num(res.delta)
     down = "" if res.higher_is_better else r" ($\downarrow$)"  # the arrow where lower is better, as a pair's table
@@ -67,8 +71,8 @@ def table_latex(res, *, a: str = "A", b: str = "B", venue: str = DEFAULT_VENUE, 
     systems = [[latex_escape(name), str(len(runs)), num(mean), f"{num(min(runs))}--{num(max(runs))}"]
                for name, mean, runs in ((a, res.score_a, res.scores_a), (b, res.score_b, res.scores_b))]
     deltas = [["", "", "$\\delta$", f"{latex_escape(res.level)} CI{one_sided}"],
-              ["Items + runs", "", delta, _latex_interval(res.ci_low, res.ci_high, scale)],
-              ["Items alone", "", "", _latex_interval(*res.ci_items, scale)]]
+              ["Items + runs", "", delta, latex_interval(res.ci_low, res.ci_high, scale)],
+              ["Items alone", "", "", latex_interval(*res.ci_items, scale)]]
 
     def lines(rows: list[list[str]]) -> list[str]:
         return ["    " + " & ".join(cells) + r" \\" for cells in rows]
@@ -78,12 +82,12 @@ def table_latex(res, *, a: str = "A", b: str = "B", venue: str = DEFAULT_VENUE, 
     metric = METRIC_NAMES.get(res.metric, res.metric)
     metric += "" if res.higher_is_better else " (lower is better)"
     metric = metric[0].upper() + metric[1:] if res.metric in METRIC_NAMES else metric  # a custom name as given
-    caption = (f"{metric} of {_A} and {_B}, the mean over their runs (seeds) on "
-               f"{res.n_items:,} items, with the range over runs; δ = {_A} − {_B} with its {res.level} interval "
-               f"from the {METHOD} {_C} (items + runs: the seeds' variance included) and from the items alone "
-               f"(the runs held fixed); {_P} ({_SIDED[res.alternative]}), b = {res.n_resamples:,}, seed {res.seed}.")
-    caption = latex_template(caption, {_A: latex_escape(a), _B: latex_escape(b), _P: p_latex(res.p_text),
-                                       _C: citations.cite_latex(_keys(res.metric))})
+    caption = (f"{metric} of {SLOT_A} and {SLOT_B}, the mean over their runs (seeds) on "
+               f"{res.n_items:,} items, with the range over runs; δ = {SLOT_A} − {SLOT_B} with its {res.level} interval "
+               f"from the {METHOD} {SLOT_C} (items + runs: the seeds' variance included) and from the items alone "
+               f"(the runs held fixed); {SLOT_P} ({SIDED[res.alternative]}), b = {res.n_resamples:,}, seed {res.seed}.")
+    caption = latex_template(caption, {SLOT_A: latex_escape(a), SLOT_B: latex_escape(b), SLOT_P: p_latex(res.p_text),
+                                       SLOT_C: citations.cite_latex(_keys(res.metric))})
     return latex_table(body, caption, label or f"tab:{seeds_stem(res, a, b)}", venue, small=True,
                        wide=not fits_column([header, *systems, *deltas], venue))  # long names: both columns
 
@@ -121,7 +125,7 @@ def aso_sentence(table, scores: dict, *, tau: float = 0.2, latex: bool = False) 
         ratio = float(violation_ratio(np.asarray(scores[r], float), np.asarray(scores[c], float)))
         return f"{eps_word} = {e:.3f}, violation ratio {ratio:.3f}"
     found = _dominant(table, tau)
-    head = f"Over {_seeds(scores)}, ASO {_C}, at {_how(table)}, "
+    head = f"Over {_seeds(scores)}, ASO {SLOT_C}, at {_how(table)}, "
     if found:
         parts = [f"{slot[r]} {'stochastically' if e == 0 else 'almost stochastically'} dominant over {slot[c]} "
                  f"({eps(r, c, e)})" for r, c, e in found]
@@ -132,10 +136,10 @@ def aso_sentence(table, scores: dict, *, tau: float = 0.2, latex: bool = False) 
                 f"{eps_word}, {slot[r]} over {slot[c]}, is {eps(r, c, e).split(' = ', 1)[1]}.")
     if latex:
         return latex_template(text, {slot[n]: latex_escape(n) for n in names} | {
-            _C: citations.cite_latex(citations.ASO), _E: _EPS, _T: f"$\\tau = {tau:g}$"})
+            SLOT_C: citations.cite_latex(citations.ASO), _E: _EPS, _T: f"$\\tau = {tau:g}$"})
     for n in names:
         text = text.replace(slot[n], in_text(n))
-    return text.replace(_C, citations.cite_text(citations.ASO))
+    return text.replace(SLOT_C, citations.cite_text(citations.ASO))
 
 
 def aso_latex(table, scores: dict, *, tau: float = 0.2, venue: str = DEFAULT_VENUE, label: str | None = None) -> str:
@@ -153,10 +157,10 @@ def aso_latex(table, scores: dict, *, tau: float = 0.2, venue: str = DEFAULT_VEN
             lines[0], r"    \midrule", *lines[1:], r"    \bottomrule", r"  \end{tabular}",
             signature_comment(table_signature(table))]
     caption = latex_template(
-        f"{_E} of “row better than column” by Almost Stochastic Order {_C} over {_seeds(scores)} ({_how(table)}); "
+        f"{_E} of “row better than column” by Almost Stochastic Order {SLOT_C} over {_seeds(scores)} ({_how(table)}); "
         f"bold: below {_T}, the row almost stochastically dominant over the column"
         + ("; columns numbered as the rows." if numbered else "."),
-        {_C: citations.cite_latex(citations.ASO), _E: _EPS, _T: f"$\\tau = {tau:g}$"})
+        {SLOT_C: citations.cite_latex(citations.ASO), _E: _EPS, _T: f"$\\tau = {tau:g}$"})
     return latex_table(body, caption, label or f"tab:{aso_stem(table)}", venue, small=True, wide=not fits_column(rows, venue))
 
 

@@ -33,8 +33,9 @@ CI_NAMES = {"bootstrap-basic": "basic bootstrap", "bootstrap-percentile": "boots
             "bootstrap-bca": "BCa bootstrap", "t": "t", "normal": "normal", "hodges-lehmann": "Hodges-Lehmann",
             "clopper-pearson": "Clopper-Pearson"}
 
-_H1 = {"greater": "{a} is better than {b}", "less": "{b} is better than {a}", "two-sided": "{a} and {b} differ"}
-_SIDED = {"greater": "one-sided", "less": "one-sided", "two-sided": "two-sided"}
+# H1 as a sentence states it, and whether its test is one- or two-sided
+H1_PHRASES = {"greater": "{a} is better than {b}", "less": "{b} is better than {a}", "two-sided": "{a} and {b} differ"}
+SIDED = {"greater": "one-sided", "less": "one-sided", "two-sided": "two-sided"}
 
 
 def number(x: float, scale: float | None = None) -> str:
@@ -120,7 +121,7 @@ def verdict(res: Result, *, a: str = "A", b: str = "B", metric: str | None = Non
     ``metric`` overrides the metric's name as readers write it (an exporter passes it escaped)."""
     a, b = in_text(a), in_text(b)
     effect = _effect(res, a, b, metric or metric_name(res))
-    sentence = f"{effect}; {res.p_text} ({_SIDED[res.alternative]}), {method(res)}: {_decision(res)}"
+    sentence = f"{effect}; {res.p_text} ({SIDED[res.alternative]}), {method(res)}: {_decision(res)}"
     return " ".join(filter(None, [resolution_lead(res), sentence, *_caveats(res)]))
 
 
@@ -139,7 +140,7 @@ def resolution_lead(res: Result) -> str:
     if not res.significant or floor <= res.alpha:
         return ""
     return (f"Too few items differ to support this decision: on only {_differing(res)}, no exact test can "
-            f"give p below {p_number(floor)} ({_SIDED[res.alternative]}), above α = {res.alpha:g}, and "
+            f"give p below {p_number(floor)} ({SIDED[res.alternative]}), above α = {res.alpha:g}, and "
             f"{the(test_name(res))}'s p below is too small on so few.")
 
 
@@ -179,7 +180,7 @@ def summary(res: Result, *, a: str = "A", b: str = "B") -> str:
                      f"{', the test' + chr(39) + 's dual' if _dual(res) else ''})"
     elif res.resampled and res.ci_method != "none":  # asked for, but b cannot hold its tails
         lines[-1] += f"; no {level(res)} CI: {counted(res.n_resamples, 'resample')} are too few for its tails"
-    p_line = f"{method(res)}, H1: {_H1[res.alternative].format(a=a, b=b)} ({_SIDED[res.alternative]}): {res.p_text}"
+    p_line = f"{method(res)}, H1: {H1_PHRASES[res.alternative].format(a=a, b=b)} ({SIDED[res.alternative]}): {res.p_text}"
     if res.resampled:
         p_line += f" ({res.n_extreme:,} of {res.n_resamples:,} resamples as extreme; {mc_text(res)})"
     lines += [p_line, verdict(res, a=a, b=b), f"signature: {res.signature}"]
@@ -234,7 +235,7 @@ def _effect(res: Result, a: str, b: str, metric: str) -> str:
                                         f"to {min(res.wins, res.losses):,}",
         }[res.estimand]()
         return f"{winner} beats {loser} {margin}{interval}"
-    h1 = _H1[res.alternative].format(a=a, b=b)
+    h1 = H1_PHRASES[res.alternative].format(a=a, b=b)
     shown = {
         "delta": lambda: f"δ = {number(res.delta, scale)} {metric}",
         "pseudo_median": lambda: f"pseudo-median of {a} - {b} per item = {number(res.estimate, scale)} {metric}",
@@ -334,7 +335,7 @@ def _caveats(res: Result) -> list[str]:
     if res.reachable and not res.settled:
         low, high = res.p_interval
         more = res.resamples_to_settle()
-        settle = (f"about {_round(more)} resamples in all would settle it" if more else
+        settle = (f"about {round_count(more)} resamples in all would settle it" if more else
                   "p equals α, so more resamples are needed to settle it")
         out.append(f"Monte-Carlo uncertainty: p's 95% interval ({p_number(low, res.alpha)} to "
                    f"{p_number(high, res.alpha)}) contains α; {settle}.")
@@ -354,7 +355,7 @@ def _caveats(res: Result) -> list[str]:
     return out
 
 
-def _round(n: int) -> str:
+def round_count(n: int) -> str:
     """Two significant digits, with thousands separators: 31,000."""
     if n < 100:
         return f"{n:,}"

@@ -75,7 +75,7 @@ class ClosedFormResult:
                 f"estimate={self.estimate:.4g}, ci=[{self.ci_low:.4g}, {self.ci_high:.4g}])")
 
 
-def _paired_values(a, b, names: tuple[str, str] = ("a", "b"), min_n: int = 1) -> tuple[np.ndarray, ...]:
+def paired_values(a, b, names: tuple[str, str] = ("a", "b"), min_n: int = 1) -> tuple[np.ndarray, ...]:
     """Validate two per-item value vectors and return them as float arrays."""
     arrays = []
     for x, name in zip((a, b), names):
@@ -153,7 +153,7 @@ def _mean_test(a, b, alternative: str, confidence_level: float, normal: bool) ->
     the zero-variance limits where every difference is the same."""
     check_alternative(alternative)
     level = check_level(confidence_level)
-    x, y = _paired_values(a, b, min_n=2)  # a standard deviation needs two items
+    x, y = paired_values(a, b, min_n=2)  # a standard deviation needs two items
     d = differences(x, y)
     low, high = intervals.mean_interval(d, level, alternative, normal=normal)
     scaled, scale = intervals.power_scale(d)  # t is the same on d over a power of two; its mean is multiplied back
@@ -244,7 +244,7 @@ def wilcoxon(a, b, *, alternative: str = H1, confidence_level: float = 0.95) -> 
     """
     check_alternative(alternative := _h1(alternative))
     level = check_level(confidence_level)
-    x, y = _paired_values(a, b)
+    x, y = paired_values(a, b)
     d = differences(x, y)
     nonzero = d[d != 0]
     if nonzero.size == 0:  # identical systems: scipy returns nan or raises here
@@ -474,7 +474,7 @@ def sign_test(a, b, *, alternative: str = H1, confidence_level: float = 0.95) ->
     """Sign test: exact binomial on the non-zero differences; ``statistic`` is the number of A wins."""
     check_alternative(alternative := _h1(alternative))
     level = check_level(confidence_level)
-    d = differences(*_paired_values(a, b))
+    d = differences(*paired_values(a, b))
     return _binomial(int((d > 0).sum()), int((d < 0).sum()), alternative, level)
 
 
@@ -491,7 +491,7 @@ def mcnemar(a_correct, b_correct, *, alternative: str = H1, exact: bool = True,
     if not isinstance(exact, (bool, np.bool_)):
         raise SettingsError(f"`exact` must be True or False, not {exact!r}")
     names = ("a_correct", "b_correct")
-    x, y = _paired_values(a_correct, b_correct, names)
+    x, y = paired_values(a_correct, b_correct, names)
     for values, name in zip((x, y), names):
         if not np.isin(values, (0.0, 1.0)).all():
             bad = values[~np.isin(values, (0.0, 1.0))][0]

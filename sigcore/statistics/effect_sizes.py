@@ -24,7 +24,7 @@ from .._lazy import integrate, optimize, special, stats
 from ..contract import DEFAULT_ALTERNATIVE, check_alternative, check_level
 from ..errors import InputError, SettingsError
 from . import intervals
-from .closed_form import _paired_values, differences, hodges_lehmann, values_scale
+from .closed_form import differences, hodges_lehmann, paired_values, values_scale
 
 MINUS = "\u2212"  # a real minus sign, as papers print negatives
 
@@ -142,7 +142,7 @@ def cohens_dz(a, b, *, confidence_level: float = 0.95, alternative: str = DEFAUL
     -inf, or nan (A and B identical), with no interval."""
     check_alternative(alternative)
     level = check_level(confidence_level)
-    d = differences(*_paired_values(a, b, min_n=2))  # a standard deviation needs two items
+    d = differences(*paired_values(a, b, min_n=2))  # a standard deviation needs two items
     n = d.size
     misleads = ("d_z divides by the spread of the per-item differences, so it grows as A and B agree more (it "
                 "depends on how correlated they are) and is not comparable to an unpaired Cohen's d; at large "
@@ -176,7 +176,7 @@ def hodges_lehmann_estimate(a, b, *, confidence_level: float = 0.95,
     test (:func:`closed_form.hodges_lehmann`)."""
     check_alternative(alternative)
     level = check_level(confidence_level)
-    x, y = _paired_values(a, b)
+    x, y = paired_values(a, b)
     d = differences(x, y)
     nonzero = d[d != 0]
     title = "Hodges–Lehmann estimate"
@@ -198,7 +198,7 @@ def hodges_lehmann_estimate(a, b, *, confidence_level: float = 0.95,
 def _binary(a_correct, b_correct, min_n: int = 1) -> tuple[np.ndarray, np.ndarray]:
     """Validate right/wrong per item (0/1 or bool) and return them as float arrays."""
     names = ("a_correct", "b_correct")
-    x, y = _paired_values(a_correct, b_correct, names, min_n=min_n)
+    x, y = paired_values(a_correct, b_correct, names, min_n=min_n)
     for values, name in zip((x, y), names):
         bad = ~np.isin(values, (0.0, 1.0))
         if bad.any():
@@ -254,6 +254,6 @@ def effect_sizes(a, b, *, binary: bool, confidence_level: float = 0.95,
         x, y = _binary(a, b, min_n=2)
         return [discordant_odds_ratio(x, y, confidence_level=level, alternative=alternative),
                 cohens_dz(x, y, confidence_level=level, alternative=alternative)]
-    x, y = _paired_values(a, b, min_n=2)
+    x, y = paired_values(a, b, min_n=2)
     return [cohens_dz(x, y, confidence_level=level, alternative=alternative),
             hodges_lehmann_estimate(x, y, confidence_level=level, alternative=alternative)]

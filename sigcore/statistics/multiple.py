@@ -43,7 +43,7 @@ def adjust(p_values, method: str = "holm", *, floors=None) -> np.ndarray:
     correction. Give ``floors`` (each p's smallest attainable value, e.g. 1/(b + 1) for b resamples, or one
     number for all), and every p is raised to its floor first; a 0 without a floor is refused.
     """
-    p = _adjust_iv(p_values, method, floors)
+    p = floored_p_values(p_values, method, floors)
     order = np.argsort(p, kind="stable")
     m = len(p)
     out = np.empty(m)
@@ -65,7 +65,8 @@ def floor_reach(floors, method: str, alpha: float, n_resamples: int) -> tuple[fl
     return smallest, int(math.ceil(math.ceil(n_resamples * factor / alpha - 1e-9) / 1000) * 1000)
 
 
-def _adjust_iv(p_values, method: str, floors) -> np.ndarray:
+def floored_p_values(p_values, method: str, floors) -> np.ndarray:
+    """The p-values a correction adjusts, checked and each raised to its floor (a result's own, or ``floors``)."""
     if method not in METHODS:
         raise SettingsError(f"unknown correction {method!r}", hint=f"Choose one of: {', '.join(METHODS)}.")
     results = isinstance(p_values, (list, tuple)) and p_values and all(hasattr(v, "p_value") for v in p_values)

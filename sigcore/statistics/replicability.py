@@ -20,7 +20,7 @@ import numpy as np
 from .._lazy import stats
 from ..contract import DEFAULT_ALPHA, check_alpha
 from ..errors import SettingsError
-from .multiple import _adjust_iv
+from .multiple import floored_p_values
 
 
 @dataclass(frozen=True)
@@ -73,7 +73,7 @@ def replicability(p_values, *, alpha: float = DEFAULT_ALPHA, datasets: Sequence[
         if sides != {"greater"}:
             raise SettingsError("replicability analysis needs one-sided p-values for H1 \"A better than B\"",
                                 hint="Run each dataset's comparison with alternative=\"greater\".")
-    p = _adjust_iv(p_values, "holm", floors)
+    p = floored_p_values(p_values, "holm", floors)
     check_alpha(alpha)
     names = tuple(datasets) if datasets is not None else tuple(f"dataset {i + 1}" for i in range(len(p)))
     if len(names) != len(p):
