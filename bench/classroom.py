@@ -350,8 +350,8 @@ if __name__ == "__main__":
         print("| computation (Classroom defaults) | seconds |\n|---|---|")
         for name, task in TASKS.items():
             print(f"| {name} | {best_of(task):.2f} |", flush=True)
-    print(f"\nOpening /classroom in Chromium at 1280x720, seconds to each milestone ({options.rounds} rounds, each page "
-          "the first visit of a fresh server in a fresh browser profile, the pages alternating):\n")
+    print(f"\nOpening /classroom in Chromium at 1280x720, seconds to each milestone ({options.rounds} rounds, "
+          "each page the first visit of a fresh server in a fresh browser profile, the pages alternating):\n")
     seen = openings(options.rounds)
     print("| page | " + " | ".join(MILESTONES) + " |\n|---|---|---|---|")
     for label in PAGES:

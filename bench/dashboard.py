@@ -163,7 +163,8 @@ def one_run(page, shots: str | None = None) -> dict:
             "last progress": (last - t0) / 1e3,
             "last plot": (last_plot - t0) / 1e3,
             "verdict": (t_done - t0) / 1e3,
-            "blank": blank / 1e3, "blanks": sum(1 for t, s in states if s is None and plot and plot[0][0] <= t < last_plot),
+            "blank": blank / 1e3,
+            "blanks": sum(1 for t, s in states if s is None and plot and plot[0][0] <= t < last_plot),
             "frames": len({s for _, s in prog}),
             "plot frames": len({s.rsplit("b = ", 1)[-1] for _, s in plot}),
             "texts": [s for _, s in prog]}

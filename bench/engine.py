@@ -151,7 +151,8 @@ def bleu_tasks():
         return run
 
     def agreement(o, t, delta):
-        return f"BLEU {o.score_a:.2f} vs {o.score_b:.2f} (sacrebleu {t.score:.2f}); p sigcore {o.p_value:.4f} sacrebleu {t.p_value:.4f}"
+        return (f"BLEU {o.score_a:.2f} vs {o.score_b:.2f} (sacrebleu {t.score:.2f}); "
+                f"p sigcore {o.p_value:.4f} sacrebleu {t.p_value:.4f}")
 
     return [(f"BLEU {test} (sacrebleu '{kind}')", 1.0, ours(test), theirs(kind), agreement)
             for test, kind in (("bootstrap", "bs"), ("permutation", "ar"))]

@@ -130,7 +130,8 @@ def stalls(tmp: Path) -> None:
         cases.append((f"a {digits:,}-digit integer", ["compare", str(path)]))
     for tokens in (100_000, 1_000_000):  # one sentence: a file whose blank lines were lost
         path = tmp / f"sentence{tokens}.conll"
-        tags = np.array(["O", "B-PER", "I-PER", "B-LOC", "O", "O"])[np.random.default_rng(2).integers(0, 6, (tokens, 3))]
+        drawn = np.random.default_rng(2).integers(0, 6, (tokens, 3))
+        tags = np.array(["O", "B-PER", "I-PER", "B-LOC", "O", "O"])[drawn]
         path.write_text("".join(f"w{i} {g} {a} {b}\n" for i, (g, a, b) in enumerate(tags)))
         cases.append((f"CoNLL, one sentence of {tokens:,} tokens", ["compare", str(path), "--resamples", "1000"]))
     for systems in (100, 500):

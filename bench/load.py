@@ -9,7 +9,8 @@ with Playwright (async API, one browser, one context per user). What it measures
 1. Isolation. 8 sessions each upload a different generated CSV (id,gold,A,B; 20,000 to 48,000 items, their own
    seed and accuracies), choose the paired bootstrap (McNemar's test, recommended for accuracy, resamples nothing)
    and press Run at the same moment with the other defaults (accuracy, b = 10,000, seed 0, H1 two-sided,
-   alpha = 0.05). The server's queue runs them in turn; each page says how many runs are ahead while it waits. Each page must show its own verdict: the sentence
+   alpha = 0.05). The server's queue runs them in turn; each page says how many runs are ahead while it waits.
+   Each page must show its own verdict: the sentence
    ``sigcore.report.verdict(sigcore.compare(...), a="A", b="B")`` (the page names a system "A" when its column
    is called A, see ui/verdict.py ``_role``) and its own ``res.signature`` in the code block, and none of the
    other seven's. This is done in 3 rounds (Run pressed again on all 8 pages), so that each loaded page load

@@ -86,7 +86,8 @@ def _parser() -> argparse.ArgumentParser:
     cmp = commands.add_parser("compare", help="test A against B",
                               description="Test whether system A beats system B on the same items.")
     _data_arguments(cmp)
-    cmp.add_argument("--test", default=AUTO, choices=[AUTO, *TESTS], help="the test (default: auto, the one recommended for these data; `sigcore advise` says why)")
+    cmp.add_argument("--test", default=AUTO, choices=[AUTO, *TESTS],
+                     help="the test (default: auto, the one recommended for these data; `sigcore advise` says why)")
     cmp.add_argument("--resamples", type=int, default=DEFAULT_RESAMPLES, help=RESAMPLES_HELP)
     cmp.add_argument("--alternative", type=_alternative, choices=ALTERNATIVES, default=DEFAULT_ALTERNATIVE,
                      help="H1, chosen before looking at the data: two-sided = they differ (default), greater = A "
@@ -161,7 +162,8 @@ def _parser() -> argparse.ArgumentParser:
                        help="the name a system is printed with: a column of the table, or A and B with --a/--b "
                             "(e.g. --name A=Ours); repeat for others")
     shown = seeds.add_mutually_exclusive_group()
-    shown.add_argument("--latex", action="store_true", help="print the sentence for a paper's text and a booktabs table")
+    shown.add_argument("--latex", action="store_true",
+                       help="print the sentence for a paper's text and a booktabs table")
     shown.add_argument("--bibtex", action="store_true", help="print BibTeX for the methods instead")
     shown.add_argument("--json", action="store_true", help="print the result as JSON (kind aso for a table of scores, "
                                                           "seeds with --a/--b)")
@@ -178,7 +180,9 @@ def _parser() -> argparse.ArgumentParser:
     datasets.add_argument("--b", help="with folders: system B's name")
     datasets.add_argument("--metric", help=f"with folders: one of {', '.join(METRICS)} (default: the first that fits "
                                            "the first folder's outputs, as the app suggests)")
-    datasets.add_argument("--test", default=AUTO, choices=[AUTO, *TESTS], help="the test (default: auto, the one recommended for these data; `sigcore advise` says why)")
+    datasets.add_argument("--test", default=AUTO, choices=[AUTO, *TESTS],
+                          help="the test (default: auto, the one recommended for these data; `sigcore advise` says "
+                               "why)")
     datasets.add_argument("--resamples", type=int, default=DEFAULT_RESAMPLES, help=RESAMPLES_HELP)
     datasets.add_argument("--seed", type=int, default=DEFAULT_SEED, help=SEED_HELP)
     datasets.add_argument("--budget", type=_budget, default=budget.DEFAULT, help=BUDGET_HELP)
@@ -218,7 +222,8 @@ def _many_parser(commands) -> None:
                            "suggests. Models on many tasks: the logs' metric, or several, each task taking the "
                            "first of them it has")
     many.add_argument("--test", default=AUTO, choices=[AUTO, *TESTS],
-                      help="the test (default: auto, the one recommended for every pair, or the one that fits them all)")
+                      help="the test (default: auto, the one recommended for every pair, or the one that fits them "
+                           "all)")
     many.add_argument("--correction", default="holm", choices=[*CORRECTIONS, "maxt"],
                       help="Holm (default), Bonferroni, Hochberg, Benjamini-Hochberg (bh), Benjamini-Yekutieli (by); "
                            "models on many tasks also maxt, the max statistic over the board's own resamples, which "
@@ -658,8 +663,9 @@ def _compare(args) -> int:
     if args.save:
         _write(args.save, export.result_json(res, distribution=True, **names))
         if res.distribution is None:  # said where it is written, not when `figure` refuses it
-            print(f"note: {args.save} has no resampled values for `sigcore figure`: {sentence.the(sentence.test_name(res))} is "
-                  "closed-form (--test bootstrap or permutation resamples)", file=sys.stderr)
+            print(f"note: {args.save} has no resampled values for `sigcore figure`: "
+                  f"{sentence.the(sentence.test_name(res))} is closed-form (--test bootstrap or permutation "
+                  "resamples)", file=sys.stderr)
     if args.paper:
         here = {f: os.path.relpath(f, args.paper) for f in args.files}  # reproduce.sh runs in the folder
         command = reproduce.command(res, list(here.values()), columns={k: here.get(v, v) for k, v in
@@ -1083,7 +1089,8 @@ def _folder_pair(folder: Path, args) -> Aligned:
     by_name = dict(zip(system_names([f.name for f in systems]), systems))
     for name in (args.a, args.b):
         if name not in by_name:
-            raise InputError(f"has no system {name!r}", file=str(folder), hint=f"Its systems are: {', '.join(by_name)}.")
+            raise InputError(f"has no system {name!r}", file=str(folder),
+                             hint=f"Its systems are: {', '.join(by_name)}.")
     return from_files(read(gold[0]), read(by_name[args.a]), read(by_name[args.b]))
 
 

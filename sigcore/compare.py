@@ -1,6 +1,7 @@
 """compare() and stream(): one paired significance test of system A against system B.
 
-The statistical contract (README, "Tests and the statistical contract"): with delta = M(A, x) - M(B, x) and delta_i its value on resample i,
+The statistical contract (README, "Tests and the statistical contract"): with delta = M(A, x) - M(B, x) and delta_i
+its value on resample i,
 - paired bootstrap (Berg-Kirkpatrick et al. 2012; SLP3 §4.11, eq. 4.48), "greater":
   p = #{delta_i >= 2·delta} / b; "less": #{delta_i <= 2·delta} / b; "two-sided": #{|delta_i - delta| >= |delta|} / b;
   with no such resample, p < 1/b (reported as 1/b); its interval is the dual basic bootstrap interval;
@@ -91,9 +92,9 @@ COMPAT = ("sacrebleu",)
 def tests_for(metric: str | Metric, *, n_items: int | None = None, grouped: bool = False) -> list[str]:
     """The tests that fit a metric (and, when given, the data's size), in the order of :data:`TESTS`.
 
-    ``n_items``: items, or groups when ``grouped``. Grouped items take the resampling tests only; the z-test needs ``Z_MIN_ITEMS``, the t-test two items. Which of them is
-    recommended for given data is the advisor's to say (:func:`sigcore.advisor.advise_outputs`), the one
-    ``test="auto"`` runs.
+    ``n_items``: items, or groups when ``grouped``. Grouped items take the resampling tests only; the z-test needs
+    ``Z_MIN_ITEMS``, the t-test two items. Which of them is recommended for given data is the advisor's to say
+    (:func:`sigcore.advisor.advise_outputs`), the one ``test="auto"`` runs.
     """
     m = resolve(metric)
     names = [name for name, t in TESTS.items() if t.fits(m) and (name in RESAMPLING or not grouped)]
@@ -342,8 +343,8 @@ def check_settings(metric, test, n_resamples, alternative, alpha, confidence_lev
                             f"the {test} test has its own interval", hint="Leave ci_method at its default.")
     if not isinstance(exact, (bool, np.bool_)) or (not exact and test != "mcnemar"):
         raise SettingsError(f"`exact=False` (the chi-square approximation) applies to McNemar's test only, "
-                            f"not to the {test} test" if isinstance(exact, (bool, np.bool_)) else f"`exact` must be True or False, "
-                            f"not {exact!r}")
+                            f"not to the {test} test" if isinstance(exact, (bool, np.bool_))
+                            else f"`exact` must be True or False, not {exact!r}")
     if groups is not None and test not in RESAMPLING:
         raise SettingsError(f"the {test} test treats items as independent, and these items come in groups",
                             hint="Use the bootstrap or permutation test, which resample whole groups.")
@@ -503,7 +504,8 @@ class Run:
             size = len(totals_a)
             scores_a[filled:filled + size] = self.score(totals_a)
             scores_b[filled:filled + size] = self.score(totals_b)
-            np.subtract(scores_a[filled:filled + size], scores_b[filled:filled + size], out=deltas[filled:filled + size])
+            drawn = slice(filled, filled + size)
+            np.subtract(scores_a[drawn], scores_b[drawn], out=deltas[drawn])
             filled += size
             while mark <= filled:
                 for draws in filter(None, [boot, *own]):  # block by block, even where one chunk of the test's
@@ -573,7 +575,8 @@ class Run:
                 paired if draws is None else draws.scores for paired, draws in zip(boot[:2], own))
         ci_a, ci_b = self._own_intervals(*scores)
         bootstrap = self.test == "bootstrap"
-        interval_b = len(boot[2]) if boot is not None and not bootstrap else None  # the permutation test's own bootstrap
+        # the permutation test's own bootstrap
+        interval_b = len(boot[2]) if boot is not None and not bootstrap else None
         mc = 0.0 if exact else math.sqrt((count + 2) / (b + 4) * (1 - (count + 2) / (b + 4)) / b)  # never 0
         return Result(
             metric=self.metric, test=self.test, alternative=self.alternative, alpha=self.alpha,
@@ -582,7 +585,8 @@ class Run:
             ci_a=ci_a, ci_b=ci_b, n_items=self.n_items, n_differing=self.n_differing, n_resamples=b,
             seed=self.seed, mc_error=mc, p_floor=floor, distribution=d,
             threshold=2 * self.delta if bootstrap and self.compat is None else self.delta,
-            signature_fields=self.signature(b, exact, method, interval_b), n_extreme=count, n_groups=self.n_groups, exact=exact,
+            signature_fields=self.signature(b, exact, method, interval_b), n_extreme=count, n_groups=self.n_groups,
+            exact=exact,
             compat=self.compat, options=self.options, warnings=self.warnings(), done=done, auto=self.auto,
             test_reason=self.test_reason, higher_is_better=self.higher_is_better, ci_resamples=interval_b)
 

@@ -10,14 +10,15 @@ The construction is the predictable plug-in empirical-Bernstein sequence of Waud
 known range: d ∈ [−1, 1] for right/wrong items (accuracy, exact match), [lo − hi, hi − lo] for per-item scores in
 [lo, hi]. With x = (d − low) / (high − low) in [0, 1]:
 
-    λ_t = min(√(2 log(2/α) / (σ̂²_{t−1} t log(1 + t))), 1/2)          (σ̂²_0 = 1/4)
-    C_t = Σ λ_i x_i / Σ λ_i ± (log(2/α) + Σ v_i ψ(λ_i)) / Σ λ_i,    v_i = 4 (x_i − μ̂_{i−1})², ψ(λ) = (−log(1 − λ) − λ) / 4
+    λ_t = min(√(2 log(2/α) / (σ̂²_{t−1} t log(1 + t))), 1/2)      (σ̂²_0 = 1/4)
+    C_t = Σ λ_i x_i / Σ λ_i ± (log(2/α) + Σ v_i ψ(λ_i)) / Σ λ_i,
+    v_i = 4 (x_i − μ̂_{i−1})²,    ψ(λ) = (−log(1 − λ) − λ) / 4
 
 with σ̂²_t = (1/4 + Σ (x_i − μ̂_i)²) / (t + 1), μ̂_t = (1/2 + Σ x_i) / (t + 1), and in v_i the plain mean of the
 items before i (0 before the first), as the authors' package confseq computes it (any predictable centring keeps
-the sequence valid); the running intersection of the C_t is reported (as valid, and never wider). It is for δ = the mean of the per-item differences, that is
-metrics that are means (accuracy, exact match, per-item scores), the items taken as a random sample in the order
-they were evaluated.
+the sequence valid); the running intersection of the C_t is reported (as valid, and never wider). It is for δ = the
+mean of the per-item differences, that is metrics that are means (accuracy, exact match, per-item scores), the items
+taken as a random sample in the order they were evaluated.
 """
 
 from __future__ import annotations

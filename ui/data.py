@@ -42,8 +42,10 @@ keep_uploads_in_memory()
 SAMPLES = {  # the first opens the page: a real case where the bootstrap is the recommended test
     "WMT17 en-de, 500 segments: BLEU": (["mt/newstest2017.ref.de", "mt/uedin-nmt.de", "mt/LIUM-NMT.de"], {}),
     "SLP3 Figure 4.11: 10 documents, A .70 vs B .50": (["slp3_fig4_11.csv"], {}),
-    "Digit classifiers (scikit-learn): SVM vs logistic regression": (["classification.csv"], {"a": "svm_rbf", "b": "logreg"}),
-    "Digit classifiers (scikit-learn): decision tree vs naive Bayes": (["classification.csv"], {"a": "tree", "b": "naive_bayes"}),
+    "Digit classifiers (scikit-learn): SVM vs logistic regression": (["classification.csv"],
+                                                                    {"a": "svm_rbf", "b": "logreg"}),
+    "Digit classifiers (scikit-learn): decision tree vs naive Bayes": (["classification.csv"],
+                                                                      {"a": "tree", "b": "naive_bayes"}),
     "Named entities (CoNLL, synthetic): span F1": (["ner.conll"], {}),
     "lm-evaluation-harness logs (simulated ARC-Easy)": (["lm_eval/samples_arc_easy_model-a.jsonl",
                                                          "lm_eval/samples_arc_easy_model-b.jsonl"],
@@ -60,7 +62,8 @@ ENCODINGS = {"UTF-8 (or UTF-16 with a byte-order mark)": None, "UTF-16 little-en
 BY_ROW = "(row order)"
 
 
-@st.cache_data(max_entries=32, ttl=600, show_spinner=False)  # an upload's parsed table outlives it by 10 minutes at most
+# an upload's parsed table outlives it by 10 minutes at most
+@st.cache_data(max_entries=32, ttl=600, show_spinner=False)
 def parsed(data: bytes, name: str, encoding: str | None):
     """An uploaded file's table, parsed once for the same bytes."""
     return read(data, name=name, encoding=encoding)

@@ -327,7 +327,8 @@ def table(many: Many, key: str) -> None:
     number_column = st.column_config.NumberColumn
     st.dataframe(frame, hide_index=True, key=f"table-{many.metric}-{key}", height=min(38 + 35 * len(frame), 563),
                  column_config={
-                     "score": number_column("score", format=score), "score_against": number_column("against's score", format=score),
+                     "score": number_column("score", format=score),
+                     "score_against": number_column("against's score", format=score),
                      "delta": number_column("δ", format=score, help="score(system) − score(against)"),
                      "ci_low": number_column("δ low", format=score, help=f"{1 - many.alpha:.0%} interval of δ"),
                      "ci_high": number_column("δ high", format=score, help=f"{1 - many.alpha:.0%} interval of δ"),

@@ -34,8 +34,8 @@ def _no_figure(what) -> bytes:
 
 def button(column, build, key: str, a: str = "A", b: str = "B", venue: str | None = None) -> None:
     """A download of ``build(draw, venue)``'s entry (:mod:`sigcore.report.paper`) at ``venue`` (default: the
-    session's Venue box; the table and the figure alike, as ``--paper DIR --venue``), made when it is clicked, merged into the folder whose zip is given below it; ``a`` and ``b`` name
-    a pair's systems in its figure."""
+    session's Venue box; the table and the figure alike, as ``--paper DIR --venue``), made when it is clicked, merged
+    into the folder whose zip is given below it; ``a`` and ``b`` name a pair's systems in its figure."""
     venue = venue if venue in VENUES else venues.current()
     earlier, replace = _earlier(key, build, venue)
     column.download_button("Paper folder (.zip)", lambda: _zipped(build, a, b, venue, earlier, replace),

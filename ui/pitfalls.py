@@ -162,7 +162,8 @@ def _absence(presenter: bool) -> None:
               _("{count} of {total}").format(count=(covers & missed).sum(), total=missed.sum()))
     if not presenter:
         st.caption(_("{sims} simulated test sets of {n} items, A and B agreeing on 85% of them; two-sided paired "
-                     "bootstrap with its 95% interval (the basic bootstrap's, the test's dual), b = 1,000.").format(sims=len(res.delta), n=n))
+                     "bootstrap with its 95% interval (the basic bootstrap's, the test's dual), b = 1,000.")
+                   .format(sims=len(res.delta), n=n))
 
 
 def _sides(presenter: bool) -> None:

@@ -194,7 +194,8 @@ def _direction(column, data: Aligned, metric: str) -> bool | None:
     if resolved.higher_is_better is None:
         return BETTER[column.selectbox("Better", list(BETTER), help=BETTER_HELP)]
     column.selectbox("Better", ["Lower is better"], disabled=True,
-                     help=f"{metric} is an error: lower is better, and the metric fixes it. A beats B when A's is lower.")
+                     help=f"{metric} is an error: lower is better, and the metric fixes it. "
+                          "A beats B when A's is lower.")
     return None
 
 

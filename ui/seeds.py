@@ -250,7 +250,8 @@ def settings(data: Scores | Runs) -> AsoSettings | RunsSettings | None:
                                  help="ε_min is the upper bound of the violation ratio at this level.")
             bonferroni = c2.checkbox("Bonferroni over the pairs", True, key="seeds-bonferroni",
                                      help="Raise the level to 1 − (1 − level)/k for the k = n(n − 1)/2 pairs of "
-                                          "n systems (deepsig's own correction differs for k ≥ 3; see docs/reference/many.md).")
+                                          "n systems (deepsig's own correction differs for k ≥ 3; "
+                                          "see docs/reference/many.md).")
             tau = c3.selectbox("Threshold τ", TAUS, key="seeds-tau", format_func=lambda x: f"{x:g}",
                                help="ε_min < τ reads as 'almost stochastically dominant': 0.2 as deepsig "
                                     "recommends (Ulmer et al. 2022); 0.5 (Dror et al. 2019) gives more false "

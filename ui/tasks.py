@@ -1,7 +1,8 @@
 """The Many page's "Many tasks" mode: models on many tasks, from their logs (Inspect .eval/.json, lm-eval output
-folders or samples files, HELM's run folders, one zip of them) or the tidy table, in memory (never on disk). Every number comes from
-:mod:`sigcore.leaderboard`, the words from :mod:`sigcore.report.board` (as the command line prints them), the
-figure from :mod:`sigcore.report.board_figures`. Model and task names are user text: table cells, escaped Markdown.
+folders or samples files, HELM's run folders, one zip of them) or the tidy table, in memory (never on disk). Every
+number comes from :mod:`sigcore.leaderboard`, the words from :mod:`sigcore.report.board` (as the command line prints
+them), the figure from :mod:`sigcore.report.board_figures`. Model and task names are user text: table cells, escaped
+Markdown.
 """
 
 from __future__ import annotations
@@ -62,9 +63,10 @@ def choose() -> tuple[list[tuple[str, bytes]], bool]:
         return sample_files(), True
     uploads = st.file_uploader(
         "Logs", accept_multiple_files=True, key="tasks-upload",
-        help="Inspect AI logs (.eval, .json), lm-eval samples_<task>_<date>.jsonl files with their results_<date>.json, "
-             "a .zip of lm-eval's output folder, of HELM's benchmark_output or of logs, or the tidy table (.csv or .parquet: model, task, item, "
-             "run, metric, score). Read in memory, never written to disk.")
+        help="Inspect AI logs (.eval, .json), lm-eval samples_<task>_<date>.jsonl files with their "
+             "results_<date>.json, a .zip of lm-eval's output folder, of HELM's benchmark_output or of logs, or the "
+             "tidy table (.csv or .parquet: model, task, item, run, metric, score). Read in memory, never written to "
+             "disk.")
     return [(u.name, u.getvalue()) for u in uploads or []], False
 
 
@@ -202,7 +204,8 @@ def show(res: leaderboard.Leaderboard, s: Settings) -> None:
         st.warning(md(warning), icon="⚠️")  # b too small for any p to pass the correction, whatever the data
     table = res.table(s.baseline, s.alpha, s.correction)
     st.dataframe(_cells(table.drop(columns="baseline"), s.n_resamples, s.alpha), hide_index=True,
-                 column_config={c: st.column_config.NumberColumn(format="%.4f") for c in ("score", "ci_low", "ci_high")})
+                 column_config={c: st.column_config.NumberColumn(format="%.4f")
+                                for c in ("score", "ci_low", "ci_high")})
     st.caption(md(words.legend(res, s.baseline, s.alpha, s.correction)))
     st.plotly_chart(ranks(res, s.alpha, s.correction), config=figure_config("ranks"), key="tasks-ranks")
     st.plotly_chart(resampled_cd(res, s.alpha, s.correction), config=figure_config("critical-difference"),

@@ -185,7 +185,8 @@ def to_url(a: list[bool], b: list[bool]) -> None:
     ss = st.session_state
     st.query_params.update({"x": "".join(CELL[cell] for cell in zip(a, b)), "seed": str(ss.get("walk-seed", 0)),
                             "b": str(ss["walk"]["b"]), "pace": f"{ss.get('walk-pace', LINE_PACE):g}",
-                            "shift": "1" if ss.get("walk-shift") else "0", "presenter": "1" if ss.get("presenter") else "0",
+                            "shift": "1" if ss.get("walk-shift") else "0",
+                            "presenter": "1" if ss.get("presenter") else "0",
                             "alpha": f"{ss.get('walk-alpha', ALPHAS[0]):g}", "lang": terms.language()})
     for older in ("zh", "speed"):  # an older link's way of saying lang=zh, and its speeds
         st.query_params.pop(older, None)
@@ -435,7 +436,8 @@ def draws(a: list[bool], b: list[bool], *, presenter: bool = False) -> None:
         c1, c2, c3, c5, c4 = st.columns([1.3, 1.3, 1.3, 1.3, 2.8])  # "幻灯片 PNG" whole at 1280 px
     with c1:
         download(figure, "bootstrap_histogram")
-    if presenter and terms.chinese():  # ?lang=zh on a slide's link: the terms beside the buttons, as the prose is hidden
+    # ?lang=zh on a slide's link: the terms beside the buttons, as the prose is hidden
+    if presenter and terms.chinese():
         c4.markdown(f":small[{terms.key_terms()}]")  # small: two lines as high as the buttons at 1280 px
 
     to_url(a, b)  # first: the slide's link is the page's URL
@@ -446,8 +448,8 @@ def draws(a: list[bool], b: list[bool], *, presenter: bool = False) -> None:
         with speaking(language):  # the run's language, the state its link opens (after a Stop, the b drawn)
             now = play(a, b, teaching.draw_test_sets(a, b, b_drawn, seed=seed), b_drawn, detailed=False,
                        max_frames=1, shifted=shifted)[0][0]
-            page = slide(histogram(delta, shifted=shifted, presenter=True), now, PRESENTER_CODE, [_(h) for h in HEADER], aside,
-                         alpha=alpha, conclusion=said, url=url, params=params, seed=seed)
+            page = slide(histogram(delta, shifted=shifted, presenter=True), now, PRESENTER_CODE, [_(h) for h in HEADER],
+                         aside, alpha=alpha, conclusion=said, url=url, params=params, seed=seed)
             return slide_image(page, fmt)  # its PDF's Chinese searchable
 
     for col, fmt, mime in ((c2, "png", "image/png"), (c3, "svg", "image/svg+xml"), (c5, "pdf", "application/pdf")):

@@ -61,7 +61,8 @@ def decode(data: bytes, name: str, encoding: str | None = None) -> str:
         before = data[:e.start].decode(codec, "replace")
         cut = len(data) - e.start
         if wide and e.end == len(data) and e.reason == "truncated data":  # an odd length: cut short, not mis-encoded
-            raise InputError(f"ends in the middle of a character: its last {f'{cut} bytes are' if cut > 1 else 'byte is'}"
+            its_last = f"{cut} bytes are" if cut > 1 else "byte is"
+            raise InputError(f"ends in the middle of a character: its last {its_last}"
                              f" not a whole {codec.upper()} character", file=name, line=before.count("\n") + 1,
                              hint="The file was cut short (an interrupted copy or download?); save or copy it "
                                   "again.") from None

@@ -386,8 +386,8 @@ def _tool_summary(data: Any) -> tuple[str, str] | None:
                 "paired test needs each item's", "Run lm_eval with --log_samples and give its output folder (or the "
                 "samples_<task>_<date>.jsonl files it writes beside this one).")
     helm = ("this is one file of a HELM run folder (run_spec.json, stats.json, per_instance_stats.json, "
-            "scenario.json, scenario_state.json), which is read whole", "Give the run folder itself (benchmark_output/runs/SUITE/"
-            "RUN), or the benchmark_output folder or its zip.")
+            "scenario.json, scenario_state.json), which is read whole",
+            "Give the run folder itself (benchmark_output/runs/SUITE/RUN), or the benchmark_output folder or its zip.")
     if isinstance(data, dict) and ({"scenario_spec", "adapter_spec"} <= set(data) or "request_states" in data
                                    or {"definition_path", "tags"} <= set(data)):
         return helm

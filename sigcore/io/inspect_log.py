@@ -7,9 +7,10 @@ A ``.eval`` is a zip: ``header.json`` (the task, the model, the configuration: `
 per sample and epoch) and ``samples/ID_epoch_N.json``; only the first two are read, within the limits of
 :mod:`sigcore.io.archives` (32 and 128 MiB, counted as they inflate). A ``.json`` log is one object with ``eval`` and
 ``samples``. Every field read must be of the kind Inspect writes (a sample's ``id`` a number or text, its
-``epoch`` a whole number, ``results`` an object...): another is refused naming the member, the sample and the field. Each score's ``value`` becomes a number as Inspect's ``value_to_float`` makes it: ``C`` (correct) 1,
-``I`` 0, ``P`` (partial) 0.5, ``N`` (no answer) 0, ``yes``/``true`` 1, ``no``/``false`` 0, numbers as they are; a
-scorer whose value is an object of several numbers gives a column per key (``scorer/key``).
+``epoch`` a whole number, ``results`` an object...): another is refused naming the member, the sample and the field.
+Each score's ``value`` becomes a number as Inspect's ``value_to_float`` makes it: ``C`` (correct) 1, ``I`` 0,
+``P`` (partial) 0.5, ``N`` (no answer) 0, ``yes``/``true`` 1, ``no``/``false`` 0, numbers as they are; a scorer whose
+value is an object of several numbers gives a column per key (``scorer/key``).
 
 A log is checked against its own header: every sample (and epoch) it counts is in it, each scored, and each scorer's
 mean is the ``accuracy`` or ``mean`` it reports (epochs reduced with the mean), so a trimmed log is refused, not read.

@@ -34,7 +34,8 @@ def parse_tag(tag: str) -> tuple[str, str]:
     if match is None:
         hidden = isinstance(tag, str) and (CONTROL.search(tag) or re.search(r"\s", tag))
         raise InputError(
-            f"{shown(tag)} is not a BIO/BIOES tag" + (": it holds whitespace or an invisible character" if hidden else ""),
+            f"{shown(tag)} is not a BIO/BIOES tag"
+            + (": it holds whitespace or an invisible character" if hidden else ""),
             hint="Use O, or B/I/E/S followed by '-' and the type (B-PER, I-PER, E-PER, S-LOC); "
                  "for BILOU tags rename U- to S- and L- to E-.")
     if tag == "O":

@@ -94,8 +94,9 @@ def friedman(res: Leaderboard, alpha: float) -> str:
     grouped = ", a group as one" if res.board.groups else ""
     return (f"Friedman test over {n} tasks{grouped} (Demšar 2006): Friedman's χ² = {fr.chi2:.2f}, Iman and "
             f"Davenport's F = {fr.f:.2f} with ({k - 1}, {(k - 1) * (n - 1)}) df, p = {p_number(fr.p_value, alpha)}; "
-            f"mean ranks: {ranks}; Nemenyi's critical difference at α = {alpha:g}: {fr.critical_difference:.2f} (two models differ when "
-            f"their mean ranks are that far apart). It asks whether the models rank alike across tasks, ignoring "
+            f"mean ranks: {ranks}; Nemenyi's critical difference at α = {alpha:g}: {fr.critical_difference:.2f} "
+            f"(two models differ when their mean ranks are that far apart). It asks whether the models rank alike "
+            f"across tasks, ignoring "
             f"the tasks' sizes and the margins, so that with few tasks it can seldom tell models apart; the board "
             f"asks whether a difference on these tasks' items is more than their chance.")
 
@@ -194,7 +195,8 @@ def sentence(res: Leaderboard, baseline: str, alpha: float, correction: str, *, 
         sides[side].append(f"{name(r.model)} (δ = {number(r.delta)}, {interval}{level} CI {number(r.delta_low)} to "
                            f"{number(r.delta_high)}, {p})".replace("δ", r"$\delta$" if latex else "δ"))
     board = res.board
-    parts = [f"Of {n} models on {counted(len(board.tasks), 'task')} ({latex_escape(board.metric) if latex else board.metric}, "
+    metric = latex_escape(board.metric) if latex else board.metric
+    parts = [f"Of {n} models on {counted(len(board.tasks), 'task')} ({metric}, "
              f"the mean of {'the task scores' if res.weight == 'tasks' else 'all items'}), {name(best.model)} "
              f"scores highest ({number(best.score)}, {level} CI {number(best.ci_low)} to {number(best.ci_high)})."]
     said = {"better": "significantly better than", "worse": "significantly worse than",

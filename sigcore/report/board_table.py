@@ -75,8 +75,8 @@ def latex(res: Leaderboard, baseline: str, alpha: float = DEFAULT_ALPHA, correct
     lines += [r"    \midrule" if r is None else "    " + " & ".join(r) + r" \\" for r in rows]
     body = [r"  \setlength{\tabcolsep}{4pt}", f"  \\begin{{tabular}}{{lc{'r' * (len(units) + 1)}}}", r"    \toprule",
             *lines, r"    \bottomrule", r"  \end{tabular}"]
-    return latex_table(body, caption(res, baseline, alpha, correction, over), label or f"tab:{board_stem(res, baseline)}", venue,
-                       small=True, wide=wide)
+    return latex_table(body, caption(res, baseline, alpha, correction, over),
+                       label or f"tab:{board_stem(res, baseline)}", venue, small=True, wide=wide)
 
 
 def _mark(mark: str) -> str:

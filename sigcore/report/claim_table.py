@@ -65,12 +65,14 @@ def caption(c: Claim, *, a: str = "A", b: str = "B", latex: bool = False) -> str
     units = f"{res.n_items:,} items" + (f" in {res.n_groups:,} groups" if res.n_groups is not None else "")
     metric = metric_name(res) + (f" {SLOT_C}" if citations.metric_keys(res.metric) else "")
     if c.kind == "non-inferior":
-        text = (f"{SLOT_A} no worse than {SLOT_B} by more than Δ on {metric} ({units}): the margin Δ, δ = {SLOT_A} − {SLOT_B} "
-                f"with its one-sided {c.level:.0%} lower bound, and {_PS} of the one-sided test of H0: δ ≤ −Δ; "
+        text = (f"{SLOT_A} no worse than {SLOT_B} by more than Δ on {metric} ({units}): the margin Δ, "
+                f"δ = {SLOT_A} − {SLOT_B} with its one-sided {c.level:.0%} lower bound, and {_PS} of the one-sided "
+                f"test of H0: δ ≤ −Δ; "
                 f"{method(res)}. Shown: the claim holds at α = {c.alpha:g}, the bound lying above −Δ.")
     else:
-        text = (f"{SLOT_A} and {SLOT_B} equivalent within ±Δ on {metric} ({units}): the margin Δ, δ = {SLOT_A} − {SLOT_B} with its "
-                f"{c.level:.0%} interval, and {_PS}, the larger of the two one-sided tests' (H0: δ ≤ −Δ and "
+        text = (f"{SLOT_A} and {SLOT_B} equivalent within ±Δ on {metric} ({units}): the margin Δ, "
+                f"δ = {SLOT_A} − {SLOT_B} with its {c.level:.0%} interval, and {_PS}, the larger of the two one-sided "
+                f"tests' (H0: δ ≤ −Δ and "
                 f"H0: δ ≥ Δ); {method(res)}. Shown: the claim holds at α = {c.alpha:g}, the interval lying inside ±Δ.")
     return _filled(text, a, b, citations.metric_keys(res.metric), latex)
 

@@ -58,15 +58,21 @@ _LATEX_SPECIAL = {
 _LATEX_RE = re.compile("|".join(re.escape(c) for c in _LATEX_SPECIAL))
 # what pdflatex sets from UTF-8 with the T1 and TS1 fonts: ASCII and the characters t1enc.dfu, ts1enc.dfu, omsenc.dfu
 # and ot1enc.dfu declare (LaTeX 2022); any other (CJK, Greek, a lone combining mark) stops it: "not set up for use"
-_NOT_PDFLATEX = re.compile(r"[^\x00\x20-\x7e\xa0-\xac\xae-\u0125\u0128-\u0137\u0139-\u013e\u0141-\u0148\u014a-\u0165\u0168-\u017e\u0192\u01c4-\u01d4\u01e2-\u01e3\u01e6-\u01eb\u01f0\u01f4-\u01f5\u0218-\u021b\u0232-\u0233\u0237\u02c7\u02d8-\u02d9\u02db\u02dd\u0e3f\u1e02-\u1e03\u1e0d\u1e1e-\u1e21\u1e25\u1e30-\u1e31\u1e37\u1e43\u1e45\u1e47\u1e5b\u1e63\u1e6d\u1e8e-\u1e91\u1e9e\u1ef2-\u1ef3\u2010-\u2016\u2018-\u201a\u201c-\u201e\u2020-\u2022\u2030-\u2031\u2039-\u203b\u203d\u2044\u204e\u2052\u20a1\u20a4\u20a6\u20a9\u20ab-\u20ac\u20b1\u2103\u2116-\u2117\u211e\u2120\u2122\u2126-\u2127\u212e\u2190-\u2193\u2329-\u232a\u2422-\u2423\u25e6\u25ef\u266a\u27e8-\u27e9\u3008-\u3009\ufb00-\ufb06]")
+_NOT_PDFLATEX = re.compile(r"[^\x00\x20-\x7e\xa0-\xac\xae-\u0125\u0128-\u0137\u0139-\u013e\u0141-\u0148"
+                           r"\u014a-\u0165\u0168-\u017e\u0192\u01c4-\u01d4\u01e2-\u01e3\u01e6-\u01eb\u01f0\u01f4-\u01f5\u0218-\u021b\u0232-\u0233\u0237"
+                           r"\u02c7\u02d8-\u02d9\u02db\u02dd\u0e3f\u1e02-\u1e03\u1e0d\u1e1e-\u1e21\u1e25\u1e30-\u1e31\u1e37\u1e43"
+                           r"\u1e45\u1e47\u1e5b\u1e63\u1e6d\u1e8e-\u1e91\u1e9e\u1ef2-\u1ef3\u2010-\u2016\u2018-\u201a"
+                           r"\u201c-\u201e\u2020-\u2022\u2030-\u2031\u2039-\u203b\u203d\u2044\u204e\u2052\u20a1\u20a4\u20a6\u20a9"
+                           r"\u20ab-\u20ac\u20b1\u2103\u2116-\u2117\u211e\u2120\u2122\u2126-\u2127\u212e\u2190-\u2193"
+                           r"\u2329-\u232a\u2422-\u2423\u25e6\u25ef\u266a\u27e8-\u27e9\u3008-\u3009\ufb00-\ufb06]")
 # placeholders for user text while the sentence around it is converted (NUL never occurs in the sentence)
 SLOT_A, SLOT_B, SLOT_P, SLOT_C = "\x00a\x00", "\x00b\x00", "\x00p\x00", "\x00c\x00"
 # a symbol, its relation and its number, set together in math mode: δ = 0.0150, b = 10,000, α = 0.05
 _MATH = re.compile(r"(?<![\w\x00])(δ|α|Δ|b|n) (=|≥|≤) ([-−]?(?:∞|\d+(?:,\d{3})*(?:\.\d+)?(?:e[+-]?\d+)?))")
 _MATH_SYMBOLS = {"δ": r"\delta", "α": r"\alpha", "Δ": r"\Delta", "b": "b", "n": "n"}
 _MATH_RELATIONS = {"=": "=", "≥": r"\geq", "≤": r"\leq"}
-_LATEX_SYMBOLS = {"-∞": r"$-\infty$", "δ": r"$\delta$", "α": r"$\alpha$", "≥": r"$\geq$", "≤": r"$\leq$", "∞": r"$\infty$",
-                  "·": r"$\cdot$", "±": r"$\pm$", "Δ": r"$\Delta$"}
+_LATEX_SYMBOLS = {"-∞": r"$-\infty$", "δ": r"$\delta$", "α": r"$\alpha$", "≥": r"$\geq$", "≤": r"$\leq$",
+                  "∞": r"$\infty$", "·": r"$\cdot$", "±": r"$\pm$", "Δ": r"$\Delta$"}
 _LATEX_SYMBOLS_RE = re.compile("|".join(_LATEX_SYMBOLS))
 _SENTENCE_SYMBOLS = "".join(_LATEX_SYMBOLS) + MINUS + "\u0302"  # and k̂'s hat (the replicability sentence)
 
@@ -104,7 +110,8 @@ def verdict_markdown(res: Result, *, a: str = "A", b: str = "B") -> str:
     sentence = verdict(res, a=md_escape(a), b=md_escape(b), metric=md_escape(metric_name(res)))
     lines = [sentence, "", f"| System | {md_escape(metric_heading(res))} | {level(res)} CI |", "|---|---:|:---:|"]
     for name, (score, low, high) in scores_table(res, a=a, b=b).iterrows():
-        lines.append(f"| {md_escape(name)} | {number(score, scale_of(res))} | {interval_text(low, high, scale_of(res))} |")
+        scale = scale_of(res)
+        lines.append(f"| {md_escape(name)} | {number(score, scale)} | {interval_text(low, high, scale)} |")
     lines += ["", f"Signature: {_code_span(res.signature)}"]
     return "\n".join(lines) + "\n"
 
@@ -161,7 +168,8 @@ def fits_column(rows: list[list[str]], venue: str, tabcolsep: float = 4.0) -> bo
     return tabular_width(rows, tabcolsep) <= venue_named(venue).column
 
 
-def verdict_latex(res: Result, *, a: str = "A", b: str = "B", venue: str = DEFAULT_VENUE, label: str | None = None) -> str:
+def verdict_latex(res: Result, *, a: str = "A", b: str = "B", venue: str = DEFAULT_VENUE,
+                  label: str | None = None) -> str:
     r"""A LaTeX ``table`` (needs ``\usepackage{booktabs}``): System | metric | CI, with the short caption of
     :func:`caption_latex` on ``venue``'s side (:func:`latex_table`); the sentence for the text is
     :func:`sentence_latex`.
@@ -202,7 +210,8 @@ def pair_stem(res: Result, a: str, b: str) -> str:
 def sentence_markdown(res: Result, *, a: str = "A", b: str = "B") -> str:
     """The verdict as a paper's sentence in Markdown, citing the test where it is named:
     "... paired bootstrap (Berg-Kirkpatrick et al., 2012; Efron and Tibshirani, 1993), b = 10,000 ..."."""
-    return _fill(_cited(res), {SLOT_A: md_escape(a), SLOT_B: md_escape(b), SLOT_C: citations.cite_text(citations.method_keys(res))})
+    return _fill(_cited(res), {SLOT_A: md_escape(a), SLOT_B: md_escape(b),
+                               SLOT_C: citations.cite_text(citations.method_keys(res))})
 
 
 def sentence_latex(res: Result, *, a: str = "A", b: str = "B") -> str:
@@ -312,7 +321,8 @@ def latex_template(text: str, filled: dict[str, str]) -> str:
         groups.append(f"${_MATH_SYMBOLS[m.group(1)]} {_MATH_RELATIONS[m.group(2)]} {_math_number(m.group(3))}$")
         return f"\x00m{len(groups) - 1}\x00"
     text = _MATH.sub(math_group, text).replace("x⁽ⁱ⁾", "\x00x\x00")  # the resample's symbol, as SLP3 writes it
-    text = _LATEX_SYMBOLS_RE.sub(lambda m: _LATEX_SYMBOLS[m.group()], _latex_numbers(latex_escape(text, placeholders=True)))
+    text = _LATEX_SYMBOLS_RE.sub(lambda m: _LATEX_SYMBOLS[m.group()],
+                                 _latex_numbers(latex_escape(text, placeholders=True)))
     filled = filled | {"\x00x\x00": "$x^{(i)}$", "$\\delta$($x^{(i)}$)": "$\\delta(x^{(i)})$",
                        "$\\delta$(x)": "$\\delta(x)$"}
     return _fill(text.replace(MINUS, r"\textminus{}"), filled | {f"\x00m{i}\x00": g for i, g in enumerate(groups)})
@@ -344,7 +354,8 @@ def md_escape(text: str) -> str:
 def latex_escape(text: str, placeholders: bool = False) -> str:
     r"""User text as literal LaTeX text: ``\ & % $ # _ { } ~ ^`` (and ``< > | [ ]``) escaped; composed (NFC, so
     that e + U+0301 is é), and a character pdflatex cannot set written as its code point, ``\texttt{U+4E2D}``."""
-    text = _LATEX_RE.sub(lambda m: _LATEX_SPECIAL[m.group()], unicodedata.normalize("NFC", _one_line(text, placeholders)))
+    text = _LATEX_RE.sub(lambda m: _LATEX_SPECIAL[m.group()],
+                         unicodedata.normalize("NFC", _one_line(text, placeholders)))
     kept = _SENTENCE_SYMBOLS if placeholders else ""  # a template's δ, α, ≥ and − become math after this
 
     def code_point(m: re.Match) -> str:
@@ -516,8 +527,8 @@ def _true_size_pdf(fig: Any, width: float, height: float) -> bytes:
     drawn, for one with no margins on a page of whole points: Chromium rounds a page to the nearest point, then to
     1/300 in (up to 0.08 pt less). Its height is rounded up, so that nothing is cut off; its width down, so that a
     figure drawn at a column's width is never wider than the column (a sliver of overfull box at its natural
-    size): what goes is at most two points of the right margin, which every style keeps white and wider. It measures the page
-    from the image in the browser, so a PDF that another thread draws meanwhile is right too.
+    size): what goes is at most two points of the right margin, which every style keeps white and wider. It measures
+    the page from the image in the browser, so a PDF that another thread draws meanwhile is right too.
     """
     try:
         # kaleido's private printing step, the project's one patch of a private API: tests/test_kaleido_patch.py

@@ -150,7 +150,8 @@ def sentence(many: Many, *, latex: bool = False) -> str:
         else:
             parts = []
             if better:
-                parts.append(f"{'only ' if len(better) == 1 and others + len(worse) else ''}{_and([slot[s] for s in better])} "
+                only = "only " if len(better) == 1 and others + len(worse) else ""
+                parts.append(f"{only}{_and([slot[s] for s in better])} "
                              f"{'is' if len(better) == 1 else 'are'} significantly better than {base}")
             if worse:
                 parts.append(f"{_and([slot[s] for s in worse])} {'is' if len(worse) == 1 else 'are'} significantly "
@@ -213,12 +214,14 @@ def text(many: Many) -> str:
     rows = [["system", "against", "score", f"{level} CI", "δ", f"{level} CI of δ", "p", "p corrected", ""]]
     for (a, b), res in many.results.items():
         low, high = many.score_intervals[a]
-        rows.append([in_text(a), in_text(b), number(many.scores[a], scale), _interval(low, high, scale), signed(res.delta, scale),
+        rows.append([in_text(a), in_text(b), number(many.scores[a], scale), _interval(low, high, scale),
+                     signed(res.delta, scale),
                      _interval(*many.delta_interval(a, b), scale, with_sign=True), *many.p_texts(a, b),
                      "*" if many.significant(a, b) else ""])
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     warning = floor_warning(many)
-    lines = [heading(many), *([f"warning: {warning}"] if warning else []), ""] + ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
+    lines = [heading(many), *([f"warning: {warning}"] if warning else []), ""]
+    lines += ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
     lines += ["", f"* significant after {CORRECTION_NAMES[many.correction]}'s correction at α = {many.alpha:g}; "
                   "δ = score(system) − score(against)" + ("." if many.higher_is_better else
                                                           "; lower is better: δ below 0, the system better.")]
@@ -263,7 +266,8 @@ def latex(families: list[Many], venue: str = DEFAULT_VENUE, columns: Sequence[st
     names = list(ranking["system"]) if pairs else [first.baseline] + first.best_first(
         [s for s in first.systems if s != first.baseline])
     level = latex_escape(_level(first))
-    heads = {"score": None, "delta": r"$\delta$", "ci": f"{level} CI", "p": f"$p$ ({CORRECTION_NAMES[first.correction]})"}
+    heads = {"score": None, "delta": r"$\delta$", "ci": f"{level} CI",
+             "p": f"$p$ ({CORRECTION_NAMES[first.correction]})"}
     metric_heads = [latex_escape(PAPER_NAMES.get(f.metric, f.metric))  # a custom metric's name escaped
                     + ("" if f.higher_is_better else r" ($\downarrow$)") for f in families]  # where lower is better
     rows, previous = [], None
@@ -284,7 +288,8 @@ def latex(families: list[Many], venue: str = DEFAULT_VENUE, columns: Sequence[st
     else:
         span = len(columns)
         tops = [f"\\multicolumn{{{span}}}{{c}}{{{m}}}" for m in metric_heads]
-        rules = " ".join(f"\\cmidrule(lr){{{lead + 1 + k * span}-{lead + (k + 1) * span}}}" for k in range(len(families)))
+        rules = " ".join(f"\\cmidrule(lr){{{lead + 1 + k * span}-{lead + (k + 1) * span}}}"
+                         for k in range(len(families)))
         subs = [heads[c] or "Score" for c in columns] * len(families)
         header = ["    " + " & ".join([""] * lead + tops) + r" \\", f"    {rules}",
                   "    " + " & ".join(["System"] + (["Rank"] if pairs else []) + subs) + r" \\"] if len(families) > 1 \
@@ -308,8 +313,8 @@ def latex(families: list[Many], venue: str = DEFAULT_VENUE, columns: Sequence[st
                    + _column_notes(columns, base, level, first))
     align = ("lc" if pairs else "l") + "".join(_ALIGN[c] for c in columns) * len(families)
     narrow = [r"  \setlength{\tabcolsep}{4pt}"] if len(columns) > 1 else []  # δ and its interval fit a column
-    body = [*narrow, f"  \\begin{{tabular}}{{{align}}}", r"    \toprule", *header, r"    \midrule", *rows, r"    \bottomrule",
-            r"  \end{tabular}"]
+    body = [*narrow, f"  \\begin{{tabular}}{{{align}}}", r"    \toprule", *header, r"    \midrule", *rows,
+            r"    \bottomrule", r"  \end{tabular}"]
     return latex_table(body, caption, label or f"tab:{family_stem(families)}", venue, small=True)
 
 

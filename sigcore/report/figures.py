@@ -73,7 +73,8 @@ def histogram_frames(partials: list[Result], edges: np.ndarray,
     return [tuple(heights.tolist() for heights in _bar_heights(res, edges, claim)) for res in partials]
 
 
-def _bar_heights(res: Result, edges: np.ndarray, claim: tuple[str, float] | None = None) -> tuple[np.ndarray, np.ndarray]:
+def _bar_heights(res: Result, edges: np.ndarray,
+                 claim: tuple[str, float] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Resamples per bin, not counted and counted in p; values past a fixed range pile up at its ends."""
     values, tail = np.clip(res.distribution, edges[0], edges[-1]), _counted(res, claim)
     return np.histogram(values[~tail], bins=edges)[0], np.histogram(values[tail], bins=edges)[0]

@@ -104,7 +104,8 @@ def signature_footnote(signature: str, sacrebleu: str | None = None) -> str:
         return "\\texttt{" + "\\allowbreak{}".join(export.latex_escape(p).replace(r"\textbar{}", "|")
                                                      for p in parts) + "}"
     extra = f" sacreBLEU signature: {tt(sacrebleu)}." if sacrebleu else ""
-    return f"\\footnote{{\\raggedright Computed with sigcore \\citep{{{citations.TOOL}}}; its signature: {tt(signature)}.{extra}}}"
+    return (f"\\footnote{{\\raggedright Computed with sigcore \\citep{{{citations.TOOL}}}; "
+            f"its signature: {tt(signature)}.{extra}}}")
 
 
 def figure_tex(name: str, caption: str, label: str, folder: str, *, wide: bool = False) -> str:
@@ -225,7 +226,8 @@ def for_board(res, *, baseline: str, alpha: float, correction: str, over: str, c
                  f"({sum(len(i) for i in res.board.items.values()):,} items), each model's aggregate with its "
                  f"{1 - alpha:.0%} interval, its rank interval and δ against {baseline} with its interval and "
                  f"corrected p (Table \\ref{{tab:{name}}}); {_correction(correction)} over {n - 1} comparisons on "
-                 f"the aggregate, and over the {'family of tasks x models' if over == 'family' else 'models within each task'} "
+                 f"the aggregate, and over the "
+                 f"{'family of tasks x models' if over == 'family' else 'models within each task'} "
                  f"per task.\n- **C4** (packages and settings): {_tool()}: paired bootstrap stratified by task, "
                  f"two-sided, α = {alpha:g}, b = {res.n_resamples:,}, seed {res.seed}; the full signature is the "
                  f"sentence's footnote.\n")
@@ -326,8 +328,9 @@ def _checklist_pair(res: Result, a: str, b: str, name: str, sacre: str | None) -
     metric = f"; {METRIC_NAMES[res.metric]} by sacreBLEU, signature `{sacre}`" if sacre else ""
     b_text = f", b = {res.n_resamples:,}, seed {res.seed}" if res.resampled else ""
     return (f"## {name}\n\n- **C3** (descriptive statistics): {a} and {b} with their scores and {interval} on "
-            f"{res.n_items:,} items (Table \\ref{{tab:{name}}}); p from the {TEST_NAMES[res.test]}. Each system is a single "
-            "run (one output file each): say so, or report runs over seeds with `sigcore seeds`.\n"
+            f"{res.n_items:,} items (Table \\ref{{tab:{name}}}); p from the {TEST_NAMES[res.test]}. "
+            "Each system is a single run (one output file each): say so, or report runs over seeds with "
+            "`sigcore seeds`.\n"
             f"- **C4** (packages and settings): {_tool()}: {TEST_NAMES[res.test]}, {res.alternative}, α = {res.alpha:g}"
             f"{b_text}{metric}; the full signature is the sentence's footnote.\n")
 
@@ -437,7 +440,8 @@ def _claims(stem: str, records: list[dict], where: str, hint: str) -> list[Claim
         unknown, missing = sorted(set(c) - set(_CLAIM)), [k for k in _CLAIM if k not in c]
         wrong = next((k for k, kind in _CLAIM.items() if k in c and type(c[k]) is not kind), None)  # bool: not int
         what = (f"has a key sigcore does not write: {shown(unknown[0])}" if unknown else f'lacks "{missing[0]}"'
-                if missing else f'"{wrong}" is {shown(c[wrong])}, not {"text" if _CLAIM[wrong] is str else "an integer"}'
+                if missing else f'"{wrong}" is {shown(c[wrong])}, '
+                f'not {"text" if _CLAIM[wrong] is str else "an integer"}'
                 if wrong else "has a decision other than -1, 0 or 1" if c["decision"] not in (-1, 0, 1) else
                 "has a negative number of items" if c["items"] < 0 else "")
         if what:

@@ -83,7 +83,8 @@ def table_latex(res, *, a: str = "A", b: str = "B", venue: str = DEFAULT_VENUE, 
     metric += "" if res.higher_is_better else " (lower is better)"
     metric = metric[0].upper() + metric[1:] if res.metric in METRIC_NAMES else metric  # a custom name as given
     caption = (f"{metric} of {SLOT_A} and {SLOT_B}, the mean over their runs (seeds) on "
-               f"{res.n_items:,} items, with the range over runs; δ = {SLOT_A} − {SLOT_B} with its {res.level} interval "
+               f"{res.n_items:,} items, with the range over runs; δ = {SLOT_A} − {SLOT_B} with its {res.level} "
+               f"interval "
                f"from the {METHOD} {SLOT_C} (items + runs: the seeds' variance included) and from the items alone "
                f"(the runs held fixed); {SLOT_P} ({SIDED[res.alternative]}), b = {res.n_resamples:,}, seed {res.seed}.")
     caption = latex_template(caption, {SLOT_A: latex_escape(a), SLOT_B: latex_escape(b), SLOT_P: p_latex(res.p_text),
@@ -161,6 +162,7 @@ def aso_latex(table, scores: dict, *, tau: float = 0.2, venue: str = DEFAULT_VEN
         f"bold: below {_T}, the row almost stochastically dominant over the column"
         + ("; columns numbered as the rows." if numbered else "."),
         {SLOT_C: citations.cite_latex(citations.ASO), _E: _EPS, _T: f"$\\tau = {tau:g}$"})
-    return latex_table(body, caption, label or f"tab:{aso_stem(table)}", venue, small=True, wide=not fits_column(rows, venue))
+    return latex_table(body, caption, label or f"tab:{aso_stem(table)}", venue, small=True,
+                       wide=not fits_column(rows, venue))
 
 

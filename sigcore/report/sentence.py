@@ -180,7 +180,8 @@ def summary(res: Result, *, a: str = "A", b: str = "B") -> str:
                      f"{', the test' + chr(39) + 's dual' if _dual(res) else ''})"
     elif res.resampled and res.ci_method != "none":  # asked for, but b cannot hold its tails
         lines[-1] += f"; no {level(res)} CI: {counted(res.n_resamples, 'resample')} are too few for its tails"
-    p_line = f"{method(res)}, H1: {H1_PHRASES[res.alternative].format(a=a, b=b)} ({SIDED[res.alternative]}): {res.p_text}"
+    h1 = H1_PHRASES[res.alternative].format(a=a, b=b)
+    p_line = f"{method(res)}, H1: {h1} ({SIDED[res.alternative]}): {res.p_text}"
     if res.resampled:
         p_line += f" ({res.n_extreme:,} of {res.n_resamples:,} resamples as extreme; {mc_text(res)})"
     lines += [p_line, verdict(res, a=a, b=b), f"signature: {res.signature}"]
@@ -315,7 +316,8 @@ def _decision(res: Result) -> str:
         return (f"not significant at {alpha}: the outputs are identical, and the {res.compat} p counts them "
                 "as different by its strict '>'.")
     if res.side == 0 or res.p_value <= res.alpha:
-        return f"not significant at {alpha}" + (": p ≤ α, but the effect is not on H1's side." if res.p_value <= res.alpha else ".")
+        return f"not significant at {alpha}" + (": p ≤ α, but the effect is not on H1's side."
+                                                if res.p_value <= res.alpha else ".")
     if not res.reachable:
         return f"not significant: this test cannot reach {alpha} ({_resolution(res)})."
     return f"not significant at {alpha}."
@@ -327,7 +329,8 @@ def _resolution(res: Result) -> str:
         extra = 0 if res.test == "bootstrap" and not res.compat else 1
         need = math.ceil(1 / res.alpha - 1e-9) - extra
         return f"the smallest p with b = {res.n_resamples:,} is {floor}; b ≥ {need:,} could reach it, 10,000 is usual"
-    return f"the smallest p it can give on these data is {floor}: too few {'groups' if res.n_groups else 'items'} differ"
+    units = "groups" if res.n_groups else "items"
+    return f"the smallest p it can give on these data is {floor}: too few {units} differ"
 
 
 def _caveats(res: Result) -> list[str]:

@@ -181,8 +181,8 @@ def apply(fig: Any, style: Style, width: str | None = None, height: float | None
     axis: dict[str, Any] = dict(tickfont=dict(size=style.tick), title=dict(font=dict(size=style.text)),
                                 linecolor=style.ink, tickcolor=style.ink, linewidth=max(style.line * 0.6, 1))
     fig.update_layout(  # a template of its own: importing streamlit makes its template plotly's default
-        template="simple_white", title=None, width=style.width(width), height=height or style.height, plot_bgcolor="white",
-        paper_bgcolor="white", font=dict(family=style.family, size=style.text, color=style.ink),
+        template="simple_white", title=None, width=style.width(width), height=height or style.height,
+        plot_bgcolor="white", paper_bgcolor="white", font=dict(family=style.family, size=style.text, color=style.ink),
         legend=dict(font=dict(size=style.text)),
     )
     if title is not None:

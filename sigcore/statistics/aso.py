@@ -183,7 +183,8 @@ def multi_aso(scores: Mapping[str, Sequence[float]], *, confidence_level: float 
             table[i, j] = np.clip(ratio + margin, 0, 1)
             table[j, i] = np.clip(1 - ratio + margin, 0, 1)
             done += 1
-            if progress is not None and (done % max(1, pairs // 200) == 0 or done == pairs):  # ~200 calls, not one a pair
+            # ~200 calls, not one a pair
+            if progress is not None and (done % max(1, pairs // 200) == 0 or done == pairs):
                 progress(done / pairs)
     out = pd.DataFrame(table, index=names, columns=names)
     out.attrs.update(confidence_level=level, num_comparisons=comparisons, n_bootstrap=n_bootstrap, seed=seed,

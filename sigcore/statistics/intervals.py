@@ -58,9 +58,9 @@ def basic(values: np.ndarray, estimate: float, alpha: float, alternative: str, t
 
     With deviations e_i = delta_i - delta ("greater"), delta - delta_i ("less") or |delta_i - delta|
     ("two-sided"), the test counts e_i >= delta, -delta or |delta| (for "greater": delta_i >= 2·delta, SLP3
-    eq. 4.48) and rejects when at most k of b do; c = the (b - k)-th smallest e_i gives the bound delta - c (or delta + c), which
-    is beyond 0 exactly when the test rejects. Bounds within ``tol`` of 0 are 0 (float noise is a tie), and a
-    one-sided bound never passes the estimate. ``nan`` where b resamples cannot reach ``alpha``.
+    eq. 4.48) and rejects when at most k of b do; c = the (b - k)-th smallest e_i gives the bound delta - c (or
+    delta + c), which is beyond 0 exactly when the test rejects. Bounds within ``tol`` of 0 are 0 (float noise is a
+    tie), and a one-sided bound never passes the estimate. ``nan`` where b resamples cannot reach ``alpha``.
     """
     b = len(values)
     k = largest_count(alpha, b)

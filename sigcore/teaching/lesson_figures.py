@@ -5,8 +5,9 @@ Unicode labels of :mod:`sigcore.report.figures`, in the current language (:mod:`
 presenter mode) every text is set that large explicitly (Streamlit's theme shrinks what a figure leaves to its
 defaults), subtitles are not shrunk by ``<sup>``, and the height is left to the page. The p-value histogram shows
 that under H0 the p of a calibrated test is uniform (so p ≤ α happens in a share α of test sets); the power curve
-follows Card et al. (2020), "With Little Power Comes Great Responsibility"; the three panels put the paired bootstrap (Berg-Kirkpatrick et al. 2012),
-approximate randomisation (Noreen 1989) and the paired t-test (Student 1908) side by side on the same data.
+follows Card et al. (2020), "With Little Power Comes Great Responsibility"; the three panels put the paired bootstrap
+(Berg-Kirkpatrick et al. 2012), approximate randomisation (Noreen 1989) and the paired t-test (Student 1908) side by
+side on the same data.
 """
 
 from __future__ import annotations

@@ -266,7 +266,8 @@ def _sequence_stops(d: np.ndarray, alpha: float, alternative: str) -> np.ndarray
 def not_significant(n: int = 100, accuracy_a: float = 0.75, accuracy_b: float = 0.70, *, agreement: float = 0.85,
                     alpha: float = DEFAULT_ALPHA, test: str = "bootstrap", n_resamples: int = SIMULATION_RESAMPLES,
                     n_sims: int = 30, seed: int = DEFAULT_SEED) -> NotSignificant:
-    """Two-sided tests and (1 − α) intervals of δ on test sets where A is truly better by ``accuracy_a − accuracy_b``."""
+    """Two-sided tests and (1 − α) intervals of δ on test sets where A is truly better by
+    ``accuracy_a − accuracy_b``."""
     _check(alpha, n=n, n_sims=n_sims)
     rng = np.random.default_rng(seed)
     a, b = simulate_test_sets(n_sims, n, accuracy_a, accuracy_b, agreement, rng)
