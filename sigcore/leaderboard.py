@@ -106,6 +106,8 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
             if len(codes[key]) and not checked and codes[key].min() - (low if key == "run" else 0) < 0:
                 raise InputError(f"row {int(np.argmax(codes[key] < 0)) + 1} of the table has no {key}",
                                  hint=f"Give every row its {key}.")
+    if not len(frame):  # (a damaged Parquet file can read as one with no rows)
+        raise InputError("the table has no rows", hint="Give its rows: model, task, item, run, metric, score.")
     # ids pair by one rule, compare's too (sigcore.io.ids): 1.0 from one log is the 1 of another
     groups, names["item"], joined = merged(names["item"])
     if groups is not None:

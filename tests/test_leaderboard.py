@@ -515,3 +515,11 @@ def test_inspect_logs_of_huge_scores_are_read_and_their_overflowing_delta_refuse
     assert main(["many", str(paths[0]), str(paths[2]), "--metric", "match", "--json", "--resamples", "200"]) == 0
     models = {r["model"]: r for r in json.loads(capsys.readouterr().out)["models"]}
     assert models["mockllm/hi"]["score"] == 1e308 and models["mockllm/half"]["delta"] == 0.5 - 1e308
+
+
+def test_a_table_with_no_rows_is_refused_as_such():
+    """A damaged Parquet file can read as a table with its columns and no rows (the mutated-logs test found one):
+    refused, not a reshape error."""
+    empty = pd.DataFrame({"model": [], "task": [], "item": [], "score": []})
+    with pytest.raises(InputError, match="the table has no rows"):
+        leaderboard.from_table(empty)
