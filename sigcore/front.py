@@ -113,8 +113,27 @@ def choose_metric(data: Aligned | AlignedMany, metric: str | None = None, *, abo
     return MetricChoice(chosen, metrics, f"the first that fits {about} (as the app suggests)")
 
 
+class _Answer:
+    """What the front door's answers share: the questions the data leave open, the roles, and settling them."""
+
+    @property
+    def questions(self) -> tuple[Ambiguous, ...]:
+        return self.choice.questions
+
+    @property
+    def roles(self) -> tuple[Role, ...]:
+        """What was taken for what, and why: the files' and columns' roles, and how numbers read."""
+        return roles_of(self.data)
+
+    def settled(self):
+        """This, once no question is open; else the first question, raised (what the command line does)."""
+        if self.questions:
+            raise self.questions[0]
+        return self
+
+
 @dataclass(frozen=True)
-class Prepared:
+class Prepared(_Answer):
     """What the front door made of two systems' data: the paired ``data``, the metric and why (``choice``), and the
     engine's ``inputs`` (None while a question is open)."""
 
@@ -127,21 +146,6 @@ class Prepared:
     def metric(self) -> str | None:
         """The metric as the user names it: a registry metric, or a per-sample score field of the logs."""
         return self.choice.metric
-
-    @property
-    def questions(self) -> tuple[Ambiguous, ...]:
-        return self.choice.questions
-
-    @property
-    def roles(self) -> tuple[Role, ...]:
-        """What was taken for what, and why: the files' and columns' roles, and how numbers read."""
-        return roles_of(self.data)
-
-    def settled(self) -> Prepared:
-        """This, once no question is open; else the first question, raised (what the command line does)."""
-        if self.questions:
-            raise self.questions[0]
-        return self
 
     def choose(self, metric: str, **options: Any) -> Prepared:
         """The same data under another metric (the app's Metric box), with the metric's ``options``."""
@@ -182,27 +186,13 @@ def prepare(source: Sequence | Aligned, *, metric: str | None = None, options: d
 
 
 @dataclass(frozen=True)
-class PreparedMany:
+class PreparedMany(_Answer):
     """What the front door made of several systems' data: the paired ``data``, the metrics and why (``choice``: the
     first metric's, where none was given); :meth:`inputs` gives each metric's engine inputs."""
 
     data: AlignedMany
     metrics: tuple[str, ...]
     choice: MetricChoice
-
-    @property
-    def questions(self) -> tuple[Ambiguous, ...]:
-        return self.choice.questions
-
-    @property
-    def roles(self) -> tuple[Role, ...]:
-        return roles_of(self.data)
-
-    def settled(self) -> PreparedMany:
-        """This, once no question is open; else the first question, raised."""
-        if self.questions:
-            raise self.questions[0]
-        return self
 
     def inputs(self, metric: str) -> tuple[list | None, dict[str, list]]:
         """(gold, systems) as ``sigcore.compare_many`` takes them under ``metric`` (right/wrong outputs without gold
