@@ -7,11 +7,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers.many_page import upload, widget
 from streamlit.testing.v1 import AppTest
 
 import sigcore
-from sigcore.io.loading import load_many
 from sigcore.io.inputs import read
+from sigcore.io.loading import load_many
 from sigcore.report import family
 from sigcore.report.family_figures import forest, heatmap, label, signed
 from ui import many as many_ui
@@ -184,16 +185,6 @@ def page() -> AppTest:
 
 def run(at: AppTest) -> AppTest:
     return next(b for b in at.button if b.label == "Run").click().run()
-
-
-def widget(elements, label: str):
-    return next(e for e in elements if e.label == label)
-
-
-def upload(at: AppTest, *files) -> AppTest:
-    widget(at.radio, "Data").set_value("Upload").run()
-    at.file_uploader[0].set_value([(name, data, "application/octet-stream") for name, data in files]).run()
-    return at
 
 
 @pytest.fixture(scope="module")
