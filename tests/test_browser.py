@@ -769,14 +769,15 @@ def test_a_slide_after_a_stop_is_the_b_drawn_in_the_pages_language(chromium, app
         page.locator(".st-key-walk-draw-10000 button").wait_for(timeout=60_000)
         page.wait_for_function(IDLE, timeout=60_000)  # a click during the first run would lose the link's state
         page.locator(".st-key-walk-draw-10000 button").click()
+        b_in_url = "new URL(location.href).searchParams.get('b')"
+        page.wait_for_function(f"() => {b_in_url} === '10000'", timeout=60_000)  # the batch's run has reached the URL
         drawn = chart.locator("#k-b")
         for _ in range(600):  # a few frames into the batch (40 frames in about 3 s)
             if drawn.inner_text() not in ("", "0", "10,000"):
                 break
             time.sleep(0.02)
         page.keyboard.press("Escape")  # Stop: the test sets drawn so far stay
-        page.wait_for_function("() => !['10000', null].includes(new URL(location.href).searchParams.get('b'))",
-                               timeout=30_000)
+        page.wait_for_function(f"() => {b_in_url} !== '10000'", timeout=30_000)  # Stop's run has reached it
         page.wait_for_function(IDLE, timeout=60_000)
         b = int(re.search(r"[?&]b=(\d+)", page.url).group(1))
         assert 0 < b < 10_000 and "lang=zh" in page.url and "presenter=1" in page.url
