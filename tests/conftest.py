@@ -1,7 +1,9 @@
 """Three things every test shares.
 
 The fast tier kept honest (tests/helpers/fast_tier.py): a test not marked slow or browser that starts pdflatex, a
-Chromium or a Streamlit server fails, so that `pytest -m "not slow and not browser"` needs none of them.
+Chromium or a Streamlit server fails, so that `pytest -m "not slow and not browser"` needs none of them; a slow or
+browser test that starts one this machine lacks skips, naming the package (tests/helpers/system.py), or fails where
+SIGCORE_TESTS_NEED_ALL=1, as in CI.
 
 One Chromium per test process for kaleido's static images, for the tests that ask for it
 (``one_browser_for_static_images``): started once (about 2 s) instead of once per image (2 s each, most of the paper
@@ -16,23 +18,43 @@ import os
 import sys
 
 import pytest
-
-from helpers.fast_tier import MARKS, Guard
+from helpers import system
+from helpers.fast_tier import MARKS, Guard, tool
 
 MAIN = sys.modules["__main__"]
 GUARD = Guard()
+LACKING = system.lacking()
+LACK = Guard(only=LACKING, hint="this machine lacks it") if LACKING else None  # what the slow tests may not start
+LACKED: list[tuple[BaseException, list[str]]] = []  # errors that came of a lacking tool, and the tools
 
 
 def pytest_unconfigure(config):
     GUARD.remove()
+    if LACK:
+        LACK.remove()
 
 
 def _watched(item):
     """A phase of a test (setup, call or teardown, with the fixtures it sets up): a fast test's under the guard, a
-    slow one's with kaleido's shared browser up before it goes on, if it starts it."""
+    slow one's with kaleido's shared browser up before it goes on, if it starts it, and skipped if it started a tool
+    this machine lacks (failed, where every tool is required)."""
     if any(item.get_closest_marker(mark) for mark in MARKS):
-        with GUARD.settling():
-            return (yield)
+        if LACK is None:
+            with GUARD.settling():
+                return (yield)
+        started = []
+        try:
+            with GUARD.settling(), LACK.watching() as started:
+                result = yield
+        except BaseException as e:  # a fixture's error is raised again for each test that uses it: known by identity
+            tools = [tool(name) for name in started] or next((t for error, t in LACKED if error is e), None)
+            if tools:
+                LACKED.append((e, tools))
+                system.refuse(tools)  # the phase skips, whatever the test made of the refusal
+            raise
+        if started:
+            system.refuse([tool(name) for name in started])
+        return result
     started = []
     try:
         with GUARD.watching() as started:

@@ -4,11 +4,11 @@ request of its own, checked in Chromium at 1280 px."""
 
 import html
 import re
-import shutil
 
 import numpy as np
 import pandas as pd
 import pytest
+from helpers.browser import launch
 
 from sigcore import leaderboard
 from sigcore.__main__ import main
@@ -71,7 +71,7 @@ def test_many_html_renders_in_chromium_at_1280_px_without_a_request(tmp_path, ca
     capsys.readouterr()
     assert "<svg" in out.read_text(encoding="utf-8")  # the rank figure, inline
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=["--no-sandbox"])
+        browser = launch(p)
         page = browser.new_page(viewport={"width": 1280, "height": 720})
         requests = []
         page.on("request", lambda r: requests.append(r.url))

@@ -1,18 +1,17 @@
 """The app in a real headless Chromium (Debian's, driven by Playwright; no browser download)."""
 
 import contextlib
-import os
 import re
 import subprocess
 import time
 from pathlib import Path
 
 import pytest
+from helpers.browser import launch, streamlit_server
+from helpers.system import need
 
 from ui import data as ui_data
 from ui.walkthrough import sup
-
-from helpers.browser import CHROMIUM, launch, streamlit_server
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.browser
@@ -30,7 +29,6 @@ def chromium():
     started once, not once a test (2 to 6 s each)."""
     from playwright.sync_api import sync_playwright
 
-    assert os.path.exists(CHROMIUM), "install Debian's chromium (see .ci/run)"
     with sync_playwright() as p:
         browser = launch(p)
         yield browser
@@ -462,6 +460,7 @@ def test_the_codes_arrow_and_superscripts_are_drawn_full_size(chromium, app_url,
     """At 24 px "s ← s + 1" read "s . s + 1" and x⁽ⁱ⁾'s superscripts were a third of the x-height (Noto Sans Mono's
     glyphs): the code is drawn with Noto Sans Mono CJK (fonts-noto-cjk, which .ci/run installs), whose arrow is a
     full em, and the superscripts as small ordinary characters, as high as an x."""
+    need("Noto Sans CJK")
     with opened(chromium) as browser:
         page = browser.new_page(viewport={"width": 1280, "height": 720})
         page.goto(app_url + "/classroom?presenter=1")
@@ -762,6 +761,7 @@ def test_a_slide_after_a_stop_is_the_b_drawn_in_the_pages_language(chromium, app
     from sigcore import i18n, teaching
     from ui import walkthrough
 
+    need("Noto Sans CJK")  # the slide's Chinese glyphs, read back from its PDF
     with opened(chromium) as browser:
         page = browser.new_page(viewport={"width": 1280, "height": 720})
         page.goto(app_url + "/classroom?presenter=1&lang=zh")

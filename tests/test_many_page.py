@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers.browser import launch
 from helpers.many_page import upload, widget
 from streamlit.testing.v1 import AppTest
 
@@ -338,7 +339,6 @@ _CELLS = """async (spec) => {
 def test_no_two_heatmap_cell_texts_touch_at_the_page_s_width():
     """Measured in Debian's Chromium at 820 px, the Many page's width in a 1280 px window: every cell's text
     narrower than its cell, and 2 px or more from its neighbours, from 5 to 20 systems and short to long names."""
-    import shutil
 
     import plotly
     from playwright.sync_api import sync_playwright
@@ -346,8 +346,7 @@ def test_no_two_heatmap_cell_texts_touch_at_the_page_s_width():
     script = (Path(plotly.__file__).parent / "package_data" / "plotly.min.js").read_text(encoding="utf-8")
     cases = [(k, name) for k in (5, 12, 14, 16, 20) for name in ("s{i}", "system-{i:02d}", "KIT-baseline-v{i:02d}")]
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=shutil.which("chromium") or "/usr/bin/chromium",
-                                    args=["--no-sandbox", "--disable-gpu"])
+        browser = launch(p)
         page = browser.new_page(viewport={"width": 820, "height": 1200})
         page.set_content("<html><body style='margin:0'></body></html>")
         page.add_script_tag(content=script)

@@ -5,7 +5,6 @@ import gettext
 import html
 import io
 import re
-import shutil
 import subprocess
 import unicodedata
 import urllib.parse
@@ -13,6 +12,8 @@ import urllib.parse
 import numpy as np
 import pytest
 import segno
+from helpers.slides import qr_modules, slide_layout_holds
+from helpers.system import need
 from PIL import Image
 
 import ui.walkthrough as w
@@ -20,8 +21,6 @@ from sigcore import i18n, teaching
 from sigcore.teaching.bootstrap import textbook_number
 from ui import slide as s
 from ui.slide import MARGIN, address, coloured, slide, slide_image, state_link, unified_text, wrapped
-
-from helpers.slides import qr_modules, slide_layout_holds
 
 A, B = w.PRESETS["Textbook: A .70, B .50"]
 URL = "http://192.168.1.20:8501/classroom"  # as st.context.url gives it: the page's path, no query
@@ -178,6 +177,7 @@ def test_slide_png_has_its_size_margins_no_empty_bottom_and_the_links_qr_code(en
 def chinese_exports():
     """The Chinese slide in the three formats (the slide's own texts as ZH has them), and the page's conclusion and
     "exact p" in Chinese."""
+    need("Noto Sans CJK")  # the glyphs the tests read back
     with pytest.MonkeyPatch.context() as patch:
         real = i18n.catalogue("zh")
 
@@ -209,7 +209,6 @@ def test_the_chinese_slide_speaks_chinese(chinese_exports):
 
 @pytest.mark.slow  # a slide's PDF through kaleido, poppler
 @pytest.mark.usefixtures("one_browser_for_static_images")
-@pytest.mark.skipif(not shutil.which("pdftotext"), reason="needs Debian's poppler-utils (.ci/run installs it)")
 def test_the_chinese_pdf_embeds_its_fonts_and_its_text_is_the_chinese_conclusion(chinese_exports):
     _, files, (conclusion, exact) = chinese_exports
     pdf = files["pdf"]
@@ -243,10 +242,9 @@ def test_the_chinese_svg_and_png_carry_their_glyphs(chinese_exports):
     svg = files["svg"].decode()
     assert "A 比 B 好吗？配对自助法检验" in svg and conclusion[-12:] in svg  # as text, with its font named
     assert all("CJK SC" in style for style in re.findall(r'font-family: ?([^;"]+)', svg))
-    if shutil.which("fc-match"):  # what a renderer on this machine finds for that name: Debian's fonts-noto-cjk
-        found = subprocess.run(["fc-match", "-f", "%{file}", "Noto Sans CJK SC:charset=6bd4"], capture_output=True,
-                               text=True).stdout
-        assert "NotoSansCJK" in found, found
+    found = subprocess.run(["fc-match", "-f", "%{file}", "Noto Sans CJK SC:charset=6bd4"], capture_output=True,
+                           text=True).stdout  # what a renderer on this machine finds for that name
+    assert "NotoSansCJK" in found, found
     png = np.asarray(Image.open(io.BytesIO(files["png"])).convert("L"))
     title = png[36:90, MARGIN:900] < 128  # the title's line: "A 比 B 好吗？配对自助法检验" in 40 px glyphs
     columns = np.nonzero(title.any(axis=0))[0]

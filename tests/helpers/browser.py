@@ -3,7 +3,6 @@ the browser tests start them."""
 
 import contextlib
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -11,13 +10,13 @@ import time
 import urllib.request
 from pathlib import Path
 
+from .system import need
+
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-
-
 def launch(playwright):
-    """Debian's headless Chromium, with the flags this machine's closed network needs."""
-    return playwright.chromium.launch(executable_path=CHROMIUM, args=[
+    """Debian's headless Chromium, with the flags this machine's closed network needs (the test skips where the
+    machine lacks it)."""
+    return playwright.chromium.launch(executable_path=need("chromium"), args=[
         "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"])
 

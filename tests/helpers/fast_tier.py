@@ -27,11 +27,12 @@ KALEIDO_CALLS = ("calc_fig_sync", "write_fig_sync", "write_fig_from_object_sync"
                  "write_fig", "write_fig_from_object")  # what plotly's to_image and write_image call
 WAIT_SECONDS = 60  # for kaleido's shared browser to draw its first image, as sigcore's export waits
 HINT = "not in the fast tier: mark the test @pytest.mark.slow (with why) or keep it from starting"
+BROWSERS = ("kaleido's Chromium", "Playwright's Chromium", "a static image through kaleido", *CHROMIUMS)  # chromium
 
 
 def heavy(args) -> str | None:
     """What ``args`` (a command line) starts that the fast tier must not: a name, or None."""
-    words = shlex.split(args) if isinstance(args, (str, bytes)) else [os.fsdecode(a) for a in args]
+    words = shlex.split(args) if isinstance(args, (str, bytes)) else [os.fsdecode(a) for a in args if a is not None]
     names = [os.path.basename(w) for w in words]
     for word, name in zip(words, names):
         if name in TEX or name in POPPLER or name in CHROMIUMS:
@@ -45,18 +46,30 @@ def heavy(args) -> str | None:
     return None
 
 
-class Guard:
-    """The stand-ins' folder (one per test process) and the watch over one phase of a test."""
+def tool(name: str) -> str:
+    """The tool a start of :func:`heavy`'s ``name`` needs: chromium for any browser, else the name itself."""
+    return "chromium" if name in BROWSERS else name
 
-    def __init__(self):
+
+class Guard:
+    """The stand-ins' folder (one per test process) and the watch over one phase of a test: of everything heavy (the
+    fast tier), or ``only`` of the tools named there (those a machine lacks, for the slow tests), with ``hint``."""
+
+    def __init__(self, only: frozenset[str] | None = None, hint: str = HINT):
+        self.only, self.hint = only, hint
         self.folder = Path(tempfile.mkdtemp(prefix="sigcore-fast-tier-"))
         self.log = self.folder / "started.log"
         self.log.touch()
         for name in TEX + POPPLER + CHROMIUMS[:5]:
-            stand_in = self.folder / name
-            stand_in.write_text(f'#!/bin/sh\necho "{name}" >> {shlex.quote(str(self.log))}\n'
-                                f'echo "{name}: {HINT}" >&2\nexit 97\n', encoding="utf-8")
-            stand_in.chmod(0o755)
+            if self.refuses(name):
+                stand_in = self.folder / name
+                stand_in.write_text(f'#!/bin/sh\necho "{name}" >> {shlex.quote(str(self.log))}\n'
+                                    f'echo "{name}: {hint}" >&2\nexit 97\n', encoding="utf-8")
+                stand_in.chmod(0o755)
+
+    def refuses(self, name: str | None) -> bool:
+        """Whether a start of ``name`` (what :func:`heavy` says a command starts) is refused."""
+        return name is not None and (self.only is None or tool(name) in self.only)
 
     @staticmethod
     def kaleido():
@@ -109,22 +122,23 @@ class Guard:
         logged = self.log.stat().st_size
 
         def refused(popen, args, *more, **options):
-            if name := heavy(args):
+            if self.refuses(name := heavy(args)):
                 started.append(name)
-                raise OSError(f"{name}: {HINT}")
+                raise OSError(f"{name}: {self.hint}")
             return start(popen, args, *more, **options)
 
         def no_image(*args, **options):
             started.append("a static image through kaleido")
-            raise OSError(f"a static image through kaleido: {HINT}")
+            raise OSError(f"a static image through kaleido: {self.hint}")
 
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(subprocess.Popen, "_execute_child", refused)
-            if kaleido := self.kaleido():
-                for call in KALEIDO_CALLS:
-                    patch.setattr(kaleido, call, no_image)
+            if self.refuses("chromium"):
+                if kaleido := self.kaleido():
+                    for call in KALEIDO_CALLS:
+                        patch.setattr(kaleido, call, no_image)
+                patch.setenv("BROWSER_PATH", str(self.folder / "chromium"))
             patch.setenv("PATH", f"{self.folder}{os.pathsep}{os.environ.get('PATH', '')}")
-            patch.setenv("BROWSER_PATH", str(self.folder / "chromium"))
             try:
                 yield started
             finally:

@@ -4,15 +4,15 @@ the figure, none on top of another)."""
 
 import html
 import json
-import os
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
 from sigcore.teaching.lesson_figures import PRESENTER_FONT
+
+from .browser import launch
 
 TAGS = re.compile(r"<(sup|sub|small)\b|font-size", re.I)  # text drawn smaller than its font
 
@@ -101,11 +101,9 @@ def texts_inside_and_apart(cases: list) -> None:
     import plotly
     from playwright.sync_api import sync_playwright
 
-    chromium = shutil.which("chromium") or "/usr/bin/chromium"
-    assert os.path.exists(chromium), "install Debian's chromium (see .ci/run)"
     script = (Path(plotly.__file__).parent / "package_data" / "plotly.min.js").read_text(encoding="utf-8")
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
+        browser = launch(p)
         page = browser.new_page()
         page.set_content("<html><body style='margin:0'></body></html>")
         page.add_script_tag(content=script)

@@ -2,13 +2,14 @@
 and a page in each venue's geometry (its class where TeX Live ships it)."""
 
 import re
-import shutil
 import subprocess
 
 from sigcore.report import citations
 from sigcore.report.venues import VENUES
 
-PDFLATEX, BIBTEX = shutil.which("pdflatex"), shutil.which("bibtex")
+from .system import need
+
+PDFLATEX, BIBTEX = "pdflatex", "bibtex"  # on PATH; conftest.py skips a test that starts one this machine lacks
 # an ACL paper's page: two columns of 7.7 cm, 11 pt Times; %s is the body
 PAPER = r"""\documentclass[11pt,twocolumn]{article}
 \usepackage[T1]{fontenc}
@@ -28,11 +29,11 @@ A column of text: an ACL paper's page is two columns of 7.7 cm, 11 pt Times.
 # the classes Debian's texlive-publishers ships, with the options the venue's template uses
 CLASSES = {"ieee": r"\documentclass[conference]{IEEEtran}", "acm": r"\documentclass[sigconf]{acmart}",
            "lncs": r"\documentclass{llncs}"}
+CLASS_FILES = {"ieee": "IEEEtran.cls", "acm": "acmart.cls", "lncs": "llncs.cls"}
 
 
 def compile_paper(tmp_path, body) -> str:
     """pdflatex, bibtex over the caption's citations, pdflatex twice: no error, overfull box or undefined citation."""
-    assert PDFLATEX and BIBTEX, "install Debian's texlive-latex-recommended texlive-fonts-recommended (see .ci/run)"
     (tmp_path / "paper.tex").write_text(PAPER % body, encoding="utf-8")
     keys = [k for group in re.findall(r"\\citep\{([^}]*)\}", body) for k in group.split(",")]
     (tmp_path / "refs.bib").write_text(citations.bibtex(keys), encoding="utf-8")
@@ -53,6 +54,7 @@ def venue_document(key: str, body: str) -> str:
     with the venue's widths."""
     v = VENUES[key]
     if key in CLASSES:
+        need(CLASS_FILES[key])
         head = CLASSES[key] + "\n\\usepackage{graphicx}\n\\begin{document}\n"
         if key == "acm":  # acmart's two columns begin with its title
             head = CLASSES[key] + "\n\\settopmatter{printacmref=false}\\setcopyright{none}\n\\usepackage{graphicx}\n" \
