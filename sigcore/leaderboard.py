@@ -24,6 +24,7 @@ from .contract import (
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
     check_alpha,
+    check_level,
     check_resamples,
     check_seed,
     extreme,
@@ -523,6 +524,9 @@ class Leaderboard:
     aggregate: np.ndarray  # (models,)
     resampled: np.ndarray = field(repr=False)  # (b, models): the aggregate on each resample
     resampled_tasks: np.ndarray | None = field(default=None, repr=False)  # (b, tasks, models), with per_task
+    # each task's percentile interval of every model's score at task_level: (2, tasks, models), with confidence_level
+    task_bounds: np.ndarray | None = field(default=None, repr=False)
+    task_level: float | None = None
 
     def interval(self, model: str, confidence_level: float = 0.95) -> tuple[float, float]:
         """The percentile interval of ``model``'s aggregate."""
@@ -536,6 +540,20 @@ class Leaderboard:
         i, j = self._index(model), self._index(baseline)
         point, resampled = (self.aggregate, self.resampled) if task is None else self._task_values(task)
         return tuple(float(x[0]) for x in self._deltas(point, resampled, [i], [j], alpha))
+
+    def task_intervals(self, confidence_level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+        """Every model's percentile interval on each task (two (tasks, models) arrays), from the tasks' resamples (a
+        ``per_task`` run) or from the bounds kept at ``bootstrap(..., confidence_level=...)``."""
+        check_level(confidence_level)
+        if self.resampled_tasks is not None:
+            low, high = zip(*(intervals.percentile(self.resampled_tasks[:, k], confidence_level, axis=0)
+                              for k in range(len(self.board.tasks))))
+            return np.array(low).reshape(self.task_scores.shape), np.array(high).reshape(self.task_scores.shape)
+        if self.task_bounds is None or self.task_level != confidence_level:
+            raise SettingsError(f"each task's {confidence_level:.0%} interval needs the tasks' resamples",
+                                hint="Run bootstrap(..., per_task=True), or with confidence_level="
+                                     f"{confidence_level:g}.")
+        return self.task_bounds[0], self.task_bounds[1]
 
     def _deltas(self, point: np.ndarray, resampled: np.ndarray, i, j, alpha: float) -> tuple[np.ndarray, ...]:
         """:meth:`delta` of models ``i`` against models ``j`` (index arrays), as arrays: δ, its interval, p; the
@@ -877,15 +895,20 @@ def _members(board: Board, group: str) -> tuple[list[int], np.ndarray]:
 
 
 def bootstrap(board: Board, *, n_resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED, weight: str = "tasks",
-              per_task: bool = False, progress=None, scheduler: str | None = None) -> Leaderboard:
+              per_task: bool = False, confidence_level: float | None = None, progress=None,
+              scheduler: str | None = None) -> Leaderboard:
     """Resample each task's items with replacement (the same draws for every model: paired), b times, and take
     every model's task scores and aggregate on each resample, task by task, in bounded memory (b x models; with
     ``per_task``, every task's too, b x tasks x models, for :meth:`Leaderboard.delta` on one task). Task t draws
     from child t of ``SeedSequence(seed)``, so the same seed gives the same resamples with or without
     ``per_task``, on this machine's cores or on Dask's workers: ``scheduler``, a distributed scheduler's address
-    (``pip install sigcore[dask]``), runs the tasks there. ``progress(fraction done)`` is called after each task."""
+    (``pip install sigcore[dask]``), runs the tasks there. ``confidence_level`` keeps each task's percentile interval
+    of every model's score at that level (:meth:`Leaderboard.task_intervals`) without keeping the tasks' resamples.
+    ``progress(fraction done)`` is called after each task."""
     check_resamples(n_resamples)
     check_seed(seed)
+    if confidence_level is not None:
+        check_level(confidence_level)
     tasks = board.tasks
     task_weights = _weights(board, weight)
     # each task's scores a power of two down where sums of them would overflow (1e308), its means multiplied back
@@ -898,6 +921,7 @@ def bootstrap(board: Board, *, n_resamples: int = DEFAULT_RESAMPLES, seed: int =
             for k, (t, (m, _)) in enumerate(zip(tasks, scaled))]
     resampled = np.zeros((n_resamples, len(board.models)))
     each = np.empty((n_resamples, len(tasks), len(board.models))) if per_task else None
+    bounds = None if confidence_level is None else np.empty((2, len(tasks), len(board.models)))
     results = _on_dask(work, scheduler) if scheduler is not None else _in_order(work)
     for k, means in enumerate(results):  # summed in the tasks' order: the same floats wherever they were drawn
         if scaled[k][1] != 1:
@@ -905,9 +929,12 @@ def bootstrap(board: Board, *, n_resamples: int = DEFAULT_RESAMPLES, seed: int =
         resampled += task_weights[k] * means
         if each is not None:
             each[:, k] = means
+        if bounds is not None:
+            bounds[:, k] = intervals.percentile(means, confidence_level, axis=0)
         if progress is not None:
             progress((k + 1) / len(tasks))
-    return Leaderboard(board, weight, n_resamples, seed, task_scores, aggregate, resampled, each)
+    return Leaderboard(board, weight, n_resamples, seed, task_scores, aggregate, resampled, each, bounds,
+                       confidence_level)
 
 
 def _finite_deltas(board: Board, task_scores: np.ndarray, aggregate: np.ndarray) -> None:

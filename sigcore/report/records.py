@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..contract import P_UNDERFLOW
+from ..errors import SettingsError
 from ..jsonform import bounded_p, document, dumps, plain
 
 __all__ = ["H1", "advice", "aso", "board", "claim", "claim_plan", "dumps", "family", "pair", "plan", "replicability",
@@ -48,6 +49,18 @@ def _p_rows(rows: list[dict], floor: float) -> list[dict]:
     return out
 
 
+def _task_scores(res, level: float) -> list[dict]:
+    """Each model's score on each task, with its percentile interval at ``level`` where the run kept what it needs
+    (a ``per_task`` run, or one bootstrapped at that level; else null)."""
+    try:
+        low, high = res.task_intervals(level)
+    except SettingsError:
+        low = high = np.full(res.task_scores.shape, np.nan)
+    return [{"task": t, "model": m, "score": float(res.task_scores[k, i]), "score_low": float(low[k, i]),
+             "score_high": float(high[k, i])} for k, t in enumerate(res.board.tasks)
+            for i, m in enumerate(res.board.models)]
+
+
 def board(res, *, baseline: str | None, alpha: float, correction: str, per_task: str | None = None,
           friedman: bool = False, saved: bool = False, **settings: Any) -> dict[str, Any]:
     """Models on many tasks (:class:`sigcore.leaderboard.Leaderboard`), kind "board": the settings, a row per model
@@ -69,6 +82,7 @@ def board(res, *, baseline: str | None, alpha: float, correction: str, per_task:
         table = table.drop(columns=["baseline", "delta", "delta_low", "delta_high", "p_value", "p_corrected"])
         body["pairs"] = _p_rows(res.pairs(alpha, correction).to_dict(orient="records"), floor)
     body["models"] = _p_rows(table.to_dict(orient="records"), floor)
+    body["task_scores"] = _task_scores(res, 1 - alpha)
     if per_task is not None and baseline is not None:
         tasks = res.task_table(baseline, alpha, correction, over=per_task)
         body["per_task"] = {"corrected_over": per_task,
