@@ -217,6 +217,31 @@ def test_a_model_run_twice_a_model_without_a_task_and_another_split_are_each_sai
         in tidy.from_logs([out]).attrs["notes"]
 
 
+def test_a_run_with_only_a_valid_split_is_compared_on_it_and_checked_against_its_stats(output, tmp_path):
+    """HellaSwag's runs have no test split: HELM reports the valid one. It is compared, said so, and each mean checked
+    against stats.json's for that split, as the test split's are."""
+    out = _copy(output, tmp_path)
+    run = out / "runs" / "toy" / "simple_classification:model=toy_coin"
+    for file in ("per_instance_stats.json", "stats.json"):
+        entries = json.loads((run / file).read_text())
+        for entry in entries if file == "stats.json" else [s for e in entries for s in e["stats"]]:
+            entry["name"] = dict(entry["name"], split="valid")
+        (run / file).write_text(json.dumps(entries))
+    table = tidy.from_logs([out])
+    assert "simple_classification: HELM's valid split compared (the run has no test split; HELM reports this one)" \
+        in table.attrs["notes"]
+    scores = table[(table.model == "toy/coin") & (table.task == "simple_classification")]
+    stats = json.loads((run / "stats.json").read_text())
+    reported = next(s["mean"] for s in stats if s["name"]["name"] == "exact_match" and not s["name"].get("perturbation"))
+    assert scores[scores.metric == "exact_match"].score.mean() == pytest.approx(reported, rel=1e-12)
+    for s in stats:  # a valid split's mean that its instances do not give is refused, as a test split's is
+        if s["name"]["name"] == "exact_match" and not s["name"].get("perturbation"):
+            s["mean"] += 0.1
+    (run / "stats.json").write_text(json.dumps(stats))
+    with pytest.raises(InputError, match="exact_match averages .* but HELM reports"):
+        tidy.from_logs([out])
+
+
 def test_many_and_convert_read_helm_s_runs(output, tmp_path, capsys):
     assert main(["many", str(output), "--metric", "exact_match", "--resamples", "200"]) == 0
     printed = capsys.readouterr().out

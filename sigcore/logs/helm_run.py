@@ -6,13 +6,14 @@ model=openai_gpt2``). The model is the run spec's ``adapter_spec.model``; the ta
 its ``model=`` and ``model_deployment=`` arguments, so two models' runs of a scenario are one task. Each entry of
 ``per_instance_stats.json`` is an instance (``instance_id``) in one train trial (``train_trial_index``: HELM's
 replications with other in-context examples, read as runs 1, 2, …) with its stats; a stat's value is its
-``sum / count`` (a stat with no value is left out). The test split is compared (HELM's leaderboards report it);
-another split's stats are left out, said in a note. An instance HELM perturbed (``data_augmentation=…``) is its
+``sum / count`` (a stat with no value is left out). The test split is compared (HELM's leaderboards report it),
+or, in a run without one (HellaSwag's), the valid split, as HELM reports it; another split's stats are left out,
+said in a note. An instance HELM perturbed (``data_augmentation=…``) is its
 own metric, ``exact_match[extra_space,num_spaces=2]``, paired with the original by its instance id. Where a run has
 robustness (or fairness) perturbations, HELM's worst case over them is a metric too, ``exact_match[robustness worst]``:
 each instance's (and trial's) lowest value over its original and its robustness perturbations, as HELM's
 ``compute_worst_case_metrics`` takes it (the minimum, for every stat, as HELM does). Each metric's mean over its
-instances and trials is checked against the one ``stats.json`` reports.
+instances and trials is checked against the one ``stats.json`` reports for the split compared.
 """
 
 from __future__ import annotations
@@ -82,13 +83,16 @@ def read_files(files: dict[str, bytes], where: str = "") -> pd.DataFrame:
                              hint="Keep each run folder whole: its run_spec.json names the model and the scenario.")
         model, task = _model_and_task(_json(files[spec_name], shown("run_spec.json")), shown("run_spec.json"))
         entries = _json(files[str(folder / "per_instance_stats.json")], shown("per_instance_stats.json"))
-        frame, left = _scores(entries, shown("per_instance_stats.json"))
+        frame, kept, left = _scores(entries, shown("per_instance_stats.json"))
         for split, count in left.items():
             notes[f"split {split} {task}"] = f"{task}: HELM's {split} split ({count:,} instance" \
-                                             f"{'s' if count != 1 else ''}) left out; the test split compared"
+                                             f"{'s' if count != 1 else ''}) left out; the {kept} split compared"
+        if kept != "test":  # HellaSwag's runs, for one: HELM reports the split it has
+            notes[f"kept {kept} {task}"] = f"{task}: HELM's {kept} split compared (the run has no test split; " \
+                                           "HELM reports this one)"
         stats = files.get(str(folder / "stats.json"))
         if stats is not None:
-            _check(frame, _json(stats, shown("stats.json")), shown("stats.json"))
+            _check(frame, _json(stats, shown("stats.json")), shown("stats.json"), kept)
         frames.append(frame.assign(model=model, task=task))
     if not frames:
         raise InputError("holds no HELM run (no per_instance_stats.json)", file=where or None, hint=_FIX)
@@ -114,8 +118,9 @@ def _model_and_task(spec: Any, name: str) -> tuple[str, str]:
     return model, ":".join([scenario, ",".join(kept)]) if kept else scenario
 
 
-def _scores(entries: Any, name: str) -> tuple[pd.DataFrame, dict[str, int]]:
-    """The long rows (item, run, metric, score) of the test split, and how many instances each other split had."""
+def _scores(entries: Any, name: str) -> tuple[pd.DataFrame, str, dict[str, int]]:
+    """The long rows (item, run, metric, score) of the test split (or, where there is none, of the valid split, or
+    the first other), that split, and how many instances each other split had."""
     if not isinstance(entries, list):
         raise InputError("is not HELM's per-instance stats (a list of instances)", file=name, hint=_FIX)
     items, runs, metrics, scores, splits = [], [], [], [], {}
@@ -157,12 +162,12 @@ def _scores(entries: Any, name: str) -> tuple[pd.DataFrame, dict[str, int]]:
         runs.append(run)
         metrics.append((split, metric))
         scores.append(score)
-    kept = "test" if "test" in splits or not splits else sorted(splits)[0]
+    kept = next((s for s in ("test", "valid") if s in splits), min(splits, default="test"))
     keep = np.array([s == kept for s, _ in metrics], dtype=bool)
     frame = pd.DataFrame({"item": np.array(items, dtype=object)[keep], "run": np.array(runs, np.int64)[keep],
                           "metric": np.array([m for _, m in metrics], dtype=object)[keep],
                           "score": np.array(scores, np.float64)[keep]})
-    return frame, {s: len(found) for s, found in splits.items() if s != kept}
+    return frame, kept, {s: len(found) for s, found in splits.items() if s != kept}
 
 
 def _worst(lowest: dict[tuple, list[tuple[Any, float]]]):
@@ -187,8 +192,8 @@ def _perturbation(description: Any) -> str:
     return f"[{','.join([str(description['name']), *args])}]"
 
 
-def _check(frame: pd.DataFrame, stats: Any, name: str) -> None:
-    """Each metric's mean over its instances and trials must be the one HELM reports for the split."""
+def _check(frame: pd.DataFrame, stats: Any, name: str, split: str) -> None:
+    """Each metric's mean over its instances and trials must be the one HELM reports for ``split``."""
     def field(value: Any, kinds: str, path: str) -> Any:
         return jsonlimits.expect(value, kinds, path, name, hint=_FIX)
 
@@ -200,8 +205,8 @@ def _check(frame: pd.DataFrame, stats: Any, name: str) -> None:
         computed = field(perturbed.get("computed_on", "perturbed"), "text", f"[{k}].name.perturbation.computed_on")
         read = computed == "perturbed" or perturbed.get("name") in WORST and computed == "worst"  # not the
         # originals' means, nor one perturbation's worst
-        split = field(key.get("split"), "text null", f"[{k}].name.split") or "test"
-        if read and split == "test" and jsonlimits.finite(stat.get("mean")):
+        if read and (field(key.get("split"), "text null", f"[{k}].name.split") or "test") == split \
+                and jsonlimits.finite(stat.get("mean")):
             stat_name = field(key.get("name"), "text", f"[{k}].name.name")
             if perturbed:
                 field(perturbed.get("name"), "text", f"[{k}].name.perturbation.name")
