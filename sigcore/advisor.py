@@ -33,6 +33,9 @@ from .statistics import intervals
 from .statistics.closed_form import differences
 from .words import counted
 
+__all__ = ["N_RESAMPLES", "EXACT_MAX", "SHAPIRO_MAX", "SHAPIRO_SEED", "MILD_SKEW", "MILD_KURTOSIS", "COCHRAN", "TIES",
+           "Choice", "Advice", "advise", "advise_outputs", "advise_prepared", "advise_family"]
+
 N_RESAMPLES: int = inspect.signature(compare).parameters["n_resamples"].default  # b the advice assumes
 EXACT_MAX = N_RESAMPLES.bit_length() - 1  # largest n' with 2^n' <= b: the permutation test enumerates every swap
 SHAPIRO_MAX = 5000  # scipy's Shapiro-Wilk p is accurate up to this n; beyond, a fixed random subsample

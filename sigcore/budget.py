@@ -12,6 +12,8 @@ from __future__ import annotations
 from .errors import SettingsError
 from .words import counted
 
+__all__ = ["DEFAULT", "RATE", "BudgetError", "check"]
+
 DEFAULT = 2 * 10**9  # steps: about 30 s on 2 cores; the app's, per run, and the command line's unless --budget
 RATE = 7 * 10**7  # steps a second on 2 cores, for the time a refusal estimates
 

@@ -38,6 +38,9 @@ from .statistics import intervals
 from .statistics.closed_form import differences
 from .words import in_text
 
+__all__ = ["KINDS", "TESTS", "REFUSED", "Claim", "claim", "tails", "from_result", "p_text", "sentence", "delta_text",
+           "bound_texts", "Plan", "N_MAX", "power", "plan", "from_rates"]
+
 KINDS = ("non-inferior", "equivalent")
 TESTS = ("bootstrap", "t")
 REFUSED = ("permutation", "wilcoxon", "sign", "mcnemar", "z")

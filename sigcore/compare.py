@@ -50,6 +50,10 @@ from .signature import Signature, tool_versions
 from .statistics import closed_form, intervals, resampling
 from .statistics.resampling import PairedStats
 
+__all__ = ["RESAMPLING", "AUTO", "SMALL_SAMPLE", "Z_MIN_ITEMS", "CI_METHODS", "Test", "TESTS", "COMPAT", "tests_for",
+           "compare", "chosen_test", "stream", "prepared", "data_hash", "membership", "check_settings", "counted",
+           "Run"]
+
 RESAMPLING = ("bootstrap", "permutation")
 AUTO = "auto"  # test=AUTO: the test the advisor recommends for these data (sigcore.advisor), recorded as the one run
 SMALL_SAMPLE = 30  # items (groups; discordant pairs for right/wrong items) below which exact tests are recommended

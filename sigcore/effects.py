@@ -17,6 +17,8 @@ from .metrics import Metric, prepare, resolve
 from .statistics.effect_sizes import EffectSize
 from .statistics.effect_sizes import effect_sizes as _effect_sizes
 
+__all__ = ["item_values", "effect_sizes"]
+
 
 def item_values(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, metric: str | Metric = "accuracy",
                 **metric_options: Any) -> tuple[np.ndarray, np.ndarray] | None:

@@ -36,6 +36,9 @@ from .io.metric_fit import (
 from .io.roles import Ambiguous, Role
 from .metrics import METRICS
 
+__all__ = ["THESE_DATA", "Inputs", "MetricChoice", "choose_metric", "Prepared", "roles_of", "prepare", "PreparedMany",
+           "prepare_many"]
+
 THESE_DATA = "these data"  # what a metric's reason says it fits, unless the caller names the data otherwise
 
 

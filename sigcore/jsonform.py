@@ -29,6 +29,8 @@ import numpy as np
 from .contract import P_UNDERFLOW
 from .errors import InputError
 
+__all__ = ["KINDS", "SCHEMA_URI", "plain", "bounded_p", "document", "dumps", "schema", "problems", "read", "loads"]
+
 # each kind and the version of its shape this sigcore writes and reads; a change of shape raises its version
 KINDS = {"pair": 1, "family": 1, "board": 1, "seeds": 1, "aso": 1, "claim": 1, "sequence": 1, "plan": 1,
          "advice": 1, "replicability": 1}

@@ -36,6 +36,8 @@ from .statistics import intervals, resampling
 from .statistics.multiple import CORRECTIONS, adjust, floor_reach
 from .statistics.resampling import PairedStats
 
+__all__ = ["MEMORY", "Many", "clusters", "cliques", "compare_many", "Shared", "shared_resamples"]
+
 MEMORY = 1 << 30  # bytes of resampled scores and deltas held at once: every system's and every pair's, b each
 
 

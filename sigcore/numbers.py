@@ -12,6 +12,8 @@ from typing import Any
 
 import numpy as np
 
+__all__ = ["number", "floats"]
+
 _NUMBER = re.compile(r"[ \t]*[+-]?(?:(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?|inf(?:inity)?|nan)[ \t]*",
                      re.ASCII | re.IGNORECASE)  # "1, 0.5, 0.3": spaces after commas are common
 

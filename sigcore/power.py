@@ -55,6 +55,9 @@ from .result import refuse_lower
 from .statistics import closed_form, intervals
 from .statistics.discordant import greater_p, outcome_probabilities, smallest_n, support
 
+__all__ = ["SUPPORTED", "MC_LEVEL", "MAX_SIMS", "MAX_ITEMS", "REFINE", "ONE_SIDED_HINT", "Power", "Plan", "plan",
+           "power_at", "plan_from_rates"]
+
 SUPPORTED = ("bootstrap", "permutation", "t", "mcnemar")
 MC_LEVEL = 0.95  # level of the Monte-Carlo interval of a simulated power
 MAX_SIMS = 4_000  # simulated test sets per size: ten times the default, some 25 s on a pilot of scores

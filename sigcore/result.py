@@ -24,6 +24,9 @@ from .errors import InputError, SettingsError
 from .jsonform import bounded_p, document, read
 from .signature import Signature
 
+__all__ = ["P_INTERVAL", "ESTIMANDS", "better_side", "delta_alternative", "refuse_lower", "on_side", "finite_delta",
+           "Result", "mc_interval", "p_cell", "p_text", "p_number"]
+
 P_INTERVAL = 0.95  # level of the Monte-Carlo interval of a resampled p
 
 # What each test measures, and the value of that measure when A and B are equally good.

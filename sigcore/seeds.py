@@ -23,14 +23,16 @@ from .compare import check_settings
 from .contract import DEFAULT_ALPHA, DEFAULT_ALTERNATIVE, DEFAULT_RESAMPLES, DEFAULT_SEED, check_seed, extreme, tie
 from .errors import SettingsError
 from .many import shared_resamples
-from .metrics import Metric, direction, resolve
+from .metrics import METRIC_NAMES, Metric, direction, resolve
 from .metrics.registry import prepare
-from .report.sentence import H1_PHRASES, METRIC_NAMES, SIDED, number, round_count
+from .report.sentence import H1_PHRASES, SIDED, number, round_count
 from .result import Result, better_side, delta_alternative, mc_interval, on_side, p_number, p_text
 from .signature import Signature, tool_versions
 from .statistics import intervals
 from .statistics.variance import Split, split
 from .words import in_text
+
+__all__ = ["METHOD", "SeedsResult", "compare_seeds"]
 
 METHOD = "paired bootstrap over items and runs"
 

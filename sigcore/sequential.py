@@ -32,6 +32,8 @@ from .contract import DEFAULT_ALPHA, check_alpha
 from .errors import InputError, SettingsError
 from .words import in_text
 
+__all__ = ["CAP", "CITATION", "bounds", "Sequential", "run", "Monitor", "sentence", "decimal"]
+
 CAP = 0.5  # λ's cap: Waudby-Smith & Ramdas' choice (1/2 or 3/4)
 CITATION = "Waudby-Smith & Ramdas (2024)"
 

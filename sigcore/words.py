@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 import re
 
+__all__ = ["CONTROL", "SLOT", "escape", "printable", "in_text", "shown", "named", "listed", "counted", "told_apart"]
+
 # control characters, and the invisible ones that reorder or hide text (bidi overrides and isolates, zero widths,
 # the BOM): a name with U+202E reads backwards, "Trojan source" style
 CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff"

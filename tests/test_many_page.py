@@ -15,7 +15,9 @@ import sigcore
 from sigcore.io.inputs import read
 from sigcore.io.loading import load_many
 from sigcore.report import family
-from sigcore.report.family_figures import forest, heatmap, label, signed
+from sigcore.report.family import signed
+from sigcore.report.family_figures import forest, heatmap
+from sigcore.report.style import label
 from ui import many as many_ui
 from ui.safe import md
 

@@ -197,7 +197,7 @@ def test_every_command_cites_its_methods(argv, keys, capsys):
 
 
 def test_every_correction_has_its_citation():
-    from sigcore.many import CORRECTIONS
+    from sigcore.statistics.multiple import CORRECTIONS
 
     for correction in CORRECTIONS:
         assert set(citations.family_keys("t", ["accuracy"], correction)) - {"student1908probable",

@@ -24,10 +24,11 @@ from sigcore.io.loading import load_many
 from sigcore.io.metric_fit import many_inputs
 from sigcore.io.roles import GOLD_NAMES, Ambiguous
 from sigcore.io.systems import NO_GOLD_FILE, pick_gold_file
-from sigcore.many import CORRECTIONS, Many
+from sigcore.many import Many
 from sigcore.report import export, family, paper
 from sigcore.report.family_figures import forest, heatmap
 from sigcore.report.sentence import decimals
+from sigcore.statistics.multiple import CORRECTIONS
 from sigcore.words import told_apart
 
 from . import data as data_ui

@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections import OrderedDict, deque
@@ -23,10 +24,9 @@ from typing import Any
 import streamlit as st
 
 from sigcore import budget
-from sigcore._threads import WORKERS
 
 BUDGET = budget.DEFAULT
-SLOTS = max(1, WORKERS // 2)  # runs at once
+SLOTS = max(1, (os.cpu_count() or 1) // 2)  # runs at once
 BEYOND = (" This server gives each run about 30 s; the command line runs longer ones (sigcore compare, many or "
           "seeds with --budget).")
 KEEP, AGE = 16, 600  # finished results kept, and for how many seconds

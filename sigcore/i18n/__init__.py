@@ -20,6 +20,8 @@ import gettext
 from collections.abc import Iterator
 from pathlib import Path
 
+__all__ = ["LOCALE", "DOMAIN", "LANGUAGES", "catalogue", "_", "N_", "joined", "language", "use", "speaking"]
+
 LOCALE = Path(__file__).with_name("locale")
 DOMAIN = "sigcore"
 LANGUAGES = {"en": "English", "zh": "中文"}  # code -> the language's name in itself, as a switch lists it

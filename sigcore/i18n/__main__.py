@@ -2,7 +2,8 @@
 
 import sys
 
-from .catalogues import LANGUAGES, problems, update
+from . import LANGUAGES
+from .catalogues import problems, update
 
 if "--check" in sys.argv[1:]:
     found = [line for language in LANGUAGES if language != "en" for line in problems(language)]

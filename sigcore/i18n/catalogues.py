@@ -14,6 +14,9 @@ from pathlib import Path
 
 from . import DOMAIN, LANGUAGES, LOCALE
 
+__all__ = ["ROOT", "SOURCES", "KEYWORDS", "PLACEHOLDER", "extracted", "po_path", "read", "compiled", "problems",
+           "update"]
+
 ROOT = Path(__file__).resolve().parents[2]  # the project: sigcore/, ui/, app_pages/
 SOURCES = ("sigcore", "ui", "app_pages", "dashboard.py")  # folders and files
 KEYWORDS = {"_": None, "N_": None}

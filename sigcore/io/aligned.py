@@ -16,6 +16,8 @@ from ..errors import GOLD, InputError
 from .roles import Role, baseline_index
 from .systems import system_names
 
+__all__ = ["Aligned", "at_source", "shared_line", "AlignedMany", "default_baseline"]
+
 
 @dataclass(frozen=True)
 class Aligned:

@@ -37,6 +37,9 @@ from collections.abc import Callable, Iterator
 from ..errors import InputError
 from ..words import printable
 
+__all__ = ["HEADER", "SUMMARIES", "MEMBER", "ARCHIVE", "MEMBERS", "TABLE", "GZIP_MEMBERS", "GZIP_MAGIC", "ZSTD",
+           "CHUNK", "size", "total", "members", "read_member", "unzip", "gunzip"]
+
 HEADER = 32 * 2**20
 SUMMARIES = 128 * 2**20
 MEMBER = 256 * 2**20

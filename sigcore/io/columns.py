@@ -16,6 +16,9 @@ from ..errors import InputError
 from ..words import listed
 from .inputs import INDEX
 
+__all__ = ["GOLD_COLUMNS", "ID_COLUMNS", "GROUP_COLUMNS", "INPUT_COLUMNS", "OUTPUT_COLUMNS", "Mapping", "column_key",
+           "guess_mapping", "shared_id", "own_gold", "gold_only", "carries_gold", "value_column", "column_of"]
+
 GOLD_COLUMNS = ("gold", "label", "labels", "gold_label", "reference", "references", "ref", "target", "answer",
                 "y", "y_true", "truth", "expected", "tags")
 ID_COLUMNS = ("id", "doc_id", "item", "item_id", "idx", "index", "example_id", "sentence_id", "qid", "uid", "key",

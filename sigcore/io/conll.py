@@ -30,6 +30,8 @@ import pandas as pd
 from ..errors import InputError
 from .inputs import MAX_COLUMNS
 
+__all__ = ["DOCSTART", "default_names", "parse", "write"]
+
 DOCSTART = "-DOCSTART-"
 _SEPARATOR = re.compile(r"[ \t]+")
 # Only spaces and tabs separate columns, so a token may hold a no-break space or other Unicode space.

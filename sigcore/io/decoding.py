@@ -16,6 +16,8 @@ from pathlib import Path
 from ..errors import InputError, SettingsError
 from ..words import printable
 
+__all__ = ["read_bytes", "decode"]
+
 _BOM = b"\xef\xbb\xbf"
 _WIDE = ("utf-16", "utf-32")  # codec names whose text has NUL bytes
 

@@ -135,7 +135,7 @@ def _decimal(d: Decimal) -> str:
     return f"{minus}0.{'0' * -point}{kept}" if -point <= _PLAIN else f"{minus}{kept}e{exponent}"
 
 
-__all__ = ["RULE", "item_key", "item_keys", "merged", "same_item"]
+__all__ = ["RULE", "item_key", "item_keys", "match_ids", "merged", "no_duplicates", "same_item"]
 
 
 def no_duplicates(ids: list, file: str, lines: np.ndarray, keys: list | None = None) -> None:

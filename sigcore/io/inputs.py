@@ -46,6 +46,9 @@ from . import inspect_log, jsonlimits
 from .archives import gunzip
 from .decoding import decode, read_bytes
 
+__all__ = ["MAX_ITEMS", "MAX_COLUMNS", "MAX_CELLS", "FORMATS", "LOGS", "Table", "read", "is_inspect_log", "INDEX",
+           "write", "read_lines", "read_table", "column"]
+
 MAX_ITEMS = 2_000_000  # items (lines) in one file: a test set beyond that belongs in a sample, not in memory
 MAX_COLUMNS = 10_000  # columns (keys) in one table: systems, seeds and metrics, with room to spare
 MAX_CELLS = 20_000_000  # rows x columns of one table, counted before its cells are parsed (some 1.5 GB as text)

@@ -33,6 +33,8 @@ import pandas as pd
 from ..errors import InputError
 from . import archives, jsonlimits
 
+__all__ = ["ZSTD", "METADATA", "value", "header", "runs", "read_log", "scorers", "metadata", "parse_bytes"]
+
 ZSTD = archives.ZSTD
 _VALUES = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0, "yes": 1.0, "true": 1.0, "no": 0.0, "false": 0.0}
 METADATA = "metadata."  # a sample's metadata field as a column: metadata.passage

@@ -22,6 +22,9 @@ import numpy as np
 from ..errors import InputError
 from ..words import printable
 
+__all__ = ["MAX_DEPTH", "MAX_DIGITS", "integer", "HOOKS", "refusal", "loads", "check", "BLOCK", "finite",
+           "kind", "expect", "quoted"]
+
 MAX_DEPTH = 64  # a record, its lists and their objects: real logs nest a few levels
 MAX_DIGITS = 309  # the largest float, 1.8e308, has 309 digits
 _LONG = re.compile(rf"-?\d{{{MAX_DIGITS + 1},}}")

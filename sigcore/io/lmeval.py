@@ -40,6 +40,8 @@ from ..errors import InputError
 from . import jsonlimits
 from .inspect_log import METADATA
 
+__all__ = ["FIXED", "PROPORTIONS", "metric_fields", "parse"]
+
 FIXED = ("doc_id", "filter", "target", "prediction")
 # Top-level fields that describe the sample rather than score it (lm-eval and its common forks).
 _METADATA = frozenset({"doc_id", "doc", "target", "arguments", "resps", "filtered_resps", "filter", "metrics",

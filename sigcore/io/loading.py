@@ -23,6 +23,8 @@ from .roles import Role
 from .systems import NO_GOLD_FILE, order_systems, pick_gold_file
 from .values import checked_gold, column_values, kept_outputs, same_kind
 
+__all__ = ["load_many", "load"]
+
 
 def load_many(tables: Sequence, *, has_gold: bool = True, gold: str | None = None, id: str | None = None,
               group: str | None = None, on_unmatched: str = "stop", gold_file: int | None = None) -> AlignedMany:

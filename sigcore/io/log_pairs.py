@@ -20,6 +20,8 @@ from .ids import match_ids
 from .roles import Ambiguous, Role
 from .systems import order_systems
 
+__all__ = ["lm_eval_filters", "from_lm_eval", "ordered_logs"]
+
 
 def lm_eval_filters(a, b) -> list[str]:
     """The filters both logs hold (lm_eval's filter_list: gsm8k has strict-match and flexible-extract)."""

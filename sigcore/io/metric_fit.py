@@ -19,6 +19,9 @@ from .aligned import Aligned, AlignedMany
 from .roles import Role, correctness_named, label_reason, number_kind, number_role, regression_reason
 from .values import distinct, is_blank, is_number, is_numeric
 
+__all__ = ["REGRESSION_METRICS", "LABEL_METRICS", "suggest_metrics", "suggest_many_metrics", "metric_question",
+           "right_wrong", "reading", "fitting", "disjoint_labels", "engine_inputs", "score_inputs", "many_inputs"]
+
 REGRESSION_METRICS = ("mae", "mse", "rmse")
 LABEL_METRICS = ("accuracy", "macro_f1", "micro_f1", "weighted_f1", "f1", "precision", "recall")
 _FEW_LABELS = 50  # more distinct gold values than this are answers (exact match), not a label set

@@ -28,6 +28,8 @@ from .roles import Role, baseline_named
 from .systems import pick_pair, system_names
 from .values import checked_gold, column_values, kept_outputs, objects, same_kind, same_label
 
+__all__ = ["ON_UNMATCHED", "from_table", "ROW_ORDER", "from_files", "from_system_files", "conll_many"]
+
 ON_UNMATCHED = ("stop", "drop")
 
 

@@ -28,6 +28,10 @@ from typing import Any
 from ..errors import SettingsError
 from ..numbers import number
 
+__all__ = ["GOLD_WORDS", "GOLD_NAMES", "FEW_LABELS", "SAMPLE", "ANSWERS", "Ambiguous", "Role", "words", "gold_named",
+           "gold_files", "baseline_named", "baseline_index", "system_of", "names_of", "correctness_named",
+           "label_reason", "number_kind", "number_reading", "READINGS", "number_role", "regression_reason"]
+
 GOLD_WORDS = ("gold", "ref", "refs", "reference", "references", "target", "targets", "label", "labels",
               "answer", "answers", "truth", "groundtruth", "expected")
 _SYSTEM_WORDS = ("system", "systems", "sys", "model", "pred", "preds", "prediction", "predictions", "output",

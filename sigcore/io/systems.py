@@ -16,6 +16,8 @@ from ..words import listed
 from .columns import gold_only, own_gold
 from .roles import GOLD_NAMES, Ambiguous, baseline_index, gold_files
 
+__all__ = ["NO_GOLD_FILE", "pick_gold_file", "pick_pair", "order_systems", "match_system", "system_names"]
+
 NO_GOLD_FILE = -1  # gold_file=NO_GOLD_FILE: none of the files is the gold (per-item scores, or gold columns)
 
 

@@ -16,6 +16,9 @@ import pandas as pd
 from ..errors import InputError
 from ..numbers import number
 
+__all__ = ["same_label", "is_blank", "distinct", "blank_items", "checked_gold", "kept_outputs", "same_kind", "as_text",
+           "objects", "column_values", "is_numeric", "is_number"]
+
 
 def same_label(x: Any, y: Any) -> bool:
     """Two gold values as files write them: 3, 3.0 and "3 " are one label; lists (tags) compare as they are."""

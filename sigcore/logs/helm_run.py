@@ -28,6 +28,8 @@ from ..errors import InputError, SettingsError
 from ..io import jsonlimits
 from ..io.decoding import read_bytes
 
+__all__ = ["FILES", "WORST", "run_folders", "is_folder", "is_run_file", "read", "read_files", "aligned"]
+
 FILES = ("run_spec.json", "per_instance_stats.json", "stats.json")  # what a run folder is read from
 _FIX = "Give HELM's run folders as helm-run wrote them (benchmark_output/runs/SUITE/RUN), unchanged."
 _MODEL_ARGS = ("model=", "model_deployment=")  # a run name's arguments that name the model, not the task

@@ -22,6 +22,8 @@ from ..io.archives import gunzip
 from ..io.decoding import read_bytes
 from ..io.inputs import read as read_input
 
+__all__ = ["GROUP_WEIGHTS", "results_files", "is_folder", "read", "is_results", "read_files"]
+
 GROUP_WEIGHTS = ("items", "tasks")  # a group's mean over its subtasks' items (weight_by_size), or over subtasks
 
 

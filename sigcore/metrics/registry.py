@@ -31,6 +31,10 @@ from .regression import errors
 from .spans import match_counts, sentence_entities
 from .translation import prepare_bleu, prepare_chrf
 
+__all__ = ["Score", "Prepared", "Patterns", "Metric", "prepare_accuracy", "prepare_exact_match", "MAX_CLASS_CELLS",
+           "prepare_span_f1", "prepare_mean", "prepare_mae", "prepare_mse", "prepare_rmse", "METRICS", "METRIC_NAMES",
+           "resolve", "known", "direction", "prepare"]
+
 Score = Callable[[np.ndarray], np.ndarray]
 Prepared = tuple[list[np.ndarray], Score, dict[str, Any]]
 Patterns = tuple[list[np.ndarray], np.ndarray, Score, dict[str, Any]]  # rows per system, item -> row, ...

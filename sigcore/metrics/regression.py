@@ -17,6 +17,8 @@ from ..errors import GOLD, SYSTEM, InputError
 from ..numbers import floats, number
 from ..words import shown
 
+__all__ = ["real_values", "errors"]
+
 
 def real_values(values: Sequence, system: int) -> np.ndarray:
     """``values`` as finite floats (numeric text such as "3.5" read as a number); the first that is not a finite

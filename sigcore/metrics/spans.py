@@ -22,6 +22,8 @@ import numpy as np
 from ..errors import GOLD, SYSTEM, InputError
 from ..words import CONTROL, shown
 
+__all__ = ["parse_tag", "entities", "sentence_entities", "match_counts"]
+
 # a type holds no whitespace nor an invisible character: "B-PER\u200b" would be a type of its own, silently
 _TAG = re.compile(rf"O|([BIES])(?:[-_]([^\s{CONTROL.pattern[1:-1]}]+))?")
 # (previous prefix, prefix) pairs that open a chunk whatever the types (conlleval's startOfChunk).

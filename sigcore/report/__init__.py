@@ -4,10 +4,10 @@ Markdown, LaTeX, CSV and JSON (:mod:`.export`, imported on demand) and Plotly fi
 The numbers every view prints come from one formatter (:func:`number`) and p from one rule (:func:`p_text`,
 :func:`p_cell`: "p < 1/b" where no resample was as extreme, never 0), which the engine's results use too."""
 
+from ..metrics import METRIC_NAMES
 from ..result import p_cell, p_number, p_text
 from .sentence import (
                        CI_NAMES,
-                       METRIC_NAMES,
                        TEST_NAMES,
                        level,
                        mc_text,

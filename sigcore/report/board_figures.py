@@ -32,6 +32,9 @@ from .family import CORRECTION_NAMES
 from .figures import AXIS, MARK
 from .style import BOARD_KINDS, PX_PER_IN, Style, ems, label, plain
 
+__all__ = ["ROW", "SHADES", "INK", "TITLE_CHARS", "KINDS", "PX_PER_CM", "ranks", "paper_ranks", "styled",
+           "resampled_cd", "nemenyi_cd", "nemenyi_bars", "critical_difference"]
+
 ROW = 30  # pixels per model
 SHADES = (MARK, "#7a7a7a")  # alternate tie groups: dark, mid grey
 INK = "#31333f"  # on the page, Streamlit's text colour: its theme's grey ticks and names read faint

@@ -18,6 +18,8 @@ from .family import CORRECTION_NAMES
 from .venues import DEFAULT as DEFAULT_VENUE
 from .venues import venue_named
 
+__all__ = ["MARKS", "frame", "board_stem", "latex", "keys", "caption"]
+
 MARKS = {1: "better", -1: "worse", 0: ""}
 
 

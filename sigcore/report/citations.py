@@ -12,6 +12,9 @@ from dataclasses import dataclass
 from .._version import __version__
 from ..result import Result
 
+__all__ = ["Work", "TOOL", "WORKS", "REPLICABILITY", "ASO", "method_keys", "keys_for_test", "metric_keys", "keys_of",
+           "pair_keys", "claim_keys", "SEQUENTIAL", "family_keys", "bibtex", "cite_text", "cite_latex"]
+
 
 @dataclass(frozen=True)
 class Work:

@@ -6,7 +6,8 @@ figure's caption, and the JSON. Every number is printed as the claim's sentence 
 
 from __future__ import annotations
 
-from ..claims import Claim, bound_texts, delta_text, margin_text, p_text
+from ..claims import Claim, bound_texts, delta_text, p_text
+from ..signature import margin_text
 from . import citations
 from .export import (
     SLOT_A,
@@ -23,6 +24,8 @@ from .export import (
 )
 from .sentence import method, metric_name, the
 from .venues import DEFAULT as DEFAULT_VENUE
+
+__all__ = ["bound_header", "cells", "latex", "caption", "figure_caption", "claim_stem", "to_json"]
 
 _PS = "\x00ps\x00"  # the symbol p: math in LaTeX
 

@@ -44,6 +44,13 @@ from .style import MINUS, PX_PER_IN, Style, plain
 from .venues import DEFAULT as DEFAULT_VENUE
 from .venues import venue_named
 
+__all__ = ["SCREEN_FIGURE", "FORMATS", "PLACEMENT", "SLOT_A", "SLOT_B", "SLOT_P", "SLOT_C", "scores_table",
+           "verdict_markdown", "stem", "CITEP", "latex_table", "tabular_width", "fits_column", "verdict_latex",
+           "pair_stem", "sentence_markdown", "sentence_latex", "claim_latex", "caption", "caption_latex",
+           "figure_caption", "scores_csv", "latex_template", "md_escape", "latex_escape", "interval_text",
+           "latex_interval", "latex_number", "p_latex", "signature_comment", "deltas_csv", "result_json",
+           "RENDER_SECONDS", "figure_image", "styled_image", "png_dpi"]
+
 SCREEN_FIGURE = dict(width=480, height=320)  # the on-screen chart saved as is; a paper's size: style.py
 FORMATS = ("png", "svg", "pdf")
 PLACEMENT = "ht"  # a float here, else atop a later column: never above the text before it (page 1's abstract)

@@ -9,13 +9,18 @@ from collections.abc import Sequence
 
 from ..errors import SettingsError
 from ..many import Many
+from ..metrics import METRIC_NAMES
 from ..result import p_number
 from ..statistics.closed_form import WILCOXON_EXACT_MAX
 from ..words import in_text
 from . import citations
 from .export import latex_escape, latex_interval, latex_number, latex_table, latex_template, p_latex, stem
-from .sentence import METRIC_NAMES, TEST_NAMES, number, test_name
+from .sentence import TEST_NAMES, number, test_name
 from .venues import DEFAULT as DEFAULT_VENUE
+
+__all__ = ["CORRECTION_NAMES", "SIDES", "test_title", "heading", "OFF_SCALE", "off_scale", "forest_caption",
+           "HEATMAP_SCREEN", "heatmap_font", "heatmap_caption", "sentence", "floor_warning", "text", "PAPER_NAMES",
+           "COLUMNS", "latex", "family_stem", "table_columns", "signed"]
 
 CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "hochberg": "Hochberg",
                     "bh": "Benjamini-Hochberg", "by": "Benjamini-Yekutieli",

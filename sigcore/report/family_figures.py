@@ -19,10 +19,14 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..many import Many
+from ..metrics import METRIC_NAMES
 from .family import CORRECTION_NAMES, heading, heatmap_font, off_scale, signed
 from .figures import AXIS, BODY, MARK
-from .sentence import METRIC_NAMES, number
+from .sentence import number
 from .style import MINUS, Style, apply, label, plain, wrap
+
+__all__ = ["ROW", "NOT_SIGNIFICANT", "HOLLOW", "DIVERGING", "metric_label", "forest_order", "forest", "heatmap_order",
+           "pair", "heatmap"]
 
 ROW = 26  # pixels per system on the y axis
 _LEGEND_MARK = 4  # ems of a legend entry besides its text: the marker and the gaps around it

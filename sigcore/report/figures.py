@@ -18,6 +18,10 @@ from .family import signed
 from .sentence import direction, metric_name, number, scale_of, test_name, the
 from .style import FIGURE_KINDS, MINUS, PAPER, RESAMPLE, Style, apply, label, plain, wrap
 
+__all__ = ["TAIL", "BODY", "MARK", "AXIS", "SLIDE_HEIGHT", "histogram_edges", "live_edges", "chart_title",
+           "histogram_frames", "claim_marks", "delta_histogram", "walkthrough_heights", "walkthrough_histogram",
+           "empty_histogram", "KINDS", "figure", "claim_figure", "claim_interval"]
+
 TAIL, BODY, MARK = "#c0392b", "#9aa5b1", "#1f3a5f"
 AXIS = dict(showline=True, linecolor="black", ticks="outside")  # every figure's axes
 SLIDE_HEIGHT = 340  # pixels of the Classroom's figures
@@ -336,7 +340,7 @@ def claim_interval(c, *, style: Style = PAPER, width: str | None = None, a: str 
     """δ with its one-sided (1 − α) lower bound (a bar to the axis's end, an arrow: it has no upper end) or its
     1 − 2α interval, against the margin −Δ (and Δ) and 0: the claim is shown where the bar lies past −Δ (inside
     ±Δ), as CONSORT's figure for non-inferiority and equivalence trials draws one (Piaggio et al., JAMA 2012)."""
-    from ..claims import margin_text
+    from ..signature import margin_text
 
     res = c.result
     margin = margin_text(c.margin)  # as the claim's sentence writes it

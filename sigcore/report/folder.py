@@ -31,6 +31,9 @@ from ..errors import InputError, SettingsError
 from ..words import shown
 from . import citations
 
+__all__ = ["BIB", "REPRODUCE", "CHECKLIST", "MANIFEST", "MISSING", "APPENDED", "SHAPE", "Manifest", "sha256",
+           "manifest_bytes", "manifest", "not_ours", "read", "write", "merge_bib", "script", "checklist"]
+
 BIB, REPRODUCE, CHECKLIST, MANIFEST = "sigcore.bib", "reproduce.sh", "checklist.md", "manifest.json"
 MISSING = "NOT-INCLUDED.txt"  # in a zip: what could not be made (a figure without a browser), and why
 APPENDED = (BIB, MISSING)  # only ever added to (an author's edits kept): never refused

@@ -39,16 +39,21 @@ from typing import Any
 from .._version import __version__
 from ..errors import InputError, SettingsError
 from ..io import archives
+from ..metrics import METRIC_NAMES
 from ..result import Result
 from ..statistics.aso import table_signature
 from ..words import shown
 from . import citations, export, folder, records
 from .export import CITEP, PLACEMENT, md_escape, pair_stem, stem
 from .folder import BIB, CHECKLIST, MANIFEST, MISSING, REPRODUCE, merge_bib
-from .sentence import METRIC_NAMES, TEST_NAMES
+from .sentence import TEST_NAMES
 from .style import paper as paper_style
 from .style import rows_on_page
 from .venues import DEFAULT as DEFAULT_VENUE
+
+__all__ = ["Claim", "Entry", "sacrebleu_signature", "signature_footnote", "figure_tex", "text_tex", "for_result",
+           "for_claim", "pair_claim", "family_claims", "for_family", "BoardFigure", "for_board", "for_seeds",
+           "for_aso", "conflicts", "in_family", "Written", "write", "ZIP_LIMIT", "unzipped", "zipped", "drawer"]
 
 _HEAD = "\\providecommand{\\sigcoredir}{%s/}%%\n" + CITEP.replace("%", "%%")
 
@@ -336,7 +341,7 @@ def _checklist_pair(res: Result, a: str, b: str, name: str, sacre: str | None) -
 
 
 def _checklist_claim(c, a: str, b: str, name: str, sacre: str | None) -> str:
-    from ..claims import margin_text
+    from ..signature import margin_text
 
     res, a, b = c.result, md_escape(a), md_escape(b)
     bound = (f"its one-sided {c.level:.0%} lower bound" if c.kind == "non-inferior" else

@@ -16,6 +16,8 @@ from typing import Any
 
 from ..words import printable
 
+__all__ = ["PROG", "ESCAPED", "command", "arguments", "line", "shown", "OUTPUTS", "rerun"]
+
 PROG = "python -m sigcore"  # what reproduce.sh runs: it works wherever sigcore is installed for python
 _COLUMN_FLAGS = {"gold": "--gold", "A": "--a", "B": "--b", "id": "--id", "group": "--group", "gold_file": "--gold-file",
                  "baseline": "--baseline", "filter": "--filter"}

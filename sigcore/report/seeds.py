@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 
+from ..metrics import METRIC_NAMES
 from ..seeds import METHOD
 from ..statistics.aso import table_signature, violation_ratio
 from ..words import in_text
@@ -28,8 +29,10 @@ from .export import (
     stem,
 )
 from .family import PAPER_NAMES
-from .sentence import METRIC_NAMES, SIDED
+from .sentence import SIDED
 from .venues import DEFAULT as DEFAULT_VENUE
+
+__all__ = ["sentence_latex", "seeds_stem", "aso_stem", "table_latex", "aso_sentence", "aso_latex"]
 
 _E, _T = "\x00E\x00", "\x00t\x00"  # slots of their own beside export's SLOT_A, SLOT_B, SLOT_P, SLOT_C
 _EPS = r"$\varepsilon_{\min}$"

@@ -27,6 +27,10 @@ from ..metrics import METRIC_NAMES, known
 from ..result import Result, better_side, p_number
 from ..words import counted, in_text
 
+__all__ = ["TEST_NAMES", "CI_NAMES", "H1_PHRASES", "SIDED", "number", "decimals", "scale_of", "metric_name",
+           "direction", "metric_heading", "test_name", "the", "method", "level", "verdict", "exact_floor",
+           "resolution_lead", "summary", "mc_text", "round_count"]
+
 TEST_NAMES = {name: test.title for name, test in TESTS.items()}
 # Interval methods as a reader writes them.
 CI_NAMES = {"bootstrap-basic": "basic bootstrap", "bootstrap-percentile": "bootstrap percentile",

@@ -11,6 +11,8 @@ import plotly.graph_objects as go
 
 from ..sequential import CITATION, Sequential, decimal
 
+__all__ = ["BAND", "LINE", "FIXED", "DECIDED", "sequence", "frames"]
+
 BAND, LINE, FIXED, DECIDED = "rgba(31, 58, 95, 0.18)", "#1f3a5f", "#c0392b", "#2e7d32"
 
 

@@ -21,6 +21,10 @@ from ..errors import SettingsError
 from ..words import printable
 from .venues import DEFAULT, PT_PER_IN, Venue, length, shown, venue_named
 
+__all__ = ["PX_PER_IN", "PX_PER_PT", "SERIF", "SANS", "VERMILLION", "GREY", "BLUE", "MINUS", "Style", "paper", "PAPER",
+           "SLIDE", "STYLES", "BOARD_KINDS", "FIGURE_KINDS", "RESAMPLE", "rows_on_page", "axis_room", "plain", "wrap",
+           "ems", "label", "style_named", "apply"]
+
 PX_PER_IN, PX_PER_PT = 96, 96 / 72
 SERIF = "'Times New Roman', Times, 'Liberation Serif', 'Nimbus Roman', 'TeX Gyre Termes', serif"
 SANS = "'Open Sans', 'Liberation Sans', Arial, sans-serif"

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 from ..errors import SettingsError
 
+__all__ = ["PT_PER_IN", "CM", "Venue", "VENUES", "DEFAULT", "venue_named", "length", "shown"]
+
 PT_PER_IN = 72.27  # TeX's point; PostScript's "big point" (bp) is 1/72 in
 CM = PT_PER_IN / 2.54
 

@@ -39,6 +39,9 @@ from ..contract import DEFAULT_RESAMPLES, DEFAULT_SEED, check_level, check_resam
 from ..errors import SettingsError
 from ..signature import Signature, tool_versions
 
+__all__ = ["TAU", "N_BOOTSTRAP", "DEEPSIG_N_BOOTSTRAP", "BLOCK", "ASOResult", "violation_ratio", "aso", "multi_aso",
+           "table_signature"]
+
 TAU = 0.2  # the threshold deepsig recommends (Ulmer et al. 2022)
 N_BOOTSTRAP = DEFAULT_RESAMPLES  # sigcore's b everywhere
 DEEPSIG_N_BOOTSTRAP = 1000  # deepsig's default, the default with compat="deepsig"

@@ -48,6 +48,9 @@ from ..contract import (
 from ..errors import InputError, SettingsError
 from . import intervals
 
+__all__ = ["ClosedFormResult", "paired_values", "differences", "values_scale", "H1", "paired_t", "paired_z",
+           "WILCOXON_EXACT_MAX", "wilcoxon", "hodges_lehmann", "sign_test", "mcnemar"]
+
 
 @dataclass(frozen=True)
 class ClosedFormResult:

@@ -12,6 +12,8 @@ import numpy as np
 from .._lazy import stats
 from ..errors import SettingsError
 
+__all__ = ["support", "greater_p", "smallest_n", "outcome_probabilities"]
+
 
 def support(n, p) -> tuple[np.ndarray, np.ndarray]:
     """The first and last values of Bin(n, p) but its far tails (8 sd and 10 more out: each below 1e-13)."""

@@ -26,6 +26,8 @@ from ..errors import InputError, SettingsError
 from . import intervals
 from .closed_form import differences, hodges_lehmann, paired_values, values_scale
 
+__all__ = ["MINUS", "EffectSize", "cohens_dz", "hodges_lehmann_estimate", "discordant_odds_ratio", "effect_sizes"]
+
 MINUS = "\u2212"  # a real minus sign, as papers print negatives
 
 

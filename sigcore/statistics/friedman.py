@@ -25,6 +25,8 @@ from scipy import stats
 from ..contract import DEFAULT_ALPHA, check_alpha
 from ..errors import SettingsError
 
+__all__ = ["Friedman", "nemenyi_q", "friedman"]
+
 
 @dataclass(frozen=True)
 class Friedman:

@@ -21,6 +21,9 @@ import numpy as np
 from .._lazy import special, stats
 from ..contract import DEFAULT_ALTERNATIVE
 
+__all__ = ["power_scale", "tails", "largest_count", "basic", "percentile", "bca", "mean_interval", "clopper_pearson",
+           "wilson", "snap"]
+
 
 def power_scale(x: np.ndarray, largest: int = 400) -> tuple[np.ndarray, float]:
     """``x`` over a power of two, and that power: its largest magnitude brought under 2^largest (by 1 when it is

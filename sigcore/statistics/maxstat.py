@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
+__all__ = ["BLOCK", "pairwise", "adjusted", "arena_ranks"]
+
 BLOCK = 1 << 10  # pairs whose b resampled differences are held at once: 8 MiB at b = 1,000
 
 

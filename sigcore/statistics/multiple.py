@@ -17,6 +17,8 @@ import numpy as np
 
 from ..errors import SettingsError
 
+__all__ = ["METHODS", "CORRECTIONS", "adjust", "floor_reach", "floored_p_values"]
+
 
 def _step_up(values: np.ndarray) -> np.ndarray:
     return np.minimum.accumulate(values[::-1])[::-1]

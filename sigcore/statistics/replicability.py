@@ -22,6 +22,8 @@ from ..contract import DEFAULT_ALPHA, check_alpha
 from ..errors import SettingsError
 from .multiple import floored_p_values
 
+__all__ = ["Replicability", "partial_conjunction", "replicability"]
+
 
 @dataclass(frozen=True)
 class Replicability:

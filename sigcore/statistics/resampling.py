@@ -28,6 +28,9 @@ import pandas as pd
 
 from .._threads import WORKERS, pool
 
+__all__ = ["CHUNK", "FEW_CLUSTERS", "PairedStats", "few_clusters", "chunk_sizes", "Draw", "bootstrap", "permutation",
+           "exact_permutation_size", "exact_permutation", "jackknife_deltas"]
+
 CHUNK = 1_000
 FEW_CLUSTERS = 30  # below it a cluster bootstrap's intervals are too narrow (Cameron, Gelbach & Miller 2008)
 _MAX_CELLS = 1 << 22  # largest (rows x items) count matrix built at once: 32 MiB of float64

@@ -45,6 +45,8 @@ import numpy as np
 
 from ..errors import SettingsError
 
+__all__ = ["DESIGNS", "Runs", "Split", "combine", "split", "from_item_means"]
+
 DESIGNS = ("epochs", "seeds")
 
 

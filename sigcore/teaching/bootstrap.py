@@ -21,6 +21,9 @@ from ..contract import DEFAULT_ALPHA, DEFAULT_SEED, SIMULATION_RESAMPLES, check_
 from ..errors import SettingsError
 from ..statistics.discordant import greater_p, outcome_probabilities, support
 
+__all__ = ["Draws", "accuracies", "draw_test_sets", "exact_bootstrap_p", "nearest_exact_p", "paired_outcomes",
+           "null_p_values", "power", "exact_power", "rejection_rate", "textbook_number"]
+
 _BLOCK = 1_000  # test sets per seeded block, so drawing 1, then 10, then 100 gives the same x^(i) as 111 at once
 
 

@@ -28,6 +28,9 @@ from ..result import Result, mc_interval
 from ..statistics.discordant import smallest_n
 from .bootstrap import rejection_rate, textbook_number
 
+__all__ = ["PRESENTER_FONT", "titled", "at_size", "p_value_histogram", "power_curve", "three_tests", "TEST_TITLES",
+           "shown_test_name", "p_fraction", "counted_values"]
+
 _BINS = 20
 PRESENTER_FONT = 24  # pixels: read from the back of a lecture hall (the walk-through's presenter size)
 _LAYOUT = dict(height=SLIDE_HEIGHT, margin=dict(l=60, r=20, t=70, b=55), plot_bgcolor="white", bargap=0)

@@ -16,6 +16,8 @@ from ..report.figures import AXIS, BODY, MARK, SLIDE_HEIGHT, TAIL
 from .lesson_figures import at_size, titled
 from .pitfalls import CHOSEN_AFTER, ManyComparisons, NotImportant, NotSignificant, OneSided, Peeking, ProbabilityOfH0
 
+__all__ = ["many_comparisons", "peeking", "not_significant", "not_important", "probability_of_h0", "one_sided"]
+
 _INSIDE = dict(x=0.01, y=0.99, xanchor="left", yanchor="top", bgcolor="rgba(255,255,255,0.8)")
 _ABOVE = dict(orientation="h", x=1, y=1.02, xanchor="right", yanchor="bottom")
 _INSIDE_RIGHT = dict(x=0.99, y=0.99, xanchor="right", yanchor="top", bgcolor="rgba(255,255,255,0.8)")

@@ -40,6 +40,10 @@ from ..statistics.discordant import outcome_probabilities
 from ..statistics.multiple import adjust
 from .bootstrap import paired_outcomes
 
+__all__ = ["TWO_SIDED", "FIXED_IN_ADVANCE", "CHOSEN_AFTER", "ManyComparisons", "Peeking", "NotSignificant", "OneSided",
+           "ProbabilityOfH0", "NotImportant", "simulate_test_sets", "many_comparisons", "peeking", "not_significant",
+           "one_sided", "probability_of_h0", "not_important"]
+
 _SEEDS = 2**32  # compare() seeds are drawn per test, so no two tests share their resamples
 # the three ways of choosing H1 that OneSided compares, as the page and the figure name them (shown through _())
 TWO_SIDED, FIXED_IN_ADVANCE, CHOSEN_AFTER = (N_("two-sided"), N_("one-sided, side fixed in advance"),

@@ -35,6 +35,11 @@ from ..errors import SettingsError
 from ..result import mc_interval
 from ..statistics.closed_form import wilcoxon
 
+__all__ = ["Guide", "GUIDES", "Rates", "FewPairs", "SkewedDifferences", "SmallSampleZ", "ExactPermutation",
+           "HeavyTails", "SignPower", "Clustered", "few_discordant_pairs", "bootstrap_p", "skewed_differences",
+           "small_sample_z", "exact_permutation", "heavy_tails", "sign_power", "clustered_items", "SIMULATIONS",
+           "QUESTIONS", "t_p", "z_p", "binomial_p", "signed_rank_p"]
+
 _SEEDS = 2**32  # compare() seeds drawn per test set, so no two test sets share their resamples
 
 

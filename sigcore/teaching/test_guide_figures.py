@@ -26,6 +26,9 @@ from .test_guide import (
     SmallSampleZ,
 )
 
+__all__ = ["HEIGHT", "TYPE_I", "POWER", "few_discordant_pairs", "exact_permutation", "skewed_differences",
+           "small_sample_z", "heavy_tails", "sign_power", "clustered_items", "FIGURES"]
+
 HEIGHT = SLIDE_HEIGHT + 80  # room for a two-line subtitle and the legend under the axis
 _LEGEND = dict(orientation="h", x=0, y=-0.3, xanchor="left", yanchor="top")
 TYPE_I = "test sets with p ≤ α (type I error)"
