@@ -128,7 +128,33 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
     # (cells, models), C-ordered: each task's items x models matrix is then a slice of them, not a copy
     sums, counts, squares = (a if a is None or a.ndim == 2 else np.ascontiguousarray(a.reshape(n_models, -1).T)
                              for a in (sums, counts, squares))
-    squares = sums if binary else squares
+    return _board(names, cells, sums, counts, sums if binary else squares, scale, metric, notes, on_missing,
+                  lambda tasks: _groups(frame, tasks), cluster, cell_cluster)
+
+
+def from_parquet(path, *, metric: str | list[str] | None = None, on_missing: str = "stop",
+                 cluster: str | None = None) -> Board:
+    """:func:`from_table` of a Parquet file's tidy table, the same board, read a batch of rows at a time where the
+    table is as logs give it (:mod:`sigcore.logs.tallies`: memory the board's, not the table's rows), else read
+    whole (:func:`sigcore.logs.tidy.read_table`)."""
+    from .logs import tallies, tidy
+
+    found = None if cluster else tallies.read(path, metric)
+    if found is None:
+        return from_table(tidy.read_table(path), metric=metric, on_missing=on_missing, cluster=cluster)
+    names = found.names
+    metric = found.metric or (metric[0] if isinstance(metric, (list, tuple)) and metric else metric) or "score"
+    binary = len(names.get("run", ())) > 1 and found.binary
+    return _board(names, found.cells, found.sums, found.counts, found.sums if binary else found.squares, 1.0,
+                  metric, [], on_missing, lambda tasks: {}, None, None)
+
+
+def _board(names: dict, cells: np.ndarray, sums: np.ndarray, counts: np.ndarray, squares: np.ndarray | None,
+           scale: float, metric: str, notes: list[str], on_missing: str, groups_of, cluster: str | None,
+           cell_cluster: np.ndarray | None) -> Board:
+    """The board of the (cells, models) sums, counts and sums of squares of each (task, item) pair's scores."""
+    n_models, n_items = len(names["model"]), len(names["item"])
+    runs = len(names["run"]) if "run" in names else 1
     several = runs > 1 and counts.max(initial=0) > 1
     some_holes = bool((counts == 0).any())  # a model without a score on an item: its mean is nan
     models, tasks = tuple(names["model"]), tuple(names["task"])
@@ -195,8 +221,7 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
         few = next(t for t, c in clusters.items() if len(np.unique(c)) < 2)
         raise InputError(f"task {named(few)} has its items in one {cluster} only: nothing to resample",
                          hint="Give a cluster column with several values per task, or leave the clusters out.")
-    return Board(models, tasks, metric, matrices, items, tuple(notes), _groups(frame, tasks), epochs, cluster,
-                 clusters)
+    return Board(models, tasks, metric, matrices, items, tuple(notes), groups_of(tasks), epochs, cluster, clusters)
 
 
 def _within(sums: np.ndarray, squares: np.ndarray, counts: np.ndarray) -> np.ndarray:
