@@ -11,6 +11,7 @@ average them) or the mean over all items (``weight="items"``: a task counts by i
 from __future__ import annotations
 
 import math
+import time
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
@@ -29,7 +30,7 @@ from .contract import (
     extreme,
     tie,
 )
-from .errors import InputError, SettingsError
+from .errors import ClusterError, InputError, SettingsError
 from .io.ids import RULE, merged
 from .result import finite_delta
 from .signature import Signature, tool_versions
@@ -40,6 +41,7 @@ from .words import counted, listed, named, shown
 
 WEIGHTS = ("tasks", "items")
 CONNECT_TIMEOUT = "20s"  # how long to try a Dask scheduler's address before telling the user
+WORKERLESS = 30.0  # seconds a Dask scheduler may have no worker (all died) before the run stops and says so
 _BLOCK = 1 << 20  # rows a block, where the rows are counted a block at a time: 8 MiB of int64
 _BLOCK_CELLS = 1 << 18  # draws per block: 2 MiB of them and of their counts stay in cache (twice 32 MiB's speed)
 MAXT = "maxt"  # the max-statistic correction from the board's own resamples (sigcore.statistics.maxstat)
@@ -1021,9 +1023,40 @@ def _on_dask(work: list, scheduler: str) -> Iterator[np.ndarray]:
                             hint="Give the address a running scheduler prints (tcp://host:8786).") from None
     with client:
         futures = client.map(_alone, *zip(*work), pure=False)
-        for future in futures:
-            yield future.result()
+        for k, future in enumerate(futures):
+            yield _awaited(client, future, scheduler, k, len(futures))
             future.release()  # one task's b x models at a time on this side
+
+
+def _awaited(client, future, scheduler: str, k: int, n: int) -> np.ndarray:
+    """A task's result; a :class:`ClusterError` once the scheduler has had no worker for :data:`WORKERLESS`
+    seconds (a scheduler waits for a worker forever, silently), or where the scheduler killed the task's
+    workers one after another or went away."""
+    from distributed import KilledWorker
+
+    alone = None
+    while True:
+        try:
+            return future.result(timeout=min(1.0, WORKERLESS))
+        except TimeoutError:
+            pass
+        except KilledWorker as e:
+            raise ClusterError(f"the Dask workers at {scheduler} died running task {k + 1} of {n} ({e})",
+                               hint="Give the workers more memory, or run without --scheduler.") from None
+        except OSError as e:  # the scheduler's connection closed
+            raise ClusterError(f"the Dask scheduler at {scheduler} went away at task {k + 1} of {n} ({e})",
+                               hint="Start it again, or run without --scheduler.") from None
+        try:
+            workers = len(client.scheduler_info(n_workers=-1)["workers"])
+        except OSError as e:
+            raise ClusterError(f"the Dask scheduler at {scheduler} went away at task {k + 1} of {n} ({e})",
+                               hint="Start it again, or run without --scheduler.") from None
+        now = time.monotonic()
+        alone = None if workers else alone or now
+        if alone is not None and now - alone >= WORKERLESS:
+            raise ClusterError(f"the Dask scheduler at {scheduler} has had no worker for {WORKERLESS:g} s, at task "
+                               f"{k + 1} of {n}: its workers died or left",
+                               hint="Start workers (dask worker ADDRESS), or run without --scheduler.")
 
 
 def standard_error(board: Board, weight: str = "tasks") -> np.ndarray:
