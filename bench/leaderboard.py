@@ -31,9 +31,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import resource
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import numpy as np
@@ -49,46 +52,55 @@ def peak_mb():
 """
 
 SIGCORE = """
-import json, sys, time
+import json, os, sys, time
 {peak}sys.path.insert(0, {root!r})
 import numpy as np, pandas as pd
 from sigcore import leaderboard
-from sigcore.logs import tidy
-start = time.perf_counter()
-board = leaderboard.from_table(tidy.read_table({path!r}))  # as `sigcore many F` reads it
+start, cpu = time.perf_counter(), os.times()
+board = leaderboard.from_parquet({path!r})  # the tidy table read a batch of rows at a time
 res = leaderboard.bootstrap(board, n_resamples={b}, seed=0, per_task=True)
 table = res.table(board.models[0])  # aggregates, intervals, rank intervals, tie groups, δ against the baseline
 tasks = res.task_table(board.models[0])  # each task's δ against the baseline, its interval, p and p corrected
-seconds = time.perf_counter() - start
-again = leaderboard.bootstrap(board, n_resamples={b}, seed=0)
+{done}again = leaderboard.bootstrap(board, n_resamples={b}, seed=0)
 ranks = res.rank_intervals()
-print(json.dumps({{"seconds": seconds, "peak_mb": peak_mb(),
-                  "models": list(board.models), "aggregate": res.aggregate.tolist(),
+print(json.dumps({{**done, "models": list(board.models), "aggregate": res.aggregate.tolist(),
                   "resampled": res.resampled.tolist(), "task_p": tasks.p_value.tolist(),
                   "ranks": [list(ranks[m]) for m in board.models],
                   "intervals": [res.interval(m) for m in board.models[:3]],
                   "same_seed_same_numbers": bool(np.array_equal(res.resampled, again.resampled))}}))
 """
+# what each side took from its start: wall, CPU (every thread, system time too) and the peak, before checks
+DONE = """cpu = os.times().user + os.times().system - cpu.user - cpu.system
+done = {"seconds": time.perf_counter() - start, "cpu": cpu, "peak_mb": peak_mb()}
+"""
 
-# the loop: the whole analysis as numpy gives it, vectorised where numpy makes that natural (the tests and ranks),
-# a Python loop over tasks and resamples where it does not (the draws)
-LOOP = """
-import json, time
+# the peer: what an engineer writes with numpy and pandas, vectorised: one items x models matrix per task (pandas'
+# groupby, model first: its fastest order here), each task's resamples 100 at a time as multinomial counts (the
+# items drawn, counted by one bincount: 8x numpy's own multinomial) times the matrix (BLAS), then the tests,
+# intervals and ranks vectorised. It draws the same items from the same streams as sigcore, so the numbers agree.
+PEER = """
+import json, os, time
 {peak}import numpy as np, pandas as pd
-start = time.perf_counter()
-frame = pd.read_parquet({path!r})
-means = frame.groupby(["task", "item", "model"], observed=True)["score"].mean().unstack("model")
+start, cpu = time.perf_counter(), os.times()
+frame = pd.read_parquet({path!r}, columns=["model", "task", "item", "score"])
+means = frame.groupby(["model", "task", "item"], observed=True)["score"].mean().unstack("model")
 models = list(pd.unique(frame["model"]))
-means = means[models]
 tasks = list(pd.unique(frame["task"]))
+del frame
+means = means[models]
 matrices = [means.loc[t].to_numpy() for t in tasks]
+del means
 streams = np.random.SeedSequence(0).spawn(len(tasks))  # a stream per task, as numpy advises for parallel work
 b = {b}
 per_task = np.empty((b, len(tasks), len(models)))
 for t, (m, stream) in enumerate(zip(matrices, streams)):
-    rng = np.random.default_rng(stream)
-    for i in range(b):
-        per_task[i, t] = m[rng.integers(0, len(m), len(m))].mean(axis=0)
+    rng, n = np.random.default_rng(stream), len(m)
+    offsets = (np.arange(100) * n)[:, None]
+    for s in range(0, b, 100):
+        k = min(100, b - s)
+        drawn = rng.integers(0, n, (k, n)) + offsets[:k]
+        counts = np.bincount(drawn.ravel(), minlength=k * n).reshape(k, n)
+        per_task[s:s + k, t] = counts @ m / n
 aggregate = per_task.mean(axis=1)
 point = np.array([m.mean(axis=0) for m in matrices])  # (tasks, models)
 intervals = np.quantile(aggregate, [0.025, 0.975], axis=0)
@@ -100,14 +112,42 @@ order = np.argsort(-aggregate, axis=1, kind="stable")  # ranks on each resample,
 ranks = np.empty_like(order)
 np.put_along_axis(ranks, order, np.arange(1, len(models) + 1)[None, :], axis=1)
 rank_low, rank_high = np.quantile(ranks, [0.025, 0.975], axis=0)
-seconds = time.perf_counter() - start
-print(json.dumps({{"seconds": seconds, "peak_mb": peak_mb(),
-                  "models": [str(m) for m in models], "aggregate": point.mean(axis=0).tolist(),
+{done}print(json.dumps({{**done, "models": [str(m) for m in models], "aggregate": point.mean(axis=0).tolist(),
                   "resampled": aggregate.tolist(), "task_p": p.ravel().tolist(),
                   "ranks": [[int(np.floor(lo)), int(np.ceil(hi))] for lo, hi in zip(rank_low, rank_high)],
                   "intervals": [list(intervals[:, k]) for k in range(3)]}}))
 """
 
+# the floor: the table read by pyarrow, and each task's count draws and matrix products alone (float32 whole
+# numbers, as sigcore's); the board taken by a reshape, which only the bench can do (it wrote the table in
+# (model, task, item, run) order, every cell there); no checks, no tests, no ranks
+FLOOR = """
+import json, os, time
+{peak}import numpy as np, pyarrow.parquet as pq
+from threadpoolctl import threadpool_limits
+threadpool_limits(1, user_api="blas")  # BLAS's spinning threads cost CPU on a shared machine; products are small
+start, cpu = time.perf_counter(), os.times()
+scores = pq.read_table({path!r}, columns=["score"]).column("score").to_numpy()
+M, T, I, R = {shape}
+laps = scores.reshape(M, T, I, R)
+whole = laps[..., 0].astype(np.float32)  # (models, tasks, items): right answers, the runs added by strided adds
+for r in range(1, R):
+    whole += laps[..., r]
+del scores, laps
+streams = np.random.SeedSequence(0).spawn(T)
+b, step = {b}, max(1, (1 << 18) // I)
+resampled = np.zeros((b, M))
+offsets = (np.arange(step) * I)[:, None]
+for t in range(T):
+    rng, weights, sums = np.random.default_rng(streams[t]), np.ascontiguousarray(whole[:, t].T), np.empty((b, M))
+    for s in range(0, b, step):
+        k = min(step, b - s)
+        drawn = rng.integers(0, I, (k, I))
+        drawn += offsets[:k]
+        sums[s:s + k] = np.bincount(drawn.ravel(), minlength=k * I).reshape(k, I).astype(np.float32) @ weights
+    resampled += (1 / T) * (sums / (I * R))  # as sigcore sums the tasks: the same floats
+{done}print(json.dumps({{**done, "resampled": resampled.tolist()}}))
+"""
 
 def write(path: Path, models: int, tasks: int, items: int, runs: int) -> int:
     rng = np.random.default_rng(0)
@@ -127,14 +167,15 @@ def write(path: Path, models: int, tasks: int, items: int, runs: int) -> int:
     return rows
 
 
-FOLDERS_SIGCORE = SIGCORE.replace("leaderboard.from_table(tidy.read_table({path!r}))  # as `sigcore many F` reads it",
-                                   "leaderboard.from_table(tidy.from_logs([{path!r}]), metric='acc')")
+FOLDERS_SIGCORE = SIGCORE.replace("leaderboard.from_parquet({path!r})  # the tidy table read a batch of rows at a time",
+                                   "leaderboard.from_table(tidy.from_logs([{path!r}]), metric='acc')").replace(
+    "from sigcore import leaderboard", "from sigcore import leaderboard\nfrom sigcore.logs import tidy")
 
-FOLDERS_LOOP = """
-import json, time
+FOLDERS_PEER = """
+import json, os, time
 {peak}from pathlib import Path
 import numpy as np, pandas as pd
-start = time.perf_counter()
+start, cpu = time.perf_counter(), os.times()
 rows = []
 for folder in sorted(Path({path!r}).iterdir()):
     model = json.loads(next(folder.glob("results_*.json")).read_text())["model_name"]
@@ -144,7 +185,7 @@ for folder in sorted(Path({path!r}).iterdir()):
             doc = json.loads(line)
             rows.append((model, task, doc["doc_id"], doc["acc"]))
 frame = pd.DataFrame(rows, columns=["model", "task", "item", "score"])
-""" + LOOP.split("frame = pd.read_parquet({path!r})")[1].split("start = time.perf_counter()")[-1]
+""" + PEER.split("score\"])\n", 1)[1]
 
 
 def write_folders(path: Path, models: int, tasks: int, items: int) -> int:
@@ -173,74 +214,91 @@ def write_folders(path: Path, models: int, tasks: int, items: int) -> int:
 
 
 def side(code: str) -> dict:
+    """A side run in a fresh process; with its whole process's CPU time (imports too, every thread)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    return json.loads(done.stdout)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return {**json.loads(done.stdout), "process_cpu": after.ru_utime + after.ru_stime - before.ru_utime
+            - before.ru_stime}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    for name, default in (("models", 50), ("tasks", 60), ("items", 2000), ("runs", 3), ("resamples", 1000)):
+    for name, default in (("tasks", 60), ("items", 2000), ("runs", 3), ("resamples", 1000)):
         parser.add_argument(f"--{name}", type=int, default=default)
-    parser.add_argument("--repeat", type=int, default=1, help="run both sides this many times, in turn; medians")
+    parser.add_argument("--models", type=int, nargs="+", default=[50, 200],
+                        help="one board per number of models (default 50 and 200: 18 and 72 million scores)")
+    parser.add_argument("--repeat", type=int, default=1, help="run the sides this many times, in turn; medians")
     parser.add_argument("--folders", action="store_true",
                         help="from lm-eval output folders instead (default scale 20 models x 20 tasks x 1,000 items: "
                              "JSON lines are 300 bytes a score)")
     args = parser.parse_args()
+    print(f"{time.strftime('%Y-%m-%d %H:%M')}, load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}, "
+          f"{os.cpu_count()} cores")
     if args.folders:
         return folders(args)
-    with tempfile.TemporaryDirectory() as folder:
-        path = str(Path(folder) / "scores.parquet")
-        rows = write(Path(path), args.models, args.tasks, args.items, args.runs)
-        runs = turns(SIGCORE.format(root=str(ROOT), path=path, b=args.resamples, peak=PEAK),
-                     LOOP.format(path=path, b=args.resamples, peak=PEAK), args.repeat)
-    print(f"{args.models} models x {args.tasks} tasks x {args.items:,} items x {args.runs} runs = {rows:,} scores, "
-          f"b = {args.resamples:,}, from Parquet to the whole analysis: each task's test of every model against the "
-          f"first, the aggregate with its interval, ranks with theirs")
-    report(runs)
+    for models in args.models:
+        with tempfile.TemporaryDirectory() as folder:
+            path = str(Path(folder) / "scores.parquet")
+            rows = write(Path(path), models, args.tasks, args.items, args.runs)
+            shape = (models, args.tasks, args.items, args.runs)
+            runs = turns([code.format(root=str(ROOT), path=path, b=args.resamples, peak=PEAK, shape=shape,
+                                      done=DONE) for code in (SIGCORE, PEER, FLOOR)], args.repeat)
+        print(f"\n{models} models x {args.tasks} tasks x {args.items:,} items x {args.runs} runs = {rows:,} scores, "
+              f"b = {args.resamples:,}, from Parquet to the whole analysis: each task's test of every model against "
+              f"the first, the aggregate with its interval, ranks with theirs (the floor: reading and resampling)")
+        report(runs)
+    print(f"load average at the end {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
 
 
-def turns(ours: str, loop: str, repeat: int) -> list[tuple[dict, dict]]:
-    """Each side ``repeat`` times, in turn (sigcore, loop, sigcore, ...), so that both meet the machine's moods."""
-    return [(side(ours), side(loop)) for _ in range(repeat)]
+def turns(codes: list[str], repeat: int) -> list[tuple[dict, ...]]:
+    """Each side ``repeat`` times, in turn (sigcore, peer, floor, sigcore, ...), so that all meet the machine's
+    moods."""
+    return [tuple(side(code) for code in codes) for _ in range(repeat)]
 
 
-def report(runs: list[tuple[dict, dict]]) -> None:
+NAMES = ("sigcore.leaderboard", "numpy + pandas, vectorised", "floor: pyarrow, draws, products")
+
+
+def report(runs: list[tuple[dict, ...]]) -> None:
     med = np.median
-    each = "" if len(runs) == 1 else f" (median of {len(runs)} runs in turn; each run's seconds: "
-    print(f"{'side':<28}{'seconds':>9}{'peak MB':>10}")
-    for k, name in enumerate(("sigcore.leaderboard", "pandas + numpy loop")):
-        seconds = [r[k]["seconds"] for r in runs]
-        print(f"{name:<28}{med(seconds):>9.1f}{med([r[k]['peak_mb'] for r in runs]):>10.0f}"
-              + (each + ", ".join(f"{x:.1f}" for x in seconds) + ")" if each else ""))
-    ratios = [loop["seconds"] / ours["seconds"] for ours, loop in runs]
-    print(f"ratio (loop / sigcore): {med(ratios):.1f}x in time"
-          + (f" (median of the {len(runs)} runs' ratios, {min(ratios):.1f}x to {max(ratios):.1f}x)" if each else "")
-          + f", {med([lp['peak_mb'] / o['peak_mb'] for o, lp in runs]):.2f}x in memory")
-    ours, loop = runs[0]
-    assert ours["models"] == loop["models"]
-    # the same items drawn on both sides (task t's stream, integers(0, n, n) per resample): the same numbers, but
-    # for the order of a sum's terms (a last bit)
-    apart = float(np.abs(np.subtract(ours["resampled"], loop["resampled"])).max())
-    assert np.allclose(ours["aggregate"], loop["aggregate"], rtol=0, atol=1e-12) and apart < 1e-12, apart
-    assert ours["task_p"] == loop["task_p"]
-    same_ranks = sum(a == b for a, b in zip(ours["ranks"], loop["ranks"]))
-    print(f"same aggregates and the same {len(ours['resampled']):,} resamples on both sides (largest difference "
-          f"{apart:.1e}, the order of a sum's terms), the same {len(ours['task_p']):,} per-task p-values, the same "
-          f"95% rank intervals for {same_ranks} of {len(ours['ranks'])} models | sigcore, same seed twice, same "
-          f"resamples:", ours["same_seed_same_numbers"])
+    print(f"{'side':<34}{'CPU s':>8}{'process CPU s':>15}{'wall s':>8}{'peak MB':>9}"
+          + (f"   (medians of {len(runs)} runs in turn)" if len(runs) > 1 else ""))
+    for k in range(len(runs[0])):
+        cells = [med([r[k][key] for r in runs]) for key in ("cpu", "process_cpu", "seconds", "peak_mb")]
+        print(f"{NAMES[k]:<34}{cells[0]:>8.2f}{cells[1]:>15.2f}{cells[2]:>8.2f}{cells[3]:>9.0f}")
+    for k, name in ((1, "peer"), (2, "floor")):
+        cpu = [r[k]["cpu"] / r[0]["cpu"] for r in runs]
+        wall = [r[k]["seconds"] / r[0]["seconds"] for r in runs]
+        print(f"{name} / sigcore: {med(cpu):.2f}x in CPU ({min(cpu):.2f} to {max(cpu):.2f}), {med(wall):.2f}x in "
+              f"wall, {med([r[k]['peak_mb'] / r[0]['peak_mb'] for r in runs]):.2f}x in peak memory")
+    ours, peer = runs[0][:2]
+    assert ours["models"] == peer["models"]
+    # the same items drawn on every side (task t's stream, integers(0, n, n) per resample): the same numbers, but
+    # for the order of a sum's terms (a last bit) on the peer's side; the floor's are sigcore's bit for bit
+    apart = float(np.abs(np.subtract(ours["resampled"], peer["resampled"])).max())
+    assert np.allclose(ours["aggregate"], peer["aggregate"], rtol=0, atol=1e-12) and apart < 1e-12, apart
+    assert ours["task_p"] == peer["task_p"]
+    if len(runs[0]) > 2:
+        assert np.array_equal(ours["resampled"], runs[0][2]["resampled"])
+    same_ranks = sum(a == b for a, b in zip(ours["ranks"], peer["ranks"]))
+    print(f"the same aggregates and {len(ours['resampled']):,} resamples on every side (the peer's to "
+          f"{apart:.1e}, the order of a sum's terms; the floor's bit for bit), the same {len(ours['task_p']):,} "
+          f"per-task p-values, the same 95% rank intervals for {same_ranks} of {len(ours['ranks'])} models | sigcore, "
+          f"same seed twice, same resamples:", ours["same_seed_same_numbers"])
     for k in range(3):
         print(f"  {ours['models'][k]}: sigcore [{ours['intervals'][k][0]:.4f}, {ours['intervals'][k][1]:.4f}], "
-              f"loop [{loop['intervals'][k][0]:.4f}, {loop['intervals'][k][1]:.4f}]")
+              f"peer [{peer['intervals'][k][0]:.4f}, {peer['intervals'][k][1]:.4f}]")
 
 
 def folders(args) -> None:
-    models, tasks, items = ((20, 20, 1000) if (args.models, args.tasks, args.items) == (50, 60, 2000)
-                            else (args.models, args.tasks, args.items))
+    models, tasks, items = ((20, 20, 1000) if (args.models, args.tasks, args.items) == ([50, 200], 60, 2000)
+                            else (args.models[0], args.tasks, args.items))
     with tempfile.TemporaryDirectory() as folder:
         rows = write_folders(Path(folder) / "out", models, tasks, items)
         out = str(Path(folder) / "out")
-        runs = turns(FOLDERS_SIGCORE.format(root=str(ROOT), path=out, b=args.resamples, peak=PEAK),
-                     FOLDERS_LOOP.format(path=out, b=args.resamples, peak=PEAK), args.repeat)
+        runs = turns([code.format(root=str(ROOT), path=out, b=args.resamples, peak=PEAK, done=DONE)
+                      for code in (FOLDERS_SIGCORE, FOLDERS_PEER)], args.repeat)
     print(f"{models} models x {tasks} tasks x {items:,} items = {rows:,} scores in lm-eval output folders "
           f"(a samples_<task>_<date>.jsonl per model and task), b = {args.resamples:,}, to the same analysis")
     report(runs)

@@ -87,3 +87,7 @@ class InputError(SigcoreError):
 
 class SettingsError(SigcoreError):
     """A setting does not exist or does not fit the data (a t-test on F1, an unknown metric option...)."""
+
+
+class ClusterError(SigcoreError):
+    """A distributed scheduler given to run the work could not run it: its workers died, or it went away."""

@@ -11,6 +11,7 @@ average them) or the mean over all items (``weight="items"``: a task counts by i
 from __future__ import annotations
 
 import math
+import time
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
@@ -30,7 +31,7 @@ from .contract import (
     extreme,
     tie,
 )
-from .errors import InputError, SettingsError
+from .errors import ClusterError, InputError, SettingsError
 from .io.ids import RULE, merged
 from .result import finite_delta
 from .signature import Signature, tool_versions
@@ -41,6 +42,7 @@ from .words import counted, listed, named, shown
 
 WEIGHTS = ("tasks", "items")
 CONNECT_TIMEOUT = "20s"  # how long to try a Dask scheduler's address before telling the user
+WORKERLESS = 30.0  # seconds a Dask scheduler may have no worker (all died) before the run stops and says so
 _BLOCK = 1 << 20  # rows a block, where the rows are counted a block at a time: 8 MiB of int64
 _BLOCK_CELLS = 1 << 18  # draws per block: 2 MiB of them and of their counts stay in cache (twice 32 MiB's speed)
 MAXT = "maxt"  # the max-statistic correction from the board's own resamples (sigcore.statistics.maxstat)
@@ -129,7 +131,33 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
     # (cells, models), C-ordered: each task's items x models matrix is then a slice of them, not a copy
     sums, counts, squares = (a if a is None or a.ndim == 2 else np.ascontiguousarray(a.reshape(n_models, -1).T)
                              for a in (sums, counts, squares))
-    squares = sums if binary else squares
+    return _board(names, cells, sums, counts, sums if binary else squares, scale, metric, notes, on_missing,
+                  lambda tasks: _groups(frame, tasks), cluster, cell_cluster)
+
+
+def from_parquet(path, *, metric: str | list[str] | None = None, on_missing: str = "stop",
+                 cluster: str | None = None) -> Board:
+    """:func:`from_table` of a Parquet file's tidy table, the same board, read a batch of rows at a time where the
+    table is as logs give it (:mod:`sigcore.logs.tallies`: memory the board's, not the table's rows), else read
+    whole (:func:`sigcore.logs.tidy.read_table`)."""
+    from .logs import tallies, tidy
+
+    found = None if cluster else tallies.read(path, metric)
+    if found is None:
+        return from_table(tidy.read_table(path), metric=metric, on_missing=on_missing, cluster=cluster)
+    names = found.names
+    metric = found.metric or (metric[0] if isinstance(metric, (list, tuple)) and metric else metric) or "score"
+    binary = len(names.get("run", ())) > 1 and found.binary
+    return _board(names, found.cells, found.sums, found.counts, found.sums if binary else found.squares, 1.0,
+                  metric, [], on_missing, lambda tasks: {}, None, None)
+
+
+def _board(names: dict, cells: np.ndarray, sums: np.ndarray, counts: np.ndarray, squares: np.ndarray | None,
+           scale: float, metric: str, notes: list[str], on_missing: str, groups_of, cluster: str | None,
+           cell_cluster: np.ndarray | None) -> Board:
+    """The board of the (cells, models) sums, counts and sums of squares of each (task, item) pair's scores."""
+    n_models, n_items = len(names["model"]), len(names["item"])
+    runs = len(names["run"]) if "run" in names else 1
     several = runs > 1 and counts.max(initial=0) > 1
     some_holes = bool((counts == 0).any())  # a model without a score on an item: its mean is nan
     models, tasks = tuple(names["model"]), tuple(names["task"])
@@ -196,8 +224,7 @@ def from_table(frame: pd.DataFrame, *, metric: str | list[str] | None = None, on
         few = next(t for t, c in clusters.items() if len(np.unique(c)) < 2)
         raise InputError(f"task {named(few)} has its items in one {cluster} only: nothing to resample",
                          hint="Give a cluster column with several values per task, or leave the clusters out.")
-    return Board(models, tasks, metric, matrices, items, tuple(notes), _groups(frame, tasks), epochs, cluster,
-                 clusters)
+    return Board(models, tasks, metric, matrices, items, tuple(notes), groups_of(tasks), epochs, cluster, clusters)
 
 
 def _within(sums: np.ndarray, squares: np.ndarray, counts: np.ndarray) -> np.ndarray:
@@ -1023,9 +1050,40 @@ def _on_dask(work: list, scheduler: str) -> Iterator[np.ndarray]:
                             hint="Give the address a running scheduler prints (tcp://host:8786).") from None
     with client:
         futures = client.map(_alone, *zip(*work), pure=False)
-        for future in futures:
-            yield future.result()
+        for k, future in enumerate(futures):
+            yield _awaited(client, future, scheduler, k, len(futures))
             future.release()  # one task's b x models at a time on this side
+
+
+def _awaited(client, future, scheduler: str, k: int, n: int) -> np.ndarray:
+    """A task's result; a :class:`ClusterError` once the scheduler has had no worker for :data:`WORKERLESS`
+    seconds (a scheduler waits for a worker forever, silently), or where the scheduler killed the task's
+    workers one after another or went away."""
+    from distributed import KilledWorker
+
+    alone = None
+    while True:
+        try:
+            return future.result(timeout=min(1.0, WORKERLESS))
+        except TimeoutError:
+            pass
+        except KilledWorker as e:
+            raise ClusterError(f"the Dask workers at {scheduler} died running task {k + 1} of {n} ({e})",
+                               hint="Give the workers more memory, or run without --scheduler.") from None
+        except OSError as e:  # the scheduler's connection closed
+            raise ClusterError(f"the Dask scheduler at {scheduler} went away at task {k + 1} of {n} ({e})",
+                               hint="Start it again, or run without --scheduler.") from None
+        try:
+            workers = len(client.scheduler_info(n_workers=-1)["workers"])
+        except OSError as e:
+            raise ClusterError(f"the Dask scheduler at {scheduler} went away at task {k + 1} of {n} ({e})",
+                               hint="Start it again, or run without --scheduler.") from None
+        now = time.monotonic()
+        alone = None if workers else alone or now
+        if alone is not None and now - alone >= WORKERLESS:
+            raise ClusterError(f"the Dask scheduler at {scheduler} has had no worker for {WORKERLESS:g} s, at task "
+                               f"{k + 1} of {n}: its workers died or left",
+                               hint="Start workers (dask worker ADDRESS), or run without --scheduler.")
 
 
 def standard_error(board: Board, weight: str = "tasks") -> np.ndarray:

@@ -72,3 +72,35 @@ def test_without_dask_the_extra_to_install_is_named(monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)  # as if not installed
     with pytest.raises(SettingsError, match=r"pip install 'sigcore\[dask\]'"):
         leaderboard.bootstrap(leaderboard.from_table(_frame()), n_resamples=10, scheduler="tcp://127.0.0.1:8786")
+
+
+def test_a_run_whose_workers_all_die_stops_with_one_line_within_the_bound(monkeypatch, capsys, tmp_path):
+    """A scheduler waits for a worker forever; the run waits WORKERLESS seconds without one, then says so."""
+    import os
+    import signal
+    import time
+
+    from sigcore.errors import ClusterError
+
+    monkeypatch.setattr(leaderboard, "WORKERLESS", 2.0)
+    board = leaderboard.from_table(_frame())
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0",
+                                  silence_logs=50) as lone, distributed.Client(lone) as client:
+        # the worker process killed, and its nanny with it, so that none comes back
+        pids = client.run(os.getpid)
+        nannies = [n.process.process.pid for n in lone.workers.values()]
+        lone.scale(0)  # (the cluster then starts none again)
+        for pid in [*pids.values(), *nannies]:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        start = time.monotonic()
+        with pytest.raises(ClusterError, match="has had no worker for 2 s, at task 1 of 5"):
+            leaderboard.bootstrap(board, n_resamples=100, scheduler=lone.scheduler_address)
+        assert time.monotonic() - start < 30  # bounded: WORKERLESS and a scheduler's round trips, not forever
+        path = tmp_path / "scores.csv"
+        _frame().to_csv(path, index=False)
+        assert main(["many", str(path), "--resamples", "100", "--scheduler", lone.scheduler_address]) != 0
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and "has had no worker" in err[0], err
