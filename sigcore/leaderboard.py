@@ -40,6 +40,9 @@ from .statistics.multiple import CORRECTIONS as ADJUSTED
 from .statistics.multiple import adjust
 from .words import counted, listed, named, shown
 
+__all__ = ["WEIGHTS", "CONNECT_TIMEOUT", "WORKERLESS", "MAXT", "CORRECTIONS", "Board", "from_table", "from_parquet",
+           "Leaderboard", "bootstrap", "task_resamples", "standard_error"]
+
 WEIGHTS = ("tasks", "items")
 CONNECT_TIMEOUT = "20s"  # how long to try a Dask scheduler's address before telling the user
 WORKERLESS = 30.0  # seconds a Dask scheduler may have no worker (all died) before the run stops and says so

@@ -18,6 +18,8 @@ import pandas as pd
 from ..errors import InputError
 from ..io.ids import merged
 
+__all__ = ["Tallies", "read"]
+
 _BATCH = 1 << 20  # rows decoded at a time: a few MB of Arrow's buffers
 _HUGE = 2.0 ** 400  # scores from here on: the whole table's path scales them (leaderboard._HUGE)
 _IDS = ("model", "task", "item")

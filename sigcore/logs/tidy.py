@@ -32,6 +32,9 @@ from ..io.ids import merged
 from ..io.inputs import is_inspect_log, read
 from ..io.sheets import original_cell, table_csv
 
+__all__ = ["COLUMNS", "from_log", "lm_eval_samples", "from_logs", "from_files", "write", "is_table", "is_log",
+           "read_table", "read_table_bytes"]
+
 COLUMNS = ("model", "task", "item", "run", "metric", "score")
 _LM_EVAL_NAME = re.compile(r"samples_(?P<task>.+?)_(?P<date>\d{4}-\d\d-\d\dT[\d\-.:]+)$")
 
