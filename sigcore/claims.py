@@ -21,6 +21,7 @@ A margin chosen after seeing the data is the same mistake as a side chosen after
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -33,10 +34,9 @@ from .contract import DEFAULT_ALPHA, DEFAULT_RESAMPLES, DEFAULT_SEED, check_alph
 from .errors import SettingsError
 from .metrics import direction, resolve
 from .result import Result, refuse_lower
-from .signature import Signature, margin_text  # margin_text: Δ as every output prints it
+from .signature import Signature  # margin_text: Δ as every output prints it
 from .statistics import intervals
 from .statistics.closed_form import differences
-from .words import in_text
 
 __all__ = ["KINDS", "TESTS", "REFUSED", "Claim", "claim", "tails", "from_result", "p_text", "sentence", "delta_text",
            "bound_texts", "Plan", "N_MAX", "power", "plan", "from_rates"]
@@ -207,61 +207,26 @@ def p_text(c: Claim) -> str:
 
 
 def sentence(c: Claim, a: str = "A", b: str = "B") -> str:
-    """The claim as a paper states it: what is shown (or not), the margin, the side, the level, the bound and p."""
-    from .report.sentence import method, metric_name
-
-    res, a, b = c.result, in_text(a), in_text(b)
-    unit = metric_name(res)
-    level = f"{c.level:.0%}"
-    p = p_text(c)
-    how = method(res)
-    delta = f"δ = {a} − {b} = {delta_text(c)}"
-    margin, (low, high) = margin_text(c.margin), bound_texts(c)
-    if c.kind == "non-inferior":
-        said = f"{a} is no worse than {b} by more than {margin} {unit}"
-        bound = f"one-sided {level} bound δ ≥ {low}"
-        if c.shown:
-            return f"{said}: {bound}, above −{margin}; {p}, {how} ({delta}; α = {c.alpha:g})."
-        return (f"Not shown that {said}: {bound} does not exclude −{margin}; {p}, {how} ({delta}; "
-                f"α = {c.alpha:g}).")
-    said = f"{a} and {b} are equivalent within ±{margin} {unit}"
-    interval = f"{level} interval of δ {low} to {high}"
-    tests = f"two one-sided tests, {p}, {how}"
-    if c.shown:
-        return f"{said}: {interval}, inside ±{margin}; {tests} ({delta}; α = {c.alpha:g})."
-    return f"Not shown that {said}: {interval} is not inside ±{margin}; {tests} ({delta}; α = {c.alpha:g})."
+    """Deprecated (removed in 0.4.0): :func:`sigcore.report.claim_text.sentence`, the report's view of a claim."""
+    return _moved("sentence")(c, a, b)
 
 
 def delta_text(c: Claim) -> str:
-    """δ as every output of the claim prints it: the decimals the scores need, a minus sign."""
-    return _signed(c.result.delta, c.result)
+    """Deprecated (removed in 0.4.0): :func:`sigcore.report.claim_text.delta_text`."""
+    return _moved("delta_text")(c)
 
 
 def bound_texts(c: Claim) -> tuple[str, str]:
-    """The bound (and the interval's upper end) as the sentence, the table and the figure print them: the decimals
-    the scores need, and more where fewer would put the printed bound on the other side of the printed margin, or on
-    it, than the bound itself is (−0.049996 against Δ = 0.05 is −0.049996, not −0.0500)."""
-    edge = float(margin_text(c.margin))
-    return (_beside(c.bound_low, c.result, lambda x: x > -edge, c.bound_low > -c.margin),
-            _beside(c.bound_high, c.result, lambda x: x < edge, c.bound_high < c.margin))
+    """Deprecated (removed in 0.4.0): :func:`sigcore.report.claim_text.bound_texts`."""
+    return _moved("bound_texts")(c)
 
 
-def _beside(x: float, res: Result, inside: Any, truth: bool) -> str:
-    text = _signed(x, res)
-    if not math.isfinite(x) or inside(float(text.replace("−", "-"))) == truth:
-        return text
-    for digits in range(len(text.partition(".")[2]) + 1, 18):
-        text = f"{x:.{digits}f}"
-        if inside(float(text)) == truth:
-            return text.replace("-", "−")
-    return repr(float(x)).replace("-", "−")
+def _moved(name: str):
+    warnings.warn(f"sigcore.claims.{name} moves to sigcore.report.claim_text.{name} and goes in 0.4.0",
+                  DeprecationWarning, stacklevel=3)
+    from .report import claim_text  # until 0.4.0: the engine does not write sentences
 
-
-def _signed(x: float, res: Result) -> str:
-    """As the verdict prints its numbers: the decimals the scores need (1.22 BLEU, 0.0150 accuracy), a minus sign."""
-    from .report.sentence import number, scale_of
-
-    return number(x, scale_of(res)).replace("-", "−")
+    return getattr(claim_text, name)
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ With one run each, the result is ``sigcore.compare``'s exactly.
 
 from __future__ import annotations
 
-import math
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,14 +23,12 @@ from .compare import check_settings
 from .contract import DEFAULT_ALPHA, DEFAULT_ALTERNATIVE, DEFAULT_RESAMPLES, DEFAULT_SEED, check_seed, extreme, tie
 from .errors import SettingsError
 from .many import shared_resamples
-from .metrics import METRIC_NAMES, Metric, direction, resolve
+from .metrics import Metric, direction, resolve
 from .metrics.registry import prepare
-from .report.sentence import H1_PHRASES, SIDED, number, round_count
-from .result import Result, better_side, delta_alternative, mc_interval, on_side, p_number, p_text
+from .result import Result, better_side, delta_alternative, mc_interval, on_side, p_text
 from .signature import Signature, tool_versions
 from .statistics import intervals
 from .statistics.variance import Split, split
-from .words import in_text
 
 __all__ = ["METHOD", "SeedsResult", "compare_seeds"]
 
@@ -130,99 +128,20 @@ class SeedsResult:
         return f"{(1 - self.alpha) * 100:.10g}%"
 
     def sentence(self, *, a: str = "A", b: str = "B") -> str:
-        """The verdict as :func:`sigcore.report.sentence.verdict` words a pair's, with the systems' names: the
-        effect (the winner first when significant), the interval with the seeds' variance and from the items
-        alone, p with its side, the method, b and seed, and the decision at α; then any Monte-Carlo caveat.
+        """Deprecated (removed in 0.4.0): :func:`sigcore.report.seeds.sentence`, the report's view of this result."""
+        warnings.warn("SeedsResult.sentence() moves to sigcore.report.seeds.sentence(res, a=..., b=...) and goes in "
+                      "0.4.0", DeprecationWarning, stacklevel=2)
+        from .report import seeds as words  # until 0.4.0: the engine does not write sentences
 
-        "mlp beats forest by 0.0150 accuracy, mean over 5 runs of mlp and 5 of forest on 400 items (95% CI
-        0.0007 to 0.0293 with the seeds' variance, 0.0030 to 0.0270 from the items alone); p = 0.012
-        (two-sided), paired bootstrap over items and runs, b = 10,000, seed 0: significant at α = 0.05."
-        """
-        a, b, scale = in_text(a), in_text(b), max(abs(self.score_a), abs(self.score_b))
-        metric = METRIC_NAMES.get(self.metric, self.metric)
-        k_a, k_b = len(self.scores_a), len(self.scores_b)
-        runs = (f"mean over {k_a:,} run{'s' * (k_a != 1)} of {a} and {k_b:,} of {b} on {self.n_items:,} "
-                f"item{'s' * (self.n_items != 1)}")
-        winner = (a if self.side > 0 else b) if self.significant else None
-        interval = "; ".join(filter(None, ["" if self.higher_is_better else "lower is better",
-                                          self._intervals(a, b, winner, scale)]))
-        interval = f" ({interval})" if interval else ""
-        if self.side == 0:
-            effect = f"{a} and {b} do not differ: δ = 0 {metric}, {runs}{interval}"
-        elif self.significant:
-            loser = b if winner == a else a
-            effect = f"{winner} beats {loser} by {number(abs(self.delta), scale)} {metric}, {runs}{interval}"
-        else:
-            h1 = H1_PHRASES[self.alternative].format(a=a, b=b)
-            effect = f"No significant evidence that {h1}: δ = {number(self.delta, scale)} {metric}, {runs}{interval}"
-        sentence = (f"{effect}; {self.p_text} ({SIDED[self.alternative]}), {METHOD}, b = {self.n_resamples:,}, "
-                    f"seed {self.seed}: {self._decision()}")
-        return " ".join([sentence, *self._caveats()])
+        return words.sentence(self, a=a, b=b)
 
     def variance_sentence(self) -> str:
-        """Where δ's variance comes from and what buys precision: "Of δ's variance, 35% comes from the items and
-        65% from the seeds: twice the items would narrow its interval by 11%, twice the seeds by 24%." Empty for a
-        metric that is not a mean over items, or with one run each."""
-        s = self.variance
-        if s is None or len(self.scores_a) == len(self.scores_b) == 1 or s.variance() == 0:
-            return ""
-        items = round(100 * s.items_share)  # the two shares printed add up to 100%
-        return (f"Of δ's variance, {items}% comes from the items and {100 - items}% from the seeds: twice the items "
-                f"would narrow its interval by {s.narrowing(items=2):.0%}, twice the seeds by "
-                f"{s.narrowing(runs=2):.0%} (variance components, sigcore.statistics.variance).")
+        """Deprecated (removed in 0.4.0): :func:`sigcore.report.seeds.variance_sentence`."""
+        warnings.warn("SeedsResult.variance_sentence() moves to sigcore.report.seeds.variance_sentence(res) and goes "
+                      "in 0.4.0", DeprecationWarning, stacklevel=2)
+        from .report import seeds as words
 
-    def _intervals(self, a: str, b: str, winner: str | None, scale: float) -> str:
-        """Both intervals on the test's side, in the winner's direction when one is named, else of A − B: "95% CI
-        0.0007 to 0.0293 with the seeds' variance, 0.0030 to 0.0270 from the items alone"."""
-        flip = winner is not None and (winner != a) == self.higher_is_better  # the winner's margin: A − B or B − A
-        side = {"greater": "lower", "less": "upper"}.get(delta_alternative(self.alternative, self.higher_is_better),
-                                                          "two-sided")
-        if flip:
-            side = {"lower": "upper", "upper": "lower"}.get(side, side)
-        shown = []
-        both = [((self.ci_low, self.ci_high), " with the seeds' variance"), (self.ci_items, " from the items alone")]
-        one_run_each = len(self.scores_a) == len(self.scores_b) == 1  # no seeds to resample: the two are one
-        for (low, high), source in both[:1] if one_run_each else both:
-            source = "" if one_run_each else source
-            if flip:  # B's margin: -(A - B)
-                low, high = -high, -low
-            bounded = {"lower": (low,), "upper": (high,), "two-sided": (low, high)}[side]
-            if not all(math.isfinite(x) for x in bounded):
-                continue  # b resamples cannot reach α: no interval at 1 - α
-            if side == "two-sided":
-                text = f"{number(low, scale)} to {number(high, scale)}"
-            elif winner is not None:
-                text = f"at least {number(low if side == 'lower' else high, scale)}"
-            else:
-                text = f"δ ≥ {number(low, scale)}" if side == "lower" else f"δ ≤ {number(high, scale)}"
-            shown.append(text + source)
-        if not shown:
-            return ""
-        head = f"{self.level} CI" if side == "two-sided" else f"one-sided {self.level} bound:"
-        return f"{head} {', '.join(shown)}"
-
-    def _decision(self) -> str:
-        alpha = f"α = {self.alpha:g}"
-        if self.significant:
-            return f"significant at {alpha}."
-        if self.side == 0 or self.p_value <= self.alpha:
-            return f"not significant at {alpha}" + (": p ≤ α, but the effect is not on H1's side."
-                                                     if self.p_value <= self.alpha else ".")
-        if not self.reachable:
-            need = math.ceil(1 / self.alpha - 1e-9)
-            return (f"not significant: this test cannot reach {alpha} (the smallest p with b = {self.n_resamples:,} "
-                    f"is {p_number(self.p_floor)}; b ≥ {need:,} could reach it, 10,000 is usual).")
-        return f"not significant at {alpha}."
-
-    def _caveats(self) -> list[str]:
-        if not self.reachable or self.settled:
-            return []
-        low, high = self.p_interval
-        more = self.resamples_to_settle()
-        settle = (f"about {round_count(more)} resamples in all would settle it" if more else
-                  "p equals α, so more resamples are needed to settle it")
-        return [f"Monte-Carlo uncertainty: p's 95% interval ({p_number(low, self.alpha)} to "
-                f"{p_number(high, self.alpha)}) contains α; {settle}."]
+        return words.variance_sentence(self)
 
 
 def compare_seeds(gold: Sequence | None, runs_a: Sequence[Sequence], runs_b: Sequence[Sequence], *,

@@ -3,11 +3,11 @@ the sentence, the bound and p the engine's, the chart counting the claim's tails
 for, never guessed; only the tests with a shifted null offered."""
 
 import pytest
+from helpers.apps import app, frames_of, mt_sample, on_slp3, run, select, slp3
 
 from sigcore import claims, compare
+from sigcore.report import claim_text
 from ui.safe import md
-
-from helpers.apps import app, frames_of, mt_sample, on_slp3, run, select, slp3
 
 
 def _claim(at, kind: str, margin: float):
@@ -27,7 +27,7 @@ def test_a_non_inferiority_claim_runs_and_says_what_the_engine_says():
     gold, a, b = mt_sample()
     expected = claims.claim(gold, a, b, kind="non-inferior", margin=2.5, metric="bleu", tokenize="13a")
     shown = [s.value for s in at.success] + [i.value for i in at.info if "no worse" in i.value]
-    assert shown == [md(claims.sentence(expected, "A (uedin-nmt)", "B (LIUM-NMT)"))]
+    assert shown == [md(claim_text.sentence(expected, "A (uedin-nmt)", "B (LIUM-NMT)"))]
     assert expected.shown and expected.bound_low > -2.5
     frames = frames_of(at)
     low, _ = claims.tails(expected.result, "non-inferior", 2.5)
@@ -47,5 +47,5 @@ def test_an_equivalence_claim_on_accuracy_by_the_t_test():
     gold, a, b = slp3()
     expected = claims.claim(gold, a, b, kind="equivalent", margin=0.3, test="t")
     shown = [s.value for s in at.success] + [i.value for i in at.info if "equivalent" in i.value]
-    assert shown == [md(claims.sentence(expected, "A", "B"))] and not expected.shown  # 10 documents: not shown
+    assert shown == [md(claim_text.sentence(expected, "A", "B"))] and not expected.shown  # 10 documents: not shown
     assert compare(gold, a, b, test="t").delta == expected.result.delta == pytest.approx(0.2)

@@ -15,8 +15,9 @@ from helpers.latex import venue_document
 
 from sigcore import claims
 from sigcore.__main__ import main
-from sigcore.report import citations, claim_table, export, paper
+from sigcore.report import citations, claim_table, claim_text, export, paper
 from sigcore.report.figures import claim_figure
+from sigcore.signature import margin_text
 
 ROOT = Path(__file__).resolve().parents[1]
 MT = ROOT / "sample_data" / "mt"
@@ -76,12 +77,12 @@ def test_the_folder_s_sentence_table_and_json_say_the_claim_s_numbers_alike(seed
         c.bound_low > -c.margin and (c.kind == "non-inferior" or c.bound_high < c.margin))
     assert saved["signature"] == c.signature and saved["result"]["delta"] == c.result.delta
     # the sentence and the table: the same printed bound, p, margin and decision
-    low, high = claims.bound_texts(c)
-    margin = claims.margin_text(c.margin)
+    low, high = claim_text.bound_texts(c)
+    margin = margin_text(c.margin)
     rows = re.findall(r"^    (.*) \\\\$", table, flags=re.M)
     assert rows[0].split(" & ")[-1] == "Shown" and len(rows) == 2, table
     m_cell, d_cell, b_cell, p_cell, shown_cell = rows[1].split(" & ")
-    assert m_cell == margin and _number(d_cell) == _number(claims.delta_text(c))
+    assert m_cell == margin and _number(d_cell) == _number(claim_text.delta_text(c))
     assert shown_cell == ("yes" if c.shown else "no") and sentence.split("\n")[2].startswith("Not shown") != c.shown
     tex_low, tex_high = (x.replace("−", MINUS_TEX) for x in (low, high))
     if c.kind == "non-inferior":

@@ -16,7 +16,8 @@ from statsmodels.stats.weightstats import ttost_paired
 
 from sigcore import claims, compare
 from sigcore.errors import SettingsError
-from sigcore.report import citations, claim_table
+from sigcore.report import citations, claim_table, claim_text
+from sigcore.signature import margin_text
 
 
 def _pair(rng, n, p_a, p_b):
@@ -67,13 +68,13 @@ def test_the_bootstrap_s_p_is_its_count_and_its_bound_the_dual(seed):
 
 def _agrees(c):
     """The sentence says what the claim decided, with its bound and p as computed."""
-    text = claims.sentence(c, "new", "old")
+    text = claim_text.sentence(c, "new", "old")
     assert text.startswith("Not shown that ") != c.shown, text
     bound = re.search(r"bound δ ≥ (\S+?)[, ]|interval of δ (\S+) to (\S+?)[, ]", text)
     shown = [float(x.replace("−", "-")) for x in bound.groups() if x]
     expected = [c.bound_low] if c.kind == "non-inferior" else [c.bound_low, c.bound_high]
     assert shown == pytest.approx(expected, abs=5e-5), text
-    assert claims.margin_text(c.margin) in text and f"α = {c.alpha:g}" in text
+    assert margin_text(c.margin) in text and f"α = {c.alpha:g}" in text
 
 
 def _decided_alike(c):
@@ -86,13 +87,13 @@ def _decided_alike(c):
     assert saved["shown"] == c.shown and (saved["bound_low"], high) == (c.bound_low, c.bound_high)
     assert saved["shown"] == (saved["bound_low"] > -saved["margin"] and (
         saved["claim"] == "non-inferior" or high < saved["margin"]))
-    text = claims.sentence(c, "new", "old")
+    text = claim_text.sentence(c, "new", "old")
     assert text.startswith("Not shown that ") != c.shown, text
     bound = re.search(r"bound δ ≥ (\S+?)[, ]|interval of δ (\S+) to (\S+?)[, ]", text)
     printed = [float(x.replace("−", "-")) for x in bound.groups() if x]
     for x, value, digits in zip(printed, (c.bound_low, c.bound_high), (x for x in bound.groups() if x)):
         assert x == pytest.approx(value, abs=0.51 * 10 ** -len(digits.partition(".")[2])), text  # as rounded
-    edge = float(claims.margin_text(c.margin))  # the words: the printed bound on the printed margin's right side
+    edge = float(margin_text(c.margin))  # the words: the printed bound on the printed margin's right side
     assert (printed[0] > -edge and (len(printed) == 1 or printed[1] < edge)) == c.shown, text
 
 
@@ -107,7 +108,7 @@ def test_the_audits_claim_bound_on_the_margin_is_the_margin():
     raw = 2 * c.result.delta - np.sort(c.result.distribution)[999 - 99 - 1]  # the order statistic itself
     assert raw != -0.1 and abs(raw + 0.1) < 1e-12
     assert c.bound_low == -0.1 and not c.shown and c.p_value > 0.1
-    assert "bound δ ≥ −0.1000 does not exclude −0.1;" in claims.sentence(c)
+    assert "bound δ ≥ −0.1000 does not exclude −0.1;" in claim_text.sentence(c)
     assert json.loads(claim_table.to_json(c))["bound_low"] == -0.1
     _decided_alike(c)
 
@@ -241,7 +242,7 @@ def test_compare_non_inferior_and_equivalent_on_the_command_line(tmp_path, capsy
     assert main(["compare", str(table), "--equivalent", "0.05", "--test", "t"]) == 0
     *_, printed, signature = capsys.readouterr().out.strip().splitlines()
     eq = claims.claim(gold.astype(str), a.astype(str), b.astype(str), kind="equivalent", margin=0.05, test="t")
-    assert printed == claims.sentence(eq, "new", "old") and signature == eq.signature  # the signature last
+    assert printed == claim_text.sentence(eq, "new", "old") and signature == eq.signature  # the signature last
     for extra, said in ((["--alternative", "greater"], "--alternative is not taken with --non-inferior"),
                         (["--test", "mcnemar"], "the mcnemar test has no shifted null"),
                         (["--save", "x.json"], "--save is not taken with --non-inferior")):
@@ -300,9 +301,10 @@ def test_power_plans_a_claim_on_the_command_line(capsys):
 def test_a_claims_latex_sentence_says_the_sentences_numbers_cites_its_tests_and_compiles(tmp_path, capsys):
     """The claim in a paper's text: the same bound, p and decision as the plain sentence, δ and the bound in math
     mode, the test and Schuirmann (1987) cited; pdflatex and bibtex take it (tests/helpers/latex.py's paper)."""
+    from helpers.latex import compile_paper
+
     from sigcore.__main__ import main
     from sigcore.report import export
-    from helpers.latex import compile_paper
 
     rng = np.random.default_rng(8)
     gold, a, b = _pair(rng, 300, 0.8, 0.8)
@@ -311,7 +313,7 @@ def test_a_claims_latex_sentence_says_the_sentences_numbers_cites_its_tests_and_
                                ("non-inferior", 0.001, "t")):
         c = claims.claim(gold, a, b, kind=kind, margin=margin, test=test, n_resamples=2000)
         tex = export.claim_latex(c, a="int8_model", b="fp16 & co")
-        plain = claims.sentence(c, "int8_model", "fp16 & co")
+        plain = claim_text.sentence(c, "int8_model", "fp16 & co")
         assert tex.startswith("Not shown" if not c.shown else "int8") == plain.startswith("Not shown" if not c.shown
                                                                                          else "int8")
         low = claims._signed(c.bound_low, c.result).replace("−", "-")

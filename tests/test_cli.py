@@ -15,6 +15,7 @@ import sigcore
 from sigcore.__main__ import main
 from sigcore.many import Many
 from sigcore.report import family
+from sigcore.report import seeds as seeds_words
 
 ROOT = Path(__file__).resolve().parents[1]
 SLP3 = ROOT / "sample_data" / "slp3_fig4_11.csv"
@@ -655,8 +656,8 @@ def test_seeds_from_run_files_is_compare_seeds(tmp_path, capsys):
                                      [[str(v) for v in r] for r in runs["b"]], n_resamples=1000)
     note, sentence, variance = capsys.readouterr().out.strip().splitlines()
     assert note.startswith("note: the metric is accuracy, the first that fits")
-    assert sentence == expected.sentence(a="a", b="b")  # the runs' names, a0 a1 a2 and b0 b1 b2
-    assert variance == expected.variance_sentence() and variance.startswith("Of δ's variance, ")
+    assert sentence == seeds_words.sentence(expected, a="a", b="b")  # the runs' names, a0 a1 a2 and b0 b1 b2
+    assert variance == seeds_words.variance_sentence(expected) and variance.startswith("Of δ's variance, ")
 
 
 def test_many_reads_conll_files_that_each_carry_gold_and_refuses_lm_eval_logs(tmp_path, capsys):

@@ -7,17 +7,17 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers.many_page import HOSTILE, frame_with, page, shown_text, upload, user_markup, widget
 from streamlit.testing.v1 import AppTest
 
 import sigcore
+from sigcore.io.inputs import read
 from sigcore.io.loading import load_many
 from sigcore.io.pairing import from_files
-from sigcore.io.inputs import read
+from sigcore.report import seeds as seeds_words
 from ui import datasets as datasets_ui
 from ui import seeds as seeds_ui
 from ui.safe import md
-
-from helpers.many_page import HOSTILE, frame_with, page, shown_text, upload, user_markup, widget
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_data"
@@ -207,8 +207,8 @@ def test_per_seed_outputs_give_the_bootstrap_over_items_and_runs(seeds_page):
     data = load_many([read(SAMPLES / "seeds" / "digits_runs.csv")])
     res = sigcore.compare_seeds(data.gold, [data.systems[r] for r in runs[0]], [data.systems[r] for r in runs[1]],
                                 n_resamples=10_000, seed=0)
-    assert md(res.sentence(a="mlp", b="forest")) in [m.value for m in at.markdown]
-    assert md(res.variance_sentence()) in [c.value for c in at.caption]  # items or seeds: what buys precision
+    assert md(seeds_words.sentence(res, a="mlp", b="forest")) in [m.value for m in at.markdown]
+    assert md(seeds_words.variance_sentence(res)) in [c.value for c in at.caption]  # items or seeds: what buys precision
     shown = frame_with(at, "run")
     assert list(shown["score"]) == pytest.approx([*res.scores_a, *res.scores_b], abs=1e-12)
     assert list(shown["score"])[:5] == pytest.approx(sample_scores()["mlp"])  # the scores sample's runs

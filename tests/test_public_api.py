@@ -86,3 +86,27 @@ def test_every_import_takes_a_name_from_the_module_that_offers_it():
         elif name not in importlib.import_module(source).__all__:
             wrong.append(f"{importer}: from {source} import {name}")
     assert not wrong, "\n".join(wrong)
+
+
+def test_the_sentences_moved_to_the_report_layer_still_answer_their_old_names_with_a_warning():
+    """A name changes only after a minor version with a DeprecationWarning (docs/reference/stability.md)."""
+    import numpy as np
+
+    from sigcore import claims, compare_seeds
+    from sigcore.report import claim_text
+    from sigcore.report import seeds as seeds_words
+
+    rng = np.random.default_rng(0)
+    gold = rng.integers(0, 2, 60)
+    runs_a = [np.where(rng.random(60) < 0.8, gold, 1 - gold) for _ in range(2)]
+    runs_b = [np.where(rng.random(60) < 0.7, gold, 1 - gold) for _ in range(2)]
+    res = compare_seeds(gold, runs_a, runs_b, n_resamples=200)
+    c = claims.claim(gold, runs_a[0], runs_b[0], kind="non-inferior", margin=0.05, n_resamples=200)
+    cases = [(lambda: res.sentence(a="x", b="y"), seeds_words.sentence(res, a="x", b="y")),
+             (res.variance_sentence, seeds_words.variance_sentence(res)),
+             (lambda: claims.sentence(c, "x", "y"), claim_text.sentence(c, "x", "y")),
+             (lambda: claims.delta_text(c), claim_text.delta_text(c)),
+             (lambda: claims.bound_texts(c), claim_text.bound_texts(c))]
+    for old, new in cases:
+        with pytest.warns(DeprecationWarning, match="goes in 0.4.0"):
+            assert old() == new

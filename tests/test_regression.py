@@ -14,7 +14,8 @@ import shlex
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
 from sklearn import metrics as skm
 
@@ -22,12 +23,13 @@ import sigcore
 from sigcore import Metric, report
 from sigcore.__main__ import main
 from sigcore.errors import InputError, SettingsError
+from sigcore.io import metric_fit
 from sigcore.io.aligned import Aligned
 from sigcore.io.loading import load
 from sigcore.io.metric_fit import engine_inputs, reading
-from sigcore.io import metric_fit
 from sigcore.io.roles import regression_reason
 from sigcore.report import export, family
+from sigcore.report import seeds as seeds_words
 from sigcore.report.figures import delta_histogram, figure
 from sigcore.result import better_side, delta_alternative
 
@@ -604,7 +606,7 @@ def test_a_custom_metric_goes_through_the_runs_over_seeds(mine, builtin):
     for f in ("delta", "p_value", "ci_low", "ci_high", "ci_items"):
         assert getattr(ours, f) == pytest.approx(getattr(theirs, f), rel=1e-12), f
     assert ours.significant and ours.side == 1  # A's runs err less (or are right more): A better
-    assert ours.sentence(a="A", b="B").startswith(f"A beats B by ")
+    assert ours.sentence(a="A", b="B").startswith("A beats B by ")
     assert ours.variance is not None  # a mean over items: the items × seeds split
     assert records.seeds(ours, a="A", b="B")["metric"] == mine.name
     assert latex_escape_name(mine.name) in seeds_report.table_latex(ours, a="A", b="B")
@@ -631,7 +633,7 @@ def test_runs_over_seeds_honour_lower_is_better():
     res = sigcore.compare_seeds(None, runs_a, runs_b, metric="mean", higher_is_better=False, alternative="greater",
                                 n_resamples=2_000)
     assert res.significant and res.side == 1 and res.delta < 0
-    text = res.sentence(a="small", b="large")
+    text = seeds_words.sentence(res, a="small", b="large")
     assert text.startswith("small beats large by ") and "(lower is better; one-sided 95% bound: at least " in text
     assert "better:lower" in res.signature and records.seeds(res, a="a", b="b")[
         "higher_is_better"] is False

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 import sigcore
 from sigcore import SettingsError
+from sigcore.report import seeds as seeds_words
 from sigcore.report.sentence import number
 from sigcore.result import on_side
 from sigcore.seeds import compare_seeds
@@ -100,13 +101,14 @@ def test_two_sided_p_and_interval_from_the_distribution_by_hand(seed):
 def test_the_sentence_agrees_with_the_decision():
     gold, a, b = _runs(n=1500, runs=3, accuracy=(0.78, 0.70), spread=0.01, seed=3)
     res = compare_seeds(gold, a, b, n_resamples=2000)
-    assert res.significant and "significant at α = 0.05" in res.sentence() and "3 runs of A" in res.sentence()
+    text = seeds_words.sentence(res)
+    assert res.significant and "significant at α = 0.05" in text and "3 runs of A" in text
 
 
 def test_the_sentence_names_the_systems_like_the_pair_verdict():
     gold, a, b = _runs(n=1500, runs=3, accuracy=(0.70, 0.78), spread=0.01, seed=3)
     res = compare_seeds(gold, a, b, n_resamples=2000)
-    text = res.sentence(a="mlp", b="forest")
+    text = seeds_words.sentence(res, a="mlp", b="forest")
     scale = max(res.score_a, res.score_b)
     assert text.startswith(f"forest beats mlp by {number(-res.delta, scale)} accuracy, mean over 3 runs of mlp and "
                            f"3 of forest on 1,500 items (95% CI {number(-res.ci_high, scale)} to "
@@ -205,7 +207,7 @@ def test_the_sentence_reads_back_on_every_side_and_outcome(alternative, gap):
 
 
 def _reads_back(res, a: str, b_name: str) -> None:
-    text = res.sentence(a=a, b=b_name)
+    text = seeds_words.sentence(res, a=a, b=b_name)
     got = _read(text, a, b_name)
     scale = max(abs(res.score_a), abs(res.score_b))
     alternative, alpha, b = res.alternative, res.alpha, res.n_resamples

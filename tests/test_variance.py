@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from sigcore.errors import SettingsError
+from sigcore.report import seeds as seeds_words
 from sigcore.statistics.variance import split
 
 SIMS = 6_000
@@ -175,7 +176,7 @@ def test_compare_seeds_splits_a_mean_over_items_and_says_so():
     assert (res.variance.items, res.variance.runs, res.variance.error) == pytest.approx(
         (reference.items, reference.runs, reference.error), rel=1e-12)
     items = round(100 * reference.items_share)
-    assert res.variance_sentence() == (
+    assert seeds_words.variance_sentence(res) == (
         f"Of δ's variance, {items}% comes from the items and {100 - items}% from the seeds: twice the items would "
         f"narrow its interval by {reference.narrowing(items=2):.0%}, twice the seeds by "
         f"{reference.narrowing(runs=2):.0%} (variance components, sigcore.statistics.variance).")
@@ -184,9 +185,9 @@ def test_compare_seeds_splits_a_mean_over_items_and_says_so():
     spread = np.var(res.distribution)
     assert reference.variance() < spread < reference.variance() + 2 * reference.error
     f1 = compare_seeds(runs.gold, mlp, forest, metric="macro_f1", n_resamples=200)
-    assert f1.variance is None and f1.variance_sentence() == ""  # not a mean over items: no split
+    assert f1.variance is None and seeds_words.variance_sentence(f1) == ""  # not a mean over items: no split
     one = compare_seeds(runs.gold, mlp[:1], forest[:1], n_resamples=200)
-    assert one.variance_sentence() == ""
+    assert seeds_words.variance_sentence(one) == ""
 
 
 def _clustered(rng, sims, sizes, runs, *, between, within, error, binary=False):

@@ -31,6 +31,7 @@ from sigcore.io.aligned import AlignedMany
 from sigcore.io.loading import load_many
 from sigcore.io.roles import gold_files, names_of, system_of
 from sigcore.report import citations, export
+from sigcore.report import seeds as seeds_words
 from sigcore.report.sentence import SIDED, decimals, number
 from sigcore.result import delta_alternative
 from sigcore.statistics.aso import N_BOOTSTRAP, TAU
@@ -408,9 +409,9 @@ def runs_csv_frame(res, s: RunsSettings) -> pd.DataFrame:
 def show_runs(res, s: RunsSettings) -> None:
     """The sentence, δ and p, δ's bound or interval with and without the seeds' variance, and each run's score."""
     a, b = s.names
-    st.markdown(md(res.sentence(a=a, b=b)))
-    if res.variance_sentence():  # what buys precision: more items or more seeds
-        st.caption(md(res.variance_sentence()))
+    st.markdown(md(seeds_words.sentence(res, a=a, b=b)))
+    if variance := seeds_words.variance_sentence(res):  # what buys precision: more items or more seeds
+        st.caption(md(variance))
     scale = max(abs(res.score_a), abs(res.score_b))
     fmt = _format(scale)
     c1, c2, c3 = st.columns([1, 1, 2])
@@ -472,7 +473,7 @@ def downloads(out, s: AsoSettings | RunsSettings) -> None:
         keys = citations.keys_for_test("bootstrap", s.metric)
         a, b = s.names
         buttons = [("Runs CSV", export.table_csv(runs_csv_frame(out, s)), "sigcore_seeds_runs.csv", "text/csv"),
-                   ("Sentence (text)", out.sentence(a=a, b=b) + "\n", "sigcore_seeds.txt", "text/plain"),
+                   ("Sentence (text)", seeds_words.sentence(out, a=a, b=b) + "\n", "sigcore_seeds.txt", "text/plain"),
                    ("BibTeX", citations.bibtex(keys), "sigcore_seeds.bib", "text/x-bibtex")]
     for col, (label, content, file_name, mime) in zip(cols, buttons):
         col.download_button(label, content, file_name=file_name, mime=mime, on_click="ignore", width="stretch",

@@ -7,7 +7,7 @@ import streamlit as st
 
 import sigcore
 from sigcore import report
-from sigcore.report import citations, export, paper, reproduce
+from sigcore.report import citations, claim_text, export, paper, reproduce
 from sigcore.report.figures import KINDS, figure
 from sigcore.report.sentence import metric_heading
 from sigcore.report.style import SLIDE
@@ -45,10 +45,9 @@ def show(res: sigcore.Result, a: str, b: str, effects: list = (), command: str |
 def show_claim(c, a: str, b: str, command: str | None = None) -> None:
     """A non-inferiority or equivalence claim (:mod:`sigcore.claims`): its sentence, its row (as the paper's table
     prints it), the signature, the command that recreates it, its JSON and its paper folder."""
-    from sigcore import claims
     from sigcore.report import claim_table
 
-    (st.success if c.shown else st.info)(md(claims.sentence(c, a=_role("A", a), b=_role("B", b))))
+    (st.success if c.shown else st.info)(md(claim_text.sentence(c, a=_role("A", a), b=_role("B", b))))
     st.dataframe(pd.DataFrame({k: [v] for k, v in claim_table.cells(c).items()} | {"shown at α": [c.shown]}),
                  hide_index=True)
     st.code(c.signature, language=None, wrap_lines=True)

@@ -1,14 +1,16 @@
 r"""A non-inferiority or equivalence claim (:mod:`sigcore.claims`) for a paper and a page: its row (the claim, the
 margin Δ, δ, the bound or interval, p, the decision), the booktabs table around that row with its caption, the
-figure's caption, and the JSON. Every number is printed as the claim's sentence prints it (:func:`claims.bound_texts`,
-:func:`claims.p_text`), so the sentence, the table, the figure and the JSON cannot disagree.
+figure's caption, and the JSON. Every number is printed as the claim's sentence prints it
+(:func:`claim_text.bound_texts`, :func:`claims.p_text`), so the sentence, the table, the figure and the JSON cannot
+disagree.
 """
 
 from __future__ import annotations
 
-from ..claims import Claim, bound_texts, delta_text, p_text
+from ..claims import Claim, p_text
 from ..signature import margin_text
 from . import citations
+from .claim_text import bound_texts, delta_text
 from .export import (
     SLOT_A,
     SLOT_B,

@@ -228,10 +228,10 @@ def sentence_latex(res: Result, *, a: str = "A", b: str = "B") -> str:
 
 
 def claim_latex(c, *, a: str = "A", b: str = "B") -> str:
-    r"""A non-inferiority or equivalence claim (:func:`sigcore.claims.sentence`) as a paper's sentence in LaTeX:
+    r"""A non-inferiority or equivalence claim's sentence (:func:`sigcore.report.claim_text.sentence`) in LaTeX:
     δ, α, b and the bound in math mode, the test and Schuirmann (1987) cited with ``\citep``."""
     from ..claims import p_text
-    from ..claims import sentence as claim_sentence
+    from .claim_text import sentence as claim_sentence
     from .sentence import method
 
     how, p = method(c.result), p_text(c)
