@@ -190,7 +190,7 @@ def report(name: str, runs: list[dict]) -> None:
 
 def python_side(csv: bytes) -> None:
     """What Run costs on the page's side before the browser plays anything: the whole run from
-    ``sigcore.stream`` (``ui.run._stream``), the chart and its frames (``ui.run._frames``), and the JSON the
+    ``sigcore.stream`` (``ui.run.run_stream``), the chart and its frames (``ui.run.chart_frames``), and the JSON the
     live chart component is sent."""
     import json
 
@@ -212,9 +212,9 @@ def python_side(csv: bytes) -> None:
         best = None
         for _ in range(3):
             t0 = time.perf_counter()
-            partials = list(ui_run._stream(data, settings))
+            partials = list(ui_run.run_stream(data, settings))
             t1 = time.perf_counter()
-            figure, frames = ui_run._frames(partials, settings)
+            figure, frames = ui_run.chart_frames(partials, settings)
             t2 = time.perf_counter()
             figure.to_json(), json.dumps(frames)
             t3 = time.perf_counter()

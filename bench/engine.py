@@ -211,7 +211,7 @@ def ideal():
 
     gold, a, b = labels(N, acc=(0.700, 0.698))
     rows = [np.column_stack([(s == gold).astype(float), np.ones(N)]) for s in (a, b)]
-    paired = resampling.PairedStats.from_patterns(*resampling._unique_pairs(*rows, np.ones(N, dtype=np.int64)))
+    paired = resampling.PairedStats.from_patterns(*resampling.unique_pairs(*rows, np.ones(N, dtype=np.int64)))
     t_full, _ = best(lambda: sigcore.compare(gold, a, b, metric="accuracy", n_resamples=B, seed=SEED))
     t_draws, _ = best(lambda: [c for c in resampling.bootstrap(paired, B, SEED)])
     print(f"\ncompare() on accuracy, bootstrap, n = {N:,}, b = {B:,}: {t_full:.4f} s; its {len(paired.counts)} "

@@ -514,7 +514,7 @@ class Run:
             while mark <= filled:
                 for draws in filter(None, [boot, *own]):  # block by block, even where one chunk of the test's
                     draws.fill(mark / total)  # draws holds many blocks (a short exact enumeration)
-                yield self._resampled_result(scores_a[:mark], scores_b[:mark], deltas[:mark], exact,
+                yield self.resampled_result(scores_a[:mark], scores_b[:mark], deltas[:mark], exact,
                                              None if boot is None else boot.drawn(), done=mark == total, own=own)
                 if mark == total:
                     return
@@ -557,7 +557,7 @@ class Run:
             return tuple(intervals.mean_interval(self.score(s), level, normal=normal) for s in self.stats)
         return (math.nan, math.nan), (math.nan, math.nan)
 
-    def _resampled_result(self, sa, sb, d, exact, boot, done, alone: bool = True, own: list | None = None) -> Result:
+    def resampled_result(self, sa, sb, d, exact, boot, done, alone: bool = True, own: list | None = None) -> Result:
         """The result from resampled scores; ``alone``: each system's interval from resampling it alone (a family
         of comparisons passes False: its resampled scores are already every system's own, shared by all pairs),
         with ``own``'s draws where they were made (:meth:`_alone`)."""

@@ -417,7 +417,7 @@ def _shared_bootstrap(gold, systems, names, pairs, options, budget, progress):
                    None if groups is None else paired.n, definition=resolve(metric),
                    higher_is_better=options["higher_is_better"])
         sa, sb = resampled[:, i], resampled[:, j]
-        results[(a, bname)] = run._resampled_result(sa, sb, sa - sb, False, None, done=True, alone=False)
+        results[(a, bname)] = run.resampled_result(sa, sb, sa - sb, False, None, done=True, alone=False)
     totals = {name: weights @ rows[column[name]] for name in names}
     scores = {name: float(score(totals[name])) for name in names}
     binary = resolve(metric).binary and groups is None

@@ -310,7 +310,7 @@ def live(data: Aligned, s: Settings, key: str, heading: str = ""):
         live_chart(empty_histogram("Press Run: the distribution of δ(x⁽ⁱ⁾) builds up here"), [], run="idle",
                    shown=0, interval=1, config=CHART, key=CHART_KEY)  # loads the chart's page before Run
     else:
-        figure, frames = _frames(last["partials"], s)
+        figure, frames = chart_frames(last["partials"], s)
         played = live_chart(figure, frames, run=last["id"], shown=last["shown"],
                             interval=max(SPEEDS[s.speed][1], MIN_FRAME), config=CHART, key=CHART_KEY)
         if played and played["run"] == last["id"]:
@@ -328,7 +328,7 @@ def _compute(data: Aligned, s: Settings, area) -> list[sigcore.Result]:
     """The whole run, block by block, with a progress bar in ``area``: a rerun, a Stop or a closed tab interrupts it
     at the next block (Streamlit stops a script at its next call), instead of computing on for minutes."""
     partials = []
-    results = _stream(data, s)  # settings and budget checked here, before the run waits for its turn
+    results = run_stream(data, s)  # settings and budget checked here, before the run waits for its turn
     resampled, title = s.test in RESAMPLING, sigcore.TESTS[s.test].title
     slot = area.empty()  # one element: the wait for a turn, then the progress, each in place of the last
     with work.turn(slot, "Resampling" if resampled else "Computing"):
@@ -341,7 +341,7 @@ def _compute(data: Aligned, s: Settings, area) -> list[sigcore.Result]:
     return partials
 
 
-def _stream(data: Aligned, s: Settings):
+def run_stream(data: Aligned, s: Settings):
     gold, a, b, metric = inputs(data, s.metric)
     block = max(SPEEDS[s.speed][0] or 1, math.ceil(s.n_resamples / (MAX_FRAMES if SPEEDS[s.speed][0] else 25)))
     return sigcore.stream(gold, a, b, metric=metric, test=s.test, n_resamples=s.n_resamples,
@@ -349,7 +349,7 @@ def _stream(data: Aligned, s: Settings):
                           block=block, budget=work.BUDGET, higher_is_better=s.higher_is_better, **dict(s.options))
 
 
-def _frames(partials: list[sigcore.Result], s: Settings):
+def chart_frames(partials: list[sigcore.Result], s: Settings):
     """The chart of the whole run and, per partial result, its bar heights, title, progress and texts."""
     first = next((r for r in partials if len(r.distribution) >= min(100, s.n_resamples)), partials[-1])
     edges = live_edges(first.distribution, claim_marks(first, s.claimed))  # the axis never moves

@@ -29,7 +29,7 @@ import pandas as pd
 from .._threads import WORKERS, pool
 
 __all__ = ["CHUNK", "FEW_CLUSTERS", "PairedStats", "few_clusters", "chunk_sizes", "Draw", "bootstrap", "permutation",
-           "exact_permutation_size", "exact_permutation", "jackknife_deltas"]
+           "exact_permutation_size", "exact_permutation", "jackknife_deltas", "unique_pairs"]
 
 CHUNK = 1_000
 FEW_CLUSTERS = 30  # below it a cluster bootstrap's intervals are too narrow (Cameron, Gelbach & Miller 2008)
@@ -54,7 +54,7 @@ class PairedStats:
         """Rows that stand for ``counts`` items each (a metric may group items before building wide rows);
         given in the order of each group's first item, the same patterns, in the same order, as
         :meth:`from_items` on the items they stand for."""
-        distinct_a, distinct_b, counts = _unique_pairs(rows_a, rows_b, counts)
+        distinct_a, distinct_b, counts = unique_pairs(rows_a, rows_b, counts)
         return cls(distinct_a, distinct_b, counts, int(counts.sum()))
 
     @property
@@ -82,7 +82,7 @@ class PairedStats:
         return PairedStats(self.rows_a[keep], self.rows_b[keep], self.counts[keep], int(self.counts[keep].sum()))
 
 
-def _unique_pairs(rows_a: np.ndarray, rows_b: np.ndarray, weights: np.ndarray):
+def unique_pairs(rows_a: np.ndarray, rows_b: np.ndarray, weights: np.ndarray):
     """Distinct (row of A, row of B) pairs and their summed weights, in order of first occurrence.
 
     That order depends on the items, not on which system is A: swapping A and B keeps every pattern in its
