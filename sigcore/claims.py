@@ -202,7 +202,8 @@ def _t(res: Result, margin: float, alpha: float, data) -> tuple[float, float, fl
 
 
 def p_text(c: Claim) -> str:
-    """"p = 0.004", or "p < 0.0001" where no resample was as extreme (:attr:`Claim.p_text`)."""
+    """Deprecated (removed in 0.4.0): :attr:`Claim.p_text`, the one p-text of a claim."""
+    warnings.warn("sigcore.claims.p_text(c) is c.p_text and goes in 0.4.0", DeprecationWarning, stacklevel=2)
     return c.p_text
 
 

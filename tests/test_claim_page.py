@@ -32,9 +32,9 @@ def test_a_non_inferiority_claim_runs_and_says_what_the_engine_says():
     frames = frames_of(at)
     low, _ = claims.tails(expected.result, "non-inferior", 2.5)
     assert sum(frames[-1]["y"][1]) == int(low.sum())  # the red bars: the resamples the claim's p counts
-    assert f"the claim's {claims.p_text(expected)}" in frames[-1]["texts"]["status"]
+    assert f"the claim's {expected.p_text}" in frames[-1]["texts"]["status"]
     table = next(d.value for d in at.dataframe if "shown at α" in d.value.columns)
-    assert table["p"].tolist() == [claims.p_text(expected).removeprefix("p ").removeprefix("= ")]
+    assert table["p"].tolist() == [expected.p_text.removeprefix("p ").removeprefix("= ")]
     assert table["shown at α"].tolist() == [True]
 
 

@@ -98,7 +98,7 @@ def test_the_folder_s_sentence_table_and_json_say_the_claim_s_numbers_alike(seed
         if np.isfinite(end):
             assert abs(shown_end - end) <= 0.5 * 10.0 ** -max(len(str(shown_end).partition(".")[2]), 0) + 1e-12
             assert inside(shown_end, float(margin)) == inside(end, c.margin), (shown_end, end, margin)
-    p = claims.p_text(c)
+    p = c.p_text
     relation, value = p.split(" ")[1:]
     assert p_cell.startswith("$<" if relation == "<" else "$") and _tex_float(p_cell.strip("$<")) == float(value)
     said = re.search(r"\$p (<|=) ([^$]+)\$", sentence)

@@ -106,7 +106,7 @@ def test_the_sentences_moved_to_the_report_layer_still_answer_their_old_names_wi
              (res.variance_sentence, seeds_words.variance_sentence(res)),
              (lambda: claims.sentence(c, "x", "y"), claim_text.sentence(c, "x", "y")),
              (lambda: claims.delta_text(c), claim_text.delta_text(c)),
-             (lambda: claims.bound_texts(c), claim_text.bound_texts(c))]
+             (lambda: claims.bound_texts(c), claim_text.bound_texts(c)), (lambda: claims.p_text(c), c.p_text)]
     for old, new in cases:
         with pytest.warns(DeprecationWarning, match="goes in 0.4.0"):
             assert old() == new

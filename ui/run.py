@@ -368,8 +368,8 @@ def _texts(res: sigcore.Result, s: Settings) -> tuple[str, str]:
     if s.claimed is None:
         return chart_title(res), _p_status(res)
     c = claims.from_result(res, *s.claimed)
-    return (f"{CLAIM_TITLES[c.kind]} Δ = {c.margin:g}: {claims.p_text(c)}, b = {res.n_resamples:,}",
-            f"the claim's {claims.p_text(c)}")
+    return (f"{CLAIM_TITLES[c.kind]} Δ = {c.margin:g}: {c.p_text}, b = {res.n_resamples:,}",
+            f"the claim's {c.p_text}")
 
 
 CLAIM_TITLES = {"non-inferior": "No worse by", "equivalent": "Within ±"}

@@ -1,13 +1,13 @@
 r"""A non-inferiority or equivalence claim (:mod:`sigcore.claims`) for a paper and a page: its row (the claim, the
 margin Δ, δ, the bound or interval, p, the decision), the booktabs table around that row with its caption, the
 figure's caption, and the JSON. Every number is printed as the claim's sentence prints it
-(:func:`claim_text.bound_texts`, :func:`claims.p_text`), so the sentence, the table, the figure and the JSON cannot
+(:func:`claim_text.bound_texts`, :attr:`Claim.p_text`), so the sentence, the table, the figure and the JSON cannot
 disagree.
 """
 
 from __future__ import annotations
 
-from ..claims import Claim, p_text
+from ..claims import Claim
 from ..signature import margin_text
 from . import citations
 from .claim_text import bound_texts, delta_text
@@ -40,7 +40,7 @@ def bound_header(c: Claim) -> str:
 def cells(c: Claim) -> dict[str, str]:
     """The claim's row as plain text, keyed by its column's header: what the page's table and the paper's show."""
     low, high = bound_texts(c)
-    raw = p_text(c)  # "p = 0.004", "p < 0.0001"
+    raw = c.p_text  # "p = 0.004", "p < 0.0001"
     return {"claim": c.kind, "margin Δ": margin_text(c.margin), "δ = A − B": delta_text(c),
             bound_header(c): f"≥ {low}" if c.kind == "non-inferior" else f"[{low}, {high}]",
             "p": raw.removeprefix("p = ").removeprefix("p "), "shown at α": "yes" if c.shown else "no"}
@@ -86,7 +86,7 @@ def figure_caption(c: Claim, *, latex: bool = False) -> str:
     """The caption of :func:`sigcore.report.figures.claim_figure`: what is drawn, and which resamples (bars) or
     which bar shows the claim."""
     res = c.result
-    p = p_text(c)
+    p = c.p_text
     margin = margin_text(c.margin)
     if c.test == "bootstrap":
         from ..claims import tails

@@ -230,11 +230,10 @@ def sentence_latex(res: Result, *, a: str = "A", b: str = "B") -> str:
 def claim_latex(c, *, a: str = "A", b: str = "B") -> str:
     r"""A non-inferiority or equivalence claim's sentence (:func:`sigcore.report.claim_text.sentence`) in LaTeX:
     δ, α, b and the bound in math mode, the test and Schuirmann (1987) cited with ``\citep``."""
-    from ..claims import p_text
     from .claim_text import sentence as claim_sentence
     from .sentence import method
 
-    how, p = method(c.result), p_text(c)
+    how, p = method(c.result), c.p_text
     text = claim_sentence(c, SLOT_A, SLOT_B).replace(how, f"{how} {SLOT_C}", 1).replace(p, SLOT_P, 1)
     name, op, value = p.split(" ")
     cite = citations.cite_latex(citations.claim_keys(c.result.test, c.result.metric))
