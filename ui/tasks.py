@@ -246,7 +246,7 @@ def downloads(res: leaderboard.Leaderboard, s: Settings) -> None:
     c1, c2, c3, _ = st.columns(4)  # to publish: the page, the board for a README, every number
     c1.download_button("Page (.html)", lambda: page_html(res, s), file_name="board.html", mime="text/html",
                        on_click="ignore", key="tasks-html")  # drawn on the click: its figure starts a browser
-    c2.download_button("Board (.md)", board_markdown(res, s), file_name="board.md", mime="text/markdown",
+    c2.download_button("Board (.md)", lambda: board_markdown(res, s), file_name="board.md", mime="text/markdown",
                        on_click="ignore", key="tasks-md")
     c3.download_button("All (.json)", records.dumps(record),
                        file_name="board.json", mime="application/json", on_click="ignore", key="tasks-json")

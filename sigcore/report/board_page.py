@@ -12,7 +12,8 @@ import re
 from ..errors import SettingsError
 from ..leaderboard import Leaderboard
 from . import board as words
-from .export import figure_image, md_escape
+from . import export
+from .export import md_escape
 
 _STYLE = ("body{font-family:system-ui,sans-serif;margin:2em auto;max-width:72em;padding:0 1em;color:#222}"
           "table{border-collapse:collapse;margin:1em 0;font-size:.92em;font-variant-numeric:tabular-nums}"
@@ -86,12 +87,16 @@ def rank_svg(res: Leaderboard, alpha: float, correction: str) -> tuple[str | Non
         from .board_figures import ranks
 
         fig = ranks(res, alpha, correction)
-        svg = figure_image(fig, "svg", width=900, height=int(fig.layout.height), scale=1).decode("utf-8")
+        for k, trace in enumerate(fig.data):  # plotly.js names each trace's group after its uid: random unless given
+            trace.uid = f"board{k}"
+        svg = export.figure_image(fig, "svg", width=900, height=int(fig.layout.height), scale=1).decode("utf-8")
     except (ImportError, SettingsError) as e:
         return None, str(e)
     uid = re.search(r'id="defs-(\w+)"', svg)
-    # plotly.js names its clip paths and defs after a random id drawn each time: one figure on the page, one name
-    return (svg if uid is None else re.sub(rf'((?:id="|#)[A-Za-z-]*){re.escape(uid.group(1))}', r"\1board", svg)), None
+    if uid is None:
+        return svg, None
+    # and its defs and clip paths after an id drawn at each export: one figure on the page, one name
+    return re.sub(rf'((?:id="|url\(#|href="#)[A-Za-z-]*){re.escape(uid.group(1))}', r"\1board", svg), None
 
 
 def _inline(svg: str) -> str:
