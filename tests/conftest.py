@@ -114,3 +114,21 @@ def browser_per_image(one_browser_for_static_images):
         else:
             patch.setenv("BROWSER_PATH", browser)
         kaleido.start_sync_server(n=1, timeout=RENDER_SECONDS, silence_warnings=True)
+
+
+@pytest.fixture
+def deferred(monkeypatch):
+    """The download buttons' deferred callables of an AppTest run, by file id (AppTest drops its runtime's media
+    manager after each run: keep them)."""
+    from streamlit.runtime.media_file_manager import MediaFileManager
+    from streamlit.testing.v1 import app_test
+
+    kept: dict = {}
+
+    class Keeping(MediaFileManager):
+        def add_deferred(self, data_callable, *args, **kwargs):
+            file_id = super().add_deferred(data_callable, *args, **kwargs)
+            kept[file_id] = data_callable
+            return file_id
+    monkeypatch.setattr(app_test, "MediaFileManager", Keeping)
+    return kept

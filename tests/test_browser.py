@@ -1005,3 +1005,48 @@ def test_a_second_opening_takes_plotly_from_the_browser_cache(chromium, app_url)
     first, second = seen
     assert not first.get("fromDiskCache") and "immutable" in first["headers"]["cache-control"], first["headers"]
     assert second.get("fromDiskCache") or second.get("fromMemoryCache"), second
+
+
+def test_many_tasks_board_and_per_task_table_fit_the_main_column_at_1280_px(page, app_url, tmp_path):
+    """Eight models with long names (as Hugging Face writes them) on seven tasks, at 1280 x 720 beside the sidebar:
+    the board's and the per-task table's every column is inside the main column, nothing scrolls sideways (the
+    names wrap, each number stays whole), and the preview of the data fits its half."""
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(5)
+    models = ["meta-llama/Meta-Llama-3.1-70B-Instruct", "Qwen/Qwen2.5-72B-Instruct", "google/gemma-2-27b-it",
+              "mistralai/Mistral-Large-Instruct-2407", "anthropic/claude-3-5-haiku-20241022",
+              "microsoft/Phi-3-medium-128k-instruct", "openai/gpt-4o-mini-2024-07-18", "deepseek-ai/DeepSeek-V2.5"]
+    tasks = ["mmlu_pro", "gsm8k", "hellaswag", "arc_challenge", "truthfulqa_mc2", "winogrande", "bbh_navigate"]
+    pd.DataFrame([(m, t, str(i), float(rng.random() < 0.45 + 0.04 * k)) for k, m in enumerate(models)
+                  for t in tasks for i in range(150)], columns=["model", "task", "item", "score"]).to_csv(
+        tmp_path / "scores.csv", index=False)
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(app_url + "/many")
+    page.get_by_text("Many tasks", exact=True).click()
+    page.get_by_text("acc / exact_match[maj@3] of 4 models on 4 tasks").first.wait_for(timeout=60_000)
+    page.get_by_role("radiogroup", name="Data").get_by_text("Upload", exact=True).click()
+    page.locator("input[type=file]").set_input_files(tmp_path / "scores.csv")
+    page.get_by_text("8,400 scores · 8 models · 7 tasks").wait_for(timeout=60_000)
+    page.get_by_role("button", name="Run").click()
+    page.get_by_text("score of 8 models on 7 tasks").first.wait_for(timeout=90_000)
+    tables = page.locator("[data-testid=stTable]")
+    expect_count = 2  # the board, each task's δ
+    tables.nth(expect_count - 1).wait_for(timeout=60_000)
+    column = page.locator("[data-testid=stMainBlockContainer]").evaluate(
+        "e => { const s = getComputedStyle(e), r = e.getBoundingClientRect();"
+        " return [r.left + parseFloat(s.paddingLeft), r.right - parseFloat(s.paddingRight)]; }")
+    for k, name in enumerate(("board", "per-task")):
+        table = tables.nth(k)
+        table.scroll_into_view_if_needed()
+        page.screenshot(path=tmp_path / f"tasks-{name}.png")
+        scroll, client = table.evaluate("e => [e.scrollWidth, e.clientWidth]")
+        assert scroll <= client, (name, scroll, client)
+        edges = table.locator("th, td").evaluate_all(
+            "cells => cells.map(c => { const r = c.getBoundingClientRect(); return [r.left, r.right]; })")
+        assert min(left for left, _ in edges) >= column[0] - 1 and max(r for _, r in edges) <= column[1] + 1
+        assert table.locator("th").all_inner_texts()[-1] == "p corrected"  # the command line's column names
+    assert tables.count() == expect_count
+    preview = page.locator("[data-testid=stDataFrame]").first.bounding_box()
+    assert preview["x"] + preview["width"] <= column[1] + 1

@@ -226,24 +226,6 @@ def test_a_claim_s_figure_that_cannot_be_drawn_is_said():
         "reproduce.sh" in said
 
 
-@pytest.fixture
-def deferred(monkeypatch):
-    """The download buttons' deferred callables of an AppTest run, by file id (AppTest drops its runtime's media
-    manager after each run: keep them)."""
-    from streamlit.runtime.media_file_manager import MediaFileManager
-    from streamlit.testing.v1 import app_test
-
-    kept: dict = {}
-
-    class Keeping(MediaFileManager):
-        def add_deferred(self, data_callable, *args, **kwargs):
-            file_id = super().add_deferred(data_callable, *args, **kwargs)
-            kept[file_id] = data_callable
-            return file_id
-    monkeypatch.setattr(app_test, "MediaFileManager", Keeping)
-    return kept
-
-
 @pytest.mark.slow
 @pytest.mark.usefixtures("one_browser_for_static_images")
 def test_the_compare_page_s_paper_folder_holds_the_claim(deferred):

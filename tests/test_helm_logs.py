@@ -256,18 +256,18 @@ def test_many_and_convert_read_helm_s_runs(output, tmp_path, capsys):
 
 
 def test_the_many_tasks_page_reads_helm_s_benchmark_output_zipped():
-    from helpers.many_page import frame_with, page, run_tasks, upload
+    from helpers.many_page import board_with, page, run_tasks, upload
 
     at = upload(page("Many tasks"), ("benchmark_output.zip", ZIP.read_bytes()))
     assert "Choose at least one of the 75 metrics, then press Run." in [i.value for i in at.info]
     at.multiselect[0].set_value(["exact_match"])
     at = run_tasks(at)
     assert not at.error
-    shown = frame_with(at, "rank_low").set_index("model")
+    shown = board_with(at, "rank").set_index("model")
     board = leaderboard.from_table(tidy.from_files([("b.zip", ZIP.read_bytes())]), metric="exact_match")
     expected = leaderboard.bootstrap(board, n_resamples=2_000, per_task=True).table(board.models[0]).set_index("model")
     assert shown.index.tolist() == expected.index.tolist() == ["toy/careful", "toy/hasty", "toy/coin"]
-    assert shown.p_value.tolist()[1:] == [f"{p:.4g}" if p else "< 0.0005" for p in expected.p_value.tolist()[1:]]
+    assert shown.p.tolist()[1:] == [f"{p:.4g}" if p else "< 0.0005" for p in expected.p_value.tolist()[1:]]
 
 
 def test_compare_takes_two_run_folders_of_one_scenario(output, capsys):

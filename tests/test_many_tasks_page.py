@@ -5,6 +5,7 @@ numbers; a bad upload is told, and names are never markup."""
 
 import io
 import json
+import re
 import zipfile
 from pathlib import Path
 
@@ -13,6 +14,7 @@ import pandas as pd
 import pytest
 
 from sigcore import leaderboard
+from sigcore.errors import SettingsError
 from sigcore.logs import tidy
 from sigcore.report import board as words
 from sigcore.report import p_cell
@@ -20,7 +22,8 @@ from sigcore.report import board_table
 from ui import tasks as tasks_ui
 from ui.safe import md
 
-from helpers.many_page import HOSTILE, frame_with, page, run_tasks, shown_text, upload, user_markup, widget
+from helpers.many_page import (HOSTILE, board_with, frame_with, page, run_tasks, shown_text, upload, user_markup,
+                               widget)
 
 ROOT = Path(__file__).resolve().parents[1]
 SUITE = ROOT / "sample_data" / "lm_eval_suite"
@@ -30,20 +33,20 @@ INSPECT = ROOT / "tests" / "data" / "inspect"
 def test_it_opens_on_the_sample_suite_with_the_engine_s_board_and_ranks():
     at = run_tasks(page("Many tasks"))
     assert not at.exception and not at.error
-    board = frame_with(at, "rank_low")
+    board = board_with(at, "rank interval")
     res = leaderboard.bootstrap(leaderboard.from_table(tidy.from_logs([SUITE]), metric=list(tasks_ui.SAMPLE_METRICS)),
                                 n_resamples=2_000, seed=0, per_task=True)
     expected = res.table("alpha")
     assert list(board.model) == list(expected.model) == ["gamma", "beta", "delta", "alpha"]
-    assert board.score.tolist() == pytest.approx(expected.score.tolist(), abs=1e-12)
-    assert board.group.tolist() == expected.group.tolist() == [1, 1, 2, 2]
-    assert board.rank_low.tolist() == expected.rank_low.tolist()
-    assert board.delta.tolist() == [f"{v:+.4f}".replace("-", "\u2212") if v == v else "" for v in expected.delta]
+    assert board.score.tolist() == [f"{v:.4f}" for v in expected.score]
+    assert board.group.tolist() == [str(g) for g in expected.group] == ["1", "1", "2", "2"]
+    assert board["δ"].tolist() == [f"{v:+.4f}".replace("-", "\u2212") if v == v else "(baseline)"
+                                   for v in expected.delta]
     text = shown_text(at)
     assert md(words.heading(res, "alpha", 0.05, "holm")) in text  # the command line's words
     assert "quiz (2 tasks, by their items) as one" in words.heading(res, "alpha", 0.05, "holm")
     assert md(tidy.from_logs([SUITE]).attrs["notes"][1]) in text  # the reader's notes are on the page
-    per_task = frame_with(at, "task")
+    per_task = board_with(at, "task")
     assert len(per_task) == 4 * 3 and set(per_task.task) == set(res.board.tasks)
     chart = json.loads(at.get("plotly_chart")[0].proto.spec)
     assert [t for t in chart["layout"]["yaxis"]["ticktext"]] == ["gamma", "beta", "delta", "alpha"]
@@ -69,27 +72,27 @@ def test_a_zip_of_the_output_folder_gives_the_same_board_as_the_sample():
     at = run_tasks(at)
     assert not at.error
     sample = run_tasks(page("Many tasks"))
-    assert frame_with(at, "rank_low").score.tolist() == frame_with(sample, "rank_low").score.tolist()
+    assert board_with(at, "rank").score.tolist() == board_with(sample, "rank").score.tolist()
 
 
 def test_inspect_logs_and_a_tidy_table_upload_and_bad_files_are_told(tmp_path):
     logs = [(n, (INSPECT / n).read_bytes()) for n in ("alpha.eval", "beta.json.gz")]
     at = run_tasks(upload(page("Many tasks"), *logs))  # two scorers: which one is the user's to say
     assert [i.value for i in at.info] == ["Choose at least one of the 2 metrics, then press Run."]
-    assert not any("rank_low" in d.value.columns for d in at.dataframe)
+    assert not at.table
     at.multiselect[0].set_value(["match"])
     at = run_tasks(at)
-    assert not at.error and frame_with(at, "rank_low").model.tolist() == ["mockllm/alpha", "mockllm/beta"]
+    assert not at.error and board_with(at, "rank").model.tolist() == ["mockllm/alpha", "mockllm/beta"]
     res = leaderboard.bootstrap(leaderboard.from_table(tidy.from_logs([INSPECT / "alpha.eval", INSPECT / "beta.eval"]),
                                                        metric="match"), n_resamples=2_000)
     widget(at.selectbox, "Resample").set_value("metadata.passage")  # the passages, resampled whole
     clustered = run_tasks(at)
-    shown = frame_with(clustered, "rank_low").set_index("model")
+    shown = board_with(clustered, "rank").set_index("model")
     by_passage = leaderboard.bootstrap(leaderboard.from_table(tidy.from_logs([INSPECT / "alpha.eval",
                                                                               INSPECT / "beta.eval"]),
                                                               metric="match", cluster="metadata.passage"),
                                        n_resamples=2_000, per_task=True).table("mockllm/alpha")
-    assert shown.loc["mockllm/beta", "p_value"] == p_cell(by_passage.set_index('model').loc['mockllm/beta', 'p_value'],
+    assert shown.loc["mockllm/beta", "p"] == p_cell(by_passage.set_index('model').loc['mockllm/beta', 'p_value'],
                                                           0.05)  # the one rule of p's digits
     assert any("10 clusters by metadata\\.passage" in t for t in shown_text(clustered))
     widget(at.selectbox, "Resample").set_value(None)
@@ -102,8 +105,9 @@ def test_inspect_logs_and_a_tidy_table_upload_and_bad_files_are_told(tmp_path):
     at = upload(page("Many tasks"), ("scores.csv", table.to_csv(index=False).encode()))
     at.multiselect[0].set_value(["match"])
     at = run_tasks(at)
-    assert not at.error and HOSTILE in frame_with(at, "rank_low").model.tolist()  # a cell, as it is
+    assert not at.error and HOSTILE in board_with(at, "rank").model.tolist()  # a cell, as it is
     assert user_markup(shown_text(at)) == []
+    assert user_markup([str(c) for t in at.table for c in t.value.values.ravel()]) == []  # a table's cells: Markdown
     bad = upload(page("Many tasks"), ("scores.csv", pd.DataFrame({"model": ["a"], "task": ["t"]})
                                       .to_csv(index=False).encode()))
     assert [e.value for e in bad.error] == [md("scores.csv: has no item and no score column. Give the tidy table: "
@@ -170,7 +174,7 @@ def test_a_model_that_lacks_items_stops_until_unmatched_items_are_dropped(tmp_pa
     assert not at.error and any("dropped 2 items not every model has" in t for t in shown_text(at))
     res = leaderboard.bootstrap(leaderboard.from_table(holes, metric=["match"], on_missing="drop"), n_resamples=500)
     assert [len(i) for i in res.board.items.values()] == [n]
-    assert frame_with(at, "rank_low").score.tolist() == pytest.approx(sorted(res.aggregate, reverse=True), abs=1e-12)
+    assert board_with(at, "rank").score.tolist() == [f"{v:.4f}" for v in sorted(res.aggregate, reverse=True)]
     path = tmp_path / "scores.csv"
     path.write_bytes(csv)
     assert main(["many", str(path), "--metric", "match", "--resamples", "500"]) == 2
@@ -205,3 +209,115 @@ def test_a_b_too_small_for_the_correction_is_told_not_read_as_no_difference(tmp_
     at = upload(page("Many tasks"), ("scores.csv", frame.to_csv(index=False).encode()))
     at = run_tasks(at, b=500)
     assert [w.value for w in at.warning] == [md(w) for w in said]
+
+
+def _printed_rows(lines: list[str]) -> list[list[str]]:
+    """The command line's table rows, its columns two or more spaces apart (a cell holds single spaces)."""
+    return [re.split(r" {2,}", line.rstrip()) for line in lines]
+
+
+def test_the_board_s_columns_and_cells_are_the_ones_the_command_line_prints(capsys):
+    """The board and the per-task table show the headers and cells `sigcore many` prints (report.board's
+    model_rows and per_task_rows), not the CSV's snake_case: "δ", "CI of δ", "p corrected"."""
+    from sigcore.__main__ import main
+
+    at = run_tasks(page("Many tasks"))
+    assert main(["many", str(SUITE), "--metric", *tasks_ui.SAMPLE_METRICS, "--resamples", "2000", "--baseline",
+                 "alpha", "--per-task", "family"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    board, per_task = board_with(at, "rank interval"), board_with(at, "task")
+    assert "p corrected" in board.columns and "p_corrected" not in board.columns
+    printed = _printed_rows(lines[1:2 + len(board)])  # the heading, then the header and a row per model
+    assert [board.columns.tolist(), *board.values.tolist()] == [row + [""] * (len(board.columns) - len(row))
+                                                                 for row in printed]  # the baseline's blanks
+    start = lines.index(next(line for line in lines if line.startswith("per task: δ against alpha")))
+    assert [per_task.columns.tolist(), *per_task.values.tolist()] == _printed_rows(
+        lines[start + 1:start + 2 + len(per_task)])
+
+
+FAKE_SVG = b'<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"><g class="stand-in"/></svg>'
+
+
+def test_the_rank_svg_s_random_ids_are_fixed_so_a_board_gives_one_page(monkeypatch):
+    """plotly.js names an SVG's defs and clip paths after a random id drawn at each export: the page's figure
+    names them "board", so that the same board gives the same page byte for byte."""
+    from sigcore.report import board_page, export
+
+    drawn = (b'<svg><defs id="defs-a1b2c3"/><clipPath id="clipa1b2c3xy"/><g clip-path="url(#clipa1b2c3xy)"/>'
+             b'<text fill="#a1b2c3">a1b2c3</text></svg>')
+    monkeypatch.setattr(export, "figure_image", lambda fig, fmt, **size: drawn)
+    res = leaderboard.bootstrap(leaderboard.from_table(tidy.from_logs([SUITE]), metric=list(tasks_ui.SAMPLE_METRICS)),
+                                n_resamples=200)
+    assert board_page.rank_svg(res, 0.05, "holm") == (
+        '<svg><defs id="defs-board"/><clipPath id="clipboardxy"/><g clip-path="url(#clipboardxy)"/>'
+        '<text fill="#a1b2c3">a1b2c3</text></svg>', None)  # a colour or a text that happens to match: kept
+
+    def missing(fig, fmt, **size):
+        raise SettingsError("static images need the kaleido package")
+    monkeypatch.setattr(export, "figure_image", missing)
+    assert board_page.rank_svg(res, 0.05, "holm") == (None, "static images need the kaleido package.")
+
+
+def test_the_page_and_markdown_downloads_are_the_command_line_s_byte_for_byte(tmp_path, capsys, monkeypatch,
+                                                                              deferred):
+    """"Page (.html)" and "Board (.md)" are what `many --html FILE` writes and `many --markdown` prints for the
+    same board and settings: the sample at the defaults, and an uploaded table at another baseline, α, correction
+    and aggregate. The figure is one SVG drawn by kaleido for both (a stand-in here: the fast tier starts no
+    browser; test_the_page_s_figure_is_kaleido_s_and_the_same_for_both draws it); both drawn only on the click."""
+    from sigcore.__main__ import main
+    from sigcore.report import board_page, export
+
+    drawn = []
+    monkeypatch.setattr(export, "figure_image", lambda fig, fmt, **size: drawn.append(fmt) or FAKE_SVG)
+    rng = np.random.default_rng(7)
+    frame = pd.DataFrame([(f"model-{m}", f"task-{t}", str(i), float(rng.random() < 0.4 + 0.06 * m))
+                          for m in range(6) for t in range(5) for i in range(60)],
+                         columns=["model", "task", "item", "score"])
+    (tmp_path / "scores.csv").write_bytes(frame.to_csv(index=False).encode())
+    sample = run_tasks(page("Many tasks"))
+    upload_at = upload(page("Many tasks"), ("scores.csv", (tmp_path / "scores.csv").read_bytes()))
+    widget(upload_at.selectbox, "Baseline").set_value("model-2")
+    upload_at.selectbox(key="tasks-correction").set_value("maxt")
+    upload_at.selectbox(key="tasks-alpha").set_value(0.1)
+    upload_at.radio(key="tasks-weight").set_value("items")
+    uploaded = run_tasks(upload_at, b=1_000)
+    assert not uploaded.error and "b = 1,000" in " ".join(shown_text(uploaded))
+    for at, args in ((sample, [str(SUITE), "--metric", *tasks_ui.SAMPLE_METRICS, "--resamples", "2000",
+                               "--baseline", "alpha"]),
+                     (uploaded, [str(tmp_path / "scores.csv"), "--resamples", "1000", "--baseline", "model-2",
+                                 "--correction", "maxt", "--alpha", "0.1", "--weight", "items"])):
+        assert drawn == []  # nothing drawn until a download is asked for
+        buttons = {b.proto.label: b.proto for b in at.get("download_button")}
+        html = deferred[buttons["Page (.html)"].deferred_file_id]()
+        markdown = deferred[buttons["Board (.md)"].deferred_file_id]()
+        assert main(["many", *args, "--html", str(tmp_path / "board.html")]) == 0
+        capsys.readouterr()
+        assert main(["many", *args, "--markdown"]) == 0
+        assert markdown.encode() == capsys.readouterr().out.encode()
+        assert html.encode() == (tmp_path / "board.html").read_bytes()
+        assert drawn == ["svg", "svg"]  # one figure for the app's page, one for the command line's
+        assert '<figure><svg xmlns="http://www.w3.org/2000/svg"><g class="stand-in"/></svg></figure>' in html
+        drawn.clear()
+    assert md("δ against model-2") in markdown and md("α = 0.1") in markdown and f"| {md('model-2')} | " in markdown
+
+
+@pytest.mark.slow  # kaleido draws the rank figure in Chromium
+@pytest.mark.usefixtures("one_browser_for_static_images")
+@pytest.mark.xfail(strict=True, reason="until `many --html` draws its figure with board_page.rank_svg: its page keeps "
+                                       "plotly's random ids (sigcore/__main__.py's _rank_svg)")
+def test_the_page_s_figure_is_kaleido_s_and_the_same_for_both(tmp_path):
+    """With the figure really drawn, the app's page is the command line's byte for byte: plotly.js names the SVG's
+    clip paths after a random id each time it draws, which the report layer fixes (board_page.rank_svg)."""
+    from sigcore.__main__ import main
+    from sigcore.report import board_page
+
+    res = leaderboard.bootstrap(leaderboard.from_table(tidy.from_logs([SUITE]), metric=list(tasks_ui.SAMPLE_METRICS)),
+                                n_resamples=500)
+    first, second = (board_page.rank_svg(res, 0.05, "holm") for _ in range(2))
+    assert first[1] is None and first == second and 'id="defs-board"' in first[0]
+    settings = tasks_ui.Settings(tasks_ui.SAMPLE_METRICS, "alpha", "tasks", "family", 500, "holm", 0.05, 0)
+    assert main(["many", str(SUITE), "--metric", *tasks_ui.SAMPLE_METRICS, "--resamples", "500", "--baseline", "alpha",
+                 "--html", str(tmp_path / "board.html")]) == 0
+    html = tasks_ui.page_html(res, settings)
+    assert "<figure><svg" in html and ">gamma</text>" in html
+    assert html.encode() == (tmp_path / "board.html").read_bytes()

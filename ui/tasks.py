@@ -16,7 +16,7 @@ from sigcore import SigcoreError, leaderboard
 from sigcore.contract import DEFAULT_ALPHA, DEFAULT_RESAMPLES, DEFAULT_SEED
 from sigcore.logs import tidy
 from sigcore.report import board as words
-from sigcore.report import board_table, export, p_cell, records
+from sigcore.report import board_page, board_table, export, records
 from sigcore.report.board_figures import nemenyi_cd, ranks, resampled_cd
 from sigcore.report.venues import VENUES
 
@@ -29,6 +29,7 @@ from .safe import md
 SAMPLE_DIR = data_ui.SAMPLE_DIR / "lm_eval_suite"
 SAMPLE_METRICS, SAMPLE_BASELINE = ("acc", "exact_match[maj@3]"), "alpha"
 FAMILY, PER_TASK = "over the whole family (tasks × models)", "within each task"
+NBSP = "\u00a0"  # a space no line breaks at: "< 0.0001" and "[0.62, 0.68]" stay whole in a table's cell
 SEEN, SLOT = "tasks-seen", "tasks-slot"  # the digest of the files the last run showed; where its results are
 ABOUT = ("Which of these models is really better, on which tasks, and how sure are we? One paired bootstrap resamples "
          "the items of each task apart (stratified), the same draws for every model: each model's aggregate with its "
@@ -107,8 +108,17 @@ def preview(table: pd.DataFrame) -> None:
                + ", ".join(md(str(m)) for m in pd.unique(table.metric)))
     for note in table.attrs.get("notes", []):
         st.info(md(note))
-    counts = table.groupby(["task", "model"], sort=False).item.nunique().unstack("model")
-    st.dataframe(counts, height=212)  # items per task and model: cells, never HTML
+    st.dataframe(counts(table), hide_index=True, height=212)  # cells, never HTML
+
+
+def counts(table: pd.DataFrame) -> pd.DataFrame:
+    """Each task's items, and the models that have fewer of them (with how many, or none): three columns whatever
+    the models' names, where a task × model grid runs off the column from its third or fourth model."""
+    per = table.groupby(["task", "model"], sort=False).item.nunique().unstack("model")  # NaN: the model lacks it
+    items = table.groupby("task", sort=False).item.nunique()
+    fewer = [", ".join(f"{m} {int(n):,}" if n == n else f"{m} none" for m, n in row.items() if n != items[task])
+             for task, row in per.iterrows()]
+    return pd.DataFrame({"task": per.index, "items": items[per.index].to_numpy(), "models with fewer": fewer})
 
 
 def settings(files: list[tuple[str, bytes]], table: pd.DataFrame, sample: bool) -> Settings | None:
@@ -177,18 +187,6 @@ def compute(files: list[tuple[str, bytes]], table: pd.DataFrame, s: Settings) ->
         return None
 
 
-def _cells(frame: pd.DataFrame, n_resamples: int, alpha: float) -> pd.DataFrame:
-    """δ's with their sign and a true minus, the baseline's own row blank, and p-values no resample reached as
-    "< 1/b", as the command line prints them (:func:`sigcore.result.p_cell`)."""
-    out = frame.copy()
-    for column in ("delta", "delta_low", "delta_high"):
-        out[column] = [f"{v:+.4f}".replace("-", "\u2212") if pd.notna(v) else "" for v in frame[column]]
-    for column in ("p_value", "p_corrected"):
-        out[column] = [p_cell(max(p, 1 / n_resamples) if p0 == 0 else p, alpha, bound=p0 == 0)
-                       if pd.notna(p) else "" for p, p0 in zip(frame[column], frame["p_value"])]
-    return out
-
-
 def table_tex(res: leaderboard.Leaderboard, s: Settings) -> str:
     """The "Table (.tex)" download at the Venue box's venue: byte for byte the table of ``many --latex --venue``
     and of its paper folder."""
@@ -202,10 +200,8 @@ def show(res: leaderboard.Leaderboard, s: Settings) -> None:
     tasks = res.task_table(s.baseline, s.alpha, s.correction, over=s.per_task)
     for warning in words.floor_warnings(res, s.baseline, s.alpha, s.correction, s.per_task, len(tasks)):
         st.warning(md(warning), icon="⚠️")  # b too small for any p to pass the correction, whatever the data
-    table = res.table(s.baseline, s.alpha, s.correction)
-    st.dataframe(_cells(table.drop(columns="baseline"), s.n_resamples, s.alpha), hide_index=True,
-                 column_config={c: st.column_config.NumberColumn(format="%.4f")
-                                for c in ("score", "ci_low", "ci_high")})
+    _cells(*words.model_rows(res.table(s.baseline, s.alpha, s.correction), s.baseline, s.alpha,
+                             1 / res.n_resamples))
     st.caption(md(words.legend(res, s.baseline, s.alpha, s.correction)))
     st.plotly_chart(ranks(res, s.alpha, s.correction), config=figure_config("ranks"), key="tasks-ranks")
     st.plotly_chart(resampled_cd(res, s.alpha, s.correction), config=figure_config("critical-difference"),
@@ -222,7 +218,17 @@ def show(res: leaderboard.Leaderboard, s: Settings) -> None:
         st.dataframe(pd.DataFrame(words.variance_rows(res, s.baseline), columns=words.variance_header(res)),
                      hide_index=True)
     st.markdown(md(words.per_task_heading(res, s.baseline, s.correction, s.per_task, len(tasks))))
-    st.dataframe(_cells(tasks, s.n_resamples, s.alpha), hide_index=True)
+    _cells(*words.per_task_rows(tasks, s.alpha, 1 / res.n_resamples))
+
+
+def _cells(header: list[str], rows: list[list[str]]) -> None:
+    """A board's table with the command line's columns and cells, as it prints them (escaped: a table's cells are
+    Markdown), in a static table that fits the column: the names wrap where a grid would run off it, each number
+    and interval on one line (its spaces unbreakable)."""
+    names = 2 if header[1] == "model" else 1  # the model's (and the task's) name
+    cells = [[md(c) if k < names else md(c).replace(" ", NBSP) for k, c in enumerate(row)] for row in rows]
+    st.table(pd.DataFrame(cells, columns=[md(h) for h in header]), hide_index=True,
+             height="content" if len(rows) <= 15 else 560)
 
 
 def downloads(res: leaderboard.Leaderboard, s: Settings) -> None:
@@ -237,14 +243,31 @@ def downloads(res: leaderboard.Leaderboard, s: Settings) -> None:
     tex = table_tex(res, s)
     with st.expander(f"For the paper: the task × model table, marks against {s.baseline} ({VENUES[papers].name})"):
         st.code(tex, language="latex", wrap_lines=True)
-    c1, c2, c3, c4, c5 = st.columns(5)
-    c4.download_button("Task × model (.csv)", export.table_csv(wide), file_name="tasks_by_model.csv",
-                       mime="text/csv", on_click="ignore", key="tasks-wide-csv")
-    c5.download_button("Table (.tex)", tex, file_name="tasks_by_model.tex", mime="text/x-tex", on_click="ignore",
-                       key="tasks-tex")
+    c1, c2, c3, _ = st.columns(4)  # to publish: the page, the board for a README, every number
+    c1.download_button("Page (.html)", lambda: page_html(res, s), file_name="board.html", mime="text/html",
+                       on_click="ignore", key="tasks-html")  # drawn on the click: its figure starts a browser
+    c2.download_button("Board (.md)", lambda: board_markdown(res, s), file_name="board.md", mime="text/markdown",
+                       on_click="ignore", key="tasks-md")
+    c3.download_button("All (.json)", records.dumps(record),
+                       file_name="board.json", mime="application/json", on_click="ignore", key="tasks-json")
+    c1, c2, c3, c4 = st.columns(4)  # the tables, for a spreadsheet or the paper
     c1.download_button("Board (.csv)", export.table_csv(table), file_name="board.csv", mime="text/csv",
                        on_click="ignore", key="tasks-csv")
     c2.download_button("Per task (.csv)", export.table_csv(tasks), file_name="per_task.csv", mime="text/csv",
                        on_click="ignore", key="tasks-task-csv")
-    c3.download_button("All (.json)", records.dumps(record),
-                       file_name="board.json", mime="application/json", on_click="ignore", key="tasks-json")
+    c3.download_button("Task × model (.csv)", export.table_csv(wide), file_name="tasks_by_model.csv",
+                       mime="text/csv", on_click="ignore", key="tasks-wide-csv")
+    c4.download_button("Table (.tex)", tex, file_name="tasks_by_model.tex", mime="text/x-tex", on_click="ignore",
+                       key="tasks-tex")
+
+
+def page_html(res: leaderboard.Leaderboard, s: Settings) -> str:
+    """The "Page (.html)" download: byte for byte the page of ``many --html`` at the same settings, its rank figure
+    inline where static images can be drawn (said on the page where they cannot)."""
+    svg, _ = board_page.rank_svg(res, s.alpha, s.correction)
+    return board_page.page(res, s.baseline, s.alpha, s.correction, figure_svg=svg)
+
+
+def board_markdown(res: leaderboard.Leaderboard, s: Settings) -> str:
+    """The "Board (.md)" download: byte for byte what ``many --markdown`` prints at the same settings."""
+    return board_page.markdown(res, s.baseline, s.alpha, s.correction)

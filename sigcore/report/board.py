@@ -240,6 +240,13 @@ def model_rows(table, baseline: str | None, alpha: float, floor: float) -> tuple
     return header, rows
 
 
+def per_task_rows(tasks, alpha: float, floor: float) -> tuple[list[str], list[list[str]]]:
+    """Each task's δ against the baseline (:meth:`sigcore.leaderboard.Leaderboard.task_table`), its columns and
+    cells as the command line's ``--per-task`` and the app show them."""
+    return (["task", "model", "δ", "CI of δ", "p", "p corrected"],
+            [[r.task, r.model, *delta_cells(r, alpha, floor)] for r in tasks.itertuples(index=False)])
+
+
 def delta_cells(row, alpha: float, floor: float) -> list[str]:
     """δ, its interval, p and the corrected p (starred when significant) as the board shows them: a p no resample
     reached is "< 1/b" (``floor``), and so is what the correction made of it."""

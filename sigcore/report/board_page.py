@@ -7,9 +7,12 @@ notes. Every name is escaped for the page, never read as markup."""
 from __future__ import annotations
 
 import html
+import re
 
+from ..errors import SettingsError
 from ..leaderboard import Leaderboard
 from . import board as words
+from . import export
 from .export import md_escape
 
 _STYLE = ("body{font-family:system-ui,sans-serif;margin:2em auto;max-width:72em;padding:0 1em;color:#222}"
@@ -74,6 +77,26 @@ def page(res: Leaderboard, baseline: str, alpha: float, correction: str, *, figu
             f"<p>{esc(parts['settled'])}</p>\n{figure}\n<h2>Each task's score</h2>\n{table(*parts['tasks'])}\n"
             f"<p class=\"small\">{esc(parts['legend'])}</p>\n"
             + (f"<ul class=\"small\">{notes}</ul>\n" if notes else "") + "</body></html>\n")
+
+
+def rank_svg(res: Leaderboard, alpha: float, correction: str) -> tuple[str | None, str | None]:
+    """The page's rank figure (:func:`sigcore.report.board_figures.ranks`) as SVG text, 900 px wide and as tall as
+    its rows, with Plotly's random ids fixed so that the same board gives the same page byte for byte; or None and
+    why, where static images cannot be drawn (no plotly, kaleido or Chrome): ``(svg, None)`` or ``(None, why)``."""
+    try:
+        from .board_figures import ranks
+
+        fig = ranks(res, alpha, correction)
+        for k, trace in enumerate(fig.data):  # plotly.js names each trace's group after its uid: random unless given
+            trace.uid = f"board{k}"
+        svg = export.figure_image(fig, "svg", width=900, height=int(fig.layout.height), scale=1).decode("utf-8")
+    except (ImportError, SettingsError) as e:
+        return None, str(e)
+    uid = re.search(r'id="defs-(\w+)"', svg)
+    if uid is None:
+        return svg, None
+    # and its defs and clip paths after an id drawn at each export: one figure on the page, one name
+    return re.sub(rf'((?:id="|url\(#|href="#)[A-Za-z-]*){re.escape(uid.group(1))}', r"\1board", svg), None
 
 
 def _inline(svg: str) -> str:

@@ -43,6 +43,18 @@ def frame_with(at: AppTest, column: str):
     return next(d.value for d in at.dataframe if column in d.value.columns)
 
 
+def board_with(at: AppTest, column: str):
+    """The static table (st.table) with ``column``, its header and cells read back as the text they show: Markdown's
+    backslashes and the unbreakable spaces undone, so that they compare with the command line's cells."""
+    import pandas as pd
+
+    def plain(text) -> str:
+        return re.sub(r"\\(.)", r"\1", str(text)).replace("\u00a0", " ")
+    frame = next(t.value for t in at.table if column in [plain(c) for c in t.value.columns])
+    return pd.DataFrame([[plain(c) for c in row] for row in frame.values.tolist()],
+                        columns=[plain(c) for c in frame.columns])
+
+
 def run_tasks(at: AppTest, b: int = 2_000) -> AppTest:
     """The "Many tasks" mode run with ``b`` resamples."""
     at.number_input(key="tasks-b").set_value(b)
