@@ -11,6 +11,10 @@ from ..statistics.multiple import floor_reach
 from ..words import counted, in_text
 from .family import CORRECTION_NAMES
 
+__all__ = ["heading", "legend", "floor_warnings", "per_task_heading", "friedman", "variance_heading",
+           "variance_records", "variance_rows", "VARIANCE_HEADER", "CLUSTERED_VARIANCE_HEADER", "variance_header",
+           "sentence", "settled", "model_rows", "per_task_rows", "delta_cells", "signed", "figure_caption"]
+
 
 def _grouped(res: Leaderboard) -> str:
     """How the board's groups count in the mean of the task scores: each as one task."""

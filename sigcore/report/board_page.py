@@ -15,6 +15,8 @@ from . import board as words
 from . import export
 from .export import md_escape
 
+__all__ = ["task_rows", "markdown", "page", "rank_svg"]
+
 _STYLE = ("body{font-family:system-ui,sans-serif;margin:2em auto;max-width:72em;padding:0 1em;color:#222}"
           "table{border-collapse:collapse;margin:1em 0;font-size:.92em;font-variant-numeric:tabular-nums}"
           "th,td{padding:.25em .45em;border-bottom:1px solid #ddd;text-align:right;white-space:nowrap}"
