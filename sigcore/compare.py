@@ -43,7 +43,7 @@ from .contract import (
     is_level,
     tie,
 )
-from .errors import InputError, SettingsError
+from .errors import PARAMETER, InputError, SettingsError
 from .metrics import METRICS, Metric, direction, prepare, resolve
 from .result import Result, delta_alternative, finite_delta
 from .signature import Signature, tool_versions
@@ -335,8 +335,8 @@ def check_settings(metric, test, n_resamples, alternative, alpha, confidence_lev
         raise SettingsError(f"`block` must be a positive integer, not {block!r}")
     check_alpha(alpha)
     if confidence_level is None and not is_level(1 - alpha):  # the interval's level 1 - α must stay below 1
-        raise SettingsError(f"α = {alpha!r} leaves no interval: 1 − α rounds to 1",
-                            hint="Use an α of at least 1e-15, or give the interval's level (`confidence_level`).")
+        raise SettingsError(f"α = {alpha!r} leaves no interval: 1 − α rounds to 1", parameter="confidence_level",
+                            hint=f"Use an α of at least 1e-15, or give the interval's level ({PARAMETER}).")
     if confidence_level is not None:
         check_level(confidence_level)
     check_seed(seed)

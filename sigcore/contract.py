@@ -3,8 +3,9 @@ tails every test counts (docs/reference/defaults.md, docs/reference/statistics.m
 
 The API, the command line, the app, power planning and the Classroom take their defaults from here and check a
 shared setting by calling the one validator of that setting, which raises :class:`~sigcore.errors.SettingsError`
-with one message naming the parameter (the command line shows the flag instead). A default or a public name changes
-only after one minor version with a DeprecationWarning (docs/reference/stability.md).
+with one message naming the parameter, which is also its ``parameter`` field (the command line shows the flag
+instead). A default or a public name changes only after one minor version with a DeprecationWarning
+(docs/reference/stability.md).
 
 The tails (Berg-Kirkpatrick et al. 2012, SLP3 eq. 4.48 for the paired bootstrap; Noreen 1989 for permutations):
 a resampled δ(x⁽ⁱ⁾) counts as at least as extreme as δ(x) when, for "greater", δ(x⁽ⁱ⁾) ≥ centre + δ(x); for
@@ -23,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import SettingsError
+from .errors import PARAMETER, SettingsError
 
 __all__ = ["ALTERNATIVES", "DEFAULT_ALPHA", "DEFAULT_ALTERNATIVE", "DEFAULT_RESAMPLES", "DEFAULT_SEED",
            "MAX_RESAMPLES", "P_SIGNIFICANT_BELOW", "P_DIGITS", "P_UNDERFLOW", "SETTINGS", "SIMULATION_RESAMPLES",
@@ -119,8 +120,8 @@ def is_level(x: Any) -> bool:
 def check_alpha(alpha: Any, name: str = "alpha") -> float:
     """α, the significance level: a number strictly between 0 and 1."""
     if not is_level(alpha):
-        raise SettingsError(f"`{name}` must be a number strictly between 0 and 1, not {alpha!r}",
-                            hint=f"The usual levels are {DEFAULT_ALPHA:g}, 0.01 and 0.001.")
+        raise SettingsError(f"{PARAMETER} must be a number strictly between 0 and 1, not {alpha!r}",
+                            hint=f"The usual levels are {DEFAULT_ALPHA:g}, 0.01 and 0.001.", parameter=name)
     return float(alpha)
 
 
@@ -129,10 +130,10 @@ _LEVEL_HINTS = {"target": "The usual power wanted is 0.8.", "tau": "deepsig reco
 
 def check_level(level: Any, name: str = "confidence_level") -> float:
     """Any other level or share strictly between 0 and 1: an interval's confidence level, a target power, τ (by
-    its API name, or its command-line flag)."""
+    its API name)."""
     if not is_level(level):
-        raise SettingsError(f"`{name}` must be a number strictly between 0 and 1, not {level!r}",
-                            hint=_LEVEL_HINTS.get(name.lstrip("-"), "For a 95% interval pass 0.95."))
+        raise SettingsError(f"{PARAMETER} must be a number strictly between 0 and 1, not {level!r}",
+                            hint=_LEVEL_HINTS.get(name, "For a 95% interval pass 0.95."), parameter=name)
     return float(level)
 
 
@@ -140,9 +141,9 @@ def check_resamples(n: Any, name: str = "n_resamples", *, least: int = 1) -> int
     """b, the number of resamples or permutations: a whole number from ``least`` to :data:`MAX_RESAMPLES`."""
     if not is_int(n) or n < least:
         what = "a positive integer" if least == 1 else f"an integer of at least {least}"
-        raise SettingsError(f"`{name}` must be {what}, not {n!r}")
+        raise SettingsError(f"{PARAMETER} must be {what}, not {n!r}", parameter=name)
     if n > MAX_RESAMPLES:
-        raise SettingsError(f"`{name}` is at most {MAX_RESAMPLES:,}, not {n:,}",
+        raise SettingsError(f"{PARAMETER} is at most {MAX_RESAMPLES:,}, not {n:,}", parameter=name,
                             hint=f"{DEFAULT_RESAMPLES:,} resolves p to {1 / DEFAULT_RESAMPLES:g}; 1,000,000 to 1e-6, "
                                  "which few claims need.")
     return int(n)
@@ -151,15 +152,16 @@ def check_resamples(n: Any, name: str = "n_resamples", *, least: int = 1) -> int
 def check_alternative(alternative: Any, name: str = "alternative") -> str:
     """H1: one of :data:`ALTERNATIVES`."""
     if not isinstance(alternative, str) or alternative not in ALTERNATIVES:
-        raise SettingsError(f"`{name}` must be one of {', '.join(ALTERNATIVES)}, not {alternative!r}",
-                            hint="greater: A better; less: B better; two-sided: they differ.")
+        raise SettingsError(f"{PARAMETER} must be one of {', '.join(ALTERNATIVES)}, not {alternative!r}",
+                            hint="greater: A better; less: B better; two-sided: they differ.", parameter=name)
     return alternative
 
 
 def check_seed(seed: Any, name: str = "seed", *, optional: bool = True) -> int | None:
     """The seed of the random draws: a non-negative whole number (or None, fresh randomness, where ``optional``)."""
     if (seed is None and not optional) or (seed is not None and (not is_int(seed) or seed < 0)):
-        raise SettingsError(f"`{name}` must be a non-negative integer{' or None' if optional else ''}, not {seed!r}")
+        raise SettingsError(f"{PARAMETER} must be a non-negative integer{' or None' if optional else ''}, not {seed!r}",
+                            parameter=name)
     return None if seed is None else int(seed)
 
 

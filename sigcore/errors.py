@@ -8,6 +8,10 @@ Where a problem lies is a set of fields, never words to search for in the messag
 system 2, :data:`GOLD` for the gold) and writes :data:`SYSTEM` where its message names one; whoever knows the files
 (:meth:`sigcore.io.aligned.Aligned.locate`) gives the error its file, line and the system's name with
 :meth:`~SigcoreError.at`, and the message renders them.
+
+The setting a message names is a field too, ``parameter``: the validator gives its keyword (``alpha``) and writes
+:data:`PARAMETER` where its message (or hint) names it; the API's message shows the keyword in backticks, and the
+command line gives the error its flag with ``at(parameter="--alpha")`` (:func:`parameter_label`).
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ __all__ = ["GOLD", "SYSTEM", "system_label", "SigcoreError", "InputError", "Sett
 
 GOLD = 0  # the ``system`` of an error about the gold values (the systems count from 1)
 SYSTEM = "{system}"  # the place in a message that names its ``system``
+PARAMETER = "{parameter}"  # the place in a message or its hint that names its ``parameter``
 
 
 def system_label(system: int | str) -> str:
@@ -27,6 +32,15 @@ def system_label(system: int | str) -> str:
     return f"system {system}" if isinstance(system, int) else f"system {shown(str(system))}"
 
 
+def parameter_label(parameter: str) -> str:
+    """How a message names a setting: an API keyword in backticks (`alpha`), a command-line flag as typed (--alpha)."""
+    return parameter if parameter.startswith("-") else f"`{parameter}`"
+
+
+def _filled(text: str, slot: str, label: str) -> str:
+    return label.join(text.split(slot))  # str.format would read the braces of the values in the text
+
+
 class SigcoreError(ValueError):
     """A problem with the caller's input or settings.
 
@@ -34,27 +48,42 @@ class SigcoreError(ValueError):
     when the problem has a place (lines and columns count from 1); ``item`` is the item's position (from 1)
     where one line holds several items, as a JSON array written on one line does. ``system`` is the system the
     problem concerns (its number among those the engine was given, its name, or :data:`GOLD`); the message
-    names it where it holds :data:`SYSTEM`.
+    names it where it holds :data:`SYSTEM`. ``parameter`` is the setting it concerns (an API keyword, or the
+    command line's flag); the message and the hint name it where they hold :data:`PARAMETER`.
     """
 
     def __init__(self, what: str, *, hint: str | None = None, file: str | None = None,
                  line: int | None = None, column: int | str | None = None, item: int | None = None,
-                 system: int | str | None = None):
-        self.text, self.hint = what, hint
+                 system: int | str | None = None, parameter: str | None = None):
+        self.text, self.hint_text = what, hint
         self.file, self.line, self.column, self.item, self.system = file, line, column, item, system
+        self.parameter = parameter
         super().__init__(str(self))
+
+    def _slots(self, text: str) -> str:
+        """``text`` with its slots filled: the system and the parameter the error concerns, where it has them."""
+        if self.system is not None and SYSTEM in text:
+            text = _filled(text, SYSTEM, system_label(self.system))
+        if self.parameter is not None and PARAMETER in text:
+            text = _filled(text, PARAMETER, parameter_label(self.parameter))
+        return text
 
     @property
     def what(self) -> str:
-        """What was wrong, the system it concerns named as :func:`system_label` names it."""
-        if self.system is None or SYSTEM not in self.text:
-            return self.text
-        return system_label(self.system).join(self.text.split(SYSTEM))  # the slot the message keeps for it
+        """What was wrong, the system it concerns named as :func:`system_label` names it and the setting as
+        :func:`parameter_label` does."""
+        return self._slots(self.text)
+
+    @property
+    def hint(self) -> str | None:
+        """How to fix it, the setting named as in :attr:`what`."""
+        return None if self.hint_text is None else self._slots(self.hint_text)
 
     def at(self, **place) -> SigcoreError:
-        """The same error (same class, text and hint) at another place: ``file``, ``line``, ``column``, ``item``
-        and ``system`` as given, the others kept; what a reader who knows the files calls to locate it."""
-        unknown = set(place) - {"file", "line", "column", "item", "system"}
+        """The same error (same class, text and hint) at another place: ``file``, ``line``, ``column``, ``item``,
+        ``system`` and ``parameter`` as given, the others kept; what a reader who knows the files calls to locate
+        it, and the command line to name the flag of the parameter."""
+        unknown = set(place) - {"file", "line", "column", "item", "system", "parameter"}
         if unknown:
             raise TypeError(f"not a place: {', '.join(sorted(unknown))}")
         moved = type(self).__new__(type(self))  # not copy.copy: a pickling hook (tblib's, Dask's) may share state

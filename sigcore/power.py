@@ -49,7 +49,7 @@ from .contract import (
     is_int,
     sided_p,
 )
-from .errors import InputError, SettingsError
+from .errors import PARAMETER, InputError, SettingsError
 from .metrics import direction
 from .result import refuse_lower
 from .statistics import closed_form, intervals
@@ -194,8 +194,8 @@ def power_at(a, b, n: int, *, test: str = AUTO, binary: bool | None = None, alph
     auto = test == AUTO
     _check("bootstrap" if auto else test, alpha, alternative, 0.5, n_sims, n_resamples, 2, seed, higher_is_better)
     if not is_int(n) or not 2 <= n <= MAX_ITEMS:  # 10^10 simulated items ran for minutes
-        raise SettingsError(f"`n` must be a whole number of 2 to {MAX_ITEMS:,} items, not {n!r}",
-                            hint="The size of the test set the rates are expected on.")
+        raise SettingsError(f"{PARAMETER} must be a whole number of 2 to {MAX_ITEMS:,} items, not {n!r}",
+                            hint="The size of the test set the rates are expected on.", parameter="n")
     model, binary, *_ = _pilot(a, b, "bootstrap" if auto else test, binary)
     test = _recommended(a, b, binary, alpha) if auto else test
     return _power(model, int(n), _Settings(test, float(alpha), alternative, n_resamples), n_sims, seed, 0)
@@ -231,8 +231,8 @@ def plan_from_rates(n: int, accuracy_a: float, accuracy_b: float, agreement: flo
     test = "mcnemar" if auto else test
     _check(test, alpha, alternative, target, n_sims, n_resamples, n_max, seed)
     if not is_int(n) or not 2 <= n <= MAX_ITEMS:  # 10^10 simulated items ran for minutes
-        raise SettingsError(f"`n` must be a whole number of 2 to {MAX_ITEMS:,} items, not {n!r}",
-                            hint="The size of the test set the rates are expected on.")
+        raise SettingsError(f"{PARAMETER} must be a whole number of 2 to {MAX_ITEMS:,} items, not {n!r}",
+                            hint="The size of the test set the rates are expected on.", parameter="n")
     cells = outcome_probabilities(accuracy_a, accuracy_b, agreement)
     return _plan(_Binary(float(cells[1]), float(cells[2])), int(n), _Settings(test, float(alpha), alternative,
                  n_resamples), float(target), n_sims, n_max, seed, binary=True,
@@ -248,14 +248,14 @@ def _check(test, alpha, alternative, target, n_sims, n_resamples, n_max, seed, h
     check_level(target, "target")
     for name, value, least in (("n_sims", n_sims, 1), ("n_max", n_max, 2)):
         if not is_int(value) or value < least:
-            raise SettingsError(f"`{name}` must be an integer of at least {least}, not {value!r}")
+            raise SettingsError(f"{PARAMETER} must be an integer of at least {least}, not {value!r}", parameter=name)
     check_resamples(n_resamples)
     if n_sims > MAX_SIMS:  # 100,000 simulated test sets ran for minutes with no word
-        raise SettingsError(f"`n_sims` is at most {MAX_SIMS:,}, not {n_sims:,}",
+        raise SettingsError(f"{PARAMETER} is at most {MAX_SIMS:,}, not {n_sims:,}", parameter="n_sims",
                             hint=f"{MAX_SIMS:,} test sets give a power to ±{100 * 0.5 / math.sqrt(MAX_SIMS):.1f} "
                                  "points at worst; the default, 400, to ±2.5.")
     if n_max > MAX_ITEMS:
-        raise SettingsError(f"`n_max` is at most {MAX_ITEMS:,} items, not {n_max:,}")
+        raise SettingsError(f"{PARAMETER} is at most {MAX_ITEMS:,} items, not {n_max:,}", parameter="n_max")
     if alternative != "two-sided":  # the two-sided power is the same whichever way is better
         refuse_lower("a one-sided power plan", direction("mean", higher_is_better), hint=ONE_SIDED_HINT)
     check_seed(seed, optional=False)  # test set k of size n draws from a stream seeded from it

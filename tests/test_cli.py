@@ -3,6 +3,7 @@
 import csv
 import gzip
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +14,8 @@ import sacrebleu
 
 import sigcore
 from sigcore.__main__ import main
+from sigcore.cli.options import FLAGS
+from sigcore.cli.parser import build
 from sigcore.many import Many
 from sigcore.report import family
 from sigcore.report import seeds as seeds_words
@@ -709,3 +712,59 @@ def test_figure_reads_what_a_saved_result_is_from_its_kind(tmp_path, capsys):
     # no kind (a file written before results said what they are): refused, never guessed
     assert 'has no "kind"' in refusal({k: v for k, v in saved.items() if k != "kind"})
     assert "holds no resampled values" in refusal(saved)
+
+
+# One command line per parameter of FLAGS that makes the engine (or the flag's argparse type, through the same
+# validator) refuse that parameter: the error names the flag, never the API's `name`.
+LABELS = "id,gold,a,b\n" + "".join(f"{i},{g},{a},{b}\n" for i, (g, a, b) in enumerate(
+    zip("xyzxyzxyz", "xyyxyyxyz", "zyzzyzxyz")))
+RATES = ["power", "--n", "500", "--accuracy-a", "0.8", "--accuracy-b", "0.75", "--agreement", "0.85"]
+REFUSED = {
+    "n_resamples": ["compare", *TABLE_ARGS, "--resamples", "0"],
+    "n_bootstrap": ["seeds", "SCORES", "--resamples", "1"],
+    "confidence_level": ["compare", *TABLE_ARGS, "--alpha", "1e-17"],  # the interval's level, in the hint
+    "alpha": ["compare", *TABLE_ARGS, "--alpha", "1.5"],
+    "seed": ["compare", *TABLE_ARGS, "--seed", "-1"],
+    "alternative": ["many", *TABLE_ARGS[:1], "--alternative", "sideways"],
+    "target": [*RATES, "--target", "1.2"],
+    "tau": ["seeds", "SCORES", "--tau", "1.5"],
+    "positive_label": ["compare", "LABELS", "--metric", "f1"],  # the hint: set --positive-label
+    "n_sims": [*RATES, "--sims", "0"],
+    "n": [*RATES[:2], "1", *RATES[3:]],
+}
+
+
+@pytest.mark.parametrize("parameter", REFUSED)
+def test_an_engine_error_names_the_flag_of_its_parameter(tmp_path, capsys, parameter):
+    assert set(REFUSED) == set(FLAGS)  # every parameter of the mapping, and no other
+    (tmp_path / "labels.csv").write_text(LABELS)
+    (tmp_path / "scores.csv").write_text("A,B\n0.71,0.70\n0.73,0.69\n0.72,0.71\n")
+    argv = [{"SCORES": str(tmp_path / "scores.csv"), "LABELS": str(tmp_path / "labels.csv")}.get(a, a)
+            for a in REFUSED[parameter]]
+    try:
+        code = main(argv)
+    except SystemExit as stop:  # refused by the flag's argparse type, with the validator's message
+        code = stop.code
+    err = capsys.readouterr().err
+    assert code == 2 and re.search(rf"{re.escape(FLAGS[parameter])}(?![\w-])", err.splitlines()[-1]), err
+    assert f"`{parameter}`" not in err
+
+
+def test_the_flags_of_the_mapping_are_the_parser_s():
+    commands = build().commands
+    for parameter, flag in FLAGS.items():
+        assert any(flag in sub.arity for sub in commands.values()), (parameter, flag)
+
+
+def test_no_command_searches_an_error_s_text_for_a_parameter():
+    for path in (ROOT / "sigcore" / "cli").glob("*.py"):
+        assert ".replace(f\"`" not in path.read_text(encoding="utf-8"), path.name
+
+
+def test_each_command_keeps_the_arity_argparse_holds():
+    # reproduce.sh reads a command line back with each flag's number of values; argparse's own record is the
+    # reference (its private list, read here and nowhere in sigcore)
+    for name, sub in build().commands.items():
+        held = {option: action.nargs for action in sub._actions for option in action.option_strings}
+        assert sub.arity == held, name
+    assert build().commands["many"].arity["--metric"] == "+" and build().commands["many"].arity["--csv"] == 0

@@ -208,6 +208,56 @@ def test_a_board_s_settings_are_checked_by_the_contract():
         aso(SCORES_A, SCORES_B, n_bootstrap=0)
 
 
+# Each raise that names a shared setting, with the parameter it names: the error says it as `name` and holds it as
+# its field, so the command line can name the flag instead without searching the text.
+NAMED = [
+    ("alpha", lambda: contract.check_alpha(1.5)),
+    ("confidence_level", lambda: contract.check_level(2)),
+    ("target", lambda: contract.check_level(2, "target")),
+    ("tau", lambda: contract.check_level(-1, "tau")),
+    ("n_resamples", lambda: contract.check_resamples(0)),
+    ("n_resamples", lambda: contract.check_resamples(MAX_RESAMPLES + 1)),
+    ("n_bootstrap", lambda: aso(SCORES_A, SCORES_B, n_bootstrap=1)),
+    ("alternative", lambda: contract.check_alternative("sideways")),
+    ("seed", lambda: contract.check_seed(-1)),
+    ("seed", lambda: contract.check_seed(None, optional=False)),
+    ("confidence_level", lambda: sigcore.compare(GOLD, A, B, alpha=1e-17)),  # the hint names it
+    ("positive_label", lambda: sigcore.compare(["x", "y", "z"] * 3, ["x", "y", "y"] * 3, ["z", "y", "z"] * 3,
+                                               metric="f1")),  # the hint names it
+    ("n", lambda: power.plan_from_rates(1, 0.7, 0.6, 0.8)),
+    ("n", lambda: power.power_at(A, B, 1)),
+    ("n_sims", lambda: power.plan_from_rates(100, 0.7, 0.6, 0.8, n_sims=0)),
+    ("n_sims", lambda: power.plan_from_rates(100, 0.7, 0.6, 0.8, n_sims=10**9)),
+    ("n_max", lambda: power.plan_from_rates(100, 0.7, 0.6, 0.8, n_max=1)),
+    ("n_sims", lambda: pitfalls.many_comparisons(2, n=50, n_sims=0)),
+    ("n_sims", lambda: test_guide.few_discordant_pairs(4, n_sims=0)),
+    ("n", lambda: teaching_bootstrap.nearest_exact_p(0.05, 0)),
+    ("n", lambda: test_guide.heavy_tails(n=60, n_sims=2)),
+]
+
+
+@pytest.mark.parametrize("parameter, call", NAMED, ids=[f"{p}-{i}" for i, (p, _) in enumerate(NAMED)])
+def test_an_error_names_its_parameter_as_a_field_and_in_backticks(parameter, call):
+    with pytest.raises(SettingsError) as refused:
+        call()
+    e = refused.value
+    assert e.parameter == parameter and f"`{parameter}`" in str(e)
+    # the flag replaces the name where the message (or its hint) names it, and nothing else changes
+    flagged = e.at(parameter="--flag")
+    assert str(flagged) == str(e).replace(f"`{parameter}`", "--flag") and "--flag" in str(flagged)
+    assert flagged.hint == (e.hint.replace(f"`{parameter}`", "--flag") if e.hint else None)
+    assert e.text.count("{parameter}") + (e.hint_text or "").count("{parameter}") == 1  # the slot, not the name
+
+
+def test_a_parameter_travels_with_a_pickled_error():
+    import pickle
+
+    e = SettingsError("{parameter} must be positive", parameter="alpha", hint="Give {parameter} > 0.")
+    back = pickle.loads(pickle.dumps(e))
+    assert str(back) == str(e) == "`alpha` must be positive. Give `alpha` > 0."
+    assert str(back.at(parameter="--alpha")) == "--alpha must be positive. Give --alpha > 0."
+
+
 def _cli(capsys, argv: list[str]) -> str:
     try:
         code = main(argv)
@@ -234,16 +284,16 @@ def test_every_command_refuses_a_bad_setting_with_the_one_message(tmp_path, caps
 
 
 def test_the_command_line_states_the_contract_s_defaults():
-    from sigcore.__main__ import _parser
+    from sigcore.cli.parser import build
 
-    commands = _parser()._subparsers._group_actions[0].choices
+    commands = build().commands
     for name in ("compare", "many", "seeds", "datasets", "power"):
         parsed = vars(commands[name].parse_args(["x.csv"]))
         assert parsed["alpha"] == DEFAULT_ALPHA and parsed["seed"] == DEFAULT_SEED, name
         assert parsed["resamples"] == (SIMULATION_RESAMPLES if name == "power" else DEFAULT_RESAMPLES), name
         if name != "datasets":
             assert parsed["alternative"] == DEFAULT_ALTERNATIVE, name
-    from sigcore.__main__ import ALPHA_HELP, RESAMPLES_HELP, SEED_HELP
+    from sigcore.cli.options import ALPHA_HELP, RESAMPLES_HELP, SEED_HELP
 
     assert RESAMPLES_HELP.endswith("(b; default 10,000)") and ALPHA_HELP.endswith("(default 0.05)")
     assert SEED_HELP.endswith("(default 0)")

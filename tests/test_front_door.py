@@ -20,8 +20,9 @@ from streamlit.testing.v1 import AppTest
 
 import sigcore
 from sigcore import power
-from sigcore.__main__ import _parser, main
+from sigcore.__main__ import main
 from sigcore.advisor import advise_outputs
+from sigcore.cli.parser import build
 from ui import run as run_ui
 from ui.safe import md
 
@@ -310,7 +311,7 @@ def test_every_entry_point_has_the_same_defaults():
         assert parameters["alpha"].default == 0.05, function.__name__
         if function in (sigcore.compare, sigcore.stream, sigcore.compare_many):
             assert parameters["test"].default == "auto" and parameters["n_resamples"].default == 10_000
-    commands = _parser()._subparsers._group_actions[0].choices
+    commands = build().commands
     for name in ("compare", "many", "seeds", "power"):
         defaults = vars(commands[name].parse_args(["x.csv"] if name != "seeds" else []))
         assert defaults["alternative"] == "two-sided" and defaults["alpha"] == 0.05, name

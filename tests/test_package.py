@@ -112,7 +112,7 @@ def test_the_wheel_holds_the_engine_and_not_the_app(checkout, wheel, installed, 
     assert metadata.get_all("Provides-Extra") == ["dask", "figures", "logs"]
     entry_points = configparser.ConfigParser()
     entry_points.read_string(zipfile.ZipFile(wheel).read(f"{info}/entry_points.txt").decode())
-    assert dict(entry_points["console_scripts"]) == {"sigcore": "sigcore.__main__:main"}
+    assert dict(entry_points["console_scripts"]) == {"sigcore": "sigcore.cli:main"}
 
     where = run([installed / "python", "-c", "import sigcore, pathlib; print(pathlib.Path(sigcore.__file__).parent)"],
                 tmp_path)

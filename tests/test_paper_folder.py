@@ -159,9 +159,9 @@ def test_bibtex_alone_names_the_test_without_running_it(monkeypatch, capsys):
     files = [str(MT / "newstest2017.ref.de"), str(MT / "uedin-nmt.de"), str(MT / "LIUM-NMT.de")]
     res = sigcore.compare(*(open(f, encoding="utf-8").read().splitlines() for f in files), metric="bleu",
                           n_resamples=200)
-    import sigcore.__main__ as cli
+    from sigcore.cli import compare as command
 
-    monkeypatch.setattr(cli, "compare", lambda *a, **k: pytest.fail("--bibtex ran the test"))
+    monkeypatch.setattr(command, "compare", lambda *a, **k: pytest.fail("--bibtex ran the test"))
     assert main(["compare", *files, "--metric", "bleu", "--bibtex"]) == 0
     assert capsys.readouterr().out == citations.bibtex(citations.keys_of(res))
 

@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from ..contract import unknown_option
-from ..errors import GOLD, SYSTEM, InputError, SettingsError
+from ..errors import GOLD, PARAMETER, SYSTEM, InputError, SettingsError
 from ..numbers import floats, number
 from .regression import errors
 from .spans import match_counts, sentence_entities
@@ -321,8 +321,8 @@ def _positive_label(metric: str, labels: list, given: Any) -> Any:
             return ones[0]
         if len(labels) == 2 and len(named) == 1:
             return named[0]
-    raise SettingsError(f"{metric} needs to know which label is the positive class",
-                        hint=f"Set `positive_label` to one of: {shown}"
+    raise SettingsError(f"{metric} needs to know which label is the positive class", parameter="positive_label",
+                        hint=f"Set {PARAMETER} to one of: {shown}"
                              + (" (or use macro_f1 / micro_f1 for several classes)." if len(labels) > 2 else "."))
 
 

@@ -18,7 +18,7 @@ import numpy as np
 from .._lazy import stats
 from ..compare import compare
 from ..contract import DEFAULT_ALPHA, DEFAULT_SEED, SIMULATION_RESAMPLES, check_alpha, check_alternative, extreme, tie
-from ..errors import SettingsError
+from ..errors import PARAMETER, SettingsError
 from ..statistics.discordant import greater_p, outcome_probabilities, support
 
 __all__ = ["Draws", "accuracies", "draw_test_sets", "exact_bootstrap_p", "nearest_exact_p", "paired_outcomes",
@@ -80,7 +80,7 @@ def nearest_exact_p(target: float, n: int, *, alternative: str = "greater") -> t
     unchanged in every resample). What a class can reproduce with n items: SLP3's "47 of 10,000, p = .0047" is not
     the exact p of any test set of 10 documents."""
     if not (isinstance(n, (int, np.integer)) and n > 0):
-        raise SettingsError(f"`n` must be a positive whole number of items, not {n!r}")
+        raise SettingsError(f"{PARAMETER} must be a positive whole number of items, not {n!r}", parameter="n")
     found = []
     for only_a in range(n + 1):
         for only_b in range(n + 1 - only_a):

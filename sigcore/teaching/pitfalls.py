@@ -33,7 +33,7 @@ from ..contract import (
     check_alpha,
     check_resamples,
 )
-from ..errors import SettingsError
+from ..errors import PARAMETER, SettingsError
 from ..i18n import N_
 from ..result import Result
 from ..statistics.discordant import outcome_probabilities
@@ -312,7 +312,7 @@ def _check(alpha: float, **counts: int) -> None:
         if name == "n_resamples":
             check_resamples(value)
         elif not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < 1:
-            raise SettingsError(f"`{name}` must be a positive integer, not {value!r}")
+            raise SettingsError(f"{PARAMETER} must be a positive integer, not {value!r}", parameter=name)
 
 
 def probability_of_h0(share_real: float = 0.2, *, n: int = 200, accuracy_b: float = 0.70, true_delta: float = 0.05,

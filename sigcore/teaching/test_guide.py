@@ -31,7 +31,7 @@ from ..contract import (
     check_alpha,
     check_resamples,
 )
-from ..errors import SettingsError
+from ..errors import PARAMETER, SettingsError
 from ..result import mc_interval
 from ..statistics.closed_form import wilcoxon
 
@@ -365,7 +365,7 @@ def heavy_tails(shares: tuple[float, ...] = (0.0, 0.1, 0.2, 0.3), *, n: int = 30
     symmetric outliers, which leave the mean and the pseudo-median at ``shift``."""
     _check(alpha, n=n, n_sims=n_sims)
     if n > 50:  # the vectorised signed-rank test below counts its exact null up to 50 items
-        raise SettingsError(f"`n` must be at most 50 here, not {n}")
+        raise SettingsError(f"{PARAMETER} must be at most 50 here, not {n}", parameter="n")
     x = np.asarray(shares, dtype=float)
     if x.ndim != 1 or x.size == 0 or np.any((x < 0) | (x > 1)):
         raise SettingsError(f"`shares` must be shares between 0 and 1, not {shares!r}")
@@ -527,4 +527,4 @@ def _check(alpha: float, **counts: int) -> None:
         if name == "n_resamples":
             check_resamples(value)
         elif not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < 1:
-            raise SettingsError(f"`{name}` must be a positive integer, not {value!r}")
+            raise SettingsError(f"{PARAMETER} must be a positive integer, not {value!r}", parameter=name)
