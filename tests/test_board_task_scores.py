@@ -63,3 +63,17 @@ def test_the_board_s_json_holds_each_task_s_scores_and_intervals_at_one_minus_al
     bare = leaderboard.bootstrap(board, n_resamples=B, seed=SEED)  # kept nothing for the tasks: null, said so
     rows = json.loads(records.dumps(records.board(bare, baseline="m0", alpha=alpha, correction="holm")))["task_scores"]
     assert all(r["score_low"] is None and r["score_high"] is None and r["score"] is not None for r in rows)
+
+
+def test_many_json_holds_each_task_s_interval_at_its_alpha(frame, tmp_path, capsys):
+    from sigcore.__main__ import main
+
+    path = tmp_path / "board.csv"
+    frame.to_csv(path, index=False)
+    assert main(["many", str(path), "--resamples", str(B), "--seed", str(SEED), "--alpha", "0.1", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["task_scores"]
+    res = leaderboard.bootstrap(leaderboard.from_table(frame), n_resamples=B, seed=SEED, confidence_level=0.9)
+    low, high = res.task_intervals(0.9)
+    board = res.board
+    assert [(r["score_low"], r["score_high"]) for r in rows] == [
+        (low[k, i], high[k, i]) for k in range(len(board.tasks)) for i in range(len(board.models))]

@@ -303,8 +303,6 @@ def test_the_page_and_markdown_downloads_are_the_command_line_s_byte_for_byte(tm
 
 @pytest.mark.slow  # kaleido draws the rank figure in Chromium
 @pytest.mark.usefixtures("one_browser_for_static_images")
-@pytest.mark.xfail(strict=True, reason="until `many --html` draws its figure with board_page.rank_svg: its page keeps "
-                                       "plotly's random ids (sigcore/__main__.py's _rank_svg)")
 def test_the_page_s_figure_is_kaleido_s_and_the_same_for_both(tmp_path):
     """With the figure really drawn, the app's page is the command line's byte for byte: plotly.js names the SVG's
     clip paths after a random id each time it draws, which the report layer fixes (board_page.rank_svg)."""

@@ -606,7 +606,7 @@ def test_a_custom_metric_goes_through_the_runs_over_seeds(mine, builtin):
     for f in ("delta", "p_value", "ci_low", "ci_high", "ci_items"):
         assert getattr(ours, f) == pytest.approx(getattr(theirs, f), rel=1e-12), f
     assert ours.significant and ours.side == 1  # A's runs err less (or are right more): A better
-    assert ours.sentence(a="A", b="B").startswith("A beats B by ")
+    assert seeds_words.sentence(ours, a="A", b="B").startswith("A beats B by ")
     assert ours.variance is not None  # a mean over items: the items × seeds split
     assert records.seeds(ours, a="A", b="B")["metric"] == mine.name
     assert latex_escape_name(mine.name) in seeds_report.table_latex(ours, a="A", b="B")

@@ -116,10 +116,11 @@ def test_the_sentence_names_the_systems_like_the_pair_verdict():
     assert "from the items alone); p < 0.0005 (two-sided), paired bootstrap over items and runs, b = 2,000, seed 0: " \
            "significant at α = 0.05." in text
     assert " A " not in text and " B " not in text and "greater" not in text
-    less = compare_seeds(gold, a, b, n_resamples=2000, alternative="less").sentence(a="mlp", b="forest")
+    less = seeds_words.sentence(compare_seeds(gold, a, b, n_resamples=2000, alternative="less"), a="mlp", b="forest")
     assert less.startswith("forest beats mlp by") and "(one-sided 95% bound: at least " in less
     assert "(one-sided)" in less
-    worse = compare_seeds(gold, a, b, n_resamples=2000, alternative="greater").sentence(a="mlp", b="forest")
+    worse = seeds_words.sentence(compare_seeds(gold, a, b, n_resamples=2000, alternative="greater"), a="mlp",
+                                 b="forest")
     assert worse.startswith(f"No significant evidence that mlp is better than forest: δ = {number(res.delta, scale)} "
                             "accuracy") and "bound: δ ≥ " in worse and worse.endswith("not significant at α = 0.05.")
 
@@ -127,13 +128,13 @@ def test_the_sentence_names_the_systems_like_the_pair_verdict():
 def test_the_sentence_when_they_do_not_differ_and_when_b_cannot_reach_alpha():
     gold, a, b = _runs(n=300, runs=2, seed=4)
     same = compare_seeds(gold, a, a, n_resamples=500)
-    assert same.sentence(a="x", b="y").startswith("x and y do not differ: δ = 0 accuracy, mean over 2 runs of x")
+    assert seeds_words.sentence(same, a="x", b="y").startswith("x and y do not differ: δ = 0 accuracy, mean over 2 runs of x")
     small = compare_seeds(gold, a, b, n_resamples=10, alpha=0.05)
-    text = small.sentence()
+    text = seeds_words.sentence(small)
     assert "CI" not in text and "bound" not in text  # no interval at 95% from 10 resamples
     assert text.endswith("not significant: this test cannot reach α = 0.05 (the smallest p with b = 10 is 0.1; "
                          "b ≥ 20 could reach it, 10,000 is usual).")
-    one = compare_seeds(gold, a[:1], b[:1], n_resamples=500).sentence()
+    one = seeds_words.sentence(compare_seeds(gold, a[:1], b[:1], n_resamples=500))
     assert "mean over 1 run of A and 1 of B" in one and "seeds' variance" not in one  # one interval: no seeds
 
 

@@ -30,18 +30,23 @@ def run(args) -> int:
         raise SettingsError(f"{unsupported[0]} is not taken by models on many tasks (a tidy table or logs)",
                             hint="Their comparison is the paired bootstrap, two-sided, stratified by task; it prints "
                                  "its table, or --csv / --json.")
-    frame = tidy.read_table(args.files[0]) if len(args.files) == 1 and tidy.is_table(args.files[0]) \
-        else tidy.from_logs(args.files)
-    board = leaderboard.from_table(frame, metric=args.metric, cluster=args.cluster,  # several metrics: on each
-                                   on_missing="drop" if args.drop_unmatched else "stop")  # task the first it has
-    say_notes(frame)
+    options = {"metric": args.metric, "cluster": args.cluster,  # several metrics: on each task the first it has
+               "on_missing": "drop" if args.drop_unmatched else "stop"}
+    if len(args.files) == 1 and tidy.is_table(args.files[0]):
+        table = args.files[0]
+        board = leaderboard.from_parquet(table, **options) if str(table).lower().endswith(".parquet") \
+            else leaderboard.from_table(tidy.read_table(table), **options)  # Parquet: a batch of rows at a time
+    else:
+        frame = tidy.from_logs(args.files)
+        board = leaderboard.from_table(frame, **options)
+        say_notes(frame)
     if (args.latex or args.paper) and args.all_pairs:
         raise SettingsError(f"{'--latex' if args.latex else '--paper'} marks each task's score against a baseline; "
                             "with --all-pairs, leave it out",
                             hint="Give --baseline (default: the first model) for the task x model table.")
     res = leaderboard.bootstrap(board, n_resamples=args.resamples, seed=args.seed, weight=args.weight,
                                 per_task=args.per_task is not None or args.latex or args.paper is not None,
-                                scheduler=args.scheduler,
+                                confidence_level=1 - args.alpha, scheduler=args.scheduler,
                                 progress=progress(f"{len(board.tasks)} tasks"))
     base = args.baseline if args.baseline is not None else board.models[0]
     if base not in board.models:
@@ -94,7 +99,10 @@ def run(args) -> int:
                                           over=args.per_task or "family", command=command, venue=args.venue,
                                           folder=folder_name(args.paper), draw=paper.drawer(args.venue)))
     if args.html:
-        write(args.html, board_page.page(res, base, args.alpha, args.correction, figure_svg=_rank_svg(res, args)))
+        svg, missing = board_page.rank_svg(res, args.alpha, args.correction)
+        if missing:
+            print(f"note: the page has no rank figure ({missing})", file=sys.stderr)
+        write(args.html, board_page.page(res, base, args.alpha, args.correction, figure_svg=svg))
     if args.markdown:
         print(board_page.markdown(res, base, args.alpha, args.correction), end="")
         return 0
@@ -114,26 +122,12 @@ def run(args) -> int:
     print(board_words.legend(res, base, args.alpha, args.correction))
     if tasks is not None and len(tasks):
         print("\n" + board_words.per_task_heading(res, base, args.correction, args.per_task, len(tasks)))
-        print_rows(["task", "model", "δ", "CI of δ", "p", "p corrected"],
-                    [[r.task, r.model, *board_words.delta_cells(r, args.alpha, 1 / args.resamples)]
-                     for r in tasks.itertuples(index=False)])
+        print_rows(*board_words.per_task_rows(tasks, args.alpha, 1 / args.resamples))
     if board.epochs:  # runs of the items: how much of δ's variance is theirs
         print("\n" + board_words.variance_heading(res, base))
         print_rows(board_words.variance_header(res), board_words.variance_rows(res, base))
     _friedman(res, args)
     return 0
-
-
-def _rank_svg(res, args) -> str | None:
-    """The board's rank figure as SVG text for its page, or None (said on stderr) where it cannot be drawn."""
-    try:
-        from ..report.board_figures import ranks
-
-        fig = ranks(res, args.alpha, args.correction)
-        return export.figure_image(fig, "svg", width=900, height=int(fig.layout.height), scale=1).decode("utf-8")
-    except (ImportError, SettingsError) as e:
-        print(f"note: the page has no rank figure ({e})", file=sys.stderr)
-        return None
 
 
 def _friedman(res, args) -> None:

@@ -13,7 +13,7 @@ from ..effects import effect_sizes
 from ..errors import InputError, SettingsError
 from ..many import Many
 from ..metrics import direction
-from ..report import citations, claim_table, export, paper, records, reproduce, sentence
+from ..report import citations, claim_table, claim_text, export, paper, records, reproduce, sentence
 from ..result import refuse_lower
 from .inputs import decisions, engine_inputs, read_saved, shown_names
 from .options import (
@@ -262,6 +262,6 @@ def _claim(args, data, inputs, options, note) -> int:
               f"{claim_table.latex(c, a=a_name, b=b_name, venue=args.venue)}", end="")
         return 0
     print("\n".join(decisions(data, note, args.metric, [f"test: {sentence.test_name(c.result)}, for the claim"])))
-    print(claims.sentence(c, a_name, b_name))
+    print(claim_text.sentence(c, a_name, b_name))
     print(c.signature)  # the last line, as a comparison's
     return 0

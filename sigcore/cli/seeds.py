@@ -143,7 +143,7 @@ def _seed_runs(args) -> int:
         print(seeds_report.sentence_latex(res, a=a, b=b) + "\n\n" + seeds_report.table_latex(
             res, a=a, b=b, venue=args.venue), end="")
         return 0
-    print(res.sentence(a=a, b=b))
-    if res.variance_sentence():
-        print(res.variance_sentence())
+    print(seeds_report.sentence(res, a=a, b=b))
+    if variance := seeds_report.variance_sentence(res):
+        print(variance)
     return 0
