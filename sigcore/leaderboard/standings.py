@@ -27,7 +27,7 @@ _PAIRS = 1 << 10  # pairs of models whose b resampled δ are looked at together:
 
 @dataclass(frozen=True)
 class Leaderboard:
-    """What :func:`bootstrap` computed: the point values, the resampled ones, and what they give."""
+    """What :func:`sigcore.leaderboard.bootstrap` computed: the point values, the resampled ones, and what they give."""
 
     board: Board
     weight: str
