@@ -8,6 +8,7 @@ import pytest
 from sigcore import leaderboard
 from sigcore.__main__ import main
 from sigcore.errors import SettingsError
+from sigcore.leaderboard import resamples
 
 distributed = pytest.importorskip("distributed")
 
@@ -60,7 +61,7 @@ def test_the_dask_run_is_the_single_process_run(cluster, tmp_path, capsys):
 
 
 def test_a_scheduler_that_is_not_there_is_told(monkeypatch):
-    monkeypatch.setattr(leaderboard, "CONNECT_TIMEOUT", "1s")
+    monkeypatch.setattr(resamples, "CONNECT_TIMEOUT", "1s")
     board = leaderboard.from_table(_frame())
     with pytest.raises(SettingsError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:1"):
         leaderboard.bootstrap(board, n_resamples=100, scheduler="tcp://127.0.0.1:1")
@@ -82,7 +83,7 @@ def test_a_run_whose_workers_all_die_stops_with_one_line_within_the_bound(monkey
 
     from sigcore.errors import ClusterError
 
-    monkeypatch.setattr(leaderboard, "WORKERLESS", 2.0)
+    monkeypatch.setattr(resamples, "WORKERLESS", 2.0)
     board = leaderboard.from_table(_frame())
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0",
                                   silence_logs=50) as lone, distributed.Client(lone) as client:

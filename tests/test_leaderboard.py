@@ -9,6 +9,7 @@ import pytest
 
 from sigcore import leaderboard
 from sigcore.errors import InputError, SettingsError
+from sigcore.leaderboard import counting
 from sigcore.logs import tidy
 
 from helpers.boards import RIGHT, SIZES, table
@@ -289,7 +290,7 @@ def test_a_table_read_from_parquet_is_the_same_board_and_fails_the_same_way(tmp_
                                                                             for m in in_order.models]], rel=1e-12)
     with pytest.raises(InputError, match=r"has item .* twice in one run"):
         leaderboard.from_table(parquet(pd.concat([ordered.iloc[:5], ordered.iloc[4:]]), "ordered-twice"))
-    monkeypatch.setattr(leaderboard, "_PREFIX", 100)  # the rows in which categories are first looked for
+    monkeypatch.setattr(counting, "PREFIX", 100)  # the rows in which categories are first looked for
     late = pd.concat([frame[frame.model != "m4"], frame[frame.model == "m4"]])  # a model first seen late,
     late["model"] = pd.Categorical(late.model, categories=["m4", "m3", "m2", "m1", "m0", "unused"])  # out of order
     board, text = leaderboard.from_table(parquet(late, "late")), leaderboard.from_table(late.astype({"model": str}))
@@ -302,15 +303,15 @@ def test_rows_in_order_are_counted_a_block_at_a_time_as_rows_in_any_order(monkey
     """A table in (model, task, item, run) order is counted in blocks of rows without looking for repeats; the same
     board as the same rows shuffled (counted by key, repeats looked for), blocks of 7 rows splitting items' runs;
     a repeat or a row out of order in it sends it the other way, which finds the repeat."""
-    monkeypatch.setattr(leaderboard, "_BLOCK", block)
+    monkeypatch.setattr(counting, "BLOCK", block)
     rng = np.random.default_rng(6)
     frame = table(seed=6, runs=3).assign(score=lambda f: rng.random(len(f)).round(2))  # not right/wrong: squares
     frame = frame[~((frame.model == "m1") & frame.item.isin(["arc-3", "boolq-7"]))]  # holes: keys skipped
     frame = frame.assign(item=frame.task + "/" + frame.item)  # each task its own ids: pairs not all there
     ordered = frame.sort_values(["model", "task", "item", "run"], key=lambda c: c.map(
         {v: i for i, v in enumerate(pd.unique(c))}) if c.dtype != np.int64 else c)
-    by_key, by_key_alone = [], leaderboard._counted
-    monkeypatch.setattr(leaderboard, "_counted", lambda *a, **k: by_key.append(1) or by_key_alone(*a, **k))
+    by_key, by_key_alone = [], counting.by_key
+    monkeypatch.setattr(counting, "by_key", lambda *a, **k: by_key.append(1) or by_key_alone(*a, **k))
     a = leaderboard.from_table(ordered, on_missing="drop")
     assert by_key == []  # in order: counted a block at a time
     b = leaderboard.from_table(ordered.sample(frac=1, random_state=1), on_missing="drop")
@@ -340,14 +341,14 @@ def test_a_whole_grid_in_order_is_summed_by_runs_as_the_rows_are_counted_a_block
     """A table that is the whole grid in (model, task, item, run) order takes the strided sums (no keys); its board
     is the block-counted one bit for bit (the same sums in the same order), scores and the runs' spread alike, with
     blocks of 5 cells; a row out of place sends it to the block count, which finds it."""
-    monkeypatch.setattr(leaderboard, "_BLOCK", 7)  # blocks of pairs of (model, task) split at odd places
+    monkeypatch.setattr(counting, "BLOCK", 7)  # blocks of pairs of (model, task) split at odd places
     frame = grid()
     frame["score"] = (frame.score > 0.5).astype(float) if binary else frame.score
-    taken, grid_alone = [], leaderboard._counted_grid
-    monkeypatch.setattr(leaderboard, "_counted_grid", lambda *a, **k: taken.append(grid_alone(*a, **k)) or taken[-1])
+    taken, grid_alone = [], counting.whole_grid
+    monkeypatch.setattr(counting, "whole_grid", lambda *a, **k: taken.append(grid_alone(*a, **k)) or taken[-1])
     mine = leaderboard.from_table(frame)
     assert taken[-1] is not None
-    monkeypatch.setattr(leaderboard, "_counted_grid", lambda *a, **k: None)
+    monkeypatch.setattr(counting, "whole_grid", lambda *a, **k: None)
     counted = leaderboard.from_table(frame)
     assert (mine.models, mine.tasks, mine.items) == (counted.models, counted.tasks, counted.items)
     for t in mine.tasks:
@@ -355,7 +356,7 @@ def test_a_whole_grid_in_order_is_summed_by_runs_as_the_rows_are_counted_a_block
         assert all(np.array_equal(a, b) for a, b in zip(mine.epochs[t], counted.epochs[t]))
         expected = frame[frame.task == t].groupby(["item", "model"], sort=False).score.mean().unstack()
         assert mine.scores[t] == pytest.approx(expected.to_numpy(), abs=1e-15)  # pandas, independently
-    monkeypatch.setattr(leaderboard, "_counted_grid", lambda *a, **k: taken.append(grid_alone(*a, **k)) or taken[-1])
+    monkeypatch.setattr(counting, "whole_grid", lambda *a, **k: taken.append(grid_alone(*a, **k)) or taken[-1])
     swapped = frame.iloc[[*range(40), 41, 40, *range(42, len(frame))]]  # two runs of an item swapped
     other = leaderboard.from_table(swapped)
     assert taken[-1] is None and all(np.array_equal(other.scores[t], mine.scores[t]) for t in mine.tasks)

@@ -14,6 +14,7 @@ import pytest
 from sigcore import leaderboard
 from sigcore.__main__ import main
 from sigcore.errors import InputError
+from sigcore.leaderboard.board import task_shares
 from sigcore.logs import lm_eval_folder, tidy
 
 SUITE = Path(__file__).resolve().parents[1] / "sample_data" / "lm_eval_suite"
@@ -72,7 +73,7 @@ def test_a_group_averaged_over_its_tasks_is_read_so(tmp_path):
     table = tidy.from_logs([out])
     assert set(table[table.group == "quiz"].group_weight) == {"tasks"}
     board = leaderboard.from_table(table, metric="acc")
-    weights = leaderboard._weights(board, "tasks")
+    weights = task_shares(board, "tasks")
     assert dict(zip(board.tasks, weights)) == pytest.approx({"arith": 1 / 2, "quiz_history": 1 / 4,
                                                              "quiz_science": 1 / 4})
     head["groups"]["quiz"]["acc,none"] = 0.123  # neither way: refused, not guessed

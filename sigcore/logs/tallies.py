@@ -21,7 +21,7 @@ from ..io.ids import merged
 __all__ = ["Tallies", "read"]
 
 _BATCH = 1 << 20  # rows decoded at a time: a few MB of Arrow's buffers
-_HUGE = 2.0 ** 400  # scores from here on: the whole table's path scales them (leaderboard._HUGE)
+_HUGE = 2.0 ** 400  # scores from here on: the whole table's path scales them (sigcore.leaderboard.board.HUGE)
 _IDS = ("model", "task", "item")
 
 
@@ -243,7 +243,7 @@ def _squares(part: list) -> np.ndarray:
 
 
 def _runs(seen: set) -> list[str]:
-    """The runs' names as the whole table's path gives them (:func:`sigcore.leaderboard._run_codes`)."""
+    """The runs' names as the whole table's path gives them (:func:`sigcore.leaderboard.counting.run_codes`)."""
     values = sorted(seen)
     low, high = values[0], values[-1]
     if low >= 0 and high - low + 1 == len(values):
