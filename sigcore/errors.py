@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from .words import shown
 
-__all__ = ["GOLD", "SYSTEM", "system_label", "SigcoreError", "InputError", "SettingsError", "ClusterError"]
+__all__ = ["GOLD", "SYSTEM", "PARAMETER", "system_label", "parameter_label", "SigcoreError", "InputError",
+           "SettingsError", "ClusterError"]
 
 GOLD = 0  # the ``system`` of an error about the gold values (the systems count from 1)
 SYSTEM = "{system}"  # the place in a message that names its ``system``

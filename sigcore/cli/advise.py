@@ -9,6 +9,8 @@ from ..report import records
 from .inputs import another, decisions, prepare
 from .options import data_arguments, higher
 
+__all__ = ["add_parser", "run"]
+
 
 def add_parser(commands) -> None:
     advise = commands.add_parser("advise", help="which test fits these data, and why (Dror et al. 2018)",

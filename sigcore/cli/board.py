@@ -11,6 +11,8 @@ from ..errors import SettingsError
 from ..report import export, paper, records, reproduce
 from .running import folder_name, print_rows, progress, say_notes, write, write_paper
 
+__all__ = ["run"]
+
 
 def run(args) -> int:
     """Models on many tasks: the aggregate, its interval, the rank interval and δ against a baseline with its

@@ -32,6 +32,8 @@ from .options import (
 )
 from .running import folder_name, progress, write, write_paper
 
+__all__ = ["add_parser", "run"]
+
 
 def add_parser(commands) -> None:
     cmp = commands.add_parser("compare", help="test A against B",

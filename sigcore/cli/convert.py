@@ -5,6 +5,8 @@ from __future__ import annotations
 from ..words import counted
 from .running import say_notes
 
+__all__ = ["add_parser", "run"]
+
 
 def add_parser(commands) -> None:
     convert = commands.add_parser("convert", help="evaluation logs as one tidy table (model, task, item, run, "

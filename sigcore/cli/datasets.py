@@ -22,6 +22,8 @@ from .inputs import another
 from .options import alpha_option, budget_option, resamples_option, seed_option
 from .running import progress
 
+__all__ = ["add_parser", "run"]
+
 
 def add_parser(commands) -> None:
     datasets = commands.add_parser("datasets", help="replicability over datasets (Dror et al. 2017)",

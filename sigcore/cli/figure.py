@@ -17,6 +17,8 @@ from ..result import Result
 from .inputs import read_saved
 from .running import write
 
+__all__ = ["add_parser", "run"]
+
 
 def add_parser(commands) -> None:
     fig = commands.add_parser("figure", help="a figure for a paper or a slide, from a saved result",
@@ -150,8 +152,8 @@ def _board_figure(args, saved, style, suffix: str) -> int:
 
 def _set_height(fig, height: str) -> None:
     """``fig`` drawn ``height`` high (a length), its panel taking what its margins and rows leave."""
-    from ..report.style import PT_PER_IN, PX_PER_IN
-    from ..report.venues import length
+    from ..report.style import PX_PER_IN
+    from ..report.venues import PT_PER_IN, length
 
     px = length(height, "height") / PT_PER_IN * PX_PER_IN
     rows = len(fig.layout.yaxis.ticktext or ()) * 1.2 * fig.layout.font.size  # a forest plot's systems

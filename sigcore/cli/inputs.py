@@ -12,6 +12,9 @@ from ..io.inputs import read
 from ..io.pairing import ROW_ORDER
 from ..io.systems import match_system
 
+__all__ = ["pairing", "prepare", "engine_inputs", "gold_file", "another", "suggest_metric", "shown_names", "decisions",
+           "read_saved"]
+
 
 def pairing(args) -> str | None:
     """The id that pairs several files (``ROW_ORDER``: by row); both flags at once contradict each other."""

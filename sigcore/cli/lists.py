@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from .. import METRICS, TESTS
 
+__all__ = ["add_parser", "run"]
+
 
 def add_parser(commands) -> None:
     commands.add_parser("metrics", help="list the metrics").set_defaults(run=run)

@@ -13,8 +13,8 @@ from ..io.aligned import AlignedMany, default_baseline
 from ..io.inputs import FORMATS, read
 from ..io.roles import GOLD_NAMES, Role
 from ..io.systems import match_system
-from ..many import CORRECTIONS
 from ..report import citations, export, family, paper, records, reproduce, sentence
+from ..statistics.multiple import CORRECTIONS
 from . import board
 from .inputs import another, decisions, gold_file, pairing, shown_names
 from .options import (
@@ -29,6 +29,8 @@ from .options import (
     venue_option,
 )
 from .running import folder_name, progress, write, write_paper
+
+__all__ = ["add_parser", "run"]
 
 
 def add_parser(commands) -> None:

@@ -26,6 +26,11 @@ from ..io.inputs import FORMATS
 from ..report.venues import DEFAULT as DEFAULT_VENUE
 from ..report.venues import VENUES
 
+__all__ = ["FLAGS", "RESAMPLES_HELP", "ALPHA_HELP", "SEED_HELP", "BUDGET_HELP", "LOWER_HELP", "prog",
+           "on_command_line", "steps", "level", "alternative", "resamples_option", "alternative_option",
+           "alpha_option", "seed_option", "budget_option", "direction_option", "higher", "data_arguments",
+           "paper_option", "venue_option"]
+
 # The flag of each parameter an error of the engine may name (its ``parameter`` field): --alpha for `alpha`.
 FLAGS = {"n_resamples": "--resamples", "n_bootstrap": "--resamples", "confidence_level": "--confidence",
          "alpha": "--alpha", "seed": "--seed", "alternative": "--alternative", "target": "--target", "tau": "--tau",

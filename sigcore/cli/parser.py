@@ -9,6 +9,8 @@ from typing import Any
 from . import advise, compare, convert, datasets, figure, lists, many, power, seeds
 from .options import prog
 
+__all__ = ["COMMANDS", "Parser", "build"]
+
 COMMANDS = (lists, compare, advise, power, many, convert, figure, seeds, datasets)  # as the help lists them
 
 

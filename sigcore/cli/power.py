@@ -27,6 +27,8 @@ from .options import (
     seed_option,
 )
 
+__all__ = ["add_parser", "run"]
+
 
 def add_parser(commands) -> None:
     pw = commands.add_parser("power", help="power and the test-set size, from pilot outputs or expected rates",

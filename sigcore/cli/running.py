@@ -15,6 +15,9 @@ from ..report import paper
 from ..words import in_text, printable
 from .options import on_command_line
 
+__all__ = ["run", "checked", "message", "progress", "Printable", "write", "print_rows", "say_notes", "write_paper",
+           "folder_name"]
+
 
 def run(command, args) -> int:
     """Run a command; bad input is one line on stderr (status 2), never a traceback; no control character of

@@ -30,6 +30,8 @@ from .options import (
 )
 from .running import folder_name, progress, write_paper
 
+__all__ = ["add_parser", "run"]
+
 
 def add_parser(commands) -> None:
     seeds = commands.add_parser("seeds", help="Almost Stochastic Order over per-seed scores (deepsig's ASO)",
