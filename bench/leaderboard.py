@@ -1,30 +1,32 @@
-"""Models on many tasks at leaderboard scale, side by side in one run: python bench/leaderboard.py   (about 1 minute)
+"""Models on many tasks at leaderboard scale, side by side in one run: python bench/leaderboard.py   (a few minutes)
 
-50 models x 60 tasks x 2,000 items x 3 runs (18 million scores, right/wrong, items of differing difficulty) in a
-Parquet file written first. Each side, in a fresh process, from the file to the whole analysis the issue asks for,
-with b = 1,000 paired bootstrap resamples stratified by task: each task's paired bootstrap test of every model
-against the first (δ, its interval, the two-sided p), every model's aggregate over tasks (the mean of task scores)
-with its interval, and its rank interval:
+50 and 200 models x 60 tasks x 2,000 items x 3 runs (18 and 72 million scores, right/wrong, items of differing
+difficulty) in a Parquet file written first. Each side, in a fresh process, from the file to the whole analysis the
+issue asks for, with b = 1,000 paired bootstrap resamples stratified by task: each task's paired bootstrap test of
+every model against the first (δ, its interval, the two-sided p), every model's aggregate over tasks (the mean of
+task scores) with its interval, and its rank interval:
 
-- sigcore: ``leaderboard.bootstrap(leaderboard.from_table(tidy.read_table(F)), n_resamples=1000, per_task=True)``,
-  then its ``table`` and ``task_table`` against the first model (with tie groups and corrected p as well);
-- the loop a user would write: pandas' groupby mean per (task, item, model), then for each task (its own stream
-  of ``SeedSequence(0)``, as numpy advises for parallel work) and each resample, items drawn with
-  ``rng.integers(0, n, n)`` and each model's task mean kept (numpy inside, Python around it); the tests, intervals
-  and ranks from those, vectorised.
+- sigcore: ``leaderboard.bootstrap(leaderboard.from_parquet(F), n_resamples=1000, per_task=True)``, then its
+  ``table`` and ``task_table`` against the first model (with tie groups and corrected p as well);
+- the peer, what an engineer writes with numpy and pandas, vectorised: pandas' groupby into one items x models
+  matrix per task, each task's resamples 100 at a time as counts of the items drawn (its own stream of
+  ``SeedSequence(0)``, ``integers(0, n, n)`` per resample) times the matrix, the tests, intervals and ranks
+  vectorised;
+- the floor, what cannot be avoided: the score column read by pyarrow, and each task's count draws and matrix
+  products alone (no checks, no tests, no ranks).
 
-It prints wall time and peak memory (the process's own high-water mark, VmHWM: ru_maxrss would count the parent's
-peak, which a child started by vfork inherits) of each and their ratio; it asserts that both sides give the same
-aggregates, the same b resamples of them (sigcore draws the same integers from the same streams and counts them:
-equal but for the order of a sum's terms, a last bit) and the same per-task p-values, and prints on how many models
-their rank intervals agree (a tie on a resample may be broken by a last bit), three models' 95% intervals from each
-and whether sigcore gives the same numbers twice for the same seed. --models/--tasks/--items/--runs scale it down
-(--models 10 --tasks 10 --items 500 for a quick look); --repeat N runs the two sides N times in turn and prints each
-side's median and the median of the N ratios (this shared machine's speed moves by a factor of 2 within minutes).
+It prints CPU seconds (every thread, system time too, from each side's start), wall time and peak memory (the
+process's own high-water mark, VmHWM: ru_maxrss would count the parent's peak, which a child started by vfork
+inherits) of each and their ratios to sigcore's; it asserts that every side gives the same b resamples of the
+aggregates (the floor's bit for bit, the peer's but for the order of a sum's terms, a last bit) and that the peer
+gives the same per-task p-values, and prints on how many models their rank intervals agree, three models' 95%
+intervals from each and whether sigcore gives the same numbers twice for the same seed. --models/--tasks/--items/
+--runs scale it (--models 10 --tasks 10 --items 500 for a quick look); --repeat N runs the sides N times in turn and
+prints medians (this shared machine's speed moves by a factor of 2 within minutes: CPU seconds move less than wall).
 
 ``--folders``: the same from lm-eval output folders (a results_<date>.json and a samples_<task>_<date>.jsonl per
 model and task, by default 20 models x 20 tasks x 1,000 items): sigcore's ``tidy.from_logs`` (each task checked
-against its reported score) against ``json.loads`` line by line into pandas, then the same loop.
+against its reported score) against ``json.loads`` line by line into pandas, then the same vectorised resampling.
 """
 
 from __future__ import annotations
@@ -229,6 +231,9 @@ def main() -> None:
     parser.add_argument("--models", type=int, nargs="+", default=[50, 200],
                         help="one board per number of models (default 50 and 200: 18 and 72 million scores)")
     parser.add_argument("--repeat", type=int, default=1, help="run the sides this many times, in turn; medians")
+    parser.add_argument("--dask", action="store_true",
+                        help="the resampling on this machine's cores against a Dask LocalCluster of as many worker "
+                             "processes (wall time; the same resamples asserted)")
     parser.add_argument("--folders", action="store_true",
                         help="from lm-eval output folders instead (default scale 20 models x 20 tasks x 1,000 items: "
                              "JSON lines are 300 bytes a score)")
@@ -237,6 +242,8 @@ def main() -> None:
           f"{os.cpu_count()} cores")
     if args.folders:
         return folders(args)
+    if args.dask:
+        return on_dask(args)
     for models in args.models:
         with tempfile.TemporaryDirectory() as folder:
             path = str(Path(folder) / "scores.parquet")
@@ -289,6 +296,39 @@ def report(runs: list[tuple[dict, ...]]) -> None:
     for k in range(3):
         print(f"  {ours['models'][k]}: sigcore [{ours['intervals'][k][0]:.4f}, {ours['intervals'][k][1]:.4f}], "
               f"peer [{peer['intervals'][k][0]:.4f}, {peer['intervals'][k][1]:.4f}]")
+
+
+def on_dask(args) -> None:
+    """The board's resampling (from_parquet, then bootstrap) on this machine's cores, then on a Dask LocalCluster of
+    one single-threaded worker process per core, in turn, each ``--repeat`` times; wall time, the same resamples."""
+    from distributed import LocalCluster
+
+    sys.path.insert(0, str(ROOT))
+    from sigcore import leaderboard
+
+    models = args.models[0]
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "scores.parquet"
+        rows = write(path, models, args.tasks, args.items, args.runs)
+        board = leaderboard.from_parquet(path)
+    cores = os.cpu_count() or 1
+    with LocalCluster(n_workers=cores, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        times: dict[str, list[float]] = {"local": [], "dask": []}
+        for _ in range(args.repeat):
+            for where, scheduler in (("local", None), ("dask", cluster.scheduler_address)):
+                start = time.perf_counter()
+                res = leaderboard.bootstrap(board, n_resamples=args.resamples, seed=0, scheduler=scheduler)
+                times[where].append(time.perf_counter() - start)
+                if where == "local":
+                    local = res.resampled
+                else:
+                    assert np.array_equal(local, res.resampled)  # bit for bit, wherever the tasks were drawn
+    print(f"{models} models x {args.tasks} tasks x {args.items:,} items x {args.runs} runs = {rows:,} scores, "
+          f"b = {args.resamples:,}: the resampling alone (the board read first), wall seconds, medians of "
+          f"{args.repeat}")
+    local, dask = np.median(times["local"]), np.median(times["dask"])
+    print(f"this machine's {cores} cores: {local:.2f} s; a LocalCluster of {cores} worker processes: {dask:.2f} s "
+          f"({dask / local:.2f}x); the same resamples bit for bit")
 
 
 def folders(args) -> None:
