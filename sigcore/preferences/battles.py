@@ -48,8 +48,8 @@ class Battles:
     @property
     def models(self) -> list[str]:
         """Every model, in order of first appearance."""
-        return list(pd.unique(np.concatenate([self.frame["model_a"].to_numpy(object),
-                                              self.frame["model_b"].to_numpy(object)])))
+        return list(pd.unique(np.column_stack([self.frame["model_a"].to_numpy(object),
+                                               self.frame["model_b"].to_numpy(object)]).ravel()))
 
 
 def frame(*, item, model_a, model_b, outcome, file: str, line, judge=None, order=None, turn=None,

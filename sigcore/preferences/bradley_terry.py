@@ -52,8 +52,8 @@ class Cells:
 
 def cells(item: np.ndarray, model_a: np.ndarray, model_b: np.ndarray, outcome: np.ndarray) -> Cells:
     """The per-item counts of battles (arrays of equal length: the item's key, the two models, A's score)."""
-    codes, models = _factorize(np.concatenate([model_a, model_b]))
-    a, b = codes[:len(outcome)], codes[len(outcome):]
+    codes, models = _factorize(np.column_stack([model_a, model_b]).ravel())  # in order of first appearance
+    a, b = codes[0::2], codes[1::2]
     low, high = np.minimum(a, b), np.maximum(a, b)
     mine = np.where(a == low, outcome, 1.0 - outcome)  # the score of the lower-numbered model
     pair_codes, pairs = _factorize(low * len(models) + high)

@@ -36,7 +36,7 @@ from ..io.archives import gunzip
 from ..io.decoding import read_bytes
 from ..io.inputs import read as read_table
 from ..logs.tidy import read_table_bytes
-from ..words import listed, printable, shown
+from ..words import counted, listed, printable, shown
 from .battles import Battles, checked, combined, frame
 
 __all__ = ["SHAPES", "WINNERS", "read", "read_all", "shape_of"]
@@ -209,8 +209,8 @@ def _pairs(table, lines, name, item_column, outcome_column, words) -> tuple[pd.D
                      "cannot be resampled together)")
     outcome = _scores(table[outcome_column].tolist(), lines, name, outcome_column, words)
     if outcome_column == "winner" and (table["winner"] == "tie (bothbad)").any():
-        notes.append(f"{name}: {int((table['winner'] == 'tie (bothbad)').sum()):,} battles judged 'tie (bothbad)' "
-                     "count as ties")
+        bothbad = int((table["winner"] == "tie (bothbad)").sum())
+        notes.append(f"{name}: counted as ties: {counted(bothbad, 'battle')} judged 'tie (bothbad)'")
     return frame(item=items, model_a=a, model_b=b, outcome=outcome, judge=_optional(table, "judge"),
                  order=_orders(table, a, b, lines, name), turn=_turns(table, lines, name),
                  category=_optional(table, "category"), file=name, line=lines), notes
@@ -230,8 +230,8 @@ def _mt_bench(table: pd.DataFrame, lines: np.ndarray, name: str) -> tuple[pd.Dat
                            judge=None if judges is None else judges[keep], order=np.full(keep.sum(), 0 if graded
                                                                                          else order),
                            turn=None if turns is None else turns[keep], file=name, line=lines[keep]))
-    notes = [f"{name}: {dropped:,} judgments the judge's answer did not settle ('error') are left out, as FastChat "
-             "leaves them out"] if dropped else []
+    notes = [f"{name}: left out, as FastChat leaves them out: {counted(dropped, 'judgment')} the judge's answer did "
+             "not settle ('error')"] if dropped else []
     if graded:
         notes.append(f"{name}: single-answer grading (m1_score, m2_score): one battle a record, in no order")
     battles = pd.concat(parts, ignore_index=True).sort_values(["line", "order"], kind="stable")
@@ -250,8 +250,8 @@ def _alpacaeval(table: pd.DataFrame, lines: np.ndarray, name: str) -> tuple[pd.D
                              column="preference", hint="Give 1 (generator_1 better), 2 (generator_2 better), 1.5 "
                                                        "(a tie) or a number between 1 and 2.")
         outcome[k] = 0.5 if number == 0 else 2.0 - number  # 0: AlpacaEval's old code for a tie
-    notes = [f"{name}: {int(failed.sum()):,} annotations with no preference (null: the annotator failed) are left "
-             "out, as AlpacaEval leaves them out"] if failed.any() else []
+    notes = [f"{name}: left out, as AlpacaEval leaves them out: {counted(int(failed.sum()), 'annotation')} with no "
+             "preference (null: the annotator failed)"] if failed.any() else []
     sub = table.iloc[kept]
     return frame(item=_text(sub, "instruction"), model_a=_text(sub, "generator_1"),
                  model_b=_text(sub, "generator_2"), outcome=outcome, judge=_optional(sub, "annotator"),
