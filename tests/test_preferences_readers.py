@@ -86,9 +86,12 @@ def test_alpacaeval_weighted_preferences_are_kept_as_fractions():
 
 def test_the_tidy_table_reads_outcomes_as_numbers_or_words_and_order_as_the_model_shown_first():
     battles = read(DATA / "tidy.csv")
-    assert _rows(battles) == [["q1", "alpha", "beta", 1.0, "gpt-4o", 1, 0], ["q1", "alpha", "beta", 0.5, "gpt-4o", 2, 0],
-                              ["q2", "alpha", "gamma", 0.0, "gpt-4o", 1, 0], ["q2", "alpha", "gamma", 0.0, "gpt-4o", 2, 0],
-                              ["q3", "beta", "gamma", 0.75, "human", 0, 0], ["q3", "beta", "gamma", 1.0, "gpt-4o", 1, 0]]
+    assert _rows(battles) == [["q1", "alpha", "beta", 1.0, "gpt-4o", 1, 0],
+                              ["q1", "alpha", "beta", 0.5, "gpt-4o", 2, 0],
+                              ["q2", "alpha", "gamma", 0.0, "gpt-4o", 1, 0],
+                              ["q2", "alpha", "gamma", 0.0, "gpt-4o", 2, 0],
+                              ["q3", "beta", "gamma", 0.75, "human", 0, 0],
+                              ["q3", "beta", "gamma", 1.0, "gpt-4o", 1, 0]]
 
 
 def test_a_shape_can_be_named_and_an_unknown_one_is_refused():
