@@ -225,13 +225,15 @@ def read_table(path: str | Path) -> pd.DataFrame:
     return read_table_bytes(read_bytes(path), str(path))
 
 
-def _parquet(data: bytes, name: str) -> pd.DataFrame:
+def _parquet(data: bytes, name: str, columns: Iterable[str] | None = None) -> pd.DataFrame:
     """A Parquet table with its text columns as categoricals, read as Arrow dictionaries (18 million rows of a
     metric's name are a code each, not 18 million strings). Text and number columns are decoded a batch of rows at
     a time straight into their pandas arrays (:class:`_Gathered`), the row groups after the first split between
     the cores, so that a table costs its pandas columns and a batch of Arrow's per core, not a second copy of each
     column (new memory is what costs most on 18 million rows); other columns (and a number column with a missing
-    value) as to_pandas makes them, a column at a time; nothing decoded before :func:`_bounded` has measured it."""
+    value) as to_pandas makes them, a column at a time; nothing decoded before :func:`_bounded` has measured it.
+    ``columns``: only those of these names the file has are read, measured and checked (the others, a conversation
+    as a list, say, are never decoded)."""
     try:
         import pyarrow as pa
         import pyarrow.parquet as pq
@@ -242,6 +244,11 @@ def _parquet(data: bytes, name: str) -> pd.DataFrame:
     from .._threads import map_all
 
     schema = pq.read_schema(pa.BufferReader(data))
+    if columns is not None:
+        wanted = set(columns)
+        for index in reversed(range(len(schema))):  # Schema.remove keeps pandas' metadata
+            if schema[index].name not in wanted:
+                schema = schema.remove(index)
     text = [f.name for f in schema if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)]
     meta = pq.ParquetFile(pa.BufferReader(data)).metadata
     _bounded(schema, meta, name)
@@ -273,19 +280,20 @@ def _parquet(data: bytes, name: str) -> pd.DataFrame:
             map_all(lambda k: read(runs[k], pending[k]), list(range(len(runs))))
         for rows, column, dictionary in (p for run in pending for p in run):
             column.recode(rows, dictionary)
-    columns = {}
+    read_columns = {}
     for field in schema:
         column = gathered[field.name].result() if field.name in gathered else None
         if column is None:  # as to_pandas makes it, Arrow's copy given back before the next column
             column = _column(pq.read_table(pa.BufferReader(data), columns=[field.name],
                                            read_dictionary=[field.name] if field.name in text else None))
             pa.default_memory_pool().release_unused()
-        columns[field.name] = column
-    frame = pd.DataFrame(columns, copy=False)
+        read_columns[field.name] = column
+    frame = pd.DataFrame(read_columns, copy=False)
     for column in frame.columns:  # whichever way a text column was decoded: its codes within its values
         if isinstance(frame[column].dtype, pd.CategoricalDtype):
             _within(frame[column].cat.codes.to_numpy(), len(frame[column].cat.categories))
-    index = [c for c in (schema.pandas_metadata or {}).get("index_columns", []) if isinstance(c, str)]
+    index = [c for c in (schema.pandas_metadata or {}).get("index_columns", []) if isinstance(c, str)
+             and c in frame.columns]  # (an index column not among the ``columns`` read is not one)
     if not index:
         return frame
     frame = frame.set_index(index)
@@ -439,6 +447,7 @@ def _bounded(schema, meta, name: str) -> None:
     import pyarrow as pa
 
     widths = {}
+    kept = set(schema.names)
     for field in schema:
         kind = field.type.value_type if pa.types.is_dictionary(field.type) else field.type
         if pa.types.is_string(kind) or pa.types.is_large_string(kind):
@@ -450,7 +459,8 @@ def _bounded(schema, meta, name: str) -> None:
                              hint="Give the tidy table: model, task, item, run, metric, score (numbers and text).")
     decoded = meta.num_rows * sum(widths.values())
     unpacked = sum(meta.row_group(g).column(c).total_uncompressed_size for g in range(meta.num_row_groups)
-                   for c in range(meta.num_columns))
+                   for c in range(meta.num_columns)
+                   if meta.row_group(g).column(c).path_in_schema.split(".")[0] in kept)
     if max(decoded, unpacked) > archives.TABLE:
         raise InputError(f"holds {meta.num_rows:,} rows of {meta.num_columns} columns, which decode to "
                          f"{archives.size(max(decoded, unpacked))}, more than the {archives.size(archives.TABLE)} "
@@ -459,7 +469,8 @@ def _bounded(schema, meta, name: str) -> None:
                               "the items.")
 
 
-def read_table_bytes(data: bytes, name: str) -> pd.DataFrame:
+def read_table_bytes(data: bytes, name: str, columns: Iterable[str] | None = None) -> pd.DataFrame:
+    """A table of scores from a .parquet file's bytes (``columns``: only those of these names it has), or a CSV's."""
     try:
         import pyarrow as pa
         arrow_errors = (pa.ArrowException,)  # its NotImplementedError (a codec), TypeError, KeyError, MemoryError
@@ -467,7 +478,7 @@ def read_table_bytes(data: bytes, name: str) -> pd.DataFrame:
         arrow_errors = ()
     try:
         if name.lower().endswith(".parquet"):
-            return _parquet(data, name)
+            return _parquet(data, name, columns)
         frame = pd.read_csv(io.BytesIO(data), dtype={"item": str, "model": str, "task": str})
         # the quote table_csv put before a formula, taken off (sigcore convert wrote it)
         frame.columns = frame.columns.map(original_cell)
