@@ -33,7 +33,7 @@ from .metrics import Metric, direction, prepare, resolve
 from .result import Result, on_side, p_cell
 from .signature import Signature
 from .statistics import intervals, resampling
-from .statistics.multiple import CORRECTIONS, adjust, floor_reach
+from .statistics.multiple import CORRECTIONS, MAXT, adjust, floor_reach
 from .statistics.resampling import PairedStats
 
 __all__ = ["MEMORY", "Many", "clusters", "cliques", "compare_many", "Shared", "shared_resamples"]
@@ -270,7 +270,7 @@ def compare_many(gold: Sequence | None, systems: Mapping[str, Sequence], *, base
     """
     names = _names(systems, baseline, all_pairs)
     higher = direction(metric, higher_is_better)
-    if correction == "maxt":
+    if correction == MAXT:
         raise SettingsError("the max-statistic correction (maxt) is for models on many tasks, from a board's shared "
                             "resamples", hint=f"Choose one of: {', '.join(CORRECTIONS)}.")
     if correction not in CORRECTIONS:

@@ -14,7 +14,7 @@ from ..io.inputs import FORMATS, read
 from ..io.roles import GOLD_NAMES, Role
 from ..io.systems import match_system
 from ..report import citations, export, family, paper, records, reproduce, sentence
-from ..statistics.multiple import CORRECTIONS
+from ..statistics.multiple import RESAMPLED
 from . import board
 from .inputs import another, decisions, gold_file, pairing, shown_names
 from .options import (
@@ -51,7 +51,7 @@ def add_parser(commands) -> None:
     many.add_argument("--test", default=AUTO, choices=[AUTO, *TESTS],
                       help="the test (default: auto, the one recommended for every pair, or the one that fits them "
                            "all)")
-    many.add_argument("--correction", default="holm", choices=[*CORRECTIONS, "maxt"],
+    many.add_argument("--correction", default="holm", choices=RESAMPLED,
                       help="Holm (default), Bonferroni, Hochberg, Benjamini-Hochberg (bh), Benjamini-Yekutieli (by); "
                            "models on many tasks also maxt, the max statistic over the board's own resamples, which "
                            "separates models at a b where Holm over many pairs cannot")

@@ -8,9 +8,11 @@ average them) or the mean over all items (``weight="items"``: a task counts by i
 (epochs, repeats) are averaged first.
 """
 
+from ..statistics.multiple import MAXT
+from ..statistics.multiple import RESAMPLED as CORRECTIONS
 from .board import WEIGHTS, Board, from_parquet, from_table
 from .resamples import CONNECT_TIMEOUT, WORKERLESS, bootstrap, standard_error, task_resamples
-from .standings import CORRECTIONS, MAXT, Leaderboard
+from .standings import Leaderboard
 
 __all__ = ["WEIGHTS", "CONNECT_TIMEOUT", "WORKERLESS", "MAXT", "CORRECTIONS", "Board", "from_table", "from_parquet",
            "Leaderboard", "bootstrap", "task_resamples", "standard_error"]

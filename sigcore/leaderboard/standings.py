@@ -13,15 +13,12 @@ from ..contract import DEFAULT_ALPHA, check_alpha, check_level, extreme, tie
 from ..errors import InputError, SettingsError
 from ..signature import Signature, tool_versions
 from ..statistics import intervals, maxstat
-from ..statistics.multiple import CORRECTIONS as ADJUSTED
-from ..statistics.multiple import adjust
+from ..statistics.multiple import MAXT, adjust
+from ..statistics.multiple import RESAMPLED as CORRECTIONS
 from ..words import listed, named
 from .board import HUGE, WEIGHTS, Board, group_members, scale_exponent, task_shares
 
-__all__ = ["MAXT", "CORRECTIONS", "Leaderboard"]
-
-MAXT = "maxt"  # the max-statistic correction from the board's own resamples (sigcore.statistics.maxstat)
-CORRECTIONS = (*ADJUSTED, MAXT)  # what a board's families can be corrected by
+__all__ = ["Leaderboard"]
 _PAIRS = 1 << 10  # pairs of models whose b resampled δ are looked at together: 80 MiB at b = 10,000
 
 

@@ -38,17 +38,16 @@ from ..contract import (
 )
 from ..errors import InputError, SettingsError
 from ..statistics import intervals, maxstat, resampling
-from ..statistics.multiple import CORRECTIONS, adjust
+from ..statistics.multiple import CORRECTIONS, MAXT, adjust
 from ..words import listed, named
 from . import bradley_terry as bt
 from .battles import Battles
 
-__all__ = ["SCALES", "CENTERS", "FALLBACK_PRIOR", "MAXT", "Ratings", "bradley_terry"]
+__all__ = ["SCALES", "CENTERS", "FALLBACK_PRIOR", "Ratings", "bradley_terry"]
 
 SCALES = {"elo": bt.ELO, "log": 1.0}  # rating units per unit of natural-log odds
 CENTERS = {"elo": 1000.0, "log": 0.0}  # where the mean (or the baseline) sits unless told: arenas' 1,000
 FALLBACK_PRIOR = 1.0  # ties added to every pair that met, in a resample whose fit would not be finite
-MAXT = "maxt"  # the max-statistic correction over the pairs' own resamples (sigcore.statistics.maxstat)
 _LEVEL = 0.95
 
 

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..errors import SettingsError
 
-__all__ = ["METHODS", "CORRECTIONS", "adjust", "floor_reach", "floored_p_values"]
+__all__ = ["METHODS", "CORRECTIONS", "MAXT", "RESAMPLED", "adjust", "floor_reach", "floored_p_values"]
 
 
 def _step_up(values: np.ndarray) -> np.ndarray:
@@ -35,6 +35,8 @@ METHODS = {
 
 
 CORRECTIONS = ("holm", "bonferroni", "hochberg", "bh", "by")  # as menus list them: the default first
+MAXT = "maxt"  # the max-statistic correction, from the comparisons' shared resamples (sigcore.statistics.maxstat)
+RESAMPLED = (*CORRECTIONS, MAXT)  # where the comparisons share their resamples (a board, preferences)
 
 
 def adjust(p_values, method: str = "holm", *, floors=None) -> np.ndarray:
