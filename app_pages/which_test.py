@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from sigcore.compare import TESTS
+from sigcore.comparison import TESTS
 from ui import test_guide
 
 st.title("Which test?")

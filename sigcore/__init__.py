@@ -13,9 +13,13 @@ Subpackages by concept: ``statistics`` (resampling, closed-form tests, intervals
 Classroom's numbers and figures).
 """
 
-from . import report
+import sys
+import types
+import warnings
+
+from . import comparison, report
 from ._version import __version__
-from .compare import TESTS, compare, stream, tests_for
+from .comparison import TESTS, compare, stream, tests_for
 from .contract import ALTERNATIVES
 from .errors import InputError, SettingsError, SigcoreError
 from .many import Many, compare_many
@@ -25,3 +29,16 @@ from .seeds import SeedsResult, compare_seeds
 
 __all__ = ["ALTERNATIVES", "METRICS", "TESTS", "InputError", "Many", "Metric", "Result", "SeedsResult", "SettingsError",
            "SigcoreError", "__version__", "compare", "compare_many", "compare_seeds", "report", "stream", "tests_for"]
+
+
+class _Moved(types.ModuleType):
+    """``sigcore.compare``, the module the function of that name hid, is ``sigcore.comparison``; its old path answers
+    ``from sigcore.compare import ...`` until 0.4.0, with a DeprecationWarning."""
+
+    def __getattr__(self, name: str):
+        warnings.warn(f"sigcore.compare (the module) is sigcore.comparison: import {name} from there; the old path "
+                      "goes in 0.4.0", DeprecationWarning, stacklevel=2)
+        return getattr(comparison, name)
+
+
+sys.modules.setdefault(f"{__name__}.compare", _Moved(f"{__name__}.compare"))

@@ -4,7 +4,7 @@ Dror, Baumer, Shlomov & Reichart (2018), "The Hitchhiker's Guide to Testing Stat
 check whether the per-item differences are normal (Shapiro-Wilk); if they are, the paired t-test; if not, a
 non-parametric test, sampling-free (sign, Wilcoxon, McNemar) or sampling-based (bootstrap, permutation); a
 metric that is not a mean of per-item values (F1, BLEU) takes only the sampling-based ones. Which tests *fit*
-comes from :func:`sigcore.compare.tests_for`, so the advice and the engine never disagree; the advisor ranks
+comes from :func:`sigcore.comparison.tests_for`, so the advice and the engine never disagree; the advisor ranks
 those tests for the data at hand and says why, with the numbers that decided.
 
 >>> advice = advise("accuracy", a_scores=[1, 1, 0, 1], b_scores=[1, 0, 0, 1])
@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from ._lazy import stats
-from .compare import RESAMPLING, SMALL_SAMPLE, TESTS, Z_MIN_ITEMS, compare, prepared, tests_for
+from .comparison import RESAMPLING, SMALL_SAMPLE, TESTS, Z_MIN_ITEMS, compare, prepared, tests_for
 from .contract import DEFAULT_ALPHA, TIE, check_alpha
 from .errors import SettingsError
 from .metrics import METRIC_NAMES, Metric, prepare, resolve
@@ -48,7 +48,7 @@ TIES = 0.5  # share of zero differences (or of repeated sizes) beyond which rank
 
 @dataclass(frozen=True)
 class Choice:
-    """One test (a key of :data:`sigcore.compare.TESTS`) and, in one sentence, why it fits or not."""
+    """One test (a key of :data:`sigcore.comparison.TESTS`) and, in one sentence, why it fits or not."""
 
     test: str
     reason: str
@@ -141,7 +141,7 @@ def advise_outputs(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, m
 
 
 def advise_prepared(metric: str | Metric, paired, stats, score, grouped: bool, alpha: float = DEFAULT_ALPHA) -> Advice:
-    """The advice on data as :func:`sigcore.compare.prepared` prepares them: per-item values for a metric that is
+    """The advice on data as :func:`sigcore.comparison.prepared` prepares them: per-item values for a metric that is
     their mean, else the number of items (groups) and of those where A and B differ. The one place that
     decides the recommended test, for the advisor, the app's Test box and ``test="auto"``."""
     if resolve(metric).decomposable and not grouped:
@@ -185,7 +185,7 @@ def advise_family(gold: Sequence | None, systems: Mapping[str, Sequence], pairs:
 def _family_rows(gold, outputs: list[Sequence], metric: str, groups, metric_options):
     """Each system's sufficient statistics per item (per group with ``groups``), its per-item ones where the
     metric has them, and the score function: what decides whether two systems differ on an item."""
-    from .compare import membership
+    from .comparison import membership
 
     m = resolve(metric)
     if m.patterns is not None:

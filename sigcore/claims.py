@@ -107,7 +107,7 @@ def claim(gold: Sequence | None, sys_a: Sequence, sys_b: Sequence, *, kind: str,
     ±``margin`` (``kind="equivalent"``), with the paired bootstrap (any metric, ``groups`` resampled whole) or the
     paired t-test (a mean of per-item values). Equivalence holds whichever way is better; non-inferiority is
     stated for metrics on which higher is better (a lower-is-better one, MAE, is refused)."""
-    from .compare import compare
+    from .comparison import compare
 
     if kind not in KINDS:
         raise SettingsError(f"unknown claim {kind!r}", hint=f"The claims: {', '.join(KINDS)}.")

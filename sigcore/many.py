@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from . import budget as budgets
-from .compare import AUTO, RESAMPLING, Run, check_settings, compare, membership
+from .comparison import AUTO, RESAMPLING, Run, check_settings, compare, membership
 from .contract import DEFAULT_ALPHA, DEFAULT_ALTERNATIVE, DEFAULT_RESAMPLES, DEFAULT_SEED, P_UNDERFLOW, is_int
 from .errors import GOLD, InputError, SettingsError
 from .jsonform import bounded_p, plain

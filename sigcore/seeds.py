@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from .compare import check_settings
+from .comparison import check_settings
 from .contract import DEFAULT_ALPHA, DEFAULT_ALTERNATIVE, DEFAULT_RESAMPLES, DEFAULT_SEED, check_seed, extreme, tie
 from .errors import SettingsError
 from .many import shared_resamples

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 import sigcore
 from sigcore import METRICS, TESTS, SettingsError
 from sigcore.advisor import SHAPIRO_MAX, Advice, Choice, advise, advise_outputs
-from sigcore.compare import RESAMPLING, SMALL_SAMPLE, Z_MIN_ITEMS
+from sigcore.comparison import RESAMPLING, SMALL_SAMPLE, Z_MIN_ITEMS
 
 
 def normal_differences(n=200, seed=1):

@@ -5,7 +5,7 @@ import pytest
 
 import sigcore
 from sigcore import teaching
-from sigcore.compare import counted
+from sigcore.comparison import counted
 from sigcore.report.figures import (delta_histogram, histogram_edges, live_edges, walkthrough_heights,
                              walkthrough_histogram)
 

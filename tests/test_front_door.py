@@ -726,7 +726,7 @@ def test_the_command_line_and_the_app_start_from_the_same_metric_roles_and_test(
     """One front door (sigcore.front.prepare): `compare FILES --json` runs what the app's boxes start from (ui.run
     .defaults), on the same roles; where the data leave the metric open, both ask the same question."""
     from sigcore import front
-    from sigcore.compare import RESAMPLING
+    from sigcore.comparison import RESAMPLING
     from sigcore.io.inputs import read
 
     files, answer = _shapes(tmp_path)[shape]

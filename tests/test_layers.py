@@ -94,7 +94,7 @@ def test_the_scan_sees_a_private_name_taken(tmp_path, monkeypatch):
     for name in ("__init__.py", "compare.py", "i18n.py", "report/__init__.py", "report/export.py"):
         (package / name).write_text("")
     (package / "report" / "sentence.py").write_text(
-        "from ..compare import _members, stream\n"
+        "from ..comparison import _members, stream\n"
         "from ..i18n import _\n"
         "from .. import compare as c\n"
         "from . import export\n"
@@ -102,4 +102,4 @@ def test_the_scan_sees_a_private_name_taken(tmp_path, monkeypatch):
         "x = c._check(export._slot, cmp._Run, c.stream, export.__name__)\n")
     found = private_names_reached(package / "report" / "sentence.py")
     assert sorted(hit.split(": ", 1)[1] for hit in found) == sorted([
-        "from sigcore.compare import _members", "c._check", "export._slot", "cmp._Run"])
+        "from sigcore.comparison import _members", "c._check", "export._slot", "cmp._Run"])

@@ -9,7 +9,7 @@ import scipy.stats
 
 import sigcore
 from sigcore import teaching
-from sigcore.compare import counted
+from sigcore.comparison import counted
 from sigcore.report.figures import MARK, TAIL
 from sigcore.result import mc_interval
 from sigcore.i18n import speaking

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import sigcore
 from sigcore.__main__ import main
-from sigcore.compare import data_hash
+from sigcore.comparison import data_hash
 from sigcore.report import citations, export, reproduce
 from sigcore.report.sentence import verdict
 

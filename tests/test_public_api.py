@@ -108,3 +108,18 @@ def test_the_sentences_moved_to_the_report_layer_still_answer_their_old_names_wi
     for old, new in cases:
         with pytest.warns(DeprecationWarning, match="goes in 0.4.0"):
             assert old() == new
+
+
+def test_the_function_compare_no_longer_hides_its_module():
+    """sigcore.compare is the function; its module is sigcore.comparison; the old import path still answers, with a
+    DeprecationWarning, until 0.4.0."""
+    import types
+
+    import sigcore
+    import sigcore.comparison
+
+    assert callable(sigcore.compare) and isinstance(sigcore.comparison, types.ModuleType)
+    assert sigcore.compare is sigcore.comparison.compare and sigcore.TESTS is sigcore.comparison.TESTS
+    with pytest.warns(DeprecationWarning, match="sigcore.compare .the module. is sigcore.comparison"):
+        from sigcore.compare import AUTO
+    assert AUTO == sigcore.comparison.AUTO and callable(sigcore.compare)  # the old path leaves the function be

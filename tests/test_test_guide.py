@@ -19,7 +19,7 @@ from streamlit.testing.v1 import AppTest
 
 import sigcore
 from sigcore import SettingsError
-from sigcore.compare import TESTS
+from sigcore.comparison import TESTS
 from sigcore.report.citations import WORKS
 from sigcore.teaching import exact_bootstrap_p, test_guide as tg, test_guide_figures as tf
 

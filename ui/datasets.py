@@ -20,7 +20,7 @@ import streamlit as st
 
 import sigcore
 from sigcore import SigcoreError
-from sigcore.compare import AUTO
+from sigcore.comparison import AUTO
 from sigcore.contract import DEFAULT_ALPHA, DEFAULT_RESAMPLES, DEFAULT_SEED
 from sigcore.errors import InputError
 from sigcore.io import results

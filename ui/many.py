@@ -16,7 +16,7 @@ import streamlit as st
 
 import sigcore
 from sigcore import SigcoreError, front
-from sigcore.compare import AUTO
+from sigcore.comparison import AUTO
 from sigcore.contract import DEFAULT_ALPHA, DEFAULT_RESAMPLES, DEFAULT_SEED
 from sigcore.io.aligned import AlignedMany, default_baseline
 from sigcore.io.columns import guess_mapping

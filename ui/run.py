@@ -17,7 +17,7 @@ from streamlit import config
 
 import sigcore
 from sigcore import SigcoreError, claims, effects, front, report
-from sigcore.compare import RESAMPLING
+from sigcore.comparison import RESAMPLING
 from sigcore.contract import DEFAULT_ALPHA, DEFAULT_ALTERNATIVE, DEFAULT_RESAMPLES, DEFAULT_SEED
 from sigcore.io.aligned import Aligned
 from sigcore.io.metric_fit import engine_inputs

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sys
 
-from ..compare import AUTO
+from ..comparison import AUTO
 from ..errors import SettingsError
 from ..report import export, paper, records, reproduce
 from .running import folder_name, print_rows, progress, say_notes, write, write_paper

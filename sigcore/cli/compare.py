@@ -8,7 +8,7 @@ import sys
 from dataclasses import asdict
 
 from .. import METRICS, TESTS, compare, report
-from ..compare import AUTO, COMPAT, chosen_test
+from ..comparison import AUTO, COMPAT, chosen_test
 from ..effects import effect_sizes
 from ..errors import InputError, SettingsError
 from ..many import Many

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from .. import METRICS, TESTS, compare, front, report, statistics
-from ..compare import AUTO
+from ..comparison import AUTO
 from ..errors import InputError, SettingsError
 from ..io import results
 from ..io.aligned import Aligned

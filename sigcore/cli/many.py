@@ -7,7 +7,7 @@ import pandas as pd
 
 from .. import METRICS, TESTS, compare_many, front
 from ..advisor import advise_family
-from ..compare import AUTO, COMPAT
+from ..comparison import AUTO, COMPAT
 from ..errors import InputError, SettingsError
 from ..io.aligned import AlignedMany, default_baseline
 from ..io.inputs import FORMATS, read

@@ -7,7 +7,7 @@ import math
 import sys
 
 from .. import METRICS, front, power
-from ..compare import AUTO
+from ..comparison import AUTO
 from ..contract import SIMULATION_RESAMPLES
 from ..effects import item_values
 from ..errors import SettingsError

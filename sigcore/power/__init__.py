@@ -3,7 +3,7 @@
 A pilot (both systems' per-item scores on some items) stands for the items a test set would hold: test sets of n
 items are drawn from its paired items with replacement, so its delta is the assumed true difference and the spread,
 skew and ties of its per-item differences carry over. Power is the share of those test sets on which the test
-rejects H0 at alpha, the test run as :func:`sigcore.compare.compare` runs it (``n_resamples`` resamples).
+rejects H0 at alpha, the test run as :func:`sigcore.compare` runs it (``n_resamples`` resamples).
 
 Each test takes the cheapest route that is exact, or checked against the engine (tests/test_power.py):
 

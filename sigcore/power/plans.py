@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from ..compare import AUTO
+from ..comparison import AUTO
 from ..contract import (
     DEFAULT_ALPHA,
     DEFAULT_ALTERNATIVE,

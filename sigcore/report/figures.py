@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from ..compare import counted
+from ..comparison import counted
 from ..errors import SettingsError
 from ..i18n import _
 from ..result import Result, mc_interval

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 
-from ..compare import TESTS
+from ..comparison import TESTS
 from ..metrics import METRIC_NAMES, known
 from ..result import Result, better_side, p_number
 from ..words import counted, in_text

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._lazy import stats
-from ..compare import compare
+from ..comparison import compare
 from ..contract import DEFAULT_ALPHA, DEFAULT_SEED, SIMULATION_RESAMPLES, check_alpha, check_alternative, extreme, tie
 from ..errors import PARAMETER, SettingsError
 from ..statistics.discordant import greater_p, outcome_probabilities, support

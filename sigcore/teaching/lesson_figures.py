@@ -19,7 +19,7 @@ import numpy as np
 import plotly.graph_objects as go
 import scipy.stats
 
-from ..compare import counted
+from ..comparison import counted
 from ..i18n import N_, _
 from ..report import TEST_NAMES, number
 from ..report.figures import AXIS, BODY, MARK, SLIDE_HEIGHT, TAIL, histogram_edges

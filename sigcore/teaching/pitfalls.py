@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..compare import compare
+from ..comparison import compare
 from ..contract import (
     DEFAULT_ALPHA,
     DEFAULT_ALTERNATIVE,

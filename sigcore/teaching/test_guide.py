@@ -1,4 +1,4 @@
-"""Which test? The seven paired tests of :data:`sigcore.compare.TESTS`, each with a guide and a simulation.
+"""Which test? The seven paired tests of :data:`sigcore.comparison.TESTS`, each with a guide and a simulation.
 
 A :class:`Guide` says what a test does in SLP3 §4.11's terms (x, x⁽ⁱ⁾, δ(x), H0), what it assumes, its formula, and
 when it misleads, after Dror et al. (2018). Each test also has one small simulation where the truth is known
@@ -21,7 +21,7 @@ from typing import ClassVar
 import numpy as np
 
 from .._lazy import stats
-from ..compare import TESTS, compare
+from ..comparison import TESTS, compare
 from ..contract import (
     DEFAULT_ALPHA,
     DEFAULT_RESAMPLES,
