@@ -36,6 +36,8 @@ class _Moved(types.ModuleType):
     ``from sigcore.compare import ...`` until 0.4.0, with a DeprecationWarning."""
 
     def __getattr__(self, name: str):
+        if name.startswith("__"):  # what tools ask of every module they find (hypothesis: __file__): not an import
+            raise AttributeError(name)
         warnings.warn(f"sigcore.compare (the module) is sigcore.comparison: import {name} from there; the old path "
                       "goes in 0.4.0", DeprecationWarning, stacklevel=2)
         return getattr(comparison, name)
