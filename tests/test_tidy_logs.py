@@ -9,7 +9,7 @@ import pytest
 
 from sigcore.__main__ import main
 from sigcore.io import inspect_log
-from sigcore.logs import tidy
+from sigcore.logs import long, tidy
 
 ROOT = Path(__file__).resolve().parents[1]
 LOGS = ROOT / "tests" / "data" / "inspect"
@@ -23,7 +23,7 @@ def test_inspect_logs_convert_to_one_table_in_csv_and_parquet(tmp_path, capsys):
     said = capsys.readouterr().out
     assert "480 scores of 2 models on 1 task (80 items over the models' tasks), metrics match, includes" in said
     table = pd.read_parquet(parquet)
-    assert tuple(table.columns) == (*tidy.COLUMNS, "metadata.passage") and len(table) == 2 * 40 * 3 * 2
+    assert tuple(table.columns) == (*long.COLUMNS, "metadata.passage") and len(table) == 2 * 40 * 3 * 2
     from_csv = pd.read_csv(csv, dtype={"item": str})
     assert from_csv.astype(str).equals(table.astype(str))
     for log in ("alpha.eval", "beta.eval"):

@@ -14,7 +14,7 @@ import streamlit as st
 
 from sigcore import SigcoreError, leaderboard
 from sigcore.contract import DEFAULT_ALPHA, DEFAULT_RESAMPLES, DEFAULT_SEED
-from sigcore.logs import tidy
+from sigcore.logs import long, tidy
 from sigcore.report import board as words
 from sigcore.report import board_page, board_table, export, records
 from sigcore.report.board_figures import nemenyi_cd, ranks, resampled_cd
@@ -154,7 +154,7 @@ def settings(files: list[tuple[str, bytes]], table: pd.DataFrame, sample: bool) 
         alpha = c7.selectbox("Level α", ALPHAS, index=ALPHAS.index(DEFAULT_ALPHA), key="tasks-alpha",
                              format_func=lambda x: f"{x:g}")
         seed = c8.number_input("Seed", 0, 2**31 - 1, DEFAULT_SEED, key="tasks-seed")
-        columns = [str(c) for c in table.columns if c not in (*tidy.COLUMNS, "group", "group_weight")]
+        columns = [str(c) for c in table.columns if c not in (*long.COLUMNS, "group", "group_weight")]
         c9, c10 = st.columns([2, 3], vertical_alignment="bottom")
         drop = c9.checkbox("Drop unmatched items", key=f"tasks-drop-{data}",
                            help="Compare on each task the items every model has, instead of stopping at a model "

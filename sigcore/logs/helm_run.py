@@ -71,7 +71,7 @@ def read(path: str | Path) -> pd.DataFrame:
 def read_files(files: dict[str, bytes], where: str = "") -> pd.DataFrame:
     """Every run's scores (a path within the folder -> its bytes; an upload's zip) as the tidy table
     (:mod:`sigcore.logs.tidy`); ``attrs["notes"]`` says what was left out."""
-    from .tidy import COLUMNS
+    from .long import COLUMNS
 
     folders = sorted({PurePosixPath(n).parent for n in files if PurePosixPath(n).name == "per_instance_stats.json"})
     frames, notes = [], {}

@@ -59,7 +59,7 @@ def read_files(files: dict[str, bytes], where: str = "") -> pd.DataFrame:
     """Every model's scores of an output folder's files (a path within the folder -> its bytes; an upload's zip) as
     the tidy table (:mod:`sigcore.logs.tidy`), with a ``group`` column (the top-level group a task belongs to, or
     "") and ``group_weight`` (:data:`GROUP_WEIGHTS`). ``attrs["notes"]`` says what was read so."""
-    from .tidy import lm_eval_samples
+    from .long import lm_eval_samples
 
     frames, notes, groups = [], {}, {}
     for name in sorted(n for n in files if is_results(n)):

@@ -31,25 +31,11 @@ from ..io.decoding import read_bytes
 from ..io.ids import merged
 from ..io.inputs import is_inspect_log, read
 from ..io.sheets import original_cell, table_csv
+from .long import COLUMNS, lm_eval_samples, long_rows
 
-__all__ = ["COLUMNS", "from_log", "lm_eval_samples", "from_logs", "from_files", "write", "is_table", "is_log",
-           "read_table", "read_table_bytes"]
+__all__ = ["from_log", "from_logs", "from_files", "write", "is_table", "is_log", "read_table", "read_table_bytes"]
 
-COLUMNS = ("model", "task", "item", "run", "metric", "score")
 _LM_EVAL_NAME = re.compile(r"samples_(?P<task>.+?)_(?P<date>\d{4}-\d\d-\d\dT[\d\-.:]+)$")
-
-
-def _long(model: str, task: str, frame: pd.DataFrame, item: str, run: str | None, metrics: list[str],
-          extra: list[str] = (), names: list[str] | None = None) -> pd.DataFrame:
-    """The long table of one log's frame, a metric after another (each of ``metrics`` under its name in
-    ``names``); ``extra`` columns (an Inspect sample's metadata) carried along."""
-    k = len(metrics)
-    ids = frame[item].astype(str).to_numpy()
-    return pd.DataFrame({"model": model, "task": task, "item": np.tile(ids, k),
-                         "run": np.tile(frame[run].to_numpy(np.int64), k) if run else np.int64(1),
-                         "metric": np.repeat(np.array(names or metrics, dtype=object), len(frame)),
-                         "score": np.concatenate([frame[m].to_numpy(np.float64) for m in metrics]) if k else
-                         np.zeros(0), **{c: np.tile(frame[c].to_numpy(), k) for c in extra}})
 
 
 def from_log(data: bytes, name: str) -> pd.DataFrame:
@@ -58,7 +44,7 @@ def from_log(data: bytes, name: str) -> pd.DataFrame:
     data = archives.gunzip(data, name)
     if is_inspect_log(data, name):  # read once, with its epochs as runs
         runs, head = inspect_log.read_log(data, name)
-        return _long(head["model"], head["task"], runs, "item", "run", inspect_log.scorers(runs),
+        return long_rows(head["model"], head["task"], runs, "item", "run", inspect_log.scorers(runs),
                      inspect_log.metadata(runs))
     table = read(data, name=name)
     if table.format == "lm-eval":
@@ -74,19 +60,6 @@ def from_log(data: bytes, name: str) -> pd.DataFrame:
     raise InputError("is neither an Inspect log nor an lm-evaluation-harness samples file", file=name,
                      hint="Give .eval/.json logs of Inspect AI, or samples_<task>_<date>.jsonl files of lm_eval "
                           "--log_samples; a table of scores of your own is already the tidy table.")
-
-
-def lm_eval_samples(frame: pd.DataFrame, model: str, task: str) -> pd.DataFrame:
-    """An lm-eval samples file's frame (:func:`sigcore.io.lmeval.parse`) as the long table: each filter's metrics
-    are metrics of their own (``acc[strict-match]``) where the file has several, a document being once per filter."""
-    from ..io.lmeval import metric_fields
-
-    metrics = metric_fields(frame)
-    filters = [str(f) for f in pd.unique(frame["filter"])]
-    if len(filters) == 1:
-        return _long(model, task, frame, "doc_id", None, metrics)
-    return pd.concat([_long(model, task, frame[frame["filter"] == f], "doc_id", None, metrics,
-                            names=[f"{m}[{f}]" for m in metrics]) for f in filters], ignore_index=True)
 
 
 def from_logs(paths: Iterable[str | Path]) -> pd.DataFrame:
