@@ -7,11 +7,12 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers.browser import launch, streamlit_server
-from helpers.system import need
 
 from ui import data as ui_data
 from ui.walkthrough import sup
+
+from helpers.browser import launch, streamlit_server
+from helpers.system import need
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.browser
@@ -743,6 +744,7 @@ def slide_of(page, fmt: str, tmp_path) -> bytes:
 
 def test_the_slide_png_is_a_slide_whose_qr_code_opens_the_page_as_it_is(page, app_url, tmp_path):
     import segno
+
     from helpers.slides import qr_modules, slide_layout_holds
 
     page.goto(app_url + "/classroom?b=12")

@@ -11,13 +11,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers.latex import venue_document
 
 from sigcore import claims
 from sigcore.__main__ import main
 from sigcore.report import citations, claim_table, claim_text, export, paper
 from sigcore.report.figures import claim_figure
 from sigcore.signature import margin_text
+
+from helpers.latex import venue_document
 
 ROOT = Path(__file__).resolve().parents[1]
 MT = ROOT / "sample_data" / "mt"

@@ -14,7 +14,7 @@ from sigcore import teaching
 from sigcore.report.figures import walkthrough_heights
 from ui import lessons
 from ui.terms import GLOSSARY
-from ui.walkthrough import GRID, N, PRESETS, SEED_MENU, conclusion, textbook_number, why_twice
+from ui.walkthrough import GRID, PRESETS, SEED_MENU, N, conclusion, textbook_number, why_twice
 
 ROOT = Path(__file__).resolve().parents[1]
 TEXTBOOK = PRESETS["Textbook: A .70, B .50"]

@@ -17,8 +17,13 @@ from statsmodels.stats.proportion import proportion_confint
 
 from sigcore.errors import InputError, SettingsError
 from sigcore.statistics.closed_form import wilcoxon
-from sigcore.statistics.effect_sizes import (EffectSize, cohens_dz, discordant_odds_ratio, effect_sizes,
-                                             hodges_lehmann_estimate)
+from sigcore.statistics.effect_sizes import (
+    EffectSize,
+    cohens_dz,
+    discordant_odds_ratio,
+    effect_sizes,
+    hodges_lehmann_estimate,
+)
 
 ALTS = ("greater", "less", "two-sided")
 MINUS = "\u2212"

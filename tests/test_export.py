@@ -11,8 +11,8 @@ import pandas as pd
 import pytest
 
 import sigcore
-from sigcore.report import export
 from sigcore.errors import SettingsError
+from sigcore.report import export
 from sigcore.report.figures import delta_histogram
 from sigcore.report.sentence import number
 from sigcore.result import Result

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers.latex import PAPER, PDFLATEX, compile_paper
 
 from sigcore import compare_many
 from sigcore.report import family
+
+from helpers.latex import PAPER, PDFLATEX, compile_paper
 
 WMT = Path(__file__).resolve().parents[1] / "sample_data" / "wmt17_en_de"
 

@@ -172,8 +172,8 @@ def test_the_pages_on_huge_scores_show_the_true_difference():
 
 def test_a_table_of_too_many_columns_is_refused_from_its_header():
 
-    from sigcore.io.inputs import MAX_COLUMNS, read
     from sigcore.errors import InputError
+    from sigcore.io.inputs import MAX_COLUMNS, read
 
     wide = ",".join(f"s{i}" for i in range(MAX_COLUMNS + 1)).encode()
     with pytest.raises(InputError, match=f"has {MAX_COLUMNS + 1:,} columns, more than {MAX_COLUMNS:,}") as info:
@@ -192,8 +192,8 @@ def test_a_table_of_too_many_columns_is_refused_from_its_header():
 
 
 def sigcore_compare_columns(names):
-    from sigcore.io.loading import load
     from sigcore.io.inputs import read
+    from sigcore.io.loading import load
 
     table = read((",".join(names) + "\n" + ",".join("x" * len(names)) + "\n").encode(), name="t.csv")
     return load([table], gold="nobody")
@@ -217,7 +217,8 @@ def test_a_json_array_of_too_many_items_is_refused_before_it_is_parsed(monkeypat
 def test_nesting_is_measured_outside_strings_whatever_they_hold():
     """Brackets, quotes and backslashes inside strings do not count; 64 levels pass, 65 are refused with their
     place, on random values."""
-    from hypothesis import given, settings, strategies as st
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
 
     from sigcore.errors import InputError
     from sigcore.io import jsonlimits
@@ -244,7 +245,8 @@ def test_nesting_is_measured_outside_strings_whatever_they_hold():
 def test_the_structure_check_gives_the_same_answer_whatever_its_blocks(monkeypatch):
     """The check goes block by block (bounded memory); a block may end inside a string, after a backslash run
     or between two brackets: the depth, the items and the place of a refusal are those of one pass."""
-    from hypothesis import given, settings, strategies as st
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
 
     from sigcore.errors import InputError
     from sigcore.io import jsonlimits
@@ -289,9 +291,9 @@ def test_a_number_longer_than_any_float_is_refused_with_its_place_and_cut_short(
 
 
 def test_nan_and_infinity_among_scores_are_named_with_their_place(tmp_path, capsys):
+    from sigcore.io.inputs import read
     from sigcore.io.loading import load
     from sigcore.io.metric_fit import suggest_metrics
-    from sigcore.io.inputs import read
 
     text = "id,A,B\n" + "".join(f"{i},0.{i},0.{i + 1}\n" for i in range(1, 31))
     for bad, line in (("nan", 5), ("inf", 8), ("-Infinity", 12)):
@@ -316,8 +318,8 @@ def test_an_item_of_a_json_array_on_one_line_is_named_by_its_position():
 
     import sigcore
     from sigcore.errors import InputError
-    from sigcore.io.loading import load
     from sigcore.io.inputs import read
+    from sigcore.io.loading import load
 
     records = [{"A": 0.5, "B": 0.25} for _ in range(40)]
     records[17]["A"] = "oops"
@@ -424,8 +426,8 @@ def test_a_table_of_too_many_cells_is_refused_before_they_are_parsed(monkeypatch
 
 def test_repeated_labels_are_one_object_each_so_memory_follows_the_kinds_not_the_items():
     """The command line held 742 MB for a 10⁶-row CSV, mostly one Python string per label per item."""
-    from sigcore.io.loading import load
     from sigcore.io.inputs import read
+    from sigcore.io.loading import load
 
     labels = ["pos", "neg", "neutral", "mixed"]
     rows = "".join(f"{i},{labels[i % 4]},{labels[i * 7 % 4]},{labels[i * 3 % 4]}\n" for i in range(20_000))
@@ -452,7 +454,8 @@ def test_no_output_carries_a_formula_a_control_character_or_markup_from_a_name()
     import re
 
     import numpy as np
-    from hypothesis import given, settings, strategies as st
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
 
     import sigcore
     from sigcore.report import family, family_figures
@@ -560,7 +563,6 @@ def test_a_key_twice_in_a_json_record_is_refused_not_kept_last():
 
 def test_wide_json_objects_many_datasets_and_wide_conll_are_refused_or_read_in_linear_time():
     import time
-
 
     from sigcore.errors import InputError
     from sigcore.io import results

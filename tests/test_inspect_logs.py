@@ -13,11 +13,10 @@ import pytest
 import sigcore
 from sigcore.__main__ import main
 from sigcore.errors import InputError
+from sigcore.io import archives, inspect_log
+from sigcore.io.inputs import read
 from sigcore.io.loading import load
 from sigcore.io.metric_fit import score_inputs, suggest_metrics
-from sigcore.io import archives
-from sigcore.io.inputs import read
-from sigcore.io import inspect_log
 
 LOGS = Path(__file__).resolve().parent / "data" / "inspect"
 
@@ -202,8 +201,9 @@ def test_compare_scores_two_logs_by_their_own_scorer_as_many_does(tmp_path, caps
 def test_two_inspect_logs_uploaded_on_the_compare_page():
     """Upload two models' .eval logs: a scorer is a metric of the page, and the verdict names the models."""
     from sigcore import report
-    from helpers.apps import app, run, select, upload, verdict_of
     from ui.safe import md
+
+    from helpers.apps import app, run, select, upload, verdict_of
 
     logs = [LOGS / "alpha.eval", LOGS / "beta.eval"]
     at = upload(app(), *((path.name, path.read_bytes()) for path in logs))

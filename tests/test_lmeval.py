@@ -5,8 +5,8 @@ import json
 import numpy as np
 import pytest
 
-from sigcore.io import lmeval
 from sigcore.errors import InputError
+from sigcore.io import lmeval
 
 HASHES = {"doc_hash": "3f1c", "prompt_hash": "9ab2", "target_hash": "77d0"}
 

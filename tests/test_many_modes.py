@@ -7,7 +7,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers.many_page import HOSTILE, frame_with, page, shown_text, upload, user_markup, widget
 from streamlit.testing.v1 import AppTest
 
 import sigcore
@@ -18,6 +17,8 @@ from sigcore.report import seeds as seeds_words
 from ui import datasets as datasets_ui
 from ui import seeds as seeds_ui
 from ui.safe import md
+
+from helpers.many_page import HOSTILE, frame_with, page, shown_text, upload, user_markup, widget
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_data"

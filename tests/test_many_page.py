@@ -7,8 +7,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers.browser import launch
-from helpers.many_page import upload, widget
 from streamlit.testing.v1 import AppTest
 
 import sigcore
@@ -20,6 +18,9 @@ from sigcore.report.family_figures import forest, heatmap
 from sigcore.report.style import label
 from ui import many as many_ui
 from ui.safe import md
+
+from helpers.browser import launch
+from helpers.many_page import upload, widget
 
 ROOT = Path(__file__).resolve().parents[1]
 HOSTILE = "<b>bold</b> <a href='javascript:alert(1)'>x</a>"

@@ -17,13 +17,11 @@ from sigcore import leaderboard
 from sigcore.errors import SettingsError
 from sigcore.logs import tidy
 from sigcore.report import board as words
-from sigcore.report import p_cell
-from sigcore.report import board_table
+from sigcore.report import board_table, p_cell
 from ui import tasks as tasks_ui
 from ui.safe import md
 
-from helpers.many_page import (HOSTILE, board_with, frame_with, page, run_tasks, shown_text, upload, user_markup,
-                               widget)
+from helpers.many_page import HOSTILE, board_with, frame_with, page, run_tasks, shown_text, upload, user_markup, widget
 
 ROOT = Path(__file__).resolve().parents[1]
 SUITE = ROOT / "sample_data" / "lm_eval_suite"

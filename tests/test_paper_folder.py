@@ -11,13 +11,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers.latex import CLASSES, venue_document
 
 import sigcore
 from sigcore.__main__ import main
 from sigcore.report import citations, family, paper
 from sigcore.report import seeds as seeds_report
 from sigcore.report.venues import VENUES
+
+from helpers.latex import CLASSES, venue_document
 
 ROOT = Path(__file__).resolve().parents[1]
 MT, WMT, SEEDS = ROOT / "sample_data" / "mt", ROOT / "sample_data" / "wmt17_en_de", ROOT / "sample_data" / "seeds"

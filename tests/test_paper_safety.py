@@ -420,9 +420,9 @@ def test_an_earlier_zip_with_an_edited_or_foreign_file_is_refused_unless_replace
 
 
 def test_the_app_refuses_an_edited_zip_until_replace_is_ticked():
-    from helpers.apps import app, run
-
     from ui.safe import md
+
+    from helpers.apps import app, run
 
     at = run(app())
     earlier = paper.unzipped(paper.zipped(_entry()))

@@ -297,6 +297,7 @@ def test_each_mistake_alone_in_presenter_mode_shows_the_page_numbers_at_24_px(na
     import json
 
     import plotly.graph_objects as go
+
     from helpers.figures import assert_presenter_size
 
     def run(presenter: bool) -> AppTest:

@@ -13,8 +13,8 @@ from scipy import stats
 
 import sigcore
 from sigcore import compare, report
-from sigcore.report import export
 from sigcore.io.inputs import read_lines
+from sigcore.report import export
 from sigcore.result import p_number
 
 MIRROR = {"greater": "less", "less": "greater", "two-sided": "two-sided"}

@@ -4,7 +4,6 @@ import csv
 import json
 import os
 import shlex
-
 from pathlib import Path
 
 import numpy as np

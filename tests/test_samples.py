@@ -5,9 +5,9 @@ from pathlib import Path
 import pytest
 
 import sigcore
-from sigcore.io.metric_fit import score_inputs
 from sigcore.io import loading
 from sigcore.io.inputs import read
+from sigcore.io.metric_fit import score_inputs
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_data"
 

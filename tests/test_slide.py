@@ -12,8 +12,6 @@ import urllib.parse
 import numpy as np
 import pytest
 import segno
-from helpers.slides import qr_modules, slide_layout_holds
-from helpers.system import need
 from PIL import Image
 
 import ui.walkthrough as w
@@ -21,6 +19,9 @@ from sigcore import i18n, teaching
 from sigcore.teaching.bootstrap import textbook_number
 from ui import slide as s
 from ui.slide import MARGIN, address, coloured, slide, slide_image, state_link, unified_text, wrapped
+
+from helpers.slides import qr_modules, slide_layout_holds
+from helpers.system import need
 
 A, B = w.PRESETS["Textbook: A .70, B .50"]
 URL = "http://192.168.1.20:8501/classroom"  # as st.context.url gives it: the page's path, no query

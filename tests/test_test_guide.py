@@ -21,7 +21,9 @@ import sigcore
 from sigcore import SettingsError
 from sigcore.comparison import TESTS
 from sigcore.report.citations import WORKS
-from sigcore.teaching import exact_bootstrap_p, test_guide as tg, test_guide_figures as tf
+from sigcore.teaching import exact_bootstrap_p
+from sigcore.teaching import test_guide as tg
+from sigcore.teaching import test_guide_figures as tf
 
 ROOT = Path(__file__).resolve().parents[1]
 ALPHA = 0.05

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers.latex import CLASSES, venue_document
 
 import sigcore
 from sigcore.__main__ import main
@@ -18,6 +17,8 @@ from sigcore.report import export
 from sigcore.report.figures import figure
 from sigcore.report.style import PAPER, PX_PER_IN, SLIDE, paper
 from sigcore.report.venues import PT_PER_IN, VENUES, length
+
+from helpers.latex import CLASSES, venue_document
 
 PDFLATEX = "pdflatex"  # on PATH; conftest.py skips a test that starts it where lacking
 WIDTHS = r"\typeout{WIDTHS=\the\columnwidth;\the\textwidth}"
