@@ -316,7 +316,7 @@ def test_presenter_mode_is_readable_from_the_back_and_fits_one_screen(chromium, 
             if frame["y"] + max(bottom for _, _, bottom in boxes) >= 0.85 * height:
                 break
             page.wait_for_timeout(250)
-        for name, top, bottom in boxes:  # inside the window: frame offset + position within the frame
+        for name, _top, bottom in boxes:  # inside the window: frame offset + position within the frame
             assert frame["y"] + bottom <= height, (name, frame["y"] + bottom, height)
         lowest = frame["y"] + max(bottom for _, _, bottom in boxes)
         assert lowest >= 0.85 * height, (lowest, height)  # the chart grows into a 1080p screen's spare room

@@ -526,8 +526,6 @@ def test_a_latex_table_of_hostile_names_compiles(tmp_path):
 @pytest.mark.slow  # pdflatex
 def test_every_character_kept_in_latex_compiles(tmp_path):
     """The characters latex_escape writes as themselves: every one that is not ASCII, in one document."""
-    import sys
-
     from sigcore.report import export
 
     kept = [chr(c) for c in range(0xA0, sys.maxunicode + 1) if not export._NOT_PDFLATEX.match(chr(c))]

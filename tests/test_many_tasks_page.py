@@ -263,7 +263,7 @@ def test_the_page_and_markdown_downloads_are_the_command_line_s_byte_for_byte(tm
     and aggregate. The figure is one SVG drawn by kaleido for both (a stand-in here: the fast tier starts no
     browser; test_the_page_s_figure_is_kaleido_s_and_the_same_for_both draws it); both drawn only on the click."""
     from sigcore.__main__ import main
-    from sigcore.report import board_page, export
+    from sigcore.report import export
 
     drawn = []
     monkeypatch.setattr(export, "figure_image", lambda fig, fmt, **size: drawn.append(fmt) or FAKE_SVG)

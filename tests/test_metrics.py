@@ -94,7 +94,7 @@ def test_span_f1_equals_seqeval_and_bootstrap_identity():
     for rows, pred in zip(stats, systems):
         assert score(rows.sum(axis=0)) == pytest.approx(quiet_seqeval(gold, pred), abs=TOL)
         for w, total in zip(weights, score(weights @ rows)):
-            repeat = lambda seqs: [s for s, c in zip(seqs, w) for _ in range(c)]  # noqa: E731
+            repeat = lambda seqs, w=w: [s for s, c in zip(seqs, w) for _ in range(c)]  # noqa: E731
             assert total == pytest.approx(quiet_seqeval(repeat(gold), repeat(pred)), abs=TOL)
 
 

@@ -274,7 +274,7 @@ def test_pdf_fonts_are_the_styles_own(every_pdf, kind, style, width):
 def test_pdf_title_says_what_the_figure_shows(every_pdf):
     """Not kaleido's page title, "Kaleido-fier": the figure's kind, what is compared and how; the file is still
     whole (each cross-reference points at its object)."""
-    for (kind, style, width), (fig, path, _) in every_pdf.items():
+    for fig, path, _ in every_pdf.values():
         title = re.search(r"^Title:\s*(.*)$", poppler("pdfinfo", str(path)), re.M).group(1)
         assert title == fig.layout.meta["title"] and "Kaleido" not in title
         pdf = path.read_bytes()
