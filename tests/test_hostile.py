@@ -309,7 +309,8 @@ def test_nan_and_infinity_among_scores_are_named_with_their_place(tmp_path, caps
             assert f"scores.csv, line {line}: system 'A' has '{bad}' for item {line - 1}, not a finite number" in err, \
                 (command, err)
     with_c = tmp_path / "three.csv"
-    with_c.write_text("id,A,B,C\n" + "".join(f"{i},0.{i},0.{i + 1},{'oops' if i == 9 else 0.5}\n" for i in range(1, 31)))
+    with_c.write_text("id,A,B,C\n"
+                      + "".join(f"{i},0.{i},0.{i + 1},{'oops' if i == 9 else 0.5}\n" for i in range(1, 31)))
     assert main(["many", str(with_c), "--name", "C=Ours"]) == 2  # a typo among numbers: still scores, named
     assert "three.csv, line 10: system 'Ours' has 'oops' for item 9" in capsys.readouterr().err
 
@@ -400,8 +401,8 @@ def test_one_to_three_differing_items_are_never_significant_on_the_pages():
             at.file_uploader[j].set_value([(n, d, "text/plain") for n, d in files]).run()
         shown = next(d.value for d in run(at).dataframe if "p" in d.value.columns)
         assert len(shown) == 2 and (shown["p"] >= 0.05).all(), k
-        runs = [("gold.txt", files[0][1])] + [(f"{s}_seed{r}.txt", d) for s, d in (("a", files[1][1]), ("b", files[2][1]))
-                                              for r in range(2)]
+        runs = [("gold.txt", files[0][1])] + [(f"{s}_seed{r}.txt", d)
+                                              for s, d in (("a", files[1][1]), ("b", files[2][1])) for r in range(2)]
         at = opened("app_pages/many.py", "Many seeds")
         choose(at, "Input", next(o for o in next(w for w in at.radio if w.label == "Input").options if "utput" in o))
         choose(at, "Data", "Upload")
@@ -537,7 +538,8 @@ def _compiles(folder: Path, body: str) -> None:
     import shutil
 
     (folder / "t.tex").write_text("\\documentclass{article}\\usepackage[T1]{fontenc}\\usepackage{booktabs}"
-                                  "\\usepackage{natbib}\\begin{document}\n" + body + "\n\\end{document}\n", encoding="utf-8")
+                                  "\\usepackage{natbib}\\begin{document}\n" + body + "\n\\end{document}\n",
+                                  encoding="utf-8")
     run = subprocess.run([shutil.which("pdflatex"), "-interaction=nonstopmode", "-halt-on-error", "t.tex"],
                          cwd=folder, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stdout[-1500:]
@@ -618,7 +620,8 @@ def test_bidi_overrides_and_zero_widths_are_shown_not_obeyed(tmp_path, capsys):
     lines = out.splitlines()
     at = next(i for i, x in enumerate(lines) if x.startswith("reproduce: "))
     assert "--a 'sys\\u202etxt.exe' --b 'B\\u200b'" in lines[at] and lines[at + 1] == f"  ({reproduce.ESCAPED})"
-    assert export.latex_escape("a\u202eb") == "a\\textbackslash{}u202eb" and export.md_escape("a\u202eb") == "a\\\\u202eb"
+    assert export.latex_escape("a\u202eb") == "a\\textbackslash{}u202eb"
+    assert export.md_escape("a\u202eb") == "a\\\\u202eb"
 
 
 def test_extreme_levels_are_refused_for_what_they_are_and_reproduced_exactly(tmp_path, capsys):
@@ -685,14 +688,16 @@ def _jsonl(records) -> str:
 
 
 @pytest.mark.parametrize("files, said", [
-    ({"s.jsonl": _jsonl([{"id": i, "A": "NaN" if i == 3 else 0.5, "B": 0.3} for i in range(30)]).replace('"NaN"', "NaN")},
+    ({"s.jsonl": _jsonl([{"id": i, "A": "NaN" if i == 3 else 0.5, "B": 0.3}
+                         for i in range(30)]).replace('"NaN"', "NaN")},
      "line 4: system 'A' has 'NaN' for item 4, not a finite number"),  # NaN is not JSON: it was shown as ''
     ({"s.csv": "id,gold,A,B\n" + "".join(f"{i},x,x,y\n" for i in range(2000)) + "2000,x,x\x00y,y\n"},
      "s.csv, line 2002, column 9: holds a NUL character"),  # past the first 8 KiB it became part of a label
     ({"s.txt": b"\xff\xfea\x00\x00\xd8b\x00\n\x00"}, "bytes 0x00 0xd8 are not valid UTF-16 (illegal UTF-16 surrogate)"),
     ({"s.csv": "id,A,B\n" + "".join(f"{i},1_000,0.5\n" for i in range(30))}, "has '1_000' for item 1"),
     ({"s.csv": "id,A,B\n" + "".join(f"{i},０.５,0.4\n" for i in range(30))}, "has '０.５' for item 1"),
-    ({"gold.conll": "a O\nb B-PER\n\nc O\n", "a.conll": "a O\nb B-PER\n\nc O\n", "b.conll": "a O\nb B-PER\u200b\n\nc O\n"},
+    ({"gold.conll": "a O\nb B-PER\n\nc O\n", "a.conll": "a O\nb B-PER\n\nc O\n",
+      "b.conll": "a O\nb B-PER\u200b\n\nc O\n"},
      "'B-PER\\u200b' is not a BIO/BIOES tag: it holds whitespace or an invisible character"),
 ])
 def test_a_value_written_oddly_is_named_as_written(tmp_path, capsys, monkeypatch, files, said):
@@ -707,7 +712,8 @@ def test_a_value_written_oddly_is_named_as_written(tmp_path, capsys, monkeypatch
 def test_plain_numbers_stay_numbers_spaces_after_commas_included(tmp_path, capsys):
     from sigcore import numbers
 
-    assert [numbers.number(v) for v in (" 0.5", "1e-5", "+.5", "-3", "inf", 2, 0.25)] == [0.5, 1e-5, 0.5, -3, math.inf, 2, 0.25]
+    assert ([numbers.number(v) for v in (" 0.5", "1e-5", "+.5", "-3", "inf", 2, 0.25)]
+            == [0.5, 1e-5, 0.5, -3, math.inf, 2, 0.25])
     for loose in ("1_000", "０.５", "١", "\u00a00.5", "0x10"):
         with pytest.raises(ValueError):
             numbers.number(loose)
