@@ -813,12 +813,12 @@ CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 # English column, names (people, papers, tools, the other pages, which are English), formats, keys, and what Streamlit
 # writes itself (its skip link, its icons' ligatures)
 KEPT = set("""AB function BOOTSTRAP test set num of samples returns value Calculate to for do Select member at random
-and add it if return hypothesis null alternative effect size threshold statistical significance testing paired
-bootstrap sample sampling with replacement distribution gold label accuracy one sided approximate randomisation non parametric power
-English sigcore NLP ML Python python API SVG PNG PDF Esc Holm McNemar Student Jurafsky Martin Speech Language
+and add it if return hypothesis null alternative effect size threshold statistical significance testing paired bootstrap
+sample sampling with replacement distribution gold label accuracy one sided approximate randomisation non parametric
+power English sigcore NLP ML Python python API SVG PNG PDF Esc Holm McNemar Student Jurafsky Martin Speech Language
 Processing Card et al With Little Power Comes Great Responsibility EMNLP statistics multiple adjust Compare Could
-evaluating have stopped early two systems Many Which Skip main content balance school leaderboard explore keyboard
-arrow down download expand less""".split())
+evaluating have stopped early two systems Many Which Skip main content balance school leaderboard explore keyboard arrow
+down download expand less""".split())
 SEEN_TEXT = """() => [document.body.innerText, ...[...document.querySelectorAll('svg text')].map(t => t.textContent),
     ...[...document.querySelectorAll('[title]:not(iframe)')].map(e => e.title)].join('\\n')"""
 
