@@ -761,8 +761,9 @@ def test_the_app_s_boxes_start_where_the_command_line_runs(tmp_path, shape):
     prepared = front.prepare([read(f) for f in files])
     if answer:
         assert select(at, "Metric").value is None and select(at, "Metric").placeholder == "Which scorer? Choose"
-        assert [w.value for w in at.warning] == [md("The logs hold 2 per-sample scores (match, includes). Choose the one "
-                                                    "to compare in the Metric box: the logs report each.")]
+        assert [w.value for w in at.warning] == [md("The logs hold 2 per-sample scores (match, includes). "
+                                                    "Choose the one to compare in the Metric box: "
+                                                    "the logs report each.")]
         select(at, "Metric").set_value(answer[1]).run()
         prepared = prepared.choose(answer[1])
     start = run_ui.defaults(prepared)

@@ -147,7 +147,8 @@ def test_logs_that_do_not_pair_are_refused_with_what_and_where():
 
 
 @pytest.mark.parametrize("edit, said", [
-    (lambda log: log["samples"].append(dict(log["samples"][0])), "sample 1 (epoch 1) appears twice, as samples 1 and 121"),
+    (lambda log: log["samples"].append(dict(log["samples"][0])),
+     "sample 1 (epoch 1) appears twice, as samples 1 and 121"),
     (lambda log: log["samples"][4]["scores"]["match"].update(value="maybe"),
      "sample 5 (epoch 1), scorer match, has the score \"maybe\", which is not a number, C, I, P or N"),
     (lambda log: log["samples"][5]["scores"].pop("includes"), "lacks the score 'includes'"),
@@ -186,7 +187,8 @@ def test_compare_scores_two_logs_by_their_own_scorer_as_many_does(tmp_path, caps
     asks which when the logs hold several."""
     logs = [str(LOGS / "alpha.eval"), str(LOGS / "beta.eval")]
     assert main(["compare", *logs]) == 2
-    assert "2 per-sample scores (match, includes). Which one? Say it with --metric (one of: match, includes)" in capsys.readouterr().err
+    assert ("2 per-sample scores (match, includes). Which one? Say it with --metric (one of: match, includes)"
+            in capsys.readouterr().err)
     data = load([read(path) for path in logs])
     assert suggest_metrics(data)[:2] == ["match", "includes"]  # the app's Metric box offers them first
     for scorer in ("match", "includes"):

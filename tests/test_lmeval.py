@@ -1,4 +1,5 @@
-"""Tests of sigcore.io.lmeval: lm-evaluation-harness ``--log_samples`` files, built here as lm-eval 0.4.x writes them."""
+"""Tests of sigcore.io.lmeval: lm-evaluation-harness ``--log_samples`` files, built here as lm-eval 0.4.x writes
+them."""
 
 import json
 

@@ -214,7 +214,8 @@ def test_opens_on_the_wmt17_sample_against_lium_nmt(opened):
     assert labels.count("Download SVG") == labels.count("Download PDF") == 1
     assert {"LaTeX table", "CSV", "Text report", "Paper folder (.zip)"} <= set(labels)
     latex = next(c.value for c in at.code if "booktabs" in c.value)
-    assert r"\begin{tabular}{lrrc}" in latex and r"$\delta$ & 95\% CI" in latex and "uedin-nmt" in latex and "LIUM-NMT" in latex
+    assert r"\begin{tabular}{lrrc}" in latex and r"$\delta$ & 95\% CI" in latex
+    assert "uedin-nmt" in latex and "LIUM-NMT" in latex
 
 
 def test_the_forest_plot_on_the_page_is_the_figure_builders(opened):

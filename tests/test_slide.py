@@ -33,7 +33,8 @@ ZH = {"Is A better than B? The paired bootstrap test": "A 比 B 好吗？配对�
           "扫描二维码或打开链接：页面的这一状态（种子 {seed}）",
       "The paired bootstrap test (SLP3 §4.11)": "配对自助法检验（SLP3 §4.11）"}
 # a Chinese sentence with Markdown bold, brackets and full-width punctuation, to wrap
-CONCLUSION_ZH = "**p ≈ .27 > .05：我们不能拒绝零假设**，即 A 不比 B 好；差异不具有统计显著性（这并不表明 A 与 B 相同）。"
+CONCLUSION_ZH = ("**p ≈ .27 > .05：我们不能拒绝零假设**，即 A 不比 B 好；"
+                 "差异不具有统计显著性（这并不表明 A 与 B 相同）。")
 
 
 def params(a, b, drawn, *, alpha=0.05, shift=False, lang="en") -> dict:

@@ -75,7 +75,8 @@ def test_formulas_are_the_ones_the_engine_computes():
 
 
 def _engine(test, d):
-    return np.array([sigcore.compare(None, row, np.zeros(len(row)), metric="mean", test=test, ci_method=None, alternative="greater").p_value
+    return np.array([sigcore.compare(None, row, np.zeros(len(row)), metric="mean", test=test, ci_method=None,
+                                     alternative="greater").p_value
                      for row in d])
 
 
