@@ -18,6 +18,7 @@ import os
 import sys
 
 import pytest
+
 from helpers import system
 from helpers.fast_tier import MARKS, Guard, tool
 

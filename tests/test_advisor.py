@@ -308,10 +308,12 @@ def test_advice_agrees_with_the_engine(case, alpha):
 def test_counts_equal_the_engines(rows):
     gold = [1] * len(rows)
     a, b = [r[0] for r in rows], [r[1] for r in rows]
-    res = sigcore.compare(gold, a, b, metric="accuracy", n_resamples=1, ci_method=None, test="bootstrap", alternative="greater")
+    res = sigcore.compare(gold, a, b, metric="accuracy", n_resamples=1, ci_method=None, test="bootstrap",
+                          alternative="greater")
     assert advise("accuracy", a_scores=a, b_scores=b).facts["n_differing"] == res.n_differing
     x, y = [r[2] for r in rows], [r[3] for r in rows]
-    res = sigcore.compare(None, x, y, metric="mean", n_resamples=1, ci_method=None, test="bootstrap", alternative="greater")
+    res = sigcore.compare(None, x, y, metric="mean", n_resamples=1, ci_method=None, test="bootstrap",
+                          alternative="greater")
     assert advise("mean", a_scores=x, b_scores=y).facts["n_differing"] == res.n_differing
 
 
@@ -330,7 +332,8 @@ def test_cli_advise_prints_the_advice_and_refuses_bad_input(tmp_path, capsys):
 
     gen = np.random.default_rng(0)
     table = tmp_path / "t.csv"
-    rows = [(g, g if gen.random() < 0.8 else 1 - g, g if gen.random() < 0.7 else 1 - g) for g in gen.integers(0, 2, 300)]
+    rows = [(g, g if gen.random() < 0.8 else 1 - g, g if gen.random() < 0.7 else 1 - g)
+            for g in gen.integers(0, 2, 300)]
     table.write_text("gold,a,b\n" + "".join(f"{g},{x},{y}\n" for g, x, y in rows))
     assert main(["advise", str(table)]) == 0
     out = capsys.readouterr().out

@@ -25,7 +25,8 @@ def table(name: str, text: str):
 
 
 def test_roles_are_guessed_from_column_names():
-    t = table("t.csv", "Doc ID,text,Gold Label,bert,roberta,document\n1,good film,pos,pos,neg,d1\n2,bad,neg,neg,neg,d1\n")
+    t = table("t.csv", "Doc ID,text,Gold Label,bert,roberta,document\n"
+                       "1,good film,pos,pos,neg,d1\n2,bad,neg,neg,neg,d1\n")
     mapping = guess_mapping(t.frame)
     assert mapping == Mapping(gold="Gold Label", systems=("bert", "roberta"), id="Doc ID", group="document",
                                     ignored=("text",))
@@ -79,9 +80,12 @@ def test_blank_predictions_count_as_wrong_and_are_reported():
     t = table("t.csv", "gold,A,B\nx,x,\ny,,y\nz,z,z\n")
     data = from_table(t)
     assert data.a == ["x", "", "z"] and data.b == ["", "y", "z"]
-    assert data.notes == ("t.csv column 'A' has 1 blank outputs (line 3): a label metric counts them as wrong answers; the mean refuses them",
-                          "t.csv column 'B' has 1 blank outputs (line 2): a label metric counts them as wrong answers; the mean refuses them")
-    assert sigcore.compare(data.gold, data.a, data.b, test="bootstrap", alternative="greater").score_a == pytest.approx(2 / 3)
+    assert data.notes == ("t.csv column 'A' has 1 blank outputs (line 3): "
+                          "a label metric counts them as wrong answers; the mean refuses them",
+                          "t.csv column 'B' has 1 blank outputs (line 2): "
+                          "a label metric counts them as wrong answers; the mean refuses them")
+    res = sigcore.compare(data.gold, data.a, data.b, test="bootstrap", alternative="greater")
+    assert res.score_a == pytest.approx(2 / 3)
 
 
 def test_numbers_against_text_are_compared_as_text_with_a_note():
@@ -162,7 +166,8 @@ def test_two_conll_files_that_carry_gold_must_agree_on_it():
     b = read(b"# tokens gold pred\nJohn B-PER O\nlives O O\n\nParis B-LOC B-ORG\n", name="b.conll")
     data = load([a, b])
     assert data.gold == [["B-PER", "O"], ["B-LOC"]] and data.b == [["O", "O"], ["B-ORG"]]
-    assert sigcore.compare(data.gold, data.a, data.b, metric="span_f1", test="bootstrap", alternative="greater").score_a == 1.0
+    res = sigcore.compare(data.gold, data.a, data.b, metric="span_f1", test="bootstrap", alternative="greater")
+    assert res.score_a == 1.0
     c = read(b"# tokens gold pred\nJohn B-PER O\nlives O O\n\nParis B-ORG B-ORG\n", name="c.conll")
     with pytest.raises(InputError, match="sentence 2 has other tokens or gold tags") as info:
         load([a, c])
@@ -173,7 +178,8 @@ def test_sample_data_loads_and_compares():
     from pathlib import Path
     root = Path(__file__).resolve().parents[1] / "sample_data"
     data = load([read(root / "classification.csv")])
-    assert data.n > 100 and np.isfinite(sigcore.compare(data.gold, data.a, data.b, test="bootstrap", alternative="greater").p_value)
+    res = sigcore.compare(data.gold, data.a, data.b, test="bootstrap", alternative="greater")
+    assert data.n > 100 and np.isfinite(res.p_value)
 
 
 def test_files_that_share_an_id_column_are_paired_by_it_not_by_row():

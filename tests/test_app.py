@@ -7,12 +7,11 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import sigcore
-from sigcore import advisor
+from sigcore import advisor, report
 from sigcore.effects import effect_sizes
-from sigcore import report
+from sigcore.io.inputs import read
 from sigcore.io.loading import load
 from sigcore.io.metric_fit import score_inputs
-from sigcore.io.inputs import read
 from ui import data as ui_data
 from ui.safe import md
 

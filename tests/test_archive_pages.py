@@ -112,7 +112,7 @@ def test_in_chromium_the_pages_say_what_is_wrong_and_the_server_stays_within_its
         with open(f"/proc/{proc.pid}/clear_refs", "w") as f:
             f.write("5")  # the peak resident set from now on
         before = _peak_mb(proc.pid)
-        for case, (name, _, message) in CASES.items():  # a fresh page each: the uploader adds files to its own
+        for case, (_name, _, message) in CASES.items():  # a fresh page each: the uploader adds files to its own
             page.goto(url)
             page.get_by_role("button", name="Run").wait_for(timeout=60_000)
             page.get_by_text("Upload", exact=True).first.click()

@@ -11,8 +11,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers.boards import table
-from helpers.figures import pdf_words, texts_inside_and_apart
 from scipy import stats
 
 from sigcore import leaderboard
@@ -22,6 +20,9 @@ from sigcore.logs import tidy
 from sigcore.report import board as words
 from sigcore.report import board_figures, records
 from sigcore.report.style import PX_PER_IN, SLIDE, paper
+
+from helpers.boards import table
+from helpers.figures import pdf_words, texts_inside_and_apart
 
 SUITE = Path(__file__).resolve().parents[1] / "sample_data" / "lm_eval_suite"
 MODELS = ["alpha", "beta", "gamma", "delta"]

@@ -8,13 +8,14 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
-from helpers.browser import launch
 
 from sigcore import leaderboard
 from sigcore.__main__ import main
 from sigcore.report import board as words
 from sigcore.report import board_page
 from sigcore.report.export import md_escape
+
+from helpers.browser import launch
 
 HOSTILE = "<img src=x onerror=alert(1)>|**bold**"
 

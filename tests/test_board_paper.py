@@ -37,8 +37,9 @@ def test_the_sentence_says_what_the_table_decides_for_every_model(seed):
     text = board.sentence(res, baseline, alpha, correction)
     rows = res.table(baseline, alpha, correction).set_index("model")
     best = rows.index[0]
-    assert text.startswith(f"Of {len(RIGHT)} models on {len(res.board.tasks)} tasks (acc, the mean of the task scores), {best} scores "
-                           f"highest ({rows.loc[best, 'score']:.4f}, {1 - alpha:.0%} CI "
+    assert text.startswith(f"Of {len(RIGHT)} models on {len(res.board.tasks)} tasks "
+                           f"(acc, the mean of the task scores), {best} scores highest "
+                           f"({rows.loc[best, 'score']:.4f}, {1 - alpha:.0%} CI "
                            f"{rows.loc[best, 'ci_low']:.4f} to {rows.loc[best, 'ci_high']:.4f})")
     clauses = re.split(r"; (?:and )?", text.split(").", 1)[1].rsplit(". Paired", 1)[0].strip())
     placed = {}
@@ -131,8 +132,8 @@ def test_the_paper_folder_compiles_and_its_script_prints_the_board_again(tmp_pat
     assert main(shlex.split(command)[3:]) == 0  # python -m sigcore many ...
     again = capsys.readouterr().out
     for model in record["models"]:  # the same seed, the same board
-        assert re.search(rf"^{model['model']} +{model['rank']} +{model['score']:.4f} +\[{model['score_low']:.4f}, ", again,
-                         re.M)
+        assert re.search(rf"^{model['model']} +{model['rank']} +{model['score']:.4f} +\[{model['score_low']:.4f}, ",
+                         again, re.M)
     assert main(["many", str(SUITE), "--metric", "acc", "--all-pairs", "--paper", str(tmp_path / "p2")]) == 2
     assert "--paper marks each task's score against a baseline" in capsys.readouterr().err
 

@@ -6,11 +6,12 @@ import json
 
 import numpy as np
 import pytest
-from helpers.boards import table
 
 from sigcore import leaderboard
 from sigcore.errors import SettingsError
 from sigcore.report import records
+
+from helpers.boards import table
 
 B, SEED = 400, 3
 

@@ -7,11 +7,12 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers.browser import launch, streamlit_server
-from helpers.system import need
 
 from ui import data as ui_data
 from ui.walkthrough import sup
+
+from helpers.browser import launch, streamlit_server
+from helpers.system import need
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.browser
@@ -193,7 +194,8 @@ def test_file_names_are_whole_in_the_role_boxes(chromium, app_url, tmp_path):
         page.get_by_text("Upload", exact=True).click(timeout=60_000)
         page.locator("input[type=file]").set_input_files([str(tmp_path / n) for n in names])
         page.get_by_role("combobox", name="Baseline (B)", exact=True).wait_for(timeout=60_000)
-        page.wait_for_function(f"() => ({settled})() && ({shown_boxes})().some(b => b[0] == 'Test' && b[1].startsWith('mcnemar'))",
+        page.wait_for_function(f"() => ({settled})() && ({shown_boxes})()"
+                               ".some(b => b[0] == 'Test' && b[1].startsWith('mcnemar'))",
                                timeout=60_000)  # the boxes come in turn, and the test changes with the files
         boxes = page.evaluate(shown_boxes)
     assert len(default) >= 9 and all(whole for _, _, whole in default), default
@@ -315,7 +317,7 @@ def test_presenter_mode_is_readable_from_the_back_and_fits_one_screen(chromium, 
             if frame["y"] + max(bottom for _, _, bottom in boxes) >= 0.85 * height:
                 break
             page.wait_for_timeout(250)
-        for name, top, bottom in boxes:  # inside the window: frame offset + position within the frame
+        for name, _top, bottom in boxes:  # inside the window: frame offset + position within the frame
             assert frame["y"] + bottom <= height, (name, frame["y"] + bottom, height)
         lowest = frame["y"] + max(bottom for _, _, bottom in boxes)
         assert lowest >= 0.85 * height, (lowest, height)  # the chart grows into a 1080p screen's spare room
@@ -335,7 +337,8 @@ def test_presenter_mode_is_readable_from_the_back_and_fits_one_screen(chromium, 
                         .map(d => d.innerText)}; }""")
         assert decision["verdict"].startswith("Threshold α = .05. p ≈ .27 > .05: we cannot reject H0 that A is not "
                                               "better than B"), decision
-        assert decision["eq"].startswith("p-value(x) = (1/b) · Σᵢ 𝟙(δ(x⁽ⁱ⁾) ≥ 2·δ(x) = .40)") and "≈ s / " in decision["eq"]
+        assert decision["eq"].startswith("p-value(x) = (1/b) · Σᵢ 𝟙(δ(x⁽ⁱ⁾) ≥ 2·δ(x) = .40)")
+        assert "≈ s / " in decision["eq"]
         assert decision["top"] >= decision["code"] and not decision["wrapped"], decision  # under the code, none wrapped
         assert (decision["left"] >= decision["chart"]) == (width == 1920), decision  # beside the chart where room
         assert chart.locator("tbody tr").last.inner_text().startswith("x⁽²¹⁾")  # the x⁽ⁱ⁾ being drawn, on screen
@@ -543,7 +546,8 @@ def test_a_phone_shows_the_chart_and_the_table_whole(chromium, app_url, tmp_path
     assert svg["r"] - svg["l"] >= 0.9 * seen["width"] and seen["code"]["t"] >= svg["b"], seen  # full width, code below
     for text in seen["legend"]:  # whole, and clear of the lines' labels
         assert svg["l"] <= text["l"] and text["r"] <= svg["r"], text
-        assert all(text["b"] <= label["t"] or label["b"] <= text["t"] for label in seen["labels"]), (text, seen["labels"])
+        assert all(text["b"] <= label["t"] or label["b"] <= text["t"] for label in seen["labels"]), \
+            (text, seen["labels"])
     assert len(seen["cells"]) >= 15 * 6 and all(0 <= c["l"] and c["r"] <= seen["width"] for c in seen["cells"]), seen
     assert seen["font"] >= 12
 
@@ -743,6 +747,7 @@ def slide_of(page, fmt: str, tmp_path) -> bytes:
 
 def test_the_slide_png_is_a_slide_whose_qr_code_opens_the_page_as_it_is(page, app_url, tmp_path):
     import segno
+
     from helpers.slides import qr_modules, slide_layout_holds
 
     page.goto(app_url + "/classroom?b=12")
@@ -807,13 +812,13 @@ CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 # the English a Chinese Classroom keeps: the book's pseudo-code (the translation prints it in English), the glossary's
 # English column, names (people, papers, tools, the other pages, which are English), formats, keys, and what Streamlit
 # writes itself (its skip link, its icons' ligatures)
-KEPT = set("""AB function BOOTSTRAP test set num of samples returns value Calculate to for do Select member at random and add
-it if return hypothesis null alternative effect size threshold statistical significance testing paired bootstrap sample
-sampling with replacement distribution gold label accuracy one sided approximate randomisation non parametric power
-English sigcore NLP ML Python python API SVG PNG PDF Esc Holm McNemar Student Jurafsky Martin Speech Language
+KEPT = set("""AB function BOOTSTRAP test set num of samples returns value Calculate to for do Select member at random
+and add it if return hypothesis null alternative effect size threshold statistical significance testing paired bootstrap
+sample sampling with replacement distribution gold label accuracy one sided approximate randomisation non parametric
+power English sigcore NLP ML Python python API SVG PNG PDF Esc Holm McNemar Student Jurafsky Martin Speech Language
 Processing Card et al With Little Power Comes Great Responsibility EMNLP statistics multiple adjust Compare Could
-evaluating have stopped early two systems Many Which Skip main content balance school leaderboard explore keyboard
-arrow down download expand less""".split())
+evaluating have stopped early two systems Many Which Skip main content balance school leaderboard explore keyboard arrow
+down download expand less""".split())
 SEEN_TEXT = """() => [document.body.innerText, ...[...document.querySelectorAll('svg text')].map(t => t.textContent),
     ...[...document.querySelectorAll('[title]:not(iframe)')].map(e => e.title)].join('\\n')"""
 

@@ -3,11 +3,12 @@ the sentence, the bound and p the engine's, the chart counting the claim's tails
 for, never guessed; only the tests with a shifted null offered."""
 
 import pytest
-from helpers.apps import app, frames_of, mt_sample, on_slp3, run, select, slp3
 
 from sigcore import claims, compare
 from sigcore.report import claim_text
 from ui.safe import md
+
+from helpers.apps import app, frames_of, mt_sample, on_slp3, run, select, slp3
 
 
 def _claim(at, kind: str, margin: float):

@@ -11,13 +11,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers.latex import venue_document
 
 from sigcore import claims
 from sigcore.__main__ import main
 from sigcore.report import citations, claim_table, claim_text, export, paper
 from sigcore.report.figures import claim_figure
 from sigcore.signature import margin_text
+
+from helpers.latex import venue_document
 
 ROOT = Path(__file__).resolve().parents[1]
 MT = ROOT / "sample_data" / "mt"
@@ -158,7 +159,8 @@ def test_the_reproduce_line_reruns_to_the_same_json(tmp_path, capsys, flags):
     rerun = subprocess.run(["sh", "-c", command + " --json"], cwd=folder, capture_output=True, text=True, env=env)
     assert rerun.returncode == 0, rerun.stderr
     again = json.loads(rerun.stdout)
-    saved["result"].pop("distribution", None)  # the folder's keeps the δ(x⁽ⁱ⁾) a figure is drawn from; --json leaves them out
+    # the folder's keeps the δ(x⁽ⁱ⁾) a figure is drawn from; --json leaves them out
+    saved["result"].pop("distribution", None)
     shared = set(again) & set(saved)
     assert {"p_value", "bound_low", "bound_high", "shown", "margin", "signature", "a_name"} <= shared
     assert {k: again[k] for k in shared} == {k: saved[k] for k in shared}
@@ -196,8 +198,9 @@ def test_a_folder_of_claims_compiles_with_its_figures(tmp_path, capsys):
     inputs = "\n\n".join(f"\\input{{sigcore/{p.stem}}}" for p in sorted(folder.glob("*.tex")))
     refs = " ".join(f"Table~\\ref{{tab:{s}}}, Figure~\\ref{{fig:{s}}}." for s in stems)
     body = f"Results.\n\n{inputs}\n\n{refs}\n\\bibliographystyle{{plainnat}}\n\\bibliography{{sigcore/sigcore}}"
-    tex = venue_document("acl", body).replace("\\usepackage{graphicx}", "\\usepackage{graphicx}\n\\usepackage{booktabs}\n"
-                                         "\\usepackage[round]{natbib}\n\\usepackage{url}", 1)
+    tex = venue_document("acl", body).replace("\\usepackage{graphicx}",
+                                              "\\usepackage{graphicx}\n\\usepackage{booktabs}\n"
+                                              "\\usepackage[round]{natbib}\n\\usepackage{url}", 1)
     (tmp_path / "main.tex").write_text(tex, encoding="utf-8")
     for tool in (PDFLATEX, BIBTEX, PDFLATEX, PDFLATEX):
         args = [tool, "main"] if tool == BIBTEX else [tool, "-interaction=nonstopmode", "-halt-on-error", "main.tex"]

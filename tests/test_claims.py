@@ -301,10 +301,10 @@ def test_power_plans_a_claim_on_the_command_line(capsys):
 def test_a_claims_latex_sentence_says_the_sentences_numbers_cites_its_tests_and_compiles(tmp_path, capsys):
     """The claim in a paper's text: the same bound, p and decision as the plain sentence, δ and the bound in math
     mode, the test and Schuirmann (1987) cited; pdflatex and bibtex take it (tests/helpers/latex.py's paper)."""
-    from helpers.latex import compile_paper
-
     from sigcore.__main__ import main
     from sigcore.report import export
+
+    from helpers.latex import compile_paper
 
     rng = np.random.default_rng(8)
     gold, a, b = _pair(rng, 300, 0.8, 0.8)

@@ -14,7 +14,7 @@ from sigcore import teaching
 from sigcore.report.figures import walkthrough_heights
 from ui import lessons
 from ui.terms import GLOSSARY
-from ui.walkthrough import GRID, N, PRESETS, SEED_MENU, conclusion, textbook_number, why_twice
+from ui.walkthrough import GRID, PRESETS, SEED_MENU, N, conclusion, textbook_number, why_twice
 
 ROOT = Path(__file__).resolve().parents[1]
 TEXTBOOK = PRESETS["Textbook: A .70, B .50"]
@@ -238,9 +238,12 @@ def test_the_language_switch_puts_the_page_in_chinese_and_a_link_carries_it():
     assert not glossaries(at)  # drawn once opened
     (glossary,) = glossaries(unfolded(at, GLOSSARY))  # the glossary in both languages, for a bilingual class
     assert glossary.items() >= {("null hypothesis", "零假设"), ("alternative hypothesis", "备择假设"),
-                                ("effect size", "效应量"), ("p-value", "p 值"), ("statistical significance", "统计显著性"),
-                                ("paired bootstrap test", "配对自助法检验"), ("approximate randomisation", "近似随机化"),
-                                ("sampling distribution", "采样分布"), ("gold label", "金标准标签"), ("accuracy", "正确率")}
+                                ("effect size", "效应量"), ("p-value", "p 值"),
+                                ("statistical significance", "统计显著性"),
+                                ("paired bootstrap test", "配对自助法检验"),
+                                ("approximate randomisation", "近似随机化"),
+                                ("sampling distribution", "采样分布"), ("gold label", "金标准标签"),
+                                ("accuracy", "正确率")}
     assert "虚拟测试集" in glossary["bootstrap test set (bootstrap sample)"]
     assert [h.value for h in at.subheader][:2] == ["1 · The test set x", "2 · Bootstrap test sets x⁽ⁱ⁾"]
     at.segmented_control(key="lang").set_value("zh").run()

@@ -83,7 +83,8 @@ def test_human_report_on_slp3_table(capsys):
     assert lines[0].startswith("accuracy: A = 0.7000 [") and ", B = 0.5000 [" in lines[0]
     assert "(10 items, 6 discordant; 95% intervals)" in lines[0]
     res = sigcore.compare(*slp3_columns(), n_resamples=2000, test="bootstrap", alternative="greater")
-    assert lines[1] == f"delta = A - B = 0.2000; one-sided 95% bound: δ ≥ {res.ci_low:.4f} (basic bootstrap, the test's dual)"
+    assert lines[1] == (f"delta = A - B = 0.2000; one-sided 95% bound: δ ≥ {res.ci_low:.4f} "
+                        "(basic bootstrap, the test's dual)")
     assert f"H1: A is better than B (one-sided): {res.p_text} ({res.n_extreme} of 2,000 resamples" in lines[2]
     assert "paired bootstrap, b = 2,000, seed 0" in lines[2]
     assert lines[3] == sigcore.report.verdict(res)
@@ -93,13 +94,15 @@ def test_human_report_on_slp3_table(capsys):
                           "  A right / B wrong on 4 items, B right / A wrong on 2 (paired odds ratio 2.00, one-sided "
                           "95% bound: at least 0.37)", lines[6]]  # Clopper-Pearson's bound of 4/6, as odds
     assert lines[6].startswith("  d_z = 0.25 (one-sided 95% bound: at least ")  # 0.2 / sd of (0, 1, 0, -1, ...)
-    assert lines[7].startswith("reproduce: python -m sigcore compare ") and lines[7].endswith(" --seed 0 --ci-method basic")
+    assert lines[7].startswith("reproduce: python -m sigcore compare ")
+    assert lines[7].endswith(" --seed 0 --ci-method basic")
     assert lines[8] == f"signature: {res.signature}"
     assert lines[8].startswith("signature: test:bootstrap|alternative:greater|alpha:0.05|resamples:2000|seed:0|")
 
 
 def test_alpha_sets_the_decision_and_the_interval_level(capsys):
-    assert main(["compare", *TABLE_ARGS, "--resamples", "2000", "--alpha", "0.3", "--test", "bootstrap", "--alternative", "greater"]) == 0
+    assert main(["compare", *TABLE_ARGS, "--resamples", "2000", "--alpha", "0.3", "--test", "bootstrap",
+                 "--alternative", "greater"]) == 0
     out = capsys.readouterr().out
     assert "A beats B by 0.2000 accuracy (one-sided 70% bound: at least " in out
     assert "significant at α = 0.3." in out and "No significant evidence" not in out
@@ -592,7 +595,8 @@ def test_seeds_prints_the_aso_matrix_and_the_pairs_below_tau(tmp_path, capsys):
     write_lines(wide, ["seed,A,B"] + [f"{i},{a},{b}" for i, (a, b) in enumerate(zip(rows[0][1], rows[1][1]))])
     assert main(["seeds", str(wide)]) == 0
     assert capsys.readouterr().out == out  # the same scores, either layout
-    write_lines(wide, ["seed,A,B"] + [f"{i},{a},{b if i else ''}" for i, (a, b) in enumerate(zip(*[v for _, v in rows]))])
+    write_lines(wide, ["seed,A,B"] + [f"{i},{a},{b if i else ''}"
+                                      for i, (a, b) in enumerate(zip(*[v for _, v in rows]))])
     assert main(["seeds", str(wide)]) == 0  # an empty cell is a run B lacks, as on the page
     assert capsys.readouterr().out.startswith("note: the systems have different numbers of runs: A 5, B 4")
 

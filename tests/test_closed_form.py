@@ -13,9 +13,8 @@ from scipy import stats
 from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
 from statsmodels.stats.weightstats import zconfint, ztest
 
-from sigcore.statistics.closed_form import (ClosedFormResult, mcnemar, paired_t, paired_z, sign_test,
-                                 wilcoxon)
 from sigcore.errors import InputError, SettingsError
+from sigcore.statistics.closed_form import ClosedFormResult, mcnemar, paired_t, paired_z, sign_test, wilcoxon
 
 ALTS = ("greater", "less", "two-sided")
 SM_ALT = {"greater": "larger", "less": "smaller", "two-sided": "two-sided"}

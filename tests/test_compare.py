@@ -152,13 +152,15 @@ def test_each_systems_own_draws_come_along_the_stream_not_after_it(monkeypatch, 
     gold = rng.integers(0, 3, 400)
     a, b = (np.where(rng.uniform(size=400) < acc, gold, (gold + 1) % 3) for acc in (0.7, 0.6))
     b_resamples = 20 * resampling.CHUNK
-    parts = stream(gold, a, b, metric="macro_f1", test=test, n_resamples=b_resamples, seed=1, block=b_resamples // 20, alternative="greater")
+    parts = stream(gold, a, b, metric="macro_f1", test=test, n_resamples=b_resamples, seed=1, block=b_resamples // 20,
+                   alternative="greater")
     first = next(parts)
     pairs = max(drawn)  # patterns: 12 for the pairs here, 6 for each system with gold
     assert 0 < sum(k < pairs for k in drawn) <= 2  # each system's first twentieth (a chunk of 20), not all 40
     *_, last = parts
     assert sum(k < pairs for k in drawn) == 2 * 20
-    assert last == compare(gold, a, b, metric="macro_f1", test=test, n_resamples=b_resamples, seed=1, alternative="greater")
+    assert last == compare(gold, a, b, metric="macro_f1", test=test, n_resamples=b_resamples, seed=1,
+                           alternative="greater")
     assert last.ci_a != first.ci_a
 
 
@@ -189,13 +191,16 @@ def test_a_permutation_tests_interval_comes_along_the_stream(monkeypatch, differ
 
 def test_same_seed_reproduces_bit_for_bit_and_zero_is_a_seed():
     gold, a, b = noisy_pair()
-    first, again = compare(gold, a, b, seed=0, test="bootstrap", alternative="greater"), compare(gold, a, b, seed=0, test="bootstrap", alternative="greater")
+    first, again = (compare(gold, a, b, seed=0, test="bootstrap", alternative="greater"),
+                    compare(gold, a, b, seed=0, test="bootstrap", alternative="greater"))
     np.testing.assert_array_equal(first.distribution, again.distribution)
     assert first == again
-    assert not np.array_equal(first.distribution, compare(gold, a, b, seed=1, test="bootstrap", alternative="greater").distribution)
+    other = compare(gold, a, b, seed=1, test="bootstrap", alternative="greater")
+    assert not np.array_equal(first.distribution, other.distribution)
     fresh = compare(gold, a, b, seed=None, test="bootstrap", alternative="greater")
     assert fresh.seed is not None and f"seed:{fresh.seed}" in fresh.signature
-    np.testing.assert_array_equal(fresh.distribution, compare(gold, a, b, seed=fresh.seed, test="bootstrap", alternative="greater").distribution)
+    rerun = compare(gold, a, b, seed=fresh.seed, test="bootstrap", alternative="greater")
+    np.testing.assert_array_equal(fresh.distribution, rerun.distribution)
 
 
 def test_exact_permutation_when_all_swaps_fit_in_the_resamples():
@@ -248,7 +253,8 @@ def test_result_is_json_safe_and_reports_tiny_p_as_below_the_floor():
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    (dict(metric="macro_f1", test="t"), r"t test needs a metric that is a mean.*Tests that fit macro_f1: bootstrap, permutation"),
+    (dict(metric="macro_f1", test="t"),
+     r"t test needs a metric that is a mean.*Tests that fit macro_f1: bootstrap, permutation"),
     (dict(metric="bleu", test="mcnemar"), r"mcnemar test needs a metric of per-item right/wrong"),
     (dict(metric="bleu_score"), r"unknown metric 'bleu_score'.*Choose one of: accuracy"),
     (dict(test="anova"), r"unknown test 'anova'"),
@@ -305,7 +311,8 @@ def test_own_accuracy_interval_with_t_and_z_is_wilsons_and_stays_in_0_1(test):
     for interval, right in ((res.ci_a, 59), (res.ci_b, 60)):
         assert interval == pytest.approx(proportion_confint(right, 60, alpha=0.1, method="wilson"), abs=1e-12)
         assert 0 <= interval[0] < interval[1] <= 1
-    per_item = sigcore.compare(None, [0.2, 0.5, 0.9, 0.4], [0.1, 0.5, 0.7, 0.4], metric="mean", test="t", alternative="greater")
+    per_item = sigcore.compare(None, [0.2, 0.5, 0.9, 0.4], [0.1, 0.5, 0.7, 0.4], metric="mean", test="t",
+                               alternative="greater")
     assert per_item.ci_a == pytest.approx(scipy.stats.t.interval(0.95, 3, loc=0.5, scale=scipy.stats.sem(
         [0.2, 0.5, 0.9, 0.4])))  # scores that are not right/wrong keep the t interval
 
@@ -345,7 +352,8 @@ def test_the_recommended_test_for_a_small_sample_holds_alpha(n, kind):
 def test_the_bootstrap_on_five_scores_rejects_too_often_which_is_why_it_warns():
     rejected, top = _false_alarms("bootstrap", 5, "scores")
     assert rejected > top  # about 11% at alpha = 5% (README)
-    assert compare(None, [0.1, 0.5, 0.3, 0.9, 0.2], [0.0] * 5, metric="mean", test="bootstrap", alternative="greater").warnings
+    assert compare(None, [0.1, 0.5, 0.3, 0.9, 0.2], [0.0] * 5, metric="mean", test="bootstrap",
+                   alternative="greater").warnings
 
 
 def test_wilson_coverage_at_accuracy_099_on_100_items():
@@ -353,17 +361,19 @@ def test_wilson_coverage_at_accuracy_099_on_100_items():
     percentile interval of the same samples covers far less often."""
     n, truth = 100, 0.99
     k = np.arange(n + 1)
-    covers = np.array([lo <= truth <= hi for lo, hi in (sigcore.statistics.intervals.wilson(np.r_[np.ones(j), np.zeros(n - j)],
-                                                                                    0.95) for j in k)])
+    samples = (np.r_[np.ones(j), np.zeros(n - j)] for j in k)
+    covers = np.array([lo <= truth <= hi for lo, hi in (sigcore.statistics.intervals.wilson(x, 0.95) for x in samples)])
     exact = float(scipy.stats.binom.pmf(k, n, truth)[covers].sum())
     assert 0.92 < exact < 0.95
     rng = np.random.default_rng(0)
     sims, wilson, percentile = 400, 0, 0
     for s in range(sims):
         right = (rng.random(n) < truth).astype(int)
-        res = compare(np.ones(n, int), right, np.ones(n, int), n_resamples=1_000, seed=s, alternative="two-sided", test="bootstrap")
+        res = compare(np.ones(n, int), right, np.ones(n, int), n_resamples=1_000, seed=s, alternative="two-sided",
+                      test="bootstrap")
         wilson += res.ci_a[0] <= truth <= res.ci_a[1]
-        low, high = sigcore.statistics.intervals.percentile(res.distribution + res.score_b, 0.95)  # A's own bootstrap scores
+        # A's own bootstrap scores
+        low, high = sigcore.statistics.intervals.percentile(res.distribution + res.score_b, 0.95)
         percentile += low <= truth <= high
     low, high = scipy.stats.binom.ppf([0.001, 0.999], sims, exact)
     assert low <= wilson <= high
@@ -380,7 +390,8 @@ def _documents(rng, docs=40, per=10, icc=0.5):
 def test_groups_resample_whole_documents_and_say_so():
     a, b, groups = _documents(np.random.default_rng(1))
     plain = compare(None, a, b, metric="mean", alternative="two-sided", test="bootstrap")
-    grouped = compare(None, a, b, metric="mean", alternative="two-sided", groups=[f"doc{g}" for g in groups], test="bootstrap")
+    grouped = compare(None, a, b, metric="mean", alternative="two-sided", groups=[f"doc{g}" for g in groups],
+                      test="bootstrap")
     assert grouped.n_groups == 40 and grouped.n_items == 400 and plain.n_groups is None
     assert grouped.delta == pytest.approx(plain.delta) and grouped.p_value > plain.p_value  # documents vary more
     assert grouped.ci_high - grouped.ci_low > 2 * (plain.ci_high - plain.ci_low)
@@ -409,7 +420,8 @@ def test_groups_work_for_every_metric(metric):
     res = compare(gold, a, b, metric=metric, groups=groups, test="bootstrap", alternative="greater")
     assert res.n_groups == 12 and "only 12 groups are resampled" in res.warnings[0]
     assert "groups where A and B differ" in res.warnings[1]
-    assert res.score_a == compare(gold, a, b, metric=metric, test="bootstrap", alternative="greater").score_a  # grouping never changes the scores
+    ungrouped = compare(gold, a, b, metric=metric, test="bootstrap", alternative="greater")
+    assert res.score_a == ungrouped.score_a  # grouping never changes the scores
 
 
 def test_groups_that_do_not_fit_are_refused():
@@ -441,18 +453,24 @@ def test_a_run_that_cannot_fit_is_refused_before_it_starts():
     a, b = rng.random(2_000), rng.random(2_000)
     with pytest.raises(SettingsError, match=r"b = 1,000 resamples of 2,000 rows is about 2\.0e\+06 steps.*"
                                             r"more than the budget of 1\.0e\+06\. Use b of at most 500\."):
-        sigcore.stream(None, a, b, metric="mean", n_resamples=1_000, budget=10**6, test="bootstrap", alternative="greater")
-    assert list(sigcore.stream(GOLD, SLP3_A, SLP3_B, n_resamples=1_000, budget=10**6, test="bootstrap", alternative="greater"))  # 4 patterns: cheap
+        sigcore.stream(None, a, b, metric="mean", n_resamples=1_000, budget=10**6, test="bootstrap",
+                       alternative="greater")
+    assert list(sigcore.stream(GOLD, SLP3_A, SLP3_B, n_resamples=1_000, budget=10**6, test="bootstrap",
+                               alternative="greater"))  # 4 patterns: cheap
     with pytest.raises(SettingsError, match="about 4.0e"):  # the permutation test bootstraps its interval too
-        sigcore.stream(None, a, b, metric="mean", test="permutation", n_resamples=1_000, budget=10**6, alternative="greater")
+        sigcore.stream(None, a, b, metric="mean", test="permutation", n_resamples=1_000, budget=10**6,
+                       alternative="greater")
 
 
 def test_a_long_label_list_is_summarised_in_the_signature():
     rng = np.random.default_rng(1)
     gold = rng.integers(0, 300, 3_000)
-    res = compare(gold, gold, rng.integers(0, 300, 3_000), metric="macro_f1", n_resamples=100, test="bootstrap", alternative="greater")
+    res = compare(gold, gold, rng.integers(0, 300, 3_000), metric="macro_f1", n_resamples=100, test="bootstrap",
+                  alternative="greater")
     assert "labels=<300 values sha256:" in res.signature and len(res.signature) < 300
-    assert "labels=[0, 1, 2]" in compare(gold % 3, gold % 3, gold % 2, metric="macro_f1", n_resamples=100, test="bootstrap", alternative="greater").signature
+    few = compare(gold % 3, gold % 3, gold % 2, metric="macro_f1", n_resamples=100, test="bootstrap",
+                  alternative="greater")
+    assert "labels=[0, 1, 2]" in few.signature
 
 
 @pytest.mark.parametrize("metric", ["macro_f1", "f1", "mean", "bleu"])

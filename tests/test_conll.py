@@ -3,10 +3,11 @@
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from sigcore.io import conll
 from sigcore.errors import InputError
+from sigcore.io import conll
 
 CONLL2003 = """-DOCSTART- -X- -X- O
 

@@ -13,12 +13,17 @@ import numpy as np
 import pytest
 
 import sigcore
-from sigcore import contract, leaderboard, power
 from sigcore import claims as claims_module
-from sigcore import sequential
+from sigcore import contract, leaderboard, power, sequential
 from sigcore.__main__ import main
-from sigcore.contract import (DEFAULT_ALPHA, DEFAULT_ALTERNATIVE, DEFAULT_RESAMPLES, DEFAULT_SEED, MAX_RESAMPLES,
-                              SIMULATION_RESAMPLES)
+from sigcore.contract import (
+    DEFAULT_ALPHA,
+    DEFAULT_ALTERNATIVE,
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    MAX_RESAMPLES,
+    SIMULATION_RESAMPLES,
+)
 from sigcore.errors import SettingsError
 from sigcore.statistics import closed_form, friedman, replicability
 from sigcore.statistics.aso import N_BOOTSTRAP, aso, multi_aso

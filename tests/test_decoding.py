@@ -83,7 +83,8 @@ def test_gzip_members_straddling_the_feed_blocks_decompress_exactly():
 
 @pytest.mark.parametrize("codec, order", [("utf-16-le", "le"), ("utf-16-be", "be")])
 def test_utf16_without_a_bom_is_named_with_the_encoding_to_declare(codec, order):
-    with pytest.raises(InputError, match=rf"looks like UTF-16 text without a byte-order mark.*--encoding utf-16-{order}"):
+    with pytest.raises(InputError,
+                       match=rf"looks like UTF-16 text without a byte-order mark.*--encoding utf-16-{order}"):
         decode("gold,A,B\nx,y,z\n".encode(codec), "u16.csv")
     assert decode("gold,A,B\n".encode(codec), "u16.csv", codec) == "gold,A,B\n"
 

@@ -17,8 +17,13 @@ from statsmodels.stats.proportion import proportion_confint
 
 from sigcore.errors import InputError, SettingsError
 from sigcore.statistics.closed_form import wilcoxon
-from sigcore.statistics.effect_sizes import (EffectSize, cohens_dz, discordant_odds_ratio, effect_sizes,
-                                             hodges_lehmann_estimate)
+from sigcore.statistics.effect_sizes import (
+    EffectSize,
+    cohens_dz,
+    discordant_odds_ratio,
+    effect_sizes,
+    hodges_lehmann_estimate,
+)
 
 ALTS = ("greater", "less", "two-sided")
 MINUS = "\u2212"
@@ -205,7 +210,7 @@ def test_hl_interval_from_enumerated_sign_flips(m):
     r_plus = [sum(r for r, s in zip(range(1, m + 1), signs) if s) for signs in itertools.product((0, 1), repeat=m)]
     walsh = _walsh(d)
     for alternative, tail in (("two-sided", 0.025), ("greater", 0.05), ("less", 0.05)):
-        c = max((k for k in range(-1, m * (m + 1) // 2) if sum(r <= k for r in r_plus) / 2 ** m <= tail))
+        c = max(k for k in range(-1, m * (m + 1) // 2) if sum(r <= k for r in r_plus) / 2 ** m <= tail)
         res = hodges_lehmann_estimate(d, np.zeros(m), alternative=alternative)
         low = -math.inf if c < 0 or alternative == "less" else walsh[c]
         high = math.inf if c < 0 or alternative == "greater" else walsh[len(walsh) - 1 - c]

@@ -11,8 +11,8 @@ import pandas as pd
 import pytest
 
 import sigcore
-from sigcore.report import export
 from sigcore.errors import SettingsError
+from sigcore.report import export
 from sigcore.report.figures import delta_histogram
 from sigcore.report.sentence import number
 from sigcore.result import Result
@@ -42,7 +42,8 @@ def real():
     gold = rng.integers(0, 2, 200)
     sys_a = np.where(rng.random(200) < 0.8, gold, 1 - gold)
     sys_b = np.where(rng.random(200) < 0.7, gold, 1 - gold)
-    return sigcore.compare(gold.tolist(), sys_a.tolist(), sys_b.tolist(), n_resamples=2_000, seed=0, test="bootstrap", alternative="greater")
+    return sigcore.compare(gold.tolist(), sys_a.tolist(), sys_b.tolist(), n_resamples=2_000, seed=0, test="bootstrap",
+                           alternative="greater")
 
 
 # ---------------------------------------------------------------- Markdown
@@ -116,7 +117,8 @@ def test_latex_escapes_hostile_names_exactly():
         "    System & accuracy & 95\\% CI \\\\\n"
         "    \\midrule\n"
         "    A\\_1 \\& 50\\% & 0.7500 & [0.7000, 0.8000] \\\\\n"
-        "    {[}b{]}\\textasciicircum{}\\textasciitilde{}\\$\\#\\{\\}\\textbackslash{} & 0.7000 & [0.6500, 0.7500] \\\\\n"
+        "    {[}b{]}\\textasciicircum{}\\textasciitilde{}\\$\\#\\{\\}\\textbackslash{}"
+        " & 0.7000 & [0.6500, 0.7500] \\\\\n"
         "    \\midrule\n"
         "    $\\delta$ & 0.0500 & [0.0200, 0.0800] \\\\\n"
         "    \\bottomrule\n"
@@ -348,7 +350,8 @@ def test_an_exact_test_on_items_that_never_differ_has_one_swap():
     res = sigcore.compare(gold, same, same, test="permutation", n_resamples=1000, alternative="greater")
     assert res.exact and res.n_resamples == 1
     assert export.figure_caption(res, "histogram").startswith(
-        "δ under H0 on the only swap of A's and B's outputs, which agree on all 6 items (seed 0); dark (vermillion) bars")
+        "δ under H0 on the only swap of A's and B's outputs, which agree on all 6 items (seed 0); "
+        "dark (vermillion) bars")
 
 
 def test_the_caption_and_the_legend_speak_of_counted_bars_only_when_there_are_some():

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers.latex import PAPER, PDFLATEX, compile_paper
 
 from sigcore import compare_many
 from sigcore.report import family
+
+from helpers.latex import PAPER, PDFLATEX, compile_paper
 
 WMT = Path(__file__).resolve().parents[1] / "sample_data" / "wmt17_en_de"
 
@@ -29,7 +30,8 @@ def wmt():
 @pytest.mark.slow
 def test_sixteen_wmt_systems_against_a_baseline_fit_a_column(wmt, tmp_path):
     refs, systems = wmt
-    families = [compare_many(refs, systems, metric=m, baseline="LIUM-NMT", n_resamples=300, test="bootstrap") for m in ("bleu", "chrf")]
+    families = [compare_many(refs, systems, metric=m, baseline="LIUM-NMT", n_resamples=300, test="bootstrap")
+                for m in ("bleu", "chrf")]
     table = family.latex(families, columns=["score"])  # sixteen rows of δ and intervals for two metrics: table*
     compile_paper(tmp_path, table)
     assert "System & BLEU & chrF" in table and table.count(r"\caption") == 1

@@ -6,8 +6,13 @@ import pytest
 import sigcore
 from sigcore import teaching
 from sigcore.comparison import counted
-from sigcore.report.figures import (delta_histogram, histogram_edges, live_edges, walkthrough_heights,
-                             walkthrough_histogram)
+from sigcore.report.figures import (
+    delta_histogram,
+    histogram_edges,
+    live_edges,
+    walkthrough_heights,
+    walkthrough_histogram,
+)
 
 GOLD, A, B = [1] * 10, [1, 1, 1, 0, 1, 0, 1, 1, 0, 1], [1, 0, 1, 1, 0, 1, 0, 1, 0, 0]
 

@@ -171,8 +171,10 @@ def test_every_defect_of_a_run_folder_is_told_with_its_file(output, tmp_path):
     assert len(tidy.from_logs([out])) > 0
     cases = [("per_instance_stats.json", "{", "is not valid JSON"),
              ("per_instance_stats.json", '{"a": 1}', "is not HELM's per-instance stats"),
-             ("per_instance_stats.json", '[{"instance_id": "id1", "stats": []}]', "instance 1: field train_trial_index is missing"),
-             ("per_instance_stats.json", '[{"instance_id": "a", "instance_id": "b"}]', 'has the key "instance_id" twice'),
+             ("per_instance_stats.json", '[{"instance_id": "id1", "stats": []}]',
+              "instance 1: field train_trial_index is missing"),
+             ("per_instance_stats.json", '[{"instance_id": "a", "instance_id": "b"}]',
+              'has the key "instance_id" twice'),
              ("run_spec.json", '{"name": "x"}', "field adapter_spec is missing"),
              ("stats.json", "[" * 100_000, "nest")]  # deeper than any parser's stack: refused, no traceback
     for name, text, message in cases:
@@ -232,7 +234,8 @@ def test_a_run_with_only_a_valid_split_is_compared_on_it_and_checked_against_its
         in table.attrs["notes"]
     scores = table[(table.model == "toy/coin") & (table.task == "simple_classification")]
     stats = json.loads((run / "stats.json").read_text())
-    reported = next(s["mean"] for s in stats if s["name"]["name"] == "exact_match" and not s["name"].get("perturbation"))
+    reported = next(s["mean"] for s in stats
+                    if s["name"]["name"] == "exact_match" and not s["name"].get("perturbation"))
     assert scores[scores.metric == "exact_match"].score.mean() == pytest.approx(reported, rel=1e-12)
     for s in stats:  # a valid split's mean that its instances do not give is refused, as a test split's is
         if s["name"]["name"] == "exact_match" and not s["name"].get("perturbation"):

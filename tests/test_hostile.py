@@ -172,8 +172,8 @@ def test_the_pages_on_huge_scores_show_the_true_difference():
 
 def test_a_table_of_too_many_columns_is_refused_from_its_header():
 
-    from sigcore.io.inputs import MAX_COLUMNS, read
     from sigcore.errors import InputError
+    from sigcore.io.inputs import MAX_COLUMNS, read
 
     wide = ",".join(f"s{i}" for i in range(MAX_COLUMNS + 1)).encode()
     with pytest.raises(InputError, match=f"has {MAX_COLUMNS + 1:,} columns, more than {MAX_COLUMNS:,}") as info:
@@ -192,8 +192,8 @@ def test_a_table_of_too_many_columns_is_refused_from_its_header():
 
 
 def sigcore_compare_columns(names):
-    from sigcore.io.loading import load
     from sigcore.io.inputs import read
+    from sigcore.io.loading import load
 
     table = read((",".join(names) + "\n" + ",".join("x" * len(names)) + "\n").encode(), name="t.csv")
     return load([table], gold="nobody")
@@ -217,7 +217,8 @@ def test_a_json_array_of_too_many_items_is_refused_before_it_is_parsed(monkeypat
 def test_nesting_is_measured_outside_strings_whatever_they_hold():
     """Brackets, quotes and backslashes inside strings do not count; 64 levels pass, 65 are refused with their
     place, on random values."""
-    from hypothesis import given, settings, strategies as st
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
 
     from sigcore.errors import InputError
     from sigcore.io import jsonlimits
@@ -244,7 +245,8 @@ def test_nesting_is_measured_outside_strings_whatever_they_hold():
 def test_the_structure_check_gives_the_same_answer_whatever_its_blocks(monkeypatch):
     """The check goes block by block (bounded memory); a block may end inside a string, after a backslash run
     or between two brackets: the depth, the items and the place of a refusal are those of one pass."""
-    from hypothesis import given, settings, strategies as st
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
 
     from sigcore.errors import InputError
     from sigcore.io import jsonlimits
@@ -289,9 +291,9 @@ def test_a_number_longer_than_any_float_is_refused_with_its_place_and_cut_short(
 
 
 def test_nan_and_infinity_among_scores_are_named_with_their_place(tmp_path, capsys):
+    from sigcore.io.inputs import read
     from sigcore.io.loading import load
     from sigcore.io.metric_fit import suggest_metrics
-    from sigcore.io.inputs import read
 
     text = "id,A,B\n" + "".join(f"{i},0.{i},0.{i + 1}\n" for i in range(1, 31))
     for bad, line in (("nan", 5), ("inf", 8), ("-Infinity", 12)):
@@ -307,7 +309,8 @@ def test_nan_and_infinity_among_scores_are_named_with_their_place(tmp_path, caps
             assert f"scores.csv, line {line}: system 'A' has '{bad}' for item {line - 1}, not a finite number" in err, \
                 (command, err)
     with_c = tmp_path / "three.csv"
-    with_c.write_text("id,A,B,C\n" + "".join(f"{i},0.{i},0.{i + 1},{'oops' if i == 9 else 0.5}\n" for i in range(1, 31)))
+    with_c.write_text("id,A,B,C\n"
+                      + "".join(f"{i},0.{i},0.{i + 1},{'oops' if i == 9 else 0.5}\n" for i in range(1, 31)))
     assert main(["many", str(with_c), "--name", "C=Ours"]) == 2  # a typo among numbers: still scores, named
     assert "three.csv, line 10: system 'Ours' has 'oops' for item 9" in capsys.readouterr().err
 
@@ -316,8 +319,8 @@ def test_an_item_of_a_json_array_on_one_line_is_named_by_its_position():
 
     import sigcore
     from sigcore.errors import InputError
-    from sigcore.io.loading import load
     from sigcore.io.inputs import read
+    from sigcore.io.loading import load
 
     records = [{"A": 0.5, "B": 0.25} for _ in range(40)]
     records[17]["A"] = "oops"
@@ -398,8 +401,8 @@ def test_one_to_three_differing_items_are_never_significant_on_the_pages():
             at.file_uploader[j].set_value([(n, d, "text/plain") for n, d in files]).run()
         shown = next(d.value for d in run(at).dataframe if "p" in d.value.columns)
         assert len(shown) == 2 and (shown["p"] >= 0.05).all(), k
-        runs = [("gold.txt", files[0][1])] + [(f"{s}_seed{r}.txt", d) for s, d in (("a", files[1][1]), ("b", files[2][1]))
-                                              for r in range(2)]
+        runs = [("gold.txt", files[0][1])] + [(f"{s}_seed{r}.txt", d)
+                                              for s, d in (("a", files[1][1]), ("b", files[2][1])) for r in range(2)]
         at = opened("app_pages/many.py", "Many seeds")
         choose(at, "Input", next(o for o in next(w for w in at.radio if w.label == "Input").options if "utput" in o))
         choose(at, "Data", "Upload")
@@ -424,8 +427,8 @@ def test_a_table_of_too_many_cells_is_refused_before_they_are_parsed(monkeypatch
 
 def test_repeated_labels_are_one_object_each_so_memory_follows_the_kinds_not_the_items():
     """The command line held 742 MB for a 10⁶-row CSV, mostly one Python string per label per item."""
-    from sigcore.io.loading import load
     from sigcore.io.inputs import read
+    from sigcore.io.loading import load
 
     labels = ["pos", "neg", "neutral", "mixed"]
     rows = "".join(f"{i},{labels[i % 4]},{labels[i * 7 % 4]},{labels[i * 3 % 4]}\n" for i in range(20_000))
@@ -452,7 +455,8 @@ def test_no_output_carries_a_formula_a_control_character_or_markup_from_a_name()
     import re
 
     import numpy as np
-    from hypothesis import given, settings, strategies as st
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
 
     import sigcore
     from sigcore.report import family, family_figures
@@ -523,8 +527,6 @@ def test_a_latex_table_of_hostile_names_compiles(tmp_path):
 @pytest.mark.slow  # pdflatex
 def test_every_character_kept_in_latex_compiles(tmp_path):
     """The characters latex_escape writes as themselves: every one that is not ASCII, in one document."""
-    import sys
-
     from sigcore.report import export
 
     kept = [chr(c) for c in range(0xA0, sys.maxunicode + 1) if not export._NOT_PDFLATEX.match(chr(c))]
@@ -536,7 +538,8 @@ def _compiles(folder: Path, body: str) -> None:
     import shutil
 
     (folder / "t.tex").write_text("\\documentclass{article}\\usepackage[T1]{fontenc}\\usepackage{booktabs}"
-                                  "\\usepackage{natbib}\\begin{document}\n" + body + "\n\\end{document}\n", encoding="utf-8")
+                                  "\\usepackage{natbib}\\begin{document}\n" + body + "\n\\end{document}\n",
+                                  encoding="utf-8")
     run = subprocess.run([shutil.which("pdflatex"), "-interaction=nonstopmode", "-halt-on-error", "t.tex"],
                          cwd=folder, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stdout[-1500:]
@@ -560,7 +563,6 @@ def test_a_key_twice_in_a_json_record_is_refused_not_kept_last():
 
 def test_wide_json_objects_many_datasets_and_wide_conll_are_refused_or_read_in_linear_time():
     import time
-
 
     from sigcore.errors import InputError
     from sigcore.io import results
@@ -618,7 +620,8 @@ def test_bidi_overrides_and_zero_widths_are_shown_not_obeyed(tmp_path, capsys):
     lines = out.splitlines()
     at = next(i for i, x in enumerate(lines) if x.startswith("reproduce: "))
     assert "--a 'sys\\u202etxt.exe' --b 'B\\u200b'" in lines[at] and lines[at + 1] == f"  ({reproduce.ESCAPED})"
-    assert export.latex_escape("a\u202eb") == "a\\textbackslash{}u202eb" and export.md_escape("a\u202eb") == "a\\\\u202eb"
+    assert export.latex_escape("a\u202eb") == "a\\textbackslash{}u202eb"
+    assert export.md_escape("a\u202eb") == "a\\\\u202eb"
 
 
 def test_extreme_levels_are_refused_for_what_they_are_and_reproduced_exactly(tmp_path, capsys):
@@ -685,14 +688,16 @@ def _jsonl(records) -> str:
 
 
 @pytest.mark.parametrize("files, said", [
-    ({"s.jsonl": _jsonl([{"id": i, "A": "NaN" if i == 3 else 0.5, "B": 0.3} for i in range(30)]).replace('"NaN"', "NaN")},
+    ({"s.jsonl": _jsonl([{"id": i, "A": "NaN" if i == 3 else 0.5, "B": 0.3}
+                         for i in range(30)]).replace('"NaN"', "NaN")},
      "line 4: system 'A' has 'NaN' for item 4, not a finite number"),  # NaN is not JSON: it was shown as ''
     ({"s.csv": "id,gold,A,B\n" + "".join(f"{i},x,x,y\n" for i in range(2000)) + "2000,x,x\x00y,y\n"},
      "s.csv, line 2002, column 9: holds a NUL character"),  # past the first 8 KiB it became part of a label
     ({"s.txt": b"\xff\xfea\x00\x00\xd8b\x00\n\x00"}, "bytes 0x00 0xd8 are not valid UTF-16 (illegal UTF-16 surrogate)"),
     ({"s.csv": "id,A,B\n" + "".join(f"{i},1_000,0.5\n" for i in range(30))}, "has '1_000' for item 1"),
     ({"s.csv": "id,A,B\n" + "".join(f"{i},０.５,0.4\n" for i in range(30))}, "has '０.５' for item 1"),
-    ({"gold.conll": "a O\nb B-PER\n\nc O\n", "a.conll": "a O\nb B-PER\n\nc O\n", "b.conll": "a O\nb B-PER\u200b\n\nc O\n"},
+    ({"gold.conll": "a O\nb B-PER\n\nc O\n", "a.conll": "a O\nb B-PER\n\nc O\n",
+      "b.conll": "a O\nb B-PER\u200b\n\nc O\n"},
      "'B-PER\\u200b' is not a BIO/BIOES tag: it holds whitespace or an invisible character"),
 ])
 def test_a_value_written_oddly_is_named_as_written(tmp_path, capsys, monkeypatch, files, said):
@@ -707,7 +712,8 @@ def test_a_value_written_oddly_is_named_as_written(tmp_path, capsys, monkeypatch
 def test_plain_numbers_stay_numbers_spaces_after_commas_included(tmp_path, capsys):
     from sigcore import numbers
 
-    assert [numbers.number(v) for v in (" 0.5", "1e-5", "+.5", "-3", "inf", 2, 0.25)] == [0.5, 1e-5, 0.5, -3, math.inf, 2, 0.25]
+    assert ([numbers.number(v) for v in (" 0.5", "1e-5", "+.5", "-3", "inf", 2, 0.25)]
+            == [0.5, 1e-5, 0.5, -3, math.inf, 2, 0.25])
     for loose in ("1_000", "０.５", "١", "\u00a00.5", "0x10"):
         with pytest.raises(ValueError):
             numbers.number(loose)

@@ -45,4 +45,5 @@ def test_texts_run_on_with_a_space_in_english_and_none_in_chinese():
     assert i18n.joined("Threshold α = .05.", "We cannot reject H0.", "(eq. 4.48)") == \
         "Threshold α = .05. We cannot reject H0. (eq. 4.48)"
     with i18n.speaking("zh"):
-        assert i18n.joined(_("Threshold α = {alpha}.").format(alpha=".05"), _("(eq. 4.48)")) == "阈值 α = .05。（式 4.48）"
+        threshold = _("Threshold α = {alpha}.").format(alpha=".05")
+        assert i18n.joined(threshold, _("(eq. 4.48)")) == "阈值 α = .05。（式 4.48）"

@@ -13,11 +13,10 @@ import pytest
 import sigcore
 from sigcore.__main__ import main
 from sigcore.errors import InputError
+from sigcore.io import archives, inspect_log
+from sigcore.io.inputs import read
 from sigcore.io.loading import load
 from sigcore.io.metric_fit import score_inputs, suggest_metrics
-from sigcore.io import archives
-from sigcore.io.inputs import read
-from sigcore.io import inspect_log
 
 LOGS = Path(__file__).resolve().parent / "data" / "inspect"
 
@@ -148,7 +147,8 @@ def test_logs_that_do_not_pair_are_refused_with_what_and_where():
 
 
 @pytest.mark.parametrize("edit, said", [
-    (lambda log: log["samples"].append(dict(log["samples"][0])), "sample 1 (epoch 1) appears twice, as samples 1 and 121"),
+    (lambda log: log["samples"].append(dict(log["samples"][0])),
+     "sample 1 (epoch 1) appears twice, as samples 1 and 121"),
     (lambda log: log["samples"][4]["scores"]["match"].update(value="maybe"),
      "sample 5 (epoch 1), scorer match, has the score \"maybe\", which is not a number, C, I, P or N"),
     (lambda log: log["samples"][5]["scores"].pop("includes"), "lacks the score 'includes'"),
@@ -187,7 +187,8 @@ def test_compare_scores_two_logs_by_their_own_scorer_as_many_does(tmp_path, caps
     asks which when the logs hold several."""
     logs = [str(LOGS / "alpha.eval"), str(LOGS / "beta.eval")]
     assert main(["compare", *logs]) == 2
-    assert "2 per-sample scores (match, includes). Which one? Say it with --metric (one of: match, includes)" in capsys.readouterr().err
+    assert ("2 per-sample scores (match, includes). Which one? Say it with --metric (one of: match, includes)"
+            in capsys.readouterr().err)
     data = load([read(path) for path in logs])
     assert suggest_metrics(data)[:2] == ["match", "includes"]  # the app's Metric box offers them first
     for scorer in ("match", "includes"):
@@ -202,8 +203,9 @@ def test_compare_scores_two_logs_by_their_own_scorer_as_many_does(tmp_path, caps
 def test_two_inspect_logs_uploaded_on_the_compare_page():
     """Upload two models' .eval logs: a scorer is a metric of the page, and the verdict names the models."""
     from sigcore import report
-    from helpers.apps import app, run, select, upload, verdict_of
     from ui.safe import md
+
+    from helpers.apps import app, run, select, upload, verdict_of
 
     logs = [LOGS / "alpha.eval", LOGS / "beta.eval"]
     at = upload(app(), *((path.name, path.read_bytes()) for path in logs))

@@ -40,7 +40,8 @@ def test_the_stratified_bootstrap_s_spread_is_the_formula_s(weight):
     res = leaderboard.bootstrap(board, n_resamples=4_000, seed=3, weight=weight)
     ratio = res.resampled.std(axis=0) / leaderboard.standard_error(board, weight)
     assert np.all(np.abs(ratio - 1) < 4 / np.sqrt(2 * 4_000)), ratio
-    assert np.abs(res.resampled.mean(axis=0) - res.aggregate).max() < 4 * leaderboard.standard_error(board, weight).max() / np.sqrt(4_000)
+    assert (np.abs(res.resampled.mean(axis=0) - res.aggregate).max()
+            < 4 * leaderboard.standard_error(board, weight).max() / np.sqrt(4_000))
 
 
 def test_the_same_seed_gives_the_same_resamples_and_deltas_ranks_follow():
@@ -124,7 +125,8 @@ def test_many_on_a_tidy_table_prints_the_board_the_api_computes(tmp_path, capsys
     assert "δ against m1, two-sided, Holm over 4, α = 0.05" in out[0]
     res = leaderboard.bootstrap(leaderboard.from_table(frame), n_resamples=1000, weight="items")
     rows = {line.split()[0]: line for line in out[2:7]}
-    assert [line.split()[0] for line in out[2:7]] == sorted(RIGHT, key=lambda m: -res.aggregate[res.board.models.index(m)])
+    assert [line.split()[0] for line in out[2:7]] == sorted(RIGHT,
+                                                            key=lambda m: -res.aggregate[res.board.models.index(m)])
     others = [m for m in res.board.models if m != "m1"]
     corrected = adjust([res.delta(m, "m1")[3] for m in others], "holm", floors=1 / 1000)
     for m, q in zip(others, corrected):

@@ -10,9 +10,9 @@ import scipy.stats
 import sigcore
 from sigcore import teaching
 from sigcore.comparison import counted
+from sigcore.i18n import speaking
 from sigcore.report.figures import MARK, TAIL
 from sigcore.result import mc_interval
-from sigcore.i18n import speaking
 from sigcore.teaching.lesson_figures import p_value_histogram, power_curve, three_tests
 
 from helpers.figures import assert_presenter_size, text_sizes

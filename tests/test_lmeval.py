@@ -1,12 +1,13 @@
-"""Tests of sigcore.io.lmeval: lm-evaluation-harness ``--log_samples`` files, built here as lm-eval 0.4.x writes them."""
+"""Tests of sigcore.io.lmeval: lm-evaluation-harness ``--log_samples`` files, built here as lm-eval 0.4.x writes
+them."""
 
 import json
 
 import numpy as np
 import pytest
 
-from sigcore.io import lmeval
 from sigcore.errors import InputError
+from sigcore.io import lmeval
 
 HASHES = {"doc_hash": "3f1c", "prompt_hash": "9ab2", "target_hash": "77d0"}
 

@@ -37,7 +37,8 @@ def test_every_system_is_scored_on_the_same_resamples():
 def test_each_pair_agrees_with_compare_within_monte_carlo_error(metric, alternative):
     gold, systems = _classifiers(seed=3)
     b = 20_000
-    many = compare_many(gold, systems, baseline="sys2", metric=metric, alternative=alternative, n_resamples=b, test="bootstrap")
+    many = compare_many(gold, systems, baseline="sys2", metric=metric, alternative=alternative, n_resamples=b,
+                        test="bootstrap")
     for (a, base), res in many.results.items():
         one = sigcore.compare(gold, systems[a], systems[base], metric=metric, alternative=alternative,
                               n_resamples=b, seed=7, test="bootstrap")
@@ -97,7 +98,8 @@ def test_bleu_of_each_system_is_sacrebleu_corpus_bleu():
     refs = read("newstest2017.ref.de.gz")
     names = ["LIUM-NMT.4900.de.gz", "uedin-nmt.4722.de.gz", "KIT.4950.de.gz"]
     systems = {name.split(".")[0]: read(name) for name in names}
-    many = compare_many(refs, systems, metric="bleu", baseline="LIUM-NMT", n_resamples=200, compat="sacrebleu", test="bootstrap")
+    many = compare_many(refs, systems, metric="bleu", baseline="LIUM-NMT", n_resamples=200, compat="sacrebleu",
+                        test="bootstrap")
     for name, hyps in systems.items():
         assert many.scores[name] == pytest.approx(sacrebleu.corpus_bleu(hyps, [refs]).score, abs=1e-9)  # on 0-100
     assert set(many.results) == {("uedin-nmt", "LIUM-NMT"), ("KIT", "LIUM-NMT")}

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers.many_page import HOSTILE, frame_with, page, shown_text, upload, user_markup, widget
 from streamlit.testing.v1 import AppTest
 
 import sigcore
@@ -18,6 +17,8 @@ from sigcore.report import seeds as seeds_words
 from ui import datasets as datasets_ui
 from ui import seeds as seeds_ui
 from ui.safe import md
+
+from helpers.many_page import HOSTILE, frame_with, page, shown_text, upload, user_markup, widget
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_data"
@@ -208,7 +209,8 @@ def test_per_seed_outputs_give_the_bootstrap_over_items_and_runs(seeds_page):
     res = sigcore.compare_seeds(data.gold, [data.systems[r] for r in runs[0]], [data.systems[r] for r in runs[1]],
                                 n_resamples=10_000, seed=0)
     assert md(seeds_words.sentence(res, a="mlp", b="forest")) in [m.value for m in at.markdown]
-    assert md(seeds_words.variance_sentence(res)) in [c.value for c in at.caption]  # items or seeds: what buys precision
+    # items or seeds: what buys precision
+    assert md(seeds_words.variance_sentence(res)) in [c.value for c in at.caption]
     shown = frame_with(at, "run")
     assert list(shown["score"]) == pytest.approx([*res.scores_a, *res.scores_b], abs=1e-12)
     assert list(shown["score"])[:5] == pytest.approx(sample_scores()["mlp"])  # the scores sample's runs
@@ -248,14 +250,16 @@ def test_system_names_in_per_seed_scores_are_never_markup():
 
 
 def test_two_uploads_of_one_name_are_two_systems_told_apart_by_their_order():
-    """Two files named out.txt crashed the page ("two systems named 'out'"); the Compare page takes files by position."""
+    """Two files named out.txt crashed the page ("two systems named 'out'"); the Compare page takes files by
+    position."""
     gold = "".join(f"{'xy'[i % 2]}\n" for i in range(40)).encode()
     first = "".join(f"{'xy'[i % 3 == 0]}\n" for i in range(40)).encode()
     second = "".join(f"{'xy'[i % 2 or i % 5 == 0]}\n" for i in range(40)).encode()
     files = [("gold.txt", gold), ("out.txt", first), ("out.txt", second)]
     data = load_many([read(d, name=n) for n, d in files])
     assert list(data.systems) == ["out.txt #1", "out.txt #2"]
-    assert data.systems["out.txt #1"] == first.decode().split() and data.systems["out.txt #2"] == second.decode().split()
+    assert data.systems["out.txt #1"] == first.decode().split()
+    assert data.systems["out.txt #2"] == second.decode().split()
     at = upload(page("Many systems on one test set"), *files)
     assert not at.exception and not at.error
     assert any("2 systems" in c.value and "out\\.txt \\#2" in c.value for c in at.caption)

@@ -7,8 +7,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers.browser import launch
-from helpers.many_page import upload, widget
 from streamlit.testing.v1 import AppTest
 
 import sigcore
@@ -20,6 +18,9 @@ from sigcore.report.family_figures import forest, heatmap
 from sigcore.report.style import label
 from ui import many as many_ui
 from ui.safe import md
+
+from helpers.browser import launch
+from helpers.many_page import upload, widget
 
 ROOT = Path(__file__).resolve().parents[1]
 HOSTILE = "<b>bold</b> <a href='javascript:alert(1)'>x</a>"
@@ -213,7 +214,8 @@ def test_opens_on_the_wmt17_sample_against_lium_nmt(opened):
     assert labels.count("Download SVG") == labels.count("Download PDF") == 1
     assert {"LaTeX table", "CSV", "Text report", "Paper folder (.zip)"} <= set(labels)
     latex = next(c.value for c in at.code if "booktabs" in c.value)
-    assert r"\begin{tabular}{lrrc}" in latex and r"$\delta$ & 95\% CI" in latex and "uedin-nmt" in latex and "LIUM-NMT" in latex
+    assert r"\begin{tabular}{lrrc}" in latex and r"$\delta$ & 95\% CI" in latex
+    assert "uedin-nmt" in latex and "LIUM-NMT" in latex
 
 
 def test_the_forest_plot_on_the_page_is_the_figure_builders(opened):

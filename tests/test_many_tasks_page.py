@@ -17,13 +17,11 @@ from sigcore import leaderboard
 from sigcore.errors import SettingsError
 from sigcore.logs import tidy
 from sigcore.report import board as words
-from sigcore.report import p_cell
-from sigcore.report import board_table
+from sigcore.report import board_table, p_cell
 from ui import tasks as tasks_ui
 from ui.safe import md
 
-from helpers.many_page import (HOSTILE, board_with, frame_with, page, run_tasks, shown_text, upload, user_markup,
-                               widget)
+from helpers.many_page import HOSTILE, board_with, frame_with, page, run_tasks, shown_text, upload, user_markup, widget
 
 ROOT = Path(__file__).resolve().parents[1]
 SUITE = ROOT / "sample_data" / "lm_eval_suite"
@@ -265,7 +263,7 @@ def test_the_page_and_markdown_downloads_are_the_command_line_s_byte_for_byte(tm
     and aggregate. The figure is one SVG drawn by kaleido for both (a stand-in here: the fast tier starts no
     browser; test_the_page_s_figure_is_kaleido_s_and_the_same_for_both draws it); both drawn only on the click."""
     from sigcore.__main__ import main
-    from sigcore.report import board_page, export
+    from sigcore.report import export
 
     drawn = []
     monkeypatch.setattr(export, "figure_image", lambda fig, fmt, **size: drawn.append(fmt) or FAKE_SVG)

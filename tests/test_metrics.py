@@ -94,7 +94,7 @@ def test_span_f1_equals_seqeval_and_bootstrap_identity():
     for rows, pred in zip(stats, systems):
         assert score(rows.sum(axis=0)) == pytest.approx(quiet_seqeval(gold, pred), abs=TOL)
         for w, total in zip(weights, score(weights @ rows)):
-            repeat = lambda seqs: [s for s, c in zip(seqs, w) for _ in range(c)]  # noqa: E731
+            repeat = lambda seqs, w=w: [s for s, c in zip(seqs, w) for _ in range(c)]  # noqa: E731
             assert total == pytest.approx(quiet_seqeval(repeat(gold), repeat(pred)), abs=TOL)
 
 
@@ -198,7 +198,8 @@ def test_positive_label_explicit_matches_sklearn_binary():
     (lambda: prepare("accuracy", [1], [[1], [1]], strip=True), SettingsError, r"accuracy has no option 'strip'.*none"),
     (lambda: prepare("exact_match", ["a"], [["a"], ["a"]], lower=True), SettingsError,
      r"no option 'lower'.*strip, lowercase, ignore_punctuation"),
-    (lambda: prepare("exact_match", ["a"], [["a"], ["a"]], strip="yes"), SettingsError, r"'strip' must be true or false"),
+    (lambda: prepare("exact_match", ["a"], [["a"], ["a"]], strip="yes"), SettingsError,
+     r"'strip' must be true or false"),
     (lambda: prepare("accuracy", [1, 2], [[1, 2]]), InputError, r"at least 2 systems, got 1"),
     (lambda: prepare("accuracy", [1, 2], "ab"), InputError, r"list of prediction lists"),
     (lambda: prepare("accuracy", list(range(10)), [list(range(10)), list(range(9))]), InputError,

@@ -44,7 +44,8 @@ def test_a_worked_family_by_hand():
     """p = .01, .04, .03, .005, .2, .5 (sorted .005, .01, .03, .04, .2, .5): BH multiplies the i-th smallest by
     6 / i and takes the running minimum from the top; BY multiplies that by 1 + 1/2 + ... + 1/6 = 2.45."""
     p = [0.01, 0.04, 0.03, 0.005, 0.2, 0.5]
-    bh = [0.03, 0.06, 0.06, 0.03, 0.24, 0.5]  # sorted: .005·6 = .03, .01·3 = .03, .03·2 = .06, .04·1.5 = .06, .2·1.2, .5
+    # sorted: .005·6 = .03, .01·3 = .03, .03·2 = .06, .04·1.5 = .06, .2·1.2, .5
+    bh = [0.03, 0.06, 0.06, 0.03, 0.24, 0.5]
     np.testing.assert_allclose(adjust(p, "bh"), bh)
     np.testing.assert_allclose(adjust(p, "by"), np.minimum(np.array(bh) * 2.45, 1))
 
@@ -88,7 +89,8 @@ def test_a_zero_is_never_adjusted_as_zero():
 
 def test_results_are_adjusted_with_their_own_floors():
     gold = [1] * 200
-    results = [compare(gold, [1] * 200, [0] * 200, n_resamples=100, seed=s, test="bootstrap", alternative="greater") for s in range(3)]
+    results = [compare(gold, [1] * 200, [0] * 200, n_resamples=100, seed=s, test="bootstrap", alternative="greater")
+               for s in range(3)]
     assert all(r.n_extreme == 0 and r.p_value == r.p_floor == 0.01 for r in results)
     np.testing.assert_allclose(adjust(results), [0.03, 0.03, 0.03])
 
@@ -99,7 +101,8 @@ def test_unknown_method_is_refused_with_the_choices():
 
 
 def test_a_closed_form_zero_is_a_real_zero_when_results_are_given():
-    res = compare(None, [0.5] * 60, [0.25] * 60, metric="mean", test="t", alternative="greater")  # a constant difference: the limit p = 0
+    # a constant difference: the limit p = 0
+    res = compare(None, [0.5] * 60, [0.25] * 60, metric="mean", test="t", alternative="greater")
     assert res.p_value == 0 and not res.resampled
     np.testing.assert_array_equal(adjust([res, res]), [0.0, 0.0])
 

@@ -123,7 +123,8 @@ def test_the_wheel_holds_the_engine_and_not_the_app(checkout, wheel, installed, 
 
 
 def test_the_sigcore_command_runs_from_an_empty_folder(installed, tmp_path):
-    for name, lines in (("gold.txt", "x\ny\nx\ny\nx\ny\n"), ("a.txt", "x\ny\nx\ny\nx\nx\n"), ("b.txt", "y\ny\nx\nx\ny\nx\n")):
+    for name, lines in (("gold.txt", "x\ny\nx\ny\nx\ny\n"), ("a.txt", "x\ny\nx\ny\nx\nx\n"),
+                        ("b.txt", "y\ny\nx\nx\ny\nx\n")):
         (tmp_path / name).write_text(lines)
     command = run([installed / "sigcore", "compare", "gold.txt", "a.txt", "b.txt", "--test", "mcnemar"], tmp_path)
     assert command.returncode == 0, command.stderr

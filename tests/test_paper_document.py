@@ -1,5 +1,5 @@
-"""A paper's page, compiled: the figure at \\columnwidth in a two-column 11 pt paper in ACL's geometry, the sentence with its
-citations resolved by BibTeX, and the table with its caption, with no overfull box."""
+"""A paper's page, compiled: the figure at \\columnwidth in a two-column 11 pt paper in ACL's geometry, the sentence
+with its citations resolved by BibTeX, and the table with its caption, with no overfull box."""
 
 import re
 import subprocess

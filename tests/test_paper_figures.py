@@ -274,7 +274,7 @@ def test_pdf_fonts_are_the_styles_own(every_pdf, kind, style, width):
 def test_pdf_title_says_what_the_figure_shows(every_pdf):
     """Not kaleido's page title, "Kaleido-fier": the figure's kind, what is compared and how; the file is still
     whole (each cross-reference points at its object)."""
-    for (kind, style, width), (fig, path, _) in every_pdf.items():
+    for fig, path, _ in every_pdf.values():
         title = re.search(r"^Title:\s*(.*)$", poppler("pdfinfo", str(path)), re.M).group(1)
         assert title == fig.layout.meta["title"] and "Kaleido" not in title
         pdf = path.read_bytes()
@@ -313,7 +313,8 @@ def test_slide_widths_are_a_whole_slide_and_half_of_one():
         svg = export.styled_image(figure(res, "histogram", style=SLIDE, width=width), "svg", SLIDE)
         assert float(ET.fromstring(svg).get("width")) == px
     assert forest(_family(), style=SLIDE).layout.width == 1280
-    assert figure(res).layout.width == forest(_family(), style=PAPER).layout.width == pytest.approx(7.7 / 2.54 * PX_PER_IN)
+    column = pytest.approx(7.7 / 2.54 * PX_PER_IN)
+    assert figure(res).layout.width == forest(_family(), style=PAPER).layout.width == column
     assert SLIDE.describe() == "slide: a whole slide, 1280 px"
     assert SLIDE.describe("column") == "slide: one column of a two-column slide, 640 px"
     assert PAPER.describe() == "paper: one column of ACL, 7.7 cm"

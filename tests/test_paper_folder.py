@@ -11,13 +11,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers.latex import CLASSES, venue_document
 
 import sigcore
 from sigcore.__main__ import main
 from sigcore.report import citations, family, paper
 from sigcore.report import seeds as seeds_report
 from sigcore.report.venues import VENUES
+
+from helpers.latex import CLASSES, venue_document
 
 ROOT = Path(__file__).resolve().parents[1]
 MT, WMT, SEEDS = ROOT / "sample_data" / "mt", ROOT / "sample_data" / "wmt17_en_de", ROOT / "sample_data" / "seeds"
@@ -228,7 +229,8 @@ def test_seeds_latex_names_the_systems_and_says_the_runs(runs_files, capsys):
     scores = {"mlp": [0.97, 0.96, 0.98], "sgd": [0.90, 0.91, 0.93]}
     table = sigcore.statistics.multi_aso(scores, n_bootstrap=200, seed=0)
     text = seeds_report.aso_sentence(table, scores)
-    assert "3 runs per system" in text and "mlp stochastically dominant over sgd (ε_min = 0.000, violation ratio" in text
+    assert "3 runs per system" in text
+    assert "mlp stochastically dominant over sgd (ε_min = 0.000, violation ratio" in text
     latex = seeds_report.aso_sentence(table, scores, latex=True) + seeds_report.aso_latex(table, scores)
     assert "ε" not in latex and "τ" not in latex and "$\\varepsilon_{\\min}$" in latex and "\\textbf{0.000}" in latex
 
@@ -262,7 +264,8 @@ def test_the_app_s_paper_folder_holds_the_figure_drawn_in_memory():
     rng = np.random.default_rng(1)
     gold, systems = _family(rng, k=2)
     res = sigcore.compare(gold, systems["s0"], systems["s1"], n_resamples=200, test="bootstrap")
-    data = paper_folder._zipped(lambda draw, venue: paper.for_result(res, a="s0", b="s1", command="", venue=venue, draw=draw), "s0", "s1")
+    data = paper_folder._zipped(
+        lambda draw, venue: paper.for_result(res, a="s0", b="s1", command="", venue=venue, draw=draw), "s0", "s1")
     z = zipfile.ZipFile(io.BytesIO(data))
     assert z.read("sigcore/accuracy-s0-vs-s1-figure.pdf").startswith(b"%PDF-")
     assert "\\label{fig:accuracy-s0-vs-s1}" in z.read("sigcore/accuracy-s0-vs-s1-figure.tex").decode()
@@ -329,7 +332,8 @@ def test_a_figure_that_cannot_be_drawn_is_said_in_the_zip():
     assert "accuracy-s0-vs-s1-figure.pdf" not in files and "accuracy-s0-vs-s1-figure.tex" not in files
     said = files[paper.MISSING].decode()
     assert said.startswith("no figure for accuracy-s0-vs-s1: static images need Chrome or Chromium")
-    assert "sigcore figure accuracy-s0-vs-s1.json --kind histogram --venue VENUE --out accuracy-s0-vs-s1-figure.pdf" in said
+    assert ("sigcore figure accuracy-s0-vs-s1.json --kind histogram --venue VENUE "
+            "--out accuracy-s0-vs-s1-figure.pdf") in said
 
 
 def _zip(members: dict[str, bytes]) -> bytes:
@@ -345,7 +349,8 @@ def _zip(members: dict[str, bytes]) -> bytes:
 
 @pytest.mark.parametrize("data, said", [
     (b"PK\x03\x04 not really", "earlier.zip: not a zip file"),
-    (_zip({"paper/sigcore.bib": b""}), "earlier.zip: not a paper folder: its files must all be in one folder, sigcore/"),
+    (_zip({"paper/sigcore.bib": b""}),
+     "earlier.zip: not a paper folder: its files must all be in one folder, sigcore/"),
     (_zip({"sigcore/figures/a.pdf": b""}), "not a paper folder"),
     (_zip({"sigcore/../../etc/passwd": b""}), "not a paper folder"),
     (_zip({"sigcore/big.pdf": bytes(2**20 + 1)}), "earlier.zip: unpacks to more than 1 MB"),

@@ -32,8 +32,8 @@ SEEDS = ROOT / "sample_data" / "seeds" / "digits_seed_scores.csv"
 SHELLS = [s for s in ("sh", "bash") if shutil.which(s)]
 PWN = "touch PWNED"
 HOSTILE = [  # each tries to end the quotes and run PWN, or to hide or reorder what the script shows
-    f"a\n'||{PWN};#", f"$({PWN})", f"`{PWN}`", f"';{PWN};'", f'"; {PWN}; "', f"x|{PWN}", f"tab\there", "#hash",
-    f"bidi\u202e{PWN}", "-leading", "back\\slash\\'", f"nl at end\n", f"\r{PWN}\r", "zero\u200bwidth", "'",
+    f"a\n'||{PWN};#", f"$({PWN})", f"`{PWN}`", f"';{PWN};'", f'"; {PWN}; "', f"x|{PWN}", "tab\there", "#hash",
+    f"bidi\u202e{PWN}", "-leading", "back\\slash\\'", "nl at end\n", f"\r{PWN}\r", "zero\u200bwidth", "'",
     "dollar $HOME ${HOME}", "é 中文",
 ]
 
@@ -420,9 +420,9 @@ def test_an_earlier_zip_with_an_edited_or_foreign_file_is_refused_unless_replace
 
 
 def test_the_app_refuses_an_edited_zip_until_replace_is_ticked():
-    from helpers.apps import app, run
-
     from ui.safe import md
+
+    from helpers.apps import app, run
 
     at = run(app())
     earlier = paper.unzipped(paper.zipped(_entry()))

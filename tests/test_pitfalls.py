@@ -107,7 +107,8 @@ def test_one_sided_p_is_about_half_the_two_sided_p_on_the_same_data():
     for s in np.flatnonzero(res.delta != 0):
         side = "greater" if res.delta[s] > 0 else "less"
         one, two = (sigcore.compare([1] * 200, a[s], b[s], alternative=alternative, n_resamples=20_000,
-                                    ci_method=None, seed=int(s), test="bootstrap") for alternative in (side, "two-sided"))
+                                    ci_method=None, seed=int(s), test="bootstrap")
+                    for alternative in (side, "two-sided"))
         assert res.delta[s] == one.delta
         assert one.p_value / two.p_value == pytest.approx(0.5, abs=0.1)
         # the demo's p (b = 1,000, other resamples) estimates the same p
@@ -297,6 +298,7 @@ def test_each_mistake_alone_in_presenter_mode_shows_the_page_numbers_at_24_px(na
     import json
 
     import plotly.graph_objects as go
+
     from helpers.figures import assert_presenter_size
 
     def run(presenter: bool) -> AppTest:

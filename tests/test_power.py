@@ -87,13 +87,15 @@ def test_right_wrong_bootstrap_with_many_resamples_is_the_exact_bootstrap_power(
     # b -> infinity: each test set's exact bootstrap p decides, which teaching.exact_power sums by bisection
     for n, acc_a, acc_b, agreement in [(20, 0.8, 0.6, 0.7), (100, 0.75, 0.7, 0.85), (400, 0.75, 0.7, 0.85),
                                        (60, 0.7, 0.7, 0.6)]:
-        p = plan_from_rates(n, acc_a, acc_b, agreement, n_resamples=10_000_000, n_max=10, test="bootstrap", alternative="greater").current.power
+        p = plan_from_rates(n, acc_a, acc_b, agreement, n_resamples=10_000_000, n_max=10, test="bootstrap",
+                            alternative="greater").current.power
         assert p == pytest.approx(teaching.exact_power([n], acc_a, acc_b, agreement)[0], abs=1e-3)
 
 
 def test_right_wrong_permutation_test_is_mcnemar_up_to_its_random_swaps():
     exact = plan_from_rates(300, 0.74, 0.7, 0.8, test="mcnemar", alternative="greater").current.power
-    swaps = plan_from_rates(300, 0.74, 0.7, 0.8, test="permutation", n_resamples=1_000_000, alternative="greater").current.power
+    swaps = plan_from_rates(300, 0.74, 0.7, 0.8, test="permutation", n_resamples=1_000_000,
+                            alternative="greater").current.power
     assert swaps == pytest.approx(exact, abs=0.002)
 
 
@@ -153,14 +155,16 @@ def test_a_bigger_difference_needs_fewer_items():
     big = plan_from_rates(300, 0.77, 0.72, 0.8, test="bootstrap", alternative="greater")
     assert big.n_needed < small.n_needed
     a, b = normal_pilot(1_000, 0.1)
-    assert plan(a, b - 0.05, test="t", alternative="greater").n_needed < plan(a, b, test="t", alternative="greater").n_needed  # B worse: d_z 0.15
+    worse = plan(a, b - 0.05, test="t", alternative="greater")  # B worse: d_z 0.15
+    assert worse.n_needed < plan(a, b, test="t", alternative="greater").n_needed
 
 
 @pytest.mark.parametrize("test", ["bootstrap", "mcnemar"])
 def test_n_needed_reaches_the_target_and_a_fifth_fewer_items_do_not(test):
     p = plan_from_rates(300, 0.75, 0.71, 0.82, test=test, alternative="greater")
     at = plan_from_rates(p.n_needed, 0.75, 0.71, 0.82, test=test, n_max=10, alternative="greater").current.power
-    fewer = plan_from_rates(int(0.8 * p.n_needed), 0.75, 0.71, 0.82, test=test, n_max=10, alternative="greater").current.power
+    fewer = plan_from_rates(int(0.8 * p.n_needed), 0.75, 0.71, 0.82, test=test, n_max=10,
+                            alternative="greater").current.power
     assert at >= 0.8 > fewer
     first = next(c.n for c in p.curve if c.power >= 0.8)  # n_needed refines the grid's first size that reaches it
     assert p.n_needed <= first and all(c.power < 0.8 for c in p.curve if c.n < p.n_needed)
@@ -179,8 +183,10 @@ def test_the_detectable_difference_has_the_target_power():
     p = plan_from_rates(500, 0.75, 0.73, 0.8, test="bootstrap", alternative="greater")
     d = p.detectable
     assert 0.02 < d < 0.1
-    assert plan_from_rates(500, 0.73 + d, 0.73, 0.8, n_max=10, test="bootstrap", alternative="greater").current.power == pytest.approx(0.8, abs=0.005)
-    assert plan_from_rates(500, 0.73 + 0.95 * d, 0.73, 0.8, n_max=10, test="bootstrap", alternative="greater").current.power < 0.8
+    assert plan_from_rates(500, 0.73 + d, 0.73, 0.8, n_max=10, test="bootstrap",
+                           alternative="greater").current.power == pytest.approx(0.8, abs=0.005)
+    assert plan_from_rates(500, 0.73 + 0.95 * d, 0.73, 0.8, n_max=10, test="bootstrap",
+                           alternative="greater").current.power < 0.8
     # per-item scores: B's scores shifted so that the pilot's difference is the detectable one
     a, b = skewed_pilot()
     q = plan(a, b, test="bootstrap", alternative="greater")
@@ -196,7 +202,8 @@ def test_less_and_two_sided_look_for_the_difference_on_their_side():
     assert less.detectable == pytest.approx(-greater.detectable) and less.n_needed == greater.n_needed
     two = plan_from_rates(400, 0.70, 0.74, 0.8, alternative="two-sided", test="bootstrap")
     assert two.detectable < 0 and two.current.power < greater.current.power
-    wrong_way = plan_from_rates(400, 0.70, 0.74, 0.8, test="bootstrap", alternative="greater")  # B expected to win, H1 "A is better": say so, and how
+    # B expected to win, H1 "A is better": say so, and how
+    wrong_way = plan_from_rates(400, 0.70, 0.74, 0.8, test="bootstrap", alternative="greater")
     assert "favours B, against H1: no test set size gives power" in wrong_way.text()
     assert "plan for H1: B is better (alternative 'less'), or two-sided" in wrong_way.text()
     assert "favours" not in less.text() + greater.text() + two.text()
@@ -308,7 +315,8 @@ def test_cli_plans_from_a_pilot_or_from_rates(tmp_path, capsys):
     assert main(["power", str(table), "--test", "mcnemar"]) == 0
     out = capsys.readouterr().out
     expected = plan((a == gold).astype(int), (b == gold).astype(int), test="mcnemar", binary=True)
-    note = "note: the metric is accuracy, the first that fits the pilot (as the app suggests); choose another with --metric"
+    note = ("note: the metric is accuracy, the first that fits the pilot (as the app suggests); "
+            "choose another with --metric")
     roles = (f"roles: table = {table}\nroles: gold = column 'gold' (named like gold)\nroles: A = column 'a' (the "
              "first system column)\nroles: B = column 'b' (the next system column)")
     assert out == f"{roles}\n{note}\n{expected.text()}\n" and "(the pilot's)" in out

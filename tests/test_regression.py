@@ -264,7 +264,8 @@ MY_RMSE = Metric.custom("my_rmse", _squares, lambda t: np.sqrt(t[..., 0] / t[...
 
 
 @pytest.mark.parametrize("mine, builtin, tests", [
-    (MY_MAE, "mae", ["t", "wilcoxon", "sign", "bootstrap", "permutation"]), (MY_RMSE, "rmse", ["bootstrap", "permutation"])])
+    (MY_MAE, "mae", ["t", "wilcoxon", "sign", "bootstrap", "permutation"]),
+    (MY_RMSE, "rmse", ["bootstrap", "permutation"])])
 def test_a_custom_metric_equals_the_built_in_one_defined_the_same_way(mine, builtin, tests):
     d = diabetes()
     assert sigcore.tests_for(mine) == sigcore.tests_for(builtin)
@@ -312,8 +313,8 @@ def test_real_valued_gold_and_predictions_read_as_regression():
     aligned = Aligned(list(d["y"]), list(d["ridge"]), list(d["gbr"]), "ridge", "gbr")
     assert metric_fit.suggest_metrics(aligned) == ["mae", "mse", "rmse"]
     ratings = Aligned([1, 2, 3, 4, 5] * 8, [1, 2, 3, 5, 5] * 8, [2, 2, 3, 4, 4] * 8, "a", "b")
-    assert metric_fit.suggest_metrics(ratings)[0] == "accuracy" and metric_fit.suggest_metrics(ratings)[-3:] == ["mae", "mse",
-                                                                                                       "rmse"]
+    suggested = metric_fit.suggest_metrics(ratings)
+    assert suggested[0] == "accuracy" and suggested[-3:] == ["mae", "mse", "rmse"]
 
 
 def test_the_command_line_scores_regression_files_by_their_errors(tmp_path, capsys):
@@ -501,7 +502,8 @@ def test_decimal_answers_are_scored_by_exact_match_through_the_front_door(tmp_pa
     assert main(["compare", str(path)]) == 0
     out = capsys.readouterr().out
     assert ("roles: numbers = answers, right or wrong, scored by exact match (accuracy) (gold and predictions are "
-            "real numbers, not all whole, and a system's predictions equal gold on 54 of 60 items, a tenth or more)") in out
+            "real numbers, not all whole, and a system's predictions equal gold on 54 of 60 items, "
+            "a tenth or more)") in out
     assert "metric: accuracy, the first that fits these data, whose numbers read as answers" in out
     assert "A (model_a) beats B (model_b) on the items only one of them gets right, 36 to 6" in out
     assert "|metric:accuracy|" in out

@@ -60,7 +60,8 @@ def test_results_must_be_one_sided_and_are_floored():
     gold = [1] * 40
     a = [1] * 30 + [0] * 10
     b = [1] * 20 + [0] * 20
-    one_sided = [compare(gold, a, b, n_resamples=999, seed=s, alternative="greater", test="bootstrap") for s in range(3)]
+    one_sided = [compare(gold, a, b, n_resamples=999, seed=s, alternative="greater", test="bootstrap")
+                 for s in range(3)]
     res = replicability(one_sided)
     assert min(res.p_values) >= 1 / 1000  # a resampled p is never 0
     two_sided = [compare(gold, a, b, n_resamples=999, seed=0, alternative="two-sided", test="bootstrap")]

@@ -13,8 +13,8 @@ from scipy import stats
 
 import sigcore
 from sigcore import compare, report
-from sigcore.report import export
 from sigcore.io.inputs import read_lines
+from sigcore.report import export
 from sigcore.result import p_number
 
 MIRROR = {"greater": "less", "less": "greater", "two-sided": "two-sided"}
@@ -183,7 +183,8 @@ def test_case_5_resolution_and_alpha():
     clear = compare(gold, [1] * 300, [0] * 300, n_resamples=100, alpha=0.001, test="bootstrap", alternative="greater")
     assert clear.n_extreme == 0 and clear.p_value == 0.01 and not clear.significant
     assert "p < 0.01 (one-sided)" in report.verdict(clear) and "b ≥ 1,000 could reach it" in report.verdict(clear)
-    assert compare(gold, [1] * 300, [0] * 300, n_resamples=1_000, alpha=0.001, test="bootstrap", alternative="greater").significant
+    assert compare(gold, [1] * 300, [0] * 300, n_resamples=1_000, alpha=0.001, test="bootstrap",
+                   alternative="greater").significant
     data = compare(gold, [1] * 300, [0] * 300, n_resamples=1_000, test="bootstrap", alternative="greater").to_dict()
     assert data["p_value"] > 0 and data["mc_error"] > 0 and data["n_extreme"] == 0 and data["p_floor"] == 0.001
     assert p_number(0.049995, 0.05) == "0.04999" and p_number(0.050004, 0.05) == "0.050004"  # never "0.05"
@@ -191,14 +192,16 @@ def test_case_5_resolution_and_alpha():
     exact = compare(None, [1.0, 2.0, 3.0], [0.0, 0.0, 0.0], metric="mean", test="permutation",
                     alternative="two-sided")
     assert exact.exact and exact.p_floor == 0.25 == exact.p_value  # 2 of the 8 swaps are as extreme
-    assert compare(None, [1.0, 2.0, 3.0], [0.0] * 3, metric="mean", test="permutation", alternative="greater").p_floor == 0.125
+    assert compare(None, [1.0, 2.0, 3.0], [0.0] * 3, metric="mean", test="permutation",
+                   alternative="greater").p_floor == 0.125
 
 
 def test_case_5_straddling_alpha_says_so_and_how_many_resamples_would_settle_it():
     rng = np.random.default_rng(11)
     for seed in range(200):
         a = rng.random(200) < 0.6
-        res = compare([1] * 200, a.astype(int), (rng.random(200) < 0.55).astype(int), n_resamples=500, seed=seed, test="bootstrap", alternative="greater")
+        res = compare([1] * 200, a.astype(int), (rng.random(200) < 0.55).astype(int), n_resamples=500, seed=seed,
+                      test="bootstrap", alternative="greater")
         if not res.settled:
             break
     else:
@@ -256,7 +259,8 @@ def test_case_8_right_wrong_systems_get_wilsons_interval_in_every_test(test):
 
 def test_case_9_identical_outputs_in_compat_mode_are_no_difference():
     refs, a, _ = _bleu_pair()
-    res = compare(refs, a, a, metric="bleu", compat="sacrebleu", alternative="two-sided", n_resamples=1_000, test="bootstrap")
+    res = compare(refs, a, a, metric="bleu", compat="sacrebleu", alternative="two-sided", n_resamples=1_000,
+                  test="bootstrap")
     assert res.p_value <= 0.05 and not res.significant  # sacrebleu's own p, faithfully; the verdict is not fooled
     text = report.verdict(res)
     assert text.startswith("A and B give the same result on every item: no difference")
@@ -270,7 +274,8 @@ def test_case_11_mcnemar_chi_square_is_reachable_and_closed_forms_report_no_resa
     assert chi.p_value != exact.p_value and not chi.exact and exact.exact
     assert "McNemar's chi-square test" in report.verdict(chi) and "-chi2" in chi.signature
     for res in [compare(gold, a, b, test=test, alternative="greater") for test in ("mcnemar", "sign", "t")] + [
-            compare(None, np.linspace(0, 1, 200), np.linspace(0, 0.9, 200), metric="mean", test="wilcoxon", alternative="greater")]:
+            compare(None, np.linspace(0, 1, 200), np.linspace(0, 0.9, 200), metric="mean", test="wilcoxon",
+                    alternative="greater")]:
         assert res.n_resamples == 0 and res.seed is None and "resamples:" not in res.signature
 
 
@@ -436,7 +441,8 @@ def test_the_resamples_to_settle_are_enough_and_p_at_alpha_is_said_plainly():
     assert sigcore.result.mc_interval(0, more - 2)[1] >= 0.05  # and not many more than needed
     rng = np.random.default_rng(0)
     gold, a, b = [1] * 200, (rng.random(200) < 0.75).astype(int), (rng.random(200) < 0.66).astype(int)
-    at_alpha = next(r for r in (compare(gold, a, b, n_resamples=100, seed=s, test="bootstrap", alternative="greater") for s in range(200))
+    at_alpha = next(r for r in (compare(gold, a, b, n_resamples=100, seed=s, test="bootstrap", alternative="greater")
+                                for s in range(200))
                     if r.p_value == 0.05)
     assert at_alpha.resamples_to_settle() is None
     assert "p equals α, so more resamples are needed to settle it" in report.verdict(at_alpha)
@@ -448,7 +454,8 @@ def test_monte_carlo_interval_ends_are_rounded_on_their_side_of_alpha():
     assert res.p_value == 1 / 1001 and res.significant
     text = report.verdict(res)
     assert "(0.000999 to " in text  # not "0.001", which would read as alpha
-    assert "interval up to" in report.summary(compare([1] * 300, [1] * 300, [0] * 300, n_resamples=100, test="bootstrap", alternative="greater"))
+    floor = compare([1] * 300, [1] * 300, [0] * 300, n_resamples=100, test="bootstrap", alternative="greater")
+    assert "interval up to" in report.summary(floor)
 
 
 def test_shares_name_what_their_interval_is_of_and_identical_systems_get_no_caution():
@@ -475,6 +482,7 @@ def test_a_partial_exact_enumeration_is_an_estimate_until_it_is_done():
 def test_case_1_as_the_review_ran_it_on_wmt17():
     wmt = Path(__file__).resolve().parents[1] / "sample_data" / "wmt17_en_de"
     refs, fbk, lium = (read_lines(wmt / f"{name}.de.gz") for name in ("newstest2017.ref", "FBK.4870", "LIUM-NMT.4900"))
-    res = compare(refs, fbk, lium, metric="bleu", tokenize="none", compat="sacrebleu", alternative="two-sided", test="bootstrap")
+    res = compare(refs, fbk, lium, metric="bleu", tokenize="none", compat="sacrebleu", alternative="two-sided",
+                  test="bootstrap")
     assert report.verdict(res, a="A (FBK)", b="B (LIUM)").startswith(
         "B (LIUM) beats A (FBK) by 0.47 BLEU (95% CI 0.05 to 0.89, basic bootstrap); p = 0.0132 (two-sided)")

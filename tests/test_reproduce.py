@@ -4,7 +4,6 @@ import csv
 import json
 import os
 import shlex
-
 from pathlib import Path
 
 import numpy as np
@@ -75,7 +74,8 @@ def test_the_reproduce_line_recreates_every_number(tmp_path, capsys, monkeypatch
     if case == "permutation-exact-no-interval":  # its b and seed: the reproduce line spells them out too
         assert first["exact"] and first["ci_resamples"] is None and "|seed:3|" in first["signature"]
     elif case.startswith("permutation-exact"):  # the enumeration's count is not the b its interval was drawn with
-        assert first["exact"] and first["n_resamples"] < first["ci_resamples"] == int(flags[flags.index("--resamples") + 1])
+        asked = int(flags[flags.index("--resamples") + 1])
+        assert first["exact"] and first["n_resamples"] < first["ci_resamples"] == asked
         assert f"resamples:{first['ci_resamples']}" in first["signature"]
 
 

@@ -5,9 +5,9 @@ from pathlib import Path
 import pytest
 
 import sigcore
-from sigcore.io.metric_fit import score_inputs
 from sigcore.io import loading
 from sigcore.io.inputs import read
+from sigcore.io.metric_fit import score_inputs
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_data"
 
@@ -21,8 +21,10 @@ def load(*names, **roles):
 def test_classification_has_a_significant_and_a_non_significant_pair(metric):
     strong = load("classification.csv", a="svm_rbf", b="naive_bayes")
     weak = load("classification.csv", a="tree", b="naive_bayes")
-    assert sigcore.compare(strong.gold, strong.a, strong.b, metric=metric, test="bootstrap", alternative="greater").p_value < 0.01
-    assert sigcore.compare(weak.gold, weak.a, weak.b, metric=metric, test="bootstrap", alternative="greater").p_value > 0.2
+    assert sigcore.compare(strong.gold, strong.a, strong.b, metric=metric, test="bootstrap",
+                           alternative="greater").p_value < 0.01
+    assert sigcore.compare(weak.gold, weak.a, weak.b, metric=metric, test="bootstrap",
+                           alternative="greater").p_value > 0.2
 
 
 def test_slp3_toy_is_the_textbook_case():
@@ -33,13 +35,16 @@ def test_slp3_toy_is_the_textbook_case():
 
 def test_ner_mt_lm_eval_and_scores_show_what_the_readme_says():
     ner = load("ner.conll")
-    assert sigcore.compare(ner.gold, ner.b, ner.a, metric="span_f1", test="bootstrap", alternative="greater").p_value < 0.05  # B beats A
+    assert sigcore.compare(ner.gold, ner.b, ner.a, metric="span_f1", test="bootstrap",
+                           alternative="greater").p_value < 0.05  # B beats A
     mt = load("mt/newstest2017.ref.de", "mt/uedin-nmt.de", "mt/LIUM-NMT.de")
-    assert mt.n == 500 and sigcore.compare(mt.gold, mt.a, mt.b, metric="bleu", test="bootstrap", alternative="greater").p_value < 0.05
+    assert mt.n == 500 and sigcore.compare(mt.gold, mt.a, mt.b, metric="bleu", test="bootstrap",
+                                           alternative="greater").p_value < 0.05
     lm = load("lm_eval/samples_arc_easy_model-a.jsonl", "lm_eval/samples_arc_easy_model-b.jsonl")
     assert set(lm.scores) == {"acc", "acc_norm"}
     gold, a, b, metric = score_inputs(lm, "acc")
-    assert sigcore.compare(gold, a, b, metric=metric, test="bootstrap", alternative="greater").score_a == pytest.approx(0.68)
+    assert sigcore.compare(gold, a, b, metric=metric, test="bootstrap",
+                           alternative="greater").score_a == pytest.approx(0.68)
     scores = load("per_item_scores.csv")
     assert sigcore.compare(None, scores.a, scores.b, metric="mean", test="t", alternative="greater").p_value < 0.01
 

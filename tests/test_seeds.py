@@ -128,7 +128,8 @@ def test_the_sentence_names_the_systems_like_the_pair_verdict():
 def test_the_sentence_when_they_do_not_differ_and_when_b_cannot_reach_alpha():
     gold, a, b = _runs(n=300, runs=2, seed=4)
     same = compare_seeds(gold, a, a, n_resamples=500)
-    assert seeds_words.sentence(same, a="x", b="y").startswith("x and y do not differ: δ = 0 accuracy, mean over 2 runs of x")
+    assert seeds_words.sentence(same, a="x", b="y").startswith("x and y do not differ: "
+                                                               "δ = 0 accuracy, mean over 2 runs of x")
     small = compare_seeds(gold, a, b, n_resamples=10, alpha=0.05)
     text = seeds_words.sentence(small)
     assert "CI" not in text and "bound" not in text  # no interval at 95% from 10 resamples

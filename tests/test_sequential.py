@@ -23,7 +23,8 @@ def test_the_sequence_is_confseq_s():
     assert len(cases) == 6
     for case in cases:
         low, high = sequential.bounds(case["x"], alpha=case["alpha"], low=0, high=1)
-        assert np.max(np.abs(low - case["lower"])) < 1e-12 and np.max(np.abs(high - case["upper"])) < 1e-12, case["name"]
+        assert np.max(np.abs(low - case["lower"])) < 1e-12, case["name"]
+        assert np.max(np.abs(high - case["upper"])) < 1e-12, case["name"]
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -12,8 +12,6 @@ import urllib.parse
 import numpy as np
 import pytest
 import segno
-from helpers.slides import qr_modules, slide_layout_holds
-from helpers.system import need
 from PIL import Image
 
 import ui.walkthrough as w
@@ -21,6 +19,9 @@ from sigcore import i18n, teaching
 from sigcore.teaching.bootstrap import textbook_number
 from ui import slide as s
 from ui.slide import MARGIN, address, coloured, slide, slide_image, state_link, unified_text, wrapped
+
+from helpers.slides import qr_modules, slide_layout_holds
+from helpers.system import need
 
 A, B = w.PRESETS["Textbook: A .70, B .50"]
 URL = "http://192.168.1.20:8501/classroom"  # as st.context.url gives it: the page's path, no query
@@ -32,7 +33,8 @@ ZH = {"Is A better than B? The paired bootstrap test": "A 比 B 好吗？配对�
           "扫描二维码或打开链接：页面的这一状态（种子 {seed}）",
       "The paired bootstrap test (SLP3 §4.11)": "配对自助法检验（SLP3 §4.11）"}
 # a Chinese sentence with Markdown bold, brackets and full-width punctuation, to wrap
-CONCLUSION_ZH = "**p ≈ .27 > .05：我们不能拒绝零假设**，即 A 不比 B 好；差异不具有统计显著性（这并不表明 A 与 B 相同）。"
+CONCLUSION_ZH = ("**p ≈ .27 > .05：我们不能拒绝零假设**，即 A 不比 B 好；"
+                 "差异不具有统计显著性（这并不表明 A 与 B 相同）。")
 
 
 def params(a, b, drawn, *, alpha=0.05, shift=False, lang="en") -> dict:

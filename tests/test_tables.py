@@ -10,7 +10,6 @@ import numpy as np
 import pandas as pd
 import pytest
 import streamlit as st
-from helpers.latex import venue_document
 
 from sigcore import claims, leaderboard
 from sigcore.__main__ import main
@@ -20,6 +19,8 @@ from ui import many as many_page
 from ui import tasks as tasks_page
 from ui import venue as venue_box
 from ui import verdict
+
+from helpers.latex import venue_document
 
 pytestmark = pytest.mark.slow  # each table is compiled with pdflatex in its venue's class
 

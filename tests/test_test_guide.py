@@ -21,7 +21,9 @@ import sigcore
 from sigcore import SettingsError
 from sigcore.comparison import TESTS
 from sigcore.report.citations import WORKS
-from sigcore.teaching import exact_bootstrap_p, test_guide as tg, test_guide_figures as tf
+from sigcore.teaching import exact_bootstrap_p
+from sigcore.teaching import test_guide as tg
+from sigcore.teaching import test_guide_figures as tf
 
 ROOT = Path(__file__).resolve().parents[1]
 ALPHA = 0.05
@@ -73,7 +75,8 @@ def test_formulas_are_the_ones_the_engine_computes():
 
 
 def _engine(test, d):
-    return np.array([sigcore.compare(None, row, np.zeros(len(row)), metric="mean", test=test, ci_method=None, alternative="greater").p_value
+    return np.array([sigcore.compare(None, row, np.zeros(len(row)), metric="mean", test=test, ci_method=None,
+                                     alternative="greater").p_value
                      for row in d])
 
 

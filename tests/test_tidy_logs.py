@@ -106,9 +106,10 @@ def test_parquet_is_read_batch_by_batch_as_arrow_reads_it_whole(tmp_path, monkey
                 or pa.types.is_large_string(schema.field(c).type)]
         whole = pq.read_table(path, read_dictionary=text).unify_dictionaries()  # Arrow's unifier, the whole file
         recoded, as_before = [], []
-        monkeypatch.setattr(tidy._Gathered, "recode", lambda self, *a, f=tidy._Gathered.recode: recoded.append(1)
-                            or f(self, *a))
-        monkeypatch.setattr(tidy, "_column", lambda t, f=tidy._column: as_before.append(t.column_names[0]) or f(t))
+        monkeypatch.setattr(tidy._Gathered, "recode", lambda self, *a, f=tidy._Gathered.recode, seen=recoded:
+                            seen.append(1) or f(self, *a))
+        monkeypatch.setattr(tidy, "_column", lambda t, f=tidy._column, seen=as_before:
+                            seen.append(t.column_names[0]) or f(t))
         mine = tidy.read_table(path)
         assert as_before == ["late"] and recoded  # only the missing number read as before
         monkeypatch.undo()

@@ -14,7 +14,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 import sacrebleu
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sacrebleu.metrics.bleu import BLEU
 from sacrebleu.metrics.chrf import CHRF
 

@@ -220,7 +220,7 @@ def test_the_clustered_split_predicts_delta_s_variance_with_more_clusters_items_
             rng, SIMS, np.tile(sizes, items) * size, runs * more, **truth)
         predicted = np.mean([s.variance(items, more, size) for s in splits])
         assert predicted == pytest.approx(_delta_variance(a2, b2), rel=_tolerance())
-    n, g = len(cluster), len(sizes)
+    n = len(cluster)
     assert np.mean([s.clusters for s in splits]) == pytest.approx(
         truth["between"] ** 2 * np.sum(sizes ** 2) / n ** 2, rel=0.1)
     assert np.mean([s.items for s in splits]) == pytest.approx(truth["within"] ** 2 / n, rel=0.1)

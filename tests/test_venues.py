@@ -9,7 +9,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers.latex import CLASSES, venue_document
 
 import sigcore
 from sigcore.__main__ import main
@@ -18,6 +17,8 @@ from sigcore.report import export
 from sigcore.report.figures import figure
 from sigcore.report.style import PAPER, PX_PER_IN, SLIDE, paper
 from sigcore.report.venues import PT_PER_IN, VENUES, length
+
+from helpers.latex import CLASSES, venue_document
 
 PDFLATEX = "pdflatex"  # on PATH; conftest.py skips a test that starts it where lacking
 WIDTHS = r"\typeout{WIDTHS=\the\columnwidth;\the\textwidth}"
@@ -76,15 +77,16 @@ def test_a_width_that_is_not_one_is_refused_with_the_units(text):
 @pytest.mark.parametrize("key", ["acl", *sorted(CLASSES)])
 def test_a_figure_fills_its_venue_s_column_and_text_unscaled(tmp_path, key):
     """Placed at its natural size, the figure fills \\columnwidth and \\textwidth to within two points and a half and
-    never overflows them: no scaling, so its 9 pt labels print at 9 pt; no line is overfull. ACL's geometry and the three classes TeX Live ships (the
-    other venues' geometry is only their widths, which the tests above check)."""
+    never overflows them: no scaling, so its 9 pt labels print at 9 pt; no line is overfull. ACL's geometry and the
+    three classes TeX Live ships (the other venues' geometry is only their widths, which the tests above check)."""
     rng = np.random.default_rng(1)
     gold = rng.integers(0, 2, 300)
     res = sigcore.compare(gold, np.where(rng.random(300) < 0.8, gold, 1 - gold),
                           np.where(rng.random(300) < 0.7, gold, 1 - gold), n_resamples=500, test="bootstrap")
     style = paper(key)
     for width in ("column", "full"):
-        (tmp_path / f"{width}.pdf").write_bytes(export.styled_image(figure(res, style=style, width=width), "pdf", style))
+        drawn = figure(res, style=style, width=width)
+        (tmp_path / f"{width}.pdf").write_bytes(export.styled_image(drawn, "pdf", style))
     environment = "figure*" if VENUES[key].columns == 2 else "figure"
     body = ("\\begin{figure}[t]\\includegraphics{column.pdf}\\end{figure}\n"  # at its natural size
             f"\\begin{{{environment}}}[t]\\includegraphics{{full.pdf}}\\end{{{environment}}}\n"
