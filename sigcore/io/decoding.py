@@ -16,7 +16,7 @@ from pathlib import Path
 from ..errors import InputError, SettingsError
 from ..words import printable
 
-__all__ = ["read_bytes", "decode"]
+__all__ = ["read_bytes", "source_bytes", "decode"]
 
 _BOM = b"\xef\xbb\xbf"
 _WIDE = ("utf-16", "utf-32")  # codec names whose text has NUL bytes
@@ -31,6 +31,16 @@ def read_bytes(path: str | Path) -> bytes:
         raise InputError("is a folder, not a file", file=printable(str(path))) from None
     except OSError as e:
         raise InputError(f"cannot be read ({e.strerror})", file=printable(str(path))) from None
+
+
+def source_bytes(source, name: str | None = None) -> tuple[bytes, str]:
+    """A path's bytes, or an upload's (then ``name`` is required), and the name every message gives it: one line,
+    never a terminal's command (:func:`sigcore.words.printable`)."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        if name is None:
+            raise SettingsError("`name` is required when reading bytes", hint="Pass the upload's file name.")
+        return bytes(source), printable(name)
+    return read_bytes(source), printable(name or str(source))
 
 
 def decode(data: bytes, name: str, encoding: str | None = None) -> str:

@@ -41,10 +41,10 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError, SettingsError
-from ..words import listed, printable, shown
+from ..words import listed, shown
 from . import inspect_log, jsonlimits
 from .archives import gunzip
-from .decoding import decode, read_bytes
+from .decoding import decode, read_bytes, source_bytes
 
 __all__ = ["MAX_ITEMS", "MAX_COLUMNS", "MAX_CELLS", "FORMATS", "LOGS", "Table", "read", "is_inspect_log", "INDEX",
            "write", "read_lines", "read_table", "column"]
@@ -83,14 +83,7 @@ class Table:
 def read(source: str | os.PathLike | bytes, *, name: str | None = None, format: str | None = None,
          encoding: str | None = None) -> Table:
     """Read a path, or the bytes of an upload (then ``name`` gives its extension and its name in messages)."""
-    if isinstance(source, (bytes, bytearray, memoryview)):
-        if name is None:
-            raise SettingsError("`name` is required when reading bytes", hint="Pass the upload's file name.")
-        data = bytes(source)
-    else:
-        name = name or str(source)
-        data = read_bytes(source)
-    name = printable(name)  # the name in every message, role and system name: one line, never a terminal's command
+    data, name = source_bytes(source, name)  # the name in every message, role and system name
     if format is not None and format not in FORMATS:
         raise SettingsError(f"unknown format {format!r}", hint=f"The formats are: {', '.join(FORMATS)}.")
     data = gunzip(data, name)

@@ -33,10 +33,10 @@ import pandas as pd
 
 from ..errors import InputError, SettingsError
 from ..io.archives import gunzip
-from ..io.decoding import read_bytes
+from ..io.decoding import source_bytes
 from ..io.inputs import read as read_table
 from ..logs.tidy import read_table_bytes
-from ..words import counted, listed, printable, shown
+from ..words import counted, listed, shown
 from .battles import Battles, checked, combined, frame
 
 __all__ = ["SHAPES", "WINNERS", "read", "read_all", "shape_of"]
@@ -70,14 +70,7 @@ def shape_of(columns, name: str) -> str:
 def read(source: str | os.PathLike | bytes, *, name: str | None = None, shape: str | None = None) -> Battles:
     """The battles of one file (a path, or an upload's bytes with its ``name``), its shape recognised from its
     columns unless ``shape`` (a key of :data:`SHAPES`) says it."""
-    if isinstance(source, (bytes, bytearray, memoryview)):
-        if name is None:
-            raise SettingsError("`name` is required when reading bytes", hint="Pass the upload's file name.")
-        data = bytes(source)
-    else:
-        name = name or str(source)
-        data = read_bytes(source)
-    name = printable(name)
+    data, name = source_bytes(source, name)
     if shape is not None and shape not in SHAPES:
         raise SettingsError(f"unknown shape {shape!r}", hint=f"The shapes are: {', '.join(SHAPES)}.")
     if name.lower().removesuffix(".gz").endswith(".parquet"):
