@@ -1,4 +1,4 @@
-"""Three things every test shares.
+"""What the tests share.
 
 The fast tier kept honest (tests/helpers/fast_tier.py): a test not marked slow or browser that starts pdflatex, a
 Chromium or a Streamlit server fails, so that `pytest -m "not slow and not browser"` needs none of them; a slow or
