@@ -137,13 +137,7 @@ def run(args) -> int:
                   f"{sentence.the(sentence.test_name(res))} is closed-form (--test bootstrap or permutation "
                   "resamples)", file=sys.stderr)
     if args.paper:
-        here = {f: os.path.relpath(f, args.paper) for f in args.files}  # reproduce.sh runs in the folder
-        command = reproduce.command(res, list(here.values()), columns={k: here.get(v, v) for k, v in
-                                    data.columns.items()}, metric=args.metric, by_row=data.by_row,
-                                    encoding=args.encoding)
-        write_paper(args, paper.for_result(res, a=a_name, b=b_name, command=command, venue=args.venue,
-                                           folder=folder_name(args.paper),
-                                           draw=paper.drawer(args.venue, a_name, b_name)))
+        _folder(args, data, res, paper.for_result, a_name, b_name)
     if args.json:
         print(records.dumps(records.pair(
             res, **names, columns=data.columns, roles=[str(r) for r in data.roles],
@@ -245,13 +239,7 @@ def _claim(args, data, inputs, options, note) -> int:
         raise data.locate(e) from None
     a_name, b_name = shown_names(args, data.display_names)
     if args.paper:  # as a comparison's folder, with the claim's flags in reproduce.sh
-        here = {f: os.path.relpath(f, args.paper) for f in args.files}
-        command = reproduce.command(c, list(here.values()), columns={k: here.get(v, v) for k, v in
-                                    data.columns.items()}, metric=args.metric, by_row=data.by_row,
-                                    encoding=args.encoding)
-        write_paper(args, paper.for_claim(c, a=a_name, b=b_name, command=command, venue=args.venue,
-                                          folder=folder_name(args.paper),
-                                          draw=paper.drawer(args.venue, a_name, b_name)))
+        _folder(args, data, c, paper.for_claim, a_name, b_name)
     if args.json:
         print(records.dumps(records.claim(c, a=a_name, b=b_name, roles=[str(r) for r in data.roles],
                                           notes=list(data.notes))))
@@ -267,3 +255,13 @@ def _claim(args, data, inputs, options, note) -> int:
     print(claim_text.sentence(c, a_name, b_name))
     print(c.signature)  # the last line, as a comparison's
     return 0
+
+
+def _folder(args, data, found, entry, a_name: str, b_name: str) -> None:
+    """The paper folder of a comparison or a claim (``entry``: paper.for_result or for_claim), its reproduce.sh
+    naming the files as seen from inside the folder, where it runs."""
+    here = {f: os.path.relpath(f, args.paper) for f in args.files}
+    command = reproduce.command(found, list(here.values()), columns={k: here.get(v, v) for k, v in
+                                data.columns.items()}, metric=args.metric, by_row=data.by_row, encoding=args.encoding)
+    write_paper(args, entry(found, a=a_name, b=b_name, command=command, venue=args.venue,
+                            folder=folder_name(args.paper), draw=paper.drawer(args.venue, a_name, b_name)))
