@@ -1,4 +1,4 @@
-"""sigcore.preferences.bradley_terry (issue 42 §2–§3): the ratings against evalica's and choix's Bradley–Terry fits,
+"""sigcore.judgments.bradley_terry (issue 42 §2–§3): the ratings against evalica's and choix's Bradley–Terry fits,
 Davidson's against its likelihood maximised by scipy, the anchors and scales, the ranks, separation and disconnected
 graphs, and interval coverage by simulation (items resampled cover, battles resampled do not)."""
 
@@ -12,12 +12,12 @@ import pytest
 from scipy.optimize import minimize
 
 from sigcore.errors import InputError, SettingsError
-from sigcore.preferences import bradley_terry, read
-from sigcore.preferences.battles import frame
-from sigcore.preferences.bradley_terry import ELO
-from sigcore.preferences.ratings import Ratings
+from sigcore.judgments import bradley_terry, read
+from sigcore.judgments.battles import frame
+from sigcore.judgments.bradley_terry import ELO
+from sigcore.judgments.ratings import Ratings
 
-DATA = Path(__file__).parent / "data" / "preferences"
+DATA = Path(__file__).parent / "data" / "judgments"
 
 
 def _battles(seed=0, m=5, items=60, per_item=4, tie_share=0.15, prompt_sd=0.0):

@@ -1,5 +1,5 @@
 """Reading pairwise judgments: four shapes, each recognised by its columns, each to the tidy battles frame of
-:mod:`sigcore.preferences.battles`.
+:mod:`sigcore.judgments.battles`.
 
 - ``arena``: Chatbot Arena's battles (CSV, JSON lines, JSON or Parquet), ``model_a, model_b, winner`` with winner
   ``model_a``, ``model_b``, ``tie`` or ``tie (bothbad)`` (FastChat's ``clean_battle_data.py``); optional

@@ -1,4 +1,4 @@
-"""sigcore.preferences' readers (issue 42 §1): every shape read from its real-shaped fixture into the tidy battles
+"""sigcore.judgments' readers (issue 42 §1): every shape read from its real-shaped fixture into the tidy battles
 frame, and every bad input refused with its file, line and value."""
 
 from pathlib import Path
@@ -8,9 +8,9 @@ import pandas as pd
 import pytest
 
 from sigcore.errors import InputError, SettingsError
-from sigcore.preferences import COLUMNS, read, read_all
+from sigcore.judgments import COLUMNS, read, read_all
 
-DATA = Path(__file__).parent / "data" / "preferences"
+DATA = Path(__file__).parent / "data" / "judgments"
 
 
 def _rows(battles):

@@ -99,7 +99,7 @@ def bradley_terry(battles: Battles | pd.DataFrame, *, ties: str = "half", scale:
                   baseline: str | None = None, center: float | None = None, prior: float = 0.0,
                   n_resamples: int = DEFAULT_RESAMPLES, seed: int | None = DEFAULT_SEED,
                   confidence_level: float = _LEVEL, alpha: float = DEFAULT_ALPHA, correction: str = "holm") -> Ratings:
-    """Bradley–Terry ratings of the models in ``battles`` (read by :func:`sigcore.preferences.read`, or the tidy
+    """Bradley–Terry ratings of the models in ``battles`` (read by :func:`sigcore.judgments.read`, or the tidy
     battles frame) with intervals and ranks from ``n_resamples`` resamples of the items, drawn from ``seed``.
 
     ``ties``: "half" (a tie is half a win each way) or "davidson" (Davidson's tie parameter, fitted).
@@ -180,7 +180,7 @@ def _checked(ties, scale, center, prior, n_resamples, seed, confidence_level, al
 
 
 def _prior(pairs: int, ties: float) -> np.ndarray:
-    """``ties`` ties on every pair, laid out as :class:`~sigcore.preferences.bradley_terry.Cells`' columns."""
+    """``ties`` ties on every pair, laid out as :class:`~sigcore.judgments.bradley_terry.Cells`' columns."""
     return np.tile([ties / 2, ties / 2, ties], pairs)
 
 
