@@ -7,6 +7,7 @@
 >>> many = sigcore.compare_many(refs, {"A": a, "B": b, "C": c}, metric="bleu", all_pairs=True)
 >>> many.table(), many.ranking()
 >>> sigcore.compare(y_true, pred_a, pred_b, metric="mae")  # regression: lower is better, "A beats B" if A's is lower
+>>> sigcore.preferences(["battles.csv"]).ratings.table()  # pairwise judgments: Bradley–Terry with intervals
 
 Subpackages by concept: ``statistics`` (resampling, closed-form tests, intervals, corrections), ``metrics``,
 ``io`` (reading and aligning system outputs), ``report`` (sentences, exports, figures), ``teaching`` (the
@@ -22,13 +23,15 @@ from ._version import __version__
 from .comparison import TESTS, compare, stream, tests_for
 from .contract import ALTERNATIVES
 from .errors import InputError, SettingsError, SigcoreError
+from .judgments import Preferences, preferences
 from .many import Many, compare_many
 from .metrics import METRICS, Metric
 from .result import Result
 from .seeds import SeedsResult, compare_seeds
 
-__all__ = ["ALTERNATIVES", "METRICS", "TESTS", "InputError", "Many", "Metric", "Result", "SeedsResult", "SettingsError",
-           "SigcoreError", "__version__", "compare", "compare_many", "compare_seeds", "report", "stream", "tests_for"]
+__all__ = ["ALTERNATIVES", "METRICS", "TESTS", "InputError", "Many", "Metric", "Preferences", "Result", "SeedsResult",
+           "SettingsError", "SigcoreError", "__version__", "compare", "compare_many", "compare_seeds", "preferences",
+           "report", "stream", "tests_for"]
 
 
 class _Moved(types.ModuleType):

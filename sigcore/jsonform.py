@@ -33,7 +33,7 @@ __all__ = ["KINDS", "SCHEMA_URI", "plain", "bounded_p", "document", "dumps", "sc
 
 # each kind and the version of its shape this sigcore writes and reads; a change of shape raises its version
 KINDS = {"pair": 1, "family": 1, "board": 1, "seeds": 1, "aso": 1, "claim": 1, "sequence": 1, "plan": 1,
-         "advice": 1, "replicability": 1}
+         "advice": 1, "replicability": 1, "preferences": 1}
 SCHEMA_URI = "urn:sigcore:schema:"  # each schema's $id: urn:sigcore:schema:KIND (and :common, their shared parts)
 
 

@@ -23,7 +23,7 @@ from ._version import __version__
 
 __all__ = ["ASO_ORDER", "KINDS", "ORDER", "Signature", "margin_text", "tool_versions"]
 
-KINDS = ("pair", "family", "claim", "seeds", "board", "aso", "saved")
+KINDS = ("pair", "family", "claim", "seeds", "board", "aso", "preferences", "saved")
 
 # the parts of the text, in the order every kind writes those it has
 ORDER = ("test", "alternative", "alpha", "confidence", "resamples", "seed", "compat", "correction", "comparisons",

@@ -272,18 +272,18 @@ def _cli(capsys, argv: list[str]) -> str:
     return capsys.readouterr().err
 
 
-@pytest.mark.parametrize("command", ["compare", "many", "seeds", "power", "datasets"])
+@pytest.mark.parametrize("command", ["compare", "many", "seeds", "power", "datasets", "preferences"])
 def test_every_command_refuses_a_bad_setting_with_the_one_message(tmp_path, capsys, command):
     table = tmp_path / "t.csv"
     table.write_text("gold,a,b\n" + "".join(f"{g},{a},{b}\n" for g, a, b in zip(GOLD, A, B)))
     files = {"compare": [str(table)], "many": [str(table), "--all-pairs"], "seeds": [str(table)],
-             "power": [str(table)], "datasets": [str(table)]}[command]
+             "power": [str(table)], "datasets": [str(table)], "preferences": [str(table)]}[command]
     err = _cli(capsys, [command, *files, "--alpha", "1.5"])
     assert "--alpha must be a number strictly between 0 and 1, not 1.5. The usual levels are 0.05" in err
-    if command != "datasets":  # datasets' H1 is the method's: one-sided, A better
+    if command not in ("datasets", "preferences"):  # datasets' H1 is the method's; preferences' every pair
         err = _cli(capsys, [command, *files, "--alternative", "sideways"])
         assert "--alternative must be one of greater, less, two-sided, not 'sideways'. greater: A better" in err
-    if command in ("compare", "many", "power"):  # seeds and datasets read the table before b matters
+    if command in ("compare", "many", "power", "preferences"):  # seeds and datasets read the table first
         err = _cli(capsys, [command, *files, "--resamples", "0"])
         assert err.strip().endswith("--resamples must be a positive integer, not 0.")
 

@@ -24,6 +24,7 @@ from sigcore.report import export, records
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_data"
 LABELS, SCORES, SUITE = SAMPLES / "classification.csv", SAMPLES / "per_item_scores.csv", SAMPLES / "lm_eval_suite"
+JUDGMENTS = ROOT / "tests" / "data" / "judgments"
 P_KEYS = {"p_value", "p_corrected", "p_low", "p_high", "p_chi2", "p_values", "bonferroni", "fisher", "p_floor"}
 NOT_NUMBERS = {"nan", "-nan", "inf", "-inf", "infinity", "-infinity"}
 
@@ -117,6 +118,10 @@ CASES = {  # every command's --json, each kind and each test
     "plan claim": ("plan", ["power", "--n", "500", "--accuracy-a", "0.75", "--accuracy-b", "0.74", "--agreement",
                             "0.85", "--non-inferior", "0.02"]),
     "replicability table": ("replicability", ["datasets", "{p}"]),
+    "preferences": ("preferences", ["preferences", str(JUDGMENTS / "arena.csv"), "--prior", "1", "--resamples",
+                                    "200"]),
+    "preferences davidson": ("preferences", ["preferences", str(JUDGMENTS / "mt_bench_pair.jsonl"), "--ties",
+                                             "davidson", "--scale", "log", "--resamples", "200"]),
     "replicability folders": ("replicability", ["datasets", *(str(SAMPLES / "datasets" / d) for d in
                                                               ("iris", "wine", "digits")),
                                                 "--a", "logreg", "--b", "tree", "--resamples", "300"]),

@@ -92,11 +92,13 @@ def _kinds():
     frame = pd.DataFrame([{"model": m, "task": t, "item": i, "score": float((i * 7 + k) % 3 == 0)}
                           for k, m in enumerate("ABC") for t in ("t1", "t2") for i in range(20)])
     board = leaderboard.bootstrap(leaderboard.from_table(frame), n_resamples=200)
+    prefs = sigcore.preferences(ROOT / "tests" / "data" / "judgments" / "arena.csv", n_resamples=100, prior=1)
     return {"pair": (pair.signature_fields, pair.signature), "claim": (claim.signature_fields, claim.signature),
             "family": (family.signature_fields, family.signature),
             "seeds": (runs.signature_fields, runs.signature),
             "aso": (table_signature(aso), table_signature(aso).text),
-            "board": (board.signature_fields(0.05, "holm"), board.signature(0.05, "holm"))}
+            "board": (board.signature_fields(0.05, "holm"), board.signature(0.05, "holm")),
+            "preferences": (prefs.signature_fields(), prefs.signature)}
 
 
 def test_every_kind_carries_its_signature_object():

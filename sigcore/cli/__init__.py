@@ -8,6 +8,7 @@
   python -m sigcore compare A_SCORES B_SCORES --metric mean                  per-item scores, no gold
   python -m sigcore many REF SYS1 SYS2 ... --baseline NAME | --all-pairs       many systems, corrected
   python -m sigcore many TABLE --metric accuracy --all-pairs                  one column per system
+  python -m sigcore preferences BATTLES.csv [--json]                          ratings from pairwise judgments
   python -m sigcore seeds SCORES.csv                                          ASO over per-seed scores
   python -m sigcore datasets P_VALUES.csv                                     on how many datasets A wins
   python -m sigcore advise GOLD_FILE A_FILE B_FILE [--metric M]             which test fits, and why
@@ -17,9 +18,9 @@
 
 Bad input exits with status 2 and one line saying what, where and how to fix it; never a traceback.
 
-One module per command (compare, many and board, seeds, datasets, figure, convert, advise, power, lists), each a
-thin layer over the library with ``add_parser(commands)`` and ``run(args)``; :mod:`.options` holds what several
-take alike, :mod:`.parser` builds the parser from them, :mod:`.running` runs one and says its errors.
+One module per command (compare, many and board, preferences, seeds, datasets, figure, convert, advise, power,
+lists), each a thin layer over the library with ``add_parser(commands)`` and ``run(args)``; :mod:`.options` holds
+what several take alike, :mod:`.parser` builds the parser from them, :mod:`.running` runs one and says its errors.
 """
 
 from __future__ import annotations

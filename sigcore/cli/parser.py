@@ -6,12 +6,12 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from . import advise, compare, convert, datasets, figure, lists, many, power, seeds
+from . import advise, compare, convert, datasets, figure, lists, many, power, preferences, seeds
 from .options import prog
 
 __all__ = ["COMMANDS", "Parser", "build"]
 
-COMMANDS = (lists, compare, advise, power, many, convert, figure, seeds, datasets)  # as the help lists them
+COMMANDS = (lists, compare, advise, power, many, preferences, convert, figure, seeds, datasets)  # the help's order
 
 
 class Parser(argparse.ArgumentParser):

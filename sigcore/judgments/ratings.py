@@ -89,8 +89,8 @@ class Ratings:
         """One row per model, best first: model, rating, ci_low, ci_high, rank, rank_low, rank_high, battles, wins,
         ties, losses."""
         rows = pd.DataFrame({"model": self.models, "rating": self.rating, "ci_low": self.ci_low,
-                             "ci_high": self.ci_high, "rank": self.rank, "rank_low": self.rank_low,
-                             "rank_high": self.rank_high, "battles": self.battles, "wins": self.wins,
+                             "ci_high": self.ci_high, "rank": self.rank, "rank_low": self.rank_low.astype(int),
+                             "rank_high": self.rank_high.astype(int), "battles": self.battles, "wins": self.wins,
                              "ties": self.ties, "losses": self.losses})
         return rows.iloc[np.argsort(-self.rating, kind="stable")].reset_index(drop=True)
 

@@ -13,7 +13,8 @@ from .family import CORRECTION_NAMES
 
 __all__ = ["heading", "legend", "floor_warnings", "per_task_heading", "friedman", "variance_heading",
            "variance_records", "variance_rows", "VARIANCE_HEADER", "CLUSTERED_VARIANCE_HEADER", "variance_header",
-           "sentence", "settled", "model_rows", "per_task_rows", "delta_cells", "signed", "figure_caption"]
+           "sentence", "settled", "separation", "model_rows", "per_task_rows", "delta_cells", "signed",
+           "figure_caption"]
 
 
 def _grouped(res: Leaderboard) -> str:
@@ -215,16 +216,23 @@ def sentence(res: Leaderboard, baseline: str, alpha: float, correction: str, *, 
 
 
 def settled(res: Leaderboard, alpha: float, correction: str) -> str:
-    """What the board settles, in one sentence: how many pairs the corrected tests separate, which models share the
-    top rank, and what the rank column means (LMArena's rank: 1 + the models significantly better)."""
-    ranks = res.arena_ranks(alpha, correction)
-    pairs = res.pairs(alpha, correction)
+    """What the board settles, in one sentence (:func:`separation`)."""
+    order = list(res.table(res.board.models[0], alpha, correction).model)
+    return separation("The board separates", order, res.arena_ranks(alpha, correction),
+                      res.pairs(alpha, correction), alpha, correction)
+
+
+def separation(subject: str, order: list[str], ranks: dict, pairs, alpha: float, correction: str) -> str:
+    """What a ranking of models settles, in one sentence (a board's, the ratings of judgments'): how many pairs the
+    corrected tests separate, which models share the top rank, and what the rank means (LMArena's rank: 1 + the
+    models significantly better). ``subject``: "The board separates"; ``order``: the models best first;
+    ``pairs``: each pair's δ and p corrected."""
     n, separated = len(ranks), int(((pairs.p_corrected <= alpha) & (pairs.delta != 0)).sum())
-    top = [m for m in res.table(res.board.models[0], alpha, correction).model if ranks[m] == 1]
+    top = [m for m in order if ranks[m] == 1]
     lead = (f"{in_text(top[0])} is significantly better than every other model" if len(top) == 1 else
             f"the top {len(top)} ({_listed([in_text(m) for m in top], ', ')}) are not separated from one another"
             if len(top) < n else "no model is separated from another")
-    return (f"The board separates {separated:,} of {counted(len(pairs), 'pair')} ({CORRECTION_NAMES[correction]}'s "
+    return (f"{subject} {separated:,} of {counted(len(pairs), 'pair')} ({CORRECTION_NAMES[correction]}'s "
             f"correction, α = {alpha:g}): {lead}; a model's rank is 1 + the number of models significantly better "
             "than it.")
 

@@ -13,7 +13,8 @@ from .._version import __version__
 from ..result import Result
 
 __all__ = ["Work", "TOOL", "WORKS", "REPLICABILITY", "ASO", "method_keys", "keys_for_test", "metric_keys", "keys_of",
-           "pair_keys", "claim_keys", "SEQUENTIAL", "family_keys", "bibtex", "cite_text", "cite_latex"]
+           "pair_keys", "claim_keys", "SEQUENTIAL", "family_keys", "preference_keys", "bibtex", "cite_text",
+           "cite_latex"]
 
 
 @dataclass(frozen=True)
@@ -144,6 +145,21 @@ WORKS = {w.key: w for w in [
           title="The Control of the False Discovery Rate in Multiple Testing under Dependency",
           author="Benjamini, Yoav and Yekutieli, Daniel", journal="The Annals of Statistics", volume="29",
           number="4", pages="1165--1188", year="2001"),
+    _work("bradley1952rank", "Bradley and Terry, 1952", "article",
+          title="Rank Analysis of Incomplete Block Designs: {I}. The Method of Paired Comparisons",
+          author="Bradley, Ralph Allan and Terry, Milton E.", journal="Biometrika", volume="39",
+          number="3/4", pages="324--345", year="1952"),
+    _work("davidson1970extending", "Davidson, 1970", "article",
+          title="On Extending the {Bradley-Terry} Model to Accommodate Ties in Paired Comparison Experiments",
+          author="Davidson, Roger R.", journal="Journal of the American Statistical Association", volume="65",
+          number="329", pages="317--328", year="1970"),
+    _work("chiang2024chatbot", "Chiang et al., 2024", "inproceedings",
+          title="Chatbot Arena: An Open Platform for Evaluating {LLMs} by Human Preference",
+          author="Chiang, Wei-Lin and Zheng, Lianmin and Sheng, Ying and Angelopoulos, Anastasios Nikolas and Li, "
+                 "Tianle and Li, Dacheng and Zhu, Banghua and Zhang, Hao and Jordan, Michael I. and Gonzalez, "
+                 "Joseph E. and Stoica, Ion",
+          booktitle="Proceedings of the 41st International Conference on Machine Learning", series="PMLR",
+          volume="235", pages="8359--8388", year="2024"),
 ]}
 
 _TEST = {"bootstrap": ["berg-kirkpatrick-etal-2012-empirical", "efron1993introduction"],
@@ -201,6 +217,14 @@ def family_keys(test: str, metrics: list[str], correction: str) -> list[str]:
     """What a family of comparisons relies on: the test, the metrics, the correction."""
     keys = [k for m in metrics for k in keys_for_test(test, m)] + [k for m in metrics for k in metric_keys(m)]
     return list(dict.fromkeys([*keys, *_CORRECTION.get(correction, []), "dror-etal-2018-hitchhikers"]))
+
+
+def preference_keys(ties: str, correction: str) -> list[str]:
+    """What ratings from pairwise judgments rely on: Bradley and Terry (1952), Davidson (1970) for his ties, the
+    bootstrap over items and its percentile intervals as Chatbot Arena gives them (Chiang et al. 2024; Efron and
+    Tibshirani 1993), the correction over the pairs."""
+    return list(dict.fromkeys(["bradley1952rank", *(["davidson1970extending"] if ties == "davidson" else []),
+                               "chiang2024chatbot", "efron1993introduction", *_CORRECTION.get(correction, [])]))
 
 
 def bibtex(keys: list[str]) -> str:

@@ -18,8 +18,8 @@ from ..contract import P_UNDERFLOW
 from ..errors import SettingsError
 from ..jsonform import bounded_p, document, dumps, plain
 
-__all__ = ["H1", "advice", "aso", "board", "claim", "claim_plan", "dumps", "family", "pair", "plan", "replicability",
-           "seeds", "sequence"]
+__all__ = ["H1", "advice", "aso", "board", "claim", "claim_plan", "dumps", "family", "pair", "plan",
+           "preferences", "replicability", "seeds", "sequence"]
 
 # a family's H1 in words: what "system" is against "against" ("greater": better, in the metric's direction)
 H1 = {"two-sided": "system and against differ", "greater": "system better than against",
@@ -215,3 +215,22 @@ def replicability(r, *, results: Sequence | None = None, **extra: Any) -> dict[s
         "k_bonferroni": r.k_bonferroni, "k_fisher": r.k_fisher, "identified": list(r.identified),
         "text": r.sentence(), **extra,
         **({"results": [res.to_dict() for res in results]} if results is not None else {})})
+
+
+def preferences(res) -> dict[str, Any]:
+    """Models rated from pairwise judgments (:class:`sigcore.judgments.Preferences`), kind "preferences": the
+    scale and settings, a row per model (rating, its interval, LMArena's rank and the rank interval, battles, wins,
+    ties, losses), every pair (δ in rating points, p and p corrected over all pairs: never 0, a count of 0 of b is
+    1/b with ``p_bound``), the files read and their shapes, the notes and the signature."""
+    r = res.ratings
+    floor = 1 / r.n_resamples
+    settings = {"scale": r.scale, "center": r.center, "baseline": r.baseline, "ties": r.tie_model,
+                "tie_parameter": r.tie_parameter, "prior": r.prior, "n_resamples": r.n_resamples, "seed": r.seed,
+                "confidence_level": r.confidence_level, "alpha": r.alpha, "correction": r.correction,
+                "alternative": "two-sided", "p_floor": floor, "n_items": r.n_items, "n_battles": res.n_battles,
+                "judges": res.judges, "files": dict(res.battles.shapes)}
+    models = r.table().to_dict(orient="records")
+    pairs = _p_rows(r.pairs.to_dict(orient="records"), floor)
+    return document("preferences", {"scale": r.scale, "settings": settings, "models": models, "pairs": pairs,
+                                    "notes": list(res.notes), "signature": res.signature,
+                                    "signature_fields": res.signature_fields().to_dict()})

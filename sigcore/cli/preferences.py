@@ -1,0 +1,87 @@
+"""sigcore preferences: models rated from pairwise judgments (arena battles, MT-Bench's or AlpacaEval's judges, a
+tidy table): Bradley–Terry ratings with intervals and ranks from a bootstrap over items, every pair corrected; as
+text, CSV, JSON, Markdown, LaTeX or an HTML page."""
+
+from __future__ import annotations
+
+import sys
+
+from ..judgments import SHAPES, preferences
+from ..judgments.bradley_terry import TIES
+from ..judgments.ratings import SCALES
+from ..report import preferences as views
+from ..report import records
+from ..statistics.multiple import RESAMPLED
+from .options import FLAGS, alpha_option, level, resamples_option, seed_option, venue_option
+from .running import print_rows, write
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(commands) -> None:
+    cmd = commands.add_parser("preferences", help="rate models from pairwise judgments (LLM judges, arenas)",
+                              description="Bradley–Terry ratings of the models in pairwise judgments, with intervals "
+                                          "and ranks from a bootstrap over items (prompts), every pair tested and "
+                                          "corrected.")
+    cmd.set_defaults(run=run)
+    cmd.add_argument("files", nargs="+", metavar="FILE",
+                     help="arena battles (model_a, model_b, winner), MT-Bench's *_pair.jsonl, AlpacaEval's "
+                          "annotations.json or a tidy table (item, model_a, model_b, outcome): CSV, JSON lines, JSON "
+                          "or Parquet; each file's shape recognised by its columns")
+    cmd.add_argument("--shape", choices=list(SHAPES), help="the files' shape, where their columns would not say it")
+    cmd.add_argument("--ties", choices=list(TIES), default="half",
+                     help="half: a tie is half a win each way (default, as LMArena counts them); davidson: "
+                          "Davidson's (1970) tie model, its parameter fitted")
+    cmd.add_argument("--scale", choices=list(SCALES), default="elo",
+                     help="elo: 400 · log10 odds, as arenas publish (default); log: natural-log odds")
+    cmd.add_argument("--baseline", metavar="MODEL", help="the model whose rating is --center (default: the mean is)")
+    cmd.add_argument("--center", type=float, help="where the mean (or the baseline) sits (default: 1000 Elo, 0 log)")
+    cmd.add_argument("--prior", type=float, default=0.0,
+                     help="ties added to every pair of models that met, so that a model that never lost keeps a "
+                          "finite rating (default 0: plain maximum likelihood, such data refused)")
+    cmd.add_argument("--correction", default="holm", choices=RESAMPLED,
+                     help="the correction over every pair for the ranks (default holm; maxt: the max statistic over "
+                          "the pairs' own resamples)")
+    cmd.add_argument(FLAGS["confidence_level"], type=level("confidence_level"), default=0.95,
+                     help="level of the ratings' intervals and rank intervals (default 0.95)")
+    resamples_option(cmd)
+    alpha_option(cmd)
+    seed_option(cmd)
+    venue_option(cmd)
+    cmd.add_argument("--html", metavar="FILE", help="also write the ratings as one self-contained HTML page")
+    out = cmd.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print the result as JSON (kind preferences)")
+    out.add_argument("--csv", action="store_true", help="print the models' table as CSV")
+    out.add_argument("--markdown", action="store_true", help="print the ratings as Markdown (a README, a model card)")
+    out.add_argument("--latex", action="store_true", help="print the models' table as LaTeX for --venue")
+
+
+def run(args) -> int:
+    res = preferences(args.files, shape=args.shape, ties=args.ties, scale=args.scale, baseline=args.baseline,
+                      center=args.center, prior=args.prior, n_resamples=args.resamples, seed=args.seed,
+                      confidence_level=args.confidence, alpha=args.alpha, correction=args.correction)
+    if args.html:
+        write(args.html, views.page(res))
+    if args.json:
+        print(records.dumps(records.preferences(res)))
+        return 0
+    if args.csv:
+        print(views.csv(res).decode("utf-8"), end="")
+        return 0
+    if args.markdown:
+        print(views.markdown(res), end="")
+        return 0
+    if args.latex:
+        print(views.latex(res, venue=args.venue), end="")
+        return 0
+    for note in res.notes:
+        print(f"note: {note}", file=sys.stderr)
+    print(views.heading(res))
+    print_rows(*views.model_rows(res))
+    print(views.settled(res))
+    print()
+    print_rows(*views.pair_rows(res))
+    print(views.legend(res))
+    print(f"signature: {res.signature}")
+    return 0
+

@@ -1,0 +1,158 @@
+"""Models rated from pairwise judgments as one result (issue 42 §2, §5; issue 40 §2–§3): `sigcore.preferences`, the
+record of kind "preferences" and its schema, and every view the report layer writes of it (the terminal, CSV,
+Markdown, HTML, LaTeX), each agreeing with the ratings and each escaping the user's names."""
+
+import csv
+import io
+import json
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import sigcore
+from sigcore import jsonform
+from sigcore.__main__ import main
+from sigcore.judgments import bradley_terry, read
+from sigcore.report import preferences as views
+from sigcore.report import records
+from sigcore.signature import Signature
+
+HOSTILE = ["=HYPERLINK(\"http://x\")", "<script>alert(1)</script>", "m_{x} & 50% #1", "plain"]
+
+
+def battles(path, *, models=("m0", "m1", "m2", "m3"), strengths=(0.0, 0.3, 0.9, 1.6), items=60, seed=0):
+    """A tidy table of judgments drawn from a known Bradley–Terry model: every pair once on each item."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for item in range(items):
+        for i in range(len(models)):
+            for j in range(i + 1, len(models)):
+                p = 1 / (1 + np.exp(strengths[j] - strengths[i]))
+                u = rng.random()
+                outcome = 1.0 if u < p * 0.9 else 0.5 if u < p * 0.9 + 0.1 else 0.0
+                rows.append({"item": f"q{item}", "model_a": models[i], "model_b": models[j], "outcome": outcome})
+    pd.DataFrame(rows).to_csv(path, index=False)
+    return path
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory):
+    return battles(tmp_path_factory.mktemp("judgments") / "battles.csv")
+
+
+def test_the_api_is_the_reader_and_the_fit(table):
+    res = sigcore.preferences(table, n_resamples=300)
+    alone = bradley_terry(read(table), n_resamples=300)
+    assert res.models == alone.models and np.array_equal(res.ratings.rating, alone.rating)
+    assert np.array_equal(res.ratings.ci_low, alone.ci_low) and np.array_equal(res.ratings.rank, alone.rank)
+    assert res.n_battles == 60 * 6 and res.battles.shapes == {str(table): "tidy"}
+
+
+def test_the_json_validates_and_holds_every_number_the_text_shows(table, capsys):
+    argv = ["preferences", str(table), "--resamples", "400"]
+    assert main([*argv, "--json"]) == 0
+    out = capsys.readouterr().out
+    record = json.loads(out)
+    assert jsonform.problems(record) == [] and not re.search(r'"(nan|inf|-inf|NaN|Infinity)"', out)
+    res = sigcore.preferences(table, n_resamples=400)
+    t = res.ratings.table()
+    assert [m["model"] for m in record["models"]] == list(t.model) == ["m3", "m2", "m1", "m0"]
+    for row, m in zip(t.itertuples(index=False), record["models"]):
+        assert (m["rating"], m["ci_low"], m["ci_high"]) == (row.rating, row.ci_low, row.ci_high)
+        assert (m["rank"], m["rank_low"], m["rank_high"]) == (row.rank, row.rank_low, row.rank_high)
+        assert m["wins"] + m["ties"] + m["losses"] == m["battles"] == 180
+    bound = [p for p in record["pairs"] if p["p_bound"]]
+    assert bound and all(p["p_value"] == 1 / 400 for p in bound)  # never 0: the text's "< 0.0025"
+    assert all(p["p_value"] > 0 and p["p_corrected"] >= p["p_value"] for p in record["pairs"])
+    assert Signature.from_dict(record["signature_fields"]).text == record["signature"] == res.signature
+    assert main(argv) == 0
+    text = capsys.readouterr().out
+    for m in record["models"]:  # each model's line: its rank, rating and interval as the JSON holds them
+        line = next(k for k in text.splitlines() if k.startswith(m["model"] + " "))
+        cells = line.split()
+        assert cells[1] == str(m["rank"]) and float(cells[2]) == round(m["rating"], 1)
+        low, high = (float(x.replace("\u2212", "-")) for x in re.findall(r"[\d.\u2212]+", line.split("[")[1])[:2])
+        assert (low, high) == (round(m["ci_low"], 1), round(m["ci_high"], 1))
+    separated = sum(p["p_corrected"] <= 0.05 for p in record["pairs"])
+    assert f"The judgments separate {separated} of 6 pairs" in text
+    assert f"signature: {record['signature']}" in text
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10_000), spread=st.floats(0.0, 2.0))
+def test_what_the_sentence_settles_is_what_the_ranks_and_pairs_say(tmp_path, seed, spread):
+    path = battles(tmp_path / f"b{seed}.csv", strengths=(0.0, spread / 3, 2 * spread / 3, spread), items=30,
+                   seed=seed)
+    res = sigcore.preferences(path, n_resamples=200, seed=seed)
+    r = res.ratings
+    said = views.settled(res)
+    separated = int((r.pairs.p_corrected <= r.alpha).sum())
+    assert said.startswith(f"The judgments separate {separated} of 6 pairs")
+    top = [m for m, k in zip(r.models, r.rank) if k == 1]
+    if len(top) == 1:
+        assert f"{top[0]} is significantly better than every other model" in said
+        assert separated >= 3
+    elif len(top) == 4:
+        assert "no model is separated from another" in said
+    else:
+        assert f"the top {len(top)} (" in said
+    # LMArena's rank: 1 + the models whose corrected test puts them above
+    better = {m: 0 for m in r.models}
+    for p in r.pairs.itertuples(index=False):
+        better[p.other] += p.p_corrected <= r.alpha and p.delta > 0
+    assert [1 + better[m] for m in r.models] == r.rank.tolist()
+
+
+def _hostile_table(tmp_path):
+    path = tmp_path / "hostile.csv"
+    rows = [{"item": f"q{i}", "model_a": a, "model_b": b, "outcome": o}
+            for i in range(12) for (a, b), o in zip([(HOSTILE[0], HOSTILE[1]), (HOSTILE[1], HOSTILE[2]),
+                                                     (HOSTILE[2], HOSTILE[3]), (HOSTILE[3], HOSTILE[0])],
+                                                    [1.0, 0.0 if i % 3 else 1.0, 0.5, 1.0 if i % 2 else 0.0])]
+    pd.DataFrame(rows).to_csv(path, index=False)
+    return sigcore.preferences(path, n_resamples=100, prior=1)
+
+
+def test_every_view_escapes_the_names(tmp_path):
+    res = _hostile_table(tmp_path)
+    cells = [c for row in csv.reader(io.StringIO(views.csv(res).decode(), newline="")) for c in row]
+    assert "'" + HOSTILE[0] in cells and not any(re.match(r"[=+@\t]", c) for c in cells)
+    page = views.page(res)
+    assert "<script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    md = views.markdown(res)
+    assert "<script>" not in md.replace("\\<script\\>", "") and "m\\_\\{x\\} \\& 50% \\#1" in md
+    tex = views.latex(res)
+    assert r"m\_\{x\} \& 50\% \#1" in tex and "<script>" not in tex.replace(r"\textless{}", "<")
+    assert jsonform.problems(json.loads(records.dumps(records.preferences(res)))) == []
+
+
+def test_the_command_line_says_bad_input_in_one_line(tmp_path, capsys):
+    bad = tmp_path / "bad.csv"
+    bad.write_text("item,model_a,model_b,outcome\nq1,a,a,1\n")
+    assert main(["preferences", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and err.count("\n") == 1 and "bad.csv" in err and "line 2" in err
+    with pytest.raises(SystemExit):
+        main(["preferences", str(bad), "--alpha", "1.5"])
+    assert "--alpha must be a number strictly between 0 and 1, not 1.5" in capsys.readouterr().err
+
+
+def test_the_latex_table_takes_the_venue_s_caption_side_and_width(tmp_path):
+    res = _hostile_table(tmp_path)
+    icml, acl = views.latex(res, venue="icml"), views.latex(res)
+    assert icml.index("\\caption") < icml.index("\\begin{tabular}")  # ICML: the caption above
+    assert acl.index("\\caption") > acl.index("\\end{tabular}")  # ACL: below
+    assert "\\citep{bradley1952rank,chiang2024chatbot,efron1993introduction,holm1979simple}" in acl
+    assert "table*" not in views.latex(res, venue="neurips")  # one column: the text's width
+
+
+@pytest.mark.slow  # pdflatex
+def test_the_latex_table_compiles_in_an_acl_paper(tmp_path):
+    from helpers.latex import compile_paper
+
+    res = _hostile_table(tmp_path)
+    compile_paper(tmp_path, views.latex(res))
