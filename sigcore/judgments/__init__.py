@@ -6,7 +6,9 @@ into one tidy battles frame, and Bradley–Terry ratings with intervals from a b
 """
 
 from .battles import COLUMNS, Battles
+from .pair import PAIR_TESTS, ItemScores, PairVerdict, item_scores, pair
 from .ratings import Ratings, bradley_terry
 from .readers import SHAPES, WINNERS, read, read_all
 
-__all__ = ["COLUMNS", "SHAPES", "WINNERS", "Battles", "Ratings", "read", "read_all", "bradley_terry"]
+__all__ = ["COLUMNS", "SHAPES", "WINNERS", "PAIR_TESTS", "Battles", "Ratings", "PairVerdict", "ItemScores", "read",
+           "read_all", "bradley_terry", "pair", "item_scores"]
