@@ -2,13 +2,16 @@
 into one tidy battles frame, and Bradley–Terry ratings with intervals from a bootstrap over items.
 
 :func:`read` (one file) and :func:`read_all` (several) recognise each file's shape (:mod:`.readers`) and return
-:class:`Battles`; :func:`bradley_terry` rates the models (:mod:`.ratings`, the fit in :mod:`.bradley_terry`).
+:class:`Battles`; :func:`bradley_terry` rates the models (:mod:`.ratings`, the fit in :mod:`.bradley_terry`);
+:func:`pair` tests one model against another on the items both were judged on (:mod:`.pair`); :func:`agreement`
+measures how far the judges agree and :func:`robustness` asks whether a claim holds under each (:mod:`.agreement`).
 """
 
+from .agreement import Agreement, Robustness, agreement, robustness
 from .battles import COLUMNS, Battles
 from .pair import PAIR_TESTS, ItemScores, PairVerdict, item_scores, pair
 from .ratings import Ratings, bradley_terry
 from .readers import SHAPES, WINNERS, read, read_all
 
-__all__ = ["COLUMNS", "SHAPES", "WINNERS", "PAIR_TESTS", "Battles", "Ratings", "PairVerdict", "ItemScores", "read",
-           "read_all", "bradley_terry", "pair", "item_scores"]
+__all__ = ["COLUMNS", "SHAPES", "WINNERS", "PAIR_TESTS", "Battles", "Ratings", "PairVerdict", "ItemScores", "Agreement",
+           "Robustness", "read", "read_all", "bradley_terry", "pair", "item_scores", "agreement", "robustness"]
