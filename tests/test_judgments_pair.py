@@ -1,7 +1,9 @@
 """sigcore.judgments.pair (issue 42 §2, "Two systems"): one model against another on the items both were judged on,
 its sign test against scipy's binomtest on items won and lost, its paired bootstrap against a numpy bootstrap over
-items written here, a hand-counted case, the refusals, and the type I error of both tests under equal strengths."""
+items written here, its permutation test against the sign flips enumerated, a hand-counted case, the refusals, and
+the type I error of the sign test and the bootstrap under equal strengths."""
 
+import itertools
 from pathlib import Path
 
 import numpy as np
@@ -102,11 +104,23 @@ def test_the_bootstrap_matches_a_numpy_bootstrap_over_items(seed, edge):
     assert (v.ci_low, v.ci_high) == v.result.ci_a  # the win rate's interval is the one compare gives A's score
 
 
+@pytest.mark.parametrize("alternative", ["two-sided", "greater"])
+def test_the_permutation_test_on_few_items_is_the_exact_sign_flip_enumeration(alternative):
+    battles = _simulated(8, n=12, r=2, edge=0.5)
+    v = pair(battles, "x", "y", test="permutation", alternative=alternative)
+    d = 2 * _x_scores(battles) - 1  # A's score less B's on each item; a swap flips its sign
+    flips = np.array(list(itertools.product([1, -1], repeat=len(d))))
+    sums, observed = flips @ d, d.sum()
+    tail = np.abs(sums) >= abs(observed) - 1e-12 if alternative == "two-sided" else sums >= observed - 1e-12
+    assert v.result.exact and v.result.p_value == pytest.approx(tail.mean(), rel=1e-12)
+
+
 def test_the_win_rate_interval_is_the_same_resamples_under_either_test():
     battles = _simulated(5, edge=0.3)
     sign = pair(battles, "x", "y", n_resamples=3000, seed=11)
     boot = pair(battles, "x", "y", test="bootstrap", n_resamples=3000, seed=11)
-    assert (sign.ci_low, sign.ci_high) == (boot.ci_low, boot.ci_high)
+    permutation = pair(battles, "x", "y", test="permutation", n_resamples=3000, seed=11)
+    assert (sign.ci_low, sign.ci_high) == (boot.ci_low, boot.ci_high) == (permutation.ci_low, permutation.ci_high)
     assert sign.ci_low < sign.win_rate < sign.ci_high and 0 <= sign.ci_low and sign.ci_high <= 1
 
 
@@ -151,7 +165,7 @@ def test_bad_requests_are_refused_precisely():
     assert "'x' met: y" in e.value.hint_text
     with pytest.raises(SettingsError, match="judge 'nobody' judged none of the battles"):
         pair(HAND, "x", "y", judge="nobody")
-    with pytest.raises(SettingsError, match="`test` must be one of sign, bootstrap"):
+    with pytest.raises(SettingsError, match="`test` must be one of sign, bootstrap, permutation"):
         pair(HAND, "x", "y", test="t")
     with pytest.raises(SettingsError, match="alpha"):
         pair(HAND, "x", "y", alpha=1.5)

@@ -16,6 +16,9 @@ resample. δ = M(A) − M(B) is then A's win rate less B's, and A's win rate (ti
 - ``test="bootstrap"``: the paired bootstrap by item (Berg-Kirkpatrick et al. 2012; SLP3 §4.11): items drawn with
   replacement, each with all its battles; p = #{|δ(x⁽ⁱ⁾) − δ(x)| ≥ |δ(x)|} / b for "two-sided"; the interval is that
   of δ.
+- ``test="permutation"``: approximate randomisation by item (Noreen 1989): each item's score swapped with B's (s
+  for 1 − s) with probability 1/2, exact enumeration when the items that are not ties are few (what the bootstrap's
+  caution for few items recommends).
 
 Whichever the test, the win rate's own interval is the percentile interval of A's score over b resamples of the
 items (two-sided, at ``confidence_level``), the interval ``compare`` gives each system's score: for the bootstrap
@@ -40,7 +43,7 @@ from .battles import Battles
 
 __all__ = ["PAIR_TESTS", "PairVerdict", "ItemScores", "item_scores", "pair"]
 
-PAIR_TESTS = ("sign", "bootstrap")  # the sign test on items won and lost; the paired bootstrap by item
+PAIR_TESTS = ("sign", "bootstrap", "permutation")  # on items: won and lost; resampled; A's and B's scores swapped
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -148,7 +151,8 @@ def pair(battles: Battles | pd.DataFrame, a: str, b: str, *, test: str = "sign",
     """
     if test not in PAIR_TESTS:
         raise SettingsError(f"`test` must be one of {', '.join(PAIR_TESTS)} for two models' judgments, not {test!r}",
-                            hint="sign: the sign test on items won and lost; bootstrap: the paired bootstrap by item.")
+                            hint="sign: the sign test on items won and lost; bootstrap: the paired bootstrap by "
+                                 "item; permutation: approximate randomisation by item.")
     scores = item_scores(battles, a, b, judge=judge)
     s = scores.scores
     result = compare(None, s, 1.0 - s, metric="mean", test=test, alternative=alternative, n_resamples=n_resamples,
