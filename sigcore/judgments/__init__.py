@@ -4,12 +4,17 @@ into one tidy battles frame, and Bradley–Terry ratings with intervals from a b
 :func:`read` (one file) and :func:`read_all` (several) recognise each file's shape (:mod:`.readers`) and return
 :class:`Battles`; :func:`bradley_terry` rates the models (:mod:`.ratings`, the fit in :mod:`.bradley_terry`);
 :func:`preferences` (:mod:`.study`) does both and returns the one result the report layer writes every view of.
+:func:`pair` tests one model against another on the items both were judged on (:mod:`.pair`); :func:`agreement`
+measures how far the judges agree and :func:`robustness` asks whether a claim holds under each (:mod:`.agreement`).
 """
 
+from .agreement import Agreement, Robustness, agreement, robustness
 from .battles import COLUMNS, Battles
+from .pair import PAIR_TESTS, ItemScores, PairVerdict, item_scores, pair
 from .ratings import Ratings, bradley_terry
 from .readers import SHAPES, WINNERS, read, read_all
 from .study import Preferences, preferences
 
-__all__ = ["COLUMNS", "SHAPES", "WINNERS", "Battles", "Ratings", "read", "read_all", "bradley_terry",
+__all__ = ["COLUMNS", "SHAPES", "WINNERS", "PAIR_TESTS", "Battles", "Ratings", "PairVerdict", "ItemScores", "Agreement",
+           "Robustness", "read", "read_all", "bradley_terry", "pair", "item_scores", "agreement", "robustness",
            "Preferences", "preferences"]
