@@ -6,7 +6,9 @@ into one tidy battles frame, and Bradley–Terry ratings with intervals from a b
 """
 
 from .battles import COLUMNS, Battles
+from .position import PositionBias, Share, judgment_pairs, position_bias, reconciled
 from .ratings import Ratings, bradley_terry
 from .readers import SHAPES, WINNERS, read, read_all
 
-__all__ = ["COLUMNS", "SHAPES", "WINNERS", "Battles", "Ratings", "read", "read_all", "bradley_terry"]
+__all__ = ["COLUMNS", "SHAPES", "WINNERS", "Battles", "Ratings", "read", "read_all", "bradley_terry", "PositionBias",
+           "Share", "judgment_pairs", "position_bias", "reconciled"]
