@@ -102,7 +102,7 @@ def test_thin_categories_are_named_with_the_reason():
     assert "fall into 2 groups that never meet" in res.omitted["stem"]
     assert "m0 never lost" in res.omitted["math"]
     assert any(n.startswith("left out, too thin to say anything: 'roleplay' (only 6 items") for n in res.notes)
-    assert any("1 battle with no category take no part" in n for n in res.notes)
+    assert any("1 battle with no category takes no part" in n for n in res.notes)
     # min_items lowered: roleplay is rated (and cautioned), prior keeps math's ratings finite
     kept = by_category(battles, n_resamples=100, min_items=5, prior=1)
     assert set(kept.ratings) == {"writing", "roleplay", "math"} and list(kept.omitted) == ["stem"]
@@ -121,6 +121,8 @@ def test_no_category_or_none_left_is_refused():
     battles = _battles(7, categories=("x",)).assign(category="")
     with pytest.raises(InputError, match="no battle has a category"):
         by_category(battles)
+    with pytest.raises(InputError, match="no battle has a category"):
+        by_category(battles.drop(columns="category"))
     with pytest.raises(InputError, match=r"no category can be rated: 'x': only 40 items, fewer than min_items = 50"):
         by_category(_battles(7, categories=("x",)), min_items=50)
 

@@ -183,6 +183,9 @@ def test_no_judgment_in_both_orders_is_refused_saying_why():
         position_bias(once)
     with pytest.raises(InputError, match="judged in one order only"):
         reconciled(once)
+    few_columns = pd.DataFrame({"item": ["q1"], "model_a": ["x"], "model_b": ["y"], "outcome": [1.0], "line": [2]})
+    with pytest.raises(InputError, match="record no order"):
+        position_bias(few_columns)
 
 
 def test_a_hand_made_frame_is_checked_as_the_readers_check():

@@ -91,7 +91,7 @@ def by_category(battles: Battles | pd.DataFrame, *, min_items: int = MIN_ITEMS, 
     _checked(min_items, correction, family, alpha, n_resamples, seed, confidence_level)
     frame = battles.frame if isinstance(battles, Battles) else battles
     notes = list(battles.notes) if isinstance(battles, Battles) else []
-    labels = frame["category"].to_numpy(object)
+    labels = frame["category"].to_numpy(object) if "category" in frame.columns else np.full(len(frame), "", object)
     filled = np.array([bool(str(c).strip()) for c in labels], dtype=bool)
     if not filled.any():
         raise InputError("no battle has a category, so there is nothing to rate by category",
@@ -101,7 +101,8 @@ def by_category(battles: Battles | pd.DataFrame, *, min_items: int = MIN_ITEMS, 
         raise SettingsError(f"the baseline {named(baseline)} is not one of the models",
                             hint=f"The models are: {listed(models)}.")
     if not filled.all():
-        notes.append(f"{counted(int((~filled).sum()), 'battle')} with no category take no part")
+        blank = int((~filled).sum())
+        notes.append(f"{counted(blank, 'battle')} with no category {'takes' if blank == 1 else 'take'} no part")
     if seed is None:  # one seed for every category, so that each is bradley_terry's on its own battles
         seed = int(np.random.SeedSequence().entropy % 2 ** 63)
     settings = {"ties": ties, "scale": scale, "baseline": baseline, "center": center, "prior": prior,

@@ -164,7 +164,8 @@ def position_bias(battles: Battles | pd.DataFrame, *, n_resamples: int = DEFAULT
     notes = []
     unordered = len(frame) - len(ordered.table)
     if unordered:
-        notes.append(f"{counted(unordered, 'battle')} in no known order take no part")
+        verb = "takes" if unordered == 1 else "take"
+        notes.append(f"{counted(unordered, 'battle')} in no known order {verb} no part")
     table = ordered.table
     judges = pd.unique(pairs["judge"])
     by_judge = {}
@@ -213,7 +214,11 @@ def _frame(battles: Battles | pd.DataFrame) -> pd.DataFrame:
     """The battles frame, its rows numbered from 0; a frame not read by :mod:`.readers` checked as they check."""
     if isinstance(battles, Battles):
         return battles.frame.reset_index(drop=True)
-    return checked(battles.reset_index(drop=True))
+    frame = battles.reset_index(drop=True)
+    for column, empty in (("order", 0), ("judge", ""), ("turn", 0), ("file", "")):
+        if column not in frame.columns:  # a frame of a few columns: the rest as the readers leave them unsaid
+            frame = frame.assign(**{column: empty})
+    return checked(frame)
 
 
 def _verdict(score) -> np.ndarray:
@@ -229,9 +234,10 @@ def _pairs_or_refusal(frame: pd.DataFrame, ordered: _Ordered) -> pd.DataFrame:
         return pairs
     known = len(ordered.table)
     if not known:
-        files = listed([named(f) for f in pd.unique(frame["file"])], 5)
-        raise InputError(f"no battle says which answer was shown first ({files} record no order), so no judgment "
-                         "is known to come in both orders", hint=_HINT)
+        files = [named(f) for f in pd.unique(frame["file"]) if f]
+        where = f"{listed(files, 5)} record no order" if files else "the battles record no order"
+        raise InputError(f"no battle says which answer was shown first ({where}), so no judgment is known to come "
+                         "in both orders", hint=_HINT)
     raise InputError(f"each of the {counted(known, 'battle')} whose order is known was judged in one order only: "
                      "no judge judged the same item, turn and models with the answers swapped", hint=_HINT)
 
