@@ -3,9 +3,11 @@ record of kind "preferences" and its schema, and every view the report layer wri
 Markdown, HTML, LaTeX), each agreeing with the ratings and each escaping the user's names."""
 
 import csv
+import html
 import io
 import json
 import re
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -19,8 +21,10 @@ from sigcore.__main__ import main
 from sigcore.judgments import bradley_terry, read
 from sigcore.report import preferences as views
 from sigcore.report import records
+from sigcore.report.export import md_escape
 from sigcore.signature import Signature
 
+ROOT = Path(__file__).resolve().parents[1]
 HOSTILE = ["=HYPERLINK(\"http://x\")", "<script>alert(1)</script>", "m_{x} & 50% #1", "plain"]
 
 
@@ -105,6 +109,71 @@ def test_what_the_sentence_settles_is_what_the_ranks_and_pairs_say(tmp_path, see
     for p in r.pairs.itertuples(index=False):
         better[p.other] += p.p_corrected <= r.alpha and p.delta > 0
     assert [1 + better[m] for m in r.models] == r.rank.tolist()
+
+
+def judged(path, *, items=40, seed=1):
+    """Two judges, each judging every pair of three models on every item in both orders; the first judge leans to
+    the answer shown first."""
+    rng = np.random.default_rng(seed)
+    strengths = {"m0": 0.0, "m1": 0.5, "m2": 1.0}
+    rows = []
+    for item in range(items):
+        for a, b in (("m0", "m1"), ("m0", "m2"), ("m1", "m2")):
+            for judge, lean in (("j1", 0.8), ("j2", 0.0)):
+                for first in (a, b):
+                    x = strengths[a] - strengths[b] + (lean if first == a else -lean)
+                    rows.append({"item": f"q{item}", "model_a": a, "model_b": b, "judge": judge, "order": first,
+                                 "outcome": float(rng.random() < 1 / (1 + np.exp(-x)))})
+    pd.DataFrame(rows).to_csv(path, index=False)
+    return path
+
+
+def test_position_bias_and_agreement_are_in_every_view_as_computed(tmp_path, capsys):
+    from sigcore.judgments import agreement, position_bias
+
+    path = judged(tmp_path / "judged.csv")
+    res = sigcore.preferences(path, n_resamples=300)
+    alone = read(path)
+    bias, agreed = position_bias(alone, n_resamples=300), agreement(alone, n_resamples=300)
+    assert res.position.inconsistent == bias.inconsistent and res.position.first_slot == bias.first_slot
+    assert (res.agreement.statistic, res.agreement.value, res.agreement.ci_low) == \
+        ("kappa", agreed.value, agreed.ci_low)
+    record = json.loads(records.dumps(records.preferences(res)))
+    assert jsonform.problems(record) == []
+    assert record["position_bias"]["inconsistent"]["value"] == bias.inconsistent.value
+    assert set(record["position_bias"]["by_judge"]) == {"j1", "j2"}
+    assert record["agreement"]["value"] == agreed.value and record["agreement"]["judges"] == ["j1", "j2"]
+    said = views.findings(res)
+    pct = f"{bias.inconsistent.value:.0%} [{bias.inconsistent.ci_low:.0%}, {bias.inconsistent.ci_high:.0%}]"
+    assert said[0].startswith(f"Position bias: of {bias.pairs} judgment pairs") and pct in said[0]
+    assert f"Cohen's κ = {agreed.value:.3f} [{agreed.ci_low:.3f}, {agreed.ci_high:.3f}]" in said[2]
+    assert all(md_escape(f) in views.markdown(res) for f in said)
+    assert all(html.escape(f) in views.page(res) for f in said)
+    assert main(["preferences", str(path), "--resamples", "300"]) == 0
+    out = capsys.readouterr().out
+    assert all(f in out for f in said)
+
+
+def test_reconciled_ratings_are_the_ratings_of_the_reconciled_verdicts(tmp_path, capsys):
+    from sigcore.judgments import reconciled
+
+    path = judged(tmp_path / "judged.csv")
+    res = sigcore.preferences(path, n_resamples=200, reconcile=True)
+    alone = bradley_terry(reconciled(read(path)), n_resamples=200)
+    assert np.array_equal(res.ratings.rating, alone.rating) and res.reconciled
+    assert json.loads(records.dumps(records.preferences(res)))["settings"]["reconciled"] is True
+    assert "The ratings are of the reconciled verdicts" in " ".join(views.findings(res))
+    plain = tmp_path / "plain.csv"
+    pd.read_csv(path).drop(columns=["order", "judge"]).drop_duplicates(["item", "model_a", "model_b"]).to_csv(
+        plain, index=False)
+    assert main(["preferences", str(plain), "--reconcile"]) == 2
+    assert "nothing to reconcile: no judgment was made in both orders" in capsys.readouterr().err
+
+
+def test_too_few_items_lead_the_sentence_with_the_caution():
+    res = sigcore.preferences(ROOT / "tests" / "data" / "judgments" / "mt_bench_pair.jsonl", n_resamples=200)
+    assert views.settled(res).startswith("Only 2 items were resampled, too few for the bootstrap's p to bear a "
+                                         "decision (fewer than 30)")
 
 
 def _hostile_table(tmp_path):

@@ -39,6 +39,9 @@ def add_parser(commands) -> None:
     cmd.add_argument("--prior", type=float, default=0.0,
                      help="ties added to every pair of models that met, so that a model that never lost keeps a "
                           "finite rating (default 0: plain maximum likelihood, such data refused)")
+    cmd.add_argument("--reconcile", action="store_true",
+                     help="rate the verdicts with each pair judged in both orders counted once, a tie where the "
+                          "order changed it (FastChat's rule for MT-Bench); the position bias is reported either way")
     cmd.add_argument("--correction", default="holm", choices=RESAMPLED,
                      help="the correction over every pair for the ranks (default holm; maxt: the max statistic over "
                           "the pairs' own resamples)")
@@ -59,7 +62,8 @@ def add_parser(commands) -> None:
 def run(args) -> int:
     res = preferences(args.files, shape=args.shape, ties=args.ties, scale=args.scale, baseline=args.baseline,
                       center=args.center, prior=args.prior, n_resamples=args.resamples, seed=args.seed,
-                      confidence_level=args.confidence, alpha=args.alpha, correction=args.correction)
+                      confidence_level=args.confidence, alpha=args.alpha, correction=args.correction,
+                      reconcile=args.reconcile)
     if args.html:
         write(args.html, views.page(res))
     if args.json:
@@ -79,6 +83,8 @@ def run(args) -> int:
     print(views.heading(res))
     print_rows(*views.model_rows(res))
     print(views.settled(res))
+    for finding in views.findings(res):
+        print(finding)
     print()
     print_rows(*views.pair_rows(res))
     print(views.legend(res))

@@ -14,7 +14,9 @@ import html
 import pandas as pd
 
 from ..io.sheets import table_csv
+from ..judgments.agreement import STATISTICS
 from ..result import p_cell
+from ..statistics.resampling import FEW_CLUSTERS
 from ..words import counted, in_text, listed
 from .board import separation
 from .citations import cite_latex, preference_keys
@@ -82,16 +84,51 @@ def pair_rows(res) -> tuple[list[str], list[list[str]]]:
 
 
 def settled(res) -> str:
-    """What the ratings settle, in one sentence (:func:`sigcore.report.board.separation`)."""
+    """What the ratings settle, in one sentence (:func:`sigcore.report.board.separation`), led by the caution where
+    too few items were resampled for the bootstrap's p to bear a decision."""
     r = res.ratings
-    return separation("The judgments separate", list(r.table().model), dict(zip(r.models, r.rank.tolist())), r.pairs,
-                      r.alpha, r.correction)
+    said = separation("The judgments separate", list(r.table().model), dict(zip(r.models, r.rank.tolist())),
+                      r.pairs, r.alpha, r.correction)
+    if r.n_items >= FEW_CLUSTERS:
+        return said
+    return (f"Only {counted(r.n_items, 'item')} {'was' if r.n_items == 1 else 'were'} resampled, too few for the "
+            f"bootstrap's p to bear a decision (fewer than {FEW_CLUSTERS}): read what follows as a lower bound on the "
+            f"uncertainty. {said}")
 
 
 def findings(res) -> list[str]:
-    """What else the judgments say, a sentence each: how far the judges agree, and how much the order of the
-    answers swayed them (none where the files cannot say)."""
-    return []
+    """What else the judgments say, a sentence each: how much the order of the answers swayed the judges, and how
+    far they agree (none where the files cannot say)."""
+    said = []
+    bias = res.position
+    if bias is not None:
+        level = f"{bias.confidence_level:.0%}"
+        said.append(f"Position bias: of {counted(bias.pairs, 'judgment pair')} made in both orders (on "
+                    f"{counted(bias.n_items, 'item')}), {_share(bias.inconsistent)} changed verdict with the order "
+                    f"({_percent(bias.toward_first.value)} toward the first slot, {_percent(bias.toward_second.value)} "
+                    f"toward the second); the answer shown first won {_share(bias.first_slot)} of the "
+                    f"{counted(bias.first_slot.n, 'decisive verdict')} ({level} intervals over items; 50%: no bias).")
+        said.append("The ratings are of the reconciled verdicts: each pair judged in both orders counted once, a tie "
+                    "where the order changed it." if res.reconciled else
+                    "The ratings count every verdict as given; --reconcile (reconcile=True) counts each pair judged "
+                    "in both orders once, a tie where the order changed it.")
+    agreed = res.agreement
+    if agreed is not None:
+        name = STATISTICS[agreed.statistic]
+        said.append(f"The judges agree: {name} = {agreed.value:.3f} [{agreed.ci_low:.3f}, {agreed.ci_high:.3f}] "
+                    f"({agreed.confidence_level:.0%} interval over items) on {counted(agreed.n_units, 'battle')} "
+                    f"judged by {'both' if len(agreed.judges) == 2 else 'two or more'} of "
+                    f"{listed([in_text(j) for j in agreed.judges], 6)} (1: always agree; 0: as often as chance).")
+    return said
+
+
+def _percent(x: float) -> str:
+    return f"{x:.0%}" if x == x else "—"
+
+
+def _share(share) -> str:
+    """A share with its interval, in per cent: "60% [50%, 67%]"."""
+    return f"{_percent(share.value)} [{_percent(share.ci_low)}, {_percent(share.ci_high)}]"
 
 
 def legend(res) -> str:
@@ -112,7 +149,7 @@ def csv(res) -> bytes:
 
 def _parts(res) -> dict:
     return {"heading": heading(res), "models": model_rows(res), "pairs": pair_rows(res), "settled": settled(res),
-            "legend": legend(res), "notes": list(res.notes), "signature": res.signature}
+            "findings": findings(res), "legend": legend(res), "notes": list(res.notes), "signature": res.signature}
 
 
 def _md_table(header: list[str], rows: list[list[str]], names: int) -> str:
@@ -128,8 +165,9 @@ def markdown(res) -> str:
     the legend, the notes and the signature; names escaped."""
     parts = _parts(res)
     notes = "".join(f"\n- note: {md_escape(n)}" for n in parts["notes"])
+    found = "".join(f"\n\n{md_escape(f)}" for f in parts["findings"])
     return (f"{md_escape(parts['heading'])}\n\n{_md_table(*parts['models'], 1)}\n\n{md_escape(parts['settled'])}"
-            f"\n\nEvery pair:\n\n{_md_table(*parts['pairs'], 2)}\n\n{md_escape(parts['legend'])}\n{notes}\n\n"
+            f"{found}\n\nEvery pair:\n\n{_md_table(*parts['pairs'], 2)}\n\n{md_escape(parts['legend'])}\n{notes}\n\n"
             f"Signature: `{parts['signature']}`\n")
 
 
@@ -155,7 +193,8 @@ def page(res, *, title: str | None = None) -> str:
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
             f"<title>{esc(name)}</title><style>{_STYLE}</style></head><body>\n"
             f"<h1>{esc(name)}</h1>\n<p>{esc(parts['heading'])}</p>\n{table(*parts['models'])}\n"
-            f"<p>{esc(parts['settled'])}</p>\n<h2>Every pair</h2>\n{table(*parts['pairs'])}\n"
+            f"<p>{esc(parts['settled'])}</p>\n" + "".join(f"<p>{esc(f)}</p>\n" for f in parts["findings"])
+            + f"<h2>Every pair</h2>\n{table(*parts['pairs'])}\n"
             f"<p class=\"small\">{esc(parts['legend'])}</p>\n"
             + (f"<ul class=\"small\">{notes}</ul>\n" if notes else "")
             + f"<p class=\"small\">Signature: <code>{esc(parts['signature'])}</code></p>\n</body></html>\n")

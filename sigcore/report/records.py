@@ -231,6 +231,36 @@ def preferences(res) -> dict[str, Any]:
                 "judges": res.judges, "files": dict(res.battles.shapes)}
     models = r.table().to_dict(orient="records")
     pairs = _p_rows(r.pairs.to_dict(orient="records"), floor)
+    settings["reconciled"] = res.reconciled
     return document("preferences", {"scale": r.scale, "settings": settings, "models": models, "pairs": pairs,
+                                    "position_bias": _position(res.position), "agreement": _agreement(res.agreement),
                                     "notes": list(res.notes), "signature": res.signature,
                                     "signature_fields": res.signature_fields().to_dict()})
+
+
+def _share(share) -> dict[str, Any]:
+    return {"count": share.count, "n": share.n, "value": share.value, "ci_low": share.ci_low,
+            "ci_high": share.ci_high}
+
+
+def _position(bias) -> dict[str, Any] | None:
+    """A judge's position bias (:class:`sigcore.judgments.PositionBias`), each share with its interval; each
+    judge's where there are several."""
+    if bias is None:
+        return None
+    return {"pairs": bias.pairs, "n_items": bias.n_items, "ordered": bias.ordered,
+            "inconsistent": _share(bias.inconsistent), "toward_first": _share(bias.toward_first),
+            "toward_second": _share(bias.toward_second), "first_slot": _share(bias.first_slot),
+            "confidence_level": bias.confidence_level, "notes": list(bias.notes),
+            "by_judge": {j: _position(b) for j, b in bias.by_judge.items()}}
+
+
+def _agreement(agreed) -> dict[str, Any] | None:
+    """The judges' agreement (:class:`sigcore.judgments.Agreement`): κ or α with its interval, the judges, the
+    units, each pair of judges' κ."""
+    if agreed is None:
+        return None
+    return {"statistic": agreed.statistic, "value": agreed.value, "ci_low": agreed.ci_low, "ci_high": agreed.ci_high,
+            "observed": agreed.observed, "expected": agreed.expected, "judges": list(agreed.judges),
+            "n_units": agreed.n_units, "n_items": agreed.n_items, "confidence_level": agreed.confidence_level,
+            "pairs": agreed.pairs.to_dict(orient="records"), "notes": list(agreed.notes)}
