@@ -170,6 +170,28 @@ def test_reconciled_ratings_are_the_ratings_of_the_reconciled_verdicts(tmp_path,
     assert "nothing to reconcile: no judgment was made in both orders" in capsys.readouterr().err
 
 
+def test_two_models_on_the_command_line_are_the_api_s_pair(tmp_path, capsys):
+    from sigcore.judgments import pair
+
+    path = judged(tmp_path / "judged.csv")
+    v = pair(read(path), "m2", "m0", test="bootstrap", n_resamples=300)
+    argv = ["preferences", str(path), "--pair", "m2", "m0", "--test", "bootstrap", "--resamples", "300"]
+    assert main([*argv, "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert jsonform.problems(record) == [] and record["kind"] == "pair"
+    assert (record["p_value"], record["delta"], record["a_name"]) == (v.result.p_value, v.result.delta, "m2")
+    assert record["win_rate"] == {"value": v.win_rate, "ci_low": v.ci_low, "ci_high": v.ci_high,
+                                  "confidence_level": 0.95, "wins": v.wins, "ties": v.ties, "losses": v.losses,
+                                  "n_battles": v.n_battles, "judge": None}
+    assert v.result.ci_a == (v.ci_low, v.ci_high)  # the score's interval is the win rate's, within [0, 1]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert f"A's win rate against B: {v.win_rate:.1%} [{v.ci_low:.1%}, {v.ci_high:.1%}]" in out
+    assert out.strip().splitlines()[-1] == f"signature: {v.result.signature}"
+    assert main([*argv, "--csv"]) == 2
+    assert "--csv is for the ratings; with --pair, leave it out" in capsys.readouterr().err
+
+
 def test_too_few_items_lead_the_sentence_with_the_caution():
     res = sigcore.preferences(ROOT / "tests" / "data" / "judgments" / "mt_bench_pair.jsonl", n_resamples=200)
     assert views.settled(res).startswith("Only 2 items were resampled, too few for the bootstrap's p to bear a "

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import sys
 
-from ..judgments import SHAPES, preferences
+from ..errors import SettingsError
+from ..judgments import PAIR_TESTS, SHAPES, pair, preferences, read_all
 from ..judgments.bradley_terry import TIES
 from ..judgments.ratings import SCALES
 from ..report import preferences as views
-from ..report import records
+from ..report import records, sentence
 from ..statistics.multiple import RESAMPLED
-from .options import FLAGS, alpha_option, level, resamples_option, seed_option, venue_option
+from .options import FLAGS, alpha_option, alternative_option, level, resamples_option, seed_option, venue_option
 from .running import print_rows, write
 
 __all__ = ["add_parser", "run"]
@@ -51,6 +52,13 @@ def add_parser(commands) -> None:
     alpha_option(cmd)
     seed_option(cmd)
     venue_option(cmd)
+    cmd.add_argument("--pair", nargs=2, metavar=("A", "B"),
+                     help="instead of ratings: does model A beat model B on the items both were judged on? A's win "
+                          "rate (ties half) with its interval and the paired test of --test")
+    cmd.add_argument("--test", choices=PAIR_TESTS, default="sign",
+                     help="with --pair: sign (default: the items A won against those it lost), bootstrap (the paired "
+                          "bootstrap by item) or permutation")
+    alternative_option(cmd, "with --pair: H1 (default: two-sided)")
     cmd.add_argument("--html", metavar="FILE", help="also write the ratings as one self-contained HTML page")
     out = cmd.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print the result as JSON (kind preferences)")
@@ -60,6 +68,8 @@ def add_parser(commands) -> None:
 
 
 def run(args) -> int:
+    if args.pair:
+        return _pair(args)
     res = preferences(args.files, shape=args.shape, ties=args.ties, scale=args.scale, baseline=args.baseline,
                       center=args.center, prior=args.prior, n_resamples=args.resamples, seed=args.seed,
                       confidence_level=args.confidence, alpha=args.alpha, correction=args.correction,
@@ -91,3 +101,27 @@ def run(args) -> int:
     print(f"signature: {res.signature}")
     return 0
 
+
+def _pair(args) -> int:
+    """Model A against model B: the paired test's verdict as `compare` prints it, and A's win rate."""
+    given = [flag for flag, on in (("--csv", args.csv), ("--markdown", args.markdown), ("--latex", args.latex),
+                                   ("--html", args.html), ("--reconcile", args.reconcile)) if on]
+    if given:  # said, not ignored
+        raise SettingsError(f"{given[0]} is for the ratings; with --pair, leave it out",
+                            hint="--pair prints the verdict of A against B, or --json.")
+    a, b = args.pair
+    v = pair(read_all(args.files, shape=args.shape), a, b, test=args.test, alternative=args.alternative,
+             n_resamples=args.resamples, seed=args.seed, alpha=args.alpha, confidence_level=args.confidence)
+    rate = {"value": v.win_rate, "ci_low": v.ci_low, "ci_high": v.ci_high, "confidence_level": v.confidence_level,
+            "wins": v.wins, "ties": v.ties, "losses": v.losses, "n_battles": v.n_battles, "judge": v.judge}
+    if args.json:
+        print(records.dumps(records.pair(v.result, a_name=a, b_name=b, notes=list(v.notes), win_rate=rate)))
+        return 0
+    for note in v.notes:
+        print(f"note: {note}", file=sys.stderr)
+    *lines, signature = sentence.summary(v.result, a=f"A ({a})", b=f"B ({b})").splitlines()
+    lines.append(f"A's win rate against B: {v.win_rate:.1%} [{v.ci_low:.1%}, {v.ci_high:.1%}] "
+                 f"({v.confidence_level:.0%} interval over items; ties count half): items won {v.wins:,}, tied "
+                 f"{v.ties:,}, lost {v.losses:,}, from {v.n_battles:,} battles")
+    print("\n".join([*lines, signature]))
+    return 0

@@ -27,7 +27,7 @@ test it is ``result.ci_a`` itself.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -161,6 +161,8 @@ def pair(battles: Battles | pd.DataFrame, a: str, b: str, *, test: str = "sign",
     if seed is None:  # the bootstrap test drew its own: the interval shares its resamples
         seed = result.seed if result.seed is not None else int(np.random.SeedSequence().entropy % 2 ** 63)
     low, high = result.ci_a if test == "bootstrap" else _win_rate_interval(s, n_resamples, seed, level)
+    # each model's score interval is the win rate's, over resampled items (a t-interval could leave [0, 1])
+    result = replace(result, ci_a=(low, high), ci_b=(1.0 - high, 1.0 - low))
     d = differences(s, 1.0 - s)  # the one tie rule: float noise about 1/2 is a tie
     wins, losses = int((d > 0).sum()), int((d < 0).sum())
     notes = list(battles.notes) if isinstance(battles, Battles) else []
