@@ -27,7 +27,7 @@ import numpy as np
 from ._lazy import stats
 from .comparison import RESAMPLING, SMALL_SAMPLE, TESTS, Z_MIN_ITEMS, compare, prepared, tests_for
 from .contract import DEFAULT_ALPHA, TIE, check_alpha
-from .errors import SettingsError
+from .errors import PARAMETER, SettingsError
 from .metrics import METRIC_NAMES, Metric, prepare, resolve
 from .statistics import intervals
 from .statistics.closed_form import differences
@@ -95,14 +95,15 @@ def advise(metric: str | Metric, *, a_scores: Sequence[float] | None = None, b_s
     m = resolve(metric)
     check_alpha(alpha)
     if not isinstance(grouped, (bool, np.bool_)):
-        raise SettingsError(f"`grouped` must be True or False, not {grouped!r}")
+        raise SettingsError(f"{PARAMETER} must be True or False, not {grouped!r}", parameter="grouped")
     if n_items is not None and (not isinstance(n_items, numbers.Integral) or isinstance(n_items, bool)
                                 or n_items < 1):
-        raise SettingsError(f"`n_items` must be a positive integer, not {n_items!r}")
+        raise SettingsError(f"{PARAMETER} must be a positive integer, not {n_items!r}", parameter="n_items")
     n_items = None if n_items is None else int(n_items)
     if n_differing is not None and (not isinstance(n_differing, numbers.Integral) or isinstance(n_differing, bool)
                                     or not 0 <= n_differing <= (n_items if n_items is not None else n_differing)):
-        raise SettingsError(f"`n_differing` must be a whole number from 0 to n_items, not {n_differing!r}")
+        raise SettingsError(f"{PARAMETER} must be a whole number from 0 to n_items, not {n_differing!r}",
+                            parameter="n_differing")
     given = a_scores is not None or b_scores is not None
     if given and not m.decomposable:
         raise SettingsError(f"{m.name} is not a mean of per-item scores, so per-item scores do not decide its test",

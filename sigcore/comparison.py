@@ -332,7 +332,7 @@ def check_settings(metric, test, n_resamples, alternative, alpha, confidence_lev
     check_alternative(alternative)
     check_resamples(n_resamples)
     if not is_int(block) or block < 1:
-        raise SettingsError(f"`block` must be a positive integer, not {block!r}")
+        raise SettingsError(f"{PARAMETER} must be a positive integer, not {block!r}", parameter="block")
     check_alpha(alpha)
     if confidence_level is None and not is_level(1 - alpha):  # the interval's level 1 - α must stay below 1
         raise SettingsError(f"α = {alpha!r} leaves no interval: 1 − α rounds to 1", parameter="confidence_level",
@@ -341,16 +341,19 @@ def check_settings(metric, test, n_resamples, alternative, alpha, confidence_lev
         check_level(confidence_level)
     check_seed(seed)
     if ci_method not in (*CI_METHODS, None):
-        raise SettingsError(f"`ci_method` must be one of {', '.join(CI_METHODS)} or None, not {ci_method!r}")
+        raise SettingsError(f"{PARAMETER} must be one of {', '.join(CI_METHODS)} or None, not {ci_method!r}",
+                            parameter="ci_method")
     if ci_method not in ("basic", None) and test not in RESAMPLING:
-        raise SettingsError(f"`ci_method` chooses the bootstrap interval of the bootstrap and permutation tests; "
-                            f"the {test} test has its own interval", hint="Leave ci_method at its default.")
+        raise SettingsError(f"{PARAMETER} chooses the bootstrap interval of the bootstrap and permutation tests; "
+                            f"the {test} test has its own interval", parameter="ci_method",
+                            hint=f"Leave {PARAMETER} at its default.")
     if not isinstance(exact, (bool, np.bool_)) or (not exact and test != "mcnemar"):
         raise SettingsError(f"`exact=False` (the chi-square approximation) applies to McNemar's test only, "
                             f"not to the {test} test" if isinstance(exact, (bool, np.bool_))
                             else f"`exact` must be True or False, not {exact!r}")
     if groups is not None and test not in RESAMPLING:
-        raise SettingsError(f"the {test} test treats items as independent, and these items come in groups",
+        raise SettingsError(f"the {test} test treats items as independent, and these items come in groups "
+                            f"({PARAMETER})", parameter="groups",
                             hint="Use the bootstrap or permutation test, which resample whole groups.")
     if compat is not None:
         if compat not in COMPAT:

@@ -735,6 +735,8 @@ REFUSED = {
     "positive_label": ["compare", "LABELS", "--metric", "f1"],  # the hint: set --positive-label
     "n_sims": [*RATES, "--sims", "0"],
     "n": [*RATES[:2], "1", *RATES[3:]],
+    "groups": ["compare", "LABELS", "--group", "id", "--test", "t", "--metric", "accuracy"],
+    "ci_method": ["compare", "LABELS", "--test", "mcnemar", "--ci-method", "percentile"],
 }
 
 

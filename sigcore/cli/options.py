@@ -34,7 +34,8 @@ __all__ = ["FLAGS", "RESAMPLES_HELP", "ALPHA_HELP", "SEED_HELP", "BUDGET_HELP", 
 # The flag of each parameter an error of the engine may name (its ``parameter`` field): --alpha for `alpha`.
 FLAGS = {"n_resamples": "--resamples", "n_bootstrap": "--resamples", "confidence_level": "--confidence",
          "alpha": "--alpha", "seed": "--seed", "alternative": "--alternative", "target": "--target", "tau": "--tau",
-         "positive_label": "--positive-label", "n_sims": "--sims", "n": "--n"}
+         "positive_label": "--positive-label", "n_sims": "--sims", "n": "--n", "groups": "--group",
+         "ci_method": "--ci-method"}
 
 RESAMPLES_HELP = f"bootstrap resamples or permutations (b; default {DEFAULT_RESAMPLES:,})"
 ALPHA_HELP = f"significance level: reject H0 when p <= alpha (default {DEFAULT_ALPHA:g})"

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ..errors import InputError, SettingsError
+from ..errors import PARAMETER, InputError, SettingsError
 from ..io.ids import RULE, merged
 from ..statistics import intervals, resampling
 from ..words import counted, listed, named, shown
@@ -318,7 +318,7 @@ def task_shares(board: Board, weight: str) -> np.ndarray:
     """Each task's share of the aggregate: by its number of items (``"items"``), or equal (``"tasks"``), a group
     counting as one task whose share its tasks split as the group averages them (by size, or equally)."""
     if weight not in WEIGHTS:
-        raise SettingsError(f"`weight` must be one of {listed(list(WEIGHTS))}, not {weight!r}")
+        raise SettingsError(f"{PARAMETER} must be one of {listed(list(WEIGHTS))}, not {weight!r}", parameter="weight")
     sizes = np.array([len(board.items[t]) for t in board.tasks], dtype=np.float64)
     if weight == "items":
         return sizes / sizes.sum()

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from ..contract import DEFAULT_ALPHA, check_alpha, check_level, extreme, tie
-from ..errors import InputError, SettingsError
+from ..errors import PARAMETER, InputError, SettingsError
 from ..signature import Signature, tool_versions
 from ..statistics import intervals, maxstat
 from ..statistics.multiple import MAXT, adjust
@@ -306,7 +306,7 @@ class Leaderboard:
         p corrected over the whole family of tasks x models (``over="family"``) or within each task ("task").
         ``tasks``: which (default: every task; :meth:`unit_scores`' names: a group as one, its δ its score's)."""
         if over not in ("family", "task"):
-            raise SettingsError(f"`over` must be 'family' or 'task', not {over!r}")
+            raise SettingsError(f"{PARAMETER} must be 'family' or 'task', not {over!r}", parameter="over")
         base = self._index(baseline)
         others = [m for m in self.board.models if m != baseline]
         tasks = self.board.tasks if tasks is None else tasks

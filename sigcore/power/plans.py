@@ -101,7 +101,7 @@ def _pilot(a, b, test: str, binary: bool | None):
     if binary is None:
         binary = zero_one
     elif not isinstance(binary, (bool, np.bool_)):
-        raise SettingsError(f"`binary` must be True, False or None, not {binary!r}")
+        raise SettingsError(f"{PARAMETER} must be True, False or None, not {binary!r}", parameter="binary")
     elif binary and not zero_one:
         raise InputError("`binary=True` needs right/wrong items (0/1 per item), and the pilot has other values",
                          hint="Leave `binary` out for per-item scores.")

@@ -22,7 +22,7 @@ import numpy as np
 
 from .._lazy import integrate, optimize, special, stats
 from ..contract import DEFAULT_ALTERNATIVE, check_alternative, check_level
-from ..errors import InputError, SettingsError
+from ..errors import PARAMETER, InputError, SettingsError
 from . import intervals
 from .closed_form import differences, hodges_lehmann, paired_values, values_scale
 
@@ -248,7 +248,7 @@ def effect_sizes(a, b, *, binary: bool, confidence_level: float = 0.95,
     right/wrong items (``binary``) the discordant pairs with their odds ratio, and d_z of the 0/1
     differences."""
     if not isinstance(binary, (bool, np.bool_)):
-        raise SettingsError(f"`binary` must be True or False, not {binary!r}",
+        raise SettingsError(f"{PARAMETER} must be True or False, not {binary!r}", parameter="binary",
                             hint="True for right/wrong items, False for per-item scores.")
     check_alternative(alternative)
     level = check_level(confidence_level)
