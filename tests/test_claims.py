@@ -16,7 +16,7 @@ from statsmodels.stats.weightstats import ttost_paired
 
 from sigcore import claims, compare
 from sigcore.errors import SettingsError
-from sigcore.report import citations, claim_table, claim_text
+from sigcore.report import citations, claim_text, records
 from sigcore.signature import margin_text
 
 
@@ -82,7 +82,7 @@ def _decided_alike(c):
     interval's upper end below Δ)."""
     inside = c.bound_low > -c.margin and (c.kind == "non-inferior" or c.bound_high < c.margin)
     assert c.shown == (c.p_value <= c.alpha) == inside, (c.bound_low, c.bound_high, c.p_value)
-    saved = json.loads(claim_table.to_json(c, resamples=False))
+    saved = json.loads(records.dumps(records.claim(c, resamples=False)))
     high = math.inf if saved["bound_high"] is None else saved["bound_high"]
     assert saved["shown"] == c.shown and (saved["bound_low"], high) == (c.bound_low, c.bound_high)
     assert saved["shown"] == (saved["bound_low"] > -saved["margin"] and (
@@ -109,7 +109,7 @@ def test_the_audits_claim_bound_on_the_margin_is_the_margin():
     assert raw != -0.1 and abs(raw + 0.1) < 1e-12
     assert c.bound_low == -0.1 and not c.shown and c.p_value > 0.1
     assert "bound δ ≥ −0.1000 does not exclude −0.1;" in claim_text.sentence(c)
-    assert json.loads(claim_table.to_json(c))["bound_low"] == -0.1
+    assert json.loads(records.dumps(records.claim(c, resamples=True)))["bound_low"] == -0.1
     _decided_alike(c)
 
 

@@ -19,7 +19,7 @@ import sigcore
 from sigcore import jsonform, leaderboard
 from sigcore.__main__ import main
 from sigcore.errors import InputError
-from sigcore.report import export, records
+from sigcore.report import records
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_data"
@@ -204,7 +204,7 @@ def test_saved_files_and_paper_folders_validate_and_read_back(tmp_path, capsys):
 def test_the_app_s_downloads_are_the_command_line_s_records():
     gold, a, b = ["x", "y"] * 30, ["x", "y", "y"] * 20, ["x", "x", "y"] * 20
     res = sigcore.compare(gold, a, b, test="bootstrap", n_resamples=200, alternative="less")
-    check(export.result_json(res, distribution=True, a_name="A", b_name="B"), "pair")
+    check(records.dumps(records.pair(res, distribution=True, a_name="A", b_name="B")), "pair")
     frame = pd.DataFrame([{"model": m, "task": "t", "item": i, "score": float((i * k) % 3 == 0)}
                           for k, m in enumerate(("m1", "m2"), start=1) for i in range(30)])
     board = leaderboard.bootstrap(leaderboard.from_table(frame), n_resamples=100, per_task=True)
@@ -234,7 +234,7 @@ def test_any_pair_s_record_is_valid_and_reads_back(case):
                               alternative=alternative, n_resamples=200, seed=1)
     except sigcore.SigcoreError:
         return  # a refusal (too few items for the test) is another contract's
-    text = export.result_json(res, distribution=True)
+    text = records.dumps(records.pair(res, distribution=True))
     check(text, "pair")
     back = sigcore.Result.from_dict(parsed(text))
     assert back.p_text == res.p_text and back.significant == res.significant and back.ci_side == res.ci_side

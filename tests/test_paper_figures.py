@@ -16,7 +16,7 @@ import sigcore
 from sigcore.__main__ import main
 from sigcore.errors import SettingsError
 from sigcore.many import Many
-from sigcore.report import export
+from sigcore.report import export, records
 from sigcore.report.family_figures import forest
 from sigcore.report.figures import KINDS, figure
 from sigcore.report.style import PAPER, PX_PER_IN, SLIDE, plain
@@ -127,7 +127,7 @@ def test_refusals():
 @pytest.mark.parametrize("kind", KINDS)
 def test_a_saved_result_draws_the_same_figure(kind):
     res = result(alternative="two-sided")
-    saved = json.loads(export.result_json(res, distribution=True))
+    saved = json.loads(records.dumps(records.pair(res, distribution=True)))
     assert Result.from_dict(saved) == res
     assert figure(Result.from_dict(saved), kind, a="x", b="y").to_json() == figure(res, kind, a="x", b="y").to_json()
 

@@ -91,7 +91,7 @@ def test_the_sentences_moved_to_the_report_layer_still_answer_their_old_names_wi
     import numpy as np
 
     from sigcore import claims, compare_seeds
-    from sigcore.report import claim_text
+    from sigcore.report import claim_table, claim_text, export, records
     from sigcore.report import seeds as seeds_words
 
     rng = np.random.default_rng(0)
@@ -104,7 +104,10 @@ def test_the_sentences_moved_to_the_report_layer_still_answer_their_old_names_wi
              (res.variance_sentence, seeds_words.variance_sentence(res)),
              (lambda: claims.sentence(c, "x", "y"), claim_text.sentence(c, "x", "y")),
              (lambda: claims.delta_text(c), claim_text.delta_text(c)),
-             (lambda: claims.bound_texts(c), claim_text.bound_texts(c)), (lambda: claims.p_text(c), c.p_text)]
+             (lambda: claims.bound_texts(c), claim_text.bound_texts(c)), (lambda: claims.p_text(c), c.p_text),
+             (lambda: claim_table.to_json(c, a="x"), records.dumps(records.claim(c, a="x", resamples=True))),
+             (lambda: export.result_json(c.result, distribution=True),
+              records.dumps(records.pair(c.result, distribution=True)))]
     for old, new in cases:
         with pytest.warns(DeprecationWarning, match="goes in 0.4.0"):
             assert old() == new

@@ -13,7 +13,7 @@ import pytest
 import sigcore
 from sigcore.__main__ import main
 from sigcore.errors import SettingsError
-from sigcore.report import export
+from sigcore.report import export, records
 from sigcore.report.figures import figure
 from sigcore.report.style import PAPER, PX_PER_IN, SLIDE, paper
 from sigcore.report.venues import PT_PER_IN, VENUES, length
@@ -139,11 +139,10 @@ def test_figures_without_plotly_say_how_to_install_them(tmp_path, capsys, monkey
     import sys
 
     import sigcore
-    from sigcore.report import export
 
     saved = tmp_path / "r.json"  # a result saved as `compare --save` writes it, read before plotly is asked for
     res = sigcore.compare(["x", "y"] * 10, ["x", "x"] * 10, ["y", "y"] * 10, test="bootstrap", n_resamples=50)
-    saved.write_text(export.result_json(res, distribution=True))
+    saved.write_text(records.dumps(records.pair(res, distribution=True)))
     for name in [m for m in sys.modules if m == "plotly" or m.startswith(("plotly.", "sigcore.report.figures",
                                                                           "sigcore.report.family_figures"))]:
         monkeypatch.delitem(sys.modules, name)

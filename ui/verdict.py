@@ -7,7 +7,7 @@ import streamlit as st
 
 import sigcore
 from sigcore import report
-from sigcore.report import citations, claim_text, export, paper, reproduce
+from sigcore.report import citations, claim_text, export, paper, records, reproduce
 from sigcore.report.figures import KINDS, figure
 from sigcore.report.sentence import metric_heading
 from sigcore.report.style import SLIDE
@@ -53,7 +53,7 @@ def show_claim(c, a: str, b: str, command: str | None = None) -> None:
     st.code(c.signature, language=None, wrap_lines=True)
     _reproduce(command)
     json_column, table_column, folder_column = st.columns(3)
-    json_column.download_button("Download JSON", lambda: claim_table.to_json(c, a=a, b=b),
+    json_column.download_button("Download JSON", lambda: records.dumps(records.claim(c, a=a, b=b, resamples=True)),
                                 file_name=f"claim-{c.kind}.json", mime="application/json", on_click="ignore",
                                 width="stretch")
     table_column.download_button("Table (LaTeX)", lambda: claim_tex(c, a, b),
@@ -105,7 +105,7 @@ def _downloads(res: sigcore.Result, a: str, b: str, command: str | None = None) 
         ("BibTeX", lambda: citations.bibtex(citations.keys_of(res)), f"{stem}.bib", "text/x-bibtex"),
         ("Verdict (Markdown)", lambda: export.verdict_markdown(res, a=a, b=b), f"{stem}.md", "text/markdown"),
         ("Scores CSV", lambda: export.scores_csv(res, a=a, b=b), f"{stem}_scores.csv", "text/csv"),
-        ("JSON", lambda: export.result_json(res, distribution=True, a_name=a, b_name=b), f"{stem}.json",
+        ("JSON", lambda: records.dumps(records.pair(res, distribution=True, a_name=a, b_name=b)), f"{stem}.json",
          "application/json"),
     ]
     if res.distribution is not None:

@@ -131,7 +131,7 @@ def run(args) -> int:
         said = paper.in_family(paper.pair_claim(res, a_name, b_name), _families(args.family), args.family)
         print(said, file=sys.stderr if said.startswith("warning: ") else sys.stdout)
     if args.save:
-        write(args.save, export.result_json(res, distribution=True, **names))
+        write(args.save, records.dumps(records.pair(res, distribution=True, **names)))
         if res.distribution is None:  # said where it is written, not when `figure` refuses it
             print(f"note: {args.save} has no resampled values for `sigcore figure`: "
                   f"{sentence.the(sentence.test_name(res))} is closed-form (--test bootstrap or permutation "

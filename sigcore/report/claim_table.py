@@ -134,8 +134,11 @@ def claim_stem(c: Claim, a: str, b: str) -> str:
 
 
 def to_json(c: Claim, *, a: str = "A", b: str = "B", resamples: bool = True) -> str:
-    """The claim's JSON record (kind "claim", :func:`sigcore.report.records.claim`) as the command line's ``--json``
-    prints it, with the comparison it rests on (its δ(x⁽ⁱ⁾) too, with ``resamples``) under "result"."""
+    """Deprecated (removed in 0.4.0): ``records.dumps(records.claim(c, ...))``, the one writer of JSON records."""
+    import warnings
+
     from . import records
 
+    warnings.warn("claim_table.to_json(c) is records.dumps(records.claim(c)) and goes in 0.4.0",
+                  DeprecationWarning, stacklevel=2)
     return records.dumps(records.claim(c, a=a, b=b, resamples=resamples))

@@ -447,10 +447,13 @@ def deltas_csv(res: Result) -> bytes:
 
 
 def result_json(res: Result, *, distribution: bool = False, **extra: Any) -> str:
-    """The result's JSON record (kind "pair", :func:`sigcore.report.records.pair`); ``extra`` keys (system names,
-    file names...) are added, and win on a clash."""
+    """Deprecated (removed in 0.4.0): ``records.dumps(records.pair(res, ...))``, the one writer of JSON records."""
+    import warnings
+
     from . import records
 
+    warnings.warn("export.result_json(res) is records.dumps(records.pair(res)) and goes in 0.4.0",
+                  DeprecationWarning, stacklevel=2)
     return records.dumps(records.pair(res, distribution=distribution, **extra))
 
 

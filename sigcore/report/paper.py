@@ -134,7 +134,7 @@ def for_result(res: Result, *, a: str, b: str, command: str, venue: str = DEFAUL
     files = {f"{name}-sentence.tex": text_tex(export.sentence_latex(res, a=a, b=b),
                                              signature_footnote(res.signature, sacre), folder),
              f"{name}-table.tex": export.verdict_latex(res, a=a, b=b, venue=venue),  # as --latex and the app
-             f"{name}.json": export.result_json(res, distribution=True, a_name=a, b_name=b)}
+             f"{name}.json": records.dumps(records.pair(res, distribution=True, a_name=a, b_name=b))}
     notes = _figure(files, name, draw, res, export.figure_caption(res, "histogram", latex=True), folder) \
         if res.distribution is not None else []
     return Entry(name, _encoded(files), citations.keys_of(res), command, _checklist_pair(res, a, b, name, sacre),
@@ -154,7 +154,7 @@ def for_claim(c, *, a: str, b: str, command: str, venue: str = DEFAULT_VENUE, fo
     files = {f"{name}-sentence.tex": text_tex(export.claim_latex(c, a=a, b=b),
                                              signature_footnote(c.signature, sacre), folder),
              f"{name}-table.tex": claim_table.latex(c, a=a, b=b, venue=venue),
-             f"{name}.json": claim_table.to_json(c, a=a, b=b)}
+             f"{name}.json": records.dumps(records.claim(c, a=a, b=b, resamples=True))}
     notes = _figure(files, name, draw, c, claim_table.figure_caption(c, latex=True), folder)
     # not a decision on "better", so nothing for conflicts() to weigh against a pair or a family
     return Entry(name, _encoded(files), citations.claim_keys(res.test, res.metric), command,
