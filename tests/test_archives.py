@@ -111,7 +111,8 @@ BOMBS = {
     # before it meets a row it does not stream (here the same item again) and hands the table to the whole read
     "parquet of 73 million rows": ("cli", "bomb.parquet", None,
                                    "bomb.parquet: holds 73,400,320 rows of 6 columns, which decode to 2.2 GiB, more "
-                                   "than the 2 GiB sigcore reads of one table", 2.3e9, 64 * MB),
+                                   "than the 2 GiB sigcore reads of one table. A table as logs give it is read a "
+                                   "batch of rows at a time, whatever its size", 2.3e9, 64 * MB),
 }
 
 

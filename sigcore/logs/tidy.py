@@ -438,8 +438,11 @@ def _bounded(schema, meta, name: str) -> None:
         raise InputError(f"holds {meta.num_rows:,} rows of {meta.num_columns} columns, which decode to "
                          f"{archives.size(max(decoded, unpacked))}, more than the {archives.size(archives.TABLE)} "
                          "sigcore reads of one table", file=name,
-                         hint="Compare fewer models, tasks or metrics at once (a table for each), or a sample of "
-                              "the items.")
+                         hint="A table as logs give it is read a batch of rows at a time, whatever its size: "
+                              "text ids model, task, item; whole-number runs; one metric; no missing score; its rows "
+                              "in (model, task, item, run) order (`sigcore many F.parquet`, "
+                              "leaderboard.from_parquet). Or compare fewer models, tasks or metrics at once, or a "
+                              "sample of the items.")
 
 
 def read_table_bytes(data: bytes, name: str, columns: Iterable[str] | None = None) -> pd.DataFrame:
