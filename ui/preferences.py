@@ -56,6 +56,13 @@ SHAPE_NAMES = {"arena": "arena battles", "mt-bench": "MT-Bench pairwise judgment
 TIE_LABELS = {"half": "half a win each way", "davidson": "Davidson's tie model"}
 SCALE_LABELS = {"elo": "Elo (400 · log₁₀ odds)", "log": "natural-log odds"}
 VENUE_KEY = "preferences-venue"
+# a phone (390 px) shows the models' seven columns whole: smaller text and padding, where they scrolled sideways
+PHONE_CSS = """<style>
+@media (max-width: 640px) {
+  .st-key-preferences-models [data-testid="stTable"] :is(th, td),
+  .st-key-preferences-pairs [data-testid="stTable"] :is(th, td) { font-size: 12px; padding: 0.3rem 0.2rem; }
+}
+</style>"""
 
 
 @dataclass(frozen=True)
@@ -179,15 +186,18 @@ def compute(files: list[tuple[str, bytes]], battles: Battles, s: Settings) -> Pr
 def show(res: Preferences) -> None:
     """As the command line prints it: the heading, the models, what they settle, what else the judgments say; the
     figure; every pair (folded); the legend, the notes of fitting, the signature."""
+    st.html(PHONE_CSS)
     st.markdown(md(views.heading(res)))
-    cells(*views.model_rows(res), names=1)
+    with st.container(key="preferences-models"):
+        cells(*views.model_rows(res), names=1)
     st.markdown(md(views.settled(res)))
     for finding in views.findings(res):
         st.markdown(md(finding))
     figure.show(ratings(res), "ratings")
     pairs = len(res.ratings.pairs)
     with st.expander(f"Every pair ({pairs:,}): δ, p and p corrected"):
-        cells(*views.pair_rows(res), names=2)
+        with st.container(key="preferences-pairs"):
+            cells(*views.pair_rows(res), names=2)
     st.caption(md(views.legend(res)))
     for note in res.notes:
         if note not in res.battles.notes:  # the readers' notes are under the data
