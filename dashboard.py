@@ -15,6 +15,7 @@ PAGES = [  # one line per page; app_pages/, as Streamlit runs the files of a pag
     st.Page("app_pages/compare.py", title="Compare two systems", icon=":material/balance:", default=True),
     CLASSROOM := st.Page("app_pages/classroom.py", title=classroom, icon=":material/school:", url_path="classroom"),
     st.Page("app_pages/many.py", title="Many systems", icon=":material/leaderboard:"),
+    st.Page("app_pages/preferences.py", title="Pairwise judgments", icon=":material/thumbs_up_down:"),
     st.Page("app_pages/which_test.py", title="Which test?", icon=":material/explore:"),
 ]
 page = st.navigation(PAGES)

@@ -667,8 +667,8 @@ def test_the_page_icons_are_drawn_by_streamlits_own_font(page):
     Material icons come with Streamlit's font."""
     links = page.locator("[data-testid=stSidebarNav] a")
     links.first.wait_for(timeout=60_000)
-    assert links.count() == 4
-    assert page.locator("[data-testid=stSidebarNav] a [data-testid=stIconMaterial]").count() == 4
+    assert links.count() == 5
+    assert page.locator("[data-testid=stSidebarNav] a [data-testid=stIconMaterial]").count() == 5
 
 
 @pytest.mark.parametrize("query, third", [("", "A wins every disagreement"), ("?lang=zh", "不一致处 A 全对")])

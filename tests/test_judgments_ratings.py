@@ -188,6 +188,14 @@ def test_the_same_seed_gives_the_same_intervals_and_ranks_come_from_the_resample
     assert ((one.ci_low <= one.rating) & (one.rating <= one.ci_high)).all()
 
 
+def test_progress_is_told_after_each_block_of_resamples_and_changes_nothing():
+    battles = _battles(5, m=4, items=80)
+    told = []
+    with_bar = bradley_terry(battles, n_resamples=2_500, seed=3, progress=told.append)
+    assert told == [1_000 / 2_500, 2_000 / 2_500, 1.0]  # blocks of 1,000 (resampling.CHUNK), then the rest
+    np.testing.assert_array_equal(with_bar.resampled, bradley_terry(battles, n_resamples=2_500, seed=3).resampled)
+
+
 def test_the_lmarena_rank_is_one_plus_the_models_significantly_better():
     res = bradley_terry(_battles(6, m=5, items=300), n_resamples=1000, correction="holm")
     significant = res.pairs[(res.pairs["p_corrected"] <= res.alpha) & (res.pairs["delta"] > 0)]

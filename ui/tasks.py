@@ -200,7 +200,7 @@ def show(res: leaderboard.Leaderboard, s: Settings) -> None:
     tasks = res.task_table(s.baseline, s.alpha, s.correction, over=s.per_task)
     for warning in words.floor_warnings(res, s.baseline, s.alpha, s.correction, s.per_task, len(tasks)):
         st.warning(md(warning), icon="⚠️")  # b too small for any p to pass the correction, whatever the data
-    _cells(*words.model_rows(res.table(s.baseline, s.alpha, s.correction), s.baseline, s.alpha,
+    cells(*words.model_rows(res.table(s.baseline, s.alpha, s.correction), s.baseline, s.alpha,
                              1 / res.n_resamples))
     st.caption(md(words.legend(res, s.baseline, s.alpha, s.correction)))
     st.plotly_chart(ranks(res, s.alpha, s.correction), config=figure_config("ranks"), key="tasks-ranks")
@@ -218,14 +218,16 @@ def show(res: leaderboard.Leaderboard, s: Settings) -> None:
         st.dataframe(pd.DataFrame(words.variance_rows(res, s.baseline), columns=words.variance_header(res)),
                      hide_index=True)
     st.markdown(md(words.per_task_heading(res, s.baseline, s.correction, s.per_task, len(tasks))))
-    _cells(*words.per_task_rows(tasks, s.alpha, 1 / res.n_resamples))
+    cells(*words.per_task_rows(tasks, s.alpha, 1 / res.n_resamples))
 
 
-def _cells(header: list[str], rows: list[list[str]]) -> None:
+def cells(header: list[str], rows: list[list[str]], names: int | None = None) -> None:
     """A board's table with the command line's columns and cells, as it prints them (escaped: a table's cells are
-    Markdown), in a static table that fits the column: the names wrap where a grid would run off it, each number
-    and interval on one line (its spaces unbreakable)."""
-    names = 2 if header[1] == "model" else 1  # the model's (and the task's) name
+    Markdown), in a static table that fits the column: the ``names`` first columns wrap where a grid would run off
+    it (by default the model's, and the task's before it), each number and interval on one line (its spaces
+    unbreakable)."""
+    if names is None:
+        names = 2 if header[1] == "model" else 1
     cells = [[md(c) if k < names else md(c).replace(" ", NBSP) for k, c in enumerate(row)] for row in rows]
     st.table(pd.DataFrame(cells, columns=[md(h) for h in header]), hide_index=True,
              height="content" if len(rows) <= 15 else 560)

@@ -19,6 +19,7 @@ and the note counts them. Models that never meet, directly or through others, ar
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -98,14 +99,16 @@ class Ratings:
 def bradley_terry(battles: Battles | pd.DataFrame, *, ties: str = "half", scale: str = "elo",
                   baseline: str | None = None, center: float | None = None, prior: float = 0.0,
                   n_resamples: int = DEFAULT_RESAMPLES, seed: int | None = DEFAULT_SEED,
-                  confidence_level: float = _LEVEL, alpha: float = DEFAULT_ALPHA, correction: str = "holm") -> Ratings:
+                  confidence_level: float = _LEVEL, alpha: float = DEFAULT_ALPHA, correction: str = "holm",
+                  progress: Callable[[float], None] | None = None) -> Ratings:
     """Bradley–Terry ratings of the models in ``battles`` (read by :func:`sigcore.judgments.read`, or the tidy
     battles frame) with intervals and ranks from ``n_resamples`` resamples of the items, drawn from ``seed``.
 
     ``ties``: "half" (a tie is half a win each way) or "davidson" (Davidson's tie parameter, fitted).
     ``scale``/``baseline``/``center``: the units and the anchor (:data:`SCALES`, :data:`CENTERS`). ``prior``: ties
     added to every pair that met (0: plain maximum likelihood). ``correction``: over all pairs, for the LMArena
-    rank: one of :data:`sigcore.statistics.multiple.CORRECTIONS`, or "maxt"."""
+    rank: one of :data:`sigcore.statistics.multiple.CORRECTIONS`, or "maxt". ``progress(fraction done)`` is called
+    after each block of resamples (the app's bar, and where a Stop ends the run)."""
     frame = battles.frame if isinstance(battles, Battles) else battles
     notes = list(battles.notes) if isinstance(battles, Battles) else []
     center = _checked(ties, scale, center, prior, n_resamples, seed, confidence_level, alpha, correction)
@@ -129,7 +132,7 @@ def bradley_terry(battles: Battles | pd.DataFrame, *, ties: str = "half", scale:
     totals = cells.totals + extra
     _finite(totals, cells, ties, prior)
     theta, nu = bt.fit(totals, cells.first, cells.second, m, ties=ties)
-    resampled, fallen = _resampled(cells, theta[0], ties, prior, n_resamples, seed)
+    resampled, fallen = _resampled(cells, theta[0], ties, prior, n_resamples, seed, progress)
     anchor = None if baseline is None else models.index(baseline)
     rating = _scaled(theta, scale, center, anchor)[0]
     ratings = _scaled(resampled, scale, center, anchor)
@@ -201,7 +204,7 @@ def _finite(totals: np.ndarray, cells: bt.Cells, ties: str, prior: float) -> Non
 
 
 def _resampled(cells: bt.Cells, theta: np.ndarray, ties: str, prior: float, n_resamples: int,
-               seed: int | None) -> tuple[np.ndarray, int]:
+               seed: int | None, progress: Callable[[float], None] | None = None) -> tuple[np.ndarray, int]:
     """(b × models) strengths of the item resamples, and how many needed the fallback prior."""
     paired = resampling.PairedStats.from_items(cells.items, np.zeros((len(cells.items), 0)))
     m, pairs = len(cells.models), len(cells.first)
@@ -223,6 +226,8 @@ def _resampled(cells: bt.Cells, theta: np.ndarray, ties: str, prior: float, n_re
             fallen += int((~finite).sum())
         out[at:at + len(chunk)] = chunk
         at += len(chunk)
+        if progress is not None:
+            progress(at / n_resamples)
     return out, fallen
 
 

@@ -8,6 +8,7 @@ This is ``sigcore.preferences(...)`` and what ``sigcore preferences FILE…`` ru
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..contract import (
@@ -90,13 +91,15 @@ def preferences(sources: list | Battles, *, shape: str | None = None, ties: str 
                 baseline: str | None = None, center: float | None = None, prior: float = 0.0,
                 n_resamples: int = DEFAULT_RESAMPLES, seed: int | None = DEFAULT_SEED,
                 confidence_level: float = _LEVEL, alpha: float = DEFAULT_ALPHA,
-                correction: str = "holm", reconcile: bool = False) -> Preferences:
+                correction: str = "holm", reconcile: bool = False,
+                progress: Callable[[float], None] | None = None) -> Preferences:
     """Rate the models of pairwise judgments: ``sources`` are files (paths, or (name, bytes) pairs of uploads; each
     file's shape recognised unless ``shape`` names it: :data:`sigcore.judgments.SHAPES`) or :class:`Battles`.
 
     The ratings are Bradley–Terry's on ``scale`` (:func:`sigcore.judgments.bradley_terry`, whose settings these
     are), their intervals at ``confidence_level`` and every pair's p from ``n_resamples`` resamples of the items,
-    the p corrected over all pairs with ``correction`` at ``alpha`` for the rank LMArena publishes.
+    the p corrected over all pairs with ``correction`` at ``alpha`` for the rank LMArena publishes; ``progress(fraction
+    done)`` is told after each block of resamples.
 
     From the same battles, where they allow it: the position bias of judgments made in both orders
     (:func:`~sigcore.judgments.position_bias`) and the agreement of judges who judged the same battles
@@ -120,7 +123,7 @@ def preferences(sources: list | Battles, *, shape: str | None = None, ties: str 
         battles = reconciled(battles)
     ratings = bradley_terry(battles, ties=ties, scale=scale, baseline=baseline, center=center, prior=prior,
                             n_resamples=n_resamples, seed=seed, confidence_level=confidence_level, alpha=alpha,
-                            correction=correction)
+                            correction=correction, progress=progress)
     return Preferences(ratings, battles, position, agreed, reconcile)
 
 
