@@ -95,6 +95,14 @@ def test_an_upload_says_its_shape_and_notes_and_shows_the_command_line_s_views()
     assert chart["layout"]["yaxis"]["ticktext"] == list(res.ratings.table().model)
     assert [b.proto.label for b in at.get("download_button")] == [
         "Download SVG", "Models (.csv)", "All (.json)", "Page (.html)", "Ratings (.md)", "Table (.tex)"]
+    assert views.findings(res)[0].startswith("Position bias: of 5 judgment pairs")
+    assert all(md(f) in text for f in views.findings(res))  # judged in both orders: the position bias said
+    at.checkbox(key="preferences-reconcile").check()
+    at.number_input(key="preferences-prior").set_value(1.0)
+    at = run(at)
+    again = sigcore.preferences([("mt_bench_pair.jsonl", data)], n_resamples=B, reconcile=True, prior=1.0)
+    assert not at.error and models_shown(at) == views.model_rows(again)[1] != views.model_rows(res)[1]
+    assert md(views.findings(again)[1]) in shown_text(at) and again.reconciled
 
 
 def test_each_setting_reaches_the_ratings():

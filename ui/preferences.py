@@ -78,6 +78,7 @@ class Settings:
     seed: int = DEFAULT_SEED
     alpha: float = DEFAULT_ALPHA
     correction: str = "holm"
+    reconcile: bool = False
 
 
 # ---------------------------------------------------------------- data
@@ -161,8 +162,13 @@ def settings(files: list[tuple[str, bytes]], battles: Battles, shape: str | None
                                        "better.")
         alpha = c8.selectbox("Level α", ALPHAS, index=ALPHAS.index(DEFAULT_ALPHA), key="preferences-alpha",
                              format_func=lambda x: f"{x:g}")
+        reconcile = st.checkbox("Reconcile the orders", key="preferences-reconcile",
+                                help="Count each pair judged in both orders once, a tie where the order changed the "
+                                     "verdict (FastChat's rule for MT-Bench; --reconcile). Only for judgments made "
+                                     "in both orders.")
         st.form_submit_button("Run", type="primary")
-    return Settings(shape, ties, scale, baseline, float(prior), int(b), int(seed), float(alpha), correction)
+    return Settings(shape, ties, scale, baseline, float(prior), int(b), int(seed), float(alpha), correction,
+                    reconcile)
 
 
 # ---------------------------------------------------------------- computing
