@@ -118,6 +118,22 @@ def test_model_and_task_names_on_a_board(name, tmp_path, capsys):
         assert printable(name) in {printable(r[k]) for r in rows for k in ("model", "other") if k in r}
 
 
+
+@pytest.mark.parametrize("name", HOSTILE)
+def test_a_boards_html_page_shows_names_as_the_terminal_does(name):
+    """The page of `many --html` and of the app's Page download (one builder) is a file, not the terminal's escaping
+    stream: its tables held a model's and a task's newline, escape and bidi override raw, under HTML's escape alone."""
+    import html
+
+    from sigcore import leaderboard
+    from sigcore.report import board_page
+
+    res = leaderboard.bootstrap(leaderboard.from_table(board(name, name + " task")), n_resamples=200)
+    page = board_page.page(res, "base", 0.05, "holm")
+    clean(page)
+    shown = html.escape(printable(name))
+    assert f"<td>{shown}</td>" in page and f"<th>{shown} task</th>" in page
+
 def test_a_boards_csv_neutralises_formulas(tmp_path, capsys):
     """`many --csv` on a board printed =HYPERLINK(...) raw, though every other CSV neutralised it."""
     table = tmp_path / "board.csv"

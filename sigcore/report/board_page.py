@@ -2,7 +2,8 @@
 request leaves it: its style inline, its figure an inline SVG) and a Markdown block. Both show what the command
 line prints, from the same rows (:func:`sigcore.report.board.model_rows`): the heading with the settings, the
 models with their rank, score, intervals and δ, each task's scores, what the board settles, the legend and the
-notes. Every name is escaped for the page, never read as markup."""
+notes. Every name is escaped for the page, never read as markup, and shown as the terminal shows it
+(:func:`sigcore.words.printable`: a newline, an escape or a bidi override as \\xNN or \\uNNNN)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import re
 
 from ..errors import SettingsError
 from ..leaderboard import Leaderboard
+from ..words import printable
 from . import board as words
 from . import export
 from .export import md_escape
@@ -62,7 +64,9 @@ def page(res: Leaderboard, baseline: str, alpha: float, correction: str, *, figu
     """The board as one self-contained HTML page: what :func:`markdown` holds, and the rank figure as an inline
     SVG (``figure_svg``, from :func:`sigcore.report.board_figures.ranks`), or a line saying it was left out."""
     parts = _parts(res, baseline, alpha, correction)
-    esc = html.escape
+
+    def esc(text: str) -> str:  # a name's control and bidi characters as the terminal shows them, then HTML's escape
+        return html.escape(printable(text))
 
     def table(header: list[str], rows: list[list[str]]) -> str:
         head = "".join(f"<th>{esc(h)}</th>" for h in header)

@@ -1,6 +1,7 @@
 """Archive bombs and damaged archives for the tests, built in memory in milliseconds and small (a compressed block is
 repeated: never a large file committed), and written by hand where a zip must lie about itself."""
 
+import bz2
 import json
 import struct
 import zlib
@@ -109,12 +110,25 @@ def header_bomb(gigabytes: float = 1.9) -> bytes:
                    deflated("summaries.json", inspect_members()["summaries.json"])])
 
 
+def bzip2_repeated(chunk: bytes, times: int) -> tuple[bytes, int, int]:
+    """One bzip2 stream of ``chunk`` ``times`` times (a decompressor reads one stream: no frames to repeat), its
+    CRC-32 and size inflated; a run of one byte compresses to a few bytes a megabyte, in about a second a GB."""
+    compressor, parts, crc = bz2.BZ2Compressor(9), [], 0
+    for _ in range(times):
+        parts.append(compressor.compress(chunk))
+        crc = zlib.crc32(chunk, crc)
+    return b"".join(parts) + compressor.flush(), crc, len(chunk) * times
+
+
+_BUILDERS = {"deflate": (repeated, 8), "zstd": (zstd_repeated, 93), "bzip2": (bzip2_repeated, 12)}
+
+
 def lying_bomb(method: str = "deflate", declared: int = 100, gigabytes: float = 2.2) -> bytes:
-    """A .eval whose header.json declares ``declared`` bytes and inflates to gigabytes (deflate or Zstandard)."""
-    times = int(gigabytes * 1e9) >> 20
-    raw, crc, _ = repeated(SPACES, times) if method == "deflate" else zstd_repeated(SPACES, times)
-    return zip_of([{"name": "header.json", "raw": raw, "method": 8 if method == "deflate" else 93,
-                    "crc": crc, "size": declared},
+    """A .eval whose header.json declares ``declared`` bytes and inflates to gigabytes (deflate, Zstandard or
+    bzip2, which zip calls method 12 and the reader inflates too)."""
+    build, number = _BUILDERS[method]
+    raw, crc, _ = build(SPACES, int(gigabytes * 1e9) >> 20)
+    return zip_of([{"name": "header.json", "raw": raw, "method": number, "crc": crc, "size": declared},
                    deflated("summaries.json", inspect_members()["summaries.json"])])
 
 
