@@ -26,6 +26,7 @@ from helpers.many_page import board_with, shown_text, widget
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "judgments"
+FAKE_SVG = b'<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"><g class="stand-in"/></svg>'
 HOSTILE = "<img src=x onerror=alert(1)>"
 B = 500  # resamples in these tests: the page's default, 10,000, is the command line's too
 
@@ -159,7 +160,17 @@ def test_a_model_that_never_loses_is_refused_until_a_prior_keeps_it_finite():
     assert md(res.notes[-2]) in [i.value for i in at.info] and "prior=1" in res.notes[-2]  # the fit's note, below
 
 
-def test_a_hostile_model_name_is_text_everywhere(deferred):
+def _stand_in(monkeypatch) -> list[str]:
+    """kaleido's SVG replaced by a stand-in (the fast tier starts no browser), and what was asked of it."""
+    from sigcore.report import export
+
+    drawn = []
+    monkeypatch.setattr(export, "figure_image", lambda fig, fmt, **size: drawn.append(fmt) or FAKE_SVG)
+    return drawn
+
+
+def test_a_hostile_model_name_is_text_everywhere(deferred, monkeypatch):
+    _stand_in(monkeypatch)
     names = ("m0", "m1", HOSTILE, "m3", "m4")
     at = uploaded(("battles.csv", battles_csv(names)))
     assert not at.error and HOSTILE in board_with(at, "rank interval").model.tolist()  # a cell, as it is
@@ -179,6 +190,7 @@ def test_the_downloads_are_the_command_line_s_byte_for_byte(tmp_path, monkeypatc
     prints with --csv, --json, --markdown, --latex --venue, or writes with --html, for the same file."""
     from sigcore.__main__ import main
 
+    drawn = _stand_in(monkeypatch)
     data = battles_csv(("alpha", "beta", "gamma", "delta", "epsilon"))
     at = uploaded(("battles.csv", data))
     at.selectbox(key="preferences-ties").set_value("davidson")
@@ -205,7 +217,9 @@ def test_the_downloads_are_the_command_line_s_byte_for_byte(tmp_path, monkeypatc
         shown = shown if isinstance(shown, bytes) else shown.encode()
         assert shown == capsys.readouterr().out.encode(), label
     assert main([*args, "--html", "page.html"]) == 0
+    assert drawn == ["svg"]  # the command line's; the app's only on the click
     assert deferred[buttons["Page (.html)"].deferred_file_id]().encode() == Path("page.html").read_bytes()
+    assert drawn == ["svg", "svg"] and b'<g class="stand-in"/></svg></figure>' in Path("page.html").read_bytes()
     record = json.loads(deferred[buttons["All (.json)"].deferred_file_id]())
     assert record["settings"]["correction"] == "bonferroni" and record["settings"]["baseline"] == "gamma"
     assert record["settings"]["n_resamples"] == 700 and record["settings"]["ties"] == "davidson"

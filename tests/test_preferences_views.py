@@ -25,7 +25,7 @@ from sigcore.report.export import md_escape
 from sigcore.signature import Signature
 
 ROOT = Path(__file__).resolve().parents[1]
-HOSTILE = ["=HYPERLINK(\"http://x\")", "<script>alert(1)</script>", "m_{x} & 50% #1", "plain"]
+HOSTILE = ["=HYPERLINK(\"http://x\")", "<script>alert(1)</script>", "m_{x} & 50% #1", "plain\u202eflip\nline"]
 
 
 def battles(path, *, models=("m0", "m1", "m2", "m3"), strengths=(0.0, 0.3, 0.9, 1.6), items=60, seed=0):
@@ -214,6 +214,7 @@ def test_every_view_escapes_the_names(tmp_path):
     assert "'" + HOSTILE[0] in cells and not any(re.match(r"[=+@\t]", c) for c in cells)
     page = views.page(res)
     assert "<script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "plain\\u202eflip\\x0aline" in page and "\u202e" not in page  # shown as the terminal shows it
     md = views.markdown(res)
     assert "<script>" not in md.replace("\\<script\\>", "") and "m\\_\\{x\\} \\& 50% \\#1" in md
     tex = views.latex(res)
@@ -247,3 +248,14 @@ def test_the_latex_table_compiles_in_an_acl_paper(tmp_path):
 
     res = _hostile_table(tmp_path)
     compile_paper(tmp_path, views.latex(res))
+
+
+@pytest.mark.slow  # kaleido draws the figure in Chromium
+def test_the_page_s_figure_is_one_svg_the_same_each_time(tmp_path):
+    from sigcore.report.preferences_figures import ratings_svg
+
+    res = sigcore.preferences(battles(tmp_path / "b.csv"), n_resamples=200)
+    (first, missing), (second, _) = ratings_svg(res), ratings_svg(res)
+    assert missing is None and first == second and first.lstrip().startswith(("<?xml", "<svg"))
+    page = views.page(res, figure_svg=first)
+    assert page.count("<svg") == 1 and "m3" in page[page.index("<svg"):]

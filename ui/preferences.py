@@ -20,7 +20,7 @@ from sigcore.judgments.bradley_terry import TIES
 from sigcore.judgments.ratings import CENTERS, SCALES
 from sigcore.report import preferences as views
 from sigcore.report import records
-from sigcore.report.preferences_figures import ratings
+from sigcore.report.preferences_figures import ratings, ratings_svg
 from sigcore.report.venues import VENUES
 from sigcore.statistics.multiple import RESAMPLED
 from sigcore.words import counted
@@ -224,9 +224,15 @@ def downloads(res: Preferences) -> None:
     buttons = [("Models (.csv)", lambda: views.csv(res), "preferences.csv", "text/csv"),
                ("All (.json)", lambda: records.dumps(records.preferences(res)) + "\n", "preferences.json",
                 "application/json"),  # + the newline print writes after it
-               ("Page (.html)", lambda: views.page(res), "preferences.html", "text/html"),
+               ("Page (.html)", lambda: page_html(res), "preferences.html", "text/html"),
                ("Ratings (.md)", lambda: views.markdown(res), "preferences.md", "text/markdown"),
                ("Table (.tex)", lambda: views.latex(res, venue=key), "preferences.tex", "text/x-tex")]
     for col, (label, content, name, mime) in zip(st.columns(len(buttons)), buttons):
         col.download_button(label, content, file_name=name, mime=mime, on_click="ignore", width="stretch",
                             key=f"preferences-{name}")
+
+
+def page_html(res: Preferences) -> str:
+    """The "Page (.html)" download: byte for byte the page of ``preferences --html``, its figure inline where static
+    images can be drawn (said on the page where they cannot)."""
+    return views.page(res, figure_svg=ratings_svg(res)[0])

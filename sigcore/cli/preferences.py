@@ -75,7 +75,12 @@ def run(args) -> int:
                       confidence_level=args.confidence, alpha=args.alpha, correction=args.correction,
                       reconcile=args.reconcile)
     if args.html:
-        write(args.html, views.page(res))
+        from ..report.preferences_figures import ratings_svg
+
+        svg, missing = ratings_svg(res)
+        if missing:
+            print(f"note: the page has no figure ({missing})", file=sys.stderr)
+        write(args.html, views.page(res, figure_svg=svg))
     if args.json:
         print(records.dumps(records.preferences(res)))
         return 0

@@ -9,8 +9,6 @@ escaped for each view, never read as markup.
 
 from __future__ import annotations
 
-import html
-
 import pandas as pd
 
 from ..io.sheets import table_csv
@@ -22,6 +20,8 @@ from .board import separation
 from .citations import cite_latex, preference_keys
 from .export import latex_escape, latex_table, md_escape, tabular_width
 from .family import CORRECTION_NAMES
+from .publish import html_document, html_table, inline_svg, md_table
+from .publish import html_escape as esc
 from .venues import DEFAULT as DEFAULT_VENUE
 from .venues import venue_named
 
@@ -152,52 +152,32 @@ def _parts(res) -> dict:
             "findings": findings(res), "legend": legend(res), "notes": list(res.notes), "signature": res.signature}
 
 
-def _md_table(header: list[str], rows: list[list[str]], names: int) -> str:
-    lines = ["| " + " | ".join(md_escape(h) for h in header) + " |",
-             "|" + "|".join(":---" if k < names else "---:" for k in range(len(header))) + "|"]
-    return "\n".join(lines + ["| " + " | ".join([*(md_escape(c) for c in row[:names]),
-                                                 *(c.replace("|", "\\|") for c in row[names:])]) + " |"
-                              for row in rows])  # the names escaped; the numbers are sigcore's own
-
-
 def markdown(res) -> str:
     """The ratings as Markdown (a README, a model card): the heading, the models, what they settle, every pair,
     the legend, the notes and the signature; names escaped."""
     parts = _parts(res)
     notes = "".join(f"\n- note: {md_escape(n)}" for n in parts["notes"])
     found = "".join(f"\n\n{md_escape(f)}" for f in parts["findings"])
-    return (f"{md_escape(parts['heading'])}\n\n{_md_table(*parts['models'], 1)}\n\n{md_escape(parts['settled'])}"
-            f"{found}\n\nEvery pair:\n\n{_md_table(*parts['pairs'], 2)}\n\n{md_escape(parts['legend'])}\n{notes}\n\n"
+    return (f"{md_escape(parts['heading'])}\n\n{md_table(*parts['models'], 1)}\n\n{md_escape(parts['settled'])}"
+            f"{found}\n\nEvery pair:\n\n{md_table(*parts['pairs'], 2)}\n\n{md_escape(parts['legend'])}\n{notes}\n\n"
             f"Signature: `{parts['signature']}`\n")
 
 
-_STYLE = ("body{font-family:system-ui,sans-serif;margin:2em auto;max-width:72em;padding:0 1em;color:#222}"
-          "table{border-collapse:collapse;margin:1em 0;font-size:.92em;font-variant-numeric:tabular-nums}"
-          "th,td{padding:.25em .45em;border-bottom:1px solid #ddd;text-align:right;white-space:nowrap}"
-          "th:first-child,td:first-child{text-align:left}.wide{overflow-x:auto}"
-          "p.small{font-size:.9em;color:#555}code{word-break:break-all}")
-
-
-def page(res, *, title: str | None = None) -> str:
-    """The ratings as one self-contained HTML page (no request leaves it): what :func:`markdown` holds."""
+def page(res, *, figure_svg: str | None = None, title: str | None = None) -> str:
+    """The ratings as one self-contained HTML page (no request leaves it): what :func:`markdown` holds, and the
+    figure of the ratings as an inline SVG (``figure_svg``: :func:`sigcore.report.preferences_figures.ratings_svg`),
+    or a line saying it was left out."""
     parts = _parts(res)
-    esc = html.escape
-
-    def table(header: list[str], rows: list[list[str]]) -> str:
-        head = "".join(f"<th>{esc(h)}</th>" for h in header)
-        body = "".join("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>" for row in rows)
-        return f'<div class="wide"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+    figure = (f"<figure>{inline_svg(figure_svg)}</figure>" if figure_svg else
+              '<p class="small">(The figure was left out: static figures need plotly and kaleido.)</p>')
+    found = "".join(f"<p>{esc(f)}</p>\n" for f in parts["findings"])
     notes = "".join(f"<li>{esc(n)}</li>" for n in parts["notes"])
-    name = title or f"Ratings of {len(res.models)} models from pairwise judgments"
-    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-            f"<title>{esc(name)}</title><style>{_STYLE}</style></head><body>\n"
-            f"<h1>{esc(name)}</h1>\n<p>{esc(parts['heading'])}</p>\n{table(*parts['models'])}\n"
-            f"<p>{esc(parts['settled'])}</p>\n" + "".join(f"<p>{esc(f)}</p>\n" for f in parts["findings"])
-            + f"<h2>Every pair</h2>\n{table(*parts['pairs'])}\n"
-            f"<p class=\"small\">{esc(parts['legend'])}</p>\n"
-            + (f"<ul class=\"small\">{notes}</ul>\n" if notes else "")
-            + f"<p class=\"small\">Signature: <code>{esc(parts['signature'])}</code></p>\n</body></html>\n")
+    return html_document(
+        title or f"Ratings of {len(res.models)} models from pairwise judgments",
+        f"<p>{esc(parts['heading'])}</p>\n{html_table(*parts['models'])}\n<p>{esc(parts['settled'])}</p>\n{found}"
+        f"{figure}\n<h2>Every pair</h2>\n{html_table(*parts['pairs'])}\n<p class=\"small\">{esc(parts['legend'])}</p>\n"
+        + (f"<ul class=\"small\">{notes}</ul>\n" if notes else "")
+        + f"<p class=\"small\">Signature: <code>{esc(parts['signature'])}</code></p>\n")
 
 
 def latex(res, *, venue: str = DEFAULT_VENUE, label: str = "tab:preferences") -> str:

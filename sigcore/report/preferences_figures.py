@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
+from ..errors import SettingsError
 from .board_figures import INK, ROW
 from .figures import AXIS, MARK
 from .preferences import rating_text
+from .publish import svg_of
 from .style import label
 
-__all__ = ["ratings"]
+__all__ = ["ratings", "ratings_svg"]
 
 
 def ratings(res, *, title: str | None = None) -> go.Figure:
@@ -49,3 +51,13 @@ def ratings(res, *, title: str | None = None) -> go.Figure:
                    automargin=True, showgrid=False, tickfont=dict(color=INK), **AXIS),
         hoverlabel=dict(align="left"))
     return go.Figure(dict(data=[trace], layout=layout))
+
+
+def ratings_svg(res) -> tuple[str | None, str | None]:
+    """The page's figure (:func:`ratings`) as SVG text, the same ratings giving the same bytes
+    (:func:`sigcore.report.publish.svg_of`); or None and why, where static images cannot be drawn:
+    ``(svg, None)`` or ``(None, why)``."""
+    try:
+        return svg_of(ratings(res), "ratings"), None
+    except (ImportError, SettingsError) as e:
+        return None, str(e)
