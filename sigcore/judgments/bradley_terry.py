@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
@@ -37,52 +38,97 @@ _ITERATIONS = 200
 class Cells:
     """The battles as counts per pair of models that met (``first[p] < second[p]``, indices into ``models``): per
     item (rows, the unit of resampling) and pair, three columns, ``3p`` the score ``first`` made against ``second``
-    (ties as half each, fractions as given), ``3p + 1`` the score ``second`` made, ``3p + 2`` the ties."""
+    (ties as half each, fractions as given), ``3p + 1`` the score ``second`` made, ``3p + 2`` the ties. ``items`` is
+    sparse (scipy CSR, zeros not stored): an item meets a few of the pairs, and 20,000 items by 4,950 pairs of 100
+    models would be 2.4 GB dense."""
 
     models: list[str]
     first: np.ndarray   # (pairs,)
     second: np.ndarray  # (pairs,)
-    items: np.ndarray   # (items, 3 · pairs) counts per item
+    items: csr_matrix   # (items, 3 · pairs) counts per item
     fractional: bool    # some outcome is neither 0, 0.5 nor 1
 
     @property
     def totals(self) -> np.ndarray:
-        return self.items.sum(axis=0)
+        return np.asarray(self.items.sum(axis=0)).ravel()
 
 
-def cells(item: np.ndarray, model_a: np.ndarray, model_b: np.ndarray, outcome: np.ndarray) -> Cells:
-    """The per-item counts of battles (arrays of equal length: the item's key, the two models, A's score)."""
-    codes, models = _factorize(np.column_stack([model_a, model_b]).ravel())  # in order of first appearance
-    a, b = codes[0::2], codes[1::2]
+def cells(item, model_a, model_b, outcome: np.ndarray) -> Cells:
+    """The per-item counts of battles (arrays or Series of equal length: the item's key, the two models, A's
+    score)."""
+    a, b, models = coded(model_a, model_b)
+    outcome = np.asarray(outcome, dtype=float)
     low, high = np.minimum(a, b), np.maximum(a, b)
     mine = np.where(a == low, outcome, 1.0 - outcome)  # the score of the lower-numbered model
     pair_codes, pairs = _factorize(low * len(models) + high)
     item_codes, _ = _factorize(item)
-    counts = np.zeros((int(item_codes.max(initial=-1)) + 1, 3 * len(pairs)))
-    for column, values in enumerate((mine, 1.0 - mine, (outcome == 0.5).astype(float))):
-        np.add.at(counts, (item_codes, 3 * pair_codes + column), values)
+    values = np.concatenate([mine, 1.0 - mine, (outcome == 0.5).astype(float)])
+    rows = np.tile(item_codes, 3)
+    columns = np.concatenate([3 * pair_codes, 3 * pair_codes + 1, 3 * pair_codes + 2])
+    kept = values != 0
+    counts = csr_matrix((values[kept], (rows[kept], columns[kept])),
+                        shape=(int(item_codes.max(initial=-1)) + 1, 3 * len(pairs)))
+    counts.sum_duplicates()
     pairs = np.asarray(pairs, dtype=np.int64)
     fractional = bool(np.any((outcome != 0) & (outcome != 0.5) & (outcome != 1)))
-    return Cells(list(models), pairs // len(models), pairs % len(models), counts, fractional)
+    return Cells(models, pairs // len(models), pairs % len(models), counts, fractional)
 
 
-def _factorize(values: np.ndarray) -> tuple[np.ndarray, list]:
-    """Codes in order of first appearance (pandas' factorize, without pandas' object dtypes)."""
-    import pandas as pd
+def coded(model_a, model_b) -> tuple[np.ndarray, np.ndarray, list]:
+    """Each battle's two models as codes into the list of models, in order of first appearance reading each battle's
+    A then B (one hash of both columns, then that order)."""
+    n = len(model_a)
+    codes, uniques = _factorize(pd.concat([pd.Series(model_a), pd.Series(model_b)], ignore_index=True))
+    first = np.full(len(uniques), 2 * n)
+    np.minimum.at(first, codes, np.r_[2 * np.arange(n), 2 * np.arange(n) + 1])  # where each is first met
+    order = np.argsort(first, kind="stable")
+    recode = np.empty_like(order)
+    recode[order] = np.arange(len(order))
+    return recode[codes[:n]], recode[codes[n:]], [uniques[k] for k in order]
 
-    codes, uniques = pd.factorize(np.asarray(values, dtype=object if np.asarray(values).dtype.kind in "OUS" else None))
-    return codes.astype(np.int64), list(uniques)
+
+def _factorize(values) -> tuple[np.ndarray, list]:
+    """Codes in order of first appearance (pandas' factorize: a Series as it is, Arrow's strings hashed by Arrow;
+    an array of text as objects)."""
+    if not isinstance(values, pd.Series):
+        values = np.asarray(values)
+        values = values.astype(object) if values.dtype.kind in "OUS" else values
+    codes, uniques = pd.factorize(values)
+    return np.asarray(codes, dtype=np.int64), list(uniques)
+
+
+@dataclass(frozen=True)
+class _Graph:
+    """The pairs as an incidence matrix, transposed (models x pairs: +1 at ``first``, −1 at ``second``), so that a
+    per-pair quantity sums into per-model ones by one sparse product."""
+
+    first: np.ndarray
+    second: np.ndarray
+    into: csr_matrix
+    touching: csr_matrix  # |into|: the pairs each model is in
+
+    @classmethod
+    def of(cls, first: np.ndarray, second: np.ndarray, m: int) -> _Graph:
+        p = np.arange(len(first))
+        into = csr_matrix((np.r_[np.ones(len(p)), -np.ones(len(p))], (np.r_[first, second], np.r_[p, p])),
+                          shape=(m, len(p)))
+        return cls(np.asarray(first), np.asarray(second), into, abs(into))
+
+    def sum_in(self, per_pair: np.ndarray, matrix: csr_matrix | None = None) -> np.ndarray:
+        """(batch × pairs) -> (batch × models): Σ over each model's pairs, signed (+ first, − second)."""
+        return np.asarray((self.into if matrix is None else matrix) @ per_pair.T).T
 
 
 def fit(totals: np.ndarray, first: np.ndarray, second: np.ndarray, m: int, *, ties: str = "half",
         start: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
     """The strengths θ (batch × m, mean 0, natural-log odds) maximising the likelihood of each row of ``totals``
     (batch × 3 · pairs, as :class:`Cells` lays them out), and Davidson's ν per row (None for ``ties="half"``);
-    ``start`` (m or batch × m) warm-starts Newton's method. The caller checks that each row has a finite fit."""
+    ``start`` (m or batch × m) warm-starts Newton's method. Each row stops when its own step is below the
+    tolerance, so that a row's fit does not depend on the others in its batch. The caller checks that each row has a
+    finite fit."""
     totals = np.atleast_2d(np.asarray(totals, dtype=float))
     batch = len(totals)
-    edges = np.zeros((len(first), m))
-    edges[np.arange(len(first)), first], edges[np.arange(len(first)), second] = 1.0, -1.0
+    graph = _Graph.of(first, second, m)
     davidson = ties == "davidson"
     theta = np.zeros((batch, m)) if start is None else np.array(np.broadcast_to(start, (batch, m)), dtype=float)
     theta -= theta.mean(axis=1, keepdims=True)
@@ -94,47 +140,51 @@ def fit(totals: np.ndarray, first: np.ndarray, second: np.ndarray, m: int, *, ti
         params = np.column_stack([theta, eta])
     else:
         params = theta
-    loglik = _loglik(params, edges, s_i, s_j, t, davidson)
+    loglik = _loglik(params, graph, s_i, s_j, t, davidson)
+    active = np.arange(batch)
     for _ in range(_ITERATIONS):
-        grad, hess = _derivatives(params, edges, s_i, s_j, t, davidson)
+        own, data = params[active], (graph, s_i[active], s_j[active], t[active], davidson)
+        grad, hess = _derivatives(own, *data)
         system = -hess
         system[:, :m, :m] += 1.0 / m  # the shift θ + c changes nothing: fixed by mean θ = 0
         step = np.linalg.solve(system, grad[..., None])[..., 0]
-        moving = np.ones(batch, dtype=bool)
-        scale = np.ones(batch)
+        moving = np.ones(len(active), dtype=bool)
+        scale = np.ones(len(active))
+        before = loglik[active]
         for _ in range(60):  # step halving where the full step lowers the likelihood
-            trial = params + scale[:, None] * step
-            new = _loglik(trial, edges, s_i, s_j, t, davidson)
-            worse = moving & (new < loglik - 1e-12 * np.abs(loglik))
+            trial = own + scale[:, None] * step
+            new = _loglik(trial, *data)
+            worse = moving & (new < before - 1e-12 * np.abs(before))
             if not worse.any():
                 break
             scale[worse] /= 2
             moving = worse
-        params, loglik = trial, new
-        params[:, :m] -= params[:, :m].mean(axis=1, keepdims=True)
-        if np.max(np.abs(scale[:, None] * step), initial=0.0) < _TOL:
+        trial[:, :m] -= trial[:, :m].mean(axis=1, keepdims=True)
+        params[active], loglik[active] = trial, new
+        active = active[np.max(np.abs(scale[:, None] * step), axis=1, initial=0.0) >= _TOL]
+        if not active.size:
             break
     return (params[:, :m], np.exp(params[:, m])) if davidson else (params, None)
 
 
-def _pair_terms(params, edges, davidson):
-    x = params[:, :edges.shape[1]] @ edges.T  # (batch, pairs): θ_first − θ_second
+def _pair_terms(params, graph, davidson):
+    x = params[:, graph.first] - params[:, graph.second]  # (batch, pairs): θ_first − θ_second
     if not davidson:
         return x, None
-    return x, params[:, edges.shape[1]][:, None]
+    return x, params[:, graph.into.shape[0]][:, None]
 
 
-def _loglik(params, edges, s_i, s_j, t, davidson) -> np.ndarray:
-    x, eta = _pair_terms(params, edges, davidson)
-    if not davidson:  # s_i log σ(x) + s_j log σ(−x)
-        return -(s_i * np.logaddexp(0, -x) + s_j * np.logaddexp(0, x)).sum(axis=1)
+def _loglik(params, graph, s_i, s_j, t, davidson) -> np.ndarray:
+    x, eta = _pair_terms(params, graph, davidson)
+    if not davidson:  # s_i log σ(x) + s_j log σ(−x), with log σ(−x) = log σ(x) − x: one softplus, not two
+        return -((s_i + s_j) * np.logaddexp(0, -x) + s_j * x).sum(axis=1)
     log_d = np.logaddexp(np.logaddexp(x / 2, -x / 2), eta)
     return (s_i * x / 2 - s_j * x / 2 + t * eta - (s_i + s_j + t) * log_d).sum(axis=1)
 
 
-def _derivatives(params, edges, s_i, s_j, t, davidson):
+def _derivatives(params, graph, s_i, s_j, t, davidson):
     """The gradient (batch × size) and Hessian (batch × size × size) of the log-likelihood."""
-    x, eta = _pair_terms(params, edges, davidson)
+    x, eta = _pair_terms(params, graph, davidson)
     if not davidson:
         n = s_i + s_j
         p = 0.5 * (1 + np.tanh(x / 2))  # σ(x), without overflow
@@ -148,17 +198,16 @@ def _derivatives(params, edges, s_i, s_j, t, davidson):
         leta = (t - n * nu / d).sum(axis=1)
         heta = (-n * nu * (a + c) / d ** 2).sum(axis=1)
         hxeta = n * nu * (a - c) / 2 / d ** 2
-    grad = lx @ edges
-    m = edges.shape[1]
-    first, second = np.argmax(edges > 0, axis=1), np.argmax(edges < 0, axis=1)
+    grad = graph.sum_in(lx)
+    m = graph.into.shape[0]
     hess = np.zeros((len(params), m, m))  # Eᵀ diag(hxx) E, one entry per pair (pairs are distinct)
-    hess[:, first, second] = hess[:, second, first] = -hxx
-    hess[:, np.arange(m), np.arange(m)] = hxx @ np.abs(edges)
+    hess[:, graph.first, graph.second] = hess[:, graph.second, graph.first] = -hxx
+    hess[:, np.arange(m), np.arange(m)] = graph.sum_in(hxx, graph.touching)
     if not davidson:
         return grad, hess
     full = np.zeros((len(params), m + 1, m + 1))
     full[:, :m, :m] = hess
-    full[:, :m, m] = full[:, m, :m] = hxeta @ edges
+    full[:, :m, m] = full[:, m, :m] = graph.sum_in(hxeta)
     full[:, m, m] = heta
     return np.column_stack([grad, leta]), full
 
@@ -193,6 +242,14 @@ def separated(totals: np.ndarray, first: np.ndarray, second: np.ndarray, m: int)
 
 
 def strongly_connected(totals: np.ndarray, first: np.ndarray, second: np.ndarray, m: int) -> np.ndarray:
-    """For each row of ``totals`` (batch × 3 · pairs), whether its fit is finite (:func:`separated` is None)."""
-    return np.array([separated(row, first, second, m) is None for row in np.atleast_2d(totals)], dtype=bool)
-
+    """For each row of ``totals`` (batch × 3 · pairs), whether its fit is finite (:func:`separated` is None). A row
+    in which every pair met and each side of it scored is strongly connected when the pairs link every model;
+    only the other rows are searched."""
+    totals = np.atleast_2d(totals)
+    both = (totals[:, 0::3] > 0).all(axis=1) & (totals[:, 1::3] > 0).all(axis=1)
+    if both.any() and len(components(first, second, m)) == 1:
+        rest = np.flatnonzero(~both)
+    else:
+        both[:], rest = False, np.arange(len(totals))
+    both[rest] = [separated(totals[k], first, second, m) is None for k in rest]
+    return both

@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import rankdata
 
+from .._threads import one_blas_thread
 from ..contract import (
     DEFAULT_ALPHA,
     DEFAULT_RESAMPLES,
@@ -50,6 +51,7 @@ SCALES = {"elo": bt.ELO, "log": 1.0}  # rating units per unit of natural-log odd
 CENTERS = {"elo": 1000.0, "log": 0.0}  # where the mean (or the baseline) sits unless told: arenas' 1,000
 FALLBACK_PRIOR = 1.0  # ties added to every pair that met, in a resample whose fit would not be finite
 _LEVEL = 0.95
+_BLOCK = 1 << 22  # resamples' totals fitted at once, in cells (rows × 3 · pairs): 32 MiB of float64
 
 
 @dataclass(frozen=True, eq=False)
@@ -114,8 +116,7 @@ def bradley_terry(battles: Battles | pd.DataFrame, *, ties: str = "half", scale:
     center = _checked(ties, scale, center, prior, n_resamples, seed, confidence_level, alpha, correction)
     if not len(frame):
         raise InputError("there are no battles to rate", hint="Give judgments of at least two models.")
-    cells = bt.cells(frame["item"].to_numpy(object), frame["model_a"].to_numpy(object),
-                     frame["model_b"].to_numpy(object), frame["outcome"].to_numpy(float))
+    cells = bt.cells(frame["item"], frame["model_a"], frame["model_b"], frame["outcome"].to_numpy(float))
     m, models = len(cells.models), cells.models
     if baseline is not None and baseline not in models:
         raise SettingsError(f"the baseline {named(baseline)} is not one of the models",
@@ -148,12 +149,12 @@ def bradley_terry(battles: Battles | pd.DataFrame, *, ties: str = "half", scale:
         notes.append(f"in {fallen:,} of {n_resamples:,} resamples some model never lost or never won (or was not "
                      f"drawn): those were fitted with {max(prior, FALLBACK_PRIOR):g} tie(s) added to every pair that "
                      "met, so that their ratings stay finite")
-    few = resampling.few_clusters(len(cells.items), "items")
+    few = resampling.few_clusters(cells.items.shape[0], "items")
     if few:
         notes.append(few)
     return Ratings(models, rating, low, high, maxstat.arena_ranks(better), np.floor(rank_low), np.ceil(rank_high),
                    *counted, pairs, ratings, scale, center, baseline, ties,
-                   None if nu is None else float(nu[0]), float(prior), len(cells.items), n_resamples, seed,
+                   None if nu is None else float(nu[0]), float(prior), cells.items.shape[0], n_resamples, seed,
                    confidence_level, alpha, correction,
                    dict(battles.shapes) if isinstance(battles, Battles) else {}, tuple(notes))
 
@@ -205,30 +206,45 @@ def _finite(totals: np.ndarray, cells: bt.Cells, ties: str, prior: float) -> Non
 
 def _resampled(cells: bt.Cells, theta: np.ndarray, ties: str, prior: float, n_resamples: int,
                seed: int | None, progress: Callable[[float], None] | None = None) -> tuple[np.ndarray, int]:
-    """(b × models) strengths of the item resamples, and how many needed the fallback prior."""
-    paired = resampling.PairedStats.from_items(cells.items, np.zeros((len(cells.items), 0)))
+    """(b × models) strengths of the item resamples, and how many needed the fallback prior. Each resample's
+    totals are the items' counts drawn times the sparse per-item counts (items with the same counts grouped
+    first), fitted a bounded block of resamples at a time, so that memory does not grow with b or with the items;
+    ``progress`` is told the share done after each chunk of resamples."""
+    first, counts = resampling.unique_rows(cells.items)
+    by_pattern = cells.items[first].T.tocsr()  # (3 · pairs) × patterns
+    # halves and whole numbers sum exactly in float32 below 2^23, at a third of float64's time: the same totals
+    if not cells.fractional and np.asarray(cells.items.sum(axis=1)).max(initial=0) * counts.sum() < 2 ** 22:
+        by_pattern = by_pattern.astype(np.float32)
     m, pairs = len(cells.models), len(cells.first)
     usual, fallback = _prior(pairs, prior), _prior(pairs, max(prior, FALLBACK_PRIOR))
+    block = max(1, _BLOCK // max(3 * pairs, 1))
     if seed is None:
         seed = int(np.random.SeedSequence().entropy % 2 ** 63)
-    out, fallen, at = np.empty((n_resamples, m)), 0, 0
-    for totals, _ in resampling.bootstrap(paired, n_resamples, seed):
-        totals = totals + usual
-        finite = bt.strongly_connected(totals, cells.first, cells.second, m)
-        if ties == "davidson":
-            finite &= totals[:, 2::3].sum(axis=1) > 0
-        chunk = np.empty((len(totals), m))
-        if finite.any():
-            chunk[finite] = bt.fit(totals[finite], cells.first, cells.second, m, ties=ties, start=theta)[0]
-        if not finite.all():
-            refit = totals[~finite] - usual + fallback
-            chunk[~finite] = bt.fit(refit, cells.first, cells.second, m, ties=ties, start=theta)[0]
-            fallen += int((~finite).sum())
-        out[at:at + len(chunk)] = chunk
-        at += len(chunk)
-        if progress is not None:
-            progress(at / n_resamples)
-    return out, fallen
+
+    def fitted(w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        out, fell = np.empty((len(w), m)), np.zeros(len(w), dtype=bool)
+        for at in range(0, len(w), block):
+            totals = np.asarray(by_pattern @ w[at:at + block].T.astype(by_pattern.dtype)).T + usual
+            finite = bt.strongly_connected(totals, cells.first, cells.second, m)
+            if ties == "davidson":
+                finite &= totals[:, 2::3].sum(axis=1) > 0
+            chunk = out[at:at + block]
+            if finite.any():
+                chunk[finite] = bt.fit(totals[finite], cells.first, cells.second, m, ties=ties, start=theta)[0]
+            if not finite.all():
+                refit = totals[~finite] - usual + fallback
+                chunk[~finite] = bt.fit(refit, cells.first, cells.second, m, ties=ties, start=theta)[0]
+                fell[at:at + block] = ~finite
+        return out, fell
+
+    parts, done = [], 0
+    with one_blas_thread():  # many small solves: BLAS's threads cost 8x more than they bring (100 models)
+        for part in resampling.bootstrap_counts(counts, n_resamples, seed, fitted):
+            parts.append(part)
+            done += len(part[0])
+            if progress is not None:
+                progress(done / n_resamples)
+    return np.concatenate([theta for theta, _ in parts]), int(sum(fell.sum() for _, fell in parts))
 
 
 def _scaled(theta: np.ndarray, scale: str, center: float, anchor: int | None) -> np.ndarray:
@@ -267,9 +283,7 @@ def _pairs(rating: np.ndarray, ratings: np.ndarray, models: list[str], alpha: fl
 
 def _counts(frame: pd.DataFrame, models: list[str]) -> tuple[np.ndarray, ...]:
     """Each model's battles, wins, ties and losses (a fractional outcome is a win above 0.5, a loss below)."""
-    index = {name: k for k, name in enumerate(models)}
-    a = frame["model_a"].map(index).to_numpy(np.int64)
-    b = frame["model_b"].map(index).to_numpy(np.int64)
+    a, b, _ = bt.coded(frame["model_a"], frame["model_b"])  # the codes cells gave, in the same order
     o = frame["outcome"].to_numpy(float)
     m = len(models)
 

@@ -28,8 +28,9 @@ import pandas as pd
 
 from .._threads import WORKERS, pool
 
-__all__ = ["CHUNK", "FEW_CLUSTERS", "PairedStats", "few_clusters", "chunk_sizes", "Draw", "bootstrap", "permutation",
-           "exact_permutation_size", "exact_permutation", "jackknife_deltas", "unique_pairs"]
+__all__ = ["CHUNK", "FEW_CLUSTERS", "PairedStats", "few_clusters", "chunk_sizes", "Draw", "bootstrap",
+           "bootstrap_counts", "permutation", "exact_permutation_size", "exact_permutation", "jackknife_deltas",
+           "unique_pairs", "unique_rows", "per_pattern"]
 
 CHUNK = 1_000
 FEW_CLUSTERS = 30  # below it a cluster bootstrap's intervals are too narrow (Cameron, Gelbach & Miller 2008)
@@ -66,11 +67,7 @@ class PairedStats:
         return self.counts @ self.rows_a, self.counts @ self.rows_b
 
     def per_pattern(self, weights: np.ndarray) -> np.ndarray:
-        """Per-item weights ``(rows, n)``, items in pattern order, summed per pattern ``(rows, k)``: the same
-        totals ``w @ rows`` as per-item rows would give, without building a row per item."""
-        if len(self.counts) == self.n:
-            return weights
-        return np.add.reduceat(weights, np.r_[0, np.cumsum(self.counts)[:-1]], axis=1)
+        return per_pattern(self.counts, weights)
 
     def items(self) -> tuple[np.ndarray, np.ndarray]:
         """Per-item rows again (in pattern order, which the item-level draws do not care about)."""
@@ -80,6 +77,14 @@ class PairedStats:
         """Only the patterns where A's and B's rows differ: swapping the others changes nothing."""
         keep = np.any(self.rows_a != self.rows_b, axis=1)
         return PairedStats(self.rows_a[keep], self.rows_b[keep], self.counts[keep], int(self.counts[keep].sum()))
+
+
+def per_pattern(counts: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Per-item weights ``(rows, n)``, items in pattern order (``counts`` items each), summed per pattern
+    ``(rows, k)``: the same totals ``w @ rows`` as per-item rows would give, without building a row per item."""
+    if len(counts) == weights.shape[1]:
+        return weights
+    return np.add.reduceat(weights, np.r_[0, np.cumsum(counts)[:-1]], axis=1)
 
 
 def unique_pairs(rows_a: np.ndarray, rows_b: np.ndarray, weights: np.ndarray):
@@ -108,6 +113,33 @@ def unique_pairs(rows_a: np.ndarray, rows_b: np.ndarray, weights: np.ndarray):
         first, inverse = first[order], rank[inverse.ravel()]
     counts = np.bincount(inverse, weights=weights, minlength=len(first)).astype(np.int64)
     return rows_a[first], rows_b[first], counts
+
+
+def unique_rows(rows) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows of a sparse matrix (scipy CSR, one row per item) as (the first item of each, how many items
+    share it), in order of first occurrence: the patterns :func:`unique_pairs` finds in the dense rows (against an
+    empty B), without building them. Items are grouped by one random projection of their entries, the grouping
+    verified entry by entry, and grouped by their bytes if it does not hold."""
+    rows = rows.tocsr(copy=True)
+    rows.eliminate_zeros()
+    rows.sum_duplicates()  # canonical: sorted column indices, so equal rows hold equal arrays
+    nnz = np.diff(rows.indptr)
+    projection = np.random.default_rng(0).uniform(1, 2, size=rows.shape[1])
+    key = np.bincount(np.repeat(np.arange(rows.shape[0]), nnz), weights=rows.data * projection[rows.indices],
+                      minlength=rows.shape[0]) + nnz * np.pi  # nnz: a row of zeros differs from none
+    inverse = pd.factorize(key)[0]
+    first = np.flatnonzero(np.diff(np.maximum.accumulate(inverse), prepend=-1) > 0)
+    leader = first[inverse]  # each row's pattern's first row
+    same = np.array_equal(nnz, nnz[leader])
+    if same:
+        at = np.arange(rows.nnz) - np.repeat(rows.indptr[:-1], nnz)  # each entry's place in its row
+        there = np.repeat(rows.indptr[leader], nnz) + at  # the same place in the leader's row
+        same = np.array_equal(rows.indices, rows.indices[there]) and np.array_equal(rows.data, rows.data[there])
+    if not same:
+        keys = [rows.indices[a:b].tobytes() + rows.data[a:b].tobytes() for a, b in zip(rows.indptr, rows.indptr[1:])]
+        inverse = pd.factorize(np.array(keys, dtype=object))[0]
+        first = np.flatnonzero(np.diff(np.maximum.accumulate(inverse), prepend=-1) > 0)
+    return first, np.bincount(inverse, minlength=len(first)).astype(np.int64)
 
 
 def few_clusters(k: int, noun: str = "clusters") -> str | None:
@@ -159,24 +191,31 @@ def bootstrap(paired: PairedStats, n_resamples: int, seed: int) -> Iterator[tupl
 
     Both systems are resampled with the same item counts: that is what makes the bootstrap paired.
     """
-    if paired.compressed:
-        p, k = paired.counts / paired.n, len(paired.counts)
+    return bootstrap_counts(paired.counts, n_resamples, seed, lambda w: (w @ paired.rows_a, w @ paired.rows_b))
+
+
+def bootstrap_counts(counts: np.ndarray, n_resamples: int, seed: int,
+                     statistic: Callable[[np.ndarray], tuple[np.ndarray, ...]]) -> Iterator[tuple[np.ndarray, ...]]:
+    """Yield ``statistic(w)`` of bootstrap resamples, one chunk at a time: ``w`` (rows x k, float) how many of the
+    items of each of the k patterns (``counts`` items each) a resample drew, ``statistic`` returning arrays of one
+    row per resample, stacked over a chunk. The draws of :func:`bootstrap`, which is this with ``w`` times each
+    system's rows; for a caller whose totals are not a dense product (sparse rows, a fit per resample). When items
+    are drawn one by one, ``statistic`` sees a bounded number of rows at a time."""
+    counts = np.asarray(counts)
+    n, k = int(counts.sum()), len(counts)
+    if k * 8 <= n:  # PairedStats.compressed: per-pattern counts
 
         def draw(rng, size):
-            w = np.vstack([rng.multinomial(paired.n, p, size=rows) for rows in _rows(k, size)]).astype(np.float64)
-            return w @ paired.rows_a, w @ paired.rows_b
+            return statistic(np.vstack([rng.multinomial(n, counts / n, size=rows) for rows in _rows(k, size)])
+                             .astype(np.float64))
     else:
-        n = paired.n
-
         def draw(rng, size):
-            parts_a, parts_b = [], []
+            parts = []
             for rows in _rows(n, size):
                 idx = rng.integers(0, n, size=(rows, n)) + (np.arange(rows) * n)[:, None]
-                w = paired.per_pattern(np.bincount(idx.ravel(), minlength=rows * n).reshape(rows, n)
-                                       .astype(np.float64))
-                parts_a.append(w @ paired.rows_a)
-                parts_b.append(w @ paired.rows_b)
-            return np.vstack(parts_a), np.vstack(parts_b)
+                parts.append(statistic(per_pattern(counts, np.bincount(idx.ravel(), minlength=rows * n)
+                                                   .reshape(rows, n).astype(np.float64))))
+            return tuple(np.concatenate(column) for column in zip(*parts))
     return _chunks(draw, seed, n_resamples)
 
 
