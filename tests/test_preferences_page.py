@@ -53,6 +53,7 @@ def opened() -> AppTest:
 def uploaded(*files: tuple[str, bytes], b: int = B) -> AppTest:
     """The page with ``files`` uploaded, its first run at ``b`` resamples (set before the form is drawn)."""
     at = opened()
+    at.radio(key="preferences-source").set_value("Upload").run()
     at.session_state["preferences-b"] = b
     at.file_uploader[0].set_value([(name, data, "application/octet-stream") for name, data in files])
     return at.run()
@@ -67,8 +68,20 @@ def models_shown(at: AppTest) -> list[list[str]]:
     return board_with(at, "rank interval").values.tolist()
 
 
+def test_the_page_opens_with_the_sample_and_its_position_bias_and_agreement():
+    at = opened()
+    assert not at.exception and not at.error
+    res = sigcore.preferences(page_ui.SAMPLE)
+    assert models_shown(at) == views.model_rows(res)[1]
+    said = shown_text(at)
+    assert len(views.findings(res)) == 3 and all(md(f) in said for f in views.findings(res))
+    assert "Cohen's κ" in views.findings(res)[2] and "judge-a" in views.findings(res)[2]
+
+
 def test_with_no_upload_the_page_explains_the_formats_and_nothing_else():
     at = opened()
+    at.radio(key="preferences-source").set_value("Upload")
+    at = at.run()
     assert not at.exception and not at.error
     assert at.title[0].value == "Pairwise judgments: which model do the judges prefer?"
     assert page_ui.FORMATS in [m.value for m in at.markdown]
@@ -249,8 +262,10 @@ def test_the_page_in_chromium_at_1280_and_on_a_phone(tmp_path):
                                           has_touch=phone)
             page = context.new_page()
             page.goto(url + "/preferences")
+            page.locator('[data-testid="stTable"]').first.wait_for(timeout=90_000)  # the sample's, on opening
+            page.get_by_text("Upload", exact=True).click()
             page.locator("input[type=file]").first.set_input_files(str(path))
-            page.locator('[data-testid="stTable"]').first.wait_for(timeout=90_000)
+            page.locator('[data-testid="stTable"]', has_text="claude-3-5-sonnet").first.wait_for(timeout=90_000)
             page.locator(".js-plotly-plot").first.wait_for(timeout=60_000)
             page.wait_for_timeout(1_000)
             table = page.locator('[data-testid="stTable"]').first

@@ -65,6 +65,9 @@ PHONE_CSS = """<style>
 </style>"""
 
 
+SAMPLE = data_ui.SAMPLE_DIR / "judgments" / "arena.csv"  # two judges, both orders, categories: every finding
+
+
 @dataclass(frozen=True)
 class Settings:
     """What ``sigcore preferences`` is asked, by its API parameters' names."""
@@ -85,7 +88,15 @@ class Settings:
 
 
 def choose() -> tuple[list[tuple[str, bytes]], str | None]:
-    """The uploads as (name, bytes) pairs, and the shape they are read as (None: each file's own, recognised)."""
+    """The sample's file or the uploads as (name, bytes) pairs, and the shape they are read as (None: each file's
+    own, recognised)."""
+    source = st.radio("Data", ["Sample", "Upload"], horizontal=True, label_visibility="collapsed",
+                      key="preferences-source")
+    if source == "Sample":
+        st.caption("Six models judged on 80 prompts by two simulated LLM judges, each pair in both orders; judge-a "
+                   "leans to the answer shown first (sample_data/judgments/arena.csv, written by "
+                   "sample_data/make_judgments.py).")
+        return [(SAMPLE.name, SAMPLE.read_bytes())], None
     left, right = st.columns([3, 1])
     uploads = left.file_uploader(
         "Judgments", accept_multiple_files=True, key="preferences-upload",
