@@ -190,6 +190,10 @@ def test_two_models_on_the_command_line_are_the_api_s_pair(tmp_path, capsys):
     assert out.strip().splitlines()[-1] == f"signature: {v.result.signature}"
     assert main([*argv, "--csv"]) == 2
     assert "--csv is for the ratings; with --pair, leave it out" in capsys.readouterr().err
+    assert main(["preferences", str(path), "--test", "bootstrap"]) == 2  # said, not ignored
+    assert "--test is for --pair A B; the ratings test every pair two-sided" in capsys.readouterr().err
+    assert main([*argv, "--alpha", "0.1", "--json"]) == 0  # the interval at 1 - α, as compare's
+    assert json.loads(capsys.readouterr().out)["win_rate"]["confidence_level"] == 0.9
 
 
 def test_too_few_items_lead_the_sentence_with_the_caution():

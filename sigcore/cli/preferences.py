@@ -46,8 +46,9 @@ def add_parser(commands) -> None:
     cmd.add_argument("--correction", default="holm", choices=RESAMPLED,
                      help="the correction over every pair for the ranks (default holm; maxt: the max statistic over "
                           "the pairs' own resamples)")
-    cmd.add_argument(FLAGS["confidence_level"], type=level("confidence_level"), default=0.95,
-                     help="level of the ratings' intervals and rank intervals (default 0.95)")
+    cmd.add_argument(FLAGS["confidence_level"], type=level("confidence_level"),
+                     help="level of the ratings' intervals and rank intervals (default 0.95; with --pair, 1 - alpha, "
+                          "so that the interval agrees with the test)")
     resamples_option(cmd)
     alpha_option(cmd)
     seed_option(cmd)
@@ -70,10 +71,15 @@ def add_parser(commands) -> None:
 def run(args) -> int:
     if args.pair:
         return _pair(args)
+    given = [flag for flag, on in (("--test", args.test != "sign"), ("--alternative", args.alternative != "two-sided"))
+             if on]
+    if given:  # said, not ignored
+        raise SettingsError(f"{given[0]} is for --pair A B; the ratings test every pair two-sided",
+                            hint="Add --pair A B to test one model against another, or leave it out.")
+    level = {} if args.confidence is None else {"confidence_level": args.confidence}
     res = preferences(args.files, shape=args.shape, ties=args.ties, scale=args.scale, baseline=args.baseline,
                       center=args.center, prior=args.prior, n_resamples=args.resamples, seed=args.seed,
-                      confidence_level=args.confidence, alpha=args.alpha, correction=args.correction,
-                      reconcile=args.reconcile)
+                      alpha=args.alpha, correction=args.correction, reconcile=args.reconcile, **level)
     if args.html:
         from ..report.preferences_figures import ratings_svg
 
@@ -110,7 +116,10 @@ def run(args) -> int:
 def _pair(args) -> int:
     """Model A against model B: the paired test's verdict as `compare` prints it, and A's win rate."""
     given = [flag for flag, on in (("--csv", args.csv), ("--markdown", args.markdown), ("--latex", args.latex),
-                                   ("--html", args.html), ("--reconcile", args.reconcile)) if on]
+                                   ("--html", args.html), ("--reconcile", args.reconcile), ("--prior", args.prior),
+                                   ("--ties", args.ties != "half"), ("--scale", args.scale != "elo"),
+                                   ("--baseline", args.baseline), ("--center", args.center is not None),
+                                   ("--correction", args.correction != "holm")) if on]
     if given:  # said, not ignored
         raise SettingsError(f"{given[0]} is for the ratings; with --pair, leave it out",
                             hint="--pair prints the verdict of A against B, or --json.")
