@@ -372,6 +372,10 @@ def test_the_command_line_takes_the_direction_of_per_item_scores(tmp_path, capsy
     path.write_text("const_error,ridge_error\n" + "".join(f"{a!r},{b!r}\n" for a, b in rows))
     assert main(["compare", str(path), "--metric", "mean", "--test", "t", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["winner"] == "A"  # read as scores, higher is better: as told
+    assert main(["compare", str(path), "--test", "t"]) == 0  # and said so, with the way to turn it
+    assert "higher is better (--lower-is-better for errors, losses or ranks)" in capsys.readouterr().out
+    assert main(["compare", str(path), "--test", "t", "--lower-is-better"]) == 0
+    assert "choose another with --metric; lower is better (--lower-is-better)" in capsys.readouterr().out
     assert main(["compare", str(path), "--metric", "mean", "--test", "t", "--lower-is-better"]) == 0
     out = capsys.readouterr().out
     assert "metric: mean (given), lower is better (--lower-is-better)" in out

@@ -100,12 +100,14 @@ def decisions(data, metric_note: str | None, metric: str, extra: Sequence[str] =
     ``extra`` lines, and the notes."""
     roles = front.roles_of(data)  # the numbers' reading (regression outputs or answers) last, after ``more``
     lines = [f"roles: {role}" for role in (*data.roles, *more, *roles[len(data.roles):])]
-    given = f"{metric} (given)"
+    said = metric_note.removeprefix("the metric is ") if metric_note else f"{metric} (given)"
     if metric_note is None and any(METRICS.get(m) and METRICS[m].higher_is_better is False for m in metric.split()):
-        given += ", lower is better"
+        said += ", lower is better"
     elif higher is False:
-        given += ", lower is better (--lower-is-better)"
-    lines.append("metric: " + (metric_note.removeprefix("the metric is ") if metric_note else given))
+        said += ("; " if metric_note else ", ") + "lower is better (--lower-is-better)"
+    elif said.split(",")[0].split(" ")[0] == "mean":  # per-item scores: their direction is the user's to say
+        said += ("; " if metric_note else ", ") + "higher is better (--lower-is-better for errors, losses or ranks)"
+    lines.append("metric: " + said)
     return lines + list(extra) + [f"note: {note}" for note in data.notes]
 
 
