@@ -818,7 +818,7 @@ sample sampling with replacement distribution gold label accuracy one sided appr
 power English sigcore NLP ML Python python API SVG PNG PDF Esc Holm McNemar Student Jurafsky Martin Speech Language
 Processing Card et al With Little Power Comes Great Responsibility EMNLP statistics multiple adjust Compare Could
 evaluating have stopped early two systems Many Which Skip main content balance school leaderboard explore keyboard arrow
-down download expand less""".split())
+down download expand less Pairwise judgments thumbs up""".split())  # the sidebar: the other pages' names and icons
 SEEN_TEXT = """() => [document.body.innerText, ...[...document.querySelectorAll('svg text')].map(t => t.textContent),
     ...[...document.querySelectorAll('[title]:not(iframe)')].map(e => e.title)].join('\\n')"""
 
