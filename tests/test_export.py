@@ -12,7 +12,7 @@ import pytest
 
 import sigcore
 from sigcore.errors import SettingsError
-from sigcore.report import export
+from sigcore.report import export, records
 from sigcore.report.figures import delta_histogram
 from sigcore.report.sentence import number
 from sigcore.result import Result
@@ -245,10 +245,11 @@ def test_deltas_csv_refuses_closed_form():
 
 
 def test_result_json(real):
-    data = json.loads(export.result_json(real, a="ours", b="base"))
+    data = json.loads(records.dumps(records.pair(real, a="ours", b="base")))
     assert data["signature"] == real.signature and data["p_value"] == real.p_value and data["a"] == "ours"
     assert "distribution" not in data
-    assert json.loads(export.result_json(real, distribution=True))["distribution"] == real.distribution.tolist()
+    assert json.loads(records.dumps(records.pair(real, distribution=True)))["distribution"] == \
+        real.distribution.tolist()
 
 
 # ---------------------------------------------------------------- figures (real kaleido + Chromium, ~3 s each)

@@ -196,6 +196,16 @@ def test_two_models_on_the_command_line_are_the_api_s_pair(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out)["win_rate"]["confidence_level"] == 0.9
 
 
+def test_a_b_too_small_for_the_level_leaves_the_intervals_open_and_says_so(tmp_path):
+    res = sigcore.preferences(battles(tmp_path / "b.csv", items=20), n_resamples=10)  # 0.025 · 10 < 1 resample
+    assert np.isnan(res.ratings.ci_low).all() and res.ratings.table().rank_low.tolist() == [None] * 4
+    rows = views.model_rows(res)[1]
+    assert all(r[3] == "[\u2014, \u2014]" and r[4] == "\u2014" for r in rows)  # never "nan", never a huge int
+    record = json.loads(records.dumps(records.preferences(res)))
+    assert jsonform.problems(record) == [] and all(m["rank_low"] is None and m["ci_low"] is None
+                                                   for m in record["models"])
+
+
 def test_too_few_items_lead_the_sentence_with_the_caution():
     res = sigcore.preferences(ROOT / "tests" / "data" / "judgments" / "mt_bench_pair.jsonl", n_resamples=200)
     assert views.settled(res).startswith("Only 2 items were resampled, too few for the bootstrap's p to bear a "

@@ -28,7 +28,7 @@ from sigcore.io.aligned import Aligned
 from sigcore.io.loading import load
 from sigcore.io.metric_fit import engine_inputs, reading
 from sigcore.io.roles import regression_reason
-from sigcore.report import export, family
+from sigcore.report import export, family, records
 from sigcore.report import seeds as seeds_words
 from sigcore.report.figures import delta_histogram, figure
 from sigcore.result import better_side, delta_alternative
@@ -144,7 +144,7 @@ def test_every_view_names_the_same_winner():
     assert "| System | MAE ↓ |" in export.verdict_markdown(res, a="const", b="ridge")
     table = export.verdict_latex(res, a="const", b="ridge")
     assert r"System & MAE ($\downarrow$) &" in table and "MAE (lower is better) of const and ridge" in table
-    saved = json.loads(export.result_json(res, a_name="const", b_name="ridge"))
+    saved = json.loads(records.dumps(records.pair(res, a_name="const", b_name="ridge")))
     assert saved["winner"] == "B" and saved["higher_is_better"] is False and saved["delta"] > 0
     again = sigcore.Result.from_dict(saved)
     assert again.winner == "B" and again.ci_side == res.ci_side
@@ -561,7 +561,7 @@ def test_a_custom_metric_goes_through_every_view_of_a_pair(mine, builtin):
     assert f"A beats B by 0.0{'1' if builtin == 'accuracy' else '5'}" in text and mine.name in text
     assert ("lower is better" in text) == (builtin == "mae")
     assert "(400 items, 4 differ" in report.summary(res)
-    saved = json.loads(export.result_json(res))
+    saved = json.loads(records.dumps(records.pair(res)))
     assert saved["metric"] == mine.name and saved["higher_is_better"] == (builtin == "accuracy")
     assert sigcore.Result.from_dict(saved).winner == "A" and "Too few items" in report.verdict(
         sigcore.Result.from_dict(saved))  # read back: the name only, and still no KeyError

@@ -11,8 +11,8 @@ import pytest
 
 import sigcore
 from sigcore import claims, leaderboard, statistics
-from sigcore.report import claim_table, reproduce
 from sigcore.report import records as records_of
+from sigcore.report import reproduce
 from sigcore.result import Result
 from sigcore.signature import KINDS, Signature
 from sigcore.statistics.aso import table_signature
@@ -136,8 +136,10 @@ def test_every_json_with_a_signature_holds_its_fields():
     runs = sigcore.compare_seeds(gold, [a, gold], [b, b], n_resamples=200)
     scores = {"s1": [0.1, 0.3, 0.2], "s2": [0.5, 0.4, 0.6]}
     aso = statistics.multi_aso(scores, n_bootstrap=50)
-    records = [pair.to_dict(), json.loads(claim_table.to_json(claim)), records_of.seeds(runs, a="a", b="b"),
-               records_of.aso(aso, scores, tau=0.2)]
+    prefs = sigcore.preferences(ROOT / "tests" / "data" / "judgments" / "arena.csv", n_resamples=100, prior=1)
+    records = [pair.to_dict(), json.loads(records_of.dumps(records_of.claim(claim, resamples=True))),
+               records_of.seeds(runs, a="a", b="b"), records_of.aso(aso, scores, tau=0.2),
+               records_of.preferences(prefs)]
     for record in records:
         assert Signature.from_dict(json.loads(json.dumps(record["signature_fields"]))).text == record["signature"]
 

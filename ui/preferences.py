@@ -31,7 +31,8 @@ from .many import ALPHAS, CORRECTION_LABELS
 from .safe import md
 from .tasks import cells
 
-__all__ = ["ABOUT", "FORMATS", "Settings", "choose", "load", "preview", "settings", "compute", "show", "downloads"]
+__all__ = ["ABOUT", "FORMATS", "SAMPLE", "Settings", "choose", "load", "preview", "settings", "compute", "show",
+           "downloads", "page_html"]
 
 ABOUT = ("Which model do the judges prefer, and how sure are we? Pairwise judgments (an LLM judge or people saying "
          "which of two answers is better) rated by Bradley–Terry on the Elo scale arenas publish, with intervals "
@@ -63,9 +64,7 @@ PHONE_CSS = """<style>
   .st-key-preferences-pairs [data-testid="stTable"] :is(th, td) { font-size: 12px; padding: 0.3rem 0.2rem; }
 }
 </style>"""
-
-
-SAMPLE = data_ui.SAMPLE_DIR / "judgments" / "arena.csv"  # two judges, both orders, categories: every finding
+SAMPLE = data_ui.SAMPLE_DIR / "judgments" / "arena.csv"  # two judges in both orders: position bias and agreement
 
 
 @dataclass(frozen=True)

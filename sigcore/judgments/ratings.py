@@ -92,10 +92,15 @@ class Ratings:
         """One row per model, best first: model, rating, ci_low, ci_high, rank, rank_low, rank_high, battles, wins,
         ties, losses."""
         rows = pd.DataFrame({"model": self.models, "rating": self.rating, "ci_low": self.ci_low,
-                             "ci_high": self.ci_high, "rank": self.rank, "rank_low": self.rank_low.astype(int),
-                             "rank_high": self.rank_high.astype(int), "battles": self.battles, "wins": self.wins,
+                             "ci_high": self.ci_high, "rank": self.rank, "rank_low": _whole(self.rank_low),
+                             "rank_high": _whole(self.rank_high), "battles": self.battles, "wins": self.wins,
                              "ties": self.ties, "losses": self.losses})
         return rows.iloc[np.argsort(-self.rating, kind="stable")].reset_index(drop=True)
+
+
+def _whole(ranks: np.ndarray) -> list[int | None]:
+    """Rank bounds as whole numbers; None where b is too small for the interval's level (a percentile of nan)."""
+    return [int(r) if np.isfinite(r) else None for r in ranks]
 
 
 def bradley_terry(battles: Battles | pd.DataFrame, *, ties: str = "half", scale: str = "elo",

@@ -9,6 +9,7 @@ escaped for each view, never read as markup.
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from ..io.sheets import table_csv
@@ -32,7 +33,10 @@ DECIMALS = {"elo": 1, "log": 3}  # a rating's grain on its scale: Elo points, na
 
 
 def rating_text(value: float, scale: str, *, signed: bool = False) -> str:
-    """A rating (or a difference of two, ``signed``) on its scale's grain, with a minus sign (−)."""
+    """A rating (or a difference of two, ``signed``) on its scale's grain, with a minus sign (−); "—" where there is
+    none (an interval's end that b is too small to give at its level)."""
+    if not np.isfinite(value):
+        return "\u2014"
     return f"{value:{'+' if signed else ''}.{DECIMALS[scale]}f}".replace("-", "\u2212")
 
 
@@ -63,7 +67,8 @@ def model_rows(res) -> tuple[list[str], list[list[str]]]:
     header = ["model", "rank", "rating", f"{r.confidence_level:.0%} CI", "rank interval", "battles", "W–T–L"]
     rows = [[t.model, str(t.rank), rating_text(t.rating, r.scale),
              f"[{rating_text(t.ci_low, r.scale)}, {rating_text(t.ci_high, r.scale)}]",
-             f"{t.rank_low}" if t.rank_low == t.rank_high else f"{t.rank_low}-{t.rank_high}",
+             "\u2014" if t.rank_low is None else f"{t.rank_low}" if t.rank_low == t.rank_high
+             else f"{t.rank_low}-{t.rank_high}",
              f"{t.battles:,}", f"{t.wins:,}–{t.ties:,}–{t.losses:,}"] for t in r.table().itertuples(index=False)]
     return header, rows
 
