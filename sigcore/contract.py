@@ -26,7 +26,8 @@ import numpy as np
 
 from .errors import PARAMETER, SettingsError
 
-__all__ = ["ALTERNATIVES", "DEFAULT_ALPHA", "DEFAULT_ALTERNATIVE", "DEFAULT_RESAMPLES", "DEFAULT_SEED",
+__all__ = ["ALTERNATIVES", "DEFAULT_ALPHA", "DEFAULT_ALTERNATIVE", "DEFAULT_LEVEL", "DEFAULT_RESAMPLES",
+           "DEFAULT_SEED",
            "MAX_RESAMPLES", "P_SIGNIFICANT_BELOW", "P_DIGITS", "P_UNDERFLOW", "SETTINGS", "SIMULATION_RESAMPLES",
            "TIE", "Changing", "check_alpha", "check_alternative", "check_level", "check_resamples", "check_seed",
            "deprecated_default", "extreme", "is_int", "is_level", "sided_floor", "sided_p", "tie", "unknown_option"]
@@ -42,6 +43,9 @@ MAX_RESAMPLES = 10_000_000  # a run keeps three arrays of b floats (240 MB at th
 # and b = 1,000 decides a test as b = 10,000 does except where p lies within about ±0.014 of α = 0.05 (2 MC errors)
 SIMULATION_RESAMPLES = 1_000
 DEFAULT_SEED = 0  # every entry point reproduces its numbers unless told otherwise (seed=None: fresh randomness)
+# the level of an interval no test decides (ratings from judgments, agreement, position bias), as arenas publish;
+# a test's interval is at 1 - alpha, so that it agrees with the test
+DEFAULT_LEVEL = 0.95
 
 # ---------------------------------------------------------------- how p prints (the p-text functions use these)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sys
 
+from ..contract import DEFAULT_LEVEL
 from ..errors import SettingsError
 from ..judgments import PAIR_TESTS, SHAPES, pair, preferences, read_all
 from ..judgments.bradley_terry import TIES
@@ -47,8 +48,8 @@ def add_parser(commands) -> None:
                      help="the correction over every pair for the ranks (default holm; maxt: the max statistic over "
                           "the pairs' own resamples)")
     cmd.add_argument(FLAGS["confidence_level"], type=level("confidence_level"),
-                     help="level of the ratings' intervals and rank intervals (default 0.95; with --pair, 1 - alpha, "
-                          "so that the interval agrees with the test)")
+                     help=f"level of the ratings' intervals and rank intervals (default {DEFAULT_LEVEL:g}; with "
+                          "--pair, 1 - alpha, so that the interval agrees with the test)")
     resamples_option(cmd)
     alpha_option(cmd)
     seed_option(cmd)

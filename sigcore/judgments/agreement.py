@@ -39,6 +39,7 @@ import pandas as pd
 from ..contract import (
     DEFAULT_ALPHA,
     DEFAULT_ALTERNATIVE,
+    DEFAULT_LEVEL,
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
     TIE,
@@ -57,7 +58,6 @@ __all__ = ["CATEGORIES", "STATISTICS", "PAIRWISE_JUDGES", "Agreement", "agreemen
 CATEGORIES = ("A", "tie", "B")  # a judge's verdict on a unit, from the side of the model first in name order
 STATISTICS = {"kappa": "Cohen's κ", "alpha": "Krippendorff's α"}
 PAIRWISE_JUDGES = 10  # above it each pair's κ is not computed: J(J − 1)/2 tables per item and per resample
-_LEVEL = 0.95
 
 
 @dataclass(frozen=True, eq=False)
@@ -80,7 +80,7 @@ class Agreement:
     n_units: int
     n_items: int
     pairs: pd.DataFrame
-    confidence_level: float = _LEVEL
+    confidence_level: float = DEFAULT_LEVEL
     n_resamples: int = DEFAULT_RESAMPLES
     seed: int = DEFAULT_SEED
     notes: tuple[str, ...] = ()
@@ -91,7 +91,7 @@ class Agreement:
 
 
 def agreement(battles: Battles | pd.DataFrame, *, n_resamples: int = DEFAULT_RESAMPLES,
-              seed: int | None = DEFAULT_SEED, confidence_level: float = _LEVEL) -> Agreement:
+              seed: int | None = DEFAULT_SEED, confidence_level: float = DEFAULT_LEVEL) -> Agreement:
     """How far the judges in ``battles`` agree on the battles several of them judged: Cohen's κ for two judges,
     Krippendorff's α (nominal: A, tie, B) for three or more, with a percentile interval at ``confidence_level`` from
     ``n_resamples`` resamples of the items drawn from ``seed`` (see the module's docstring).

@@ -31,6 +31,7 @@ import pandas as pd
 
 from ..contract import (
     DEFAULT_ALPHA,
+    DEFAULT_LEVEL,
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
     check_alpha,
@@ -49,7 +50,6 @@ __all__ = ["MIN_ITEMS", "FAMILIES", "CategoryRatings", "by_category"]
 
 MIN_ITEMS = 10  # fewer items than this and a category's item bootstrap has too few clusters to mean anything
 FAMILIES = ("categories", "all")  # each pair of models over the categories; every pair in every category
-_LEVEL = 0.95
 
 
 @dataclass(frozen=True, eq=False)
@@ -69,7 +69,7 @@ class CategoryRatings:
     min_items: int = MIN_ITEMS
     n_resamples: int = DEFAULT_RESAMPLES
     seed: int | None = DEFAULT_SEED
-    confidence_level: float = _LEVEL
+    confidence_level: float = DEFAULT_LEVEL
     notes: tuple[str, ...] = ()
 
     def significant(self) -> pd.DataFrame:
@@ -79,7 +79,7 @@ class CategoryRatings:
 
 def by_category(battles: Battles | pd.DataFrame, *, min_items: int = MIN_ITEMS, correction: str = "holm",
                 family: str = "categories", alpha: float = DEFAULT_ALPHA, n_resamples: int = DEFAULT_RESAMPLES,
-                seed: int | None = DEFAULT_SEED, confidence_level: float = _LEVEL, ties: str = "half",
+                seed: int | None = DEFAULT_SEED, confidence_level: float = DEFAULT_LEVEL, ties: str = "half",
                 scale: str = "elo", baseline: str | None = None, center: float | None = None, prior: float = 0.0,
                 rank_correction: str = "holm") -> CategoryRatings:
     """Each category's Bradley–Terry ratings of the models in ``battles`` (read by :func:`sigcore.judgments.read`,

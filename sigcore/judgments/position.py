@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ..contract import DEFAULT_RESAMPLES, DEFAULT_SEED, check_level, check_resamples, check_seed
+from ..contract import DEFAULT_LEVEL, DEFAULT_RESAMPLES, DEFAULT_SEED, check_level, check_resamples, check_seed
 from ..errors import InputError
 from ..statistics import intervals, resampling
 from ..words import counted, listed, named
@@ -42,7 +42,6 @@ from .battles import Battles, checked
 
 __all__ = ["Share", "PositionBias", "judgment_pairs", "position_bias", "reconciled"]
 
-_LEVEL = 0.95
 _KEY = ["item", "turn", "judge", "low", "high"]  # one judgment pair: the same judge, item, turn and two models
 _HINT = ("Position bias needs the same judge's judgments of the same battle with the answers in both orders: "
          "MT-Bench's *_pair.jsonl (g1_winner and g2_winner), or a tidy table with an order column naming the model "
@@ -81,7 +80,7 @@ class PositionBias:
     by_judge: dict[str, PositionBias] = field(default_factory=dict)
     n_resamples: int = DEFAULT_RESAMPLES
     seed: int | None = DEFAULT_SEED
-    confidence_level: float = _LEVEL
+    confidence_level: float = DEFAULT_LEVEL
     notes: tuple[str, ...] = ()
 
 
@@ -147,7 +146,7 @@ def _pairs_of(ordered: _Ordered) -> pd.DataFrame:
 
 
 def position_bias(battles: Battles | pd.DataFrame, *, n_resamples: int = DEFAULT_RESAMPLES,
-                  seed: int | None = DEFAULT_SEED, confidence_level: float = _LEVEL) -> PositionBias:
+                  seed: int | None = DEFAULT_SEED, confidence_level: float = DEFAULT_LEVEL) -> PositionBias:
     """The position bias of the judges of ``battles`` (read by :func:`sigcore.judgments.read`, or the tidy battles
     frame): the share of judgment pairs whose verdict changes with the order and the first slot's share of decisive
     verdicts, with percentile intervals from ``n_resamples`` resamples of the items drawn from ``seed``; each judge's

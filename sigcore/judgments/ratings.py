@@ -29,6 +29,7 @@ from scipy.stats import rankdata
 from .._threads import one_blas_thread
 from ..contract import (
     DEFAULT_ALPHA,
+    DEFAULT_LEVEL,
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
     check_alpha,
@@ -50,7 +51,6 @@ __all__ = ["SCALES", "CENTERS", "FALLBACK_PRIOR", "Ratings", "bradley_terry"]
 SCALES = {"elo": bt.ELO, "log": 1.0}  # rating units per unit of natural-log odds
 CENTERS = {"elo": 1000.0, "log": 0.0}  # where the mean (or the baseline) sits unless told: arenas' 1,000
 FALLBACK_PRIOR = 1.0  # ties added to every pair that met, in a resample whose fit would not be finite
-_LEVEL = 0.95
 _BLOCK = 1 << 22  # resamples' totals fitted at once, in cells (rows × 3 · pairs): 32 MiB of float64
 
 
@@ -82,7 +82,7 @@ class Ratings:
     n_items: int = 0
     n_resamples: int = DEFAULT_RESAMPLES
     seed: int | None = DEFAULT_SEED
-    confidence_level: float = _LEVEL
+    confidence_level: float = DEFAULT_LEVEL
     alpha: float = DEFAULT_ALPHA
     correction: str = "holm"
     shapes: dict = field(default_factory=dict)
@@ -106,7 +106,7 @@ def _whole(ranks: np.ndarray) -> list[int | None]:
 def bradley_terry(battles: Battles | pd.DataFrame, *, ties: str = "half", scale: str = "elo",
                   baseline: str | None = None, center: float | None = None, prior: float = 0.0,
                   n_resamples: int = DEFAULT_RESAMPLES, seed: int | None = DEFAULT_SEED,
-                  confidence_level: float = _LEVEL, alpha: float = DEFAULT_ALPHA, correction: str = "holm",
+                  confidence_level: float = DEFAULT_LEVEL, alpha: float = DEFAULT_ALPHA, correction: str = "holm",
                   progress: Callable[[float], None] | None = None) -> Ratings:
     """Bradley–Terry ratings of the models in ``battles`` (read by :func:`sigcore.judgments.read`, or the tidy
     battles frame) with intervals and ranks from ``n_resamples`` resamples of the items, drawn from ``seed``.

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from ..contract import (
     DEFAULT_ALPHA,
+    DEFAULT_LEVEL,
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
     check_alpha,
@@ -30,7 +31,6 @@ from .readers import read_all
 
 __all__ = ["Preferences", "preferences"]
 
-_LEVEL = 0.95  # the ratings' intervals, as arenas publish them; the pairs are tested at alpha
 
 
 @dataclass(frozen=True, eq=False)
@@ -90,7 +90,7 @@ class Preferences:
 def preferences(sources: list | Battles, *, shape: str | None = None, ties: str = "half", scale: str = "elo",
                 baseline: str | None = None, center: float | None = None, prior: float = 0.0,
                 n_resamples: int = DEFAULT_RESAMPLES, seed: int | None = DEFAULT_SEED,
-                confidence_level: float = _LEVEL, alpha: float = DEFAULT_ALPHA,
+                confidence_level: float = DEFAULT_LEVEL, alpha: float = DEFAULT_ALPHA,
                 correction: str = "holm", reconcile: bool = False,
                 progress: Callable[[float], None] | None = None) -> Preferences:
     """Rate the models of pairwise judgments: ``sources`` are files (paths, or (name, bytes) pairs of uploads; each
