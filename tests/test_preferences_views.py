@@ -161,6 +161,8 @@ def test_reconciled_ratings_are_the_ratings_of_the_reconciled_verdicts(tmp_path,
     res = sigcore.preferences(path, n_resamples=200, reconcile=True)
     alone = bradley_terry(reconciled(read(path)), n_resamples=200)
     assert np.array_equal(res.ratings.rating, alone.rating) and res.reconciled
+    as_judged = sigcore.preferences(path, n_resamples=200)
+    assert "reconciled=True" in res.signature and "reconciled" not in as_judged.signature
     assert json.loads(records.dumps(records.preferences(res)))["settings"]["reconciled"] is True
     assert "The ratings are of the reconciled verdicts" in " ".join(views.findings(res))
     plain = tmp_path / "plain.csv"

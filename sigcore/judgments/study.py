@@ -75,6 +75,8 @@ class Preferences:
             options["baseline"] = r.baseline
         if r.prior:
             options["prior"] = r.prior
+        if self.reconciled:  # FastChat's reconciled verdicts, not the battles as judged
+            options["reconciled"] = True
         m = len(r.models)
         return Signature("preferences", "bootstrap-items", alternative="two-sided", alpha=r.alpha,
                          resamples=r.n_resamples, seed=r.seed, correction=r.correction,
