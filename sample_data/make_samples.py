@@ -78,7 +78,8 @@ PER = ["Angela Merkel", "Emmanuel Macron", "Maria Santos", "John Smith", "Li Wei
 LOC = ["Berlin", "Paris", "New York", "Rio de Janeiro", "Lagos", "Tokyo", "Hamburg", "São Paulo", "Nairobi",
        "Lyon", "Buenos Aires", "Munich", "Kuala Lumpur", "Oslo", "Cape Town", "Madrid", "Chicago", "Hanoi",
        "Germany", "France", "Brazil", "Kenya", "Japan", "the United States"]
-ORG = ["Siemens", "Deutsche Bank", "the United Nations", "Bank of England", "Volkswagen", "the World Health Organization",
+ORG = ["Siemens", "Deutsche Bank", "the United Nations", "Bank of England", "Volkswagen",
+       "the World Health Organization",
        "Toyota", "Amnesty International", "the European Central Bank", "Reuters", "Paris Saint-Germain",
        "Bayern Munich", "the University of Tokyo", "Nairobi Stock Exchange", "Airbus", "the Red Cross", "Petrobras",
        "Chicago Tribune", "Lufthansa", "Oxford University Press"]
