@@ -10,7 +10,6 @@ escaped for each view, never read as markup.
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 
 from ..io.sheets import table_csv
 from ..judgments.agreement import STATISTICS
@@ -27,7 +26,7 @@ from .venues import DEFAULT as DEFAULT_VENUE
 from .venues import venue_named
 
 __all__ = ["DECIMALS", "rating_text", "heading", "model_rows", "pair_rows", "settled", "findings", "legend", "csv",
-           "markdown", "page", "latex", "frame"]
+           "markdown", "page", "latex"]
 
 DECIMALS = {"elo": 1, "log": 3}  # a rating's grain on its scale: Elo points, natural-log odds
 
@@ -56,7 +55,7 @@ def heading(res) -> str:
     return (f"Bradley–Terry ratings of {m} models ({_scale(r)}; {ties}) from "
             f"{counted(res.n_battles, 'battle')} on {counted(r.n_items, 'item')}{by}; {r.confidence_level:.0%} "
             f"intervals and ranks from b = {r.n_resamples:,} resamples of the items, seed {r.seed}; every pair "
-            f"two-sided, {CORRECTION_NAMES.get(r.correction, r.correction)} over "
+            f"two-sided, {CORRECTION_NAMES[r.correction]} over "
             f"{counted(m * (m - 1) // 2, 'pair')}, α = {r.alpha:g}")
 
 
@@ -141,7 +140,7 @@ def legend(res) -> str:
     r = res.ratings
     m = len(r.models)
     return (f"rank: 1 + the models significantly better ({counted(m * (m - 1) // 2, 'pair')}, "
-            f"{CORRECTION_NAMES.get(r.correction, r.correction)}); rank interval: the ranks a model takes on the "
+            f"{CORRECTION_NAMES[r.correction]}); rank interval: the ranks a model takes on the "
             f"middle {r.confidence_level:.0%} of the resamples; CI: the percentile interval of the rating over the "
             f"resamples of the items; δ: the first model's rating minus the other's; * significant after the "
             f"correction at α = {r.alpha:g}")
@@ -206,13 +205,8 @@ def latex(res, *, venue: str = DEFAULT_VENUE, label: str = "tab:preferences") ->
                f"from {res.n_battles:,} pairwise judgments on {r.n_items:,} items".replace(",", "{,}")
                + f", with {r.confidence_level * 100:.10g}\\% percentile intervals and rank intervals from $b = {b}$ "
                f"bootstrap resamples of the items (seed {r.seed}). Rank: 1 + the number of models significantly "
-               f"better (two-sided, {CORRECTION_NAMES.get(r.correction, r.correction)}-corrected over "
+               f"better (two-sided, {CORRECTION_NAMES[r.correction]}-corrected over "
                f"{m * (m - 1) // 2} pairs, $\\alpha = {r.alpha:g}$) "
                f"{cite_latex(preference_keys(r.tie_model, r.correction))}.")
     wide = tabular_width(cells) > venue_named(venue).column
     return latex_table(body, caption, label, venue, small=True, wide=wide)
-
-
-def frame(res) -> pd.DataFrame:
-    """The models' table (the JSON's and the CSV's columns), best first."""
-    return res.ratings.table()
