@@ -267,6 +267,7 @@ def test_the_latex_table_compiles_in_an_acl_paper(tmp_path):
 
 
 @pytest.mark.slow  # kaleido draws the figure in Chromium
+@pytest.mark.usefixtures("one_browser_for_static_images")
 def test_the_page_s_figure_is_one_svg_the_same_each_time(tmp_path):
     from sigcore.report.preferences_figures import ratings_svg
 
